@@ -1,0 +1,168 @@
+"""The events a Cursor agent stream is made of, as frozen values.
+
+Every input line becomes exactly one of these: a known record, an
+:class:`UnknownRecord` (valid JSON of a type streamview does not know yet) or a
+:class:`MalformedLine` (anything else). Nothing is dropped and nothing raises.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+JSONObject = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Fields every event has."""
+
+    line: int
+    """1-based line number in the input."""
+    session_id: str | None = None
+    """The record's ``session_id``, when it has one."""
+    timestamp_ms: int | None = None
+    """The record's own ``timestamp_ms`` (epoch ms), when it has one."""
+    recv_ms: int | None = None
+    """When the line arrived (epoch ms): from a recording, or stamped by a live source."""
+
+
+@dataclass(frozen=True, slots=True)
+class SessionStarted(Event):
+    """``system/init``: a run begins."""
+
+    model: str | None = None
+    cwd: str | None = None
+    permission_mode: str | None = None
+    api_key_source: str | None = None
+    extra: JSONObject = field(default_factory=dict)
+    """Fields of the record streamview does not interpret (``tools``, ...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PromptSubmitted(Event):
+    """``user``: the prompt."""
+
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AssistantMessage(Event):
+    """``assistant``: a complete segment, a token delta, a recap or a flush.
+
+    Which one it is depends on ``model_call_id`` and on what came before; see
+    :mod:`streamview.core.transcript`.
+    """
+
+    text: str = ""
+    model_call_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ThinkingDelta(Event):
+    """``thinking/delta``: a fragment of the model's reasoning."""
+
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ThinkingCompleted(Event):
+    """``thinking/completed``: the current thinking block ends."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallEvent(Event):
+    """``tool_call/started`` or ``tool_call/completed``."""
+
+    completed: bool = False
+    call_id: str = ""
+    kind: str = "unknown"
+    """The tool's name: the ``...ToolCall`` key without its suffix, or a function name."""
+    args: JSONObject | None = None
+    """The call's arguments, ``None`` when the record has none."""
+    outcome: str | None = None
+    """The key of the one-key ``result`` union (``success``, ``rejected``, ...)."""
+    payload: Any = None
+    """The value under that key."""
+    model_call_id: str | None = None
+    started_at_ms: int | None = None
+    completed_at_ms: int | None = None
+    description: str | None = None
+    """A ``description`` that sat beside ``args`` (shell calls)."""
+
+
+@dataclass(frozen=True, slots=True)
+class InteractionQuery(Event):
+    """``interaction_query``: approval traffic for a tool call."""
+
+    subtype: str = ""
+    query_type: str | None = None
+    query_id: int | str | None = None
+    """The ``id`` pairing a request with its response."""
+    tool_call_id: str | None = None
+    args: JSONObject | None = None
+    approved: bool | None = None
+    """For a response: ``True`` approved, ``False`` rejected, ``None`` unknown."""
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionNotice(Event):
+    """``connection/*`` or ``retry/*``: the CLI lost its backend and retries."""
+
+    type: str = "connection"
+    subtype: str = ""
+    attempt: int | None = None
+    detail: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RunResult(Event):
+    """``result``: the turn is over."""
+
+    subtype: str = "success"
+    is_error: bool = False
+    duration_ms: int | None = None
+    duration_api_ms: int | None = None
+    result: str | None = None
+    request_id: str | None = None
+    usage: JSONObject | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownRecord(Event):
+    """A JSON object with a ``type`` (or ``subtype``) streamview does not know."""
+
+    type: str = ""
+    subtype: str | None = None
+    record: JSONObject = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class MalformedLine(Event):
+    """A line that is not a JSON object with a string ``type``."""
+
+    reason: str = ""
+    raw: bytes = b""
+    """The line's bytes as received (possibly cut to a display limit)."""
+    raw_size: int = 0
+    """The line's full size in bytes."""
+
+    @property
+    def text(self) -> str:
+        """The raw bytes decoded for display, invalid UTF-8 replaced."""
+        return self.raw.decode("utf-8", "replace")
+
+
+KnownEvent = (
+    SessionStarted
+    | PromptSubmitted
+    | AssistantMessage
+    | ThinkingDelta
+    | ThinkingCompleted
+    | ToolCallEvent
+    | InteractionQuery
+    | ConnectionNotice
+    | RunResult
+)
+AnyEvent = KnownEvent | UnknownRecord | MalformedLine

@@ -1,0 +1,568 @@
+"""Fold events into an account of the run: sessions, transcript, tool calls, outcome.
+
+:class:`StreamState` is the one mutable object. Front ends feed it events with
+:meth:`StreamState.apply`, call :meth:`StreamState.finish` at end of input, and (the
+TUI) drain :meth:`StreamState.take_changes` to learn what to repaint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from streamview.core import tools
+from streamview.core.events import (
+    AnyEvent,
+    AssistantMessage,
+    ConnectionNotice,
+    Event,
+    InteractionQuery,
+    JSONObject,
+    MalformedLine,
+    PromptSubmitted,
+    RunResult,
+    SessionStarted,
+    ThinkingCompleted,
+    ThinkingDelta,
+    ToolCallEvent,
+    UnknownRecord,
+)
+
+TEXT = "text"
+THINKING = "thinking"
+TOOL = "tool"
+PROMPT = "prompt"
+NOTICE = "notice"
+
+RUNNING = "running"
+SUCCESS = "success"
+ERROR = "error"
+INCOMPLETE = "incomplete"
+
+
+@dataclass(slots=True)
+class Block:
+    """One piece of a session's transcript, in the order things happened.
+
+    Text and thinking blocks grow by ``parts``; a recap or flush replaces them, which
+    bumps ``revision`` so a view that appended parts knows to start over.
+    """
+
+    kind: str
+    """``text``, ``thinking``, ``tool``, ``prompt`` or ``notice``."""
+    line: int
+    """Line number of the event that opened the block."""
+    parts: list[str] = field(default_factory=list)
+    open: bool = False
+    """Still growing (deltas arriving)."""
+    call_index: int | None = None
+    """For a ``tool`` block: index into :attr:`Session.tool_calls`."""
+    revision: int = 0
+    """Bumped whenever ``parts`` is replaced rather than appended to."""
+    deltas: int = 0
+    """How many token deltas built this block (0 for a complete segment)."""
+
+    @property
+    def text(self) -> str:
+        """The block's text (joins and caches the parts)."""
+        parts = self.parts
+        if len(parts) > 1:
+            joined = "".join(parts)
+            parts[:] = [joined]
+            return joined
+        return parts[0] if parts else ""
+
+
+@dataclass(slots=True)
+class ToolCall:
+    """One tool call, correlated across its ``started`` and ``completed`` records."""
+
+    index: int
+    """0-based position in first-seen order."""
+    call_id: str
+    kind: str
+    args: JSONObject | None = None
+    target: str | None = None
+    status: str = tools.RUNNING
+    summary: str | None = None
+    outcome: str | None = None
+    """Key of the result union (``success``, ``rejected``...)."""
+    model_call_id: str | None = None
+    description: str | None = None
+    started_line: int | None = None
+    completed_line: int | None = None
+    started_at_ms: int | None = None
+    completed_at_ms: int | None = None
+    start_ts: int | None = None
+    end_ts: int | None = None
+    start_recv: int | None = None
+    end_recv: int | None = None
+    approval: str | None = None
+    """What an ``interaction_query`` said about the call, if anything."""
+
+    @property
+    def duration_ms(self) -> int | None:
+        """Duration from the call's own times, else event times, else arrival times."""
+        for start, end in (
+            (self.started_at_ms, self.completed_at_ms),
+            (self.start_ts, self.end_ts),
+            (self.start_recv, self.end_recv),
+        ):
+            if start is not None and end is not None and end >= start:
+                return end - start
+        return None
+
+    @property
+    def start_ms(self) -> int | None:
+        """Best known start time (epoch ms), for live elapsed timers."""
+        return self.started_at_ms or self.start_recv or self.start_ts
+
+    @property
+    def is_open(self) -> bool:
+        """Still running."""
+        return self.status == tools.RUNNING
+
+
+@dataclass(slots=True)
+class Outcome:
+    """How a session ended."""
+
+    status: str = RUNNING
+    """``running`` while live; then ``success``, ``error`` or ``incomplete``."""
+    duration_ms: int | None = None
+    duration_api_ms: int | None = None
+    request_id: str | None = None
+    usage: JSONObject | None = None
+    result: str | None = None
+    subtype: str | None = None
+    line: int | None = None
+
+
+@dataclass(slots=True)
+class Session:
+    """One run of the agent: from ``system/init`` to its ``result`` (or the end)."""
+
+    index: int
+    session_id: str | None = None
+    model: str | None = None
+    cwd: str | None = None
+    permission_mode: str | None = None
+    api_key_source: str | None = None
+    init_extra: JSONObject = field(default_factory=dict)
+    prompt: str | None = None
+    blocks: list[Block] = field(default_factory=list)
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    calls_by_id: dict[str, ToolCall] = field(default_factory=dict)
+    outcome: Outcome = field(default_factory=Outcome)
+    first_line: int = 0
+    last_line: int = 0
+    first_time_ms: int | None = None
+    last_time_ms: int | None = None
+    events: int = 0
+    open_text: Block | None = None
+    open_thinking: Block | None = None
+    queries: dict[Any, str] = field(default_factory=dict)
+    """``interaction_query`` id to the ``toolCallId`` it asked about."""
+    pending_args: dict[str, JSONObject] = field(default_factory=dict)
+    pending_approval: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        """The assistant's answer: every text segment, in order."""
+        out: list[str] = []
+        for block in self.blocks:
+            if block.kind != TEXT:
+                continue
+            segment = block.text
+            if not segment:
+                continue
+            if out and not out[-1].endswith("\n\n"):
+                out.append("\n" if out[-1].endswith("\n") else "\n\n")
+            out.append(segment)
+        text = "".join(out)
+        if not text and self.outcome.result:
+            return self.outcome.result
+        return text
+
+    @property
+    def thinking(self) -> str:
+        """All thinking blocks, separated by blank lines."""
+        return "\n\n".join(b.text for b in self.blocks if b.kind == THINKING and b.parts)
+
+    @property
+    def open_calls(self) -> list[ToolCall]:
+        """Calls still running."""
+        return [call for call in self.tool_calls if call.status == tools.RUNNING]
+
+    @property
+    def finished(self) -> bool:
+        """A ``result`` arrived, or the stream ended."""
+        return self.outcome.status != RUNNING
+
+
+@dataclass(slots=True)
+class LineCounts:
+    """Every non-blank input line is exactly one of events, malformed or unknown."""
+
+    total: int = 0
+    events: int = 0
+    malformed: int = 0
+    unknown: int = 0
+    blank: int = 0
+    """Empty or whitespace-only lines: not counted in ``total``."""
+
+
+@dataclass(slots=True)
+class Changes:
+    """What :meth:`StreamState.apply` changed since the last :meth:`take_changes`."""
+
+    sessions: set[int] = field(default_factory=set)
+    """Sessions whose header or outcome changed (new sessions included)."""
+    transcript: set[int] = field(default_factory=set)
+    calls: set[tuple[int, int]] = field(default_factory=set)
+    """``(session index, call index)`` of calls added or updated."""
+    log: bool = False
+    """A malformed line or unknown record was added."""
+    events: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.sessions or self.transcript or self.calls or self.log or self.events)
+
+
+class StreamState:
+    """The account of a stream, built one event at a time.
+
+    Args:
+        track_changes: Record what each event changed, for views that repaint
+            incrementally. Off for one-shot front ends (``--json``).
+    """
+
+    def __init__(self, track_changes: bool = True) -> None:
+        self.sessions: list[Session] = []
+        self.counts = LineCounts()
+        self.malformed: list[MalformedLine] = []
+        self.unknown: list[UnknownRecord] = []
+        self.notices: list[Event] = []
+        """Connection and retry notices, in order."""
+        self.ended = False
+        """The input reached its end."""
+        self.last_event_ms: int | None = None
+        self._track = track_changes
+        self._changes = Changes()
+
+    @property
+    def current(self) -> Session | None:
+        """The newest session."""
+        return self.sessions[-1] if self.sessions else None
+
+    def take_changes(self) -> Changes:
+        """Return what changed since the last call, and start a new record."""
+        changes, self._changes = self._changes, Changes()
+        return changes
+
+    def note_blank_line(self) -> None:
+        """Count an empty line (not an event, not malformed)."""
+        self.counts.blank += 1
+
+    def apply(self, event: AnyEvent) -> Session | None:
+        """Apply one event.
+
+        Args:
+            event: The next event of the stream.
+
+        Returns:
+            The session the event landed in, or ``None`` for a malformed line.
+        """
+        counts = self.counts
+        counts.total += 1
+        changes = self._changes
+        track = self._track
+        if track:
+            changes.events += 1
+        when = event.recv_ms if event.recv_ms is not None else event.timestamp_ms
+        if when is not None:
+            self.last_event_ms = when
+        if isinstance(event, MalformedLine):
+            counts.malformed += 1
+            self.malformed.append(event)
+            if track:
+                changes.log = True
+            return None
+        session = self._session_for(event)
+        session.events += 1
+        session.last_line = event.line
+        if when is not None:
+            if session.first_time_ms is None:
+                session.first_time_ms = when
+            session.last_time_ms = when
+        handler = _HANDLERS.get(type(event))
+        if handler is None:
+            counts.unknown += 1
+            assert isinstance(event, UnknownRecord)
+            self.unknown.append(event)
+            self._notice(session, event)
+            if track:
+                changes.log = True
+            return session
+        counts.events += 1
+        handler(self, session, event)
+        return session
+
+    def finish(self) -> None:
+        """End of input: open calls are interrupted, a session without result is incomplete."""
+        self.ended = True
+        for session in self.sessions:
+            self._close_session(session)
+
+    # -- sessions -------------------------------------------------------------------
+
+    def _session_for(self, event: AnyEvent) -> Session:
+        current = self.current
+        new_id = event.session_id
+        if (
+            current is None
+            or (isinstance(event, SessionStarted)
+            and (current.model is not None or current.events > 0))
+            or (
+                new_id is not None
+                and current.session_id is not None
+                and new_id != current.session_id
+            )
+        ):
+            if current is not None:
+                self._close_session(current)
+            current = Session(index=len(self.sessions), session_id=new_id, first_line=event.line)
+            self.sessions.append(current)
+            if self._track:
+                self._changes.sessions.add(current.index)
+        elif current.session_id is None and new_id is not None:
+            current.session_id = new_id
+            if self._track:
+                self._changes.sessions.add(current.index)
+        return current
+
+    def _close_session(self, session: Session) -> None:
+        self._close_text(session)
+        self._close_thinking(session)
+        for call in session.tool_calls:
+            if call.status == tools.RUNNING:
+                call.status = tools.INTERRUPTED
+                call.summary = call.summary or "no completion before the stream ended"
+                if self._track:
+                    self._changes.calls.add((session.index, call.index))
+        if session.outcome.status == RUNNING:
+            session.outcome.status = INCOMPLETE
+        if self._track:
+            self._changes.sessions.add(session.index)
+            self._changes.transcript.add(session.index)
+
+    def _touch_transcript(self, session: Session) -> None:
+        if self._track:
+            self._changes.transcript.add(session.index)
+
+    def _close_text(self, session: Session) -> None:
+        if session.open_text is not None:
+            session.open_text.open = False
+            session.open_text = None
+            self._touch_transcript(session)
+
+    def _close_thinking(self, session: Session) -> None:
+        if session.open_thinking is not None:
+            session.open_thinking.open = False
+            session.open_thinking = None
+            self._touch_transcript(session)
+
+    def _notice(self, session: Session, event: Event) -> None:
+        session.blocks.append(Block(NOTICE, event.line, parts=[describe_notice(event)]))
+        self._touch_transcript(session)
+
+    # -- handlers ---------------------------------------------------------------------
+
+    def _on_init(self, session: Session, event: SessionStarted) -> None:
+        session.model = event.model
+        session.cwd = event.cwd
+        session.permission_mode = event.permission_mode
+        session.api_key_source = event.api_key_source
+        session.init_extra = event.extra
+        if self._track:
+            self._changes.sessions.add(session.index)
+
+    def _on_prompt(self, session: Session, event: PromptSubmitted) -> None:
+        self._close_text(session)
+        self._close_thinking(session)
+        if session.prompt is None:
+            session.prompt = event.text
+            if self._track:
+                self._changes.sessions.add(session.index)
+        session.blocks.append(Block(PROMPT, event.line, parts=[event.text]))
+        self._touch_transcript(session)
+
+    def _on_assistant(self, session: Session, event: AssistantMessage) -> None:
+        """Apply the assistant-text rules of the format guide.
+
+        A message with ``model_call_id`` (a recap, or a complete segment before a tool
+        call) or with neither ``model_call_id`` nor ``timestamp_ms`` (a flush, or the
+        turn's last complete segment) replaces what the deltas of the open segment
+        built, or is a segment of its own when no deltas are open. A message with
+        ``timestamp_ms`` and no ``model_call_id`` is a token delta. Fragments are never
+        compared with each other: repeated tokens are real.
+        """
+        self._close_thinking(session)
+        is_delta = event.model_call_id is None and event.timestamp_ms is not None
+        block = session.open_text
+        if is_delta:
+            if block is None:
+                block = Block(TEXT, event.line, open=True)
+                session.blocks.append(block)
+                session.open_text = block
+            block.parts.append(event.text)
+            block.deltas += 1
+        elif block is not None:
+            block.parts = [event.text]
+            block.revision += 1
+            block.open = False
+            session.open_text = None
+        else:
+            session.blocks.append(Block(TEXT, event.line, parts=[event.text]))
+        self._touch_transcript(session)
+
+    def _on_thinking(self, session: Session, event: ThinkingDelta) -> None:
+        block = session.open_thinking
+        if block is None:
+            block = Block(THINKING, event.line, open=True)
+            session.blocks.append(block)
+            session.open_thinking = block
+        block.parts.append(event.text)
+        block.deltas += 1
+        self._touch_transcript(session)
+
+    def _on_thinking_done(self, session: Session, event: ThinkingCompleted) -> None:
+        self._close_thinking(session)
+
+    def _on_tool(self, session: Session, event: ToolCallEvent) -> None:
+        call = session.calls_by_id.get(event.call_id)
+        if call is None:
+            self._close_text(session)
+            self._close_thinking(session)
+            call = ToolCall(index=len(session.tool_calls), call_id=event.call_id, kind=event.kind)
+            session.tool_calls.append(call)
+            session.calls_by_id[event.call_id] = call
+            session.blocks.append(Block(TOOL, event.line, call_index=call.index))
+            approval = session.pending_approval.pop(event.call_id, None)
+            if approval is not None:
+                call.approval = approval
+            self._touch_transcript(session)
+        elif call.kind == "unknown" and event.kind != "unknown":
+            call.kind = event.kind
+        if event.args is not None:
+            call.args = event.args
+        elif call.args is None:
+            call.args = session.pending_args.pop(event.call_id, None)
+        if call.target is None or event.args is not None:
+            call.target = tools.target_of(call.kind, call.args)
+        call.model_call_id = call.model_call_id or event.model_call_id
+        call.description = call.description or event.description
+        if event.started_at_ms is not None:
+            call.started_at_ms = event.started_at_ms
+        if event.completed:
+            call.completed_line = event.line
+            call.completed_at_ms = event.completed_at_ms or call.completed_at_ms
+            call.end_ts = event.timestamp_ms
+            call.end_recv = event.recv_ms
+            call.outcome = event.outcome
+            call.status = tools.status_of(call.kind, event.outcome, event.payload)
+            call.summary = tools.summary_of(call.kind, event.outcome, event.payload)
+            if call.status == tools.REJECTED and call.approval and call.summary == "rejected":
+                call.summary = call.approval
+        else:
+            call.started_line = event.line
+            call.start_ts = event.timestamp_ms
+            call.start_recv = event.recv_ms
+        if self._track:
+            self._changes.calls.add((session.index, call.index))
+
+    def _on_query(self, session: Session, event: InteractionQuery) -> None:
+        call_id = event.tool_call_id
+        query_id = _query_id(event) if event.query_id is not None else None
+        if event.subtype == "request":
+            if call_id is not None:
+                if query_id is not None:
+                    session.queries[query_id] = call_id
+                if event.args is not None:
+                    call = session.calls_by_id.get(call_id)
+                    if call is not None and call.args is None:
+                        call.args = event.args
+                        call.target = tools.target_of(call.kind, call.args)
+                    elif call is None:
+                        session.pending_args[call_id] = event.args
+            return
+        if call_id is None and query_id is not None:
+            call_id = session.queries.get(query_id)
+        if event.approved is None:
+            return
+        verdict = (
+            "approved"
+            if event.approved
+            else (f"rejected: {event.reason}" if event.reason else "rejected")
+        )
+        if call_id is None:
+            return
+        call = session.calls_by_id.get(call_id)
+        if call is None:
+            session.pending_approval[call_id] = verdict
+            return
+        call.approval = verdict
+        if self._track:
+            self._changes.calls.add((session.index, call.index))
+
+    def _on_connection(self, session: Session, event: ConnectionNotice) -> None:
+        self.notices.append(event)
+        self._notice(session, event)
+
+    def _on_result(self, session: Session, event: RunResult) -> None:
+        self._close_text(session)
+        self._close_thinking(session)
+        outcome = session.outcome
+        outcome.status = ERROR if event.is_error or event.subtype != "success" else SUCCESS
+        outcome.duration_ms = event.duration_ms
+        outcome.duration_api_ms = event.duration_api_ms
+        outcome.request_id = event.request_id
+        outcome.usage = event.usage
+        outcome.result = event.result
+        outcome.subtype = event.subtype
+        outcome.line = event.line
+        if self._track:
+            self._changes.sessions.add(session.index)
+
+
+def _query_id(event: InteractionQuery) -> Any:
+    """Requests and responses carry the same ``query_type`` and ``id``."""
+    return (event.query_type, event.query_id)
+
+
+def describe_notice(event: Event) -> str:
+    """One line saying what a connection notice or an unknown record is."""
+    if isinstance(event, ConnectionNotice):
+        text = f"{event.type}/{event.subtype}"
+        if event.attempt is not None:
+            text += f" (attempt {event.attempt})"
+        if event.detail:
+            text += f": {event.detail}"
+        return text
+    if isinstance(event, UnknownRecord):
+        name = event.type + (f"/{event.subtype}" if event.subtype else "")
+        return f"unknown record {name} (line {event.line})"
+    return type(event).__name__
+
+
+_HANDLERS: dict[type, Any] = {
+    SessionStarted: StreamState._on_init,
+    PromptSubmitted: StreamState._on_prompt,
+    AssistantMessage: StreamState._on_assistant,
+    ThinkingDelta: StreamState._on_thinking,
+    ThinkingCompleted: StreamState._on_thinking_done,
+    ToolCallEvent: StreamState._on_tool,
+    InteractionQuery: StreamState._on_query,
+    ConnectionNotice: StreamState._on_connection,
+    RunResult: StreamState._on_result,
+}

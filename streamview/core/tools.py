@@ -1,0 +1,342 @@
+"""What streamview knows about each tool kind: its target, its status, its summary.
+
+Kinds are the ``...ToolCall`` key without the suffix (``read``, ``shell``,
+``updateTodos``). Anything not listed here still gets a target (a likely argument)
+and a summary (the result key), so a tool invented next week shows up sensibly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from streamview.core.events import JSONObject
+
+RUNNING = "running"
+SUCCEEDED = "succeeded"
+FAILED = "failed"
+REJECTED = "rejected"
+ERROR = "error"
+COMPLETED = "completed"
+INTERRUPTED = "interrupted"
+STATUSES = (RUNNING, SUCCEEDED, FAILED, REJECTED, ERROR, COMPLETED, INTERRUPTED)
+"""Every status a tool call can have."""
+
+_TARGET_ARG: dict[str, tuple[str, ...]] = {
+    "read": ("path",),
+    "write": ("path",),
+    "edit": ("path",),
+    "delete": ("path",),
+    "ls": ("path", "targetDirectory"),
+    "shell": ("command",),
+    "grep": ("pattern",),
+    "glob": ("globPattern", "pattern"),
+    "webFetch": ("url",),
+    "webSearch": ("searchTerm", "query"),
+    "mcp": ("toolName", "name"),
+    "semSearch": ("query",),
+    "askQuestion": ("title",),
+}
+_GUESS_ARGS = (
+    "path",
+    "command",
+    "url",
+    "query",
+    "pattern",
+    "searchTerm",
+    "name",
+    "title",
+    "file",
+    "target",
+)
+
+
+def _as_int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value == value:
+        return int(value)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    return None
+
+
+def target_of(kind: str, args: JSONObject | None) -> str | None:
+    """The thing a user wants to see inline for a call: its path, command, url...
+
+    Args:
+        kind: The tool kind.
+        args: The call's arguments, if known.
+
+    Returns:
+        A short string, or ``None`` when the arguments say nothing useful.
+    """
+    if not args:
+        return None
+    if kind == "updateTodos":
+        todos = args.get("todos")
+        if isinstance(todos, list):
+            return f"{len(todos)} todo{'s' if len(todos) != 1 else ''}"
+        return None
+    if kind == "mcp":
+        tool = args.get("toolName") or args.get("name")
+        provider = args.get("providerIdentifier")
+        if isinstance(tool, str):
+            return f"{provider}: {tool}" if isinstance(provider, str) and provider else tool
+    for key in _TARGET_ARG.get(kind, _GUESS_ARGS):
+        value = args.get(key)
+        if isinstance(value, str) and value:
+            return value
+    if kind not in _TARGET_ARG:
+        for value in args.values():
+            if isinstance(value, str) and value and len(value) < 500:
+                return value
+    return None
+
+
+def status_of(kind: str, outcome: str | None, payload: Any) -> str:
+    """The status of a completed call, from the key of its one-key result union.
+
+    ``success`` is ``succeeded`` except for a shell call whose ``exitCode`` is not 0,
+    which is ``failed``; ``failure`` is ``failed``; ``rejected`` and ``error`` are
+    themselves; a key nobody knows is ``completed``.
+    """
+    if outcome == "success":
+        if isinstance(payload, dict):
+            code = _as_int(payload.get("exitCode"))
+            if code not in (None, 0):
+                return FAILED
+            if payload.get("isError") is True:
+                return FAILED
+        return SUCCEEDED
+    if outcome == "failure":
+        return FAILED
+    if outcome == "rejected":
+        return REJECTED
+    if outcome == "error":
+        return ERROR
+    return COMPLETED
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
+def _first_line(text: str, limit: int = 80) -> str:
+    line = text.strip().split("\n", 1)[0].strip()
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def _summary_read(payload: JSONObject) -> str | None:
+    if payload.get("isEmpty") is True:
+        return "empty file"
+    lines = _as_int(payload.get("totalLines"))
+    text = _plural(lines, "line") if lines is not None else None
+    if text is None:
+        chars = _as_int(payload.get("totalChars"))
+        text = _plural(chars, "char") if chars is not None else None
+    if text is None and isinstance(payload.get("content"), str):
+        text = _plural(payload["content"].count("\n") + 1, "line")
+    if text and payload.get("exceededLimit") is True:
+        text += " (truncated)"
+    return text
+
+
+def _summary_write(payload: JSONObject) -> str | None:
+    lines = _as_int(payload.get("linesCreated"))
+    return f"{_plural(lines, 'line')} written" if lines is not None else None
+
+
+def _summary_edit(payload: JSONObject) -> str | None:
+    added = _as_int(payload.get("linesAdded"))
+    removed = _as_int(payload.get("linesRemoved"))
+    if added is None and removed is None:
+        message = payload.get("message")
+        return _first_line(message) if isinstance(message, str) else None
+    return f"+{added or 0} -{removed or 0}"
+
+
+def _summary_shell(payload: JSONObject) -> str | None:
+    code = _as_int(payload.get("exitCode"))
+    parts = [f"exit {code}"] if code is not None else []
+    output = payload.get("interleavedOutput") or payload.get("stdout") or payload.get("stderr")
+    if isinstance(output, str) and output.strip():
+        lines = output.rstrip("\n").count("\n") + 1
+        parts.append(_plural(lines, "line"))
+    return ", ".join(parts) or None
+
+
+def _summary_glob(payload: JSONObject) -> str | None:
+    total = _as_int(payload.get("totalFiles"))
+    if total is None and isinstance(payload.get("files"), list):
+        total = len(payload["files"])
+    return _plural(total, "file") if total is not None else None
+
+
+def _count_matches(value: Any) -> tuple[int, int]:
+    """Count (files, matches) in a ``workspaceResults`` tree of unknown exact shape."""
+    files = matches = 0
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("matches"), list):
+                matches += len(node["matches"])
+                files += 1
+            elif "file" in node and isinstance(node.get("file"), str):
+                files += 1
+            for key in ("totalMatchedLines", "totalMatches"):
+                count = _as_int(node.get(key))
+                if count is not None and not isinstance(node.get("matches"), list):
+                    matches += count
+            stack.extend(v for v in node.values() if isinstance(v, dict | list))
+        elif isinstance(node, list):
+            stack.extend(v for v in node if isinstance(v, dict | list))
+    return files, matches
+
+
+def _summary_grep(payload: JSONObject) -> str | None:
+    results = payload.get("workspaceResults")
+    if results is None:
+        return None
+    files, matches = _count_matches(results)
+    if matches:
+        return f"{_plural(matches, 'match')}" + (f" in {_plural(files, 'file')}" if files else "")
+    if files:
+        return _plural(files, "file")
+    return "no matches"
+
+
+def _count_tree(node: Any) -> int:
+    count = 0
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key in ("childrenFiles", "files"):
+                children = item.get(key)
+                if isinstance(children, list):
+                    count += len(children)
+            dirs = item.get("childrenDirs") or item.get("directories")
+            if isinstance(dirs, list):
+                count += len(dirs)
+                stack.extend(dirs)
+    return count
+
+
+def _summary_ls(payload: JSONObject) -> str | None:
+    root = payload.get("directoryTreeRoot")
+    return _plural(_count_tree(root), "entry").replace("entrys", "entries") if root else None
+
+
+def _summary_todos(payload: JSONObject) -> str | None:
+    todos = payload.get("todos")
+    if not isinstance(todos, list):
+        return None
+    done = sum(1 for t in todos if isinstance(t, dict) and t.get("status") == "completed")
+    return f"{done}/{len(todos)} done"
+
+
+def _summary_mcp(payload: JSONObject) -> str | None:
+    content = payload.get("content")
+    if isinstance(content, list):
+        for item in content:
+            if isinstance(item, dict):
+                text = item.get("text")
+                if isinstance(text, dict):
+                    text = text.get("text")
+                if isinstance(text, str) and text.strip():
+                    return _first_line(text, 60)
+        return _plural(len(content), "item")
+    return None
+
+
+def _summary_web_fetch(payload: JSONObject) -> str | None:
+    markdown = payload.get("markdown")
+    return f"{len(markdown):,} chars" if isinstance(markdown, str) else None
+
+
+def _summary_web_search(payload: JSONObject) -> str | None:
+    references = payload.get("references")
+    return _plural(len(references), "result") if isinstance(references, list) else None
+
+
+def _summary_sem_search(payload: JSONObject) -> str | None:
+    results = payload.get("results")
+    if isinstance(results, list):
+        return _plural(len(results), "result")
+    if isinstance(results, dict):
+        inner = results.get("codeResults") or results.get("results")
+        if isinstance(inner, list):
+            return _plural(len(inner), "result")
+    return None
+
+
+def _summary_delete(payload: JSONObject) -> str | None:
+    message = payload.get("message")
+    return _first_line(message) if isinstance(message, str) else "deleted"
+
+
+_SUCCESS_SUMMARY: dict[str, Callable[[JSONObject], str | None]] = {
+    "read": _summary_read,
+    "write": _summary_write,
+    "edit": _summary_edit,
+    "shell": _summary_shell,
+    "glob": _summary_glob,
+    "grep": _summary_grep,
+    "ls": _summary_ls,
+    "updateTodos": _summary_todos,
+    "mcp": _summary_mcp,
+    "webFetch": _summary_web_fetch,
+    "webSearch": _summary_web_search,
+    "semSearch": _summary_sem_search,
+    "delete": _summary_delete,
+}
+
+
+def summary_of(kind: str, outcome: str | None, payload: Any) -> str | None:
+    """A short, one-line account of a call's result.
+
+    Args:
+        kind: The tool kind.
+        outcome: The key of the result union, ``None`` if the result was missing.
+        payload: The value under that key.
+
+    Returns:
+        Lines read, ``+a -r`` of an edit, an exit code, files found, the rejection
+        reason, the error message... or ``None`` when there is nothing to say.
+    """
+    if outcome is None:
+        return None
+    if outcome == "rejected":
+        reason = payload.get("reason") if isinstance(payload, dict) else None
+        return (
+            f"rejected: {_first_line(reason)}" if isinstance(reason, str) and reason else "rejected"
+        )
+    if outcome == "error":
+        if isinstance(payload, dict):
+            for key in ("message", "error", "errorMessage"):
+                value = payload.get(key)
+                if isinstance(value, str) and value:
+                    return _first_line(value)
+                if isinstance(value, dict) and isinstance(value.get("message"), str):
+                    return _first_line(value["message"])
+        if isinstance(payload, str):
+            return _first_line(payload)
+        return "error"
+    if outcome in ("success", "failure") and isinstance(payload, dict):
+        summarise = _SUCCESS_SUMMARY.get(kind)
+        text = summarise(payload) if summarise else None
+        if text is None and kind not in _SUCCESS_SUMMARY and outcome == "success":
+            return None
+        if text is None and outcome == "failure":
+            for key in ("message", "error"):
+                value = payload.get(key)
+                if isinstance(value, str) and value:
+                    return _first_line(value)
+        return text
+    if outcome not in ("success", "failure"):
+        return outcome
+    return None
