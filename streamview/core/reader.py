@@ -6,6 +6,7 @@ from collections.abc import Iterable, Iterator
 
 from streamview.core.events import AnyEvent
 from streamview.core.framing import LineFramer, RawLine
+from streamview.core.linestore import LineStore
 from streamview.core.parse import parse_line
 from streamview.core.state import StreamState
 
@@ -19,13 +20,13 @@ class EventReader:
     :meth:`StreamState.note_blank_line`) and otherwise skipped.
     """
 
-    __slots__ = ("_framer", "blank_lines", "offsets")
+    __slots__ = ("_framer", "blank_lines", "store")
 
-    def __init__(self, keep_offsets: bool = False) -> None:
+    def __init__(self, store: LineStore | None = None) -> None:
         self._framer = LineFramer()
         self.blank_lines = 0
-        self.offsets: dict[int, tuple[int, int]] | None = {} if keep_offsets else None
-        """Line number to ``(offset, length)`` for every non-blank line, when kept."""
+        self.store = store
+        """Where each parsed line is remembered, so a view can load its payload later."""
 
     @property
     def pending_bytes(self) -> int:
@@ -47,14 +48,15 @@ class EventReader:
 
     def _parse(self, lines: list[RawLine], recv_ms: int | None) -> list[AnyEvent]:
         events: list[AnyEvent] = []
-        offsets = self.offsets
+        store = self.store
         for number, offset, data in lines:
             if not data or data.isspace():
                 self.blank_lines += 1
                 continue
-            if offsets is not None:
-                offsets[number] = (offset, len(data))
-            events.append(parse_line(data, number, recv_ms))
+            event = parse_line(data, number, recv_ms)
+            if store is not None:
+                store.remember(number, offset, data, event)
+            events.append(event)
         return events
 
 

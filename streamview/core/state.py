@@ -321,8 +321,10 @@ class StreamState:
         new_id = event.session_id
         if (
             current is None
-            or (isinstance(event, SessionStarted)
-            and (current.model is not None or current.events > 0))
+            or (
+                isinstance(event, SessionStarted)
+                and (current.model is not None or current.events > 0)
+            )
             or (
                 new_id is not None
                 and current.session_id is not None

@@ -1,0 +1,65 @@
+"""Get a line's raw bytes back later, without the fold holding every payload.
+
+The fold keeps summaries only. When a person opens a tool call, the view asks the
+store for the call's ``completed`` line and decodes it then. A file-backed store keeps
+``(offset, length)`` per line and reads from the file; a memory store (for pipes)
+keeps the bytes of the lines a view may open: tool calls, unknown records and
+malformed lines.
+"""
+
+from __future__ import annotations
+
+from array import array
+from pathlib import Path
+
+from streamview.core.events import AnyEvent, MalformedLine, ToolCallEvent, UnknownRecord
+
+
+class LineStore:
+    """Raw lines kept in memory, for sources that cannot be read again."""
+
+    def __init__(self) -> None:
+        self._lines: dict[int, bytes] = {}
+
+    def remember(self, number: int, offset: int, data: bytes, event: AnyEvent) -> None:
+        """Note a parsed line; keep its bytes if a view may want them."""
+        if isinstance(event, ToolCallEvent | UnknownRecord | MalformedLine):
+            self._lines[number] = data
+
+    def get(self, number: int) -> bytes | None:
+        """The line's bytes, or ``None`` when they were not kept."""
+        return self._lines.get(number)
+
+
+class FileLineStore(LineStore):
+    """Offsets into a file that can be read again; bytes are loaded on demand.
+
+    Offsets live in two compact arrays indexed by line number, so a million lines
+    cost about 16 MB, not a copy of the file.
+    """
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.path = path
+        self._offsets = array("q")
+        self._lengths = array("q")
+
+    def remember(self, number: int, offset: int, data: bytes, event: AnyEvent) -> None:
+        """Record where line ``number`` sits in the file."""
+        offsets, lengths = self._offsets, self._lengths
+        while len(offsets) <= number:
+            offsets.append(-1)
+            lengths.append(0)
+        offsets[number] = offset
+        lengths[number] = len(data)
+
+    def get(self, number: int) -> bytes | None:
+        """Read line ``number`` from the file (``None`` if unknown or unreadable)."""
+        if number >= len(self._offsets) or self._offsets[number] < 0:
+            return None
+        try:
+            with open(self.path, "rb") as handle:
+                handle.seek(self._offsets[number])
+                return handle.read(self._lengths[number])
+        except OSError:
+            return None

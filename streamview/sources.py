@@ -1,0 +1,193 @@
+"""Where the bytes come from: a file, a pipe, a file still being written.
+
+A source only produces chunks of bytes; parsing and display live elsewhere, so the
+same source feeds the TUI, the plain printer and the JSON summary. Reads never block
+for long: a stop event is checked at least every :data:`POLL_SECONDS`, so quitting
+while a producer is silent exits at once.
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+import stat
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from pathlib import Path
+
+POLL_SECONDS = 0.05
+CHUNK_SIZE = 1 << 20
+PIPE_CHUNK_SIZE = 1 << 16
+
+
+class InputError(Exception):
+    """The input cannot be read; the message is meant for the user, on one line."""
+
+
+def now_ms() -> int:
+    """Wall-clock time in epoch milliseconds."""
+    return time.time_ns() // 1_000_000
+
+
+class Source(ABC):
+    """A stream of bytes to show.
+
+    Attributes:
+        label: What the user knows the input as (a file name, ``stdin``, a command).
+        live: Whether bytes arrive as things happen, so arrival times mean something.
+    """
+
+    label: str = "input"
+    live: bool = False
+
+    @abstractmethod
+    def chunks(self, stop: threading.Event) -> Iterator[bytes]:
+        """Yield chunks until the input ends or ``stop`` is set."""
+
+    @property
+    def path(self) -> Path | None:
+        """The file behind the source, if there is one (lets views re-read a line)."""
+        return None
+
+
+class FileSource(Source):
+    """A recorded run in a file; with ``follow``, keep reading as it grows (``tail -f``).
+
+    A followed file that is truncated is read again from the start; one that is
+    replaced (a new inode at the same path) is reopened.
+    """
+
+    def __init__(self, path: Path, follow: bool = False) -> None:
+        self._path = path
+        self.follow = follow
+        self.live = follow
+        self.label = str(path)
+        self.truncations = 0
+        """How many times a followed file shrank or was replaced."""
+
+    @property
+    def path(self) -> Path:
+        """The file."""
+        return self._path
+
+    def chunks(self, stop: threading.Event) -> Iterator[bytes]:
+        """Yield the file's bytes; when following, wait for more until stopped."""
+        handle = open_file(self._path)
+        try:
+            position = 0
+            inode = os.fstat(handle.fileno()).st_ino
+            while not stop.is_set():
+                data = handle.read(CHUNK_SIZE)
+                if data:
+                    position += len(data)
+                    yield data
+                    continue
+                if not self.follow:
+                    return
+                stop.wait(POLL_SECONDS)
+                try:
+                    current = os.stat(self._path)
+                except OSError:
+                    continue
+                if current.st_ino != inode or current.st_size < position:
+                    handle.close()
+                    handle = open_file(self._path)
+                    inode = os.fstat(handle.fileno()).st_ino
+                    position = 0
+                    self.truncations += 1
+        finally:
+            handle.close()
+
+
+class PipeSource(Source):
+    """A pipe (usually stdin), read with a short poll so a stop is seen at once."""
+
+    live = True
+
+    def __init__(self, fd: int, label: str = "stdin") -> None:
+        self.fd = fd
+        self.label = label
+
+    def chunks(self, stop: threading.Event) -> Iterator[bytes]:
+        """Yield what the producer writes until it closes the pipe or ``stop`` is set."""
+        with selectors.DefaultSelector() as selector:
+            try:
+                selector.register(self.fd, selectors.EVENT_READ)
+            except (PermissionError, ValueError):
+                # Regular files cannot be registered with epoll: read them plainly.
+                while not stop.is_set():
+                    data = os.read(self.fd, CHUNK_SIZE)
+                    if not data:
+                        return
+                    yield data
+                return
+            while not stop.is_set():
+                if not selector.select(POLL_SECONDS):
+                    continue
+                try:
+                    data = os.read(self.fd, PIPE_CHUNK_SIZE)
+                except BlockingIOError:
+                    continue
+                except OSError as error:
+                    raise InputError(f"cannot read {self.label}: {error.strerror}") from error
+                if not data:
+                    return
+                yield data
+
+
+def open_file(path: Path):  # type: ignore[no-untyped-def]
+    """Open ``path`` for binary reading, turning OS errors into one-line messages.
+
+    Raises:
+        InputError: The path is missing, a directory, or unreadable.
+    """
+    try:
+        if stat.S_ISDIR(os.stat(path).st_mode):
+            raise InputError(f"{path} is a directory, not a recording")
+        return open(path, "rb")
+    except FileNotFoundError as error:
+        raise InputError(f"{path}: no such file") from error
+    except PermissionError as error:
+        raise InputError(f"{path}: permission denied") from error
+    except IsADirectoryError as error:
+        raise InputError(f"{path} is a directory, not a recording") from error
+    except OSError as error:
+        raise InputError(f"{path}: {error.strerror or error}") from error
+
+
+def source_for(name: str | None, follow: bool = False) -> Source:
+    """The source named on the command line: a path, or ``-``/``None`` for stdin.
+
+    Raises:
+        InputError: The file cannot be opened.
+    """
+    if name in (None, "-"):
+        return PipeSource(0)
+    path = Path(name)
+    open_file(path).close()
+    return FileSource(path, follow=follow)
+
+
+def detach_stdin_for_keys() -> int:
+    """Move piped stdin to a new descriptor and put the terminal on fd 0.
+
+    Textual reads keys from fd 0. With ``producer | streamview`` fd 0 is the pipe, so
+    the pipe is kept on a duplicate and ``/dev/tty`` takes its place.
+
+    Returns:
+        The descriptor that now holds the pipe.
+
+    Raises:
+        InputError: There is no terminal to read keys from.
+    """
+    pipe_fd = os.dup(0)
+    try:
+        tty_fd = os.open("/dev/tty", os.O_RDONLY)
+    except OSError as error:
+        os.close(pipe_fd)
+        raise InputError("no terminal to read keys from (use --print or --json)") from error
+    os.dup2(tty_fd, 0)
+    os.close(tty_fd)
+    return pipe_fd
