@@ -243,7 +243,8 @@ def _interaction(record: JSONObject, line: int, recv: int | None) -> AnyEvent:
             if isinstance(maybe_args, dict):
                 args = maybe_args
                 tool_call_id = _str(maybe_args.get("toolCallId"))
-            verdict = inner.get("result") if isinstance(inner.get("result"), dict) else inner
+            nested = inner.get("result")
+            verdict: JSONObject = nested if isinstance(nested, dict) else inner
             if "approved" in verdict:
                 approved = True
             elif "rejected" in verdict:
