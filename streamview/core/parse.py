@@ -50,7 +50,10 @@ def _int(value: Any) -> int | None:
     if isinstance(value, float):
         return int(value) if value == value and abs(value) < 1e18 else None
     if isinstance(value, str) and value.isascii() and value.strip().lstrip("-").isdigit():
-        return int(value)
+        try:
+            return int(value)
+        except ValueError:  # "--5", or more digits than int() converts
+            return None
     return None
 
 

@@ -56,10 +56,13 @@ def _as_int(value: Any) -> int | None:
         return None
     if isinstance(value, int):
         return value
-    if isinstance(value, float) and value == value:
+    if isinstance(value, float) and value == value and abs(value) < 1e18:
         return int(value)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value)
+    if isinstance(value, str) and value.isascii() and value.strip().lstrip("-").isdigit():
+        try:
+            return int(value)
+        except ValueError:  # "--5", or more digits than int() converts
+            return None
     return None
 
 
