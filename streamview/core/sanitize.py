@@ -1,42 +1,85 @@
 """Make untrusted text safe to paint on a terminal.
 
 Text from a model or a shell command may hold escape sequences that move the cursor,
-clear the screen, retitle the window, write the clipboard (OSC 52) or toggle modes.
-None of them may reach the terminal as a control sequence. Colour (SGR) sequences are
-removed from plain text (views that can style text parse them instead); every other
-control is replaced by a visible, inert picture (``␛``, ``␍``, ``\\x9b``) so nothing is
-hidden either.
+clear the screen, retitle the window, write the clipboard (OSC 52), open links (OSC 8)
+or toggle modes (bracketed paste). None of them may reach the terminal as a control
+sequence. The rule is simple and does not depend on recognising every sequence a
+terminal might understand: every character that could start or take part in a control
+sequence is replaced by a visible, inert picture, so nothing is acted upon and nothing
+is hidden either. ``ESC [ 2 J`` is shown as ``␛[2J``; an OSC 52 clipboard write is
+shown as ``␛]52;c;...␇``.
+
+What counts as unsafe (:data:`UNSAFE_CHARS`):
+
+- C0 controls except ``\\t`` and ``\\n`` (ESC, BEL, ``\\r``, NUL, backspace, ...), DEL
+  and the C1 controls U+0080-U+009F (U+009B is an 8-bit CSI on some terminals);
+- the Unicode bidirectional controls (embeddings, overrides, isolates and marks), which
+  a bidi-aware terminal uses to show text in an order other than the one it has
+  ("Trojan Source"), and the line and paragraph separators U+2028/U+2029, which some
+  code treats as line breaks;
+- lone surrogates (from ``\\ud800`` escapes in JSON), which cannot be encoded at all:
+  they become U+FFFD.
+
+Colour (SGR, ``ESC [ ... m``) is removed from plain text. A view that styles shell
+output itself asks for it to be kept (``keep_sgr=True``) and turns it into styles
+(Rich's ``Text.from_ansi``); SGR is then the only sequence left in the text.
+
+The common case, text with no unsafe character, costs one regex scan and no copy.
 """
 
 from __future__ import annotations
 
 import re
 
-# ESC-introduced sequences: CSI (incl. SGR), OSC/DCS/APC/PM/SOS strings, two-char escapes.
-_SGR = re.compile(r"\x1b\[[0-9;:]*m")
-_ESCAPE_SEQUENCE = re.compile(
-    r"\x1b(?:\[[0-?]*[ -/]*[@-~]"  # CSI
-    r"|[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC, DCS, SOS, PM, APC strings
-    r"|[ -/]*[0-~])"  # other escapes
+UNSAFE_CHARS = (
+    "\x00-\x08\x0b-\x1f\x7f-\x9f"  # C0 but \t \n, DEL, C1
+    "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"  # bidi controls
+    "\u2028\u2029"  # line and paragraph separators
+    "\ud800-\udfff"  # lone surrogates
 )
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-_PICTURES = {code: chr(0x2400 + code) for code in range(0x20)}
-_PICTURES[0x7F] = "␡"
+"""A regex character-class body matching every character :func:`clean` replaces."""
+
+_UNSAFE = re.compile(f"[{UNSAFE_CHARS}]")
+
+_SGR_MAX_PARAMS = 64
+"""Longer parameter lists are not colour anyone wrote on purpose: shown inert."""
+
+_SGR_OR_UNSAFE = re.compile(f"(\x1b\\[[0-9;:]{{0,{_SGR_MAX_PARAMS}}}m)|[{UNSAFE_CHARS}]")
+
+_PICTURES: dict[str, str] = {chr(code): chr(0x2400 + code) for code in range(0x20)}
+_PICTURES["\x7f"] = "␡"
+_PICTURES.update({chr(code): f"\\x{code:02x}" for code in range(0x80, 0xA0)})
+_PICTURES.update(
+    {char: f"\\u{ord(char):04x}" for char in "\u061c\u200e\u200f\u2028\u2029"}
+    | {chr(code): f"\\u{code:04x}" for code in range(0x202A, 0x202F)}
+    | {chr(code): f"\\u{code:04x}" for code in range(0x2066, 0x206A)}
+)
 
 
-def _picture(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    picture = _PICTURES.get(code)
-    return picture if picture is not None else f"\\x{code:02x}"
+def picture(char: str) -> str:
+    """The inert, visible stand-in for one unsafe character (``␛``, ``\\x9b``, ``\\u202e``)."""
+    found = _PICTURES.get(char)
+    if found is not None:
+        return found
+    return "\ufffd"  # a lone surrogate: cannot be encoded, shown as a replacement
 
 
-def _inert_sequence(match: re.Match[str]) -> str:
-    return _CONTROL.sub(_picture, match.group())
+def _picture_of_match(match: re.Match[str]) -> str:
+    return picture(match.group())
+
+
+def _strip_sgr(match: re.Match[str]) -> str:
+    return "" if match.group(1) is not None else picture(match.group())
+
+
+def _keep_sgr(match: re.Match[str]) -> str:
+    sgr = match.group(1)
+    return sgr if sgr is not None else picture(match.group())
 
 
 def has_controls(text: str) -> bool:
-    """Whether ``text`` holds anything other than printable text, ``\\n`` and ``\\t``."""
-    return _CONTROL.search(text) is not None
+    """Whether ``text`` holds anything :func:`clean` would change (``\\n``, ``\\t`` are fine)."""
+    return _UNSAFE.search(text) is not None
 
 
 def clean(text: str, keep_sgr: bool = False) -> str:
@@ -49,25 +92,29 @@ def clean(text: str, keep_sgr: bool = False) -> str:
 
     Returns:
         The text with ``\\r\\n`` made ``\\n``, colour removed (unless kept), and every
-        other control shown as an inert picture. ``\\n`` and ``\\t`` are kept.
+        other unsafe character shown as an inert picture. ``\\n`` and ``\\t`` are kept.
     """
-    if not _CONTROL.search(text):
+    if _UNSAFE.search(text) is None:
         return text
-    text = text.replace("\r\n", "\n")
-    if not keep_sgr:
-        text = _SGR.sub("", text)
-        return _CONTROL.sub(_picture, _ESCAPE_SEQUENCE.sub(_inert_sequence, text))
-    pieces: list[str] = []
-    last = 0
-    for match in _SGR.finditer(text):
-        pieces.append(_CONTROL.sub(_picture, text[last : match.start()]))
-        pieces.append(match.group())
-        last = match.end()
-    pieces.append(_CONTROL.sub(_picture, text[last:]))
-    return "".join(pieces)
+    if "\r\n" in text:
+        text = text.replace("\r\n", "\n")
+    if "\x1b" not in text:
+        return _UNSAFE.sub(_picture_of_match, text)
+    return _SGR_OR_UNSAFE.sub(_keep_sgr if keep_sgr else _strip_sgr, text)
 
 
 def one_line(text: str, limit: int = 200) -> str:
-    """Clean ``text`` and fold it onto one line (newlines shown as ``⏎``), cut to ``limit``."""
-    text = clean(text).replace("\n", "⏎").replace("\t", " ")
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """Clean ``text`` and fold it onto one line (newlines shown as ``⏎``), cut to ``limit``.
+
+    Only as much of ``text`` as the line can show is cleaned, so a 50 MB argument
+    costs no more than a short one.
+    """
+    size = max(limit * 4, 1024)
+    while True:
+        head = text[:size]
+        folded = clean(head).replace("\n", "⏎").replace("\t", " ")
+        # The margin keeps a sequence cut at the end of ``head`` out of sight.
+        if len(head) == len(text) or len(folded) > limit + _SGR_MAX_PARAMS + 8:
+            break
+        size *= 4
+    return folded if len(folded) <= limit else folded[: limit - 1] + "…"
