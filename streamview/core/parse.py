@@ -246,6 +246,9 @@ def _interaction(record: JSONObject, line: int, recv: int | None) -> AnyEvent:
             if isinstance(maybe_args, dict):
                 args = maybe_args
                 tool_call_id = _str(maybe_args.get("toolCallId"))
+            if tool_call_id is None:
+                # askQuestion requests carry it beside ``args``, not inside.
+                tool_call_id = _str(inner.get("toolCallId"))
             nested = inner.get("result")
             verdict: JSONObject = nested if isinstance(nested, dict) else inner
             if "approved" in verdict:
