@@ -1,0 +1,157 @@
+"""Framing: bytes in chunks of any size become numbered lines with their offsets."""
+
+from __future__ import annotations
+
+from streamview.core.framing import LineFramer, RawLine
+from streamview.core.reader import EventReader, iter_events
+
+SAMPLE = (
+    b'{"type":"user","text":"caf\xc3\xa9"}\n'
+    b"second line \xe2\x80\x94 em dash\r\n"
+    b"\n"
+    b"\xf0\x9f\x90\x8d snake\n"
+    b"last line without newline"
+)
+"""Five lines: UTF-8 of 2, 3 and 4 bytes, a CRLF ending, a blank line, no final newline."""
+
+
+def frame(chunks: list[bytes]) -> list[RawLine]:
+    """Every line the framer produces for these chunks, ``finish`` included."""
+    framer = LineFramer()
+    lines: list[RawLine] = []
+    for chunk in chunks:
+        lines.extend(framer.feed(chunk))
+    lines.extend(framer.finish())
+    return lines
+
+
+def expected_lines(data: bytes) -> list[RawLine]:
+    """Lines computed independently of the framer: split on ``\\n``, offsets by summing."""
+    lines = []
+    offset = 0
+    pieces = data.split(b"\n")
+    if pieces and pieces[-1] == b"":
+        pieces.pop()
+    for number, piece in enumerate(pieces, 1):
+        body = piece[:-1] if piece.endswith(b"\r") else piece
+        lines.append(RawLine(number, offset, body))
+        offset += len(piece) + 1
+    return lines
+
+
+def test_whole_input_gives_the_lines_an_independent_split_gives() -> None:
+    assert frame([SAMPLE]) == expected_lines(SAMPLE)
+    assert len(frame([SAMPLE])) == 5
+
+
+def test_every_single_split_point_gives_the_same_lines() -> None:
+    expected = expected_lines(SAMPLE)
+    for cut in range(len(SAMPLE) + 1):
+        assert frame([SAMPLE[:cut], SAMPLE[cut:]]) == expected, f"cut at byte {cut}"
+
+
+def test_every_pair_of_split_points_gives_the_same_lines() -> None:
+    expected = expected_lines(SAMPLE)
+    size = len(SAMPLE)
+    for first in range(0, size + 1, 3):
+        for second in range(first, size + 1, 2):
+            chunks = [SAMPLE[:first], SAMPLE[first:second], SAMPLE[second:]]
+            assert frame(chunks) == expected, (first, second)
+
+
+def test_byte_by_byte_feeding_gives_the_same_lines() -> None:
+    chunks = [SAMPLE[i : i + 1] for i in range(len(SAMPLE))]
+    assert frame(chunks) == expected_lines(SAMPLE)
+
+
+def test_empty_chunks_change_nothing() -> None:
+    chunks = [b"", SAMPLE[:10], b"", b"", SAMPLE[10:], b""]
+    assert frame(chunks) == expected_lines(SAMPLE)
+
+
+def test_crlf_line_endings_are_tolerated() -> None:
+    lines = frame([b"one\r\ntwo\r\nthree\r\n"])
+    assert [line.data for line in lines] == [b"one", b"two", b"three"]
+    assert [line.offset for line in lines] == [0, 5, 10]
+
+
+def test_cr_inside_a_line_is_kept() -> None:
+    assert [line.data for line in frame([b"a\rb\n"])] == [b"a\rb"]
+
+
+def test_final_line_without_newline_still_counts() -> None:
+    framer = LineFramer()
+    assert framer.feed(b"first\nsecond") == [RawLine(1, 0, b"first")]
+    assert framer.pending_bytes == len(b"second")
+    assert framer.finish() == [RawLine(2, 6, b"second")]
+    assert framer.lines_seen == 2
+    assert framer.finish() == []
+
+
+def test_input_ending_in_newline_has_no_extra_empty_line() -> None:
+    assert frame([b"a\nb\n"]) == [RawLine(1, 0, b"a"), RawLine(2, 2, b"b")]
+
+
+def test_empty_input_has_no_lines() -> None:
+    assert frame([]) == []
+    assert frame([b""]) == []
+
+
+def test_blank_lines_are_numbered() -> None:
+    lines = frame([b"\n\nx\n"])
+    assert [(line.number, line.data) for line in lines] == [(1, b""), (2, b""), (3, b"x")]
+
+
+def test_a_five_megabyte_line_is_one_line() -> None:
+    big = b'{"type":"assistant","text":"' + b"x" * (5 * 1024 * 1024) + b'"}'
+    data = b"before\n" + big + b"\nafter\n"
+    chunk = 65536
+    lines = frame([data[i : i + chunk] for i in range(0, len(data), chunk)])
+    assert [line.number for line in lines] == [1, 2, 3]
+    assert lines[1].data == big
+    assert lines[1].offset == 7
+    assert lines[2].offset == 7 + len(big) + 1
+    assert lines[2].data == b"after"
+
+
+def test_a_five_megabyte_line_parses_as_one_event() -> None:
+    text = "é" * (5 * 512 * 1024)
+    data = (
+        b'{"type":"assistant","message":{"content":[{"type":"text","text":"'
+        + text.encode()
+        + b'"}]},"session_id":"s"}\n'
+    )
+    events = list(iter_events(data[i : i + 100_000] for i in range(0, len(data), 100_000)))
+    assert len(events) == 1
+    assert getattr(events[0], "text", None) == text
+
+
+def test_a_multibyte_character_split_across_chunks_is_not_damaged() -> None:
+    data = '{"type":"user","message":{"content":[{"type":"text","text":"🐍—é"}]}}\n'.encode()
+    snake = data.index("🐍".encode())
+    for cut in range(snake, snake + 4 + 3 + 2 + 1):
+        events = list(iter_events([data[:cut], data[cut:]]))
+        assert len(events) == 1, cut
+        assert getattr(events[0], "text", None) == "🐍—é", cut
+
+
+def test_offsets_point_at_each_lines_first_byte() -> None:
+    for line in frame([SAMPLE[:7], SAMPLE[7:40], SAMPLE[40:]]):
+        raw = SAMPLE[line.offset : line.offset + len(line.data)]
+        assert raw == line.data, line
+
+
+def test_event_reader_skips_blank_lines_but_keeps_numbering() -> None:
+    reader = EventReader()
+    events = reader.feed(b'{"type":"user"}\n\n   \n{"type":"user"}\n')
+    assert [event.line for event in events] == [1, 4]
+    assert reader.blank_lines == 2
+
+
+def test_event_reader_parses_the_final_unterminated_line_on_finish() -> None:
+    reader = EventReader()
+    assert reader.feed(b'{"type":"user"}') == []
+    assert reader.pending_bytes == len(b'{"type":"user"}')
+    events = reader.finish()
+    assert len(events) == 1
+    assert events[0].line == 1
