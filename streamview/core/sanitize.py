@@ -29,7 +29,11 @@ The common case, text with no unsafe character, costs one regex scan and no copy
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
+
+import orjson
 
 UNSAFE_CHARS = (
     "\x00-\x08\x0b-\x1f\x7f-\x9f"  # C0 but \t \n, DEL, C1
@@ -101,6 +105,33 @@ def clean(text: str, keep_sgr: bool = False) -> str:
     if "\x1b" not in text:
         return _UNSAFE.sub(_picture_of_match, text)
     return _SGR_OR_UNSAFE.sub(_keep_sgr if keep_sgr else _strip_sgr, text)
+
+
+_JSON_UNSAFE = re.compile(
+    rb"\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]"
+)
+"""UTF-8 of DEL, C1, bidi controls and U+2028/9: orjson writes them raw inside strings."""
+
+
+def _json_escape(match: re.Match[bytes]) -> bytes:
+    return b"\\u%04x" % ord(match.group().decode("utf-8"))
+
+
+def dumps_for_terminal(value: Any) -> str:
+    """Serialise ``value`` as JSON that is safe to print and decodes back to ``value``.
+
+    orjson escapes C0 controls but writes DEL, C1 controls and bidi controls raw, and
+    refuses lone surrogates, integers over 64 bits and deep nesting. Those are written
+    as ``\\uXXXX`` escapes instead, so a script gets the exact strings back and a
+    person running ``streamview --json`` in a terminal gets no control sequence.
+    """
+    try:
+        data = orjson.dumps(value)
+    except TypeError:
+        return json.dumps(value, ensure_ascii=True)
+    if _JSON_UNSAFE.search(data) is not None:
+        data = _JSON_UNSAFE.sub(_json_escape, data)
+    return data.decode("utf-8")
 
 
 def one_line(text: str, limit: int = 200) -> str:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from streamview.core.sanitize import UNSAFE_CHARS, clean, has_controls, one_line
+from streamview.core.sanitize import UNSAFE_CHARS, clean, dumps_for_terminal, has_controls, one_line
 
 from .corpus import ALL_TEXT, BY_NAME, CORPUS, Sequence
 
@@ -156,3 +156,37 @@ def test_printable_text_is_unchanged(text: str) -> None:
     bidi = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
     if bidi.isdisjoint(text):
         assert clean(text) == text
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.recursive(
+        st.none()
+        | st.booleans()
+        | st.integers()
+        | st.text(alphabet=st.characters(codec=None, exclude_categories=())),
+        lambda children: (
+            st.lists(children, max_size=4)
+            | st.dictionaries(st.text(max_size=5), children, max_size=4)
+        ),
+        max_leaves=20,
+    )
+)
+def test_dumps_for_terminal_is_inert_and_lossless(value: object) -> None:
+    """``--json`` output: no raw control of any kind, and it decodes to the same value."""
+    import json
+
+    text = dumps_for_terminal(value)
+    assert_inert(text)
+    assert json.loads(text) == value
+
+
+def test_dumps_for_terminal_survives_what_orjson_refuses() -> None:
+    """Lone surrogates, huge integers and deep nesting are written, not raised."""
+    import json
+
+    deep: object = "x"
+    for _ in range(400):
+        deep = [deep]
+    for value in ({"s": "\ud800"}, {"n": 10**40}, deep):
+        assert json.loads(dumps_for_terminal(value)) == value
