@@ -76,7 +76,7 @@ def describe_call(call: ToolCall, limit: int = 120) -> str:
     target = one_line(call.target, limit) if call.target else ""
     if call.kind == "shell" and target:
         target = f"`{target}`"
-    return f"{call.kind} {target}".rstrip()
+    return f"{one_line(call.kind, 60)} {target}".rstrip()
 
 
 class Printer:
