@@ -9,10 +9,9 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-import orjson
-
 from streamview import __version__
 from streamview.core.reader import EventReader
+from streamview.core.sanitize import dumps_for_terminal, one_line
 from streamview.core.state import SUCCESS, StreamState
 from streamview.core.summary import summarize
 from streamview.printer import Printer
@@ -87,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def fail(message: str) -> int:
     """Print one clear line on stderr and return the usage exit code."""
-    sys.stderr.write(f"streamview: {message}\n")
+    sys.stderr.write(f"streamview: {one_line(message, 2000)}\n")
     return EXIT_USAGE
 
 
@@ -120,7 +119,7 @@ def run_json(source: Source, out: TextIO) -> int:
     if received == 0:
         return fail(f"{source.label}: input is empty")
     state.finish()
-    out.write(orjson.dumps(summarize(state)).decode() + "\n")
+    out.write(dumps_for_terminal(summarize(state)) + "\n")
     return exit_code_for(state)
 
 
