@@ -35,6 +35,7 @@ _INIT_KEYS = frozenset(
     {"type", "subtype", "session_id", "model", "cwd", "permissionMode", "apiKeySource"}
 )
 _BOOKKEEPING = frozenset({"toolCallId", "startedAtMs", "completedAtMs", "hookAdditionalContexts"})
+_RESULT_VARIANTS = ("success", "failure", "rejected", "error")
 
 
 def _str(value: Any) -> str | None:
@@ -184,7 +185,12 @@ def _tool_call(record: JSONObject, line: int, recv: int | None, completed: bool)
     outcome: str | None = None
     payload: Any = None
     if isinstance(result, dict) and result:
-        outcome = next(iter(result))
+        # Shell results hold an ``isBackground`` flag beside the variant: prefer a
+        # known variant, then an object-valued key, whatever the key order.
+        outcome = next(
+            (key for key in _RESULT_VARIANTS if key in result),
+            next((k for k, v in result.items() if isinstance(v, dict)), next(iter(result))),
+        )
         payload = result[outcome]
     elif result is not None:
         outcome, payload = "result", result
@@ -416,6 +422,19 @@ def parse_line(data: bytes, line: int, recv_ms: int | None = None) -> AnyEvent:
         record = orjson.loads(data)
     except orjson.JSONDecodeError:
         record = _fallback_loads(data)
+    return parse_decoded(record, data, line, recv_ms)
+
+
+def parse_decoded(record: Any, data: bytes, line: int, recv_ms: int | None = None) -> AnyEvent:
+    """Finish :func:`parse_line` for a line its caller already decoded.
+
+    Args:
+        record: What ``orjson.loads(data)`` returned, or ``_NOT_JSON`` (see
+            :func:`parse_line`) when the line is not JSON.
+        data: The line's bytes, without its terminator.
+        line: The 1-based line number.
+        recv_ms: Arrival time stamped by a live source, if any.
+    """
     if record is _NOT_JSON:
         reason = _malformed_reason(data)
         return MalformedLine(
