@@ -365,6 +365,8 @@ def test_target_is_none_without_args() -> None:
         ("shell", {"exitCode": 0, "stdout": "", "interleavedOutput": ""}, "exit 0"),
         ("shell", {"exitCode": 0, "interleavedOutput": "a\nb\n"}, "exit 0, 2 lines"),
         ("shell", {"exitCode": 7, "stderr": "boom"}, "exit 7, 1 line"),
+        ("shell", {"exitCode": 0, "stdout": "HTTP/2 200 \r\nage: 1\r\n\r\n"}, "exit 0, 2 lines"),
+        ("shell", {"exitCode": 0, "stdout": "HTTP/2 200 \nage: 1\n\n"}, "exit 0, 2 lines"),
         ("glob", {"files": ["./a", "./b"], "totalFiles": 2}, "2 files"),
         ("glob", {"files": ["./a"]}, "1 file"),
         ("webSearch", {"references": [{"title": "t", "url": "u", "chunk": "c"}] * 3}, "3 results"),
@@ -456,3 +458,26 @@ def test_duration_is_none_when_no_time_is_known() -> None:
 def test_duration_is_none_for_a_call_that_never_completed() -> None:
     call = one_call(started("c", "shell", {"command": "x"}, timestamp_ms=5))
     assert call.duration_ms is None
+
+
+@pytest.mark.parametrize(
+    "union",
+    [
+        {"success": {"exitCode": 0}, "isBackground": False},
+        {"isBackground": False, "success": {"exitCode": 0}},
+    ],
+)
+def test_result_variant_is_found_whatever_the_order_of_its_siblings(
+    union: dict[str, Any],
+) -> None:
+    """Shell results carry ``isBackground`` beside the variant (reifying captures)."""
+    call = one_call(completed("c", "shell", union))
+    assert call.outcome == "success"
+    assert call.status == tools.SUCCEEDED
+    assert call.summary == "exit 0"
+
+
+def test_unknown_result_variant_beside_a_flag_is_still_shown_by_its_key() -> None:
+    call = one_call(completed("c", "shell", {"isBackground": True, "deferred": {"pid": 4}}))
+    assert call.status == tools.COMPLETED
+    assert call.summary == "deferred"
