@@ -123,8 +123,17 @@ def status_of(kind: str, outcome: str | None, payload: Any) -> str:
     return COMPLETED
 
 
+_PLURALS = {"match": "matches", "entry": "entries"}
+
+
 def _plural(count: int, word: str) -> str:
-    return f"{count:,} {word}{'' if count == 1 else 's'}"
+    return f"{count:,} {word if count == 1 else _PLURALS.get(word, word + 's')}"
+
+
+def _todo_done(todo: Any) -> bool:
+    """``completed`` or ``TODO_STATUS_COMPLETED``: builds spell the status both ways."""
+    status = todo.get("status") if isinstance(todo, dict) else None
+    return isinstance(status, str) and status.lower().removeprefix("todo_status_") == "completed"
 
 
 def _first_line(text: str, limit: int = 80) -> str:
@@ -231,14 +240,14 @@ def _count_tree(node: Any) -> int:
 
 def _summary_ls(payload: JSONObject) -> str | None:
     root = payload.get("directoryTreeRoot")
-    return _plural(_count_tree(root), "entry").replace("entrys", "entries") if root else None
+    return _plural(_count_tree(root), "entry") if root else None
 
 
 def _summary_todos(payload: JSONObject) -> str | None:
     todos = payload.get("todos")
     if not isinstance(todos, list):
         return None
-    done = sum(1 for t in todos if isinstance(t, dict) and t.get("status") == "completed")
+    done = sum(1 for todo in todos if _todo_done(todo))
     return f"{done}/{len(todos)} done"
 
 
