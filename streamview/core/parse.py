@@ -330,6 +330,18 @@ _DISPATCH: dict[str, dict[str | None, Builder]] = {
 }
 
 
+def _record_bytes(record: JSONObject) -> bytes:
+    """``record`` as JSON bytes for display; ``parse_line`` passes the line's own bytes."""
+    try:
+        return orjson.dumps(record)[:MALFORMED_RAW_LIMIT]
+    except TypeError:  # lone surrogates, nesting over orjson's limit: only decodable
+        pass
+    try:
+        return json.dumps(record, ensure_ascii=True).encode()[:MALFORMED_RAW_LIMIT]
+    except RecursionError:
+        return b""
+
+
 def parse_record(record: JSONObject, line: int, recv_ms: int | None = None) -> AnyEvent:
     """Turn a decoded JSON object into an event.
 
@@ -355,7 +367,7 @@ def parse_record(record: JSONObject, line: int, recv_ms: int | None = None) -> A
             None,
             recv_ms,
             reason="no 'type' field" if kind is None else "'type' is not a string",
-            raw=orjson.dumps(record)[:MALFORMED_RAW_LIMIT],
+            raw=_record_bytes(record),
         )
     subtype = record.get("subtype")
     by_subtype = _DISPATCH.get(kind)
