@@ -117,6 +117,21 @@ def _json_escape(match: re.Match[bytes]) -> bytes:
     return b"\\u%04x" % ord(match.group().decode("utf-8"))
 
 
+_JSON_MAX_DEPTH = 200
+TOO_DEEP = "<nested too deep>"
+"""What :func:`dumps_for_terminal` writes in place of values nested deeper than Python can."""
+
+
+def _shallow(value: Any, depth: int) -> Any:
+    if not isinstance(value, dict | list):
+        return value
+    if depth <= 0:
+        return TOO_DEEP
+    if isinstance(value, dict):
+        return {key: _shallow(item, depth - 1) for key, item in value.items()}
+    return [_shallow(item, depth - 1) for item in value]
+
+
 def dumps_for_terminal(value: Any) -> str:
     """Serialise ``value`` as JSON that is safe to print and decodes back to ``value``.
 
@@ -128,7 +143,10 @@ def dumps_for_terminal(value: Any) -> str:
     try:
         data = orjson.dumps(value)
     except TypeError:
-        return json.dumps(value, ensure_ascii=True)
+        try:
+            return json.dumps(value, ensure_ascii=True)
+        except RecursionError:
+            return json.dumps(_shallow(value, _JSON_MAX_DEPTH), ensure_ascii=True)
     if _JSON_UNSAFE.search(data) is not None:
         data = _JSON_UNSAFE.sub(_json_escape, data)
     return data.decode("utf-8")
