@@ -8,6 +8,7 @@ hostile text placed inside a JSON string, records of a shape nobody has seen.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections.abc import Callable
@@ -264,7 +265,7 @@ def chunked(data: bytes, rng: random.Random, pieces: int) -> list[bytes]:
         return [data]
     cuts = sorted(rng.randrange(len(data) + 1) for _ in range(pieces - 1))
     bounds = [0, *cuts, len(data)]
-    return [data[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
+    return [data[a:b] for a, b in itertools.pairwise(bounds)]
 
 
 def expected_total(data: bytes) -> int:

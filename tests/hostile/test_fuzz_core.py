@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -79,7 +80,7 @@ def test_any_order_of_real_lines(data: st.DataObject) -> None:
 def test_arbitrary_bytes(blob: bytes, cuts: list[int]) -> None:
     """Any bytes at all, cut anywhere."""
     bounds = sorted({0, len(blob), *(c for c in cuts if c <= len(blob))})
-    check_stream([blob[a:b] for a, b in zip(bounds, bounds[1:], strict=False)])
+    check_stream([blob[a:b] for a, b in itertools.pairwise(bounds)])
 
 
 @FUZZ
