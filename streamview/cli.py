@@ -176,5 +176,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_SUCCESS
+    except OSError as error:
+        # A read that fails after the open (EIO on a bad disk, /proc/self/mem).
+        return fail(f"cannot read {args.input or 'stdin'}: {error.strerror or error}")
     except KeyboardInterrupt:
         return 128 + signal.SIGINT
