@@ -229,6 +229,9 @@ class Printer:
         usage = format_usage(outcome.usage)
         if usage:
             parts.append(usage)
-        if not session.text.strip() and outcome.result:
-            self.write(f"   {one_line(outcome.result, 2000)}")
+        answered = any(b.kind == "text" and b.text.strip() for b in session.blocks)
+        if not answered and outcome.result:
+            # No assistant record (``--output-format json``): the result is the answer.
+            for line in clean(outcome.result).rstrip("\n").split("\n"):
+                self.write(f"   {line}")
         self.write(" · ".join(parts))
