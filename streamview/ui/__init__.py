@@ -1,0 +1,1 @@
+"""The Textual viewer: thin widgets over :mod:`streamview.core`."""

@@ -1,0 +1,423 @@
+"""The Textual viewer: header, transcript, tool calls and status, fed by a background reader.
+
+Events reach the UI in batches: the :class:`~streamview.ui.feed.Feed` thread parses and
+buffers, and once per frame the app drains everything pending, folds it into one
+:class:`~streamview.core.state.StreamState` and repaints only what
+:meth:`~streamview.core.state.StreamState.take_changes` says changed. While the reader
+is far ahead (a huge file) the app folds only and repaints a few times a second.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.containers import Container
+from textual.events import Resize
+from textual.screen import Screen
+from textual.widgets import Footer, Input
+
+from streamview.core.state import Session, StreamState
+from streamview.sources import InputError, PipeSource, Source, detach_stdin_for_keys, now_ms
+from streamview.ui.feed import Feed
+from streamview.ui.help import HelpScreen
+from streamview.ui.session_header import SessionHeader
+from streamview.ui.status_bar import StatusBar, StatusInfo
+from streamview.ui.tool_table import ToolCallTable
+from streamview.ui.transcript import Transcript
+
+FRAME_SECONDS = 1 / 30
+"""How often pending events are folded in."""
+FOLD_BUDGET_SECONDS = 0.05
+"""Time one frame may spend folding before it yields to the UI."""
+BEHIND_SYNC_SECONDS = 0.25
+"""While the reader is ahead, repaint at most this often."""
+WIDE_LAYOUT_COLUMNS = 150
+"""From this width on, transcript and tool calls sit side by side."""
+RATE_WINDOW_MS = 3_000
+
+
+class StreamviewApp(App[int]):
+    """Watch one Cursor agent stream: live from a pipe, or replayed from a file.
+
+    Args:
+        source: Where the stream comes from.
+        theme: A Textual theme name (``textual-dark``, ``textual-light``...).
+        clock: The wall clock in epoch ms; tests pass a fixed one so nothing on screen
+            depends on when they ran.
+        feed: A ready-made feed (tests); by default one is made from ``source``.
+        frame_seconds: How often pending events are folded in.
+    """
+
+    CSS_PATH = "streamview.tcss"
+    TITLE = "streamview"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "quit", "Quit"),
+        Binding("question_mark", "help", "Help"),
+        Binding("slash", "search", "Search"),
+        Binding("n", "next_match", "Next match", show=False),
+        Binding("N", "previous_match", "Previous match", show=False),
+        Binding("t", "toggle_thinking", "Thinking"),
+        Binding("f", "toggle_follow", "Follow"),
+        Binding("l,e", "event_log", "Log"),
+        Binding("left_square_bracket", "previous_session", "Prev session", show=False),
+        Binding("right_square_bracket", "next_session", "Next session", show=False),
+    ]
+
+    def __init__(
+        self,
+        source: Source,
+        *,
+        theme: str | None = None,
+        clock: Callable[[], int] = now_ms,
+        feed: Feed | None = None,
+        frame_seconds: float = FRAME_SECONDS,
+    ) -> None:
+        super().__init__()
+        self.source = source
+        self.clock = clock
+        self.feed = feed or Feed(source, clock=clock)
+        self.state = StreamState(track_changes=True)
+        self.session_index: int | None = None
+        """Index of the session on show (``None`` before the first one)."""
+        self.pinned = False
+        """The user picked an older session: do not jump to new ones."""
+        self.read_error: str | None = None
+        self._frame_seconds = frame_seconds
+        self._last_sync = 0.0
+        self._rate_samples: deque[tuple[int, int]] = deque()
+        self._following = True
+        self._unseen = False
+        if theme is not None:
+            if theme not in self.available_themes:
+                known = ", ".join(sorted(self.available_themes))
+                raise InputError(f"unknown theme {theme!r} (known: {known})")
+            self.theme = theme
+
+    # -- layout ---------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        """Header, the two panes, the (hidden) search box, status and footer."""
+        yield SessionHeader(id="session-header")
+        with Container(id="panes"):
+            transcript = Transcript(id="transcript")
+            transcript.border_title = "Transcript"
+            yield transcript
+            table = ToolCallTable(id="tool-calls", now_ms=self.clock())
+            table.border_title = "Tool calls"
+            yield table
+        yield Input(placeholder="search the transcript… (enter: find, escape: close)", id="search")
+        yield StatusBar(id="status-bar")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Start reading, fold every frame, and tick the clock every second."""
+        self.query_one(Transcript).focus()
+        self._apply_width(self.size.width)
+        self.feed.start()
+        self.set_interval(self._frame_seconds, self.pump, name="pump")
+        self.set_interval(1.0, self.tick, name="tick")
+        self.refresh_status()
+
+    def on_resize(self, event: Resize) -> None:
+        """Side by side on wide terminals, stacked otherwise."""
+        self._apply_width(event.size.width)
+
+    def _apply_width(self, width: int) -> None:
+        self.screen.set_class(width >= WIDE_LAYOUT_COLUMNS, "-wide")
+
+    async def action_quit(self) -> None:
+        """Stop the reader (it polls, so this is quick) and leave."""
+        self.feed.stop(timeout=0.5)
+        self.exit(self.exit_code)
+
+    @property
+    def exit_code(self) -> int:
+        """0 when the last session succeeded, 1 otherwise."""
+        from streamview.cli import exit_code_for
+
+        return exit_code_for(self.state)
+
+    # -- feeding ------------------------------------------------------------------------
+
+    def pump(self) -> None:
+        """Fold every pending event (within a time budget) and repaint what changed."""
+        feed = self.feed
+        state = self.state
+        apply = state.apply
+        started = time.perf_counter()
+        while True:
+            batch = feed.drain(limit=5_000)
+            for event in batch.events:
+                apply(event)
+            if not batch.more or time.perf_counter() - started > FOLD_BUDGET_SECONDS:
+                break
+        if batch.error and self.read_error is None:
+            self.read_error = batch.error
+        if batch.ended and not state.ended:
+            state.counts.blank += feed.blank_lines
+            state.finish()
+        elif batch.more and time.perf_counter() - self._last_sync < BEHIND_SYNC_SECONDS:
+            return
+        self.sync()
+
+    def sync(self) -> None:
+        """Repaint the widgets the latest changes touch."""
+        self._last_sync = time.perf_counter()
+        state = self.state
+        changes = state.take_changes()
+        if not changes and self.session_index is not None:
+            return
+        self._note_rate()
+        if state.sessions:
+            newest = len(state.sessions) - 1
+            if self.session_index is None or (not self.pinned and self.session_index != newest):
+                self.show_session(newest)
+                self.refresh_status()
+                return
+        index = self.session_index
+        if index is None:
+            self.refresh_status()
+            return
+        session = state.sessions[index]
+        if index in changes.sessions:
+            self._show_header()
+        calls = [call for s, call in changes.calls if s == index]
+        if index in changes.transcript or calls:
+            self.query_one(Transcript).sync(calls)
+        if calls:
+            self.query_one(ToolCallTable).refresh_calls(calls)
+            self._title_table(session)
+        self.refresh_status()
+
+    def tick(self) -> None:
+        """Once a second: running calls' timers and the idle counter move on."""
+        self.query_one(ToolCallTable).tick(self.clock())
+        self.refresh_status()
+
+    def show_session(self, index: int) -> None:
+        """Show session ``index`` in every pane."""
+        session = self.state.sessions[index]
+        self.session_index = index
+        self._show_header()
+        self.query_one(Transcript).show_session(session)
+        table = self.query_one(ToolCallTable)
+        table.show_session(session)
+        self._title_table(session)
+
+    def _show_header(self) -> None:
+        if self.session_index is None:
+            return
+        self.query_one(SessionHeader).show(
+            self.state.sessions[self.session_index],
+            (self.session_index + 1, len(self.state.sessions)),
+        )
+
+    def _title_table(self, session: Session) -> None:
+        table = self.query_one(ToolCallTable)
+        count = len(session.tool_calls)
+        table.border_title = f"Tool calls ({count})" if count else "Tool calls"
+
+    def _note_rate(self) -> None:
+        now = self.clock()
+        samples = self._rate_samples
+        samples.append((now, self.state.counts.total))
+        while samples and now - samples[0][0] > RATE_WINDOW_MS:
+            samples.popleft()
+
+    def _rate(self) -> float | None:
+        samples = self._rate_samples
+        if len(samples) < 2:
+            return None
+        (start, first), (end, last) = samples[0], samples[-1]
+        if end - start < 500:
+            return None
+        return (last - first) * 1000 / (end - start)
+
+    def refresh_status(self) -> None:
+        """Recompute and show the status line."""
+        state = self.state
+        session = state.sessions[self.session_index] if self.session_index is not None else None
+        live = self.source.live
+        idle = None
+        if live and state.last_event_ms is not None:
+            idle = max(0, self.clock() - state.last_event_ms)
+        transcript = self.query_one(Transcript)
+        search = None
+        if transcript.query_text:
+            query = transcript.query_text[:20]
+            search = f"“{query}” {transcript.match_position}/{transcript.match_count}"
+        self.query_one(StatusBar).show(
+            StatusInfo(
+                session=session,
+                counts=state.counts,
+                live=live,
+                ended=state.ended,
+                error=self.read_error,
+                idle_ms=idle,
+                rate=self._rate(),
+                bytes_read=self.feed.bytes_read,
+                unseen=self._unseen,
+                following=self._following,
+                search=search,
+            )
+        )
+        transcript.border_subtitle = (
+            "▼ new content · f to follow"
+            if self._unseen
+            else ("paused · f to follow" if not self._following else "")
+        )
+
+    # -- messages -------------------------------------------------------------------------
+
+    @on(Transcript.FollowChanged)
+    def _follow_changed(self, message: Transcript.FollowChanged) -> None:
+        self._following = message.following
+        self._unseen = message.unseen
+        self.refresh_status()
+
+    @on(ToolCallTable.OpenDetail)
+    def _open_detail(self, message: ToolCallTable.OpenDetail) -> None:
+        if self.session_index is None:
+            return
+        session = self.state.sessions[self.session_index]
+        if not 0 <= message.call_index < len(session.tool_calls):
+            return
+        from streamview.ui.detail import ToolCallDetailScreen
+
+        self.push_screen(
+            ToolCallDetailScreen(session.tool_calls[message.call_index], self.feed.store)
+        )
+
+    @on(Input.Submitted, "#search")
+    def _search_submitted(self, message: Input.Submitted) -> None:
+        transcript = self.query_one(Transcript)
+        count = transcript.search(message.value)
+        search = self.query_one("#search", Input)
+        search.display = False
+        transcript.focus()
+        if message.value and not count:
+            self.notify(f"no match for “{message.value[:40]}”", severity="warning", timeout=3)
+        self.refresh_status()
+
+    def on_key(self, event: Any) -> None:
+        """Escape in the search box closes it."""
+        search = self.query_one("#search", Input)
+        if event.key == "escape" and search.has_focus:
+            event.stop()
+            search.display = False
+            self.query_one(Transcript).focus()
+
+    # -- actions --------------------------------------------------------------------------
+
+    def action_help(self) -> None:
+        """Show every key."""
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_search(self) -> None:
+        """Open the search box."""
+        search = self.query_one("#search", Input)
+        search.display = True
+        search.focus()
+
+    def action_next_match(self) -> None:
+        """Go to the next search match."""
+        self.query_one(Transcript).next_match(1)
+        self.refresh_status()
+
+    def action_previous_match(self) -> None:
+        """Go to the previous search match."""
+        self.query_one(Transcript).next_match(-1)
+        self.refresh_status()
+
+    def action_toggle_thinking(self) -> None:
+        """Show or hide thinking blocks."""
+        transcript = self.query_one(Transcript)
+        transcript.set_show_thinking(not transcript.show_thinking)
+        self.notify(
+            "thinking shown" if transcript.show_thinking else "thinking hidden", timeout=1.5
+        )
+
+    def action_toggle_follow(self) -> None:
+        """Follow the newest content, or stop following it."""
+        transcript = self.query_one(Transcript)
+        transcript.set_follow(not transcript.following)
+        if transcript.following and not self.pinned and self.state.sessions:
+            newest = len(self.state.sessions) - 1
+            if self.session_index != newest:
+                self.show_session(newest)
+
+    def action_event_log(self) -> None:
+        """Open the event log: malformed lines, unknown records, connection notices."""
+        from streamview.ui.event_log import EventLogScreen
+
+        self.push_screen(EventLogScreen(self.state, self.feed.store))
+
+    def action_previous_session(self) -> None:
+        """Show the session before this one."""
+        self._switch_session(-1)
+
+    def action_next_session(self) -> None:
+        """Show the session after this one."""
+        self._switch_session(1)
+
+    def _switch_session(self, step: int) -> None:
+        if self.session_index is None:
+            return
+        target = self.session_index + step
+        count = len(self.state.sessions)
+        if not 0 <= target < count:
+            self.bell()
+            return
+        self.pinned = target != count - 1
+        self.show_session(target)
+        self.refresh_status()
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The viewer's actions in the command palette (ctrl+p)."""
+        yield from super().get_system_commands(screen)
+        commands = [
+            ("Help: keys", "Show every key of the viewer", self.action_help),
+            ("Search transcript", "Find text in the transcript", self.action_search),
+            ("Toggle thinking", "Show or hide the model's thinking", self.action_toggle_thinking),
+            ("Toggle follow", "Stick to the newest content, or stop", self.action_toggle_follow),
+            ("Event log", "Malformed lines, unknown records, notices", self.action_event_log),
+            ("Previous session", "Show the session before this one", self.action_previous_session),
+            ("Next session", "Show the session after this one", self.action_next_session),
+        ]
+        for title, help_text, callback in commands:
+            yield SystemCommand(title, help_text, callback)
+
+
+def run_app(source: Source, theme: str | None = None, **options: Any) -> int:
+    """Run the viewer on ``source`` until the user quits.
+
+    A pipe on stdin is moved to another descriptor first, so that Textual can read
+    keys from the terminal on fd 0.
+
+    Args:
+        source: The input.
+        theme: A Textual theme name.
+        **options: Passed to :class:`StreamviewApp`.
+
+    Returns:
+        The exit status: 0 when the last session succeeded, 1 otherwise.
+
+    Raises:
+        InputError: No terminal for keys, or an unknown theme.
+    """
+    if isinstance(source, PipeSource) and source.fd == 0:
+        source = PipeSource(detach_stdin_for_keys(), label=source.label)
+    app = StreamviewApp(source, theme=theme, **options)
+    try:
+        app.run()
+    finally:
+        app.feed.stop(timeout=0.5)
+    return app.exit_code

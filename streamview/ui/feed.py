@@ -1,0 +1,137 @@
+"""The background reader: a :class:`~streamview.sources.Source` in, batches of events out.
+
+One daemon thread iterates ``source.chunks(stop)``, parses with an
+:class:`~streamview.core.reader.EventReader` and appends the events to a buffer under
+a lock. The UI never receives one message per line: once per frame it calls
+:meth:`Feed.drain` and folds everything that piled up. The thread never touches
+Textual, so the feed is easy to drive from tests.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from streamview.core.events import AnyEvent
+from streamview.core.linestore import FileLineStore, LineStore
+from streamview.core.reader import EventReader
+from streamview.sources import InputError, Source, now_ms
+
+MAX_BUFFERED = 200_000
+"""Events the reader may run ahead of the UI before it waits (bounds memory)."""
+
+
+@dataclass(slots=True)
+class Batch:
+    """What the reader produced since the last :meth:`Feed.drain`."""
+
+    events: list[AnyEvent] = field(default_factory=list)
+    ended: bool = False
+    """The input reached its end (or failed); no more events will come."""
+    error: str | None = None
+    """Why reading failed, on one line, when it did."""
+    more: bool = False
+    """Events are still waiting (the drain stopped at its limit)."""
+
+
+class Feed:
+    """Read a source on a thread and hand its events over in batches.
+
+    Args:
+        source: Where the bytes come from.
+        store: Where each line's position is remembered, so a view can load a
+            payload later. By default a :class:`FileLineStore` for a file, else a
+            memory :class:`LineStore`.
+        clock: Arrival-time stamp for live sources (epoch ms).
+    """
+
+    def __init__(
+        self,
+        source: Source,
+        store: LineStore | None = None,
+        clock: Callable[[], int] = now_ms,
+    ) -> None:
+        self.source = source
+        path = source.path
+        self.store: LineStore = store or (FileLineStore(path) if path else LineStore())
+        self._clock = clock
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._room = threading.Condition(self._lock)
+        self._events: deque[AnyEvent] = deque()
+        self._ended = False
+        self._error: str | None = None
+        self.bytes_read = 0
+        """Bytes received so far."""
+        self.blank_lines = 0
+        """Blank lines skipped so far (not events)."""
+        self._thread: threading.Thread | None = None
+
+    @property
+    def stopping(self) -> bool:
+        """:meth:`stop` was called."""
+        return self._stop.is_set()
+
+    def start(self) -> None:
+        """Start the reader thread (once)."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="streamview-reader", daemon=True)
+            self._thread.start()
+
+    def stop(self, timeout: float = 1.0) -> None:
+        """Ask the reader to stop and wait a little for it (it polls, so it is quick)."""
+        self._stop.set()
+        with self._room:
+            self._room.notify_all()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
+
+    def drain(self, limit: int | None = None) -> Batch:
+        """Take the events that are waiting.
+
+        Args:
+            limit: Take at most this many (the rest stay for the next call).
+        """
+        with self._room:
+            events = self._events
+            if limit is None or len(events) <= limit:
+                taken = list(events)
+                events.clear()
+            else:
+                taken = [events.popleft() for _ in range(limit)]
+            self._room.notify_all()
+            more = bool(events)
+            return Batch(taken, self._ended and not more, self._error, more)
+
+    def _push(self, events: list[AnyEvent]) -> None:
+        if not events:
+            return
+        with self._room:
+            while len(self._events) >= MAX_BUFFERED and not self._stop.is_set():
+                self._room.wait(0.1)
+            self._events.extend(events)
+
+    def _run(self) -> None:
+        """The thread: read, parse, buffer; always mark the end."""
+        source = self.source
+        reader = EventReader(self.store)
+        live = source.live
+        clock = self._clock
+        try:
+            for chunk in source.chunks(self._stop):
+                self.bytes_read += len(chunk)
+                self._push(reader.feed(chunk, clock() if live else None))
+                self.blank_lines = reader.blank_lines
+            if not self._stop.is_set():
+                self._push(reader.finish(clock() if live else None))
+        except InputError as error:
+            self._error = str(error)
+        except Exception as error:  # the UI must show it, not die with the thread
+            self._error = f"reading {source.label} failed: {error!r}"
+        finally:
+            self.blank_lines = reader.blank_lines
+            with self._room:
+                self._ended = True

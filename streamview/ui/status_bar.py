@@ -1,0 +1,184 @@
+"""The status line: is the run streaming, silent, finished or broken, and the counts.
+
+Silence is normal (context compaction gives 25-40 s of it), so an idle run says how
+long it has been quiet and which calls are still open, instead of looking hung.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from rich.text import Text
+from textual.widget import Widget
+
+from streamview.core import tools
+from streamview.core.sanitize import one_line
+from streamview.core.state import ERROR, INCOMPLETE, SUCCESS, LineCounts, Session
+from streamview.printer import describe_call, format_duration, format_usage
+
+IDLE_AFTER_MS = 2_000
+"""Quiet for longer than this, a live run shows "idle" instead of "streaming"."""
+
+
+@dataclass(slots=True)
+class StatusInfo:
+    """Everything the status line shows, computed by the app."""
+
+    session: Session | None = None
+    counts: LineCounts = field(default_factory=LineCounts)
+    live: bool = False
+    ended: bool = False
+    """The input reached its end."""
+    error: str | None = None
+    """Reading the input failed."""
+    idle_ms: int | None = None
+    """Since the last event, for live sources."""
+    rate: float | None = None
+    """Events per second lately."""
+    bytes_read: int = 0
+    unseen: bool = False
+    """The transcript is paused and new content arrived below."""
+    following: bool = True
+    search: str | None = None
+    """``"foo" 2/5`` while a search is active."""
+
+
+def _seconds(ms: int) -> str:
+    """Whole seconds: ``12s``, ``3m05s``, ``1h02m``."""
+    seconds = ms // 1000
+    return f"{seconds}s" if seconds < 60 else format_duration(seconds * 1000)
+
+
+def describe_state(info: StatusInfo) -> tuple[str, str]:
+    """The left part of the status line and its style class suffix.
+
+    Returns:
+        ``(text, kind)`` where kind is ``success``, ``error``, ``warning``, ``live``
+        or ``idle``.
+    """
+    session = info.session
+    if info.error:
+        return (f"✗ {one_line(info.error, 200)}", "error")
+    if session is None:
+        if info.ended:
+            return ("input is empty" if info.bytes_read == 0 else "no session in input", "warning")
+        return ("waiting for input…" if info.live else "reading…", "idle")
+    outcome = session.outcome
+    if outcome.status == SUCCESS:
+        parts = ["✓ success"]
+        if outcome.duration_ms is not None:
+            parts[0] += f" in {format_duration(outcome.duration_ms)}"
+        usage = format_usage(outcome.usage)
+        if usage:
+            parts.append(usage)
+        return (" · ".join(parts), "success")
+    if outcome.status == ERROR:
+        text = f"✗ {one_line(outcome.subtype or 'error', 30)}"
+        if outcome.duration_ms is not None:
+            text += f" after {format_duration(outcome.duration_ms)}"
+        if outcome.result:
+            text += f" · {one_line(outcome.result, 200)}"
+        return (text, "error")
+    if outcome.status == INCOMPLETE:
+        interrupted = sum(1 for c in session.tool_calls if c.status == tools.INTERRUPTED)
+        text = "⚠ stream ended without a result"
+        if interrupted:
+            text += f" · {interrupted} call{'s' if interrupted != 1 else ''} interrupted"
+        return (text, "warning")
+    open_calls = session.open_calls
+    if not info.live:
+        return (f"reading… {info.counts.total:,} lines", "live")
+    if info.idle_ms is not None and info.idle_ms >= IDLE_AFTER_MS:
+        text = f"idle {_seconds(info.idle_ms)} since last event"
+        if open_calls:
+            count = len(open_calls)
+            text += f" · {count} call{'s' if count != 1 else ''} open: "
+            text += ", ".join(describe_call(call, 40) for call in open_calls[:2])
+            if count > 2:
+                text += ", …"
+        return (text, "idle")
+    text = "● streaming"
+    if info.rate is not None:
+        text += f" · {info.rate:,.0f} events/s"
+    return (text, "live")
+
+
+def describe_counts(info: StatusInfo) -> list[tuple[str, str]]:
+    """The right part: ``(text, style kind)`` pieces, malformed and unknown never hidden."""
+    counts = info.counts
+    pieces: list[tuple[str, str]] = []
+    if info.search:
+        pieces.append((info.search, "search"))
+    if info.unseen:
+        pieces.append(("▼ new content (f)", "unseen"))
+    elif not info.following:
+        pieces.append(("paused (f)", "unseen"))
+    pieces.append((f"{counts.total:,} events", "count"))
+    session = info.session
+    open_calls = len(session.open_calls) if session is not None else 0
+    if open_calls:
+        pieces.append((f"{open_calls} open", "count"))
+    bad = []
+    if counts.malformed:
+        bad.append(f"{counts.malformed:,} malformed")
+    if counts.unknown:
+        bad.append(f"{counts.unknown:,} unknown")
+    if bad:
+        pieces.append((" · ".join(bad) + " (l)", "bad"))
+    return pieces
+
+
+class StatusBar(Widget):
+    """One line: the run's state on the left, counts on the right."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "status-bar--success",
+        "status-bar--error",
+        "status-bar--warning",
+        "status-bar--live",
+        "status-bar--idle",
+        "status-bar--count",
+        "status-bar--bad",
+        "status-bar--unseen",
+        "status-bar--search",
+    }
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.info = StatusInfo()
+
+    def show(self, info: StatusInfo) -> None:
+        """Show ``info``."""
+        self.info = info
+        self.refresh()
+
+    @property
+    def text(self) -> str:
+        """The line as plain text (for tests and logs)."""
+        left, _kind = describe_state(self.info)
+        right = "  ".join(piece for piece, _ in describe_counts(self.info))
+        return f"{left}  {right}"
+
+    def render(self) -> Text:
+        """Left part, then the counts pushed to the right edge."""
+        width = max(10, self.content_region.width)
+        left_text, kind = describe_state(self.info)
+        right = Text(no_wrap=True)
+        for number, (piece, piece_kind) in enumerate(describe_counts(self.info)):
+            if number:
+                right.append("  ")
+            right.append(piece, self.get_component_rich_style(f"status-bar--{piece_kind}"))
+        left = Text(
+            left_text,
+            style=self.get_component_rich_style(f"status-bar--{kind}"),
+            no_wrap=True,
+            overflow="ellipsis",
+        )
+        room = width - right.cell_len - 2
+        if room < 20:
+            right = Text("")
+            room = width
+        left.truncate(room, overflow="ellipsis")
+        left.pad_right(width - left.cell_len - right.cell_len)
+        return left + right

@@ -1,0 +1,119 @@
+"""Shared helpers for the viewer's Pilot and snapshot tests: sources, clocks, captures."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from streamview.sources import Source
+from streamview.ui.app import StreamviewApp
+
+REPO = Path(__file__).resolve().parents[2]
+CAPTURES = REPO.parent / "shared" / "samples" / "cursor-real"
+RECORDINGS = REPO / "recordings"
+NOW_MS = 1_789_644_720_000
+"""The fixed "now" of the tests (September 2026, just after the captures)."""
+
+
+class FakeClock:
+    """A wall clock the test moves by hand (epoch ms)."""
+
+    def __init__(self, now: int = NOW_MS) -> None:
+        self.now = now
+
+    def __call__(self) -> int:
+        return self.now
+
+    def advance(self, ms: int) -> None:
+        """Move time on."""
+        self.now += ms
+
+
+class ScriptedSource(Source):
+    """A live source that yields the chunks it is given, then stays open (or ends).
+
+    Tests push more with :meth:`push` and end it with :meth:`close`, so a run can be
+    shown "in progress" for as long as the test needs.
+    """
+
+    live = True
+
+    def __init__(self, chunks: list[bytes] | None = None, label: str = "stdin") -> None:
+        self.label = label
+        self._chunks: list[bytes] = list(chunks or [])
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def push(self, data: bytes) -> None:
+        """Make ``data`` arrive."""
+        with self._lock:
+            self._chunks.append(data)
+
+    def close(self) -> None:
+        """End the input."""
+        self._closed = True
+
+    def chunks(self, stop: threading.Event) -> Iterator[bytes]:
+        """Yield what was pushed; end when closed and drained, or when stopped."""
+        while not stop.is_set():
+            with self._lock:
+                pending, self._chunks = self._chunks, []
+            yield from pending
+            if not pending:
+                if self._closed:
+                    return
+                stop.wait(0.01)
+
+
+def capture(name: str) -> Path:
+    """Path of a real capture, skipping the test when the captures folder is absent."""
+    if not CAPTURES.is_dir():
+        pytest.skip(f"real captures folder absent: {CAPTURES}")
+    path = CAPTURES / name
+    assert path.is_file(), f"missing capture {name}"
+    return path
+
+
+def lines_of(name: str) -> list[bytes]:
+    """The lines of a capture, each with its newline."""
+    return capture(name).read_bytes().splitlines(keepends=True)
+
+
+def write_pipe_slowly(fd: int, lines: list[bytes], delay: float, close: bool = True) -> None:
+    """Write ``lines`` to a pipe one at a time (on a thread), then close it."""
+
+    def run() -> None:
+        try:
+            for line in lines:
+                os.write(fd, line)
+                time.sleep(delay)
+        finally:
+            if close:
+                os.close(fd)
+
+    threading.Thread(target=run, daemon=True).start()
+
+
+async def wait_for(pilot: Pilot[int], condition: object, timeout: float = 10.0) -> None:
+    """Let the app run until ``condition()`` holds (fails the test after ``timeout``)."""
+    assert callable(condition)
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "condition not reached in time"
+        await pilot.pause(0.02)
+    await pilot.pause()
+
+
+async def settle(pilot: Pilot[int]) -> None:
+    """Wait until the whole input is read and shown."""
+    app = pilot.app
+    assert isinstance(app, StreamviewApp)
+    await wait_for(pilot, lambda: app.state.ended)
+    await pilot.pause(0.05)
+    await pilot.pause()
