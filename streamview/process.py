@@ -1,0 +1,459 @@
+"""Run the agent as a child process and read its stdout as the stream.
+
+The child gets its own process group, so streamview decides what a Ctrl+C does:
+:meth:`ProcessSource.interrupt` sends SIGINT to the group, then SIGTERM, then
+SIGKILL if it still has not stopped. stderr is collected in a thread (the last
+:data:`STDERR_LIMIT` bytes) to show when the run fails. A ``result`` line ends the
+turn even when the agent lingers afterwards: with ``linger_seconds`` set (the plain
+front ends), reading stops that long after it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import selectors
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import IO, Any
+
+import orjson
+
+from streamview.core.sanitize import clean
+from streamview.recording import LineTee, Recorder
+from streamview.sources import PIPE_CHUNK_SIZE, POLL_SECONDS, InputError, Source
+
+STDERR_LIMIT = 64 * 1024
+"""Bytes of stderr kept: the end, where the reason for a failure is."""
+
+TERM_AFTER = 3.0
+"""Seconds after SIGINT before SIGTERM."""
+KILL_AFTER = 3.0
+"""Seconds after SIGTERM before SIGKILL."""
+EXIT_WAIT = 1.0
+"""Seconds to wait for the exit status once stdout closed, when not told otherwise."""
+
+_ESCAPES = re.compile(
+    r"\x1b(?:\[[0-?]*[ -/]*[@-~]"  # CSI
+    r"|[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC, DCS, SOS, PM, APC strings
+    r"|[ -/]*[0-~])"  # other escapes
+    r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
+)
+
+
+def strip_escapes(text: str) -> str:
+    """Terminal output as plain text: escape sequences removed, ``\\r`` overwrites applied.
+
+    A line redrawn with ``\\r`` (spinners, progress) keeps only what was drawn last;
+    any other control character is made visible by :func:`clean`.
+    """
+    text = _ESCAPES.sub("", text).replace("\r\n", "\n")
+    lines = []
+    for line in text.split("\n"):
+        if "\r" in line:
+            pieces = [piece for piece in line.split("\r") if piece]
+            line = pieces[-1] if pieces else ""
+        lines.append(line)
+    return clean("\n".join(lines))
+
+
+def exit_status(returncode: int | None) -> int | None:
+    """A shell-style exit status: killed by signal N becomes 128 + N."""
+    if returncode is None:
+        return None
+    return 128 - returncode if returncode < 0 else returncode
+
+
+@dataclass(frozen=True, slots=True)
+class ProcessState:
+    """What the viewer shows about the agent process."""
+
+    command: str
+    """The command line, shell-quoted."""
+    pid: int | None
+    running: bool
+    exit_code: int | None
+    """Shell-style: 130 after SIGINT, 143 after SIGTERM; ``None`` while running."""
+    stderr: str
+    """The end of its stderr, escape codes stripped, safe to paint."""
+    interrupted: bool
+    """streamview sent it a signal (Ctrl+C, or quitting)."""
+    result_seen: bool
+    """A ``result`` line came; the turn is over even if the process lingers."""
+
+    @property
+    def failed(self) -> bool:
+        """It exited with a non-zero status."""
+        return self.exit_code not in (None, 0)
+
+    def describe(self) -> str:
+        """One line: ``running``, ``exited with 1``, ``still running after its result``."""
+        if self.running:
+            return "still running after its result" if self.result_seen else "running"
+        if self.exit_code is None:
+            return "not started"
+        if self.exit_code > 128 and self.exit_code - 128 < signal.NSIG:
+            try:
+                name = signal.Signals(self.exit_code - 128).name
+            except ValueError:
+                name = f"signal {self.exit_code - 128}"
+            return f"exited with {self.exit_code} ({name})"
+        return f"exited with {self.exit_code}"
+
+
+class ProcessSource(Source):
+    """The stdout of an agent streamview starts itself.
+
+    Args:
+        command: Program and arguments.
+        recorder: Where to record the stream, if anywhere.
+        linger_seconds: Stop reading this long after a ``result`` line if stdout is
+            still open (``None``: read until the agent closes stdout).
+        stdin: The child's stdin: a file descriptor, or ``None`` for ``/dev/null``.
+        stderr_limit: Bytes of stderr to keep.
+        env: The child's environment (default: ours).
+        cwd: The child's working directory.
+        on_exit: Called (from a reader thread) once the process has exited.
+    """
+
+    live = True
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        *,
+        recorder: Recorder | None = None,
+        linger_seconds: float | None = None,
+        stdin: int | None = None,
+        stderr_limit: int = STDERR_LIMIT,
+        env: dict[str, str] | None = None,
+        cwd: str | None = None,
+        on_exit: Callable[[ProcessState], None] | None = None,
+    ) -> None:
+        if not command:
+            raise InputError("run: no command given (streamview run -- COMMAND ARGS...)")
+        self.command = list(command)
+        self.label = shlex.join(self.command)
+        self.recorder = recorder
+        self.linger_seconds = linger_seconds
+        self.stdin = stdin
+        self.stderr_limit = stderr_limit
+        self.env = env
+        self.cwd = cwd
+        self.on_exit = on_exit
+        self.process: subprocess.Popen[bytes] | None = None
+        self.interrupted = False
+        self.result_seen = False
+        self.lingered = False
+        """Reading stopped because the agent kept running after its ``result``."""
+        self._stderr = bytearray()
+        self._stderr_lock = threading.Lock()
+        self._stderr_thread: threading.Thread | None = None
+        self._signal_step = 0
+        self._escalation: threading.Timer | None = None
+        self._lock = threading.Lock()
+        self._exit_reported = False
+
+    # -- lifecycle --------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the agent (done by :meth:`chunks` if not called before).
+
+        Raises:
+            InputError: The program cannot be found or run.
+        """
+        if self.process is not None:
+            return
+        program = self.command[0]
+        try:
+            self.process = subprocess.Popen(
+                self.command,
+                stdin=self.stdin if self.stdin is not None else subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=self.env,
+                cwd=self.cwd,
+                start_new_session=True,
+            )
+        except FileNotFoundError as error:
+            raise InputError(f"cannot run {program}: command not found") from error
+        except PermissionError as error:
+            raise InputError(f"cannot run {program}: permission denied") from error
+        except OSError as error:
+            raise InputError(f"cannot run {program}: {error.strerror or error}") from error
+        assert self.process.stderr is not None
+        self._stderr_thread = threading.Thread(
+            target=self._collect_stderr,
+            args=(self.process.stderr,),
+            name="streamview-agent-stderr",
+            daemon=True,
+        )
+        self._stderr_thread.start()
+
+    def chunks(self, stop: threading.Event) -> Iterator[bytes]:
+        """Yield the agent's stdout until it closes it, lingers after ``result``, or ``stop``."""
+        self.start()
+        process = self.process
+        assert process is not None and process.stdout is not None
+        fd = process.stdout.fileno()
+        tee = LineTee(self.recorder) if self.recorder is not None else None
+        watcher = _ResultWatcher()
+        result_at: float | None = None
+        try:
+            with selectors.DefaultSelector() as selector:
+                selector.register(fd, selectors.EVENT_READ)
+                while not stop.is_set():
+                    if not selector.select(POLL_SECONDS):
+                        if self._linger_over(result_at):
+                            self.lingered = True
+                            return
+                        continue
+                    try:
+                        data = os.read(fd, PIPE_CHUNK_SIZE)
+                    except BlockingIOError:
+                        continue
+                    except OSError as error:
+                        raise InputError(f"cannot read the agent's output: {error}") from error
+                    if not data:
+                        break
+                    if tee is not None:
+                        tee.feed(data)
+                    if result_at is None and watcher.feed(data):
+                        self.result_seen = True
+                        result_at = time.monotonic()
+                    yield data
+            self._wait_for_exit(stop, result_at)
+        finally:
+            if tee is not None:
+                tee.finish()
+            process.stdout.close()
+
+    def _linger_over(self, result_at: float | None) -> bool:
+        return (
+            result_at is not None
+            and self.linger_seconds is not None
+            and time.monotonic() - result_at >= self.linger_seconds
+        )
+
+    def _wait_for_exit(self, stop: threading.Event, result_at: float | None) -> None:
+        """After EOF: wait for the exit code (the agent may still be tidying up)."""
+        process = self.process
+        assert process is not None
+        closed_at = time.monotonic()
+        patience = EXIT_WAIT if self.linger_seconds is None else self.linger_seconds
+        while not stop.is_set():
+            try:
+                process.wait(POLL_SECONDS)
+            except subprocess.TimeoutExpired:
+                if time.monotonic() - closed_at >= patience:
+                    self.lingered = result_at is not None
+                    return
+                continue
+            self._report_exit()
+            return
+
+    def _report_exit(self) -> None:
+        if self._stderr_thread is not None:
+            self._stderr_thread.join(1.0)
+        with self._lock:
+            if self._exit_reported:
+                return
+            self._exit_reported = True
+        if self.on_exit is not None:
+            self.on_exit(self.state())
+
+    def _collect_stderr(self, stream: IO[bytes]) -> None:
+        limit = self.stderr_limit
+        while True:
+            try:
+                data = stream.read1(PIPE_CHUNK_SIZE)  # type: ignore[attr-defined]
+            except (OSError, ValueError):
+                return
+            if not data:
+                return
+            with self._stderr_lock:
+                self._stderr += data
+                if len(self._stderr) > limit:
+                    del self._stderr[: len(self._stderr) - limit]
+
+    # -- what the viewer asks ---------------------------------------------------------
+
+    @property
+    def pid(self) -> int | None:
+        """The agent's process id, once started."""
+        return self.process.pid if self.process is not None else None
+
+    @property
+    def running(self) -> bool:
+        """The agent has started and not exited."""
+        return self.process is not None and self.process.poll() is None
+
+    @property
+    def exit_code(self) -> int | None:
+        """Shell-style exit status, ``None`` while running or before the start."""
+        if self.process is None:
+            return None
+        return exit_status(self.process.poll())
+
+    @property
+    def stderr_bytes(self) -> bytes:
+        """The end of the agent's stderr, as written."""
+        with self._stderr_lock:
+            return bytes(self._stderr)
+
+    @property
+    def stderr_text(self) -> str:
+        """The end of the agent's stderr as plain, safe text."""
+        return strip_escapes(self.stderr_bytes.decode("utf-8", "replace"))
+
+    def state(self) -> ProcessState:
+        """A snapshot of the process, for the viewer."""
+        return ProcessState(
+            command=self.label,
+            pid=self.pid,
+            running=self.running,
+            exit_code=self.exit_code,
+            stderr=self.stderr_text,
+            interrupted=self.interrupted,
+            result_seen=self.result_seen,
+        )
+
+    def summary(self) -> dict[str, Any]:
+        """``{"exit_code", "stderr", "interrupted", "lingered"}`` for the ``--json`` summary.
+
+        ``interrupted``: streamview signalled the agent (Ctrl+C, or it lingered after
+        its result and was stopped); ``lingered``: it was still running after its result.
+        """
+        state = self.state()
+        return {
+            "exit_code": state.exit_code,
+            "stderr": state.stderr,
+            "interrupted": state.interrupted,
+            "lingered": self.lingered,
+        }
+
+    # -- stopping ---------------------------------------------------------------------
+
+    def interrupt(
+        self, term_after: float = TERM_AFTER, kill_after: float = KILL_AFTER
+    ) -> str | None:
+        """Stop the agent: SIGINT now, SIGTERM and SIGKILL later if it does not stop.
+
+        A second call while it is still running skips straight to the next signal.
+
+        Returns:
+            The name of the signal sent, or ``None`` when nothing was running.
+        """
+        with self._lock:
+            if not self.running:
+                return None
+            self.interrupted = True
+            sent = self._send_next()
+            self._schedule_escalation(term_after, kill_after)
+            return sent
+
+    def _send_next(self) -> str | None:
+        steps = (signal.SIGINT, signal.SIGTERM, signal.SIGKILL)
+        signum = steps[min(self._signal_step, len(steps) - 1)]
+        self._signal_step += 1
+        process = self.process
+        assert process is not None
+        try:
+            os.killpg(process.pid, signum)
+        except ProcessLookupError:
+            return None
+        except PermissionError:
+            try:
+                process.send_signal(signum)
+            except ProcessLookupError:
+                return None
+        return signum.name
+
+    def _schedule_escalation(self, term_after: float, kill_after: float) -> None:
+        if self._escalation is not None:
+            self._escalation.cancel()
+        if self._signal_step >= 3:
+            return
+        delay = term_after if self._signal_step == 1 else kill_after
+        timer = threading.Timer(delay, self._escalate, args=(term_after, kill_after))
+        timer.daemon = True
+        timer.name = "streamview-agent-stop"
+        self._escalation = timer
+        timer.start()
+
+    def _escalate(self, term_after: float, kill_after: float) -> None:
+        with self._lock:
+            if not self.running:
+                return
+            self._send_next()
+            self._schedule_escalation(term_after, kill_after)
+
+    def stop(self, timeout: float = KILL_AFTER) -> int | None:
+        """Stop the agent now and wait for it (streamview is quitting).
+
+        SIGTERM, then SIGKILL after ``timeout`` seconds.
+
+        Returns:
+            Its exit status, or ``None`` if it had not been started.
+        """
+        process = self.process
+        if process is None:
+            return None
+        if process.poll() is None:
+            with self._lock:
+                self.interrupted = True
+                self._signal_step = max(self._signal_step, 1)
+                self._send_next()
+            try:
+                process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                with self._lock:
+                    self._signal_step = 2
+                    self._send_next()
+                process.wait()
+        if self._escalation is not None:
+            self._escalation.cancel()
+        self._report_exit()
+        return self.exit_code
+
+    def wait(self, timeout: float | None = None) -> int | None:
+        """Wait for the agent to exit; its exit status, or ``None`` on timeout."""
+        if self.process is None:
+            return None
+        try:
+            self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return None
+        self._report_exit()
+        return self.exit_code
+
+
+class _ResultWatcher:
+    """Notice a ``result`` line in the raw stream, without parsing every line."""
+
+    def __init__(self) -> None:
+        self._pending = bytearray()
+
+    def feed(self, chunk: bytes) -> bool:
+        """Whether ``chunk`` completes a line that is a ``result`` record."""
+        cut = chunk.rfind(b"\n")
+        if cut < 0:
+            self._pending += chunk
+            return False
+        lines = (bytes(self._pending) + chunk[:cut]).split(b"\n")
+        self._pending[:] = chunk[cut + 1 :]
+        for line in lines:
+            if b'"result"' not in line:
+                continue
+            try:
+                record = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                continue
+            if isinstance(record, dict) and record.get("type") == "result":
+                return True
+        return False

@@ -1,0 +1,5 @@
+"""A run that works: the whole stream, exit 0."""
+
+from _stream import RUN, emit
+
+emit(RUN)
