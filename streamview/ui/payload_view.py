@@ -1,0 +1,805 @@
+"""Turn a tool call's full arguments and result into Rich renderables.
+
+Pure functions, no widget state: the detail screen calls them in a worker thread and
+mounts what they return. Every string from the stream is sanitized here (colour in
+shell output is parsed into styles, every other control sequence becomes an inert
+picture), and every big text is capped so a 40 MB payload cannot freeze the UI.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from pygments.lexers import get_lexer_for_filename  # type: ignore[import-untyped]
+from pygments.util import ClassNotFound  # type: ignore[import-untyped]
+from rich.console import Group, RenderableType
+from rich.syntax import Syntax
+from rich.table import Table
+from rich.text import Text
+from rich.tree import Tree
+
+from streamview.core.sanitize import clean, one_line
+from streamview.printer import format_duration
+
+MAX_LINES = 5_000
+"""Lines of one text rendered before the rest is cut (unless the user asks for all)."""
+MAX_CHARS = 2_000_000
+"""Characters of one text rendered before the rest is cut."""
+MAX_LINE_CHARS = 5_000
+"""Characters of one line rendered; minified files would otherwise make huge rows."""
+MAX_ITEMS = 2_000
+"""Entries of a list (files, references, matches) rendered before the rest is cut."""
+ARG_VALUE_CHARS = 400
+"""Characters of one argument value shown in the arguments table."""
+SHOW_ALL_KEY = "a"
+RAW_KEY = "r"
+
+_CHECK = {"completed": "✓", "in_progress": "◐", "pending": "○", "cancelled": "✗"}
+_CHECK_STYLE = {
+    "completed": "green",
+    "in_progress": "bold yellow",
+    "pending": "",
+    "cancelled": "dim strike",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """One titled part of a call's detail: its arguments, its output, a diff..."""
+
+    title: str
+    """What the part is (``output``, ``diff``, ``content``...)."""
+    body: RenderableType
+    """What to show."""
+    truncated: bool = False
+    """The body was cut to the display limits; showing everything would show more."""
+    wrap: bool = True
+    """Long lines fold; ``False`` for code, diffs and output, which scroll sideways."""
+
+
+@dataclass(frozen=True, slots=True)
+class Capped:
+    """A text cut to the display limits."""
+
+    text: str
+    """The part to show."""
+    lines_left: int = 0
+    """Lines not shown."""
+    chars_left: int = 0
+    """Characters not shown."""
+
+    @property
+    def truncated(self) -> bool:
+        """Something was left out."""
+        return bool(self.lines_left or self.chars_left)
+
+
+def cap_text(text: str, full: bool = False) -> Capped:
+    """Cut ``text`` to :data:`MAX_LINES` lines, :data:`MAX_CHARS` characters and
+    :data:`MAX_LINE_CHARS` per line (each cut line says how much it lost).
+
+    Args:
+        text: The text (already clean or not: only ``\\n`` matters here).
+        full: Keep every line and character (long lines are still cut).
+    """
+    chars_left = 0
+    if not full and len(text) > MAX_CHARS:
+        chars_left = len(text) - MAX_CHARS
+        text = text[:MAX_CHARS]
+    lines = text.split("\n")
+    lines_left = 0
+    if not full and len(lines) > MAX_LINES:
+        lines_left = len(lines) - MAX_LINES
+        lines = lines[:MAX_LINES]
+        chars_left = 0
+    for number, line in enumerate(lines):
+        if len(line) > MAX_LINE_CHARS:
+            lines[number] = (
+                line[:MAX_LINE_CHARS] + f" … ({len(line) - MAX_LINE_CHARS:,} more characters)"
+            )
+    return Capped("\n".join(lines), lines_left, chars_left)
+
+
+def more_note(capped: Capped) -> Text:
+    """The line that says what was left out and how to see it."""
+    if capped.lines_left:
+        what = f"{capped.lines_left:,} more line{'s' if capped.lines_left != 1 else ''}"
+    else:
+        what = f"{capped.chars_left:,} more characters"
+    return Text(
+        f"… {what} (press {SHOW_ALL_KEY} to show all, {RAW_KEY} for the raw JSON)",
+        style="italic yellow",
+    )
+
+
+def _with_note(body: RenderableType, capped: Capped) -> RenderableType:
+    return Group(body, more_note(capped)) if capped.truncated else body
+
+
+def sanitize_json(value: Any) -> Any:
+    """A copy of a JSON value whose strings (keys included) are clean for display."""
+    if isinstance(value, str):
+        return clean(value)
+    if isinstance(value, dict):
+        return {clean(str(k)): sanitize_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [sanitize_json(item) for item in value]
+    return value
+
+
+def json_text(value: Any, full: bool = False) -> Capped:
+    """``value`` as indented JSON, sanitized and capped."""
+    text = json.dumps(sanitize_json(value), indent=2, ensure_ascii=False, default=str)
+    return cap_text(text, full)
+
+
+def raw_json(value: Any, full: bool = False) -> Section:
+    """The raw JSON of a record or a payload, pretty-printed and highlighted."""
+    capped = json_text(value, full)
+    body = Syntax(capped.text, "json", theme="ansi_dark", background_color="default").highlight(
+        capped.text
+    )
+    body.rstrip()
+    return Section("raw JSON", _with_note(body, capped), capped.truncated, wrap=False)
+
+
+def lexer_for(path: str | None) -> str:
+    """A Pygments lexer name for a file path, ``text`` when none fits."""
+    if not path:
+        return "text"
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    try:
+        lexer = get_lexer_for_filename(name)
+    except ClassNotFound:
+        return "text"
+    except Exception:  # a broken Pygments plugin must not break the view
+        return "text"
+    return str(lexer.aliases[0] if lexer.aliases else lexer.name)
+
+
+def code(text: str, path: str | None, start_line: int = 1, full: bool = False) -> Section:
+    """File content highlighted by the file's extension, with line numbers.
+
+    Args:
+        text: The content (untrusted).
+        path: The file's path, to choose the highlighting.
+        start_line: Number of the first line (a read with an offset starts later).
+        full: Render everything, not just the first :data:`MAX_LINES` lines.
+    """
+    capped = cap_text(clean(text), full)
+    lexer = lexer_for(path)
+    highlighted = Syntax(
+        capped.text, lexer, theme="ansi_dark", background_color="default", tab_size=4
+    ).highlight(capped.text)
+    lines = list(highlighted.split("\n", allow_blank=True))
+    if lines and not lines[-1].plain and len(lines) > 1:
+        lines = lines[:-1]
+    width = len(str(start_line + len(lines) - 1))
+    body = Text(no_wrap=True, overflow="ignore", end="")
+    for number, line in enumerate(lines, start_line):
+        if number > start_line:
+            body.append("\n")
+        body.append(f"{number:>{width}} │ ", style="dim")
+        body.append_text(line)
+    title = f"content ({lexer})" if lexer != "text" else "content"
+    return Section(title, _with_note(body, capped), capped.truncated, wrap=False)
+
+
+def diff_text(diff: str, full: bool = False) -> Section:
+    """A unified diff coloured line by line: added green, removed red, hunks cyan."""
+    capped = cap_text(clean(diff), full)
+    body = Text(no_wrap=True, overflow="ignore", end="")
+    for number, line in enumerate(capped.text.split("\n")):
+        if number:
+            body.append("\n")
+        if line.startswith(("+++", "---")):
+            style = "bold"
+        elif line.startswith("@@"):
+            style = "cyan"
+        elif line.startswith("+"):
+            style = "green"
+        elif line.startswith("-"):
+            style = "red"
+        elif line.startswith("\\"):
+            style = "dim italic"
+        else:
+            style = ""
+        body.append(line, style=style)
+    return Section("diff", _with_note(body, capped), capped.truncated, wrap=False)
+
+
+def ansi_output(text: str, full: bool = False) -> tuple[RenderableType, bool]:
+    """Shell output with its colours kept and every other control made inert."""
+    capped = cap_text(clean(text, keep_sgr=True), full)
+    body = Text.from_ansi(capped.text, no_wrap=True, end="")
+    body.rstrip()
+    return _with_note(body, capped), capped.truncated
+
+
+def plain(text: str, full: bool = False, style: str = "") -> tuple[RenderableType, bool]:
+    """Untrusted text, sanitized and capped, shown as it is."""
+    capped = cap_text(clean(text), full)
+    body = Text(capped.text.rstrip("\n"), style=style, end="")
+    return _with_note(body, capped), capped.truncated
+
+
+def fields(rows: Iterable[tuple[str, Any]]) -> Table:
+    """A two-column table of labels and values (values sanitized, one line each)."""
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column(overflow="fold")
+    for label, value in rows:
+        if value is None or value == "":
+            continue
+        table.add_row(label, value if isinstance(value, Text) else Text(_scalar(value)))
+    return table
+
+
+def _scalar(value: Any, limit: int = ARG_VALUE_CHARS) -> str:
+    """One argument value on at most a few lines: strings as they are, the rest as JSON."""
+    if isinstance(value, str):
+        text = clean(value)
+    else:
+        text = clean(json.dumps(value, ensure_ascii=False, default=str))
+    if len(text) > limit:
+        text = text[: limit - 1] + f"… ({len(text):,} characters; {RAW_KEY} for raw JSON)"
+    return text
+
+
+# -- arguments -------------------------------------------------------------------------
+
+_HIDDEN_ARGS = frozenset({"toolCallId"})
+_BIG_ARGS = {"write": "fileText", "edit": "streamContent"}
+_MAIN_ARGS = {"shell": ("command", "workingDirectory", "timeout", "isBackground")}
+"""Kinds whose arguments carry a lot of bookkeeping: only these are shown in full."""
+
+
+def args_section(kind: str, args: dict[str, Any] | None, description: str | None = None) -> Section:
+    """The call's arguments as a table (big file texts are shown with the result)."""
+    if not args and not description:
+        return Section("arguments", Text("none recorded", style="dim italic"))
+    rows: list[tuple[str, Any]] = []
+    if description:
+        rows.append(("description", description))
+    big = _BIG_ARGS.get(kind)
+    main = _MAIN_ARGS.get(kind)
+    others: list[str] = []
+    for key, value in (args or {}).items():
+        if key in _HIDDEN_ARGS or (key == "description" and value == description):
+            continue
+        if main is not None and key not in main:
+            others.append(clean(str(key)))
+            continue
+        if key == "isBackground" and value is False:
+            continue
+        if key == big and isinstance(value, str):
+            lines = value.count("\n") + 1
+            rows.append((key, Text(f"{lines:,} lines, {len(value):,} characters", style="dim")))
+            continue
+        rows.append((clean(str(key)), value))
+    if others:
+        note = Text(", ".join(others) + f" ({RAW_KEY} for raw JSON)", style="dim")
+        rows.append((f"{len(others)} more", note))
+    return Section("arguments", fields(rows))
+
+
+# -- results ---------------------------------------------------------------------------
+
+
+def _int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    return None
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _read(args: dict[str, Any], payload: dict[str, Any], full: bool) -> list[Section]:
+    content = _str(payload.get("content"))
+    path = _str(payload.get("path")) or _str(args.get("path"))
+    facts = fields(
+        [
+            ("path", path),
+            ("lines", _int(payload.get("totalLines"))),
+            ("size", _size(payload.get("fileSize") or payload.get("totalChars"))),
+            ("note", "the file is empty" if payload.get("isEmpty") is True else None),
+            ("note", "cut at the read limit" if payload.get("exceededLimit") is True else None),
+        ]
+    )
+    sections = [Section("file", facts)]
+    if content:
+        start = 1
+        read_range = payload.get("readRange")
+        if isinstance(read_range, dict) and _int(read_range.get("startLine")):
+            start = _int(read_range.get("startLine")) or 1
+        elif _int(args.get("offset")):
+            start = _int(args.get("offset")) or 1
+        sections.append(code(content, path, start, full))
+    return sections
+
+
+def _size(value: Any) -> str | None:
+    size = _int(value)
+    if size is None:
+        return None
+    if size < 1024:
+        return f"{size:,} bytes"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.1f} KiB"
+    return f"{size / 1024 / 1024:.1f} MiB"
+
+
+def _write(args: dict[str, Any], payload: dict[str, Any], full: bool) -> list[Section]:
+    path = _str(payload.get("path")) or _str(args.get("path"))
+    sections = [
+        Section(
+            "file",
+            fields(
+                [
+                    ("path", path),
+                    ("lines", _int(payload.get("linesCreated"))),
+                    ("size", _size(payload.get("fileSize"))),
+                ]
+            ),
+        )
+    ]
+    text = _str(args.get("fileText")) or _str(payload.get("fileText"))
+    if text:
+        sections.append(code(text, path, 1, full))
+    return sections
+
+
+def _edit(args: dict[str, Any], payload: dict[str, Any], full: bool) -> list[Section]:
+    path = _str(payload.get("path")) or _str(args.get("path"))
+    added, removed = _int(payload.get("linesAdded")), _int(payload.get("linesRemoved"))
+    change = f"+{added or 0} -{removed or 0}" if added is not None or removed is not None else None
+    sections = [
+        Section(
+            "file",
+            fields([("path", path), ("change", change), ("message", payload.get("message"))]),
+        )
+    ]
+    diff = _str(payload.get("diffString"))
+    before = _str(payload.get("beforeFullFileContent"))
+    after = _str(payload.get("afterFullFileContent"))
+    if diff:
+        sections.append(diff_text(diff, full))
+    elif after is not None and (before is not None or path):
+        sections.append(diff_text(unified_diff(before or "", after, path or "file"), full))
+    else:
+        stream = _str(args.get("streamContent"))
+        if stream:
+            section = code(stream, path, 1, full)
+            sections.append(Section("new content", section.body, section.truncated, wrap=False))
+    return sections
+
+
+def unified_diff(before: str, after: str, path: str) -> str:
+    """A unified diff of two versions of a file (for edits without ``diffString``)."""
+    lines = difflib.unified_diff(
+        before.splitlines(),
+        after.splitlines(),
+        fromfile=f"a/{path}" if before else "/dev/null",
+        tofile=f"b/{path}",
+        lineterm="",
+        n=3,
+    )
+    return "\n".join(lines)
+
+
+def _shell(args: dict[str, Any], payload: dict[str, Any], full: bool) -> list[Section]:
+    command = _str(payload.get("command")) or _str(args.get("command"))
+    cwd = _str(payload.get("workingDirectory")) or _str(args.get("workingDirectory"))
+    code_ = _int(payload.get("exitCode"))
+    exit_text = None
+    if code_ is not None:
+        exit_text = Text(str(code_), style="green" if code_ == 0 else "bold red")
+    signal = _str(payload.get("signal"))
+    time = _int(payload.get("executionTime"))
+    facts = fields(
+        [
+            ("command", command if command != _str(args.get("command")) else None),
+            ("directory", cwd if cwd != _str(args.get("workingDirectory")) else None),
+            ("exit code", exit_text),
+            ("signal", signal),
+            ("time", format_duration(time) if time is not None else None),
+        ]
+    )
+    sections = [Section("result", facts)]
+    output = _str(payload.get("interleavedOutput"))
+    if output:
+        body, cut = ansi_output(output, full)
+        sections.append(Section("output", body, cut, wrap=False))
+    else:
+        for key in ("stdout", "stderr"):
+            text = _str(payload.get(key))
+            if text:
+                body, cut = ansi_output(text, full)
+                sections.append(Section(key, body, cut, wrap=False))
+    if len(sections) == 1 and code_ is not None:
+        sections.append(Section("output", Text("no output", style="dim italic")))
+    return sections
+
+
+def _glob(args: dict[str, Any], payload: dict[str, Any], full: bool) -> list[Section]:
+    files = payload.get("files")
+    total = _int(payload.get("totalFiles"))
+    truncated = payload.get("clientTruncated") is True or payload.get("ripgrepTruncated") is True
+    facts = fields(
+        [
+            ("pattern", _str(args.get("globPattern")) or _str(payload.get("pattern"))),
+            ("directory", _str(args.get("targetDirectory")) or _str(payload.get("path"))),
+            ("files", total if total is not None else None),
+            ("note", "the tool cut the list" if truncated else None),
+        ]
+    )
+    sections = [Section("search", facts)]
+    if isinstance(files, list):
+        sections.append(_listing("files", [str(f) for f in files], full))
+    return sections
+
+
+def _listing(title: str, items: list[str], full: bool) -> Section:
+    shown = items if full else items[:MAX_ITEMS]
+    text = "\n".join(one_line(item, 1000) for item in shown) or "none"
+    capped = Capped(text, len(items) - len(shown))
+    body = Text(text, style="" if items else "dim italic", end="")
+    return Section(title, _with_note(body, capped), capped.truncated, wrap=False)
+
+
+def _grep(args: dict[str, Any], payload: dict[str, Any], full: bool) -> list[Section]:
+    facts = fields(
+        [
+            ("pattern", _str(args.get("pattern"))),
+            ("path", _str(args.get("path"))),
+            ("glob", _str(args.get("glob"))),
+            ("mode", _str(args.get("outputMode"))),
+        ]
+    )
+    sections = [Section("search", facts)]
+    results = payload.get("workspaceResults")
+    if results is None:
+        return [*sections, raw_json(payload, full)]
+    lines: list[Text] = []
+    _grep_lines(results, lines, full)
+    if not lines:
+        return [*sections, Section("matches", Text("no matches", style="dim italic"))]
+    left = 0
+    if not full and len(lines) > MAX_ITEMS:
+        left = len(lines) - MAX_ITEMS
+        lines = lines[:MAX_ITEMS]
+    body = Text("\n", end="").join(lines)
+    capped = Capped("", left)
+    return [*sections, Section("matches", _with_note(body, capped), capped.truncated, wrap=False)]
+
+
+def _grep_lines(node: Any, out: list[Text], full: bool, depth: int = 0) -> None:
+    """Walk a ``workspaceResults`` tree of unknown exact shape into readable lines.
+
+    Known pieces: a directory key, file entries with ``file`` and ``matches`` (each
+    with ``lineNumber`` and ``content``), plain file lists. Anything else is shown as
+    its key and a short JSON value.
+    """
+    if not full and len(out) > MAX_ITEMS:
+        return
+    indent = "  " * depth
+    if isinstance(node, dict):
+        file = _str(node.get("file"))
+        matches = node.get("matches")
+        if file is not None:
+            out.append(Text(indent + one_line(file, 1000), style="bold magenta"))
+            if isinstance(matches, list):
+                for match in matches:
+                    out.append(_match_line(match, indent + "  "))
+            return
+        for key, value in node.items():
+            if isinstance(value, dict | list):
+                if key not in ("content", "matches", "files", "output"):
+                    out.append(Text(indent + one_line(str(key), 500), style="bold"))
+                    _grep_lines(value, out, full, depth + 1)
+                else:
+                    _grep_lines(value, out, full, depth)
+            elif key not in ("totalLines", "totalMatchedLines", "clientTruncated"):
+                out.append(Text(f"{indent}{one_line(str(key), 100)}: {_scalar(value, 200)}"))
+    elif isinstance(node, list):
+        for item in node:
+            if isinstance(item, dict) and ("lineNumber" in item or "content" in item):
+                out.append(_match_line(item, indent))
+            elif isinstance(item, str):
+                out.append(Text(indent + one_line(item, 1000)))
+            else:
+                _grep_lines(item, out, full, depth)
+
+
+def _match_line(match: Any, indent: str) -> Text:
+    if not isinstance(match, dict):
+        return Text(indent + _scalar(match, 500))
+    number = _int(match.get("lineNumber"))
+    content = match.get("content")
+    line = Text(indent)
+    if number is not None:
+        line.append(f"{number}: ", style="dim")
+    line.append(one_line(content, 500) if isinstance(content, str) else _scalar(match, 500))
+    return line
+
+
+def _ls(args: dict[str, Any], payload: dict[str, Any], full: bool) -> list[Section]:
+    root = payload.get("directoryTreeRoot")
+    if not isinstance(root, dict):
+        return [raw_json(payload, full)]
+    label = _str(root.get("absPath")) or _str(args.get("path")) or "."
+    tree = Tree(Text(one_line(label, 500), style="bold"))
+    budget = [10**9 if full else MAX_ITEMS]
+    _ls_tree(root, tree, budget)
+    sections = [Section("tree", tree)]
+    if budget[0] < 0:
+        sections.append(
+            Section(
+                "",
+                Text(f"… more entries (press {SHOW_ALL_KEY} to show all)", style="italic yellow"),
+                True,
+            )
+        )
+    return sections
+
+
+def _ls_tree(node: dict[str, Any], tree: Tree, budget: list[int]) -> None:
+    dirs = node.get("childrenDirs") or node.get("directories") or []
+    files = node.get("childrenFiles") or node.get("files") or []
+    for child in dirs if isinstance(dirs, list) else []:
+        budget[0] -= 1
+        if budget[0] < 0:
+            return
+        if not isinstance(child, dict):
+            tree.add(Text(_scalar(child, 200)))
+            continue
+        name = (
+            _str(child.get("name"))
+            or (_str(child.get("absPath")) or "?").rstrip("/").rsplit("/", 1)[-1]
+        )
+        branch = tree.add(Text(one_line(name, 300) + "/", style="bold blue"))
+        _ls_tree(child, branch, budget)
+    for child in files if isinstance(files, list) else []:
+        budget[0] -= 1
+        if budget[0] < 0:
+            return
+        file_name = _str(child.get("name")) if isinstance(child, dict) else _str(child)
+        tree.add(Text(one_line(file_name or _scalar(child, 200), 300)))
+
+
+def _web_search(args: dict[str, Any], payload: dict[str, Any], full: bool) -> list[Section]:
+    references = payload.get("references")
+    sections = [Section("search", fields([("query", _str(args.get("searchTerm")))]))]
+    if not isinstance(references, list):
+        return [*sections, raw_json(payload, full)]
+    parts: list[RenderableType] = []
+    for number, reference in enumerate(references[: None if full else MAX_ITEMS], 1):
+        if not isinstance(reference, dict):
+            parts.append(Text(_scalar(reference)))
+            continue
+        head = Text(f"{number}. ", style="dim")
+        head.append(one_line(_str(reference.get("title")) or "(no title)", 300), style="bold")
+        parts.append(head)
+        url = _str(reference.get("url"))
+        if url:
+            parts.append(Text("   " + one_line(url, 500), style="cyan"))
+        chunk = _str(reference.get("chunk"))
+        if chunk:
+            capped = cap_text(clean(chunk), full)
+            text = capped.text if full else capped.text[:1500]
+            more = " …" if len(text) < len(chunk) else ""
+            parts.append(Text("   " + text.replace("\n", "\n   ") + more, style="dim"))
+        parts.append(Text(""))
+    if not parts:
+        parts.append(Text("no results", style="dim italic"))
+    return [*sections, Section("references", Group(*parts))]
+
+
+def _web_fetch(args: dict[str, Any], payload: dict[str, Any], full: bool) -> list[Section]:
+    url = _str(payload.get("url")) or _str(args.get("url"))
+    sections = [Section("page", fields([("url", url)]))]
+    markdown = _str(payload.get("markdown"))
+    if markdown is not None:
+        body, cut = plain(markdown, full)
+        sections.append(Section("content (markdown, as text)", body, cut))
+    return sections
+
+
+def _mcp(args: dict[str, Any], payload: dict[str, Any], full: bool) -> list[Section]:
+    content = payload.get("content")
+    sections = [Section("tool", fields([("error", "yes" if payload.get("isError") else None)]))]
+    if not isinstance(content, list):
+        return [raw_json(payload, full)]
+    for number, item in enumerate(content, 1):
+        title = f"item {number}"
+        if isinstance(item, dict) and isinstance(item.get("text"), dict | str):
+            text = item["text"]
+            text = text.get("text") if isinstance(text, dict) else text
+            if isinstance(text, str):
+                body, cut = plain(text, full)
+                sections.append(Section(f"{title}: text", body, cut))
+                continue
+        if isinstance(item, dict) and isinstance(item.get("image"), dict):
+            image = item["image"]
+            data = image.get("data")
+            size = f", {len(data):,} characters of data" if isinstance(data, str) else ""
+            mime = _str(image.get("mimeType")) or "image"
+            sections.append(
+                Section(f"{title}: image", Text(f"{one_line(mime)}{size}", style="dim"))
+            )
+            continue
+        capped = json_text(item, full)
+        sections.append(
+            Section(
+                f"{title}: {_item_kind(item)}",
+                _with_note(Text(capped.text), capped),
+                capped.truncated,
+            )
+        )
+    return sections
+
+
+def _item_kind(item: Any) -> str:
+    if isinstance(item, dict) and len(item) == 1:
+        return one_line(str(next(iter(item))), 40)
+    return "data"
+
+
+def todo_list(todos: list[Any]) -> RenderableType:
+    """A checklist: ✓ done, ◐ in progress, ○ pending, ✗ cancelled."""
+    lines: list[Text] = []
+    for todo in todos:
+        if not isinstance(todo, dict):
+            lines.append(Text("? " + _scalar(todo, 300)))
+            continue
+        status = _str(todo.get("status")) or "pending"
+        mark = _CHECK.get(status, "?")
+        line = Text(f"{mark} ", style=_CHECK_STYLE.get(status, ""))
+        line.append(
+            one_line(_str(todo.get("content")) or "", 500), style=_CHECK_STYLE.get(status, "")
+        )
+        if status not in _CHECK:
+            line.append(f"  ({one_line(status, 40)})", style="dim")
+        lines.append(line)
+    return Text("\n", end="").join(lines) if lines else Text("no todos", style="dim italic")
+
+
+def _todos(args: dict[str, Any], payload: dict[str, Any], full: bool) -> list[Section]:
+    todos = payload.get("todos")
+    if not isinstance(todos, list):
+        todos = args.get("todos")
+    if not isinstance(todos, list):
+        return [raw_json(payload, full)]
+    return [Section("todos", todo_list(todos))]
+
+
+def _message(args: dict[str, Any], payload: dict[str, Any], full: bool) -> list[Section]:
+    message = _str(payload.get("message"))
+    if message is None:
+        return [raw_json(payload, full)]
+    body, cut = plain(message, full)
+    return [Section("result", body, cut)]
+
+
+_SUCCESS = {
+    "read": _read,
+    "write": _write,
+    "edit": _edit,
+    "shell": _shell,
+    "glob": _glob,
+    "grep": _grep,
+    "ls": _ls,
+    "webSearch": _web_search,
+    "webFetch": _web_fetch,
+    "mcp": _mcp,
+    "updateTodos": _todos,
+    "delete": _message,
+}
+
+
+def error_message(payload: Any) -> str | None:
+    """The message of an ``error`` result, whichever field holds it."""
+    if isinstance(payload, str):
+        return payload
+    if isinstance(payload, dict):
+        for key in ("message", "error", "errorMessage"):
+            value = payload.get(key)
+            if isinstance(value, str) and value:
+                return value
+            if isinstance(value, dict) and isinstance(value.get("message"), str):
+                return str(value["message"])
+    return None
+
+
+def result_sections(
+    kind: str,
+    args: dict[str, Any] | None,
+    outcome: str | None,
+    payload: Any,
+    *,
+    approval: str | None = None,
+    full: bool = False,
+) -> list[Section]:
+    """Everything worth showing about a call's result, as titled sections.
+
+    Args:
+        kind: The tool kind (``read``, ``shell``...).
+        args: The call's arguments, if known.
+        outcome: The key of the result union (``success``, ``rejected``...), ``None``
+            when the call has no result.
+        payload: The value under that key.
+        approval: What the approval traffic said about the call, if anything.
+        full: Render every line of big texts instead of the first :data:`MAX_LINES`.
+
+    Returns:
+        Sections to show in order. Never raises on odd input: an unexpected shape
+        falls back to the raw JSON.
+    """
+    args = args if isinstance(args, dict) else {}
+    try:
+        return _result_sections(kind, args, outcome, payload, approval, full)
+    except Exception as error:  # odd input must show up, not crash the screen
+        note = Text(f"could not lay this result out ({one_line(repr(error), 200)})", style="yellow")
+        return [Section("result", note), raw_json(payload, full)]
+
+
+def _result_sections(
+    kind: str,
+    args: dict[str, Any],
+    outcome: str | None,
+    payload: Any,
+    approval: str | None,
+    full: bool,
+) -> list[Section]:
+    if outcome is None:
+        return [Section("result", Text("no result (yet)", style="dim italic"))]
+    if outcome == "rejected":
+        reason = payload.get("reason") if isinstance(payload, dict) else None
+        rows: list[tuple[str, Any]] = [
+            (
+                "reason",
+                Text(clean(reason)) if reason else Text("no reason given", style="dim italic"),
+            ),
+            ("approval", approval),
+        ]
+        if isinstance(payload, dict):
+            rows += [
+                (clean(str(key)), value)
+                for key, value in payload.items()
+                if key not in ("reason",) and value not in (None, "")
+            ]
+        return [Section("rejected", fields(rows))]
+    if outcome == "error":
+        message = error_message(payload)
+        if message is None:
+            return [
+                Section("error", Text("no message", style="dim italic")),
+                raw_json(payload, full),
+            ]
+        body, cut = plain(message, full, style="red")
+        sections = [Section("error", body, cut)]
+        if isinstance(payload, dict) and _str(payload.get("path")):
+            sections.insert(0, Section("file", fields([("path", payload["path"])])))
+        return sections
+    if outcome in ("success", "failure") and isinstance(payload, dict):
+        build = _SUCCESS.get(kind)
+        if build is not None:
+            sections = build(args, payload, full)
+            if approval:
+                sections.append(Section("approval", Text(clean(approval))))
+            return sections
+        return [raw_json(payload, full)]
+    return [
+        Section("result", Text(f"result key {one_line(outcome, 80)!r}", style="yellow")),
+        raw_json(payload, full),
+    ]
