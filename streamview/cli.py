@@ -6,11 +6,11 @@ import argparse
 import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TextIO
 
 from streamview import __version__
-from streamview.core.reader import EventReader
+from streamview.core.reader import EventReader, fold
 from streamview.core.sanitize import dumps_for_terminal, one_line
 from streamview.core.state import SUCCESS, StreamState
 from streamview.core.summary import summarize
@@ -102,23 +102,20 @@ def exit_code_for(state: StreamState) -> int:
 
 def run_json(source: Source, out: TextIO) -> int:
     """Fold the whole input and print the JSON summary."""
-    state = StreamState(track_changes=False)
-    reader = EventReader()
-    apply = state.apply
-    received = 0
     import threading
 
     stop = threading.Event()
-    for chunk in source.chunks(stop):
-        received += len(chunk)
-        for event in reader.feed(chunk):
-            apply(event)
-    for event in reader.finish():
-        apply(event)
-    state.counts.blank += reader.blank_lines
+    received = 0
+
+    def counted() -> Iterator[bytes]:
+        nonlocal received
+        for chunk in source.chunks(stop):
+            received += len(chunk)
+            yield chunk
+
+    state = fold(counted())
     if received == 0:
         return fail(f"{source.label}: input is empty")
-    state.finish()
     out.write(dumps_for_terminal(summarize(state)) + "\n")
     return exit_code_for(state)
 

@@ -56,20 +56,43 @@ class LineFramer:
         Returns:
             The complete lines, in order.
         """
+        return self._emit(self._complete(chunk))
+
+    def split(self, chunk: bytes) -> list[bytes]:
+        """Like :meth:`feed`, but return only the lines' bytes, for a fold that needs
+        neither offsets nor tuples.
+
+        Line numbers still advance: the first line returned is number
+        ``lines_seen + 1`` as read before the call. A trailing ``\\r`` is *not* removed
+        (it is JSON whitespace, so a JSON decoder does not care); strip it before
+        showing a line.
+        """
+        before = len(self._buffer)
+        pieces = self._complete(chunk)
+        if pieces:
+            self._number += len(pieces)
+            self._buffer_offset += before + len(chunk) - len(self._buffer)
+        return pieces
+
+    def _complete(self, chunk: bytes) -> list[bytes]:
+        """Split off the complete lines ``chunk`` finishes; buffer the rest.
+
+        One ``split`` copies the chunk once; only a line cut between chunks is joined.
+        """
         if not chunk:
             return []
+        pieces = chunk.split(b"\n")
+        rest = pieces.pop()
         buffer = self._buffer
-        if not buffer and chunk.rfind(b"\n") == len(chunk) - 1:
-            # Fast path: the chunk ends exactly on a line boundary.
-            return self._emit(chunk.split(b"\n")[:-1])
-        scan_from = len(buffer)
-        buffer += chunk
-        last_newline = buffer.rfind(b"\n", scan_from)
-        if last_newline < 0:
-            return []
-        complete = bytes(buffer[:last_newline])
-        del buffer[: last_newline + 1]
-        return self._emit(complete.split(b"\n"))
+        if not pieces:
+            buffer += rest
+            return pieces
+        if buffer:
+            pieces[0] = bytes(buffer) + pieces[0]
+            buffer.clear()
+        if rest:
+            buffer += rest
+        return pieces
 
     def finish(self) -> list[RawLine]:
         """Signal end of input and return the unterminated last line, if any."""

@@ -27,6 +27,7 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
+from streamview.core.parse import RECV_KEY
 
 TEXT = "text"
 THINKING = "thinking"
@@ -288,7 +289,7 @@ class StreamState:
             if track:
                 changes.log = True
             return None
-        session = self._session_for(event)
+        session = self._session_for(event.session_id, event.line, isinstance(event, SessionStarted))
         session.events += 1
         session.last_line = event.line
         if when is not None:
@@ -308,6 +309,88 @@ class StreamState:
         handler(self, session, event)
         return session
 
+    def apply_record(self, record: JSONObject, line: int) -> bool:
+        """Apply a decoded thinking or assistant record straight from its dict.
+
+        The fast path of :func:`~streamview.core.reader.fold`: token deltas are most of
+        a long run, and building an event for each costs more than decoding its line.
+        The state changes exactly as ``apply(parse_record(record, line))`` would.
+
+        Args:
+            record: A decoded line; it is not modified.
+            line: Its 1-based line number.
+
+        Returns:
+            ``True`` when applied. ``False`` for any other record, or for one whose
+            fields have unusual types: nothing changed; parse it and :meth:`apply` the
+            event.
+        """
+        kind = record.get("type")
+        model_call_id = None
+        text: Any
+        if kind == "thinking":
+            subtype = record.get("subtype")
+            if subtype == "delta":
+                text = record.get("text")
+                if text.__class__ is not str:
+                    return False
+            elif subtype == "completed":
+                text = None
+            else:
+                return False
+        elif kind == "assistant":
+            message = record.get("message")
+            if message.__class__ is not dict:
+                return False
+            content = message.get("content")
+            if content.__class__ is not list or len(content) != 1:
+                return False
+            item = content[0]
+            if item.__class__ is not dict or item.get("type") != "text":
+                return False
+            text = item.get("text")
+            model_call_id = record.get("model_call_id")
+            if text.__class__ is not str or (
+                model_call_id is not None and model_call_id.__class__ is not str
+            ):
+                return False
+        else:
+            return False
+        session_id = record.get("session_id")
+        timestamp = record.get("timestamp_ms")
+        when = record.get(RECV_KEY)
+        if (
+            (session_id is not None and session_id.__class__ is not str)
+            or (timestamp is not None and timestamp.__class__ is not int)
+            or (when is not None and when.__class__ is not int)
+        ):
+            return False
+        counts = self.counts
+        counts.total += 1
+        counts.events += 1
+        if self._track:
+            self._changes.events += 1
+        if when is None:
+            when = timestamp
+        sessions = self.sessions
+        session = sessions[-1] if sessions else None
+        if session is None or (session_id is not None and session_id != session.session_id):
+            session = self._session_for(session_id, line, False)
+        session.events += 1
+        session.last_line = line
+        if when is not None:
+            self.last_event_ms = when
+            if session.first_time_ms is None:
+                session.first_time_ms = when
+            session.last_time_ms = when
+        if kind == "assistant":
+            self._assistant_text(session, text, line, model_call_id, timestamp)
+        elif text is not None:
+            self._thinking_text(session, text, line)
+        else:
+            self._close_thinking(session)
+        return True
+
     def finish(self) -> None:
         """End of input: open calls are interrupted, a session without result is incomplete."""
         self.ended = True
@@ -316,15 +399,18 @@ class StreamState:
 
     # -- sessions -------------------------------------------------------------------
 
-    def _session_for(self, event: AnyEvent) -> Session:
+    def _session_for(self, new_id: str | None, line: int, starts_run: bool) -> Session:
+        """The session an event lands in, opening a new one when a run starts.
+
+        Args:
+            new_id: The event's ``session_id``.
+            line: The event's line number.
+            starts_run: The event is a ``system/init``.
+        """
         current = self.current
-        new_id = event.session_id
         if (
             current is None
-            or (
-                isinstance(event, SessionStarted)
-                and (current.model is not None or current.events > 0)
-            )
+            or (starts_run and (current.model is not None or current.events > 0))
             or (
                 new_id is not None
                 and current.session_id is not None
@@ -333,7 +419,7 @@ class StreamState:
         ):
             if current is not None:
                 self._close_session(current)
-            current = Session(index=len(self.sessions), session_id=new_id, first_line=event.line)
+            current = Session(index=len(self.sessions), session_id=new_id, first_line=line)
             self.sessions.append(current)
             if self._track:
                 self._changes.sessions.add(current.index)
@@ -409,34 +495,53 @@ class StreamState:
         ``timestamp_ms`` and no ``model_call_id`` is a token delta. Fragments are never
         compared with each other: repeated tokens are real.
         """
-        self._close_thinking(session)
-        is_delta = event.model_call_id is None and event.timestamp_ms is not None
+        self._assistant_text(
+            session, event.text, event.line, event.model_call_id, event.timestamp_ms
+        )
+
+    def _assistant_text(
+        self,
+        session: Session,
+        text: str,
+        line: int,
+        model_call_id: str | None,
+        timestamp_ms: int | None,
+    ) -> None:
+        """The rules of :meth:`_on_assistant`, from the message's fields."""
+        if session.open_thinking is not None:
+            self._close_thinking(session)
         block = session.open_text
-        if is_delta:
+        if model_call_id is None and timestamp_ms is not None:
             if block is None:
-                block = Block(TEXT, event.line, open=True)
+                block = Block(TEXT, line, open=True)
                 session.blocks.append(block)
                 session.open_text = block
-            block.parts.append(event.text)
+            block.parts.append(text)
             block.deltas += 1
         elif block is not None:
-            block.parts = [event.text]
+            block.parts = [text]
             block.revision += 1
             block.open = False
             session.open_text = None
         else:
-            session.blocks.append(Block(TEXT, event.line, parts=[event.text]))
-        self._touch_transcript(session)
+            session.blocks.append(Block(TEXT, line, parts=[text]))
+        if self._track:
+            self._changes.transcript.add(session.index)
 
     def _on_thinking(self, session: Session, event: ThinkingDelta) -> None:
+        self._thinking_text(session, event.text, event.line)
+
+    def _thinking_text(self, session: Session, text: str, line: int) -> None:
+        """Append a thinking delta to the open thinking block, opening one if needed."""
         block = session.open_thinking
         if block is None:
-            block = Block(THINKING, event.line, open=True)
+            block = Block(THINKING, line, open=True)
             session.blocks.append(block)
             session.open_thinking = block
-        block.parts.append(event.text)
+        block.parts.append(text)
         block.deltas += 1
-        self._touch_transcript(session)
+        if self._track:
+            self._changes.transcript.add(session.index)
 
     def _on_thinking_done(self, session: Session, event: ThinkingCompleted) -> None:
         self._close_thinking(session)
