@@ -94,6 +94,8 @@ class Printer:
         """Per open text block (by id): what has been written of it so far."""
         self._pending: dict[int, str] = {}
         self._thinking: dict[int, str] = {}
+        self._announced: int | None = None
+        """Index of the last session whose header was printed."""
 
     def write(self, line: str) -> None:
         """Write one line (already clean)."""
@@ -105,6 +107,11 @@ class Printer:
             self.write(f"?? line {event.line}: {event.reason}: {one_line(event.text, 160)}")
             return
         assert session is not None
+        if session.index != self._announced:
+            # A new session_id starts a session without system/init: announce it too.
+            self._announced = session.index
+            if not isinstance(event, SessionStarted):
+                self._session(session)
         if isinstance(event, SessionStarted):
             self._session(session)
         elif isinstance(event, PromptSubmitted):
