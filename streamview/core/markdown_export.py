@@ -1,0 +1,239 @@
+"""A finished run as Markdown: each session's transcript and a table of its tool calls.
+
+Everything from the stream goes through :func:`~streamview.core.sanitize.clean`, so
+the document holds no terminal control sequence. The assistant's text is Markdown
+already and is kept as written; everything streamview adds (tool lines, table cells)
+is escaped so that a ``|`` or a backtick in a command cannot break the layout.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from streamview.core import tools
+from streamview.core.sanitize import clean
+from streamview.core.state import (
+    NOTICE,
+    PROMPT,
+    TEXT,
+    THINKING,
+    TOOL,
+    Session,
+    StreamState,
+    ToolCall,
+)
+
+STATUS_MARK = {
+    tools.RUNNING: "…",
+    tools.SUCCEEDED: "✓",
+    tools.FAILED: "✗",
+    tools.REJECTED: "⊘",
+    tools.ERROR: "!",
+    tools.COMPLETED: "•",
+    tools.INTERRUPTED: "⚠",
+}
+CELL_LIMIT = 160
+"""Characters of a target or summary shown in the table."""
+
+
+def duration_text(ms: int | None) -> str:
+    """``850ms``, ``4.2s``, ``3m05s``, ``1h02m``; ``""`` when unknown."""
+    if ms is None:
+        return ""
+    if ms < 1000:
+        return f"{ms}ms"
+    seconds = ms / 1000
+    if seconds < 60:
+        return f"{seconds:.1f}s"
+    minutes, second = divmod(int(seconds), 60)
+    if minutes < 60:
+        return f"{minutes}m{second:02d}s"
+    hours, minute = divmod(minutes, 60)
+    return f"{hours}h{minute:02d}m"
+
+
+def code_span(text: str) -> str:
+    """``text`` as an inline code span, whatever backticks it holds (one line)."""
+    text = _one_line(text)
+    fence = "`"
+    while fence in text:
+        fence += "`"
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def table_cell(text: str, limit: int = CELL_LIMIT) -> str:
+    """One line of text safe inside a table cell: ``|`` escaped, cut to ``limit``."""
+    text = _one_line(text)
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return text.replace("\\", "\\\\").replace("|", "\\|")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(clean(text).replace("\t", " ").splitlines()).strip()
+
+
+def _quote(text: str) -> list[str]:
+    return [f"> {line}".rstrip() for line in clean(text).rstrip("\n").split("\n")]
+
+
+def _usage(usage: dict[str, Any] | None) -> str:
+    if not usage:
+        return ""
+    parts = []
+    for key, label in (
+        ("inputTokens", "in"),
+        ("outputTokens", "out"),
+        ("cacheReadTokens", "cache read"),
+        ("cacheWriteTokens", "cache write"),
+    ):
+        value = usage.get(key)
+        if isinstance(value, int) and not isinstance(value, bool) and value:
+            parts.append(f"{value:,} {label}")
+    return " · ".join(parts)
+
+
+def call_line(call: ToolCall) -> str:
+    """``**✓ shell** `pytest -x` — succeeded · 3 passed · 1.2s``."""
+    mark = STATUS_MARK.get(call.status, "•")
+    parts = [f"**{mark} {table_cell(call.kind, 60)}**"]
+    if call.target:
+        parts.append(code_span(call.target[:CELL_LIMIT]))
+    detail = [call.status]
+    if call.summary and call.summary != call.status:
+        detail.append(table_cell(call.summary))
+    duration = duration_text(call.duration_ms)
+    if duration:
+        detail.append(duration)
+    return " ".join(parts) + " — " + " · ".join(detail)
+
+
+def calls_table(session: Session) -> list[str]:
+    """The session's tool calls as a Markdown table (empty list when there are none)."""
+    if not session.tool_calls:
+        return []
+    lines = [
+        "| # | Tool | Target | Status | Summary | Duration |",
+        "|--:|---|---|---|---|--:|",
+    ]
+    for call in session.tool_calls:
+        target = code_span(call.target[:CELL_LIMIT]).replace("|", "\\|") if call.target else ""
+        summary = call.summary if call.summary and call.summary != call.status else ""
+        lines.append(
+            f"| {call.index + 1} | {table_cell(call.kind, 60)} | {target} "
+            f"| {STATUS_MARK.get(call.status, '•')} {call.status} | {table_cell(summary)} "
+            f"| {duration_text(call.duration_ms)} |"
+        )
+    return lines
+
+
+def session_markdown(session: Session, number: int, thinking: bool = True) -> list[str]:
+    """One session: facts, prompt, transcript in order, tool calls table, outcome."""
+    title = f"## Session {number}"
+    if session.model:
+        title += f" · {table_cell(session.model, 80)}"
+    lines = [title, ""]
+    for label, value in (
+        ("Session id", session.session_id),
+        ("Directory", session.cwd),
+        ("Permission mode", session.permission_mode),
+    ):
+        if value:
+            lines.append(f"- **{label}:** {code_span(value)}")
+    lines.append(f"- **Outcome:** {outcome_text(session)}")
+    lines.append("")
+    lines.append("### Transcript")
+    lines.append("")
+    for block in session.blocks:
+        text = block.text
+        if block.kind == PROMPT:
+            lines.append("**Prompt:**")
+            lines.append("")
+            lines.extend(_quote(text) if text.strip() else ["> (empty)"])
+        elif block.kind == TEXT:
+            if not text.strip():
+                continue
+            lines.append(clean(text).strip("\n"))
+        elif block.kind == THINKING:
+            if not thinking or not text.strip():
+                continue
+            lines.append("<details><summary>Thinking</summary>")
+            lines.append("")
+            lines.extend(_quote(text))
+            lines.append("")
+            lines.append("</details>")
+        elif block.kind == TOOL and block.call_index is not None:
+            lines.append(call_line(session.tool_calls[block.call_index]))
+        elif block.kind == NOTICE:
+            lines.append(f"*{table_cell(text, 400)}*")
+        lines.append("")
+    if session.text.strip() and not any(b.kind == TEXT for b in session.blocks):
+        lines.append(clean(session.text).strip("\n"))
+        lines.append("")
+    table = calls_table(session)
+    if table:
+        lines.append(f"### Tool calls ({len(session.tool_calls)})")
+        lines.append("")
+        lines.extend(table)
+        lines.append("")
+    return lines
+
+
+def outcome_text(session: Session) -> str:
+    """``success in 4.2s · 7,120 in · 354 out`` or ``incomplete (no result)``."""
+    outcome = session.outcome
+    if outcome.status == "incomplete":
+        return "incomplete: the stream ended without a result"
+    parts = [outcome.status]
+    duration = duration_text(outcome.duration_ms)
+    if duration:
+        parts[0] += f" in {duration}"
+    usage = _usage(outcome.usage)
+    if usage:
+        parts.append(usage)
+    return " · ".join(parts)
+
+
+def to_markdown(
+    state: StreamState,
+    title: str = "Agent run",
+    process: dict[str, Any] | None = None,
+    thinking: bool = True,
+) -> str:
+    """The whole run as one Markdown document.
+
+    Args:
+        state: A folded (preferably finished) stream.
+        title: The document's heading (the input's name, say).
+        process: ``{"exit_code", "stderr"}`` when streamview ran the agent itself.
+        thinking: Include the model's thinking (folded in ``<details>``).
+    """
+    lines = [f"# {table_cell(title, 200)}", ""]
+    counts = state.counts
+    lines.append(
+        f"{len(state.sessions)} session(s) · {counts.total} lines · "
+        f"{counts.malformed} malformed · {counts.unknown} unknown"
+    )
+    lines.append("")
+    for number, session in enumerate(state.sessions, start=1):
+        lines.extend(session_markdown(session, number, thinking))
+    if process is not None:
+        lines.append("## Agent process")
+        lines.append("")
+        code = process.get("exit_code")
+        lines.append(f"- **Exit code:** {'still running' if code is None else code}")
+        stderr = process.get("stderr") or ""
+        if isinstance(stderr, str) and stderr.strip():
+            fence = "```"
+            while fence in stderr:
+                fence += "`"
+            lines.extend(["", "**stderr:**", "", fence + "text", clean(stderr).rstrip("\n"), fence])
+        lines.append("")
+    if state.malformed:
+        lines.append(f"## Lines that are not records ({len(state.malformed)})")
+        lines.append("")
+        for line in state.malformed[:50]:
+            lines.append(f"- line {line.line}: {table_cell(line.reason, 80)}")
+        lines.append("")
+    return "\n".join(lines).rstrip("\n") + "\n"
