@@ -594,7 +594,8 @@ class Transcript(ScrollView, can_focus=True):
             end = start + Segment.get_line_length([Segment(text[match.start : match.end])])
             before, middle, after = strip.divide([start, end, strip.cell_length])
             style = current if hit == self._match_index else normal
-            strip = Strip.join([before, middle.apply_style(style), after])
+            marked = Strip(list(Segment.apply_style(iter(middle), post_style=style)))
+            strip = Strip.join([before, marked, after])
         return strip
 
     # -- rendering ------------------------------------------------------------------------
