@@ -189,23 +189,33 @@ def _summary_glob(payload: JSONObject) -> str | None:
 
 def _count_matches(value: Any) -> tuple[int, int]:
     """Count (files, matches) in a ``workspaceResults`` tree of unknown exact shape."""
+    # Hot on big greps (every match is a node): plain loops, no per-node generator.
     files = matches = 0
     stack = [value]
+    pop, push = stack.pop, stack.append
+    containers = (dict, list)
     while stack:
-        node = stack.pop()
+        node = pop()
         if isinstance(node, dict):
-            if isinstance(node.get("matches"), list):
-                matches += len(node["matches"])
+            found = node.get("matches")
+            if isinstance(found, list):
+                matches += len(found)
                 files += 1
-            elif "file" in node and isinstance(node.get("file"), str):
-                files += 1
-            for key in ("totalMatchedLines", "totalMatches"):
-                count = _as_int(node.get(key))
-                if count is not None and not isinstance(node.get("matches"), list):
-                    matches += count
-            stack.extend(v for v in node.values() if isinstance(v, dict | list))
+            else:
+                if isinstance(node.get("file"), str):
+                    files += 1
+                for key in ("totalMatchedLines", "totalMatches"):
+                    if key in node:
+                        count = _as_int(node[key])
+                        if count is not None:
+                            matches += count
+            for child in node.values():
+                if isinstance(child, containers):
+                    push(child)
         elif isinstance(node, list):
-            stack.extend(v for v in node if isinstance(v, dict | list))
+            for child in node:
+                if isinstance(child, containers):
+                    push(child)
     return files, matches
 
 
