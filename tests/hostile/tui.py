@@ -1,0 +1,57 @@
+"""Helpers for driving the viewer headless over hostile and huge inputs."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from streamview.sources import FileSource, Source
+from streamview.ui.app import StreamviewApp
+from streamview.ui.safety import unsafe_in_svg, unsafe_on_screen
+
+NOW_MS = 1_789_650_100_000
+
+
+def make_app(source: Source | Path) -> StreamviewApp:
+    """The viewer on a file (or any source), with a fixed clock."""
+    if isinstance(source, Path):
+        source = FileSource(source)
+    return StreamviewApp(source, clock=lambda: NOW_MS)
+
+
+async def wait_until(pilot: Pilot[int], condition: Callable[[], bool], timeout: float) -> None:
+    """Let the app run until ``condition()`` holds; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the viewer did not get there in time"
+        await pilot.pause(0.05)
+    await pilot.pause()
+
+
+async def settled(pilot: Pilot[int], timeout: float = 60.0) -> StreamviewApp:
+    """Wait until the whole input is read, folded and shown."""
+    app = pilot.app
+    assert isinstance(app, StreamviewApp)
+    await wait_until(pilot, lambda: app.state.ended, timeout)
+    await pilot.pause(0.1)
+    return app
+
+
+def screen_problems(app: StreamviewApp, svg: bool = True) -> list[str]:
+    """Unsafe characters on the current screen: every widget's lines, and the SVG."""
+    problems = unsafe_on_screen(app.screen.walk_children())
+    if svg:
+        problems += unsafe_in_svg(app.export_screenshot())
+    return problems
+
+
+def screen_text(app: StreamviewApp) -> str:
+    """All text the current screen's widgets show."""
+    lines = []
+    for widget in app.screen.walk_children():
+        if widget.display and widget.size.area:
+            lines.extend(widget.render_line(y).text for y in range(widget.size.height))
+    return "\n".join(lines)
