@@ -71,11 +71,13 @@ class Capped:
     """Lines not shown."""
     chars_left: int = 0
     """Characters not shown."""
+    long_lines: int = 0
+    """Lines cut at :data:`MAX_LINE_CHARS`."""
 
     @property
     def truncated(self) -> bool:
         """Something was left out."""
-        return bool(self.lines_left or self.chars_left)
+        return bool(self.lines_left or self.chars_left or self.long_lines)
 
 
 def cap_text(text: str, full: bool = False) -> Capped:
@@ -84,7 +86,7 @@ def cap_text(text: str, full: bool = False) -> Capped:
 
     Args:
         text: The text (already clean or not: only ``\\n`` matters here).
-        full: Keep every line and character (long lines are still cut).
+        full: Keep every line and character.
     """
     chars_left = 0
     if not full and len(text) > MAX_CHARS:
@@ -96,20 +98,27 @@ def cap_text(text: str, full: bool = False) -> Capped:
         lines_left = len(lines) - MAX_LINES
         lines = lines[:MAX_LINES]
         chars_left = 0
-    for number, line in enumerate(lines):
-        if len(line) > MAX_LINE_CHARS:
-            lines[number] = (
-                line[:MAX_LINE_CHARS] + f" … ({len(line) - MAX_LINE_CHARS:,} more characters)"
-            )
-    return Capped("\n".join(lines), lines_left, chars_left)
+    long_lines = 0
+    if not full:
+        for number, line in enumerate(lines):
+            if len(line) > MAX_LINE_CHARS:
+                long_lines += 1
+                lines[number] = (
+                    line[:MAX_LINE_CHARS] + f" … ({len(line) - MAX_LINE_CHARS:,} more characters)"
+                )
+    return Capped("\n".join(lines), lines_left, chars_left, long_lines)
 
 
 def more_note(capped: Capped) -> Text:
     """The line that says what was left out and how to see it."""
     if capped.lines_left:
         what = f"{capped.lines_left:,} more line{'s' if capped.lines_left != 1 else ''}"
-    else:
+    elif capped.chars_left:
         what = f"{capped.chars_left:,} more characters"
+    else:
+        what = (
+            f"long line{'s' if capped.long_lines != 1 else ''} cut at {MAX_LINE_CHARS:,} characters"
+        )
     return Text(
         f"… {what} (press {SHOW_ALL_KEY} to show all, {RAW_KEY} for the raw JSON)",
         style="italic yellow",

@@ -1,0 +1,418 @@
+"""Everything in the stream that was not a normal event: bad lines, unknown records,
+connection and retry notices, in line order.
+
+The list is a virtual Line-API widget (a broken producer can emit thousands of bad
+lines); each row shows a one-line, sanitized preview, and Enter opens the whole line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import orjson
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.text import Text
+from textual import events, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import ScrollableContainer
+from textual.geometry import Size
+from textual.message import Message
+from textual.screen import Screen
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.widgets import Footer, Static
+
+from streamview.core.events import ConnectionNotice, Event, MalformedLine, UnknownRecord
+from streamview.core.linestore import LineStore
+from streamview.core.sanitize import one_line
+from streamview.core.state import StreamState, describe_notice
+from streamview.ui import payload_view
+from streamview.ui.payload_view import Section
+from streamview.ui.tool_table import fit_end
+
+MALFORMED = "malformed"
+UNKNOWN = "unknown"
+NOTICE = "notice"
+PREVIEW_BYTES = 4_000
+"""Bytes of a line decoded for its one-line preview (the rest is shown on Enter)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One line of the event log."""
+
+    line: int
+    """Line number in the input."""
+    kind: str
+    """``malformed``, ``unknown`` or ``notice``."""
+    label: str
+    """Why the line is here: the parse error, the record's type, the notice."""
+    preview: str
+    """The line's start, sanitized, on one line."""
+    event: Event
+    """The event itself, for the full view."""
+
+
+def _record_preview(record: dict[str, Any]) -> str:
+    try:
+        data = orjson.dumps(record)[:PREVIEW_BYTES]
+    except TypeError:
+        return ""
+    return one_line(data.decode("utf-8", "replace"), 1_000)
+
+
+def entry_for(event: Event) -> LogEntry:
+    """The log entry of a malformed line, an unknown record or a connection notice."""
+    if isinstance(event, MalformedLine):
+        preview = one_line(event.raw[:PREVIEW_BYTES].decode("utf-8", "replace"), 1_000)
+        return LogEntry(event.line, MALFORMED, one_line(event.reason, 200), preview, event)
+    if isinstance(event, UnknownRecord):
+        name = event.type + (f"/{event.subtype}" if event.subtype else "")
+        return LogEntry(
+            event.line, UNKNOWN, one_line(name, 200), _record_preview(event.record), event
+        )
+    label = describe_notice(event)
+    preview = ""
+    if isinstance(event, ConnectionNotice):
+        label = f"{event.type}/{event.subtype}" + (
+            f" (attempt {event.attempt})" if event.attempt is not None else ""
+        )
+        preview = event.detail or ""
+    return LogEntry(event.line, NOTICE, one_line(label, 200), one_line(preview, 1_000), event)
+
+
+def log_entries(state: StreamState) -> list[LogEntry]:
+    """Every malformed line, unknown record and notice of ``state``, in line order."""
+    events: list[Event] = [*state.malformed, *state.unknown, *state.notices]
+    events.sort(key=lambda event: event.line)
+    return [entry_for(event) for event in events]
+
+
+def describe_counts(state: StreamState) -> str:
+    """``3 malformed lines · 1 unknown record · 2 notices (of 1,204 lines)``."""
+
+    def plural(count: int, word: str) -> str:
+        return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+    return (
+        f"{plural(len(state.malformed), 'malformed line')} · "
+        f"{plural(len(state.unknown), 'unknown record')} · "
+        f"{plural(len(state.notices), 'connection notice')}"
+        f"  (of {plural(state.counts.total, 'line')})"
+    )
+
+
+class EventLogList(ScrollView, can_focus=True):
+    """A virtual list of log entries: line, kind, reason and a preview of the line."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "event-log--header",
+        "event-log--cursor",
+        "event-log--line",
+        "event-log--malformed",
+        "event-log--unknown",
+        "event-log--notice",
+        "event-log--preview",
+        "event-log--empty",
+    }
+    """Component classes: styled in ``streamview.tcss``."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up,k", "cursor_up", "Up", show=False),
+        Binding("down,j", "cursor_down", "Down", show=False),
+        Binding("pageup", "page_up", "Page up", show=False),
+        Binding("pagedown", "page_down", "Page down", show=False),
+        Binding("home,g", "first", "First", show=False),
+        Binding("end,G", "last", "Last", show=False),
+        Binding("enter", "open", "Show line"),
+    ]
+
+    @dataclass
+    class Open(Message):
+        """The user asked to see an entry's whole line."""
+
+        entry: LogEntry
+        """The entry to show."""
+
+    def __init__(self, entries: Sequence[LogEntry] = (), *, id: str | None = None) -> None:
+        """Create the list.
+
+        Args:
+            entries: The entries, in line order.
+            id: The widget's id.
+        """
+        super().__init__(id=id)
+        self.entries: Sequence[LogEntry] = entries
+        self.cursor = 0
+        self._strips: dict[int, Strip] = {}
+        self._strip_width = -1
+
+    def set_entries(self, entries: Sequence[LogEntry]) -> None:
+        """Show ``entries`` (the cursor stays where it was when it can)."""
+        self.entries = entries
+        self.cursor = max(0, min(self.cursor, len(entries) - 1))
+        self._strips.clear()
+        self._update_virtual_size()
+        self.refresh()
+
+    def on_mount(self) -> None:
+        """Size the scroll area for the entries."""
+        self._update_virtual_size()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Re-render for the new width."""
+        self._update_virtual_size()
+
+    def notify_style_update(self) -> None:
+        """The theme changed: rendered rows are stale."""
+        super().notify_style_update()
+        self._strips.clear()
+
+    def _update_virtual_size(self) -> None:
+        self.virtual_size = Size(self.scrollable_content_region.width, len(self.entries) + 1)
+
+    def _style(self, name: str) -> Any:
+        return self.get_component_rich_style(name, partial=True)
+
+    def render_line(self, y: int) -> Strip:
+        """Line 0 is the header; rows follow."""
+        width = self.scrollable_content_region.width
+        if width != self._strip_width:
+            self._strips.clear()
+            self._strip_width = width
+        base = self.rich_style
+        digits = max(4, len(str(self.entries[-1].line)) if self.entries else 4)
+        label_width = min(36, max(12, width // 3))
+        if y == 0:
+            text = f" {'line':>{digits}}  {'kind':<9}  {'what':<{label_width}}  the line"
+            return Strip([Segment(fit_end(text, width), base + self._style("event-log--header"))])
+        index = round(self.scroll_offset.y) + y - 1
+        if not 0 <= index < len(self.entries):
+            if index == 0:
+                text = fit_end(" nothing unusual in this stream", width)
+                return Strip([Segment(text, base + self._style("event-log--empty"))])
+            return Strip.blank(width, base)
+        is_cursor = index == self.cursor
+        cached = None if is_cursor else self._strips.get(index)
+        if cached is not None:
+            return cached
+        entry = self.entries[index]
+        over = self._style("event-log--cursor") if is_cursor else None
+
+        def style(name: str) -> Any:
+            cell = base + self._style(name)
+            return cell + over if over is not None else cell
+
+        cells = [
+            (f" {entry.line:>{digits}}  ", style("event-log--line")),
+            (f"{entry.kind:<9}  ", style(f"event-log--{entry.kind}")),
+            (fit_end(entry.label, label_width) + "  ", style(f"event-log--{entry.kind}")),
+        ]
+        used = sum(cell_len(text) for text, _ in cells)
+        cells.append((fit_end(entry.preview, max(width - used, 0)), style("event-log--preview")))
+        segments = [Segment(text, cell_style) for text, cell_style in cells]
+        strip = Strip(segments).crop_extend(0, width, base + over if over is not None else base)
+        if not is_cursor:
+            self._strips[index] = strip
+        return strip
+
+    def _move(self, index: int) -> None:
+        if not self.entries:
+            return
+        index = max(0, min(index, len(self.entries) - 1))
+        old, self.cursor = self.cursor, index
+        self.refresh_line(old + 1)
+        self.refresh_line(index + 1)
+        rows = self.scrollable_content_region.height - 1
+        top = round(self.scroll_offset.y)
+        if index < top:
+            self.scroll_to(y=index, animate=False, force=True)
+        elif rows > 0 and index >= top + rows:
+            self.scroll_to(y=index - rows + 1, animate=False, force=True)
+
+    def _page(self) -> int:
+        return max(1, self.scrollable_content_region.height - 2)
+
+    def action_cursor_up(self) -> None:
+        """Previous entry."""
+        self._move(self.cursor - 1)
+
+    def action_cursor_down(self) -> None:
+        """Next entry."""
+        self._move(self.cursor + 1)
+
+    def action_page_up(self) -> None:
+        """One page up."""
+        self._move(self.cursor - self._page())
+
+    def action_page_down(self) -> None:
+        """One page down."""
+        self._move(self.cursor + self._page())
+
+    def action_first(self) -> None:
+        """First entry."""
+        self._move(0)
+
+    def action_last(self) -> None:
+        """Last entry."""
+        self._move(len(self.entries) - 1)
+
+    def action_open(self) -> None:
+        """Open the entry under the cursor."""
+        if self.entries:
+            self.post_message(self.Open(self.entries[self.cursor]))
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a row selects and opens it."""
+        offset = event.get_content_offset(self)
+        if offset is None or offset.y < 1:
+            return
+        index = round(self.scroll_offset.y) + offset.y - 1
+        if 0 <= index < len(self.entries):
+            event.stop()
+            self._move(index)
+            self.post_message(self.Open(self.entries[index]))
+
+
+class EventLogScreen(Screen[None]):
+    """Malformed lines, unknown records and connection notices, with counts on top."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "close", "Close"),
+    ]
+
+    def __init__(self, state: StreamState, store: LineStore | None) -> None:
+        """Create the screen.
+
+        Args:
+            state: The stream's state (its ``malformed``, ``unknown`` and ``notices``).
+            store: Where whole lines can be read back, if anywhere.
+        """
+        super().__init__()
+        self.state = state
+        self.store = store
+
+    def compose(self) -> ComposeResult:
+        """Counts, the list, the footer."""
+        yield Static(describe_counts(self.state), id="event-log-counts", markup=False)
+        yield EventLogList(log_entries(self.state), id="event-log-list")
+        yield Footer()
+
+    def refresh_entries(self) -> None:
+        """The stream went on: show the entries and counts as they are now."""
+        self.query_one("#event-log-counts", Static).update(describe_counts(self.state))
+        self.query_one(EventLogList).set_entries(log_entries(self.state))
+
+    def on_event_log_list_open(self, message: EventLogList.Open) -> None:
+        """Show one entry's whole line."""
+        self.app.push_screen(EventEntryScreen(message.entry, self.store))
+
+    def action_close(self) -> None:
+        """Back to the viewer."""
+        self.dismiss()
+
+
+def entry_sections(entry: LogEntry, store: LineStore | None, full: bool = False) -> list[Section]:
+    """Everything about one log entry: what it is, and the whole line."""
+    event = entry.event
+    facts = payload_view.fields(
+        [("line", entry.line), ("kind", entry.kind), ("what", Text(entry.label))]
+    )
+    sections = [Section("entry", facts)]
+    data = store.get(entry.line) if store is not None else None
+    if isinstance(event, MalformedLine):
+        raw = data if data is not None else event.raw
+        size = f"{event.raw_size:,} bytes"
+        if data is None and event.raw_size > len(event.raw):
+            size += f" (the first {len(event.raw):,} kept)"
+        sections.append(Section("size", Text(size)))
+        body, cut = payload_view.plain(raw.decode("utf-8", "replace"), full)
+        sections.append(Section("the line (control characters shown as symbols)", body, cut))
+        return sections
+    if isinstance(event, UnknownRecord):
+        sections.append(payload_view.raw_json(event.record, full))
+        return sections
+    record: Any = None
+    if data is not None:
+        try:
+            record = orjson.loads(data)
+        except orjson.JSONDecodeError:
+            record = None
+    if record is None and isinstance(event, ConnectionNotice):
+        record = {
+            "type": event.type,
+            "subtype": event.subtype,
+            "attempt": event.attempt,
+            "detail": event.detail,
+        }
+    if record is not None:
+        sections.append(payload_view.raw_json(record, full))
+    return sections
+
+
+class EventEntryScreen(Screen[None]):
+    """One event-log entry in full: the whole malformed line, or the whole record."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "close", "Close"),
+        Binding(payload_view.SHOW_ALL_KEY, "show_all", "Show all"),
+    ]
+
+    def __init__(self, entry: LogEntry, store: LineStore | None) -> None:
+        """Create the screen for ``entry``, reading its whole line from ``store``."""
+        super().__init__()
+        self.entry = entry
+        self.store = store
+        self.full = False
+        self.truncated = False
+
+    def compose(self) -> ComposeResult:
+        """Title, body (loading at first), footer."""
+        title = f"line {self.entry.line} · {self.entry.kind} · {self.entry.label}"
+        yield Static(title, id="event-entry-title", markup=False)
+        with ScrollableContainer(id="event-entry-body"):
+            yield Static("loading…", classes="event-entry-loading", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Load the entry."""
+        self.load()
+
+    @work(thread=True, exclusive=True, name="load log entry")
+    def load(self) -> None:
+        """Read and lay out the line off the UI thread."""
+        sections = entry_sections(self.entry, self.store, self.full)
+        self.app.call_from_thread(self.show_sections, sections)
+
+    def show_sections(self, sections: list[Section]) -> None:
+        """Replace the body with ``sections``."""
+        body = self.query_one("#event-entry-body", ScrollableContainer)
+        widgets: list[Static] = []
+        for section in sections:
+            widgets.append(Static(section.title, classes="detail-section-title", markup=False))
+            classes = "detail-section" + ("" if section.wrap else " -nowrap")
+            widgets.append(Static(section.body, classes=classes))
+        with self.app.batch_update():
+            body.remove_children()
+            body.mount_all(widgets)
+        self.truncated = any(section.truncated for section in sections)
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """ "Show all" is offered only when something was cut."""
+        if action == "show_all":
+            return self.truncated and not self.full
+        return True
+
+    def action_show_all(self) -> None:
+        """Show the whole line."""
+        self.full = True
+        self.load()
+
+    def action_close(self) -> None:
+        """Back to the log."""
+        self.dismiss()
