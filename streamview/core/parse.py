@@ -347,7 +347,7 @@ def parse_record(record: JSONObject, line: int, recv_ms: int | None = None) -> A
 
     Args:
         record: The decoded line. A ``streamview_recv_ms`` key, if present, is taken
-            out as the arrival time.
+            out; it is the arrival time unless a live source stamped one.
         line: The 1-based line number.
         recv_ms: Arrival time stamped by a live source, if any.
 
@@ -357,7 +357,9 @@ def parse_record(record: JSONObject, line: int, recv_ms: int | None = None) -> A
     """
     if RECV_KEY in record:
         recorded = _int(record.pop(RECV_KEY))
-        if recorded is not None:
+        # A live source's own stamp wins: it is on the same clock as "now", which the
+        # viewer's elapsed timers compare against (a recording piped in live, say).
+        if recorded is not None and recv_ms is None:
             recv_ms = recorded
     kind = record.get("type")
     if not isinstance(kind, str):

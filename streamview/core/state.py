@@ -115,8 +115,12 @@ class ToolCall:
 
     @property
     def start_ms(self) -> int | None:
-        """Best known start time (epoch ms), for live elapsed timers."""
-        return self.started_at_ms or self.start_recv or self.start_ts
+        """Start time on the arrival clock first (epoch ms), for live elapsed timers.
+
+        The call's own ``startedAtMs`` comes from the agent's machine, perhaps long ago
+        (a capture piped in for a demo): arrival time is what "now" is comparable to.
+        """
+        return self.start_recv or self.started_at_ms or self.start_ts
 
     @property
     def is_open(self) -> bool:
