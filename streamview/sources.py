@@ -137,6 +137,19 @@ class PipeSource(Source):
                 yield data
 
 
+class MemorySource(Source):
+    """Bytes already read (a pipe read once and shown again, for an export)."""
+
+    def __init__(self, data: bytes, label: str = "input") -> None:
+        self.data = data
+        self.label = label
+
+    def chunks(self, stop: threading.Event) -> Iterator[bytes]:
+        """Yield the bytes in one chunk."""
+        if self.data and not stop.is_set():
+            yield self.data
+
+
 def open_file(path: Path):  # type: ignore[no-untyped-def]
     """Open ``path`` for binary reading, turning OS errors into one-line messages.
 

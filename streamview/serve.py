@@ -1,0 +1,71 @@
+"""``--serve``: the viewer in a web browser, for presentations (textual-serve).
+
+textual-serve starts one ``streamview`` process per browser tab, with the same
+arguments minus ``--serve``/``--port``, and draws its screen in the page; keys work
+as in a terminal. The served process has no terminal on stdout, so it is told apart
+by the driver textual-serve sets (:func:`served`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+import sys
+from collections.abc import Sequence
+
+DEFAULT_PORT = 8000
+WEB_DRIVER_SUFFIX = ":WebDriver"
+
+
+def served() -> bool:
+    """Whether this process is the viewer behind a textual-serve page."""
+    return os.environ.get("TEXTUAL_DRIVER", "").endswith(WEB_DRIVER_SUFFIX)
+
+
+def served_arguments(arguments: Sequence[str]) -> list[str]:
+    """``arguments`` without ``--serve``, ``--host`` and ``--port`` (and their values)."""
+    out: list[str] = []
+    skip_value = False
+    for argument in arguments:
+        if skip_value:
+            skip_value = False
+            continue
+        if argument == "--serve" or argument.startswith(("--port=", "--host=")):
+            continue
+        if argument in ("--port", "--host"):
+            skip_value = True
+            continue
+        out.append(argument)
+    return out
+
+
+def serve_command(arguments: Sequence[str]) -> str:
+    """The shell command each browser tab runs."""
+    return shlex.join([sys.executable, "-m", "streamview", *served_arguments(arguments)])
+
+
+def serve(arguments: Sequence[str], host: str = "localhost", port: int = DEFAULT_PORT) -> int:
+    """Serve the viewer on ``http://host:port`` until interrupted.
+
+    Args:
+        arguments: The command line streamview was given (``--serve`` included).
+        host: Interface to listen on.
+        port: Port to listen on.
+
+    Returns:
+        The exit status.
+    """
+    try:
+        from textual_serve.server import Server
+    except ImportError:
+        sys.stderr.write(
+            "streamview: --serve needs textual-serve: pip install 'streamview[serve]'\n"
+        )
+        return 2
+    command = serve_command(arguments)
+    sys.stderr.write(f"streamview: serving on http://{host}:{port} (Ctrl+C stops)\n")
+    server = Server(command, host=host, port=port, title="streamview")
+    with contextlib.suppress(KeyboardInterrupt):
+        server.serve()
+    return 0
