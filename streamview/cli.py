@@ -351,7 +351,16 @@ def view(source: Source, args: argparse.Namespace) -> int:
         return run_print(source, sys.stdout)
     from streamview.ui.app import run_app
 
-    return run_app(source, theme=args.theme)
+    options: dict[str, Any] = {}
+    if args.input not in (None, "-") and not args.follow:
+        from streamview.sources import FileSource
+        from streamview.ui.playback import PlaybackFeed
+
+        source = FileSource(Path(args.input))
+        options["feed"] = PlaybackFeed(
+            source, playing=args.replay, speed=args.speed or 1.0, idle_limit=args.idle_limit
+        )
+    return run_app(source, theme=args.theme, **options)
 
 
 def run_export(source: Source, args: argparse.Namespace) -> int:

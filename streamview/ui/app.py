@@ -26,6 +26,7 @@ from streamview.core.state import Session, StreamState
 from streamview.sources import InputError, PipeSource, Source, detach_stdin_for_keys, now_ms
 from streamview.ui.feed import Feed
 from streamview.ui.help import HelpScreen
+from streamview.ui.playback import PlaybackFeed, ViewerControls
 from streamview.ui.session_header import SessionHeader
 from streamview.ui.status_bar import StatusBar, StatusInfo
 from streamview.ui.tool_table import ToolCallTable
@@ -68,6 +69,7 @@ class StreamviewApp(App[int]):
         Binding("l,e", "event_log", "Log"),
         Binding("left_square_bracket", "previous_session", "Prev session", show=False),
         Binding("right_square_bracket", "next_session", "Next session", show=False),
+        Binding("ctrl+c", "playback('interrupt')", "Stop agent", show=False, priority=True),
     ]
 
     def __init__(
@@ -76,13 +78,15 @@ class StreamviewApp(App[int]):
         *,
         theme: str | None = None,
         clock: Callable[[], int] = now_ms,
-        feed: Feed | None = None,
+        feed: Feed | PlaybackFeed | None = None,
         frame_seconds: float = FRAME_SECONDS,
     ) -> None:
         super().__init__()
         self.source = source
         self.clock = clock
         self.feed = feed or Feed(source, clock=clock)
+        self.controls: ViewerControls | None = None
+        """Playback, agent and export controls, installed on mount."""
         self.state = StreamState(track_changes=True)
         self.session_index: int | None = None
         """Index of the session on show (``None`` before the first one)."""
@@ -121,6 +125,8 @@ class StreamviewApp(App[int]):
         self.query_one(Transcript).focus()
         self._apply_width(self.size.width)
         self.feed.start()
+        self.controls = ViewerControls(self)
+        self.controls.install()
         self.set_interval(self._frame_seconds, self.pump, name="pump")
         self.set_interval(1.0, self.tick, name="tick")
         self.refresh_status()
@@ -131,6 +137,17 @@ class StreamviewApp(App[int]):
 
     def _apply_width(self, width: int) -> None:
         self.screen.set_class(width >= WIDE_LAYOUT_COLUMNS, "-wide")
+
+    def action_playback(self, command: str) -> None:
+        """Playback, agent and export keys: see :mod:`streamview.ui.playback`."""
+        if self.controls is not None:
+            self.controls.run(command)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Ctrl+C is "stop the agent" only while one runs; otherwise Textual's own."""
+        if action == "playback" and parameters == ("interrupt",):
+            return self.controls is not None and self.controls.can_interrupt()
+        return True
 
     async def action_quit(self) -> None:
         """Stop the reader (it polls, so this is quick) and leave."""

@@ -206,25 +206,25 @@ def result(
     return line(record)
 
 
+def full_fold(chunks: Iterable[bytes]) -> StreamState:
+    """Fold into a state that keeps everything (a viewer's state, not ``--json``'s)."""
+    return fold(chunks, StreamState(track_changes=False))
+
+
 def fold_bytes(data: bytes, chunk_size: int | None = None) -> StreamState:
-    """Fold ``data`` whole, or cut into chunks of ``chunk_size`` bytes."""
+    """Fold ``data`` whole, or cut into chunks of ``chunk_size`` bytes, keeping everything."""
     if chunk_size is None:
-        return fold([data])
-    return fold(data[i : i + chunk_size] for i in range(0, len(data), chunk_size))
-
-
-def fold_chunks(chunks: Iterable[bytes]) -> StreamState:
-    """Fold pre-cut chunks."""
-    return fold(chunks)
+        return full_fold([data])
+    return full_fold(data[i : i + chunk_size] for i in range(0, len(data), chunk_size))
 
 
 def only_session(data: bytes) -> Session:
     """Fold ``data`` and return its one session (fails if there is not exactly one)."""
-    state = fold([data])
+    state = full_fold([data])
     assert len(state.sessions) == 1, [s.session_id for s in state.sessions]
     return state.sessions[0]
 
 
 def summary(data: bytes) -> dict[str, Any]:
-    """The ``--json`` object for ``data``."""
+    """The ``--json`` object for ``data``, folded the way ``--json`` folds."""
     return summarize(fold([data]))

@@ -10,7 +10,18 @@ from hypothesis import strategies as st
 
 from streamview.core import fold, summarize, tools
 
-from .helpers import assistant, completed, delta, flush, init, result, started, thinking, user
+from .helpers import (
+    assistant,
+    completed,
+    delta,
+    flush,
+    full_fold,
+    init,
+    result,
+    started,
+    thinking,
+    user,
+)
 
 SETTINGS = settings(
     max_examples=200,
@@ -68,7 +79,10 @@ def test_arbitrary_bytes_never_raise_and_every_line_is_counted(data: bytes) -> N
 @SETTINGS
 @given(stream_bytes, st.lists(st.integers(min_value=0, max_value=10_000), max_size=12))
 def test_any_chunking_gives_the_same_summary(data: bytes, cuts: list[int]) -> None:
-    assert summarize(fold(chunked(data, cuts))) == summarize(fold([data]))
+    whole = summarize(full_fold([data]))
+    assert summarize(fold([data])) == whole
+    assert summarize(fold(chunked(data, cuts))) == whole
+    assert summarize(full_fold(chunked(data, cuts))) == whole
 
 
 @SETTINGS
@@ -155,7 +169,8 @@ def test_interleaved_starts_and_completions_never_raise_and_add_up(
     case: tuple[list[bytes], dict[str, int | None], set[str], bool],
 ) -> None:
     lines, outcomes, with_start, ends = case
-    state = fold([b"".join(lines)])
+    assert summarize(fold([b"".join(lines)])) == summarize(full_fold(lines))
+    state = full_fold([b"".join(lines)])
     counts = state.counts
     assert counts.total == len(lines)
     assert counts.total == counts.events + counts.malformed + counts.unknown

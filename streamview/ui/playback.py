@@ -1,0 +1,561 @@
+"""Playback in the viewer, the agent process in run mode, and exports.
+
+:class:`PlaybackFeed` stands in for :class:`~streamview.ui.feed.Feed` when the input
+is a finished file. It parses the whole file on a thread and keeps every event, then
+hands the app the events a :class:`~streamview.core.timing.Playhead` says are due.
+Going forward only appends; going back makes the app start a fresh
+:class:`~streamview.core.state.StreamState` and fold ``events[:n]`` again, so an
+earlier position shows exactly the state a straight replay had there.
+
+:class:`ViewerControls` is installed by the app on mount. It adds the playback keys
+and position bar (for a :class:`PlaybackFeed`), the agent panel and Ctrl+C (for a
+:class:`~streamview.process.ProcessSource`), the export key, and a warning when a
+recording stops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.widgets import Static
+
+from streamview.core.events import AnyEvent, ToolCallEvent
+from streamview.core.linestore import FileLineStore, LineStore
+from streamview.core.markdown_export import to_markdown
+from streamview.core.reader import EventReader
+from streamview.core.timing import STEADY_MS, Playhead, Schedule, build_schedule, faster, slower
+from streamview.process import ProcessSource, ProcessState
+from streamview.sources import InputError, Source
+from streamview.ui.feed import Batch
+
+if TYPE_CHECKING:
+    from streamview.ui.app import StreamviewApp
+
+PLAYBACK_KEYS: list[tuple[str, str, str, str]] = [
+    ("space", "toggle", "Play/Pause", "space"),
+    ("full_stop", "step(1)", "Step", "."),
+    ("comma", "step(-1)", "Back", ","),
+    ("greater_than_sign", "call(1)", "Next call", ">"),
+    ("less_than_sign", "call(-1)", "Prev call", "<"),
+    ("plus,equals_sign", "faster", "Faster", "+"),
+    ("minus", "slower", "Slower", "-"),
+    ("r", "restart", "Restart", "r"),
+    *[(str(digit), f"seek({digit})", f"Seek {digit}0%", str(digit)) for digit in range(10)],
+]
+"""``(keys, command, description, key shown)`` of the playback keys."""
+SHOWN_KEYS = {"toggle", "step(1)", "step(-1)"}
+"""Playback commands listed in the footer (the rest are in the help screen)."""
+HELP_ROWS: list[tuple[str, str]] = [
+    ("space", "play / pause (at the end: play again from the start)"),
+    (", .", "one event back / forward (pauses)"),
+    ("< >", "previous / next tool call"),
+    ("0-9", "jump to 0%, 10% … 90% of the run's time"),
+    ("+ -", "faster / slower"),
+    ("r", "restart from the beginning"),
+    ("x", "export: Markdown transcript and SVG screenshot, in the current directory"),
+    ("ctrl+c", "run mode: stop the agent (again: harder)"),
+]
+"""What the help screen can list for these keys."""
+
+
+class PlaybackFeed:
+    """A finished file as a feed the viewer can play, pause, step and seek.
+
+    Args:
+        source: The file (its ``path`` lets views re-read payloads).
+        playing: Start playing from the beginning; otherwise open at the final state.
+        speed: Recording time played per real second.
+        idle_limit: Longest silence to play, in seconds.
+        clock: Monotonic seconds (tests inject a fake one).
+    """
+
+    def __init__(
+        self,
+        source: Source,
+        *,
+        playing: bool = False,
+        speed: float = 1.0,
+        idle_limit: float | None = None,
+        steady_ms: int = STEADY_MS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.source = source
+        path = source.path
+        self.store: LineStore = FileLineStore(path) if path else LineStore()
+        self.events: list[AnyEvent] = []
+        """Every event of the file, in order (grows while loading)."""
+        self.schedule: Schedule | None = None
+        self.idle_limit = idle_limit
+        self.steady_ms = steady_ms
+        self.bytes_read = 0
+        self.blank_lines = 0
+        self.on_rewind: Callable[[], None] | None = None
+        """Called (in the caller's thread) when the consumer must start a fresh state."""
+        self._lock = threading.RLock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._playhead = Playhead(clock, speed=speed, paused=True)
+        self._start_playing = playing
+        self._loaded = False
+        self._error: str | None = None
+        self._applied = 0
+        self._target: int | None = None
+        """Events wanted while paused; ``None`` means all that are loaded."""
+        self._call_starts: list[int] = []
+        """Index of the first event of each tool call."""
+        self._calls_seen: set[str] = set()
+
+    # -- the Feed interface -----------------------------------------------------------
+
+    @property
+    def stopping(self) -> bool:
+        """:meth:`stop` was called."""
+        return self._stop.is_set()
+
+    def start(self) -> None:
+        """Load the file on a thread (once)."""
+        if self._thread is None:
+            self._thread = threading.Thread(
+                target=self.load, name="streamview-playback-loader", daemon=True
+            )
+            self._thread.start()
+
+    def stop(self, timeout: float = 1.0) -> None:
+        """Stop loading."""
+        self._stop.set()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
+
+    def load(self) -> None:
+        """Read and parse the whole input, then schedule it (the loader thread's body)."""
+        reader = EventReader(self.store)
+        try:
+            for chunk in self.source.chunks(self._stop):
+                events = reader.feed(chunk)
+                with self._lock:
+                    self.bytes_read += len(chunk)
+                    self._note(events)
+            events = reader.finish()
+            with self._lock:
+                self._note(events)
+        except InputError as error:
+            self._error = str(error)
+        except Exception as error:  # shown in the status line, never a dead thread
+            self._error = f"reading {self.source.label} failed: {error!r}"
+        times = [(event.recv_ms, event.timestamp_ms) for event in self.events]
+        schedule = build_schedule(times, self.idle_limit, self.steady_ms)
+        with self._lock:
+            self.blank_lines = reader.blank_lines
+            self.schedule = schedule
+            self._loaded = True
+            if self._start_playing:
+                self._playhead.seek(0)
+                self._playhead.resume()
+            else:
+                self._playhead.seek(schedule.total_ms)
+
+    def _note(self, events: list[AnyEvent]) -> None:
+        base = len(self.events)
+        self.events.extend(events)
+        seen = self._calls_seen
+        for offset, event in enumerate(events):
+            if isinstance(event, ToolCallEvent) and event.call_id not in seen:
+                seen.add(event.call_id)
+                self._call_starts.append(base + offset)
+
+    def drain(self, limit: int | None = None) -> Batch:
+        """The events due since the last call.
+
+        Args:
+            limit: Hand out at most this many (the rest stay for the next call).
+        """
+        with self._lock:
+            if not self._loaded:
+                if self._start_playing:
+                    return Batch([], False, self._error, False)
+                target = len(self.events)
+            else:
+                target = self._due()
+            end = target if limit is None else min(target, self._applied + limit)
+            taken = self.events[self._applied : end] if end > self._applied else []
+            self._applied = max(self._applied, end)
+            more = self._applied < target
+            ended = self._loaded and self._applied >= len(self.events)
+            return Batch(taken, ended and not more, self._error, more)
+
+    def _due(self) -> int:
+        """Events wanted now (lock held, loaded)."""
+        schedule = self.schedule
+        assert schedule is not None
+        total = len(self.events)
+        if self._playhead.paused:
+            return total if self._target is None else self._target
+        due = schedule.due_at(self._playhead.position_ms)
+        if due >= total:
+            self._playhead.pause()
+            self._playhead.seek(schedule.total_ms)
+            self._target = None
+            return total
+        return due
+
+    # -- what the position bar shows --------------------------------------------------
+
+    @property
+    def loaded(self) -> bool:
+        """The whole file has been read and scheduled."""
+        return self._loaded
+
+    @property
+    def total(self) -> int:
+        """Events in the file (so far, while loading)."""
+        return len(self.events)
+
+    @property
+    def position(self) -> int:
+        """Events shown: the app's state is the fold of ``events[:position]``."""
+        return self._applied
+
+    @property
+    def playing(self) -> bool:
+        """Playback is moving."""
+        with self._lock:
+            return self._loaded and not self._playhead.paused
+
+    @property
+    def speed(self) -> float:
+        """Recording time played per real second."""
+        return self._playhead.speed
+
+    def times(self) -> tuple[float, int]:
+        """``(elapsed, total)`` recording ms at the current position."""
+        with self._lock:
+            schedule = self.schedule
+            if schedule is None:
+                return 0.0, 0
+            if self._playhead.paused:
+                return float(schedule.offset_of(self._applied)), schedule.total_ms
+            return min(self._playhead.position_ms, schedule.total_ms), schedule.total_ms
+
+    # -- controls (the UI thread) -----------------------------------------------------
+
+    def go_to(self, count: int, keep_playing: bool = False) -> None:
+        """Show exactly the first ``count`` events (at least one).
+
+        Args:
+            count: How many events to show.
+            keep_playing: Go on playing from there if playing; otherwise pause.
+        """
+        with self._lock:
+            if not self._loaded or self.schedule is None:
+                return
+            total = len(self.events)
+            count = max(min(count, total), 1 if total else 0)
+            playing = keep_playing and not self._playhead.paused
+            self._playhead.seek(self.schedule.offset_of(count))
+            if playing and count < total:
+                self._target = None
+            else:
+                self._playhead.pause()
+                self._target = count
+            rewind = count < self._applied
+            if rewind:
+                self._applied = 0
+        if rewind and self.on_rewind is not None:
+            self.on_rewind()
+
+    def step(self, delta: int) -> None:
+        """One event (or ``delta``) forward or back; pauses."""
+        self.go_to(self._applied + delta)
+
+    def jump_to_call(self, direction: int) -> bool:
+        """Show up to the next (``1``) or previous (``-1``) tool call; pauses.
+
+        Returns:
+            Whether there was one.
+        """
+        with self._lock:
+            current = self._applied - 1
+            if direction > 0:
+                later = [index for index in self._call_starts if index > current]
+                target = later[0] if later else None
+            else:
+                earlier = [index for index in self._call_starts if index < current]
+                target = earlier[-1] if earlier else None
+        if target is None:
+            return False
+        self.go_to(target + 1)
+        return True
+
+    def seek_fraction(self, fraction: float) -> None:
+        """Jump to ``fraction`` (0-1) of the run's time, playing on if playing."""
+        with self._lock:
+            schedule = self.schedule
+            if schedule is None:
+                return
+            position = schedule.total_ms * max(0.0, min(fraction, 1.0))
+            count = schedule.due_at(position)
+        self.go_to(count, keep_playing=True)
+        with self._lock:
+            self._playhead.seek(position)
+
+    def toggle(self) -> bool:
+        """Play or pause; at the end, play again from the start. Returns whether playing."""
+        with self._lock:
+            if not self._loaded or self.schedule is None:
+                return False
+            if not self._playhead.paused:
+                self._target = self._applied
+                self._playhead.pause()
+                return False
+            at_end = self._applied >= len(self.events)
+        if at_end:
+            self.go_to(1)
+        with self._lock:
+            self._playhead.seek(max(self.schedule.offset_of(self._applied), 0))
+            self._target = None
+            self._playhead.resume()
+            return True
+
+    def restart(self) -> None:
+        """Back to the first event, playing."""
+        self.go_to(1)
+        with self._lock:
+            self._playhead.seek(0)
+            self._target = None
+            self._playhead.resume()
+
+    def faster(self) -> float:
+        """One speed step up."""
+        with self._lock:
+            self._playhead.set_speed(faster(self._playhead.speed))
+            return self._playhead.speed
+
+    def slower(self) -> float:
+        """One speed step down."""
+        with self._lock:
+            self._playhead.set_speed(slower(self._playhead.speed))
+            return self._playhead.speed
+
+
+def clock_text(ms: float) -> str:
+    """``0:42``, ``12:05``, ``1:02:03``."""
+    seconds = int(ms // 1000)
+    hours, rest = divmod(seconds, 3600)
+    minutes, second = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{second:02d}" if hours else f"{minutes}:{second:02d}"
+
+
+def speed_text(speed: float) -> str:
+    """``1x``, ``0.5x``, ``16x``."""
+    return f"{speed:g}x"
+
+
+def describe_position(feed: PlaybackFeed) -> str:
+    """``▶ 2x · event 120 of 2,000 · 0:42 / 3:10``."""
+    if not feed.loaded:
+        return f"loading… {feed.total:,} events"
+    elapsed, total = feed.times()
+    mark = "▶" if feed.playing else "⏸"
+    return (
+        f"{mark} {speed_text(feed.speed)} · event {feed.position:,} of {feed.total:,}"
+        f" · {clock_text(elapsed)} / {clock_text(total)}"
+    )
+
+
+def describe_process(state: ProcessState) -> Text:
+    """The agent panel: how the process is doing and, when it failed, its stderr."""
+    text = Text(no_wrap=False)
+    status = state.describe()
+    if state.running:
+        text.append(f"agent {status} · pid {state.pid} · ctrl+c stops it", "bold")
+        return text
+    style = "bold red" if state.failed else "bold"
+    text.append(f"agent {status}", style)
+    if state.interrupted:
+        text.append(" · stopped by streamview")
+    stderr = state.stderr.strip("\n")
+    if state.failed and stderr:
+        text.append("\n")
+        text.append(stderr)
+    return text
+
+
+class PlaybackBar(Static):
+    """One line: play state, speed, event n of N, elapsed / total time."""
+
+
+class ProcessPanel(Static):
+    """The agent's process in run mode: running, or its exit code and stderr."""
+
+
+class ViewerControls:
+    """Playback, agent and export controls of one viewer.
+
+    Args:
+        app: The viewer.
+    """
+
+    def __init__(self, app: StreamviewApp) -> None:
+        self.app = app
+        feed = app.feed
+        self.playback = feed if isinstance(feed, PlaybackFeed) else None
+        source = app.source
+        self.process = source if isinstance(source, ProcessSource) else None
+        self.recorder = getattr(source, "recorder", None)
+        self._recording_warned = False
+        self._last_process: ProcessState | None = None
+
+    def install(self) -> None:
+        """Add keys, the position bar and the agent panel; start their refresh timer."""
+        app = self.app
+        before = app.query("StatusBar").first()
+        if self.playback is not None:
+            self.playback.on_rewind = self.rewind
+            for keys, command, description, shown in PLAYBACK_KEYS:
+                app.bind(
+                    keys,
+                    f"playback({command!r})",
+                    description=description,
+                    show=command in SHOWN_KEYS,
+                    key_display=shown,
+                )
+            app.mount(PlaybackBar(id="playback-bar"), before=before)
+        if self.process is not None:
+            app.mount(ProcessPanel(id="process-panel"), before=before)
+        app.bind("x", "playback('export')", description="Export", show=False)
+        app.refresh_bindings()
+        app.set_interval(0.25, self.refresh, name="controls")
+        self.refresh()
+
+    # -- commands ---------------------------------------------------------------------
+
+    def run(self, command: str) -> None:
+        """Carry out a key's command (``toggle``, ``step(1)``, ``seek(3)``, ``export``...)."""
+        name, _, argument = command.partition("(")
+        value = int(argument.rstrip(")")) if argument else 0
+        if name == "export":
+            self.export()
+            return
+        if name == "interrupt":
+            self.interrupt()
+            return
+        feed = self.playback
+        if feed is None:
+            return
+        if not feed.loaded:
+            self.app.notify("still loading the file…", timeout=1.5)
+            return
+        if name == "toggle":
+            feed.toggle()
+        elif name == "step":
+            feed.step(value)
+        elif name == "call":
+            if not feed.jump_to_call(value):
+                self.app.bell()
+        elif name == "seek":
+            feed.seek_fraction(value / 10)
+        elif name == "faster":
+            feed.faster()
+        elif name == "slower":
+            feed.slower()
+        elif name == "restart":
+            feed.restart()
+        self.app.pump()
+        self.refresh()
+
+    def can_interrupt(self) -> bool:
+        """Whether Ctrl+C has an agent to stop."""
+        return self.process is not None and bool(self.process.running)
+
+    def interrupt(self) -> None:
+        """Ctrl+C in run mode: stop the agent, harder each time; the viewer stays."""
+        if self.process is None:
+            return
+        sent = self.process.interrupt()
+        if sent is not None:
+            self.app.notify(f"sent {sent} to the agent · ctrl+c again to insist", timeout=3)
+        self.refresh()
+
+    def rewind(self) -> None:
+        """Start the viewer over on a fresh state (the feed hands out events again)."""
+        from streamview.core.state import StreamState
+
+        app = self.app
+        app.state = StreamState(track_changes=True)
+        app.session_index = None
+        app.pinned = False
+
+    # -- export -----------------------------------------------------------------------
+
+    def export(self) -> None:
+        """Write the Markdown transcript and an SVG screenshot to the current directory."""
+        app = self.app
+        stem = Path(app.source.label).stem or "run"
+        stem = "".join(c if c.isalnum() or c in "-_." else "-" for c in stem)[:60]
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        markdown_path = Path.cwd() / f"streamview-{stem}-{stamp}.md"
+        process = None
+        if self.process is not None:
+            process = self.process.summary()
+        try:
+            markdown_path.write_text(
+                to_markdown(app.state, title=app.source.label, process=process), encoding="utf-8"
+            )
+            svg_path = app.save_screenshot(f"streamview-{stem}-{stamp}.svg", str(Path.cwd()))
+        except OSError as error:
+            app.notify(f"export failed: {error.strerror or error}", severity="error")
+            return
+        app.notify(f"exported {markdown_path.name} and {Path(svg_path).name}", timeout=4)
+
+    # -- refresh ----------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Update the position bar and agent panel; warn once if the recording stopped."""
+        app = self.app
+        if self.playback is not None:
+            for bar in app.query(PlaybackBar):
+                bar.update(describe_position(self.playback))
+        if self.process is not None:
+            state = self.process.state()
+            if state != self._last_process:
+                self._last_process = state
+                for panel in app.query(ProcessPanel):
+                    panel.update(describe_process(state))
+                    panel.set_class(state.failed, "-failed")
+        recorder = self.recorder
+        if recorder is not None and recorder.error and not self._recording_warned:
+            self._recording_warned = True
+            app.notify(recorder.error, severity="error", timeout=10)
+
+
+def export_svg(source: Source, path: Path, theme: str | None = None) -> Path:
+    """Write an SVG screenshot of the viewer at ``source``'s final state.
+
+    Args:
+        source: The input (read to its end).
+        path: Where to write the SVG.
+        theme: A Textual theme name.
+        size: Terminal size of the screenshot.
+    """
+    from streamview.ui.app import StreamviewApp
+
+    app = StreamviewApp(source, theme=theme)
+
+    async def shoot() -> str:
+        async with app.run_test(size=(120, 40)) as pilot:
+            deadline = time.monotonic() + 60
+            while not app.state.ended and time.monotonic() < deadline:
+                await pilot.pause(0.05)
+            await pilot.pause(0.1)
+            return app.export_screenshot(title=source.label)
+
+    svg = asyncio.run(shoot())
+    path.write_text(svg, encoding="utf-8")
+    return path
