@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import orjson
 
@@ -36,9 +36,18 @@ def child_env() -> dict[str, str]:
 
 
 def run(
-    *args: str, stdin: bytes | None = None, **kwargs: Any
+    *args: str, stdin: bytes | None = None, stdin_file: IO[bytes] | None = None, **kwargs: Any
 ) -> subprocess.CompletedProcess[bytes]:
-    """Run streamview to completion, stdout and stderr captured as bytes."""
+    """Run streamview to completion, stdout and stderr captured as bytes.
+
+    Args:
+        args: Its arguments.
+        stdin: Bytes to feed through a pipe.
+        stdin_file: An open file to put on its stdin instead.
+        kwargs: More ``subprocess.run`` arguments.
+    """
+    if stdin_file is not None:
+        kwargs["stdin"] = stdin_file
     return subprocess.run(
         command(*args),
         input=stdin,

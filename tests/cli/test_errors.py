@@ -154,3 +154,16 @@ def test_dash_with_a_terminal_on_stdin_prints_usage_too() -> None:
     assert completed.returncode == 2
     assert b"usage: streamview" in completed.stderr
     assert completed.stdout == b""
+
+
+def test_stdin_from_dev_null_is_an_empty_input() -> None:
+    with open(os.devnull, "rb") as null:
+        completed = subprocess.run(
+            command("--json"),
+            stdin=null,
+            capture_output=True,
+            env=child_env(),
+            timeout=60,
+            check=False,
+        )
+    assert_one_line_error(completed, "stdin", "empty")

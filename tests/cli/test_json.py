@@ -359,3 +359,13 @@ def test_an_unknown_option_is_a_usage_error() -> None:
     assert completed.returncode == 2
     assert b"Traceback" not in completed.stderr
     assert b"usage:" in completed.stderr
+
+
+def test_stdin_redirected_from_a_regular_file(tmp_path: Path) -> None:
+    """``streamview --json < run.ndjson``: stdin is a file, not a pipe."""
+    path = tmp_path / "run.ndjson"
+    path.write_bytes(stdin_stream())
+    with path.open("rb") as handle:
+        completed = run("--json", stdin=None, stdin_file=handle)
+    assert completed.returncode == 0, completed.stderr
+    assert json_of(completed.stdout)["sessions"][0]["prompt"] == "from stdin"
