@@ -240,9 +240,13 @@ class StreamState:
     Args:
         track_changes: Record what each event changed, for views that repaint
             incrementally. Off for one-shot front ends (``--json``).
+        compact: Keep only what a summary needs, so a long run fits in little
+            memory: a text or thinking block's fragments are joined when it closes,
+            and a finished call whose target is known lets go of its arguments
+            (``args`` becomes ``{}``). For one-shot front ends; a viewer keeps all.
     """
 
-    def __init__(self, track_changes: bool = True) -> None:
+    def __init__(self, track_changes: bool = True, compact: bool = False) -> None:
         self.sessions: list[Session] = []
         self.counts = LineCounts()
         self.malformed: list[MalformedLine] = []
@@ -253,6 +257,7 @@ class StreamState:
         """The input reached its end."""
         self.last_event_ms: int | None = None
         self._track = track_changes
+        self._compact = compact
         self._changes = Changes()
 
     @property
@@ -453,15 +458,21 @@ class StreamState:
             self._changes.transcript.add(session.index)
 
     def _close_text(self, session: Session) -> None:
-        if session.open_text is not None:
-            session.open_text.open = False
+        block = session.open_text
+        if block is not None:
+            block.open = False
             session.open_text = None
+            if self._compact and len(block.parts) > 1:
+                block.parts = ["".join(block.parts)]
             self._touch_transcript(session)
 
     def _close_thinking(self, session: Session) -> None:
-        if session.open_thinking is not None:
-            session.open_thinking.open = False
+        block = session.open_thinking
+        if block is not None:
+            block.open = False
             session.open_thinking = None
+            if self._compact and len(block.parts) > 1:
+                block.parts = ["".join(block.parts)]
             self._touch_transcript(session)
 
     def _notice(self, session: Session, event: Event) -> None:
@@ -585,6 +596,9 @@ class StreamState:
             call.summary = tools.summary_of(call.kind, event.outcome, event.payload)
             if call.status == tools.REJECTED and call.approval and call.summary == "rejected":
                 call.summary = call.approval
+            if self._compact and call.target is not None:
+                # Later records only recompute the target when they bring new args.
+                call.args = {}
         else:
             call.started_line = event.line
             call.start_ts = event.timestamp_ms
