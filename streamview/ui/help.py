@@ -44,6 +44,19 @@ KEYS: list[tuple[str, list[tuple[str, str]]]] = [
             ("escape", "close the call's details or the event log"),
         ],
     ),
+    (
+        "Playback (a file) and run mode",
+        [
+            ("space", "play / pause (at the end: play again from the start)"),
+            (",  .", "one event back / forward (pauses)"),
+            ("<  >", "previous / next tool call"),
+            ("0-9", "jump to 0%, 10% … 90% of the run's time"),
+            ("+  -", "faster / slower"),
+            ("r", "restart from the beginning"),
+            ("x", "export a Markdown transcript and an SVG screenshot here"),
+            ("ctrl+c", "run mode: stop the agent (again: harder); the viewer stays open"),
+        ],
+    ),
 ]
 """What the help screen lists: sections of ``(keys, what they do)``."""
 

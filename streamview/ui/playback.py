@@ -51,17 +51,6 @@ PLAYBACK_KEYS: list[tuple[str, str, str, str]] = [
 """``(keys, command, description, key shown)`` of the playback keys."""
 SHOWN_KEYS = {"toggle", "step(1)", "step(-1)"}
 """Playback commands listed in the footer (the rest are in the help screen)."""
-HELP_ROWS: list[tuple[str, str]] = [
-    ("space", "play / pause (at the end: play again from the start)"),
-    (", .", "one event back / forward (pauses)"),
-    ("< >", "previous / next tool call"),
-    ("0-9", "jump to 0%, 10% … 90% of the run's time"),
-    ("+ -", "faster / slower"),
-    ("r", "restart from the beginning"),
-    ("x", "export: Markdown transcript and SVG screenshot, in the current directory"),
-    ("ctrl+c", "run mode: stop the agent (again: harder)"),
-]
-"""What the help screen can list for these keys."""
 
 
 class PlaybackFeed:

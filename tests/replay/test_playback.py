@@ -145,8 +145,7 @@ def test_playing_follows_the_fake_clock_and_pauses_at_the_end(tmp_path: Path) ->
     path = tmp_path / "r.ndjson"
     path.write_bytes(
         b"".join(
-            b'{"type":"assistant","session_id":"s","timestamp_ms":1,"streamview_recv_ms":%d}\n'
-            % ms
+            b'{"type":"assistant","session_id":"s","timestamp_ms":1,"streamview_recv_ms":%d}\n' % ms
             for ms in (0, 1_000, 2_000, 60_000)
         )
     )
