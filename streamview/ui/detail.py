@@ -8,17 +8,26 @@ so a call whose result is megabytes long shows "loading…" instead of freezing.
 
 from __future__ import annotations
 
+import io
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import orjson
+from rich.console import Console
+from rich.measure import Measurement
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, ScrollableContainer
+from textual.containers import Horizontal
+from textual.geometry import Size
 from textual.screen import Screen
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 from textual.widgets import Footer, Static
 
 from streamview.core.events import ToolCallEvent
@@ -88,6 +97,144 @@ def escaped_id(call_id: str) -> str:
     return clean(json.dumps(call_id, ensure_ascii=False)[1:-1])
 
 
+MAX_RENDER_WIDTH = 20_000
+"""Widest line laid out for sideways scrolling; wider texts are folded instead."""
+
+
+def render_sections(
+    sections: Sequence[Section], width: int, title_style: Style
+) -> tuple[list[Strip], int]:
+    """Lay sections out as lines of a given width (safe to call from a thread).
+
+    Sections that fold are wrapped to ``width``; code, diffs and output keep their
+    lines whole, for sideways scrolling.
+
+    Returns:
+        The lines, and the width of the widest one.
+    """
+    width = max(width, 10)
+    console = Console(
+        file=io.StringIO(),
+        width=width,
+        color_system="truecolor",
+        force_terminal=True,
+        legacy_windows=False,
+        highlight=False,
+        markup=False,
+        emoji=False,
+    )
+    options = console.options.update_width(width)
+    strips: list[Strip] = []
+    widest = width
+    for section in sections:
+        if section.title:
+            if strips:
+                strips.append(Strip.blank(0))
+            strips.append(Strip([Segment(section.title, title_style)]))
+        section_options = options
+        if not section.wrap:
+            measured = Measurement.get(
+                console, options.update_width(MAX_RENDER_WIDTH), section.body
+            )
+            if measured.maximum < MAX_RENDER_WIDTH:
+                line_width = max(width, measured.maximum)
+                section_options = options.update(width=line_width, no_wrap=True, overflow="ignore")
+        lines = console.render_lines(section.body, section_options, pad=False)
+        for line in lines:
+            strip = Strip(line)
+            widest = max(widest, strip.cell_length)
+            strips.append(strip)
+    return strips, widest
+
+
+class SectionView(ScrollView, can_focus=True):
+    """Sections laid out off the UI thread and shown line by line (Line API).
+
+    A payload of 100,000 lines costs the UI thread nothing but the lines on screen;
+    the layout is redone in a worker when the width changes.
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"section-view--title", "section-view--loading"}
+    """Component classes: styled in ``streamview.tcss``."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        """Create an empty view that says "loading…" until :meth:`show` is called."""
+        super().__init__(id=id)
+        self.sections: Sequence[Section] | None = None
+        self._strips: list[Strip] = []
+        self._laid_out_width = -1
+        self._title_style: Style | None = None
+
+    @property
+    def lines(self) -> list[Strip]:
+        """The laid-out lines (empty while loading)."""
+        return self._strips
+
+    @property
+    def text(self) -> str:
+        """Everything laid out, as plain text."""
+        return "\n".join(strip.text.rstrip() for strip in self._strips)
+
+    def show(self, sections: Sequence[Section] | None) -> None:
+        """Show ``sections`` (``None``: loading), laid out in a worker."""
+        self.sections = sections
+        self._laid_out_width = -1
+        if sections is None:
+            self._set_strips([], 0, -1)
+            return
+        self._layout()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Lay the sections out again when the width changed."""
+        if self.sections is not None and self._content_width() != self._laid_out_width:
+            self._layout()
+
+    def notify_style_update(self) -> None:
+        """The theme changed: lay out again if section titles change colour."""
+        super().notify_style_update()
+        if self.sections is not None and self.is_mounted:
+            title = self.get_component_rich_style("section-view--title", partial=True)
+            if title != self._title_style:
+                self._layout()
+
+    def _content_width(self) -> int:
+        return self.scrollable_content_region.width or self.size.width or 80
+
+    def _layout(self) -> None:
+        if self.sections is None:
+            return
+        width = self._content_width()
+        title = self.get_component_rich_style("section-view--title", partial=True)
+        self._title_style = title
+        self._layout_worker(self.sections, width, title)
+
+    @work(thread=True, exclusive=True, name="lay out sections")
+    def _layout_worker(self, sections: Sequence[Section], width: int, title: Style) -> None:
+        strips, widest = render_sections(sections, width, title)
+        self.app.call_from_thread(self._set_strips, strips, widest, width)
+
+    def _set_strips(self, strips: list[Strip], widest: int, width: int) -> None:
+        self._strips = strips
+        self._laid_out_width = width
+        self.virtual_size = Size(widest, len(strips))
+        self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        """One screen line: a laid-out line cropped to the scroll position."""
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        index = scroll_y + y
+        if self.sections is None:
+            if y == 1:
+                style = base + self.get_component_rich_style("section-view--loading", partial=True)
+                return Strip([Segment("loading…", style)]).crop_extend(0, width, base)
+            return Strip.blank(width, base)
+        if not 0 <= index < len(self._strips):
+            return Strip.blank(width, base)
+        return self._strips[index].crop_extend(scroll_x, scroll_x + width, base).apply_style(base)
+
+
 class ToolCallDetailScreen(Screen[None]):
     """A tool call in full: what was asked, and everything that came back."""
 
@@ -140,8 +287,7 @@ class ToolCallDetailScreen(Screen[None]):
         if call.approval:
             meta.append(f"  ·  {one_line(call.approval, 200)}")
         yield Static(meta, id="detail-meta")
-        with ScrollableContainer(id="detail-body"):
-            yield Static("loading…", id="detail-loading", markup=False)
+        yield SectionView(id="detail-body")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -184,22 +330,7 @@ class ToolCallDetailScreen(Screen[None]):
 
     def show_sections(self, sections: list[Section]) -> None:
         """Replace the body with ``sections``."""
-        body = self.query_one("#detail-body", ScrollableContainer)
-        with self.app.batch_update():
-            body.remove_children()
-            widgets: list[Static] = []
-            for section in sections:
-                if section.title:
-                    widgets.append(
-                        Static(section.title, classes="detail-section-title", markup=False)
-                    )
-                widgets.append(
-                    Static(
-                        section.body,
-                        classes="detail-section" + ("" if section.wrap else " -nowrap"),
-                    )
-                )
-            body.mount_all(widgets)
+        self.query_one(SectionView).show(sections)
         self.truncated = any(section.truncated for section in sections)
         self.refresh_bindings()
 
@@ -210,9 +341,7 @@ class ToolCallDetailScreen(Screen[None]):
         return True
 
     def _reload(self) -> None:
-        body = self.query_one("#detail-body", ScrollableContainer)
-        body.remove_children()
-        body.mount(Static("loading…", id="detail-loading", markup=False))
+        self.query_one(SectionView).show(None)
         self.load()
 
     def action_close(self) -> None:

@@ -18,7 +18,6 @@ from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import ScrollableContainer
 from textual.geometry import Size
 from textual.message import Message
 from textual.screen import Screen
@@ -31,6 +30,7 @@ from streamview.core.linestore import LineStore
 from streamview.core.sanitize import one_line
 from streamview.core.state import StreamState, describe_notice
 from streamview.ui import payload_view
+from streamview.ui.detail import SectionView
 from streamview.ui.payload_view import Section
 from streamview.ui.tool_table import fit_end
 
@@ -374,8 +374,7 @@ class EventEntryScreen(Screen[None]):
         """Title, body (loading at first), footer."""
         title = f"line {self.entry.line} · {self.entry.kind} · {self.entry.label}"
         yield Static(title, id="event-entry-title", markup=False)
-        with ScrollableContainer(id="event-entry-body"):
-            yield Static("loading…", classes="event-entry-loading", markup=False)
+        yield SectionView(id="event-entry-body")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -390,15 +389,7 @@ class EventEntryScreen(Screen[None]):
 
     def show_sections(self, sections: list[Section]) -> None:
         """Replace the body with ``sections``."""
-        body = self.query_one("#event-entry-body", ScrollableContainer)
-        widgets: list[Static] = []
-        for section in sections:
-            widgets.append(Static(section.title, classes="detail-section-title", markup=False))
-            classes = "detail-section" + ("" if section.wrap else " -nowrap")
-            widgets.append(Static(section.body, classes=classes))
-        with self.app.batch_update():
-            body.remove_children()
-            body.mount_all(widgets)
+        self.query_one(SectionView).show(sections)
         self.truncated = any(section.truncated for section in sections)
         self.refresh_bindings()
 
@@ -411,6 +402,7 @@ class EventEntryScreen(Screen[None]):
     def action_show_all(self) -> None:
         """Show the whole line."""
         self.full = True
+        self.query_one(SectionView).show(None)
         self.load()
 
     def action_close(self) -> None:

@@ -29,6 +29,9 @@ MAX_LINES = 5_000
 """Lines of one text rendered before the rest is cut (unless the user asks for all)."""
 MAX_CHARS = 2_000_000
 """Characters of one text rendered before the rest is cut."""
+FULL_MAX_LINES = 200_000
+"""Lines rendered when the user asks for everything: beyond this, see the raw line."""
+FULL_MAX_CHARS = 50_000_000
 MAX_LINE_CHARS = 5_000
 """Characters of one line rendered; minified files would otherwise make huge rows."""
 MAX_ITEMS = 2_000
@@ -73,6 +76,8 @@ class Capped:
     """Characters not shown."""
     long_lines: int = 0
     """Lines cut at :data:`MAX_LINE_CHARS`."""
+    full: bool = False
+    """Cut at the "show all" limits: asking for all again would not show more."""
 
     @property
     def truncated(self) -> bool:
@@ -86,17 +91,19 @@ def cap_text(text: str, full: bool = False) -> Capped:
 
     Args:
         text: The text (already clean or not: only ``\\n`` matters here).
-        full: Keep every line and character.
+        full: Keep every line and character, up to :data:`FULL_MAX_LINES` and
+            :data:`FULL_MAX_CHARS`, which no screen can usefully show anyway.
     """
+    max_chars, max_lines = (FULL_MAX_CHARS, FULL_MAX_LINES) if full else (MAX_CHARS, MAX_LINES)
     chars_left = 0
-    if not full and len(text) > MAX_CHARS:
-        chars_left = len(text) - MAX_CHARS
-        text = text[:MAX_CHARS]
+    if len(text) > max_chars:
+        chars_left = len(text) - max_chars
+        text = text[:max_chars]
     lines = text.split("\n")
     lines_left = 0
-    if not full and len(lines) > MAX_LINES:
-        lines_left = len(lines) - MAX_LINES
-        lines = lines[:MAX_LINES]
+    if len(lines) > max_lines:
+        lines_left = len(lines) - max_lines
+        lines = lines[:max_lines]
         chars_left = 0
     long_lines = 0
     if not full:
@@ -106,7 +113,18 @@ def cap_text(text: str, full: bool = False) -> Capped:
                 lines[number] = (
                     line[:MAX_LINE_CHARS] + f" … ({len(line) - MAX_LINE_CHARS:,} more characters)"
                 )
-    return Capped("\n".join(lines), lines_left, chars_left, long_lines)
+    return Capped("\n".join(lines), lines_left, chars_left, long_lines, full)
+
+
+def _clean_capped(capped: Capped, keep_sgr: bool = False) -> Capped:
+    """Sanitize what survived the cap (cleaning 20 MB to show 5,000 lines is waste)."""
+    return Capped(
+        clean(capped.text, keep_sgr=keep_sgr),
+        capped.lines_left,
+        capped.chars_left,
+        capped.long_lines,
+        capped.full,
+    )
 
 
 def more_note(capped: Capped) -> Text:
@@ -119,10 +137,11 @@ def more_note(capped: Capped) -> Text:
         what = (
             f"long line{'s' if capped.long_lines != 1 else ''} cut at {MAX_LINE_CHARS:,} characters"
         )
-    return Text(
-        f"… {what} (press {SHOW_ALL_KEY} to show all, {RAW_KEY} for the raw JSON)",
-        style="italic yellow",
-    )
+    if capped.full:
+        how = f"too long to lay out; {RAW_KEY} for the raw JSON"
+    else:
+        how = f"press {SHOW_ALL_KEY} to show all, {RAW_KEY} for the raw JSON"
+    return Text(f"… {what} ({how})", style="italic yellow")
 
 
 def _with_note(body: RenderableType, capped: Capped) -> RenderableType:
@@ -179,7 +198,7 @@ def code(text: str, path: str | None, start_line: int = 1, full: bool = False) -
         start_line: Number of the first line (a read with an offset starts later).
         full: Render everything, not just the first :data:`MAX_LINES` lines.
     """
-    capped = cap_text(clean(text), full)
+    capped = _clean_capped(cap_text(text, full))
     lexer = lexer_for(path)
     highlighted = Syntax(
         capped.text, lexer, theme="ansi_dark", background_color="default", tab_size=4
@@ -200,7 +219,7 @@ def code(text: str, path: str | None, start_line: int = 1, full: bool = False) -
 
 def diff_text(diff: str, full: bool = False) -> Section:
     """A unified diff coloured line by line: added green, removed red, hunks cyan."""
-    capped = cap_text(clean(diff), full)
+    capped = _clean_capped(cap_text(diff, full))
     body = Text(no_wrap=True, overflow="ignore", end="")
     for number, line in enumerate(capped.text.split("\n")):
         if number:
@@ -223,7 +242,7 @@ def diff_text(diff: str, full: bool = False) -> Section:
 
 def ansi_output(text: str, full: bool = False) -> tuple[RenderableType, bool]:
     """Shell output with its colours kept and every other control made inert."""
-    capped = cap_text(clean(text, keep_sgr=True), full)
+    capped = _clean_capped(cap_text(text, full), keep_sgr=True)
     body = Text.from_ansi(capped.text, no_wrap=True, end="")
     body.rstrip()
     return _with_note(body, capped), capped.truncated
@@ -231,7 +250,7 @@ def ansi_output(text: str, full: bool = False) -> tuple[RenderableType, bool]:
 
 def plain(text: str, full: bool = False, style: str = "") -> tuple[RenderableType, bool]:
     """Untrusted text, sanitized and capped, shown as it is."""
-    capped = cap_text(clean(text), full)
+    capped = _clean_capped(cap_text(text, full))
     body = Text(capped.text.rstrip("\n"), style=style, end="")
     return _with_note(body, capped), capped.truncated
 
@@ -604,7 +623,7 @@ def _web_search(args: dict[str, Any], payload: dict[str, Any], full: bool) -> li
             parts.append(Text("   " + one_line(url, 500), style="cyan"))
         chunk = _str(reference.get("chunk"))
         if chunk:
-            capped = cap_text(clean(chunk), full)
+            capped = _clean_capped(cap_text(chunk, full))
             text = capped.text if full else capped.text[:1500]
             more = " …" if len(text) < len(chunk) else ""
             parts.append(Text("   " + text.replace("\n", "\n   ") + more, style="dim"))

@@ -18,7 +18,7 @@ from streamview.core.parse import parse_line
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState, ToolCall
 from streamview.ui import payload_view
-from streamview.ui.detail import ToolCallDetailScreen, escaped_id, load_records
+from streamview.ui.detail import SectionView, ToolCallDetailScreen, escaped_id, load_records
 from streamview.ui.payload_view import MAX_LINES, Section, result_sections
 
 REPO = Path(__file__).resolve().parents[2]
@@ -303,13 +303,24 @@ class DetailApp(App[None]):
         self.push_screen(ToolCallDetailScreen(self.call, self.store))
 
 
-async def shown_text(app: DetailApp, pilot: Any) -> str:
-    """Wait for the worker, then return the text of everything in the body."""
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
+async def settle(app: App[None], pilot: Any) -> None:
+    """Wait until the screen's workers (loading, then laying out) are done."""
+    for _ in range(50):
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        views = app.screen.query(SectionView)
+        if not app.workers._workers and all(
+            view.sections is not None and view.lines for view in views
+        ):
+            return
+    raise AssertionError("the screen never finished loading")
+
+
+async def shown_text(app: App[None], pilot: Any) -> str:
+    """Wait for the workers, then return the title bars and every laid-out line."""
+    await settle(app, pilot)
     screen = app.screen
-    assert isinstance(screen, ToolCallDetailScreen)
     parts = []
     for widget in screen.query(Static):
         content = widget.content
@@ -317,6 +328,8 @@ async def shown_text(app: DetailApp, pilot: Any) -> str:
             parts.append(content)
         else:
             parts.append("".join(s.text for s in segments(content, 200)))  # type: ignore[arg-type]
+    for view in screen.query(SectionView):
+        parts.append(view.text)
     return "\n".join(parts)
 
 
@@ -447,8 +460,7 @@ def test_snapshot_detail_of_an_edit_diff(snap_compare: Any) -> None:
     app = DetailApp(state.sessions[0].tool_calls[1], store)
 
     async def loaded(pilot: Any) -> None:
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await settle(app, pilot)
 
     assert snap_compare(app, terminal_size=(100, 30), run_before=loaded)
 
@@ -461,7 +473,14 @@ def test_snapshot_detail_of_a_shell_call(snap_compare: Any) -> None:
     app = DetailApp(state.sessions[0].tool_calls[0], store)
 
     async def loaded(pilot: Any) -> None:
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await settle(app, pilot)
 
     assert snap_compare(app, terminal_size=(100, 30), run_before=loaded)
+
+
+def test_show_all_still_stops_at_the_full_limit() -> None:
+    text = "\n".join("y" for _ in range(payload_view.FULL_MAX_LINES + 5))
+    capped = payload_view.cap_text(text, full=True)
+    assert capped.truncated and capped.lines_left == 5
+    note = payload_view.more_note(capped).plain
+    assert note == "… 5 more lines (too long to lay out; r for the raw JSON)"

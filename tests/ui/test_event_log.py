@@ -13,6 +13,7 @@ from textual.widgets import Static
 from streamview.core.linestore import LineStore
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState
+from streamview.ui.detail import SectionView
 from streamview.ui.event_log import (
     MALFORMED,
     NOTICE,
@@ -74,8 +75,20 @@ def list_rows(widget: EventLogList) -> list[str]:
     return [widget.render_line(y).text for y in range(widget.size.height)]
 
 
+async def settle(app: App[None], pilot: Any) -> None:
+    """Wait until the screen's workers (loading, then laying out) are done."""
+    for _ in range(50):
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        views = app.screen.query(SectionView)
+        if all(view.sections is not None and view.lines for view in views):
+            return
+    raise AssertionError("the screen never finished loading")
+
+
 def static_text(screen: Any) -> str:
-    """All the text of a screen's Static widgets."""
+    """All the text of a screen's Static widgets and laid-out sections."""
     console = Console(width=200)
     parts = []
     for widget in screen.query(Static):
@@ -84,6 +97,8 @@ def static_text(screen: Any) -> str:
             parts.append(content)
         else:
             parts.append("".join(s.text for s in console.render(content, console.options)))
+    for view in screen.query(SectionView):
+        parts.append(view.text)
     return "\n".join(parts)
 
 
@@ -125,25 +140,19 @@ async def test_log_lists_every_entry_inert_and_opens_the_whole_line() -> None:
         assert "3 malformed lines" in static_text(app.screen)
         widget.focus()
         await pilot.press("down", "down", "down", "enter")
-        await pilot.pause()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await settle(app, pilot)
         assert isinstance(app.screen, EventEntryScreen)
         text = static_text(app.screen)
         assert LONG_TAIL not in text and "9,031 bytes" in text
         assert "long line cut at 5,000 characters (press a to show all" in text
         await pilot.press("a")
-        await pilot.pause()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await settle(app, pilot)
         assert LONG_TAIL in static_text(app.screen).replace("\n", "")
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, EventLogScreen)
         await pilot.press("up", "enter")
-        await pilot.pause()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await settle(app, pilot)
         text = static_text(app.screen)
         assert '"subtype": "task_notification"' in text and '"note": "␛[2Jhi"' in text
         await pilot.press("escape", "escape")
