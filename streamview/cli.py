@@ -365,9 +365,11 @@ def view(source: Source, args: argparse.Namespace) -> int:
         from streamview.ui.playback import PlaybackFeed
 
         source = FileSource(Path(args.input))
-        options["feed"] = PlaybackFeed(
+        feed = PlaybackFeed(
             source, playing=args.replay, speed=args.speed or 1.0, idle_limit=args.idle_limit
         )
+        options["feed"] = feed
+        options["clock"] = feed.recorded_now_ms
     return run_app(source, theme=args.theme, **options)
 
 

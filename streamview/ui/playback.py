@@ -29,9 +29,18 @@ from streamview.core.events import AnyEvent, ToolCallEvent
 from streamview.core.linestore import FileLineStore, LineStore
 from streamview.core.markdown_export import to_markdown
 from streamview.core.reader import EventReader
-from streamview.core.timing import STEADY_MS, Playhead, Schedule, build_schedule, faster, slower
+from streamview.core.timing import (
+    RECEIVED,
+    STEADY,
+    STEADY_MS,
+    Playhead,
+    Schedule,
+    build_schedule,
+    faster,
+    slower,
+)
 from streamview.process import ProcessSource, ProcessState
-from streamview.sources import InputError, Source
+from streamview.sources import InputError, Source, now_ms
 from streamview.ui.feed import Batch
 
 if TYPE_CHECKING:
@@ -231,6 +240,30 @@ class PlaybackFeed:
             if self._playhead.paused:
                 return float(schedule.offset_of(self._applied)), schedule.total_ms
             return min(self._playhead.position_ms, schedule.total_ms), schedule.total_ms
+
+    def recorded_now_ms(self) -> int:
+        """The run's own clock at the playback position (epoch ms), for running timers.
+
+        The time of the last event shown that has one, plus how far playback has
+        gone past it; the wall clock before anything with a time was shown.
+        """
+        with self._lock:
+            schedule = self.schedule
+            if schedule is None or schedule.clock == STEADY:
+                return now_ms()
+            received = schedule.clock == RECEIVED
+            for index in range(self._applied - 1, max(self._applied - 1000, 0) - 1, -1):
+                event = self.events[index]
+                moment = event.recv_ms if received else event.timestamp_ms
+                if moment is not None:
+                    break
+            else:
+                return now_ms()
+            if self._playhead.paused:
+                position = float(schedule.offset_of(self._applied))
+            else:
+                position = self._playhead.position_ms
+            return moment + max(0, round(position - schedule.offsets[index]))
 
     # -- controls (the UI thread) -----------------------------------------------------
 

@@ -223,3 +223,24 @@ async def test_keys_step_and_seek_in_the_viewer() -> None:
         app.pump()
         await pilot.pause(0.1)
         assert fingerprint(app.state) == final
+
+
+def test_recorded_clock_follows_the_playback_position(tmp_path: Path) -> None:
+    """Running calls' timers count in the run's own time, not today's."""
+    path = tmp_path / "r.ndjson"
+    path.write_bytes(
+        b"".join(
+            b'{"type":"assistant","session_id":"s","timestamp_ms":1,"streamview_recv_ms":%d}\n'
+            % ms
+            for ms in (1_000_000, 1_004_000)
+        )
+    )
+    clock = FakeClock()
+    feed = loaded_feed(path, playing=True, clock=clock)
+    consumer = Consumer(feed)
+    consumer.pump()
+    clock.now += 1.5
+    assert feed.recorded_now_ms() == 1_001_500
+    clock.now += 10
+    consumer.pump()
+    assert feed.recorded_now_ms() == 1_004_000
