@@ -150,7 +150,8 @@ class ProcessSource(Source):
         self.interrupted = False
         self.result_seen = False
         self.lingered = False
-        """Reading stopped because the agent kept running after its ``result``."""
+        """The agent was still running after its ``result`` when streamview stopped
+        reading or stopped it: the result, not the exit code, says how the run went."""
         self._stderr = bytearray()
         self._stderr_lock = threading.Lock()
         self._stderr_thread: threading.Thread | None = None
@@ -353,6 +354,7 @@ class ProcessSource(Source):
             if not self.running:
                 return None
             self.interrupted = True
+            self.lingered = self.lingered or self.result_seen
             sent = self._send_next()
             self._schedule_escalation(term_after, kill_after)
             return sent
@@ -407,6 +409,7 @@ class ProcessSource(Source):
         if process.poll() is None:
             with self._lock:
                 self.interrupted = True
+                self.lingered = self.lingered or self.result_seen
                 self._signal_step = max(self._signal_step, 1)
                 self._send_next()
             try:
