@@ -217,8 +217,9 @@ class ToolCallTable(ScrollView, can_focus=True):
         self._clear_cache()
         self._cursor = 0 if self._calls else None
         self._update_virtual_size()
-        self.scroll_to(y=0, animate=False, force=True)
-        self.refresh()
+        if self.is_mounted:
+            self.scroll_to(y=0, animate=False, force=True)
+            self.refresh()
         self._post_highlighted()
 
     def refresh_calls(self, indices: Iterable[int]) -> None:
@@ -394,7 +395,7 @@ class ToolCallTable(ScrollView, can_focus=True):
         cut = fit_middle if call.kind in PATH_KINDS else fit_end
         summary = one_line(call.summary, 400) if call.summary else ""
         if summary == status:
-            summary = ""
+            summary = "no reason given" if status == tools.REJECTED else ""
         status_class = f"tool-table--{status}"
         if status_class.removeprefix("tool-table--") not in tools.STATUSES:
             status_class = "tool-table--completed"

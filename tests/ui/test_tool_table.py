@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
 from textual.app import App, ComposeResult
 from textual.message import Message
 
@@ -224,7 +225,10 @@ async def test_strings_from_the_stream_are_inert() -> None:
         summary="exit 1\x1b[31m red\nline two",
     )
     odd_kind = make_call(1, "new\x1bKind\n", "x")
-    app = TableApp(make_session([call, odd_kind]))
+    wide = make_call(
+        2, "read", "/srv/项目/数据/报告📊/第三季度的最终版本.md", summary="日本語の要約"
+    )
+    app = TableApp(make_session([call, odd_kind, wide]))
     async with app.run_test(size=(120, 6)) as pilot:
         table = app.query_one(ToolCallTable)
         await pilot.pause()
@@ -238,6 +242,7 @@ async def test_strings_from_the_stream_are_inert() -> None:
         line = rows(table)[1]
         assert "echo ␛[2J␛]52;c;aGk=␇hi⏎rm -rf /␍" in line
         assert "␛" in rows(table)[2]
+        assert "最终版本.md" in rows(table)[3]
 
 
 async def test_narrow_widths_drop_columns_and_keep_the_row_width() -> None:
@@ -268,9 +273,24 @@ def test_paths_are_cut_in_the_middle_keeping_the_file_name() -> None:
     assert len(text) == 24 and text.startswith("/home") and text.endswith("core/state.py")
     assert "…" in text
     assert fit_middle("short.py", 12) == "short.py    "
+    for width in range(1, 30):
+        cut = fit_middle("/srv/项目/数据/报告📊/第三季度的最终版本.md", width)
+        assert cell_len(cut) == width
 
 
 def test_table_at_80_columns_with_every_status(snap_compare: Any) -> None:
     """Header row, one row per status with its symbol and colour, live elapsed on the
     running row, the cursor on row 1, paths cut in the middle, nothing overlapping."""
     assert snap_compare(TableApp(every_status_session()), terminal_size=(80, 12))
+
+
+async def test_a_rejection_without_reason_says_so() -> None:
+    call = make_call(0, "shell", "curl -sI https://example.com")
+    complete(call, tools.REJECTED, "rejected", 52)
+    unbuilt = ToolCallTable(make_session([call]))  # built before any app runs
+    assert unbuilt.cursor_call == 0
+    app = TableApp(make_session([call]))
+    async with app.run_test(size=(80, 6)) as pilot:
+        await pilot.pause()
+        line = rows(app.query_one(ToolCallTable))[1]
+        assert "⊘ rejected" in line and "no reason given" in line
