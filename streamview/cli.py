@@ -370,6 +370,9 @@ def view(source: Source, args: argparse.Namespace) -> int:
         )
         options["feed"] = feed
         options["clock"] = feed.recorded_now_ms
+        code = run_app(source, theme=args.theme, **options)
+        # Quitting mid-playback: the exit status still says how the recorded run ended.
+        return exit_code_for(feed.final_state()) if feed.loaded else code
     return run_app(source, theme=args.theme, **options)
 
 

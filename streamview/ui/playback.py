@@ -29,6 +29,7 @@ from streamview.core.events import AnyEvent, ToolCallEvent
 from streamview.core.linestore import FileLineStore, LineStore
 from streamview.core.markdown_export import to_markdown
 from streamview.core.reader import EventReader
+from streamview.core.state import StreamState
 from streamview.core.timing import (
     RECEIVED,
     STEADY,
@@ -202,6 +203,14 @@ class PlaybackFeed:
             self._target = None
             return total
         return due
+
+    def final_state(self) -> StreamState:
+        """The whole file folded, as it ends (whatever the playback position)."""
+        state = StreamState(track_changes=False)
+        for event in self.events:
+            state.apply(event)
+        state.finish()
+        return state
 
     # -- what the position bar shows --------------------------------------------------
 
@@ -507,8 +516,6 @@ class ViewerControls:
 
     def rewind(self) -> None:
         """Start the viewer over on a fresh state (the feed hands out events again)."""
-        from streamview.core.state import StreamState
-
         app = self.app
         app.state = StreamState(track_changes=True)
         app.session_index = None
