@@ -1,0 +1,494 @@
+"""Measure streamview against the bare orjson loop, in one run, and print the table.
+
+Usage::
+
+    python bench/run.py                      # 10k, 100k and 1M events
+    python bench/run.py --sizes 10k,100k     # fewer sizes
+    python bench/run.py --quick              # one repetition, short live runs
+
+Missing recordings are generated first with ``bench/generate.py`` (deterministic).
+Every figure is measured in a fresh child process: wall time from the parent's
+clock, CPU time and peak RSS from ``os.wait4`` (the child's own ``ru_maxrss``). Each
+ratio divides by the bare loop (``bench/bare_loop.py``: read the same file, call
+``orjson.loads`` on every line) timed in the same run, on the same file, alternating
+with the figure it is compared to so both see the same machine load.
+
+The figures (see ``bench/README.md`` for what each means):
+
+1. ``streamview --json FILE`` per size: time and peak RSS.
+2. The viewer opening each file, headless (``bench/tui_probe.py``): first frame,
+   final state on screen, everything browsable, peak RSS.
+3. Live (``bench/live_probe.py``): a producer writes into a pipe at each rate;
+   latency from a line being due to its effect being on screen (p50, p99), key
+   latency, and whether the viewer keeps up.
+4. Start-up to the first frame on a tiny file.
+
+Writes ``bench/results.json`` (everything, with the machine) and
+``bench/results.md`` (the table). Numbers only: nothing here fails on timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+DEFAULT_SIZES = "10k,100k,1M"
+RATES = (100, 1_000, 10_000)
+TINY_EVENTS = 20
+
+JSON_RATIO_TARGET = 1.5
+JSON_RSS_TARGET_MB = 250.0
+TUI_TAIL_TARGET_S = 1.0
+TUI_BROWSABLE_RATIO_TARGET = 3.0
+TUI_RSS_TARGET_MB = 500.0
+LIVE_P99_TARGET_MS = {1_000: 50.0, 10_000: 100.0}
+KEY_TARGET_MS = 100.0
+STARTUP_TARGET_S = 0.5
+
+
+def parse_size(name: str) -> int:
+    """``10k`` -> 10,000; ``1M`` -> 1,000,000; ``2500`` -> 2,500."""
+    text = name.strip().lower()
+    scale = {"k": 1_000, "m": 1_000_000}.get(text[-1:], 1)
+    digits = text[:-1] if scale != 1 else text
+    return int(float(digits) * scale)
+
+
+def data_file(data_dir: Path, name: str) -> Path:
+    """Where the recording of size ``name`` lives (``events_1m.ndjson``, as generate.py)."""
+    return data_dir / f"events_{name.strip().lower()}.ndjson"
+
+
+def ensure_data(path: Path, events: int) -> None:
+    """Generate ``path`` with ``bench/generate.py`` unless it exists."""
+    if path.exists() and path.stat().st_size > 0:
+        return
+    print(f"generating {path} ({events:,} events)...", file=sys.stderr, flush=True)
+    subprocess.run(
+        [sys.executable, str(BENCH / "generate.py"), "--events", str(events), "--out", str(path)],
+        check=True,
+        cwd=REPO,
+    )
+
+
+@dataclass
+class Run:
+    """One child process, measured."""
+
+    wall_s: float
+    cpu_s: float
+    peak_rss_mb: float
+    returncode: int
+    stdout: bytes
+
+
+def measure(command: list[str], capture: bool = False, timeout: float = 900.0) -> Run:
+    """Run ``command`` in a fresh child; wall clock here, CPU and peak RSS from wait4."""
+    began = time.monotonic()
+    child = subprocess.Popen(
+        command,
+        cwd=REPO,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE if capture else subprocess.DEVNULL,
+    )
+    output = b""
+    if capture and child.stdout is not None:
+        output = child.stdout.read()
+        child.stdout.close()
+    deadline = began + timeout
+    while True:
+        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.monotonic() > deadline:
+            child.kill()
+            pid, status, usage = os.wait4(child.pid, 0)
+            break
+        time.sleep(0.002)
+    wall = time.monotonic() - began
+    child.returncode = os.waitstatus_to_exitcode(status)
+    return Run(
+        wall_s=wall,
+        cpu_s=usage.ru_utime + usage.ru_stime,
+        peak_rss_mb=usage.ru_maxrss / 1024,
+        returncode=child.returncode,
+        stdout=output,
+    )
+
+
+def child_json(run: Run) -> dict[str, Any]:
+    """The JSON object a probe printed on its last line (``{}`` if none)."""
+    for line in reversed(run.stdout.splitlines()):
+        if line.startswith(b"{"):
+            result: dict[str, Any] = orjson.loads(line)
+            return result
+    return {}
+
+
+def median(values: list[float]) -> float:
+    """The median, for a handful of repetitions."""
+    return statistics.median(values)
+
+
+def bench_json(path: Path, repeats: int) -> dict[str, Any]:
+    """``streamview --json`` against the bare loop, alternating, ``repeats`` times each."""
+    bare: list[Run] = []
+    json_runs: list[Run] = []
+    for _ in range(repeats):
+        bare.append(measure([sys.executable, str(BENCH / "bare_loop.py"), str(path)]))
+        json_runs.append(measure([sys.executable, "-m", "streamview", "--json", str(path)]))
+    bare_wall = median([r.wall_s for r in bare])
+    bare_cpu = median([r.cpu_s for r in bare])
+    json_wall = median([r.wall_s for r in json_runs])
+    json_cpu = median([r.cpu_s for r in json_runs])
+    return {
+        "bare": {
+            "wall_s": bare_wall,
+            "cpu_s": bare_cpu,
+            "peak_rss_mb": max(r.peak_rss_mb for r in bare),
+            "samples_wall_s": [r.wall_s for r in bare],
+        },
+        "json": {
+            "wall_s": json_wall,
+            "cpu_s": json_cpu,
+            "peak_rss_mb": max(r.peak_rss_mb for r in json_runs),
+            "samples_wall_s": [r.wall_s for r in json_runs],
+            "exit_codes": sorted({r.returncode for r in json_runs}),
+        },
+        "ratio_wall": json_wall / bare_wall,
+        "ratio_cpu": json_cpu / bare_cpu,
+    }
+
+
+def tui_probe(path: Path, timeout: float) -> dict[str, Any]:
+    """One headless viewer run on ``path``; times are from the child's launch."""
+    t0 = time.monotonic()
+    run = measure(
+        [
+            sys.executable,
+            str(BENCH / "tui_probe.py"),
+            str(path),
+            "--t0",
+            repr(t0),
+            "--timeout",
+            str(timeout),
+        ],
+        capture=True,
+        timeout=timeout + 60,
+    )
+    result = child_json(run)
+    result["wall_s"] = run.wall_s
+    result["cpu_s"] = run.cpu_s
+    result["peak_rss_mb"] = run.peak_rss_mb
+    result["returncode"] = run.returncode
+    return result
+
+
+def live_probe(path: Path, rate: int, seconds: float) -> dict[str, Any]:
+    """One live run at ``rate`` lines per second."""
+    run = measure(
+        [
+            sys.executable,
+            str(BENCH / "live_probe.py"),
+            str(path),
+            "--rate",
+            str(rate),
+            "--seconds",
+            str(seconds),
+        ],
+        capture=True,
+        timeout=seconds + 120,
+    )
+    result = child_json(run)
+    result["peak_rss_mb"] = run.peak_rss_mb
+    result["returncode"] = run.returncode
+    return result
+
+
+def machine() -> dict[str, Any]:
+    """What the numbers were measured on."""
+    model = platform.processor() or "unknown"
+    memory = None
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                memory = round(int(line.split()[1]) / 1024 / 1024, 1)
+    except OSError:
+        pass
+
+    def version(module: str) -> str | None:
+        try:
+            from importlib.metadata import version as dist_version
+
+            return dist_version(module)
+        except Exception:
+            return None
+
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True
+    ).stdout.strip()
+    return {
+        "cpu": model,
+        "nproc": os.cpu_count(),
+        "memory_gb": memory,
+        "os": f"{platform.system()} {platform.release()}",
+        "python": platform.python_version(),
+        "orjson": version("orjson"),
+        "textual": version("textual"),
+        "commit": commit or None,
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "load_before": os.getloadavg()[0],
+    }
+
+
+def verdict(value: float | None, target: float, unit: str, lower_is_better: bool = True) -> str:
+    """``pass`` or ``MISS by ...`` (how far from the target, in its unit)."""
+    if value is None:
+        return "no data"
+    if (value <= target) if lower_is_better else (value >= target):
+        return "pass"
+    if unit == "x":
+        return f"MISS by {value / target:.1f}x"
+    return f"MISS by {value - target:,.2f} {unit}".replace(".00 ", " ")
+
+
+def fmt(value: float | None, unit: str, digits: int = 2) -> str:
+    """A number with its unit, or an em dash."""
+    if value is None:
+        return "—"
+    if unit == "x":
+        return f"{value:.{digits}f}x"
+    return f"{value:,.{digits}f} {unit}"
+
+
+def table(results: dict[str, Any]) -> list[list[str]]:
+    """Rows of the summary table: figure, input, value, bare loop, ratio, target, verdict."""
+    rows: list[list[str]] = []
+    for name, entry in results["json"].items():
+        bare, json_ = entry["bare"], entry["json"]
+        rows.append(
+            [
+                "`--json` time",
+                name,
+                fmt(json_["wall_s"], "s"),
+                fmt(bare["wall_s"], "s"),
+                fmt(entry["ratio_wall"], "x") + f" (CPU {entry['ratio_cpu']:.2f}x)",
+                f"≤ {JSON_RATIO_TARGET}x",
+                verdict(entry["ratio_wall"], JSON_RATIO_TARGET, "x"),
+            ]
+        )
+    for name, entry in results["json"].items():
+        rows.append(
+            [
+                "`--json` peak RSS",
+                name,
+                fmt(entry["json"]["peak_rss_mb"], "MB", 0),
+                fmt(entry["bare"]["peak_rss_mb"], "MB", 0),
+                "",
+                f"< {JSON_RSS_TARGET_MB:.0f} MB",
+                verdict(entry["json"]["peak_rss_mb"], JSON_RSS_TARGET_MB, "MB"),
+            ]
+        )
+    for name, entry in results["tui"].items():
+        bare_wall = results["json"].get(name, {}).get("bare", {}).get("wall_s")
+        final = entry.get("final_state_s")
+        browsable = entry.get("browsable_s")
+        ratio = browsable / bare_wall if browsable and bare_wall else None
+        rows.append(
+            [
+                "TUI first frame",
+                name,
+                fmt(entry.get("first_frame_s"), "s"),
+                "",
+                "",
+                "",
+                "",
+            ]
+        )
+        rows.append(
+            [
+                "TUI final state on screen (tail visible)",
+                name,
+                fmt(final, "s") + (" (timed out)" if entry.get("timed_out") else ""),
+                "",
+                "",
+                f"≤ {TUI_TAIL_TARGET_S:.0f} s",
+                verdict(final, TUI_TAIL_TARGET_S, "s"),
+            ]
+        )
+        rows.append(
+            [
+                "TUI whole run browsable",
+                name,
+                fmt(browsable, "s"),
+                fmt(bare_wall, "s"),
+                fmt(ratio, "x"),
+                f"≤ {TUI_BROWSABLE_RATIO_TARGET:.0f}x",
+                verdict(ratio, TUI_BROWSABLE_RATIO_TARGET, "x"),
+            ]
+        )
+        rows.append(
+            [
+                "TUI peak RSS",
+                name,
+                fmt(entry.get("peak_rss_mb"), "MB", 0),
+                "",
+                "",
+                f"< {TUI_RSS_TARGET_MB:.0f} MB",
+                verdict(entry.get("peak_rss_mb"), TUI_RSS_TARGET_MB, "MB"),
+            ]
+        )
+    worst_key: float | None = None
+    for rate, entry in results["live"].items():
+        latency = entry.get("latency_ms", {})
+        p50, p99 = latency.get("p50"), latency.get("p99")
+        target = LIVE_P99_TARGET_MS.get(int(rate))
+        keeps = entry.get("keeps_up")
+        if target is None:
+            goal, result = "", ""
+        elif int(rate) == 10_000:
+            goal = f"keeps up, p99 < {target:.0f} ms"
+            miss = verdict(p99, target, "ms")
+            result = miss if keeps else f"falls behind; {miss}"
+        else:
+            goal, result = f"p99 < {target:.0f} ms", verdict(p99, target, "ms")
+        rows.append(
+            [
+                "live latency p50 / p99",
+                f"{int(rate):,} lines/s",
+                f"{fmt(p50, 'ms', 0)} / {fmt(p99, 'ms', 0)}",
+                "",
+                "keeps up" if keeps else "falls behind",
+                goal,
+                result,
+            ]
+        )
+        key_p99 = entry.get("key_ms", {}).get("p99")
+        if key_p99 is not None:
+            worst_key = key_p99 if worst_key is None else max(worst_key, key_p99)
+    if results["live"]:
+        rows.append(
+            [
+                "keys answered (worst p99 of live runs)",
+                "all rates",
+                fmt(worst_key, "ms", 0),
+                "",
+                "",
+                f"< {KEY_TARGET_MS:.0f} ms",
+                verdict(worst_key, KEY_TARGET_MS, "ms"),
+            ]
+        )
+    startup = results.get("startup")
+    if startup:
+        rows.append(
+            [
+                "start-up to first frame",
+                f"{startup['events']} lines",
+                fmt(startup["first_frame_s"], "s"),
+                "",
+                "",
+                f"< {STARTUP_TARGET_S} s",
+                verdict(startup["first_frame_s"], STARTUP_TARGET_S, "s"),
+            ]
+        )
+    return rows
+
+
+def markdown(results: dict[str, Any]) -> str:
+    """The table as Markdown, with the machine under it."""
+    head = ["figure", "input", "streamview", "bare loop", "ratio", "target", "verdict"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(row) + " |" for row in table(results)]
+    m = results["machine"]
+    lines += [
+        "",
+        f"Machine: {m['cpu']}, {m['nproc']} CPUs, {m['memory_gb']} GB, {m['os']}; "
+        f"Python {m['python']}, orjson {m['orjson']}, Textual {m['textual']}; "
+        f"commit {m['commit']}, {m['date']}; load average {m['load_before']:.1f} "
+        f"before, {m['load_after']:.1f} after.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default=DEFAULT_SIZES, help="e.g. 10k,100k,1M (or 2500)")
+    parser.add_argument("--quick", action="store_true", help="one repetition, 1 s live runs")
+    parser.add_argument("--repeats", type=int, help="repetitions of --json and the bare loop")
+    parser.add_argument("--live-seconds", type=float, help="seconds of each live run")
+    parser.add_argument("--data-dir", type=Path, default=BENCH / "data")
+    parser.add_argument("--out", type=Path, default=BENCH / "results.json")
+    parser.add_argument("--markdown", type=Path, default=BENCH / "results.md")
+    parser.add_argument("--skip", default="", help="comma list of json,tui,live,startup")
+    args = parser.parse_args(argv)
+    repeats = args.repeats or (1 if args.quick else 3)
+    live_seconds = args.live_seconds or (1.0 if args.quick else 5.0)
+    skip = {part.strip() for part in args.skip.split(",") if part.strip()}
+    names = [part.strip() for part in args.sizes.split(",") if part.strip()]
+
+    results: dict[str, Any] = {"machine": machine(), "json": {}, "tui": {}, "live": {}}
+    files = {}
+    for name in names:
+        files[name] = data_file(args.data_dir, name)
+        ensure_data(files[name], parse_size(name))
+    tiny = data_file(args.data_dir, "tiny")
+    ensure_data(tiny, TINY_EVENTS)
+
+    def note(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    if "json" not in skip:
+        for name, path in files.items():
+            note(f"--json and bare loop on {name} ({repeats}x)...")
+            entry = bench_json(path, repeats)
+            entry["file_mb"] = path.stat().st_size / 1e6
+            results["json"][name] = entry
+    if "tui" not in skip:
+        for name, path in files.items():
+            note(f"TUI on {name}...")
+            results["tui"][name] = tui_probe(path, timeout=300.0)
+    if "live" not in skip:
+        live_file = max(files.values(), key=lambda p: p.stat().st_size if p.exists() else 0)
+        live_file = files.get("100k", live_file)
+        for rate in RATES:
+            note(f"live at {rate:,} lines/s for {live_seconds:g} s...")
+            results["live"][str(rate)] = live_probe(live_file, rate, live_seconds)
+        results["live_file"] = live_file.name
+    if "startup" not in skip:
+        note(f"start-up on a tiny file ({repeats}x)...")
+        runs = [tui_probe(tiny, timeout=60.0) for _ in range(repeats)]
+        results["startup"] = {
+            "first_frame_s": median([r.get("first_frame_s") or float("inf") for r in runs]),
+            "samples_s": [r.get("first_frame_s") for r in runs],
+            "events": runs[0].get("events"),
+        }
+    results["machine"]["load_after"] = os.getloadavg()[0]
+    text = markdown(results)
+    results["markdown"] = text
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_bytes(orjson.dumps(results, option=orjson.OPT_INDENT_2) + b"\n")
+    args.markdown.write_text(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,59 @@
+"""The benchmark runs end to end on a tiny input and writes a valid results file.
+
+No timing is asserted: the numbers depend on the machine. What must hold is that
+the one documented command still works as the code under it changes.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_quick_run_writes_every_figure(tmp_path: Path) -> None:
+    """``bench/run.py --quick`` on 1,000 events fills every section of results.json."""
+    out = tmp_path / "results.json"
+    table = tmp_path / "results.md"
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "bench" / "run.py"),
+            "--quick",
+            "--sizes",
+            "1k",
+            "--live-seconds",
+            "0.5",
+            "--data-dir",
+            str(tmp_path / "data"),
+            "--out",
+            str(out),
+            "--markdown",
+            str(table),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
+    results = orjson.loads(out.read_bytes())
+    json_entry = results["json"]["1k"]
+    assert json_entry["bare"]["wall_s"] > 0
+    assert json_entry["json"]["wall_s"] > 0
+    assert json_entry["json"]["peak_rss_mb"] > 0
+    tui = results["tui"]["1k"]
+    assert tui["timed_out"] is False
+    assert tui["events"] > 1_000
+    assert tui["first_frame_s"] <= tui["final_state_s"]
+    assert set(results["live"]) == {"100", "1000", "10000"}
+    for live in results["live"].values():
+        assert live["shown"] == live["lines"] > 0
+        assert live["latency_ms"]["p50"] is not None
+    assert results["startup"]["first_frame_s"] > 0
+    assert results["machine"]["nproc"] >= 1
+    assert "| figure |" in table.read_text()
+    assert table.read_text() == results["markdown"]
