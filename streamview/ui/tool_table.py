@@ -30,9 +30,10 @@ from streamview.printer import STATUS_MARK, format_duration
 
 GAP = 1
 """Blank cells between two columns."""
-KIND_WIDTH = 11
+KIND_WIDTH = 12
+"""Widest the kind column gets (``updateTodos`` is 11)."""
 STATUS_WIDTH = 13
-"""Wide enough for ``⚠ interrupted``."""
+"""Widest the status column gets: ``⚠ interrupted``."""
 DURATION_WIDTH = 6
 """``850ms``, ``12.3s``, ``3m05s``, ``1h02m``."""
 PATH_KINDS = frozenset({"read", "write", "edit", "delete", "ls"})
@@ -80,15 +81,19 @@ class Columns:
     summary: int
 
     @classmethod
-    def for_width(cls, width: int, rows: int) -> Columns:
+    def for_width(cls, width: int, rows: int, kind: int = KIND_WIDTH) -> Columns:
         """Share ``width`` cells between the columns, dropping the least useful first.
 
         Args:
             width: Cells available for a row.
             rows: How many rows the table has (the ``#`` column fits the largest).
+            kind: Cells the longest kind needs.
+
+        The status column keeps one width whatever the statuses, so that rows do not
+        jump sideways each time a call completes.
         """
         index = max(2, len(str(max(rows, 1))))
-        kind = KIND_WIDTH
+        kind = max(4, min(kind, KIND_WIDTH))
         status = STATUS_WIDTH
         duration = DURATION_WIDTH
         fixed = index + kind + status + duration + 4 * GAP
@@ -100,7 +105,7 @@ class Columns:
             flexible = width - fixed
         if flexible < 30:
             return cls(index, kind, max(flexible, 0), status, duration, 0)
-        summary = min(max(flexible * 2 // 5, 14), 48)
+        summary = min(max(flexible // 3, 12), 48)
         target = flexible - summary - GAP
         return cls(index, kind, target, status, duration, summary)
 
@@ -183,6 +188,8 @@ class ToolCallTable(ScrollView, can_focus=True):
         self._cache: dict[int, Strip] = {}
         self._cache_width = -1
         self._columns: Columns | None = None
+        self._kind_cells = 4
+        """Cells the longest kind shown so far needs (the column only grows)."""
         if session is not None:
             self.show_session(session)
 
@@ -214,6 +221,8 @@ class ToolCallTable(ScrollView, can_focus=True):
         self._session = session
         self._calls = session.tool_calls if session is not None else []
         self._running_rows = {call.index for call in self._calls if call.status == tools.RUNNING}
+        self._kind_cells = 4
+        self._measure(self._calls)
         self._clear_cache()
         self._cursor = 0 if self._calls else None
         self._update_virtual_size()
@@ -234,9 +243,11 @@ class ToolCallTable(ScrollView, can_focus=True):
         shown = self.virtual_size.height - 1
         following = self._cursor is not None and shown > 0 and self._cursor >= shown - 1
         running = self._running_rows
+        changed: list[ToolCall] = []
         for index in indices:
             if not 0 <= index < count:
                 continue
+            changed.append(self._calls[index])
             self._cache.pop(index, None)
             if self._calls[index].status == tools.RUNNING:
                 running.add(index)
@@ -244,6 +255,9 @@ class ToolCallTable(ScrollView, can_focus=True):
                 running.discard(index)
             if index < shown:
                 self.refresh_line(index + 1)
+        if self._measure(changed):
+            self._clear_cache()
+            self.refresh()
         if count != shown:
             self._update_virtual_size()
             if self._cursor is None and count:
@@ -442,11 +456,20 @@ class ToolCallTable(ScrollView, can_focus=True):
     def _layout(self, width: int) -> Columns:
         columns = self._columns
         if columns is None:
-            columns = Columns.for_width(width - 2, len(self._calls))
+            columns = Columns.for_width(width - 2, len(self._calls), self._kind_cells)
             self._columns = columns
         return columns
 
     # -- helpers ----------------------------------------------------------------------
+
+    def _measure(self, calls: Iterable[ToolCall]) -> bool:
+        """Widen the kind column for ``calls``; say if it grew."""
+        kind_cells = self._kind_cells
+        for call in calls:
+            kind_cells = max(kind_cells, len(call.kind))
+        grew = kind_cells > self._kind_cells
+        self._kind_cells = kind_cells
+        return grew
 
     def _clear_cache(self) -> None:
         self._cache.clear()

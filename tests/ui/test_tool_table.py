@@ -294,3 +294,19 @@ async def test_a_rejection_without_reason_says_so() -> None:
         await pilot.pause()
         line = rows(app.query_one(ToolCallTable))[1]
         assert "⊘ rejected" in line and "no reason given" in line
+
+
+async def test_the_kind_column_fits_the_kinds_and_grows_for_a_new_one() -> None:
+    session = make_session([make_call(0, "ls", "/srv"), make_call(1, "read", "a.py")])
+    app = TableApp(session)
+    async with app.run_test(size=(80, 6)) as pilot:
+        table = app.query_one(ToolCallTable)
+        await pilot.pause()
+        assert rows(table)[2].startswith("  2 read a.py")
+        session.tool_calls.append(make_call(2, "updateTodos", "2 todos"))
+        table.refresh_calls([2])
+        await pilot.pause()
+        lines = rows(table)
+        assert lines[2].startswith("  2 read        a.py")
+        assert lines[3].startswith("  3 updateTodos 2 todos")
+        assert lines[0].index("target") == lines[3].index("2 todos")
