@@ -230,8 +230,7 @@ def test_recorded_clock_follows_the_playback_position(tmp_path: Path) -> None:
     path = tmp_path / "r.ndjson"
     path.write_bytes(
         b"".join(
-            b'{"type":"assistant","session_id":"s","timestamp_ms":1,"streamview_recv_ms":%d}\n'
-            % ms
+            b'{"type":"assistant","session_id":"s","timestamp_ms":1,"streamview_recv_ms":%d}\n' % ms
             for ms in (1_000_000, 1_004_000)
         )
     )

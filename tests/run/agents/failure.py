@@ -2,7 +2,7 @@
 
 import sys
 
-from _stream import INIT, USER, emit
+from _stream import INIT, USER, emit  # type: ignore[import-not-found]
 
 emit([INIT, USER])
 sys.stderr.write("\x1b[31mError: \x1b[1mauthentication failed\x1b[0m\r\n")

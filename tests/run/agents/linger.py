@@ -2,7 +2,7 @@
 
 import time
 
-from _stream import RUN, emit
+from _stream import RUN, emit  # type: ignore[import-not-found]
 
 emit(RUN)
 time.sleep(60)

@@ -4,7 +4,7 @@ import signal
 import sys
 import time
 
-from _stream import INIT, STARTED, USER, emit
+from _stream import INIT, STARTED, USER, emit  # type: ignore[import-not-found]
 
 
 def abort(signum: int, frame: object) -> None:
