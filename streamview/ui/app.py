@@ -61,7 +61,9 @@ class StreamviewApp(App[int]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", "Quit"),
         Binding("question_mark", "help", "Help"),
-        Binding("slash", "search", "Search"),
+        # Priority: the app sees "/" before it forwards the next keys, so text typed
+        # right after it (fast typing, paste) lands in the search box.
+        Binding("slash", "search", "Search", priority=True),
         Binding("n", "next_match", "Next match", show=False),
         Binding("N", "previous_match", "Previous match", show=False),
         Binding("t", "toggle_thinking", "Thinking"),
@@ -96,8 +98,6 @@ class StreamviewApp(App[int]):
         self._frame_seconds = frame_seconds
         self._last_sync = 0.0
         self._rate_samples: deque[tuple[int, int]] = deque()
-        self._following = True
-        self._unseen = False
         if theme is not None:
             if theme not in self.available_themes:
                 known = ", ".join(sorted(self.available_themes))
@@ -116,7 +116,7 @@ class StreamviewApp(App[int]):
             table = ToolCallTable(id="tool-calls", now_ms=self.clock())
             table.border_title = "Tool calls"
             yield table
-        yield Input(placeholder="search the transcript… (enter: find, escape: close)", id="search")
+        yield Input(placeholder="/ search the transcript (enter: find, escape: close)", id="search")
         yield StatusBar(id="status-bar")
         yield Footer()
 
@@ -147,6 +147,9 @@ class StreamviewApp(App[int]):
         """Ctrl+C is "stop the agent" only while one runs; otherwise Textual's own."""
         if action == "playback" and parameters == ("interrupt",):
             return self.controls is not None and self.controls.can_interrupt()
+        if action == "search":
+            # "/" is a priority key: leave it to the detail and log screens.
+            return self.screen is self.screen_stack[0]
         return True
 
     async def action_quit(self) -> None:
@@ -280,23 +283,21 @@ class StreamviewApp(App[int]):
                 idle_ms=idle,
                 rate=self._rate(),
                 bytes_read=self.feed.bytes_read,
-                unseen=self._unseen,
-                following=self._following,
+                unseen=transcript.unseen,
+                following=transcript.following,
                 search=search,
             )
         )
         transcript.border_subtitle = (
             "▼ new content · f to follow"
-            if self._unseen
-            else ("paused · f to follow" if not self._following else "")
+            if transcript.unseen
+            else ("paused · f to follow" if not transcript.following else "")
         )
 
     # -- messages -------------------------------------------------------------------------
 
     @on(Transcript.FollowChanged)
     def _follow_changed(self, message: Transcript.FollowChanged) -> None:
-        self._following = message.following
-        self._unseen = message.unseen
         self.refresh_status()
 
     @on(ToolCallTable.OpenDetail)
@@ -341,8 +342,12 @@ class StreamviewApp(App[int]):
     def action_search(self) -> None:
         """Open the search box."""
         search = self.query_one("#search", Input)
+        if search.has_focus:
+            search.insert_text_at_cursor("/")
+            return
         search.display = True
-        search.focus()
+        # Focus now, not after a refresh: keys typed right after "/" belong to the box.
+        self.screen.set_focus(search)
 
     def action_next_match(self) -> None:
         """Go to the next search match."""

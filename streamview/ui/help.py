@@ -61,12 +61,22 @@ KEYS: list[tuple[str, list[tuple[str, str]]]] = [
 """What the help screen lists: sections of ``(keys, what they do)``."""
 
 
+def sections() -> list[tuple[str, list[tuple[str, str]]]]:
+    """:data:`KEYS`, then the playback, run-mode and export keys."""
+    try:
+        from streamview.ui import playback
+    except ImportError:
+        return list(KEYS)
+    rows = list(getattr(playback, "HELP_ROWS", []))
+    return [*KEYS, ("Replay, run mode, export", rows)] if rows else list(KEYS)
+
+
 def keys_table() -> Table:
     """The key list as a Rich table (no colours of its own: the screen's CSS styles it)."""
     table = Table.grid(padding=(0, 2))
     table.add_column(no_wrap=True, style="bold")
     table.add_column()
-    for number, (title, rows) in enumerate(KEYS):
+    for number, (title, rows) in enumerate(sections()):
         if number:
             table.add_row("", "")
         table.add_row(Text(title, style="bold underline"), "")

@@ -25,7 +25,7 @@ from rich.style import Style
 from rich.text import Text
 from rich.theme import Theme
 from textual.binding import Binding, BindingType
-from textual.events import Resize
+from textual.events import MouseScrollDown, MouseScrollUp, Resize
 from textual.geometry import Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
@@ -196,6 +196,8 @@ class Transcript(ScrollView, can_focus=True):
         self.following = True
         self.unseen = False
         self._programmatic = 0
+        self._user_scroll = False
+        """The user scrolled just now (keys, wheel, scrollbar)."""
         self._matches: list[_Match] = []
         self._match_lines: dict[tuple[int, int], list[int]] = {}
         self._match_index = -1
@@ -394,18 +396,73 @@ class Transcript(ScrollView, can_focus=True):
         self._relayout()
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
-        """Scrolling up pauses follow mode; reaching the bottom resumes it."""
+        """Scrolling up pauses follow mode; scrolling down to the bottom resumes it.
+
+        Only the user's own scrolling counts: layout changes (the search box
+        opening, a resize) also move ``scroll_y`` and must not toggle follow mode.
+        """
         super().watch_scroll_y(old_value, new_value)
         if self._programmatic:
             return
         at_end = round(new_value) >= self.max_scroll_y
-        if self.following and new_value < old_value and not at_end:
+        user = self._user_scroll or self.is_vertical_scrollbar_grabbed
+        if self.following and new_value < old_value and not at_end and user:
             self.following = False
             self.post_message(self.FollowChanged(False, self.unseen))
-        elif not self.following and at_end and new_value > old_value:
-            self.following = True
-            self.unseen = False
-            self.post_message(self.FollowChanged(True, False))
+        elif not self.following and at_end and new_value > old_value and user:
+            self.set_follow(True)
+
+    def _user_scrolls(self) -> None:
+        """The next scroll movement comes from the user."""
+        self._user_scroll = True
+        self.set_timer(1.0, self._user_scroll_done, name="user-scroll")
+
+    def _user_scroll_done(self) -> None:
+        self._user_scroll = False
+
+    def _resume_if_at_end(self) -> None:
+        if not self.following and round(self.scroll_y) >= self.max_scroll_y:
+            self.set_follow(True)
+
+    def action_scroll_up(self) -> None:
+        """Scroll up a line (pauses follow mode)."""
+        self._user_scrolls()
+        super().action_scroll_up()
+
+    def action_page_up(self) -> None:
+        """Scroll up a page (pauses follow mode)."""
+        self._user_scrolls()
+        super().action_page_up()
+
+    def action_scroll_home(self) -> None:
+        """Go to the top (pauses follow mode)."""
+        self._user_scrolls()
+        super().action_scroll_home()
+
+    def action_scroll_down(self) -> None:
+        """Scroll down a line (at the bottom, resumes follow mode)."""
+        self._user_scrolls()
+        self._resume_if_at_end()
+        super().action_scroll_down()
+
+    def action_page_down(self) -> None:
+        """Scroll down a page (at the bottom, resumes follow mode)."""
+        self._user_scrolls()
+        self._resume_if_at_end()
+        super().action_page_down()
+
+    def action_scroll_end(self) -> None:
+        """Go to the bottom and follow the newest content again."""
+        self.set_follow(True)
+
+    def _on_mouse_scroll_up(self, event: MouseScrollUp) -> None:
+        self._user_scrolls()
+        super()._on_mouse_scroll_up(event)
+
+    def _on_mouse_scroll_down(self, event: MouseScrollDown) -> None:
+        self._user_scrolls()
+        self._resume_if_at_end()
+        super()._on_mouse_scroll_down(event)
 
     def render_line(self, y: int) -> Strip:
         """One line of the viewport."""

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import orjson
 from rich.console import Console
+from textual import events
 from textual.widget import Widget
 
 from streamview.core import tools
@@ -216,6 +217,20 @@ async def test_search_finds_highlights_and_steps_through_matches() -> None:
             if segment.style is not None and segment.style.bgcolor == current.bgcolor
         ]
         assert [segment.text.casefold() for segment in painted] == ["river"]
+
+
+async def test_keys_typed_right_after_slash_land_in_the_search_box() -> None:
+    """A paste or a fast typist: every key is queued before "/" is handled."""
+    app = file_app(capture(DENIALS))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        for key, character in [("slash", "/"), *[(c, c) for c in "example/"], ("enter", "\r")]:
+            app.post_message(events.Key(key, character))
+        await wait_for(pilot, lambda: app.query_one(Transcript).query_text != "")
+        # "e", "l" and "/" went into the box: no event log opened, "/" is text there.
+        assert app.screen is app.screen_stack[0]
+        assert app.query_one(Transcript).query_text == "example/"
+        assert app.query_one(Transcript).match_count == 0
 
 
 async def test_search_escape_closes_the_box() -> None:

@@ -1,0 +1,203 @@
+"""The real ``python -m streamview`` in a real terminal (tmux), fed by a slow producer.
+
+Each test runs its own tmux server (``tmux -L sv-test-<uuid>``) and kills it at the
+end. The screen is read with ``capture-pane -p``.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+CAPTURES = REPO.parent / "shared" / "samples" / "cursor-real"
+DENIALS = "hcn_2026.09.10_probe-15_denials-and-completion-without-started.ndjson"
+PROBE_43 = "hcn_2026.09.15_probe-43_partial-output-tool-turn.ndjson"
+
+pytestmark = [
+    pytest.mark.tmux,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+]
+
+PRODUCER = """\
+import sys, time
+path, delay, linger = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+count = int(sys.argv[4]) if len(sys.argv) > 4 else None
+for number, line in enumerate(open(path, "rb")):
+    if count is not None and number >= count:
+        break
+    sys.stdout.buffer.write(line)
+    sys.stdout.buffer.flush()
+    time.sleep(delay)
+time.sleep(linger)
+"""
+"""Prints a capture line by line with a pause, then stays silent for ``linger`` s."""
+
+
+def capture(name: str) -> Path:
+    """A real capture; skip when the captures folder is absent."""
+    if not CAPTURES.is_dir():
+        pytest.skip(f"real captures folder absent: {CAPTURES}")
+    return CAPTURES / name
+
+
+class Tmux:
+    """One private tmux server with one 100x30 window."""
+
+    def __init__(self) -> None:
+        self.socket = f"sv-test-{uuid.uuid4().hex[:12]}"
+
+    def tmux(self, *args: str) -> str:
+        """Run a tmux command on this server; its stdout."""
+        result = subprocess.run(
+            ["tmux", "-L", self.socket, *args],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+        return result.stdout
+
+    def start(self, command: str) -> None:
+        """Start ``command`` (a shell line) in a new detached session."""
+        self.tmux("new-session", "-d", "-x", "100", "-y", "30", command)
+        self.tmux("set-option", "-g", "window-size", "manual")
+        self.tmux("resize-window", "-x", "100", "-y", "30")
+
+    def screen(self) -> str:
+        """The visible text of the pane."""
+        return self.tmux("capture-pane", "-p")
+
+    def keys(self, *keys: str) -> None:
+        """Type keys into the pane."""
+        self.tmux("send-keys", *keys)
+
+    def wait_for(self, condition: Callable[[str], bool], timeout: float = 20.0) -> str:
+        """Poll the screen until ``condition(screen)`` holds; fail with the screen if not."""
+        deadline = time.monotonic() + timeout
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if condition(screen):
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"screen never matched; last screen:\n{screen}")
+
+    def kill(self) -> None:
+        """Kill the server and everything in it."""
+        self.tmux("kill-server")
+
+
+@pytest.fixture
+def tmux() -> Iterator[Tmux]:
+    """A private tmux server, killed after the test."""
+    server = Tmux()
+    try:
+        yield server
+    finally:
+        server.kill()
+
+
+def viewer_line(args: str, exit_file: Path, stdin_from: str | None = None) -> str:
+    """A shell line running the viewer and writing its exit status to ``exit_file``."""
+    python = shlex.quote(sys.executable)
+    viewer = f"{python} -m streamview {args}; echo $? > {shlex.quote(str(exit_file))}"
+    if stdin_from is not None:
+        viewer = f"{stdin_from} | {{ {viewer}; }}"
+    # COLUMNS/LINES from the test's environment would override the terminal's size.
+    return f"cd {shlex.quote(str(REPO))} && unset COLUMNS LINES && {viewer}; sleep 60"
+
+
+def producer(tmp_path: Path, path: Path, delay: float, linger: float, count: int = 0) -> str:
+    """A shell command printing ``path`` slowly (``count`` lines, 0 for all)."""
+    script = tmp_path / "producer.py"
+    script.write_text(PRODUCER)
+    python = shlex.quote(sys.executable)
+    extra = f" {count}" if count else ""
+    return f"{python} {shlex.quote(str(script))} {shlex.quote(str(path))} {delay} {linger}{extra}"
+
+
+def wait_exit(exit_file: Path, timeout: float) -> int:
+    """Wait for the viewer's exit status to be written."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if exit_file.exists() and exit_file.read_text().strip():
+            return int(exit_file.read_text())
+        time.sleep(0.05)
+    raise AssertionError(f"the viewer did not exit within {timeout} s")
+
+
+def test_piped_stream_shows_live_then_finished_and_q_quits(tmux: Tmux, tmp_path: Path) -> None:
+    exit_file = tmp_path / "exit"
+    source = producer(tmp_path, capture(DENIALS), delay=0.04, linger=60)
+    tmux.start(viewer_line("", exit_file, stdin_from=source))
+    screen = tmux.wait_for(lambda s: "Composer 2.5 Fast" in s and "Transcript" in s)
+    assert "Fetch https://example.com" in screen
+    screen = tmux.wait_for(lambda s: "✓ success in 16.7s" in s)
+    assert "Tool calls (4)" in screen
+    assert "webSearch" in screen and "rejected" in screen
+    assert "DONE" in screen
+    # The producer is still silent-but-open: the app stays on the final state.
+    time.sleep(0.5)
+    assert not exit_file.exists()
+    tmux.keys("q")
+    assert wait_exit(exit_file, timeout=5) == 0
+
+
+def test_quit_mid_stream_while_the_producer_is_silent(tmux: Tmux, tmp_path: Path) -> None:
+    exit_file = tmp_path / "exit"
+    source = producer(tmp_path, capture(PROBE_43), delay=0.02, linger=120, count=3)
+    tmux.start(viewer_line("", exit_file, stdin_from=source))
+    screen = tmux.wait_for(lambda s: "running" in s and "notes.txt" in s)
+    assert "GPT-5 Mini" in screen
+    tmux.wait_for(lambda s: "idle" in s and "since last event" in s and "1 call open" in s)
+    tmux.keys("q")
+    assert wait_exit(exit_file, timeout=5) == 1  # the run had not finished
+
+
+def test_keys_work_under_a_pipe(tmux: Tmux, tmp_path: Path) -> None:
+    exit_file = tmp_path / "exit"
+    source = producer(tmp_path, capture(DENIALS), delay=0.0, linger=60)
+    tmux.start(viewer_line("", exit_file, stdin_from=source))
+    tmux.wait_for(lambda s: "✓ success" in s)
+    tmux.keys("?")
+    tmux.wait_for(lambda s: "streamview keys" in s)
+    tmux.keys("Escape")
+    tmux.wait_for(lambda s: "streamview keys" not in s)
+    tmux.keys("/")
+    tmux.keys("-l", "Example Domain")
+    tmux.keys("Enter")
+    screen = tmux.wait_for(lambda s: "“Example Domain” " in s and "paused" in s)
+    assert re.search(r"“Example Domain” [1-5]/5", screen)
+    tmux.keys("q")
+    assert wait_exit(exit_file, timeout=5) == 0
+
+
+def test_opening_a_file_directly(tmux: Tmux, tmp_path: Path) -> None:
+    exit_file = tmp_path / "exit"
+    path = capture(PROBE_43)
+    tmux.start(viewer_line(shlex.quote(str(path)), exit_file))
+    screen = tmux.wait_for(lambda s: "✓ success in 9.9s" in s)
+    assert "READ-OK" in screen
+    assert "Tool calls (1)" in screen
+    tmux.keys("C-q")
+    assert wait_exit(exit_file, timeout=5) == 0
+
+
+def test_cut_file_exits_1(tmux: Tmux, tmp_path: Path) -> None:
+    exit_file = tmp_path / "exit"
+    cut = tmp_path / "cut.ndjson"
+    cut.write_bytes(b"".join(capture(PROBE_43).read_bytes().splitlines(keepends=True)[:3]))
+    tmux.start(viewer_line(shlex.quote(str(cut)), exit_file))
+    tmux.wait_for(lambda s: "stream ended without a result" in s)
+    tmux.keys("q")
+    assert wait_exit(exit_file, timeout=5) == 1
