@@ -1,0 +1,165 @@
+"""Build the SVG screenshots in ``screenshots/`` from the bundled ``recordings/``.
+
+Run from the repository root::
+
+    python screenshots/make_screenshots.py
+
+Every picture uses a fixed clock, so running it twice gives the same files. The viewer
+is driven headless (``App.run_test``) exactly as a user would drive it: the recording
+is read through the normal feed, keys are pressed, and the screen is exported.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import threading
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from textual.pilot import Pilot  # noqa: E402
+
+from streamview.sources import FileSource, Source  # noqa: E402
+from streamview.ui.app import StreamviewApp  # noqa: E402
+from streamview.ui.tool_table import ToolCallTable  # noqa: E402
+
+RECORDINGS = REPO / "recordings"
+OUT = REPO / "screenshots"
+SIZE = (100, 32)
+NOW_MS = 1_789_644_720_000
+
+
+class Clock:
+    """A wall clock moved by hand."""
+
+    def __init__(self, now: int = NOW_MS) -> None:
+        self.now = now
+
+    def __call__(self) -> int:
+        return self.now
+
+
+class Frozen(Source):
+    """A live source that delivers some bytes, then stays silent until stopped."""
+
+    live = True
+
+    def __init__(self, data: bytes) -> None:
+        self.label = "stdin"
+        self.data = data
+
+    def chunks(self, stop: threading.Event) -> Iterator[bytes]:
+        """The bytes, then silence."""
+        yield self.data
+        while not stop.is_set():
+            stop.wait(0.05)
+
+
+Step = Callable[[Pilot[Any]], Awaitable[None]]
+
+
+async def until(pilot: Pilot[Any], condition: Callable[[], bool]) -> None:
+    """Let the app run until ``condition()`` holds."""
+    for _ in range(500):
+        if condition():
+            break
+        await pilot.pause(0.02)
+    else:
+        raise RuntimeError("the viewer never reached the state to photograph")
+    await pilot.pause(0.1)
+
+
+async def shoot(app: StreamviewApp, name: str, ready: Step, size: tuple[int, int] = SIZE) -> Path:
+    """Run ``app`` headless, wait for ``ready``, save ``screenshots/<name>.svg``."""
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        await pilot.pause()
+        path = Path(app.save_screenshot(filename=f"{name}.svg", path=str(OUT)))
+    print(f"wrote {path.relative_to(REPO)}")
+    return path
+
+
+def finished(app: StreamviewApp) -> Step:
+    """Wait until the whole file is shown."""
+
+    async def ready(pilot: Pilot[Any]) -> None:
+        await until(pilot, lambda: app.state.ended)
+
+    return ready
+
+
+def file_app(name: str, **options: Any) -> StreamviewApp:
+    """The viewer on a recording, with the fixed clock."""
+    return StreamviewApp(FileSource(RECORDINGS / name), clock=Clock(), **options)
+
+
+def first_call_line(lines: list[bytes], kind: str) -> int:
+    """Index of the line where the first ``kind`` tool call starts."""
+    for index, line in enumerate(lines):
+        try:
+            record = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            continue
+        if (
+            record.get("type") == "tool_call"
+            and record.get("subtype") == "started"
+            and f"{kind}ToolCall" in record.get("tool_call", {})
+        ):
+            return index
+    raise LookupError(kind)
+
+
+async def main() -> None:
+    """Write every screenshot."""
+    OUT.mkdir(exist_ok=True)
+
+    app = file_app("success-multi-tool.ndjson")
+    await shoot(app, "success", finished(app))
+
+    app = file_app("success-multi-tool.ndjson", theme="textual-light")
+    await shoot(app, "success-light", finished(app))
+
+    lines = (RECORDINGS / "success-multi-tool.ndjson").read_bytes().splitlines(keepends=True)
+    cut = first_call_line(lines, "shell") + 1
+    clock = Clock()
+    live = StreamviewApp(Frozen(b"".join(lines[:cut])), clock=clock)
+
+    async def in_progress(pilot: Pilot[Any]) -> None:
+        await until(pilot, lambda: live.state.counts.total >= cut)
+        clock.now += 14_000  # quiet for 14 s: the status says so, the timer runs
+        live.tick()
+
+    await shoot(live, "in-progress", in_progress)
+
+    app = file_app("failure-no-result.ndjson")
+    await shoot(app, "failure", finished(app))
+
+    app = file_app("denied-tools.ndjson")
+    await shoot(app, "denied", finished(app))
+
+    app = file_app("success-multi-tool.ndjson")
+
+    async def edit_detail(pilot: Pilot[Any]) -> None:
+        await until(pilot, lambda: app.state.ended)
+        session = app.state.sessions[-1]
+        edit = next(call for call in session.tool_calls if call.kind == "edit")
+        table = app.query_one(ToolCallTable)
+        table.focus()
+        table.select_call(edit.index)
+        await pilot.press("enter")
+        await pilot.pause(0.5)
+
+    await shoot(app, "detail-edit", edit_detail)
+
+    app = file_app("success-multi-tool.ndjson")
+    await shoot(app, "wide", finished(app), size=(180, 50))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
