@@ -174,10 +174,11 @@ def test_run_mode_shows_a_failure_with_its_stderr(tmux: Tmux, tmp_path: Path) ->
     exit_file = tmp_path / "exit"
     agent = f"{shlex.quote(sys.executable)} {shlex.quote(str(AGENTS / 'failure.py'))}"
     tmux.start(viewer(f"run -- {agent}", exit_file, tmp_path))
-    screen = tmux.wait_for(lambda text: "agent exited with 1" in text)
+    screen = tmux.wait_for(
+        lambda text: "agent exited with 1" in text and "⚠ stream ended without a result" in text
+    )
     assert "Error: authentication failed" in screen
     assert "Run 'agent login' first." in screen
-    assert "⚠ stream ended without a result" in screen
     tmux.keys("q")
     assert exit_status(exit_file) == 1
     assert len(list((tmp_path / "streamview").rglob("*.ndjson"))) == 1
