@@ -8,6 +8,8 @@ string goes through :func:`streamview.core.sanitize.clean`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TextIO
 
 from streamview.core import tools
@@ -79,6 +81,25 @@ def describe_call(call: ToolCall, limit: int = 120) -> str:
     return f"{one_line(call.kind, 60)} {target}".rstrip()
 
 
+@dataclass(slots=True)
+class _Shown:
+    """How much of one text or thinking block has been printed.
+
+    Kept in pieces so that a growing block costs the printer the size of each delta,
+    not the size of the whole block again and again.
+    """
+
+    revision: int
+    """The block's ``revision`` when this was last brought up to date."""
+    deltas: int
+    """The block's ``deltas`` count then: one more means one more delta appended."""
+    printed: list[str] = field(default_factory=list)
+    pending: list[str] = field(default_factory=list)
+    """Appended after ``printed``, not written yet (no line end so far)."""
+    finished: bool = False
+    """The block is closed and everything of it has been written."""
+
+
 class Printer:
     """Write one line per happening of a stream to a text file.
 
@@ -90,10 +111,10 @@ class Printer:
     def __init__(self, out: TextIO, state: StreamState) -> None:
         self.out = out
         self.state = state
-        self._printed: dict[int, str] = {}
-        """Per open text block (by id): what has been written of it so far."""
-        self._pending: dict[int, str] = {}
-        self._thinking: dict[int, str] = {}
+        self._shown: dict[int, _Shown] = {}
+        """Per text or thinking block (by id): what has been written of it so far."""
+        self._settled: dict[int, int] = {}
+        """Per session (by index): blocks before this position need no more writing."""
         self._announced: int | None = None
         """Index of the last session whose header was printed."""
 
@@ -118,9 +139,13 @@ class Printer:
             self._flush_blocks(session)
             self.write(f"> {one_line(event.text, 400)}")
         elif isinstance(event, AssistantMessage):
-            self._text(session)
-        elif isinstance(event, ThinkingDelta | ThinkingCompleted):
-            self._thinking_lines(session, final=isinstance(event, ThinkingCompleted))
+            if not self._grew(session.open_text, event.text, self._write_text):
+                self._text(session)
+        elif isinstance(event, ThinkingDelta):
+            if not self._grew(session.open_thinking, event.text, self._write_thinking):
+                self._thinking_lines(session, final=False)
+        elif isinstance(event, ThinkingCompleted):
+            self._thinking_lines(session, final=True)
         elif isinstance(event, ToolCallEvent):
             self._flush_blocks(session)
             call = session.calls_by_id.get(event.call_id)
@@ -159,56 +184,95 @@ class Printer:
     def _text(self, session: Session) -> None:
         for block in session.blocks[-3:]:
             if block.kind == "text":
-                self._emit_text(block)
-
-    def _emit_text(self, block: Block) -> None:
-        key = id(block)
-        printed = self._printed.get(key, "")
-        text = block.text
-        if not text.startswith(printed):
-            # A recap or flush corrected what the deltas said: show the corrected text.
-            self.write("   (corrected)")
-            printed = ""
-        fresh = text[len(printed) :]
-        if block.open:
-            cut = fresh.rfind("\n")
-            if cut < 0:
-                return
-            fresh = fresh[: cut + 1]
-        if fresh:
-            for line in clean(fresh).rstrip("\n").split("\n"):
-                self.write(f"   {line}")
-            self._printed[key] = printed + fresh
-        if not block.open:
-            self._printed[key] = text
+                self._emit(block, self._write_text, final=not block.open, corrections=True)
 
     def _thinking_lines(self, session: Session, final: bool) -> None:
         for block in session.blocks[-3:]:
-            if block.kind != "thinking":
-                continue
-            key = id(block)
-            printed = self._thinking.get(key, "")
-            text = block.text
-            fresh = text[len(printed) :]
-            if block.open and not final:
-                cut = fresh.rfind("\n")
-                if cut < 0:
-                    continue
-                fresh = fresh[: cut + 1]
-            for line in clean(fresh).strip("\n").split("\n"):
-                if line.strip():
-                    self.write(f"  ~ {line}")
-            self._thinking[key] = printed + fresh
+            if block.kind == "thinking":
+                self._emit(block, self._write_thinking, final=final or not block.open)
+
+    def _write_text(self, fresh: str) -> None:
+        for line in clean(fresh).rstrip("\n").split("\n"):
+            self.write(f"   {line}")
+
+    def _write_thinking(self, fresh: str) -> None:
+        for line in clean(fresh).strip("\n").split("\n"):
+            if line.strip():
+                self.write(f"  ~ {line}")
+
+    def _grew(self, block: Block | None, piece: str, writer: Callable[[str], None]) -> bool:
+        """Print what one delta added to an open block, without re-reading the block.
+
+        Returns:
+            ``False`` when the event did not just append ``piece`` to a block already
+            being printed (a recap, a flush, a new block): the caller compares the
+            whole block instead.
+        """
+        if block is None or not block.open:
+            return False
+        shown = self._shown.get(id(block))
+        if shown is None or shown.revision != block.revision or block.deltas != shown.deltas + 1:
+            return False
+        shown.deltas = block.deltas
+        shown.pending.append(piece)
+        if "\n" not in piece:
+            return True
+        waiting = "".join(shown.pending)
+        cut = waiting.rfind("\n") + 1
+        writer(waiting[:cut])
+        shown.printed.append(waiting[:cut])
+        shown.pending = [waiting[cut:]] if cut < len(waiting) else []
+        return True
+
+    def _emit(
+        self,
+        block: Block,
+        writer: Callable[[str], None],
+        final: bool,
+        corrections: bool = False,
+    ) -> None:
+        """Print what is new in ``block``: whole lines while it is open, all when final."""
+        key = id(block)
+        shown = self._shown.get(key)
+        if shown is not None and shown.finished:
+            return
+        printed = "".join(shown.printed) if shown is not None else ""
+        text = block.text
+        if not text.startswith(printed):
+            if corrections:
+                # A recap or flush corrected what the deltas said: show the corrected text.
+                self.write("   (corrected)")
+            printed = ""
+        fresh = text[len(printed) :]
+        if not final:
+            fresh = fresh[: fresh.rfind("\n") + 1]
+        if fresh:
+            writer(fresh)
+        done = printed + fresh
+        self._shown[key] = _Shown(
+            revision=block.revision,
+            deltas=block.deltas,
+            printed=[done],
+            pending=[text[len(done) :]] if len(done) < len(text) else [],
+            finished=final and not block.open,
+        )
 
     def _flush_blocks(self, session: Session) -> None:
-        for block in session.blocks:
-            if block.kind == "text" and self._printed.get(id(block)) != block.text:
-                saved_open = block.open
-                block.open = False
-                self._emit_text(block)
-                block.open = saved_open
-            elif block.kind == "thinking" and self._thinking.get(id(block)) != block.text:
-                self._thinking_lines(session, final=True)
+        """Write what is left of every block, from the first one not yet settled."""
+        blocks = session.blocks
+        settled = True
+        for position in range(self._settled.get(session.index, 0), len(blocks)):
+            block = blocks[position]
+            if block.kind in ("text", "thinking"):
+                shown = self._shown.get(id(block))
+                if shown is None or not shown.finished:
+                    writer = self._write_text if block.kind == "text" else self._write_thinking
+                    self._emit(block, writer, final=True, corrections=block.kind == "text")
+                    shown = self._shown[id(block)]
+                settled = settled and shown.finished
+            if settled:
+                # Blocks are only appended, and a finished one never changes again.
+                self._settled[session.index] = position + 1
 
     def _call(self, call: ToolCall, completed: bool) -> None:
         if not completed:
