@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from streamview.cli import main
+from streamview.core.reader import EventReader
+from streamview.core.state import Block, StreamState
+from streamview.printer import Printer
 
 from .helpers import (
     CAPTURES,
@@ -328,3 +335,148 @@ def test_a_reader_that_leaves_early_is_not_an_error(tmp_path: Path) -> None:
     assert b"Traceback" not in stderr
     assert stderr == b""
     assert code == 0
+
+
+# -- the printed text is the text, in any interleaving ------------------------------------------
+
+TEXT_PIECES = ["a", "bc", " ", "\n", "\n\n", "**", "```", "d\ne"]
+
+
+@st.composite
+def printable_runs(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """Token deltas, thinking deltas and tool calls in a random order."""
+    records: list[dict[str, Any]] = [init_record(), user_record("go")]
+    open_calls: list[str] = []
+    for step in range(draw(st.integers(min_value=0, max_value=60))):
+        what = draw(st.sampled_from(["delta", "delta", "delta", "think", "done", "start", "end"]))
+        if what == "delta":
+            records.append(assistant_record(draw(st.sampled_from(TEXT_PIECES)), timestamp_ms=1))
+        elif what == "think":
+            piece = draw(st.sampled_from(TEXT_PIECES))
+            records.append({"type": "thinking", "subtype": "delta", "text": piece})
+        elif what == "done":
+            records.append({"type": "thinking", "subtype": "completed"})
+        elif what == "start":
+            open_calls.append(f"c{step}")
+            records.append(tool_record("started", f"c{step}", "read", {"path": f"f{step}"}))
+        elif open_calls:
+            call_id = open_calls.pop(draw(st.integers(0, len(open_calls) - 1)))
+            records.append(
+                tool_record("completed", call_id, "read", None, {"success": {"totalLines": 1}})
+            )
+    return records
+
+
+def squeeze(texts: list[str]) -> str:
+    """The texts glued together with all white space taken out."""
+    return "".join("".join(texts).split())
+
+
+@settings(max_examples=150, deadline=None)
+@given(printable_runs())
+def test_printed_answer_and_thinking_are_the_folded_ones(records: list[dict[str, Any]]) -> None:
+    data = ndjson(*records)
+    state = StreamState(track_changes=False)
+    out = io.StringIO()
+    printer = Printer(out, state)
+    reader = EventReader()
+    for event in [*reader.feed(data), *reader.finish()]:
+        printer.handle(event, state.apply(event))
+    state.finish()
+    printer.finish()
+    lines = out.getvalue().splitlines()
+    (session,) = state.sessions
+    answer = [line[3:] for line in lines if line.startswith("   ")]
+    thoughts = [line[4:] for line in lines if line.startswith("  ~ ")]
+    # A call printed in the middle of a line cuts it in two, and blank lines are not
+    # written: compare what is not white space.
+    assert squeeze(answer) == squeeze([session.text])
+    assert squeeze(thoughts) == squeeze([session.thinking])
+
+
+def test_thinking_cut_short_by_text_is_printed_even_after_more_blocks() -> None:
+    """A thinking block closed by text, then several text blocks before the next call."""
+    records = [
+        init_record(),
+        user_record("go"),
+        {"type": "thinking", "subtype": "delta", "text": "a hidden thought"},
+        assistant_record("Let me ", timestamp_ms=1),
+        assistant_record("Let me look.", model_call_id="m0", timestamp_ms=2),
+        assistant_record("One.", model_call_id="m1", timestamp_ms=3),
+        assistant_record("Two.", model_call_id="m2", timestamp_ms=4),
+        tool_record("started", "c", "read", {"path": "a.txt"}),
+        tool_record("completed", "c", "read", None, {"success": {"totalLines": 1}}),
+        result_record("done"),
+    ]
+    out = io.StringIO()
+    state = StreamState(track_changes=False)
+    printer = Printer(out, state)
+    reader = EventReader()
+    for event in [*reader.feed(ndjson(*records)), *reader.finish()]:
+        printer.handle(event, state.apply(event))
+    state.finish()
+    printer.finish()
+    lines = out.getvalue().splitlines()
+    thought = lines.index("  ~ a hidden thought")
+    assert thought < lines.index("-> read a.txt")
+    assert lines.index("   Let me look.") < lines.index("   One.") < lines.index("   Two.")
+
+
+def count_block_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count every read of ``Block.text`` (which joins the block's pieces: O(its size))."""
+    reads = [0]
+    prop = vars(Block)["text"]
+    assert isinstance(prop, property) and prop.fget is not None
+    getter = prop.fget
+
+    def counted(block: Block) -> str:
+        reads[0] += 1
+        text = getter(block)
+        assert isinstance(text, str)
+        return text
+
+    monkeypatch.setattr(Block, "text", property(counted))
+    return reads
+
+
+def print_records(records: list[dict[str, Any]]) -> str:
+    """Everything ``--print`` writes for these records."""
+    out = io.StringIO()
+    state = StreamState(track_changes=False)
+    printer = Printer(out, state)
+    reader = EventReader()
+    for event in [*reader.feed(ndjson(*records)), *reader.finish()]:
+        printer.handle(event, state.apply(event))
+    state.finish()
+    printer.finish()
+    return out.getvalue()
+
+
+def test_a_growing_answer_is_not_reread_for_every_delta(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Re-reading the whole answer per delta made 300,000 deltas take 46 s."""
+    deltas = [
+        assistant_record("word\n" if n % 50 == 49 else "tok ", timestamp_ms=1) for n in range(5000)
+    ]
+    records = [init_record(), user_record("go"), *deltas, result_record("x")]
+    reads = count_block_reads(monkeypatch)
+    text = print_records(records)
+    assert text.count("word") == 100
+    assert reads[0] < 500, reads[0]
+
+
+def test_many_tool_calls_do_not_reread_every_earlier_block(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Looking at every block at every call made 20,000 calls take 82 s."""
+    records = [init_record(), user_record("go")]
+    for n in range(1000):
+        records.append(assistant_record(f"step {n}", model_call_id=f"m{n}", timestamp_ms=n))
+        records.append(tool_record("started", f"c{n}", "read", {"path": f"f{n}"}))
+        records.append(
+            tool_record("completed", f"c{n}", "read", None, {"success": {"totalLines": 1}})
+        )
+    records.append(result_record("x"))
+    reads = count_block_reads(monkeypatch)
+    text = print_records(records)
+    assert "   step 999" in text
+    assert reads[0] < 20_000, reads[0]
