@@ -369,3 +369,15 @@ def test_stdin_redirected_from_a_regular_file(tmp_path: Path) -> None:
         completed = run("--json", stdin=None, stdin_file=handle)
     assert completed.returncode == 0, completed.stderr
     assert json_of(completed.stdout)["sessions"][0]["prompt"] == "from stdin"
+
+
+def test_input_with_no_json_at_all_has_no_session_and_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "banner.txt"
+    path.write_bytes(b"Not logged in. Run cursor-agent login\nT: free plan\n")
+    code, document = run_main(["--json", str(path)], capsys)
+    check_contract(document)
+    assert code == 1
+    assert document["sessions"] == []
+    assert document["lines"] == {"total": 2, "events": 0, "malformed": 2, "unknown": 0}

@@ -155,3 +155,11 @@ def test_event_reader_parses_the_final_unterminated_line_on_finish() -> None:
     events = reader.finish()
     assert len(events) == 1
     assert events[0].line == 1
+
+
+def test_unicode_line_separators_do_not_split_lines() -> None:
+    """Only the ``\\n`` byte ends a line: U+2028, U+2029 and NEL are text."""
+    data = '{"type":"user","t":"a\u2028b\u2029c\u0085d"}\n'.encode()
+    lines = frame([data])
+    assert len(lines) == 1
+    assert lines[0].data == data[:-1]
