@@ -95,6 +95,8 @@ class ProcessState:
         """One line: ``running``, ``exited with 1``, ``still running after its result``."""
         if self.running:
             return "still running after its result" if self.result_seen else "running"
+        if self.pid is None:
+            return "starting"
         if self.exit_code is None:
             return "not started"
         if self.exit_code > 128 and self.exit_code - 128 < signal.NSIG:

@@ -1,0 +1,128 @@
+"""The viewer in run mode and with a recording: agent panel, Ctrl+C, write failures, export."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from streamview.process import ProcessSource
+from streamview.recording import Recorder, RecordingSource
+from streamview.sources import FileSource, Source
+from streamview.ui.app import StreamviewApp
+from streamview.ui.playback import PlaybackFeed, ProcessPanel
+
+AGENTS = Path(__file__).parent / "agents"
+REPO = Path(__file__).resolve().parents[2]
+NOW_MS = 1_789_644_720_000
+
+
+def agent(name: str) -> list[str]:
+    return [sys.executable, str(AGENTS / f"{name}.py")]
+
+
+async def wait_for(pilot: Pilot[int], condition: object, timeout: float = 20.0) -> None:
+    assert callable(condition)
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "condition not reached in time"
+        await pilot.pause(0.05)
+
+
+def panel_text(app: StreamviewApp) -> str:
+    return str(app.query_one(ProcessPanel).render())
+
+
+async def test_a_failed_run_shows_exit_code_and_clean_stderr() -> None:
+    source = ProcessSource(agent("failure"))
+    app = StreamviewApp(source, clock=lambda: NOW_MS)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.state.ended and "exited" in panel_text(app))
+        text = panel_text(app)
+        assert text.startswith("agent exited with 1")
+        assert "Error: authentication failed\nRun 'agent login' first." in text
+        assert "\x1b" not in text
+        assert app.query_one(ProcessPanel).has_class("-failed")
+    assert app.exit_code == 1
+
+
+async def test_ctrl_c_interrupts_the_agent_and_keeps_the_viewer() -> None:
+    source = ProcessSource(agent("sigint"))
+    app = StreamviewApp(source, clock=lambda: NOW_MS)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(
+            pilot, lambda: app.state.counts.total >= 3 and "agent running" in panel_text(app)
+        )
+        await pilot.press("ctrl+c")
+        await wait_for(pilot, lambda: "exited with 130" in panel_text(app))
+        await wait_for(pilot, lambda: app.state.ended)
+        assert app.is_running
+        session = app.state.sessions[0]
+        assert session.tool_calls[0].status == "interrupted"
+        assert "Aborting operation..." in panel_text(app)
+        await pilot.press("ctrl+c")  # nothing left to stop: no error
+        await pilot.pause(0.1)
+    assert source.exit_code == 130
+
+
+async def test_a_lingering_agent_is_said_to_be_running_after_its_result() -> None:
+    source = ProcessSource(agent("linger"))
+    app = StreamviewApp(source, clock=lambda: NOW_MS)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_for(pilot, lambda: "still running after its result" in panel_text(app))
+            session = app.state.sessions[0]
+            assert session.outcome.status == "success"
+    finally:
+        source.stop(timeout=2)
+
+
+class Chunks(Source):
+    """Chunks given in advance, as a live source."""
+
+    live = True
+
+    def __init__(self, chunks: list[bytes]) -> None:
+        self._chunks = chunks
+        self.label = "pipe"
+
+    def chunks(self, stop: threading.Event) -> Iterator[bytes]:
+        yield from self._chunks
+
+
+async def test_a_recording_that_cannot_be_written_is_reported_and_the_run_shown() -> None:
+    """/dev/full (Linux) fails every write with ENOSPC, like a full disk."""
+    lines = [
+        b'{"type":"system","subtype":"init","session_id":"s","model":"M"}\n',
+        b'{"type":"result","subtype":"success","session_id":"s"}\n',
+    ]
+    source = RecordingSource(Chunks(lines), Recorder(Path("/dev/full")))
+    app = StreamviewApp(source, clock=lambda: NOW_MS)
+    notices: list[str] = []
+    app.notify = lambda message, **options: notices.append(str(message))  # type: ignore[method-assign]
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.state.ended and bool(notices))
+        assert notices == ["recording stopped: cannot write /dev/full: No space left on device"]
+        assert app.state.sessions[0].outcome.status == "success"
+
+
+async def test_export_key_writes_markdown_and_svg(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    recording = REPO / "recordings" / "success-multi-tool.ndjson"
+    source = FileSource(recording)
+    app = StreamviewApp(source, feed=PlaybackFeed(source), clock=lambda: NOW_MS)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.state.ended)
+        await pilot.press("x")
+        await wait_for(pilot, lambda: len(list(tmp_path.iterdir())) == 2)
+    markdown = next(tmp_path.glob("streamview-success-multi-tool-*.md")).read_text()
+    assert "## Session 1 · GPT-5" in markdown
+    svg = next(tmp_path.glob("streamview-success-multi-tool-*.svg")).read_text()
+    assert svg.startswith("<svg")
