@@ -187,18 +187,25 @@ def _tool_call(record: JSONObject, line: int, recv: int | None, completed: bool)
     if isinstance(result, dict) and result:
         # Shell results hold an ``isBackground`` flag beside the variant: prefer a
         # known variant, then an object-valued key, whatever the key order.
-        outcome = next(
-            (key for key in _RESULT_VARIANTS if key in result),
-            next((k for k, v in result.items() if isinstance(v, dict)), next(iter(result))),
-        )
+        for outcome in _RESULT_VARIANTS:
+            if outcome in result:
+                break
+        else:
+            outcome = next(
+                (k for k, v in result.items() if isinstance(v, dict)), next(iter(result))
+            )
         payload = result[outcome]
     elif result is not None:
         outcome, payload = "result", result
     started_at = completed_at = None
     description = None
     if isinstance(tool_call, dict):
-        started_at = _int(tool_call.get("startedAtMs"))
-        completed_at = _int(tool_call.get("completedAtMs"))
+        started_at = tool_call.get("startedAtMs")
+        if started_at.__class__ is not int:
+            started_at = _int(started_at)
+        completed_at = tool_call.get("completedAtMs")
+        if completed_at.__class__ is not int:
+            completed_at = _int(completed_at)
         key = tool_key(tool_call)
         body = tool_call.get(key) if key else None
         if isinstance(body, dict):
