@@ -20,6 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Container
 from textual.events import Resize
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer, Input
 
 from streamview.core.state import Session, StreamState
@@ -127,6 +128,7 @@ class StreamviewApp(App[int]):
         self.feed.start()
         self.controls = ViewerControls(self)
         self.controls.install()
+        self.watch(self.screen, "focused", self._focus_moved, init=False)
         self.set_interval(self._frame_seconds, self.pump, name="pump")
         self.set_interval(1.0, self.tick, name="tick")
         self.refresh_status()
@@ -183,8 +185,11 @@ class StreamviewApp(App[int]):
         if batch.ended and not state.ended:
             state.counts.blank += feed.blank_lines
             state.finish()
-        elif batch.more and time.perf_counter() - self._last_sync < BEHIND_SYNC_SECONDS:
-            return
+        elif batch.more:
+            # Far behind (a big file): fold on at once, repaint only now and then.
+            self.call_later(self.pump)
+            if time.perf_counter() - self._last_sync < BEHIND_SYNC_SECONDS:
+                return
         self.sync()
 
     def sync(self) -> None:
@@ -300,8 +305,19 @@ class StreamviewApp(App[int]):
     def _follow_changed(self, message: Transcript.FollowChanged) -> None:
         self.refresh_status()
 
+    def _focus_moved(self, focused: Widget | None) -> None:
+        """The table's cursor is marked in the transcript while the table has focus."""
+        table = self.query_one(ToolCallTable)
+        self.query_one(Transcript).mark_call(table.cursor_call if focused is table else None)
+
+    @on(ToolCallTable.Highlighted)
+    def _call_highlighted(self, message: ToolCallTable.Highlighted) -> None:
+        table = self.query_one(ToolCallTable)
+        self.query_one(Transcript).mark_call(message.call_index if table.has_focus else None)
+
+    @on(Transcript.OpenCall)
     @on(ToolCallTable.OpenDetail)
-    def _open_detail(self, message: ToolCallTable.OpenDetail) -> None:
+    def _open_detail(self, message: ToolCallTable.OpenDetail | Transcript.OpenCall) -> None:
         if self.session_index is None:
             return
         session = self.state.sessions[self.session_index]

@@ -25,7 +25,7 @@ from rich.style import Style
 from rich.text import Text
 from rich.theme import Theme
 from textual.binding import Binding, BindingType
-from textual.events import MouseScrollDown, MouseScrollUp, Resize
+from textual.events import Click, MouseScrollDown, MouseScrollUp, Resize
 from textual.geometry import Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
@@ -155,6 +155,7 @@ class Transcript(ScrollView, can_focus=True):
         "transcript--match",
         "transcript--match-current",
         "transcript--empty",
+        "transcript--marked",
     }
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -175,6 +176,13 @@ class Transcript(ScrollView, can_focus=True):
             """The view sticks to the newest line."""
             self.unseen = unseen
             """New content arrived below the viewport while paused."""
+
+    @dataclass
+    class OpenCall(Message):
+        """The user clicked a tool call's marker line."""
+
+        call_index: int
+        """Index of the call in the session's ``tool_calls``."""
 
     def __init__(
         self,
@@ -203,6 +211,8 @@ class Transcript(ScrollView, can_focus=True):
         self._match_index = -1
         self.query_text = ""
         self._reflow_pending = False
+        self._marked: int | None = None
+        """Entry of the tool call the table's cursor is on (drawn highlighted)."""
 
     # -- public API ---------------------------------------------------------------------
 
@@ -228,6 +238,7 @@ class Transcript(ScrollView, can_focus=True):
         self._offsets = [0]
         self._by_call = {}
         self._watch_from = 0
+        self._marked = None
         self._clear_matches()
         self.sync()
 
@@ -295,6 +306,21 @@ class Transcript(ScrollView, can_focus=True):
             if self._visible(entry)
             for strip in entry.lines or ()
         ]
+
+    def mark_call(self, call_index: int | None) -> None:
+        """Highlight the marker of call ``call_index``; bring it into view unless following."""
+        entry = self._by_call.get(call_index) if call_index is not None else None
+        if entry == self._marked:
+            return
+        self._marked = entry
+        self.refresh()
+        if entry is None or self.following:
+            return
+        y = self._offsets[entry]
+        top = round(self.scroll_y)
+        height = self.scrollable_content_region.height
+        if not top <= y < top + height:
+            self._set_scroll(max(0, y - height // 3))
 
     def set_show_thinking(self, show: bool) -> None:
         """Show or hide thinking blocks."""
@@ -464,6 +490,19 @@ class Transcript(ScrollView, can_focus=True):
         self._resume_if_at_end()
         super()._on_mouse_scroll_down(event)
 
+    def on_click(self, event: Click) -> None:
+        """A click on a tool marker opens that call."""
+        offset = event.get_content_offset(self)
+        if offset is None or self.session is None or not self._entries:
+            return
+        absolute = round(self.scroll_y) + offset.y
+        if absolute >= self._offsets[-1]:
+            return
+        entry = self._entries[bisect_right(self._offsets, absolute) - 1]
+        if entry.block.kind == TOOL and entry.block.call_index is not None:
+            event.stop()
+            self.post_message(self.OpenCall(entry.block.call_index))
+
     def render_line(self, y: int) -> Strip:
         """One line of the viewport."""
         width = self.size.width
@@ -491,6 +530,9 @@ class Transcript(ScrollView, can_focus=True):
         hits = self._match_lines.get((index, line_number))
         if hits:
             strip = self._highlight(strip, hits)
+        if index == self._marked:
+            marked = self.get_component_rich_style("transcript--marked", partial=True)
+            strip = strip.extend_cell_length(width).apply_style(marked)
         return strip.apply_style(style).crop_extend(0, width, style)
 
     # -- layout ---------------------------------------------------------------------------

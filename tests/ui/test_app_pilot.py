@@ -466,3 +466,64 @@ def test_feed_batches_and_ends() -> None:
     assert batch.ended
     assert [event.line for event in events] == list(range(1, 10))
     assert all(event.recv_ms == NOW_MS for event in events)
+
+
+RECORDINGS = Path(__file__).resolve().parents[2] / "recordings"
+
+
+async def test_enter_on_a_row_opens_the_call_and_escape_comes_back() -> None:
+    from streamview.ui.detail import ToolCallDetailScreen
+
+    app = file_app(RECORDINGS / "success-multi-tool.ndjson")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(pilot)
+        session = app.state.sessions[-1]
+        edit = next(call for call in session.tool_calls if call.kind == "edit")
+        table = app.query_one(ToolCallTable)
+        await pilot.press("tab")
+        assert table.has_focus
+        table.select_call(edit.index)
+        await pilot.pause()
+        # The transcript marks the call under the table's cursor.
+        transcript = app.query_one(Transcript)
+        assert transcript._marked == transcript._by_call[edit.index]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ToolCallDetailScreen)
+        assert app.screen.call is edit
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.screen_stack[0]
+        await pilot.press("shift+tab")
+        assert transcript.has_focus
+        assert transcript._marked is None
+
+
+async def test_clicking_a_tool_marker_opens_the_call() -> None:
+    from streamview.ui.detail import ToolCallDetailScreen
+
+    app = file_app(capture(PROBE_43))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        transcript = app.query_one(Transcript)
+        row = next(y for y, line in enumerate(screen_lines(transcript)) if "⏺" in line)
+        await pilot.click(Transcript, offset=(5, row + 1))  # + 1: the border
+        await pilot.pause()
+        assert isinstance(app.screen, ToolCallDetailScreen)
+        assert app.screen.call is app.state.sessions[0].tool_calls[0]
+
+
+async def test_l_opens_the_event_log(tmp_path: Path) -> None:
+    from streamview.ui.event_log import EventLogScreen
+
+    path = tmp_path / "odd.ndjson"
+    path.write_bytes(b"not json at all\n" + b"".join(lines_of(PROBE_43)))
+    app = file_app(path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, EventLogScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.screen_stack[0]
