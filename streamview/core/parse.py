@@ -178,7 +178,29 @@ def _split_tool(tool_call: Any) -> tuple[str, JSONObject | None, Any]:
     return "unknown", None, None
 
 
-def _tool_call(record: JSONObject, line: int, recv: int | None, completed: bool) -> AnyEvent:
+ToolCallFields = tuple[
+    str | None,
+    int | None,
+    str,
+    str,
+    JSONObject | None,
+    str | None,
+    Any,
+    str | None,
+    int | None,
+    int | None,
+    str | None,
+]
+"""``(session_id, timestamp_ms, call_id, kind, args, outcome, payload, model_call_id,
+started_at_ms, completed_at_ms, description)`` of a ``tool_call`` record."""
+
+
+def tool_call_fields(record: JSONObject, line: int) -> ToolCallFields:
+    """The fields of a :class:`ToolCallEvent`, read from a ``tool_call`` record.
+
+    Lets the fold apply a tool call without building the event (see
+    :meth:`~streamview.core.state.StreamState.apply_record`).
+    """
     sid, ts = _common(record)
     tool_call = record.get("tool_call")
     kind, args, result = _split_tool(tool_call)
@@ -214,6 +236,35 @@ def _tool_call(record: JSONObject, line: int, recv: int | None, completed: bool)
     if not isinstance(call_id, str):
         fallback = tool_call.get("toolCallId") if isinstance(tool_call, dict) else None
         call_id = fallback if isinstance(fallback, str) else f"<line {line}>"
+    return (
+        sid,
+        ts,
+        call_id,
+        kind,
+        args,
+        outcome,
+        payload,
+        _str(record.get("model_call_id")),
+        started_at,
+        completed_at,
+        description,
+    )
+
+
+def _tool_call(record: JSONObject, line: int, recv: int | None, completed: bool) -> AnyEvent:
+    (
+        sid,
+        ts,
+        call_id,
+        kind,
+        args,
+        outcome,
+        payload,
+        model_call_id,
+        started_at,
+        completed_at,
+        description,
+    ) = tool_call_fields(record, line)
     return ToolCallEvent(
         line,
         sid,
@@ -225,7 +276,7 @@ def _tool_call(record: JSONObject, line: int, recv: int | None, completed: bool)
         args=args,
         outcome=outcome,
         payload=payload,
-        model_call_id=_str(record.get("model_call_id")),
+        model_call_id=model_call_id,
         started_at_ms=started_at,
         completed_at_ms=completed_at,
         description=description,
@@ -409,6 +460,7 @@ def parse_record(record: JSONObject, line: int, recv_ms: int | None = None) -> A
 
 
 _NOT_JSON: Any = object()
+_BOM = b"\xef\xbb\xbf"
 
 
 def _fallback_loads(data: bytes) -> Any:
@@ -442,6 +494,9 @@ def parse_line(data: bytes, line: int, recv_ms: int | None = None) -> AnyEvent:
     try:
         record = orjson.loads(data)
     except orjson.JSONDecodeError:
+        if line == 1 and data.startswith(_BOM):
+            # A file re-saved by an editor may start with a byte-order mark.
+            return parse_line(data[len(_BOM) :], line, recv_ms)
         record = _fallback_loads(data)
     return parse_decoded(record, data, line, recv_ms)
 

@@ -375,3 +375,15 @@ def test_json_beyond_orjson_limits_is_still_read() -> None:
     event = parse_line(b'{"type":"result","subtype":"success","duration_ms":1e400}', 1)
     assert isinstance(event, RunResult)
     assert event.duration_ms is None
+
+
+def test_a_byte_order_mark_before_the_first_line_is_ignored() -> None:
+    data = b'\xef\xbb\xbf{"type":"system","subtype":"init","model":"GPT-5","session_id":"s"}'
+    event = parse_line(data, 1)
+    assert isinstance(event, SessionStarted)
+    assert event.model == "GPT-5"
+
+
+def test_a_byte_order_mark_on_a_later_line_is_malformed() -> None:
+    event = parse_line(b'\xef\xbb\xbf{"type":"user"}', 2)
+    assert isinstance(event, MalformedLine)
