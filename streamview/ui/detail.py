@@ -30,6 +30,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Footer, Static
 
+from streamview.core import tools
 from streamview.core.events import ToolCallEvent
 from streamview.core.linestore import LineStore
 from streamview.core.parse import parse_line
@@ -97,6 +98,8 @@ def escaped_id(call_id: str) -> str:
     return clean(json.dumps(call_id, ensure_ascii=False)[1:-1])
 
 
+WATCH_SECONDS = 0.5
+"""How often the detail screen looks whether its call changed (it may still be running)."""
 MAX_RENDER_WIDTH = 20_000
 """Widest line laid out for sideways scrolling; wider texts are folded instead."""
 
@@ -260,39 +263,60 @@ class ToolCallDetailScreen(Screen[None]):
         """Showing every line of big payloads."""
         self.truncated = False
         """Something on show was cut to the display limits."""
+        self._shown: tuple[object, ...] = ()
 
     def compose(self) -> ComposeResult:
         """Title bar, the scrollable body (loading at first), the footer."""
+        with Horizontal(id="detail-title"):
+            yield Static(id="detail-heading")
+            yield Static(id="detail-status", markup=False)
+            yield Static(id="detail-duration", markup=False)
+        yield Static(id="detail-meta")
+        yield SectionView(id="detail-body")
+        yield Footer()
+
+    def _watched(self) -> tuple[object, ...]:
+        """What, when it changes, means the call must be shown again."""
+        call = self.call
+        return (call.status, call.completed_line, call.approval, call.target, call.started_line)
+
+    def _show_title(self) -> None:
+        """Fill the title bar from the call as it is now."""
         call = self.call
         status = call.status
-        with Horizontal(id="detail-title"):
-            heading = Text(one_line(call.kind, 60), style="bold")
-            if call.target:
-                heading.append("  ")
-                heading.append(one_line(call.target, 2000))
-            yield Static(heading, id="detail-heading")
-            yield Static(
-                f"{STATUS_MARK.get(status, '•')} {status}",
-                id="detail-status",
-                classes=f"-{status}",
-                markup=False,
-            )
-            duration = format_duration(call.duration_ms)
-            yield Static(duration, id="detail-duration", markup=False)
-        meta = Text(f"#{call.index + 1}  call_id ", style="")
+        heading = Text(one_line(call.kind, 60), style="bold")
+        if call.target:
+            heading.append("  ")
+            heading.append(one_line(call.target, 2000))
+        self.query_one("#detail-heading", Static).update(heading)
+        status_widget = self.query_one("#detail-status", Static)
+        status_widget.update(f"{STATUS_MARK.get(status, '•')} {status}")
+        for name in tools.STATUSES:
+            status_widget.set_class(name == status, f"-{name}")
+        self.query_one("#detail-duration", Static).update(format_duration(call.duration_ms))
+        meta = Text(f"#{call.index + 1}  call_id ")
         meta.append(escaped_id(call.call_id))
         lines = [str(n) for n in (call.started_line, call.completed_line) if n is not None]
         if lines:
             meta.append(f"  ·  line{'s' if len(lines) > 1 else ''} {', '.join(lines)}")
         if call.approval:
             meta.append(f"  ·  {one_line(call.approval, 200)}")
-        yield Static(meta, id="detail-meta")
-        yield SectionView(id="detail-body")
-        yield Footer()
+        self.query_one("#detail-meta", Static).update(meta)
 
     def on_mount(self) -> None:
-        """Start loading the call."""
+        """Show the title, start loading, and watch the call while it may still change."""
+        self._shown = self._watched()
+        self._show_title()
         self.load()
+        self.set_interval(WATCH_SECONDS, self._check_call, name="watch tool call")
+
+    def _check_call(self) -> None:
+        """A running call completed (or learnt its approval) while on show: show it again."""
+        now = self._watched()
+        if now != self._shown:
+            self._shown = now
+            self._show_title()
+            self._reload()
 
     @work(thread=True, exclusive=True, name="load tool call")
     def load(self) -> None:

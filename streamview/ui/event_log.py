@@ -295,12 +295,28 @@ class EventLogScreen(Screen[None]):
         super().__init__()
         self.state = state
         self.store = store
+        self._seen: tuple[int, int, int, int] = (0, 0, 0, 0)
 
     def compose(self) -> ComposeResult:
         """Counts, the list, the footer."""
         yield Static(describe_counts(self.state), id="event-log-counts", markup=False)
         yield EventLogList(log_entries(self.state), id="event-log-list")
         yield Footer()
+
+    def on_mount(self) -> None:
+        """Keep up with a live stream: look for new entries twice a second."""
+        self._seen = self._sizes()
+        self.set_interval(0.5, self._check_state, name="watch event log")
+
+    def _sizes(self) -> tuple[int, int, int, int]:
+        state = self.state
+        return (len(state.malformed), len(state.unknown), len(state.notices), state.counts.total)
+
+    def _check_state(self) -> None:
+        sizes = self._sizes()
+        if sizes != self._seen:
+            self._seen = sizes
+            self.refresh_entries()
 
     def refresh_entries(self) -> None:
         """The stream went on: show the entries and counts as they are now."""

@@ -484,3 +484,39 @@ def test_show_all_still_stops_at_the_full_limit() -> None:
     assert capped.truncated and capped.lines_left == 5
     note = payload_view.more_note(capped).plain
     assert note == "… 5 more lines (too long to lay out; r for the raw JSON)"
+
+
+async def test_a_running_call_on_show_updates_when_it_completes() -> None:
+    started = orjson.dumps(
+        {
+            "type": "tool_call",
+            "subtype": "started",
+            "call_id": "live",
+            "tool_call": {"shellToolCall": {"args": {"command": "make test"}}},
+        }
+    )
+    completed = orjson.dumps(
+        {
+            "type": "tool_call",
+            "subtype": "completed",
+            "call_id": "live",
+            "tool_call": {
+                "shellToolCall": {
+                    "args": {"command": "make test"},
+                    "result": {"success": {"exitCode": 0, "interleavedOutput": "all green"}},
+                }
+            },
+        }
+    )
+    store = LineStore()
+    store.remember(1, 0, started, parse_line(started, 1))
+    call = ToolCall(index=0, call_id="live", kind="shell", target="make test", started_line=1)
+    app = DetailApp(call, store)
+    async with app.run_test(size=(80, 20)) as pilot:
+        text = await shown_text(app, pilot)
+        assert "… running" in text and "no result (yet)" in text
+        store.remember(2, len(started) + 1, completed, parse_line(completed, 2))
+        call.status, call.summary, call.completed_line = tools.SUCCEEDED, "exit 0", 2
+        await pilot.pause(0.7)  # the screen looks at its call twice a second
+        text = await shown_text(app, pilot)
+        assert "✓ succeeded" in text and "all green" in text and "lines 1, 2" in text

@@ -186,10 +186,14 @@ async def test_an_empty_log_says_so_and_refresh_picks_up_new_entries() -> None:
         reader = EventReader(store)
         for event in reader.feed(b"garbage\n"):
             state.apply(event)
-        screen.refresh_entries()
-        await pilot.pause()
+        await pilot.pause(0.7)  # the screen looks for new entries twice a second
         assert "garbage" in list_rows(widget)[1]
         assert "1 malformed line ·" in static_text(screen)
+        for event in reader.feed(b'{"type":"mystery"}\n'):
+            state.apply(event)
+        screen.refresh_entries()
+        await pilot.pause()
+        assert list_rows(widget)[2].split()[1:3] == ["unknown", "mystery"]
 
 
 @pytest.mark.skipif(not CAPTURES.is_dir(), reason=f"real captures folder {CAPTURES} is absent")
