@@ -27,7 +27,7 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
-from streamview.core.parse import RECV_KEY
+from streamview.core.parse import RECV_KEY, tool_call_fields
 
 TEXT = "text"
 THINKING = "thinking"
@@ -319,7 +319,7 @@ class StreamState:
         return session
 
     def apply_record(self, record: JSONObject, line: int) -> bool:
-        """Apply a decoded thinking or assistant record straight from its dict.
+        """Apply a decoded thinking, assistant or tool-call record straight from its dict.
 
         The fast path of :func:`~streamview.core.reader.fold`: token deltas are most of
         a long run, and building an event for each costs more than decoding its line.
@@ -363,15 +363,23 @@ class StreamState:
                 model_call_id is not None and model_call_id.__class__ is not str
             ):
                 return False
+        elif kind == "tool_call":
+            subtype = record.get("subtype")
+            if subtype != "started" and subtype != "completed":
+                return False
+            try:
+                text = tool_call_fields(record, line)
+            except Exception:
+                return False  # parse_record turns this into an UnknownRecord
         else:
             return False
         session_id = record.get("session_id")
         timestamp = record.get("timestamp_ms")
-        when = record.get(RECV_KEY)
+        recv = record.get(RECV_KEY)
         if (
             (session_id is not None and session_id.__class__ is not str)
             or (timestamp is not None and timestamp.__class__ is not int)
-            or (when is not None and when.__class__ is not int)
+            or (recv is not None and recv.__class__ is not int)
         ):
             return False
         counts = self.counts
@@ -379,8 +387,7 @@ class StreamState:
         counts.events += 1
         if self._track:
             self._changes.events += 1
-        if when is None:
-            when = timestamp
+        when = timestamp if recv is None else recv
         sessions = self.sessions
         session = sessions[-1] if sessions else None
         if session is None or (session_id is not None and session_id != session.session_id):
@@ -394,6 +401,9 @@ class StreamState:
             session.last_time_ms = when
         if kind == "assistant":
             self._assistant_text(session, text, line, model_call_id, timestamp)
+        elif kind == "tool_call":
+            _, _, *fields = text
+            self._tool(session, line, timestamp, recv, subtype == "completed", *fields)
         elif text is not None:
             self._thinking_text(session, text, line)
         else:
@@ -562,47 +572,82 @@ class StreamState:
         self._close_thinking(session)
 
     def _on_tool(self, session: Session, event: ToolCallEvent) -> None:
-        call = session.calls_by_id.get(event.call_id)
+        self._tool(
+            session,
+            event.line,
+            event.timestamp_ms,
+            event.recv_ms,
+            event.completed,
+            event.call_id,
+            event.kind,
+            event.args,
+            event.outcome,
+            event.payload,
+            event.model_call_id,
+            event.started_at_ms,
+            event.completed_at_ms,
+            event.description,
+        )
+
+    def _tool(
+        self,
+        session: Session,
+        line: int,
+        timestamp_ms: int | None,
+        recv_ms: int | None,
+        completed: bool,
+        call_id: str,
+        kind: str,
+        args: JSONObject | None,
+        outcome: str | None,
+        payload: Any,
+        model_call_id: str | None,
+        started_at_ms: int | None,
+        completed_at_ms: int | None,
+        description: str | None,
+    ) -> None:
+        """The rules of :meth:`_on_tool`, from the event's fields."""
+        call = session.calls_by_id.get(call_id)
         if call is None:
             self._close_text(session)
             self._close_thinking(session)
-            call = ToolCall(index=len(session.tool_calls), call_id=event.call_id, kind=event.kind)
+            call = ToolCall(index=len(session.tool_calls), call_id=call_id, kind=kind)
             session.tool_calls.append(call)
-            session.calls_by_id[event.call_id] = call
-            session.blocks.append(Block(TOOL, event.line, call_index=call.index))
-            approval = session.pending_approval.pop(event.call_id, None)
+            session.calls_by_id[call_id] = call
+            session.blocks.append(Block(TOOL, line, call_index=call.index))
+            approval = session.pending_approval.pop(call_id, None)
             if approval is not None:
                 call.approval = approval
             self._touch_transcript(session)
-        elif call.kind == "unknown" and event.kind != "unknown":
-            call.kind = event.kind
-        if event.args is not None:
-            call.args = event.args
+        elif call.kind == "unknown" and kind != "unknown":
+            call.kind = kind
+        if args is not None:
+            call.args = args
         elif call.args is None:
-            call.args = session.pending_args.pop(event.call_id, None)
-        if call.target is None or event.args is not None:
+            call.args = session.pending_args.pop(call_id, None)
+        if call.target is None or args is not None:
             call.target = tools.target_of(call.kind, call.args)
-        call.model_call_id = call.model_call_id or event.model_call_id
-        call.description = call.description or event.description
-        if event.started_at_ms is not None:
-            call.started_at_ms = event.started_at_ms
-        if event.completed:
-            call.completed_line = event.line
-            call.completed_at_ms = event.completed_at_ms or call.completed_at_ms
-            call.end_ts = event.timestamp_ms
-            call.end_recv = event.recv_ms
-            call.outcome = event.outcome
-            call.status = tools.status_of(call.kind, event.outcome, event.payload)
-            call.summary = tools.summary_of(call.kind, event.outcome, event.payload)
+        call.model_call_id = call.model_call_id or model_call_id
+        call.description = call.description or description
+        if started_at_ms is not None:
+            call.started_at_ms = started_at_ms
+        if completed:
+            call.completed_line = line
+            call.completed_at_ms = completed_at_ms or call.completed_at_ms
+            call.end_ts = timestamp_ms
+            call.end_recv = recv_ms
+            call.outcome = outcome
+            call.status = tools.status_of(call.kind, outcome, payload)
+            call.summary = tools.summary_of(call.kind, outcome, payload)
             if call.status == tools.REJECTED and call.approval and call.summary == "rejected":
                 call.summary = call.approval
             if self._compact and call.target is not None:
                 # Later records only recompute the target when they bring new args.
                 call.args = {}
         else:
-            call.started_line = event.line
-            call.start_ts = event.timestamp_ms
-            call.start_recv = event.recv_ms
+            call.started_line = line
+            call.start_ts = timestamp_ms
+            call.start_recv = recv_ms
         if self._track:
             self._changes.calls.add((session.index, call.index))
 
