@@ -20,6 +20,7 @@ from streamview.core.sanitize import dumps_for_terminal, one_line
 from streamview.core.state import SUCCESS, StreamState
 from streamview.core.summary import summarize
 from streamview.printer import Printer
+from streamview.process import ProcessSource
 from streamview.recording import Recorder, RecordingSource, default_recording_path
 from streamview.sources import InputError, Source, open_file, source_for
 
@@ -465,8 +466,6 @@ def build_run_parser() -> argparse.ArgumentParser:
 
 def main_run(arguments: list[str]) -> int:
     """``streamview run [options] -- COMMAND ARGS...``; returns the exit status."""
-    from streamview.process import ProcessSource
-
     parser = build_run_parser()
     args = parser.parse_args(arguments)
     command = list(args.command)
@@ -506,7 +505,7 @@ def main_run(arguments: list[str]) -> int:
     return run_exit_code(code, source)
 
 
-def run_front_end(source: Any, args: argparse.Namespace, ui: bool) -> int:
+def run_front_end(source: ProcessSource, args: argparse.Namespace, ui: bool) -> int:
     """Show a running agent; returns the exit status the stream alone gives."""
     if ui:
         from streamview.ui.app import run_app
@@ -517,8 +516,7 @@ def run_front_end(source: Any, args: argparse.Namespace, ui: bool) -> int:
 
             def process() -> dict[str, Any]:
                 stop_agent(source, ui=False)
-                summary: dict[str, Any] = source.summary()
-                return summary
+                return source.summary()
 
             return run_json(source, sys.stdout, process=process)
         code = run_print(source, sys.stdout, allow_empty=True)
@@ -528,7 +526,7 @@ def run_front_end(source: Any, args: argparse.Namespace, ui: bool) -> int:
 
 
 @contextlib.contextmanager
-def forwarded_sigint(source: Any) -> Iterator[None]:
+def forwarded_sigint(source: ProcessSource) -> Iterator[None]:
     """While it runs, Ctrl+C stops the agent (harder each time) instead of streamview."""
 
     def handler(signum: int, frame: object) -> None:
@@ -543,7 +541,7 @@ def forwarded_sigint(source: Any) -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-def stop_agent(source: Any, ui: bool) -> None:
+def stop_agent(source: ProcessSource, ui: bool) -> None:
     """Stop an agent still running when streamview is done with it, and say so."""
     if not source.running:
         return
@@ -553,7 +551,7 @@ def stop_agent(source: Any, ui: bool) -> None:
         say(f"stopped the agent (pid {pid}): it was still running when the viewer closed")
 
 
-def print_process(source: Any, out: TextIO) -> None:
+def print_process(source: ProcessSource, out: TextIO) -> None:
     """``--print`` in run mode: how the agent process ended, with its stderr if it failed."""
     state = source.state()
     if source.lingered:
@@ -565,9 +563,9 @@ def print_process(source: Any, out: TextIO) -> None:
     out.flush()
 
 
-def run_exit_code(stream_code: int, source: Any) -> int:
+def run_exit_code(stream_code: int, source: ProcessSource) -> int:
     """The agent's exit status when it failed on its own, else what the stream says."""
     status = source.exit_code
     if status is None or status == 0 or source.lingered:
         return stream_code
-    return int(status)
+    return status

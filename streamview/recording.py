@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import shlex
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -245,8 +244,3 @@ def default_recording_path(command: list[str], directory: Path | None = None) ->
         candidate = directory / f"{stamp}-{program}-{number}.ndjson"
         number += 1
     return candidate
-
-
-def describe_command(command: list[str]) -> str:
-    """The command as a shell would show it."""
-    return shlex.join(command)
