@@ -22,7 +22,14 @@ from streamview.core.summary import summarize
 from streamview.printer import Printer
 from streamview.process import ProcessSource
 from streamview.recording import Recorder, RecordingSource, default_recording_path
-from streamview.sources import InputError, Source, open_file, source_for
+from streamview.sources import (
+    InputError,
+    PipeSource,
+    Source,
+    detach_stdin_for_keys,
+    open_file,
+    source_for,
+)
 
 EXIT_SUCCESS = 0
 EXIT_RUN_FAILED = 1
@@ -346,6 +353,10 @@ def open_source(args: argparse.Namespace, recorder: Recorder | None) -> Source:
         return ReplaySource(path, speed=args.speed or 1.0, idle_limit=args.idle_limit)
     source = source_for(args.input, follow=args.follow)
     if recorder is not None:
+        if isinstance(source, PipeSource) and source.fd == 0 and front_end(args) == UI:
+            # The viewer reads keys from fd 0: move the pipe first (run_app cannot see
+            # it inside the recording source).
+            source = PipeSource(detach_stdin_for_keys(), label=source.label)
         recorder.open()
         source = RecordingSource(source, recorder)
     return source

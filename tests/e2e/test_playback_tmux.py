@@ -198,3 +198,20 @@ def test_ctrl_c_stops_the_agent_and_the_viewer_stays(tmux: Tmux, tmp_path: Path)
     assert not exit_file.exists()  # the viewer is still open
     tmux.keys("q")
     assert exit_status(exit_file) == 130
+
+
+def test_recording_a_pipe_in_the_viewer_keeps_the_keys(tmux: Tmux, tmp_path: Path) -> None:
+    """``producer | streamview --record PATH``: the viewer still reads keys from the terminal."""
+    exit_file = tmp_path / "exit"
+    record = tmp_path / "piped.ndjson"
+    producer = f"{shlex.quote(sys.executable)} {shlex.quote(str(AGENTS / 'success.py'))}"
+    python = shlex.quote(sys.executable)
+    tmux.start(
+        f"cd {shlex.quote(str(REPO))} && unset COLUMNS LINES && {producer} | "
+        f"{{ {python} -m streamview --record {shlex.quote(str(record))}; "
+        f"echo $? > {shlex.quote(str(exit_file))}; }}; sleep 60"
+    )
+    tmux.wait_for(lambda screen: "✓ success in 300ms" in screen)
+    tmux.keys("q")
+    assert exit_status(exit_file) == 0
+    assert record.read_bytes().count(b"streamview_recv_ms") == 6
