@@ -37,8 +37,10 @@ FRAME_SECONDS = 1 / 30
 """How often pending events are folded in."""
 FOLD_BUDGET_SECONDS = 0.05
 """Time one frame may spend folding before it yields to the UI."""
-BEHIND_SYNC_SECONDS = 0.25
+BEHIND_SYNC_SECONDS = 0.5
 """While the reader is ahead, repaint at most this often."""
+CATCHING_UP_EVENTS = 2_000
+"""Folding this many events in one frame means reading a backlog, not a live run."""
 WIDE_LAYOUT_COLUMNS = 150
 """From this width on, transcript and tool calls sit side by side."""
 RATE_WINDOW_MS = 3_000
@@ -174,10 +176,12 @@ class StreamviewApp(App[int]):
         state = self.state
         apply = state.apply
         started = time.perf_counter()
+        folded = 0
         while True:
             batch = feed.drain(limit=5_000)
             for event in batch.events:
                 apply(event)
+            folded += len(batch.events)
             if not batch.more or time.perf_counter() - started > FOLD_BUDGET_SECONDS:
                 break
         if batch.error and self.read_error is None:
@@ -185,9 +189,10 @@ class StreamviewApp(App[int]):
         if batch.ended and not state.ended:
             state.counts.blank += feed.blank_lines
             state.finish()
-        elif batch.more:
+        elif batch.more or folded >= CATCHING_UP_EVENTS:
             # Far behind (a big file): fold on at once, repaint only now and then.
-            self.call_later(self.pump)
+            if batch.more:
+                self.call_later(self.pump)
             if time.perf_counter() - self._last_sync < BEHIND_SYNC_SECONDS:
                 return
         self.sync()
@@ -270,6 +275,9 @@ class StreamviewApp(App[int]):
         state = self.state
         session = state.sessions[self.session_index] if self.session_index is not None else None
         live = self.source.live
+        if isinstance(self.feed, PlaybackFeed):
+            # A playback shows the run as it went: streaming, idle, calls still open.
+            live = self.feed.loaded
         idle = None
         if live and state.last_event_ms is not None:
             idle = max(0, self.clock() - state.last_event_ms)

@@ -527,3 +527,20 @@ async def test_l_opens_the_event_log(tmp_path: Path) -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is app.screen_stack[0]
+
+
+async def test_follow_file_mode_shows_lines_appended_later(tmp_path: Path) -> None:
+    path = tmp_path / "growing.ndjson"
+    lines = lines_of(PROBE_43)
+    path.write_bytes(b"".join(lines[:3]))
+    app = StreamviewApp(FileSource(path, follow=True), clock=FakeClock())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.state.counts.total == 3)
+        assert "running" in screen_lines(app.query_one(ToolCallTable))[1]
+        with path.open("ab") as handle:
+            handle.write(b"".join(lines[3:]))
+        await wait_for(pilot, lambda: app.state.counts.total == len(lines))
+        await pilot.pause(0.1)
+        assert "✓ success in 9.9s" in status_text(app)
+        assert "succeeded" in screen_lines(app.query_one(ToolCallTable))[1]
+        assert not app.state.ended  # still following the file
