@@ -316,6 +316,10 @@ class ProcessSource(Source):
 
     def state(self) -> ProcessState:
         """A snapshot of the process, for the viewer."""
+        thread = self._stderr_thread
+        if thread is not None and thread.is_alive() and self.exit_code is not None:
+            # It exited: its last words are usually still in the pipe; wait a moment.
+            thread.join(0.05)
         return ProcessState(
             command=self.label,
             pid=self.pid,

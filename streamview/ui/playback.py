@@ -246,8 +246,6 @@ class PlaybackFeed:
             schedule = self.schedule
             if schedule is None:
                 return 0.0, 0
-            if self._playhead.paused:
-                return float(schedule.offset_of(self._applied)), schedule.total_ms
             return min(self._playhead.position_ms, schedule.total_ms), schedule.total_ms
 
     def recorded_now_ms(self) -> int:
@@ -268,10 +266,7 @@ class PlaybackFeed:
                     break
             else:
                 return now_ms()
-            if self._playhead.paused:
-                position = float(schedule.offset_of(self._applied))
-            else:
-                position = self._playhead.position_ms
+            position = self._playhead.position_ms
             return moment + max(0, round(position - schedule.offsets[index]))
 
     # -- controls (the UI thread) -----------------------------------------------------
@@ -349,7 +344,6 @@ class PlaybackFeed:
         if at_end:
             self.go_to(1)
         with self._lock:
-            self._playhead.seek(max(self.schedule.offset_of(self._applied), 0))
             self._target = None
             self._playhead.resume()
             return True

@@ -190,10 +190,13 @@ def test_ctrl_c_stops_the_agent_and_the_viewer_stays(tmux: Tmux, tmp_path: Path)
     tmux.start(viewer(f"run -- {agent}", exit_file, tmp_path))
     tmux.wait_for(lambda text: "agent running" in text and "README.md" in text)
     tmux.keys("C-c")
-    screen = tmux.wait_for(
-        lambda text: "agent exited with 130 (SIGINT)" in text and "1 call interrupted" in text
+    tmux.wait_for(
+        lambda text: (
+            "agent exited with 130 (SIGINT)" in text
+            and "1 call interrupted" in text
+            and "Aborting operation..." in text
+        )
     )
-    assert "Aborting operation..." in screen
     time.sleep(0.3)
     assert not exit_file.exists()  # the viewer is still open
     tmux.keys("q")

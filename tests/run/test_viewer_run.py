@@ -42,7 +42,7 @@ async def test_a_failed_run_shows_exit_code_and_clean_stderr() -> None:
     source = ProcessSource(agent("failure"))
     app = StreamviewApp(source, clock=lambda: NOW_MS)
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_for(pilot, lambda: app.state.ended and "exited" in panel_text(app))
+        await wait_for(pilot, lambda: app.state.ended and "first." in panel_text(app))
         text = panel_text(app)
         assert text.startswith("agent exited with 1")
         assert "Error: authentication failed\nRun 'agent login' first." in text
@@ -59,12 +59,16 @@ async def test_ctrl_c_interrupts_the_agent_and_keeps_the_viewer() -> None:
             pilot, lambda: app.state.counts.total >= 3 and "agent running" in panel_text(app)
         )
         await pilot.press("ctrl+c")
-        await wait_for(pilot, lambda: "exited with 130" in panel_text(app))
+        await wait_for(
+            pilot,
+            lambda: (
+                "exited with 130" in panel_text(app) and "Aborting operation..." in panel_text(app)
+            ),
+        )
         await wait_for(pilot, lambda: app.state.ended)
         assert app.is_running
         session = app.state.sessions[0]
         assert session.tool_calls[0].status == "interrupted"
-        assert "Aborting operation..." in panel_text(app)
         await pilot.press("ctrl+c")  # nothing left to stop: no error
         await pilot.pause(0.1)
     assert source.exit_code == 130
