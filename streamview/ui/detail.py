@@ -219,7 +219,7 @@ class SectionView(ScrollView, can_focus=True):
     def _set_strips(self, strips: list[Strip], widest: int, width: int) -> None:
         self._strips = strips
         self._laid_out_width = width
-        self.virtual_size = Size(widest, len(strips))
+        self.virtual_size = Size(widest if widest > width else 1, len(strips))
         self.refresh()
 
     def render_line(self, y: int) -> Strip:

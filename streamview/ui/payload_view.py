@@ -17,9 +17,10 @@ from typing import Any
 from pygments.lexers import get_lexer_for_filename  # type: ignore[import-untyped]
 from pygments.util import ClassNotFound  # type: ignore[import-untyped]
 from rich.console import Group, RenderableType
+from rich.style import Style
 from rich.syntax import Syntax
 from rich.table import Table
-from rich.text import Text
+from rich.text import Span, Text
 from rich.tree import Tree
 
 from streamview.core.sanitize import clean, one_line
@@ -145,7 +146,13 @@ def more_note(capped: Capped) -> Text:
 
 
 def _with_note(body: RenderableType, capped: Capped) -> RenderableType:
-    return Group(body, more_note(capped)) if capped.truncated else body
+    """``body`` followed, on a line of its own, by what was cut (if anything)."""
+    if not capped.truncated:
+        return body
+    if isinstance(body, Text) and body.end != "\n":
+        body = body.copy()
+        body.end = "\n"
+    return Group(body, more_note(capped))
 
 
 def sanitize_json(value: Any) -> Any:
@@ -168,11 +175,35 @@ def json_text(value: Any, full: bool = False) -> Capped:
 def raw_json(value: Any, full: bool = False) -> Section:
     """The raw JSON of a record or a payload, pretty-printed and highlighted."""
     capped = json_text(value, full)
-    body = Syntax(capped.text, "json", theme="ansi_dark", background_color="default").highlight(
-        capped.text
-    )
+    body = highlight(capped.text, "json")
     body.rstrip()
     return Section("raw JSON", _with_note(body, capped), capped.truncated, wrap=False)
+
+
+def _foreground(style: str | Style) -> Style:
+    """A style's colour and attributes without its background."""
+    style = Style.parse(style) if isinstance(style, str) else style
+    return Style(
+        color=style.color,
+        bold=style.bold,
+        italic=style.italic,
+        underline=style.underline,
+        dim=style.dim,
+    )
+
+
+def highlight(text: str, lexer: str) -> Text:
+    """``text`` coloured by a Pygments lexer, with no background of its own.
+
+    The theme's background (even ``default``) would paint over the view's own
+    background, so only foreground colours and attributes are kept.
+    """
+    highlighted = Syntax(text, lexer, theme="ansi_dark", tab_size=4).highlight(text)
+    highlighted.style = ""
+    highlighted.spans = [
+        Span(span.start, span.end, _foreground(span.style)) for span in highlighted.spans
+    ]
+    return highlighted
 
 
 def lexer_for(path: str | None) -> str:
@@ -200,9 +231,7 @@ def code(text: str, path: str | None, start_line: int = 1, full: bool = False) -
     """
     capped = _clean_capped(cap_text(text, full))
     lexer = lexer_for(path)
-    highlighted = Syntax(
-        capped.text, lexer, theme="ansi_dark", background_color="default", tab_size=4
-    ).highlight(capped.text)
+    highlighted = highlight(capped.text, lexer)
     lines = list(highlighted.split("\n", allow_blank=True))
     if lines and not lines[-1].plain and len(lines) > 1:
         lines = lines[:-1]
@@ -645,9 +674,11 @@ def _web_fetch(args: dict[str, Any], payload: dict[str, Any], full: bool) -> lis
 
 def _mcp(args: dict[str, Any], payload: dict[str, Any], full: bool) -> list[Section]:
     content = payload.get("content")
-    sections = [Section("tool", fields([("error", "yes" if payload.get("isError") else None)]))]
+    sections: list[Section] = []
+    if payload.get("isError") is True:
+        sections.append(Section("tool", Text("the tool reported an error", style="red")))
     if not isinstance(content, list):
-        return [raw_json(payload, full)]
+        return [*sections, raw_json(payload, full)]
     for number, item in enumerate(content, 1):
         title = f"item {number}"
         if isinstance(item, dict) and isinstance(item.get("text"), dict | str):

@@ -226,7 +226,9 @@ def test_web_search_fetch_mcp_and_todos() -> None:
         },
     )
     text = text_of(mcp)
-    assert "hello" in text and "image/png" in text
+    assert "hello" in text and "image/png" in text and "error" not in text
+    failed = result_sections("mcp", {}, "success", {"isError": True, "content": []})
+    assert "the tool reported an error" in text_of(failed)
     todos = result_sections(
         "updateTodos",
         {},
@@ -266,7 +268,7 @@ def test_huge_output_is_capped_with_a_note_and_full_shows_all() -> None:
     assert out.truncated
     text = text_of([out])
     assert f"line {MAX_LINES - 1}" in text and f"line {MAX_LINES}\n" not in text
-    assert "15,000 more lines (press a to show all, r for the raw JSON)" in text
+    assert "\n… 15,000 more lines (press a to show all, r for the raw JSON)" in text
     full = result_sections("shell", {"command": "seq"}, "success", payload, full=True)
     assert not full[-1].truncated and "line 19999" in text_of([full[-1]])
     one_long_line = payload_view.cap_text("x" * 100_000)
