@@ -278,9 +278,6 @@ class StreamviewApp(App[int]):
         if isinstance(self.feed, PlaybackFeed):
             # A playback shows the run as it went: streaming, idle, calls still open.
             live = self.feed.loaded
-        if isinstance(self.feed, PlaybackFeed):
-            # A playback shows the run as it went: streaming, idle, calls still open.
-            live = self.feed.loaded
         idle = None
         if live and state.last_event_ms is not None:
             idle = max(0, self.clock() - state.last_event_ms)
