@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from markdown_it import MarkdownIt
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.markdown import Markdown
 from rich.segment import Segment
@@ -100,6 +101,31 @@ def hard_breaks(text: str) -> str:
             line = line.rstrip(" ") + "  "
         out.append(line)
     return "\n".join(out)
+
+
+_DEEP_NESTING = re.compile(
+    r"^(?:[ \t]*>){64}|^[ \t]{256}[-*+]|^(?:[ \t]*(?:[-*+]|\d+[.)])[ \t]+){64}", re.MULTILINE
+)
+"""Nesting deeper than the Markdown parser keeps: it would drop the rest silently."""
+
+
+def _letters(texts: Iterable[str]) -> int:
+    """Letters and digits in ``texts``: what any faithful rendering must keep."""
+    return sum(sum(map(str.isalnum, text)) for text in texts)
+
+
+class AnswerMarkdown(Markdown):
+    """Rich Markdown that shows HTML as the text it is instead of dropping it.
+
+    Rich's parser accepts raw HTML and then renders nothing for it, so an answer
+    with ``<details>`` or ``<div>`` outside a code fence would lose text.
+    """
+
+    def __init__(self, markup: str, code_theme: str) -> None:
+        super().__init__("", code_theme=code_theme, hyperlinks=False)
+        parser = MarkdownIt("commonmark", {"html": False}).enable("strikethrough").enable("table")
+        self.markup = markup
+        self.parsed = parser.parse(markup)
 
 
 @dataclass(slots=True)
@@ -740,9 +766,16 @@ class Transcript(ScrollView, can_focus=True):
             cut = text.rfind("\n", 0, MARKDOWN_LIMIT)
             cut = cut if cut > 0 else MARKDOWN_LIMIT
             text, tail = text[:cut], text[cut:]
-        strips = self._lines_of(
-            Markdown(hard_breaks(text), code_theme=self._code_theme(), hyperlinks=False), width
-        )
+        if _DEEP_NESTING.search(text):
+            text, tail = "", text
+        try:
+            strips = self._lines_of(AnswerMarkdown(hard_breaks(text), self._code_theme()), width)
+        except Exception:  # a Markdown the renderer chokes on is still shown, as text
+            strips, tail = [], text + tail
+        else:
+            if _letters(strip.text for strip in strips) < _letters([text]) * 0.8:
+                # The renderer lost text (a construct it does not show): show it plainly.
+                strips, tail = [], text + tail
         if tail:
             strips += self._lines_of(Text(tail), width)
         return strips
