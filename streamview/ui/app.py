@@ -101,6 +101,8 @@ class StreamviewApp(App[int]):
         self._frame_seconds = frame_seconds
         self._last_sync = 0.0
         self._rate_samples: deque[tuple[int, int]] = deque()
+        self._header_count = 0
+        """How many sessions the header's "i/n" counted."""
         if theme is not None:
             if theme not in self.available_themes:
                 known = ", ".join(sorted(self.available_themes))
@@ -216,7 +218,7 @@ class StreamviewApp(App[int]):
             self.refresh_status()
             return
         session = state.sessions[index]
-        if index in changes.sessions:
+        if index in changes.sessions or len(state.sessions) != self._header_count:
             self._show_header()
         calls = [call for s, call in changes.calls if s == index]
         if index in changes.transcript or calls:
@@ -244,6 +246,7 @@ class StreamviewApp(App[int]):
     def _show_header(self) -> None:
         if self.session_index is None:
             return
+        self._header_count = len(self.state.sessions)
         self.query_one(SessionHeader).show(
             self.state.sessions[self.session_index],
             (self.session_index + 1, len(self.state.sessions)),
@@ -395,10 +398,13 @@ class StreamviewApp(App[int]):
         """Follow the newest content, or stop following it."""
         transcript = self.query_one(Transcript)
         transcript.set_follow(not transcript.following)
-        if transcript.following and not self.pinned and self.state.sessions:
+        if transcript.following and self.state.sessions:
+            # Following means the newest content: of the newest session too.
+            self.pinned = False
             newest = len(self.state.sessions) - 1
             if self.session_index != newest:
                 self.show_session(newest)
+                self.refresh_status()
 
     def action_event_log(self) -> None:
         """Open the event log: malformed lines, unknown records, connection notices."""

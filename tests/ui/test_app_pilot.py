@@ -329,6 +329,27 @@ async def test_sessions_switch_with_brackets_newest_first(tmp_path: Path) -> Non
         await pilot.press("right_square_bracket")
         assert app.session_index == 1
         assert app.query_one(ToolCallTable).row_count == 0
+        await pilot.press("right_square_bracket")  # no session after the last: stays
+        assert app.session_index == 1
+
+
+async def test_older_session_stays_pinned_until_f() -> None:
+    first = lines_of(PROBE_43)
+    source = ScriptedSource(first + lines_of(THINKING)[:2])
+    app = StreamviewApp(source, clock=FakeClock())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.session_index == 1)
+        await pilot.press("left_square_bracket")
+        assert app.session_index == 0 and app.pinned
+        source.push(b"".join(lines_of(PROBE_11)[:2]))  # a third session starts
+        await wait_for(pilot, lambda: len(app.state.sessions) == 3)
+        await pilot.pause(0.05)
+        assert app.session_index == 0  # the user's choice wins
+        assert "1/3" in header_text(app)
+        await pilot.press("f")  # pauses follow (it was on)
+        await pilot.press("f")  # resumes it: the newest session again
+        assert app.session_index == 2
+        assert not app.pinned
 
 
 async def test_new_session_is_shown_while_following() -> None:
