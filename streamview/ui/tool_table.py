@@ -18,6 +18,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
@@ -28,6 +29,8 @@ from streamview.core.sanitize import one_line
 from streamview.core.state import Session, ToolCall
 from streamview.printer import STATUS_MARK, format_duration
 
+CACHED_ROWS = 2_000
+"""Rendered rows kept; enough for any screen, bounded however far the user scrolls."""
 GAP = 1
 """Blank cells between two columns."""
 KIND_WIDTH = 12
@@ -185,7 +188,7 @@ class ToolCallTable(ScrollView, can_focus=True):
         self._cursor: int | None = None
         self._now_ms = now_ms
         self._running_rows: set[int] = set()
-        self._cache: dict[int, Strip] = {}
+        self._cache: LRUCache[int, Strip] = LRUCache(CACHED_ROWS)
         self._cache_width = -1
         self._columns: Columns | None = None
         self._kind_cells = 4
@@ -248,7 +251,7 @@ class ToolCallTable(ScrollView, can_focus=True):
             if not 0 <= index < count:
                 continue
             changed.append(self._calls[index])
-            self._cache.pop(index, None)
+            self._cache.discard(index)
             if self._calls[index].status == tools.RUNNING:
                 running.add(index)
             else:
@@ -279,10 +282,10 @@ class ToolCallTable(ScrollView, can_focus=True):
         if not self._running_rows:
             return
         first = round(self.scroll_offset.y)
-        last = first + max(self.size.height - 1, 0)
-        for index in self._running_rows:
-            self._cache.pop(index, None)
-            if first <= index < last:
+        last = min(first + max(self.size.height - 1, 0), len(self._calls))
+        calls = self._calls
+        for index in range(first, last):
+            if calls[index].status == tools.RUNNING:
                 self.refresh_line(index + 1)
 
     def select_call(self, index: int) -> None:
@@ -374,7 +377,9 @@ class ToolCallTable(ScrollView, can_focus=True):
         strip = self._cache.get(index)
         if strip is None:
             strip = self._render_row(index, width, base, None)
-            self._cache[index] = strip
+            if self._calls[index].status != tools.RUNNING:
+                # A running row's timer moves every tick: it is drawn afresh each time.
+                self._cache.set(index, strip)
         return strip
 
     def _render_header(self, width: int) -> Strip:

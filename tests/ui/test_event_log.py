@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ from rich.console import Console
 from textual.app import App
 from textual.widgets import Static
 
+from streamview.core.events import ConnectionNotice
 from streamview.core.linestore import LineStore
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState
@@ -18,6 +20,7 @@ from streamview.ui.event_log import (
     MALFORMED,
     NOTICE,
     UNKNOWN,
+    EntryFollower,
     EventEntryScreen,
     EventLogList,
     EventLogScreen,
@@ -209,3 +212,23 @@ def test_snapshot_event_log(snap_compare: Any) -> None:
     records (amber) in line order with inert one-line previews; cursor on the first."""
     state, store = fold(STREAM)
     assert snap_compare(LogApp(state, store), terminal_size=(100, 14))
+
+
+def test_the_follower_adds_new_entries_in_line_order() -> None:
+    state, _ = fold(b"bad one\n")
+    follower = EntryFollower(state)
+    assert [e.line for e in follower.entries] == [1]
+    assert not follower.update()
+    reader = EventReader()
+    events = reader.feed(b"x\n" * 3)
+    for number, event in enumerate(events, 2):
+        state.apply(replace(event, line=number))
+    assert follower.update()
+    assert [e.line for e in follower.entries] == [1, 2, 3, 4]
+    state.notices.append(ConnectionNotice(line=3, subtype="reconnecting"))  # out of order
+    assert follower.update()
+    assert [(e.line, e.kind) for e in follower.entries][2:4] == [(3, MALFORMED), (3, NOTICE)]
+    state.malformed.clear()  # a rebuilt state
+    assert follower.update()
+    assert [(e.line, e.kind) for e in follower.entries] == [(3, NOTICE)]
+    assert follower.entries[0].preview == ""
