@@ -522,3 +522,26 @@ async def test_a_running_call_on_show_updates_when_it_completes() -> None:
         await pilot.pause(0.7)  # the screen looks at its call twice a second
         text = await shown_text(app, pilot)
         assert "✓ succeeded" in text and "all green" in text and "lines 1, 2" in text
+
+
+@pytest.mark.parametrize(
+    ("kind", "args", "payload"),
+    [
+        ("read", {"path": "evil\u202etxt.py"}, {"content": "x = 1\u202e # \x1b[2J\u2028y\x9b[1m"}),
+        ("edit", {"path": "a"}, {"diffString": "+ok\u202e\x1b]0;title\x07\n-\x1b[31mno"}),
+        ("webFetch", {"url": "https://e.x/\u202e"}, {"markdown": "# \x1b]8;;https://evil\x07x"}),
+        ("teleport", {"\x1b[2Jk": "v"}, {"\u202ekey": ["\x1b[31m", "\x9b"]}),
+        ("updateTodos", {}, {"todos": [{"content": "\x1b[5mblink\u2029", "status": "\x1b"}]}),
+    ],
+)
+def test_no_control_character_reaches_the_screen(kind: str, args: Any, payload: Any) -> None:
+    sections = [
+        payload_view.args_section(kind, args),
+        *result_sections(kind, args, "success", payload),
+    ]
+    for section in sections:
+        for segment in segments(section.body):
+            for char in segment.text:
+                assert char in "\n\t" or not (
+                    ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0 or char in "\u202e\u2028\u2029"
+                ), (kind, repr(segment.text))
