@@ -295,7 +295,10 @@ def many_sessions_stream(sessions: int) -> Iterator[bytes]:
 def pathological_markdown() -> dict[str, str]:
     """Markdown that hangs or explodes naive renderers, by name."""
     return {
-        "nested-lists": "".join("  " * n + "- item\n" for n in range(10_000)),
+        "nested-lists": "- " * 10_000 + "deep\n",
+        "nested-ordered-lists": "1. " * 10_000 + "deep\n",
+        "nested-lists-indented": "".join("  " * n + "- item\n" for n in range(1_000)),
+        "nested-quote-lists": "> - " * 5_000 + "deep\n",
         "nested-quotes": ">" * 10_000 + " deep\n",
         "nested-quotes-lines": "".join(">" * n + " q\n" for n in range(1, 2_000)),
         "five-mb-line": "word " * 1_000_000,

@@ -296,3 +296,83 @@ def test_dev_null_and_binary_garbage(tmp_path: Path) -> None:
     assert unsafe_in(text) == []
     expected = len([x for x in garbage.read_bytes().split(b"\n") if x.rstrip(b"\r").strip()])
     assert text.count("?? line ") == expected
+
+
+# -- Recording faults ---------------------------------------------------------------------
+
+
+def _run_lines() -> bytes:
+    return b"".join(
+        [
+            *head_lines(),
+            dumps(
+                {
+                    "type": "tool_call",
+                    "subtype": "completed",
+                    "call_id": "c1",
+                    "tool_call": {
+                        "shellToolCall": {
+                            "args": {"command": "sleep 100"},
+                            "result": {"success": {"exitCode": 0}},
+                        }
+                    },
+                    "session_id": "s",
+                }
+            ),
+            dumps(text_message("assistant", "all done", session_id="s")),
+            dumps({"type": "result", "subtype": "success", "session_id": "s", "duration_ms": 5}),
+        ]
+    )
+
+
+@pytest.mark.parametrize("where", ["dev-full", "parent-is-a-file", "missing-directory"])
+def test_recording_that_cannot_be_written(tmp_path: Path, where: str) -> None:
+    """Disk full or an impossible path: one clear message, the run is still shown in full."""
+    blocker = tmp_path / "a-file"
+    blocker.write_bytes(b"")
+    target = {
+        "dev-full": Path("/dev/full"),
+        "parent-is-a-file": blocker / "run.ndjson",
+        "missing-directory": tmp_path / "no" / "such" / "run.ndjson",
+    }[where]
+    if where == "dev-full" and not target.exists():
+        pytest.skip("no /dev/full on this system")
+    done = run_cli("--print", "--record", str(target), stdin=_run_lines())
+    assert_no_traceback(done.stderr)
+    err = done.stderr.decode()
+    assert "recording stopped" in err or "cannot" in err, err
+    assert str(target) in err
+    out = done.stdout.decode()
+    assert "all done" in out and "== success" in out
+    assert done.returncode == 0
+
+
+def test_recording_keeps_every_complete_line_of_a_killed_producer(tmp_path: Path) -> None:
+    """Producer killed mid-line: the recording holds every complete line, in order."""
+    from streamview.recording import strip_timing
+
+    complete = b"".join(head_lines())
+    sent = tmp_path / "sent.ndjson"
+    sent.write_bytes(complete + b'{"type":"assistant","mess')
+    script = (
+        "import sys, time\n"
+        f"sys.stdout.buffer.write(open({str(sent)!r}, 'rb').read())\n"
+        "sys.stdout.flush()\n"
+        "time.sleep(600)\n"
+    )
+    recording = tmp_path / "rec.ndjson"
+    producer = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE)
+    assert producer.stdout is not None
+    viewer = Running("--print", "--record", str(recording), stdin=producer.stdout.fileno())
+    producer.stdout.close()
+    try:
+        viewer.wait_for("-> shell `sleep 100`")
+    finally:
+        producer.kill()
+        producer.wait()
+    code, _, err = viewer.finish()
+    assert_no_traceback(err.encode())
+    assert code == 1
+    recorded = recording.read_bytes().splitlines(keepends=True)
+    wanted = complete.splitlines(keepends=True)
+    assert [strip_timing(line) for line in recorded[: len(wanted)]] == wanted

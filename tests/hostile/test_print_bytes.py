@@ -80,3 +80,20 @@ def test_stderr_messages_are_inert(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert_no_traceback(done.stderr)
     assert unsafe_in(done.stderr.decode("utf-8", "replace")) == []
+
+
+def test_exports_hold_no_control_sequence(hostile_file: Path, tmp_path: Path) -> None:
+    """``--export-markdown`` and ``--export-svg`` files are as inert as the screen."""
+    from streamview.ui.safety import unsafe_in_svg
+
+    markdown = tmp_path / "run.md"
+    svg = tmp_path / "run.svg"
+    done = run_cli(
+        "--export-markdown", str(markdown), "--export-svg", str(svg), str(hostile_file), timeout=180
+    )
+    assert_no_traceback(done.stderr)
+    assert done.returncode == 0, done.stderr.decode()
+    text = markdown.read_bytes().decode("utf-8")
+    assert unsafe_in(text) == []
+    assert "<csi-erase-screen>" in text
+    assert unsafe_in_svg(svg.read_text(encoding="utf-8")) == []

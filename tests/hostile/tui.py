@@ -55,3 +55,26 @@ def screen_text(app: StreamviewApp) -> str:
         if widget.display and widget.size.area:
             lines.extend(widget.render_line(y).text for y in range(widget.size.height))
     return "\n".join(lines)
+
+
+class FreezeMeter:
+    """Measure the longest time the app's event loop did not run a 20 ms timer.
+
+    Attach with :meth:`attach` inside ``run_test``; read :attr:`longest` (seconds). For
+    the bench's figures: tests never assert on time.
+    """
+
+    def __init__(self) -> None:
+        self.longest = 0.0
+        self._last: float | None = None
+
+    def attach(self, app: StreamviewApp) -> None:
+        """Start measuring."""
+        self._last = time.perf_counter()
+        app.set_interval(0.02, self._tick, name="freeze meter")
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        if self._last is not None:
+            self.longest = max(self.longest, now - self._last)
+        self._last = now
