@@ -829,7 +829,7 @@ def _result_sections(
                 "reason",
                 Text(clean(reason)) if reason else Text("no reason given", style="dim italic"),
             ),
-            ("approval", approval),
+            ("approval", None if approval in (f"rejected: {reason}", "rejected") else approval),
         ]
         if isinstance(payload, dict):
             rows += [

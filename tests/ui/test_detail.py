@@ -249,7 +249,13 @@ def test_rejected_error_and_unknowns() -> None:
         "shell", {"command": "rm"}, "rejected", {"reason": ""}, approval="rejected"
     )
     text = text_of(rejected)
-    assert "no reason given" in text and "approval" in text
+    assert "no reason given" in text and "approval" not in text  # it would say the same
+    policy = result_sections(
+        "webFetch", {}, "rejected", {"reason": "User Rejected"}, approval="approved"
+    )
+    assert "User Rejected" in text_of(policy) and "approved" in text_of(policy)
+    same = result_sections("webFetch", {}, "rejected", {"reason": "No"}, approval="rejected: No")
+    assert "approval" not in text_of(same)
     error = result_sections("read", {}, "error", {"error": {"message": "ENOENT: gone"}})
     assert "ENOENT: gone" in text_of(error)
     unknown_kind = result_sections("teleport", {"to": "mars"}, "success", {"eta\x1b": "soon"})
