@@ -9,6 +9,7 @@ is far ahead (a huge file) the app folds only and repaints a few times a second.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -41,6 +42,8 @@ BEHIND_SYNC_SECONDS = 0.5
 """While the reader is ahead, repaint at most this often."""
 CATCHING_UP_EVENTS = 2_000
 """Folding this many events in one frame means reading a backlog, not a live run."""
+EXIT_USAGE = 2
+"""Exit status when the input was empty or unreadable (as for ``--print``)."""
 WIDE_LAYOUT_COLUMNS = 150
 """From this width on, transcript and tool calls sit side by side."""
 RATE_WINDOW_MS = 3_000
@@ -460,7 +463,8 @@ def run_app(source: Source, theme: str | None = None, **options: Any) -> int:
         **options: Passed to :class:`StreamviewApp`.
 
     Returns:
-        The exit status: 0 when the last session succeeded, 1 otherwise.
+        The exit status: 0 when the last session succeeded, 1 otherwise, 2 when the
+        input was empty or could not be read (the reason goes to stderr).
 
     Raises:
         InputError: No terminal for keys, or an unknown theme.
@@ -472,4 +476,10 @@ def run_app(source: Source, theme: str | None = None, **options: Any) -> int:
         app.run()
     finally:
         app.feed.stop(timeout=0.5)
+    if app.read_error is not None:
+        sys.stderr.write(f"streamview: {app.read_error}\n")
+        return EXIT_USAGE
+    if app.state.ended and not app.state.counts.total and not app.state.counts.blank:
+        sys.stderr.write(f"streamview: {source.label}: input is empty\n")
+        return EXIT_USAGE
     return app.exit_code

@@ -145,6 +145,8 @@ class _Entry:
     frozen_revision: int = -1
     gap: int = 0
     """Blank lines above the block (text after a tool marker or notice)."""
+    estimate: tuple[tuple[object, ...], int] | None = None
+    """``(signature and width, height)`` of the last estimate, so reflows stay cheap."""
 
 
 @dataclass(slots=True)
@@ -570,7 +572,9 @@ class Transcript(ScrollView, can_focus=True):
         return self.show_thinking or entry.block.kind != THINKING
 
     def _signature(self, index: int) -> tuple[object, ...]:
-        block = self._entries[index].block
+        return self._signature_of(self._entries[index].block)
+
+    def _signature_of(self, block: Block) -> tuple[object, ...]:
         if block.kind == TOOL:
             session = self.session
             call = (
@@ -590,11 +594,19 @@ class Transcript(ScrollView, can_focus=True):
         if block.kind in (TOOL, NOTICE):
             return 1
         width = max(1, self._width - 2)
+        key = (*self._signature_of(block), width)
+        if entry.estimate is not None and entry.estimate[0] == key:
+            return entry.estimate[1]
+        height = self._estimate_text(block, width) + entry.gap
+        entry.estimate = (key, height)
+        return height
+
+    def _estimate_text(self, block: Block, width: int) -> int:
         text = block.text
         if len(text) > 1_000_000:
             return len(text) // width + 2
         lines = sum(len(line) // width + 1 for line in text.split("\n"))
-        return lines + (2 if block.kind == THINKING else 1) + entry.gap
+        return lines + (2 if block.kind == THINKING else 1)
 
     def _reflow(self, start: int) -> None:
         """Recompute heights and offsets from entry ``start`` on."""

@@ -201,3 +201,11 @@ def test_cut_file_exits_1(tmux: Tmux, tmp_path: Path) -> None:
     tmux.wait_for(lambda s: "stream ended without a result" in s)
     tmux.keys("q")
     assert wait_exit(exit_file, timeout=5) == 1
+
+
+def test_empty_pipe_says_so_and_exits_2(tmux: Tmux, tmp_path: Path) -> None:
+    exit_file = tmp_path / "exit"
+    tmux.start(viewer_line("", exit_file, stdin_from="true"))
+    tmux.wait_for(lambda s: "input is empty" in s)
+    tmux.keys("q")
+    assert wait_exit(exit_file, timeout=5) == 2
