@@ -1,0 +1,208 @@
+"""The fast fold behind ``--json`` leaves exactly the state the event-by-event fold leaves.
+
+:func:`~streamview.core.reader.fold` applies thinking, assistant and tool-call records
+straight from their decoded dicts (:meth:`StreamState.apply_record`) and builds events
+only for the rest. These tests compare every field of the resulting state with a fold
+that parses each line into an event and applies it, on real captures, on synthetic
+streams and on lines mutated at random (fixed seeds), cut into chunks of every size.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+import orjson
+import pytest
+
+from streamview.core.reader import EventReader, fold
+from streamview.core.state import StreamState
+from streamview.core.summary import summarize
+
+from .helpers import (
+    assistant,
+    capture_files,
+    completed,
+    delta,
+    flush,
+    init,
+    recap,
+    result,
+    started,
+    stream,
+    thinking,
+    thinking_done,
+    user,
+)
+
+
+def dump(value: Any) -> Any:
+    """Every field of a state object, recursively, as plain comparable values."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (
+            type(value).__name__,
+            {f.name: dump(getattr(value, f.name)) for f in dataclasses.fields(value)},
+        )
+    if isinstance(value, list | tuple):
+        return [dump(item) for item in value]
+    if isinstance(value, dict):
+        return [(repr(key), dump(item)) for key, item in value.items()]
+    if isinstance(value, set):
+        return sorted(repr(item) for item in value)
+    return value
+
+
+def account(state: StreamState) -> Any:
+    """Everything a front end can read from a folded state."""
+    return dump(
+        {
+            "sessions": state.sessions,
+            "counts": state.counts,
+            "malformed": state.malformed,
+            "unknown": state.unknown,
+            "notices": state.notices,
+            "last_event_ms": state.last_event_ms,
+            "ended": state.ended,
+        }
+    )
+
+
+def event_by_event(chunks: list[bytes]) -> StreamState:
+    """The reference: parse every line into an event and apply it."""
+    state = StreamState(track_changes=False)
+    reader = EventReader()
+    for chunk in chunks:
+        for event in reader.feed(chunk):
+            state.apply(event)
+    for event in reader.finish():
+        state.apply(event)
+    state.counts.blank += reader.blank_lines
+    state.finish()
+    return state
+
+
+def chunked(data: bytes, size: int) -> list[bytes]:
+    """``data`` in pieces of ``size`` bytes."""
+    return [data[i : i + size] for i in range(0, len(data), size)] or [b""]
+
+
+def assert_same_fold(data: bytes) -> None:
+    """The fast fold equals the reference, whole and cut into small chunks."""
+    expected = account(event_by_event([data]))
+    for size in (len(data) or 1, 7, 1):
+        if size == 1 and len(data) > 20_000:
+            continue
+        assert account(fold(chunked(data, size))) == expected, size
+
+
+SYNTHETIC = {
+    "deltas, recap, flush": stream(
+        init(),
+        user("hi"),
+        thinking("let me "),
+        thinking("see"),
+        thinking_done(),
+        delta("Hel"),
+        delta("lo"),
+        recap("Hello", "mc-1"),
+        started("call-1", "read", {"path": "a.py"}),
+        completed("call-1", "read", result={"success": {"totalLines": 3}}),
+        delta("Done"),
+        delta("."),
+        flush("Done."),
+        result("Hello\nDone."),
+    ),
+    "parallel calls, completion without start": stream(
+        init(),
+        started("a", "shell", {"command": "ls"}),
+        started("b", "grep", {"pattern": "x"}),
+        completed("b", "grep", result={"success": {"workspaceResults": {"/w": {"matches": []}}}}),
+        completed(
+            "c", "webSearch", result={"rejected": {"reason": "no"}}, args={"searchTerm": "q"}
+        ),
+        completed("a", "shell", result={"success": {"exitCode": 1, "stdout": "a\nb"}}),
+    ),
+    "two sessions, crlf, blank lines": stream(
+        init(session_id="s-1"),
+        assistant("one"),
+        result("one", session_id="s-1"),
+    ).replace(b"\n", b"\r\n")
+    + b"\n  \n"
+    + stream(init(session_id="s-2"), thinking("t", session_id="s-2"), assistant("two")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SYNTHETIC))
+def test_synthetic_streams(name: str) -> None:
+    """Deltas, recaps, flushes, thinking, tool calls and sessions fold the same way."""
+    assert_same_fold(SYNTHETIC[name])
+
+
+def test_real_captures() -> None:
+    """Every real capture folds the same way (skipped when the captures are absent)."""
+    files = capture_files()
+    if not files:
+        pytest.skip("real captures folder absent (../shared/samples/cursor-real)")
+    for path in files:
+        assert_same_fold(path.read_bytes())
+
+
+ODD_VALUES: list[Any] = [None, 0, -3, "x", "12", "--5", 1.5, 1e300, True, [], {}, 2**70]
+KEYS = [
+    "type",
+    "subtype",
+    "session_id",
+    "timestamp_ms",
+    "streamview_recv_ms",
+    "model_call_id",
+    "text",
+    "message",
+    "tool_call",
+    "call_id",
+]
+
+
+def mutate(line: bytes, rng: random.Random) -> bytes:
+    """One line with a field removed, retyped or its nested values replaced."""
+    try:
+        record = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return line
+    if not isinstance(record, dict):
+        return line
+    choice = rng.random()
+    if choice < 0.3 and record:
+        del record[rng.choice(list(record))]
+    elif choice < 0.7:
+        record[rng.choice(KEYS)] = rng.choice(ODD_VALUES)
+    else:
+        for value in record.values():
+            if isinstance(value, dict):
+                for key in list(value):
+                    if rng.random() < 0.4:
+                        value[key] = rng.choice(ODD_VALUES)
+    try:
+        return orjson.dumps(record)
+    except TypeError:
+        return line
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_mutated_lines(seed: int) -> None:
+    """Fields of unusual types send a record down the slow path, with the same result."""
+    rng = random.Random(seed)
+    lines = [line for data in SYNTHETIC.values() for line in data.splitlines()]
+    for path in capture_files()[:6]:
+        lines += path.read_bytes().splitlines()[:80]
+    picked = [rng.choice(lines) for _ in range(300)]
+    mutated = [mutate(line, rng) if rng.random() < 0.5 else line for line in picked]
+    assert_same_fold(b"\n".join(mutated) + b"\n")
+
+
+@pytest.mark.parametrize("name", sorted(SYNTHETIC))
+def test_compact_state_gives_the_same_summary(name: str) -> None:
+    """``compact`` (used by ``--json``) drops fragments and args, never a summary field."""
+    data = SYNTHETIC[name]
+    compact = fold([data], StreamState(track_changes=False, compact=True))
+    assert summarize(compact) == summarize(fold([data]))
