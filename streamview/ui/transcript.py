@@ -13,6 +13,7 @@ before Rich sees it.
 from __future__ import annotations
 
 import re
+import time
 from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.timer import Timer
 
 from streamview.core import tools
 from streamview.core.sanitize import clean
@@ -40,6 +42,8 @@ from streamview.ui.session_header import PROMPT_MARK
 
 MARKDOWN_LIMIT = 200_000
 """Characters of one block given to the Markdown renderer; the rest is plain text."""
+SLOW_TAIL_FACTOR = 4
+"""A growing block is rendered again only after this many times its last render time."""
 OPEN_MARKDOWN_LIMIT = 50_000
 """Above this, the growing tail of an open block is shown as plain text until it closes."""
 
@@ -145,6 +149,10 @@ class _Entry:
     frozen_revision: int = -1
     gap: int = 0
     """Blank lines above the block (text after a tool marker or notice)."""
+    cost: float = 0.0
+    """Seconds the last rendering took."""
+    rendered_at: float = 0.0
+    """When it was rendered (monotonic seconds)."""
     estimate: tuple[tuple[object, ...], int] | None = None
     """``(signature and width, height)`` of the last estimate, so reflows stay cheap."""
 
@@ -239,6 +247,7 @@ class Transcript(ScrollView, can_focus=True):
         self._match_index = -1
         self.query_text = ""
         self._reflow_pending = False
+        self._resync_timer: Timer | None = None
         self._marked: int | None = None
         """Entry of the tool call the table's cursor is on (drawn highlighted)."""
 
@@ -304,8 +313,16 @@ class Transcript(ScrollView, can_focus=True):
             at = self._by_call.get(call_index)
             if at is not None and entries[at].signature != self._signature(at):
                 dirty.append(at)
+        now = time.monotonic()
         for index in dirty:
             entry = entries[index]
+            if entry.block.open and entry.lines is not None:
+                # A growing block whose tail is slow to render (a long code fence) is
+                # rendered again only after a pause several times its render time.
+                wait = entry.cost * SLOW_TAIL_FACTOR - (now - entry.rendered_at)
+                if wait > 0:
+                    self._resync_later(wait)
+                    continue
             entry.lines = None
             if first_dirty is None or index < first_dirty:
                 first_dirty = index
@@ -349,6 +366,14 @@ class Transcript(ScrollView, can_focus=True):
         height = self.scrollable_content_region.height
         if not top <= y < top + height:
             self._set_scroll(max(0, y - height // 3))
+
+    def _resync_later(self, delay: float) -> None:
+        if self._resync_timer is None:
+            self._resync_timer = self.set_timer(delay, self._resync)
+
+    def _resync(self) -> None:
+        self._resync_timer = None
+        self.sync()
 
     def set_show_thinking(self, show: bool) -> None:
         """Show or hide thinking blocks."""
@@ -797,6 +822,13 @@ class Transcript(ScrollView, can_focus=True):
         return [Strip(margin + list(strip)) for strip in strips]
 
     def _render_entry(self, index: int) -> None:
+        started = time.monotonic()
+        self._render_entry_lines(index)
+        entry = self._entries[index]
+        entry.rendered_at = time.monotonic()
+        entry.cost = entry.rendered_at - started
+
+    def _render_entry_lines(self, index: int) -> None:
         entry = self._entries[index]
         entry.signature = self._signature(index)
         block = entry.block

@@ -149,7 +149,7 @@ async def test_growing_answer_renders_finished_paragraphs_once() -> None:
         frozen = list(entry.frozen)
         stream.text("y = 2\n```\n\nLast.", delta=True)
         transcript.sync()
-        await pilot.pause()
+        await pilot.pause(0.3)  # a quick second delta may wait for the resync timer
         assert entry.frozen[: len(frozen)] == frozen  # not rendered again
         text = "\n".join(transcript.plain_lines())
     assert "x = 1" in text and "y = 2" in text and "Last." in text
@@ -187,3 +187,22 @@ async def test_only_blocks_near_the_viewport_are_rendered() -> None:
         await pilot.press("home")
         await pilot.pause()
         assert "Segment 0:" in transcript.render_line(0).text
+
+
+async def test_a_slow_growing_tail_is_rendered_less_often_but_never_left_stale() -> None:
+    stream = Stream()
+    app = TranscriptApp()
+    async with app.run_test(size=(80, 30)) as pilot:
+        transcript = app.query_one(Transcript)
+        transcript.show_session(stream.session)
+        stream.text("```py\nfirst = 1\n", delta=True)
+        transcript.sync()
+        await pilot.pause()
+        entry = transcript._entries[-1]
+        entry.cost = 0.05  # pretend the tail took 50 ms: wait about 200 ms
+        stream.text("second = 2\n", delta=True)
+        transcript.sync()
+        assert "second = 2" not in "\n".join(s.text for s in entry.lines or ())
+        assert transcript._resync_timer is not None
+        await pilot.pause(0.4)  # the timer renders it after the pause
+        assert "second = 2" in "\n".join(s.text for s in entry.lines or ())
