@@ -104,13 +104,15 @@ class ToolCall:
     @property
     def duration_ms(self) -> int | None:
         """Duration from the call's own times, else event times, else arrival times."""
-        for start, end in (
-            (self.started_at_ms, self.completed_at_ms),
-            (self.start_ts, self.end_ts),
-            (self.start_recv, self.end_recv),
-        ):
-            if start is not None and end is not None and end >= start:
-                return end - start
+        start, end = self.started_at_ms, self.completed_at_ms
+        if start is not None and end is not None and end >= start:
+            return end - start
+        start, end = self.start_ts, self.end_ts
+        if start is not None and end is not None and end >= start:
+            return end - start
+        start, end = self.start_recv, self.end_recv
+        if start is not None and end is not None and end >= start:
+            return end - start
         return None
 
     @property
