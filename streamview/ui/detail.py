@@ -25,6 +25,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.geometry import Size
+from textual.message import Message
 from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -157,11 +158,14 @@ class SectionView(ScrollView, can_focus=True):
     the layout is redone in a worker when the width changes.
     """
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"section-view--title", "section-view--loading"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"section-view--title"}
     """Component classes: styled in ``streamview.tcss``."""
 
+    class Ready(Message):
+        """The sections are laid out and on screen."""
+
     def __init__(self, *, id: str | None = None) -> None:
-        """Create an empty view that says "loading…" until :meth:`show` is called."""
+        """Create an empty view; :meth:`show` gives it sections."""
         super().__init__(id=id)
         self.sections: Sequence[Section] | None = None
         self._strips: list[Strip] = []
@@ -221,6 +225,8 @@ class SectionView(ScrollView, can_focus=True):
         self._laid_out_width = width
         self.virtual_size = Size(widest if widest > width else 1, len(strips))
         self.refresh()
+        if self.sections is not None:
+            self.post_message(self.Ready())
 
     def render_line(self, y: int) -> Strip:
         """One screen line: a laid-out line cropped to the scroll position."""
@@ -228,12 +234,7 @@ class SectionView(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         base = self.rich_style
         index = scroll_y + y
-        if self.sections is None:
-            if y == 1:
-                style = base + self.get_component_rich_style("section-view--loading", partial=True)
-                return Strip([Segment("loading…", style)]).crop_extend(0, width, base)
-            return Strip.blank(width, base)
-        if not 0 <= index < len(self._strips):
+        if self.sections is None or not 0 <= index < len(self._strips):
             return Strip.blank(width, base)
         return self._strips[index].crop_extend(scroll_x, scroll_x + width, base).apply_style(base)
 
@@ -272,6 +273,7 @@ class ToolCallDetailScreen(Screen[None]):
             yield Static(id="detail-status", markup=False)
             yield Static(id="detail-duration", markup=False)
         yield Static(id="detail-meta")
+        yield Static("loading…", id="detail-loading", markup=False)
         yield SectionView(id="detail-body")
         yield Footer()
 
@@ -364,8 +366,16 @@ class ToolCallDetailScreen(Screen[None]):
             return self.truncated and not self.full
         return True
 
+    def on_section_view_ready(self) -> None:
+        """Laid out: the loading line goes."""
+        for loading in self.query("#detail-loading"):
+            loading.remove()
+
     def _reload(self) -> None:
-        self.query_one(SectionView).show(None)
+        view = self.query_one(SectionView)
+        view.show(None)
+        if not self.query("#detail-loading"):
+            self.mount(Static("loading…", id="detail-loading", markup=False), before=view)
         self.load()
 
     def action_close(self) -> None:

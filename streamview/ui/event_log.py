@@ -436,6 +436,7 @@ class EventEntryScreen(Screen[None]):
         """Title, body (loading at first), footer."""
         title = f"line {self.entry.line} · {self.entry.kind} · {self.entry.label}"
         yield Static(title, id="event-entry-title", markup=False)
+        yield Static("loading…", id="event-entry-loading", markup=False)
         yield SectionView(id="event-entry-body")
         yield Footer()
 
@@ -461,10 +462,18 @@ class EventEntryScreen(Screen[None]):
             return self.truncated and not self.full
         return True
 
+    def on_section_view_ready(self) -> None:
+        """Laid out: the loading line goes."""
+        for loading in self.query("#event-entry-loading"):
+            loading.remove()
+
     def action_show_all(self) -> None:
         """Show the whole line."""
         self.full = True
-        self.query_one(SectionView).show(None)
+        view = self.query_one(SectionView)
+        view.show(None)
+        if not self.query("#event-entry-loading"):
+            self.mount(Static("loading…", id="event-entry-loading", markup=False), before=view)
         self.load()
 
     def action_close(self) -> None:

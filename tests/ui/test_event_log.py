@@ -84,6 +84,8 @@ async def settle(app: App[None], pilot: Any) -> None:
         await pilot.pause()
         await app.workers.wait_for_complete()
         await pilot.pause()
+        if app.screen.query("#detail-loading, #event-entry-loading"):
+            continue
         views = app.screen.query(SectionView)
         if all(view.sections is not None and view.lines for view in views):
             return
