@@ -47,6 +47,7 @@ EXIT_USAGE = 2
 WIDE_LAYOUT_COLUMNS = 150
 """From this width on, transcript and tool calls sit side by side."""
 RATE_WINDOW_MS = 3_000
+"""The events/s shown is measured over this much recent time."""
 
 
 class StreamviewApp(App[int]):
@@ -106,6 +107,19 @@ class StreamviewApp(App[int]):
         self._rate_samples: deque[tuple[int, int]] = deque()
         self._header_count = 0
         """How many sessions the header's "i/n" counted."""
+        # The widgets of the main screen, kept here because App.query_one looks at
+        # the active screen, which is the detail or log screen while one is open.
+        self.header = SessionHeader(id="session-header")
+        self.transcript = Transcript(id="transcript")
+        self.transcript.border_title = "Transcript"
+        self.tool_table = ToolCallTable(id="tool-calls", now_ms=clock())
+        self.tool_table.border_title = "Tool calls"
+        self.search_box = Input(
+            placeholder="/ search the transcript (enter: find, escape: close)", id="search"
+        )
+        self.status_bar = StatusBar(id="status-bar")
+        self.main_screen: Screen[Any] | None = None
+        """The screen with the panes (set on mount; others are pushed over it)."""
         if theme is not None:
             if theme not in self.available_themes:
                 known = ", ".join(sorted(self.available_themes))
@@ -116,21 +130,18 @@ class StreamviewApp(App[int]):
 
     def compose(self) -> ComposeResult:
         """Header, the two panes, the (hidden) search box, status and footer."""
-        yield SessionHeader(id="session-header")
+        yield self.header
         with Container(id="panes"):
-            transcript = Transcript(id="transcript")
-            transcript.border_title = "Transcript"
-            yield transcript
-            table = ToolCallTable(id="tool-calls", now_ms=self.clock())
-            table.border_title = "Tool calls"
-            yield table
-        yield Input(placeholder="/ search the transcript (enter: find, escape: close)", id="search")
-        yield StatusBar(id="status-bar")
+            yield self.transcript
+            yield self.tool_table
+        yield self.search_box
+        yield self.status_bar
         yield Footer()
 
     def on_mount(self) -> None:
         """Start reading, fold every frame, and tick the clock every second."""
-        self.query_one(Transcript).focus()
+        self.transcript.focus()
+        self.main_screen = self.screen
         self._apply_width(self.size.width)
         self.feed.start()
         self.controls = ViewerControls(self)
@@ -145,7 +156,8 @@ class StreamviewApp(App[int]):
         self._apply_width(event.size.width)
 
     def _apply_width(self, width: int) -> None:
-        self.screen.set_class(width >= WIDE_LAYOUT_COLUMNS, "-wide")
+        if self.main_screen is not None:
+            self.main_screen.set_class(width >= WIDE_LAYOUT_COLUMNS, "-wide")
 
     def action_playback(self, command: str) -> None:
         """Playback, agent and export keys: see :mod:`streamview.ui.playback`."""
@@ -158,7 +170,7 @@ class StreamviewApp(App[int]):
             return self.controls is not None and self.controls.can_interrupt()
         if action == "search":
             # "/" is a priority key: leave it to the detail and log screens.
-            return self.screen is self.screen_stack[0]
+            return self.screen is self.main_screen
         return True
 
     async def action_quit(self) -> None:
@@ -218,6 +230,11 @@ class StreamviewApp(App[int]):
                 return
         index = self.session_index
         if index is None:
+            transcript = self.transcript
+            if transcript.session is not None:  # the state was started over
+                transcript.show_session(None)
+                self.tool_table.show_session(None)
+                self.header.show(None, (0, 0))
             self.refresh_status()
             return
         session = state.sessions[index]
@@ -225,15 +242,15 @@ class StreamviewApp(App[int]):
             self._show_header()
         calls = [call for s, call in changes.calls if s == index]
         if index in changes.transcript or calls:
-            self.query_one(Transcript).sync(calls)
+            self.transcript.sync(calls)
         if calls:
-            self.query_one(ToolCallTable).refresh_calls(calls)
+            self.tool_table.refresh_calls(calls)
             self._title_table(session)
         self.refresh_status()
 
     def tick(self) -> None:
         """Once a second: running calls' timers and the idle counter move on."""
-        self.query_one(ToolCallTable).tick(self.clock())
+        self.tool_table.tick(self.clock())
         self.refresh_status()
 
     def show_session(self, index: int) -> None:
@@ -241,8 +258,8 @@ class StreamviewApp(App[int]):
         session = self.state.sessions[index]
         self.session_index = index
         self._show_header()
-        self.query_one(Transcript).show_session(session)
-        table = self.query_one(ToolCallTable)
+        self.transcript.show_session(session)
+        table = self.tool_table
         table.show_session(session)
         self._title_table(session)
 
@@ -250,13 +267,13 @@ class StreamviewApp(App[int]):
         if self.session_index is None:
             return
         self._header_count = len(self.state.sessions)
-        self.query_one(SessionHeader).show(
+        self.header.show(
             self.state.sessions[self.session_index],
             (self.session_index + 1, len(self.state.sessions)),
         )
 
     def _title_table(self, session: Session) -> None:
-        table = self.query_one(ToolCallTable)
+        table = self.tool_table
         count = len(session.tool_calls)
         table.border_title = f"Tool calls ({count})" if count else "Tool calls"
 
@@ -272,7 +289,7 @@ class StreamviewApp(App[int]):
         if len(samples) < 2:
             return None
         (start, first), (end, last) = samples[0], samples[-1]
-        if end - start < 500:
+        if end - start < 500 or last < first:  # too short, or the state was started over
             return None
         return (last - first) * 1000 / (end - start)
 
@@ -287,12 +304,12 @@ class StreamviewApp(App[int]):
         idle = None
         if live and state.last_event_ms is not None:
             idle = max(0, self.clock() - state.last_event_ms)
-        transcript = self.query_one(Transcript)
+        transcript = self.transcript
         search = None
         if transcript.query_text:
             query = transcript.query_text[:20]
             search = f"“{query}” {transcript.match_position}/{transcript.match_count}"
-        self.query_one(StatusBar).show(
+        self.status_bar.show(
             StatusInfo(
                 session=session,
                 counts=state.counts,
@@ -321,13 +338,13 @@ class StreamviewApp(App[int]):
 
     def _focus_moved(self, focused: Widget | None) -> None:
         """The table's cursor is marked in the transcript while the table has focus."""
-        table = self.query_one(ToolCallTable)
-        self.query_one(Transcript).mark_call(table.cursor_call if focused is table else None)
+        table = self.tool_table
+        self.transcript.mark_call(table.cursor_call if focused is table else None)
 
     @on(ToolCallTable.Highlighted)
     def _call_highlighted(self, message: ToolCallTable.Highlighted) -> None:
-        table = self.query_one(ToolCallTable)
-        self.query_one(Transcript).mark_call(message.call_index if table.has_focus else None)
+        table = self.tool_table
+        self.transcript.mark_call(message.call_index if table.has_focus else None)
 
     @on(Transcript.OpenCall)
     @on(ToolCallTable.OpenDetail)
@@ -345,9 +362,9 @@ class StreamviewApp(App[int]):
 
     @on(Input.Submitted, "#search")
     def _search_submitted(self, message: Input.Submitted) -> None:
-        transcript = self.query_one(Transcript)
+        transcript = self.transcript
         count = transcript.search(message.value)
-        search = self.query_one("#search", Input)
+        search = self.search_box
         search.display = False
         transcript.focus()
         if message.value and not count:
@@ -356,11 +373,11 @@ class StreamviewApp(App[int]):
 
     def on_key(self, event: Any) -> None:
         """Escape in the search box closes it."""
-        search = self.query_one("#search", Input)
+        search = self.search_box
         if event.key == "escape" and search.has_focus:
             event.stop()
             search.display = False
-            self.query_one(Transcript).focus()
+            self.transcript.focus()
 
     # -- actions --------------------------------------------------------------------------
 
@@ -371,7 +388,7 @@ class StreamviewApp(App[int]):
 
     def action_search(self) -> None:
         """Open the search box."""
-        search = self.query_one("#search", Input)
+        search = self.search_box
         if search.has_focus:
             search.insert_text_at_cursor("/")
             return
@@ -381,17 +398,17 @@ class StreamviewApp(App[int]):
 
     def action_next_match(self) -> None:
         """Go to the next search match."""
-        self.query_one(Transcript).next_match(1)
+        self.transcript.next_match(1)
         self.refresh_status()
 
     def action_previous_match(self) -> None:
         """Go to the previous search match."""
-        self.query_one(Transcript).next_match(-1)
+        self.transcript.next_match(-1)
         self.refresh_status()
 
     def action_toggle_thinking(self) -> None:
         """Show or hide thinking blocks."""
-        transcript = self.query_one(Transcript)
+        transcript = self.transcript
         transcript.set_show_thinking(not transcript.show_thinking)
         self.notify(
             "thinking shown" if transcript.show_thinking else "thinking hidden", timeout=1.5
@@ -399,7 +416,7 @@ class StreamviewApp(App[int]):
 
     def action_toggle_follow(self) -> None:
         """Follow the newest content, or stop following it."""
-        transcript = self.query_one(Transcript)
+        transcript = self.transcript
         transcript.set_follow(not transcript.following)
         if transcript.following and self.state.sessions:
             # Following means the newest content: of the newest session too.

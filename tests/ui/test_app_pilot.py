@@ -565,3 +565,39 @@ async def test_follow_file_mode_shows_lines_appended_later(tmp_path: Path) -> No
         assert "✓ success in 9.9s" in status_text(app)
         assert "succeeded" in screen_lines(app.query_one(ToolCallTable))[1]
         assert not app.state.ended  # still following the file
+
+
+async def test_the_app_keeps_updating_under_a_pushed_screen() -> None:
+    """Events and clock ticks while the detail screen is open reach the main panes."""
+    from streamview.ui.detail import ToolCallDetailScreen
+
+    lines = lines_of(PROBE_43)
+    source = ScriptedSource(lines[:4])  # the read call has completed
+    clock = FakeClock()
+    app = StreamviewApp(source, clock=clock)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.state.counts.total == 4)
+        app.tool_table.focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ToolCallDetailScreen))
+        source.push(b"".join(lines[4:]))
+        await wait_for(pilot, lambda: app.state.counts.total == len(lines))
+        clock.advance(5_000)
+        app.tick()
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, ToolCallDetailScreen)
+        assert "✓ success" in status_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "READ-OK" in [line.strip() for line in app.transcript.plain_lines()]
+
+
+async def test_resizing_under_a_pushed_screen_lays_out_the_main_screen() -> None:
+    app = file_app(capture(DENIALS))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await pilot.resize_terminal(200, 50)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.transcript.region.y == app.tool_table.region.y  # side by side
