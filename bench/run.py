@@ -24,7 +24,9 @@ The figures (see ``bench/README.md`` for what each means):
 4. Start-up to the first frame on a tiny file.
 
 Writes ``bench/results.json`` (everything, with the machine) and
-``bench/results.md`` (the table). Numbers only: nothing here fails on timing.
+``bench/results.md`` (the table), and puts the table into ``bench/PERFORMANCE.md``
+between its ``<!-- TABLE -->`` and ``<!-- /TABLE -->`` markers. Numbers only:
+nothing here fails on timing.
 """
 
 from __future__ import annotations
@@ -57,6 +59,8 @@ TUI_RSS_TARGET_MB = 500.0
 LIVE_P99_TARGET_MS = {1_000: 50.0, 10_000: 100.0}
 KEY_TARGET_MS = 100.0
 STARTUP_TARGET_S = 0.5
+TABLE_START = "<!-- TABLE -->"
+TABLE_END = "<!-- /TABLE -->"
 
 
 def parse_size(name: str) -> int:
@@ -265,8 +269,9 @@ def verdict(value: float | None, target: float, unit: str, lower_is_better: bool
     if (value <= target) if lower_is_better else (value >= target):
         return "pass"
     if unit == "x":
-        return f"MISS by {value / target:.1f}x"
-    return f"MISS by {value - target:,.2f} {unit}".replace(".00 ", " ")
+        return f"MISS by {value / target - 1:.0%}"
+    digits = 2 if unit == "s" else 0
+    return f"MISS by {value - target:,.{digits}f} {unit}"
 
 
 def fmt(value: float | None, unit: str, digits: int = 2) -> str:
@@ -291,7 +296,8 @@ def table(results: dict[str, Any]) -> list[list[str]]:
                 fmt(bare["wall_s"], "s"),
                 fmt(entry["ratio_wall"], "x") + f" (CPU {entry['ratio_cpu']:.2f}x)",
                 f"≤ {JSON_RATIO_TARGET}x",
-                verdict(entry["ratio_wall"], JSON_RATIO_TARGET, "x"),
+                # Judged on the larger ratio: a lucky wall time never hides the CPU cost.
+                verdict(max(entry["ratio_wall"], entry["ratio_cpu"]), JSON_RATIO_TARGET, "x"),
             ]
         )
     for name, entry in results["json"].items():
@@ -438,6 +444,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data-dir", type=Path, default=BENCH / "data")
     parser.add_argument("--out", type=Path, default=BENCH / "results.json")
     parser.add_argument("--markdown", type=Path, default=BENCH / "results.md")
+    parser.add_argument(
+        "--performance",
+        type=Path,
+        default=BENCH / "PERFORMANCE.md",
+        help="a Markdown file whose table (between TABLE markers) is replaced",
+    )
     parser.add_argument("--skip", default="", help="comma list of json,tui,live,startup")
     args = parser.parse_args(argv)
     repeats = args.repeats or (1 if args.quick else 3)
@@ -488,8 +500,20 @@ def main(argv: list[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_bytes(orjson.dumps(results, option=orjson.OPT_INDENT_2) + b"\n")
     args.markdown.write_text(text)
+    update_table(args.performance, text)
     print(text)
     return 0
+
+
+def update_table(path: Path, text: str) -> None:
+    """Put ``text`` between the ``<!-- TABLE -->`` markers of ``path``, if it has them."""
+    if not path.is_file():
+        return
+    document = path.read_text()
+    start, end = document.find(TABLE_START), document.find(TABLE_END)
+    if start < 0 or end < start:
+        return
+    path.write_text(document[: start + len(TABLE_START)] + "\n" + text + document[end:])
 
 
 if __name__ == "__main__":

@@ -34,6 +34,8 @@ def test_quick_run_writes_every_figure(tmp_path: Path) -> None:
             str(out),
             "--markdown",
             str(table),
+            "--performance",
+            str(tmp_path / "PERFORMANCE.md"),
         ],
         cwd=REPO,
         capture_output=True,
