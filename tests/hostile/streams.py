@@ -225,7 +225,7 @@ def huge_line_stream(size: int) -> Iterator[bytes]:
     args = {"command": "cat big"}
     yield dumps(tool_record("started", "c1", "shellToolCall", args))
     output = ("x" * 1000 + "\x1b[31m") * (size // 1005)
-    result = {"success": {"exitCode": 0, "stdout": output, "interleavedOutput": output}}
+    result = {"success": {"exitCode": 0, "interleavedOutput": output}}
     yield dumps(tool_record("completed", "c1", "shellToolCall", args, result))
     yield from _tail()
 
