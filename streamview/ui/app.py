@@ -76,7 +76,8 @@ class StreamviewApp(App[int]):
         Binding("t", "toggle_thinking", "Thinking"),
         Binding("f", "toggle_follow", "Follow"),
         Binding("l,e", "event_log", "Log"),
-        Binding("left_square_bracket", "previous_session", "Prev session", show=False),
+        # One footer entry for both keys, shown only when there are sessions to switch.
+        Binding("left_square_bracket", "previous_session", "Session", key_display="[ ]"),
         Binding("right_square_bracket", "next_session", "Next session", show=False),
         Binding("ctrl+c", "playback('interrupt')", "Stop agent", show=False, priority=True),
     ]
@@ -168,6 +169,8 @@ class StreamviewApp(App[int]):
         """Ctrl+C is "stop the agent" only while one runs; otherwise Textual's own."""
         if action == "playback" and parameters == ("interrupt",):
             return self.controls is not None and self.controls.can_interrupt()
+        if action in ("previous_session", "next_session"):
+            return len(self.state.sessions) > 1
         if action == "search":
             # "/" is a priority key: leave it to the detail and log screens.
             return self.screen is self.main_screen
@@ -266,7 +269,9 @@ class StreamviewApp(App[int]):
     def _show_header(self) -> None:
         if self.session_index is None:
             return
-        self._header_count = len(self.state.sessions)
+        if len(self.state.sessions) != self._header_count:
+            self._header_count = len(self.state.sessions)
+            self.refresh_bindings()  # the session keys appear with a second session
         self.header.show(
             self.state.sessions[self.session_index],
             (self.session_index + 1, len(self.state.sessions)),

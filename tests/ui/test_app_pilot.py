@@ -601,3 +601,22 @@ async def test_resizing_under_a_pushed_screen_lays_out_the_main_screen() -> None
         await pilot.press("escape")
         await pilot.pause()
         assert app.transcript.region.y == app.tool_table.region.y  # side by side
+
+
+async def test_footer_offers_session_keys_only_with_several_sessions(tmp_path: Path) -> None:
+    def session_key_enabled(app: StreamviewApp) -> bool:
+        return any(
+            active.binding.action == "previous_session" and active.enabled
+            for active in app.active_bindings.values()
+        )
+
+    one = file_app(capture(PROBE_43))
+    async with one.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert not session_key_enabled(one)
+    path = tmp_path / "two.ndjson"
+    path.write_bytes(capture(PROBE_43).read_bytes() + capture(THINKING).read_bytes())
+    two = file_app(path)
+    async with two.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert session_key_enabled(two)

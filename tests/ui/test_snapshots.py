@@ -148,3 +148,11 @@ def test_help_screen(snap_compare: Snap) -> None:
     assert snap_compare(
         file_app(capture(READ_EDIT)), terminal_size=(100, 32), run_before=settled(help_)
     )
+
+
+def test_two_sessions(snap_compare: Snap, tmp_path: Path) -> None:
+    """Two runs in one file: the newest shown, "2/2" at the header's right, "[ ] Session"
+    in the footer."""
+    path = tmp_path / "two.ndjson"
+    path.write_bytes(capture(SHELL_OK).read_bytes() + capture(READ_EDIT).read_bytes())
+    assert snap_compare(file_app(path), terminal_size=(80, 24), run_before=settled())
