@@ -313,14 +313,15 @@ def pathological_markdown() -> dict[str, str]:
     }
 
 
-def markdown_stream(markdown: str) -> bytes:
+def markdown_stream(markdown: str, session: str = SESSION) -> bytes:
     """A run whose answer is ``markdown``, streamed as a few deltas then flushed."""
-    lines = list(_head())
+    lines = list(_head(session))
     step = max(1, len(markdown) // 5)
     for n, start in enumerate(range(0, len(markdown), step)):
-        lines.append(
-            dumps(text_message("assistant", markdown[start : start + step], timestamp_ms=T0 + n))
+        delta = text_message(
+            "assistant", markdown[start : start + step], timestamp_ms=T0 + n, session_id=session
         )
-    lines.append(dumps(text_message("assistant", markdown)))
-    lines.extend(_tail())
+        lines.append(dumps(delta))
+    lines.append(dumps(text_message("assistant", markdown, session_id=session)))
+    lines.extend(_tail(session))
     return b"".join(lines)
