@@ -653,7 +653,12 @@ class Transcript(ScrollView, can_focus=True):
         self._set_virtual_height()
 
     def _set_virtual_height(self) -> None:
-        self.virtual_size = Size(self.scrollable_content_region.width, self._offsets[-1])
+        height = self._offsets[-1]
+        # Text-like blocks end with a blank separator line: the last one needs none.
+        last = next((e for e in reversed(self._entries) if e.height), None)
+        if last is not None and last.block.kind in (TEXT, THINKING, PROMPT):
+            height -= 1
+        self.virtual_size = Size(self.scrollable_content_region.width, height)
 
     def _relayout(self) -> None:
         """Heights changed everywhere: keep the line at the top of the view in place."""
