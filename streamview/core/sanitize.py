@@ -35,12 +35,13 @@ from typing import Any
 
 import orjson
 
-UNSAFE_CHARS = (
-    "\x00-\x08\x0b-\x1f\x7f-\x9f"  # C0 but \t \n, DEL, C1
+_OTHER_UNSAFE = (
     "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"  # bidi controls
     "\u2028\u2029"  # line and paragraph separators
     "\ud800-\udfff"  # lone surrogates
 )
+_C0_C1_BUT_ESC = "\x00-\x08\x0b-\x1a\x1c-\x1f\x7f-\x9f"  # C0 but \t \n ESC, DEL, C1
+UNSAFE_CHARS = _C0_C1_BUT_ESC + "\x1b" + _OTHER_UNSAFE
 """A regex character-class body matching every character :func:`clean` replaces."""
 
 _UNSAFE = re.compile(f"[{UNSAFE_CHARS}]")
@@ -48,7 +49,9 @@ _UNSAFE = re.compile(f"[{UNSAFE_CHARS}]")
 _SGR_MAX_PARAMS = 64
 """Longer parameter lists are not colour anyone wrote on purpose: shown inert."""
 
-_SGR_OR_UNSAFE = re.compile(f"(\x1b\\[[0-9;:]{{0,{_SGR_MAX_PARAMS}}}m)|[{UNSAFE_CHARS}]")
+_UNSAFE_BUT_ESC = re.compile(f"[{_C0_C1_BUT_ESC}{_OTHER_UNSAFE}]")
+_SGR = re.compile(f"\x1b\\[[0-9;:]{{0,{_SGR_MAX_PARAMS}}}m")
+_ESC_NOT_SGR = re.compile(f"\x1b(?!\\[[0-9;:]{{0,{_SGR_MAX_PARAMS}}}m)")
 
 _PICTURES: dict[str, str] = {chr(code): chr(0x2400 + code) for code in range(0x20)}
 _PICTURES["\x7f"] = "␡"
@@ -72,15 +75,6 @@ def _picture_of_match(match: re.Match[str]) -> str:
     return picture(match.group())
 
 
-def _strip_sgr(match: re.Match[str]) -> str:
-    return "" if match.group(1) is not None else picture(match.group())
-
-
-def _keep_sgr(match: re.Match[str]) -> str:
-    sgr = match.group(1)
-    return sgr if sgr is not None else picture(match.group())
-
-
 def has_controls(text: str) -> bool:
     """Whether ``text`` holds anything :func:`clean` would change (``\\n``, ``\\t`` are fine)."""
     return _UNSAFE.search(text) is not None
@@ -102,9 +96,13 @@ def clean(text: str, keep_sgr: bool = False) -> str:
         return text
     if "\r\n" in text:
         text = text.replace("\r\n", "\n")
-    if "\x1b" not in text:
-        return _UNSAFE.sub(_picture_of_match, text)
-    return _SGR_OR_UNSAFE.sub(_keep_sgr if keep_sgr else _strip_sgr, text)
+    if "\x1b" in text:
+        # Plain substitutions, no Python call per sequence: shell output holds thousands.
+        text = _ESC_NOT_SGR.sub("␛", text) if keep_sgr else _SGR.sub("", text).replace("\x1b", "␛")
+        if _UNSAFE_BUT_ESC.search(text) is None:
+            return text
+        return _UNSAFE_BUT_ESC.sub(_picture_of_match, text)
+    return _UNSAFE.sub(_picture_of_match, text)
 
 
 _JSON_UNSAFE = re.compile(
