@@ -269,7 +269,7 @@ class Transcript(ScrollView, can_focus=True):
         return self._match_index + 1 if self._matches else 0
 
     def show_session(self, session: Session | None) -> None:
-        """Show another session (from the top of its blocks, following)."""
+        """Show another session (or none); follow mode stays as it was."""
         self.session = session
         self._entries = []
         self._offsets = [0]

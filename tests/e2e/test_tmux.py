@@ -209,3 +209,18 @@ def test_empty_pipe_says_so_and_exits_2(tmux: Tmux, tmp_path: Path) -> None:
     tmux.wait_for(lambda s: "input is empty" in s)
     tmux.keys("q")
     assert wait_exit(exit_file, timeout=5) == 2
+
+
+def test_follow_a_file_that_grows(tmux: Tmux, tmp_path: Path) -> None:
+    exit_file = tmp_path / "exit"
+    lines = capture(PROBE_43).read_bytes().splitlines(keepends=True)
+    growing = tmp_path / "growing.ndjson"
+    growing.write_bytes(b"".join(lines[:3]))
+    tmux.start(viewer_line(f"--follow {shlex.quote(str(growing))}", exit_file))
+    tmux.wait_for(lambda s: "running" in s and "notes.txt" in s)
+    with growing.open("ab") as handle:
+        handle.write(b"".join(lines[3:]))
+    screen = tmux.wait_for(lambda s: "✓ success in 9.9s" in s)
+    assert "READ-OK" in screen
+    tmux.keys("q")
+    assert wait_exit(exit_file, timeout=5) == 0
