@@ -108,6 +108,8 @@ class StreamviewApp(App[int]):
         self._rate_samples: deque[tuple[int, int]] = deque()
         self._header_count = 0
         """How many sessions the header's "i/n" counted."""
+        self._announced_sessions = 0
+        """Sessions the user has been shown or told about."""
         # The widgets of the main screen, kept here because App.query_one looks at
         # the active screen, which is the detail or log screen while one is open.
         self.header = SessionHeader(id="session-header")
@@ -227,10 +229,16 @@ class StreamviewApp(App[int]):
         self._note_rate()
         if state.sessions:
             newest = len(state.sessions) - 1
-            if self.session_index is None or (not self.pinned and self.session_index != newest):
+            if self.session_index is None or (
+                not self.pinned and self.transcript.following and self.session_index != newest
+            ):
                 self.show_session(newest)
                 self.refresh_status()
                 return
+            if newest + 1 > self._announced_sessions and self.session_index != newest:
+                # Paused or pinned: say so rather than pull the view away.
+                self.notify(f"session {newest + 1} started · ] or f to show it", timeout=4)
+        self._announced_sessions = len(state.sessions)
         index = self.session_index
         if index is None:
             transcript = self.transcript

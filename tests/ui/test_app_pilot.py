@@ -620,3 +620,21 @@ async def test_footer_offers_session_keys_only_with_several_sessions(tmp_path: P
     async with two.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         assert session_key_enabled(two)
+
+
+async def test_a_new_session_does_not_pull_a_paused_view_away() -> None:
+    source = ScriptedSource(long_answer_lines(40))
+    app = StreamviewApp(source, clock=FakeClock())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.state.counts.total == 42)
+        app.transcript.focus()
+        await pilot.press("pageup")
+        assert not app.transcript.following
+        source.push(b"".join(lines_of(PROBE_43)))
+        await wait_for(pilot, lambda: len(app.state.sessions) == 2)
+        await pilot.pause(0.1)
+        assert app.session_index == 0
+        assert "1/2" in header_text(app)
+        assert any("session 2 started" in n.message for n in app._notifications)
+        await pilot.press("f")
+        assert app.session_index == 1
