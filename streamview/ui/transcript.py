@@ -46,6 +46,9 @@ SLOW_TAIL_FACTOR = 4
 """A growing block is rendered again only after this many times its last render time."""
 OPEN_MARKDOWN_LIMIT = 50_000
 """Above this, the growing tail of an open block is shown as plain text until it closes."""
+_PIECE_CHARS = 100_000
+_PIECE_LINES = 500
+"""Plain text longer than ``_PIECE_CHARS`` is rendered ``_PIECE_LINES`` lines at a time."""
 
 _FENCE = re.compile(r"^ {0,3}(```|~~~)", re.MULTILINE)
 
@@ -796,6 +799,18 @@ class Transcript(ScrollView, can_focus=True):
         return "monokai" if self.app.current_theme.dark else "default"
 
     def _lines_of(self, renderable: RenderableType, width: int) -> list[Strip]:
+        if isinstance(renderable, Text) and len(renderable) > _PIECE_CHARS:
+            # Rich cuts one long segment into lines with str.partition, which is quadratic
+            # (a 10 MB answer took minutes). Lines wrap alone, so render a few at a time.
+            rows = renderable.split("\n", allow_blank=True)
+            if len(rows) > _PIECE_LINES:
+                return [
+                    strip
+                    for start in range(0, len(rows), _PIECE_LINES)
+                    for strip in self._lines_of(
+                        Text("\n").join(rows[start : start + _PIECE_LINES]), width
+                    )
+                ]
         console, options = self._render_console()
         with console.use_theme(self._markdown_theme()):
             lines = console.render_lines(renderable, options.update_width(max(1, width)), pad=False)
