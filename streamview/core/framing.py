@@ -42,6 +42,11 @@ class LineFramer:
         return self._number
 
     @property
+    def next_offset(self) -> int:
+        """Byte offset in the stream of the next line :meth:`split` will return."""
+        return self._buffer_offset
+
+    @property
     def pending_bytes(self) -> int:
         """Bytes received that do not yet form a complete line."""
         return len(self._buffer)

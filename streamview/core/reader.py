@@ -42,7 +42,28 @@ class EventReader:
             chunk: The next bytes of the stream.
             recv_ms: When they arrived (epoch ms), for live sources.
         """
-        return self._parse(self._framer.feed(chunk), recv_ms)
+        framer = self._framer
+        number = framer.lines_seen
+        offset = framer.next_offset
+        events: list[AnyEvent] = []
+        append = events.append
+        store = self.store
+        # The framer's own RawLine tuples cost more than the rest of the framing:
+        # number and place each line here, in the loop that parses it.
+        for data in framer.split(chunk):
+            number += 1
+            start = offset
+            offset += len(data) + 1
+            if data.endswith(b"\r"):
+                data = data[:-1]
+            if not data or data.isspace():
+                self.blank_lines += 1
+                continue
+            event = parse_line(data, number, recv_ms)
+            if store is not None:
+                store.remember(number, start, data, event)
+            append(event)
+        return events
 
     def finish(self, recv_ms: int | None = None) -> list[AnyEvent]:
         """Parse a last line that had no newline."""
