@@ -206,15 +206,14 @@ class Transcript(ScrollView, can_focus=True):
         Binding("end", "scroll_end", "End", show=False),
     ]
 
+    @dataclass
     class FollowChanged(Message):
         """Follow mode was paused or resumed, or new content arrived while paused."""
 
-        def __init__(self, following: bool, unseen: bool) -> None:
-            super().__init__()
-            self.following = following
-            """The view sticks to the newest line."""
-            self.unseen = unseen
-            """New content arrived below the viewport while paused."""
+        following: bool
+        """The view sticks to the newest line."""
+        unseen: bool
+        """New content arrived below the viewport while paused."""
 
     @dataclass
     class OpenCall(Message):

@@ -150,7 +150,7 @@ def test_piped_stream_shows_live_then_finished_and_q_quits(tmux: Tmux, tmp_path:
     time.sleep(0.5)
     assert not exit_file.exists()
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=5) == 0
+    assert wait_exit(exit_file, timeout=8) == 0
 
 
 def test_quit_mid_stream_while_the_producer_is_silent(tmux: Tmux, tmp_path: Path) -> None:
@@ -161,7 +161,7 @@ def test_quit_mid_stream_while_the_producer_is_silent(tmux: Tmux, tmp_path: Path
     assert "GPT-5 Mini" in screen
     tmux.wait_for(lambda s: "idle" in s and "since last event" in s and "1 call open" in s)
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=5) == 1  # the run had not finished
+    assert wait_exit(exit_file, timeout=8) == 1  # the run had not finished
 
 
 def test_keys_work_under_a_pipe(tmux: Tmux, tmp_path: Path) -> None:
@@ -179,7 +179,7 @@ def test_keys_work_under_a_pipe(tmux: Tmux, tmp_path: Path) -> None:
     screen = tmux.wait_for(lambda s: "“Example Domain” " in s and "paused" in s)
     assert re.search(r"“Example Domain” [1-5]/5", screen)
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=5) == 0
+    assert wait_exit(exit_file, timeout=8) == 0
 
 
 def test_opening_a_file_directly(tmux: Tmux, tmp_path: Path) -> None:
@@ -190,7 +190,7 @@ def test_opening_a_file_directly(tmux: Tmux, tmp_path: Path) -> None:
     assert "READ-OK" in screen
     assert "Tool calls (1)" in screen
     tmux.keys("C-q")
-    assert wait_exit(exit_file, timeout=5) == 0
+    assert wait_exit(exit_file, timeout=8) == 0
 
 
 def test_cut_file_exits_1(tmux: Tmux, tmp_path: Path) -> None:
@@ -200,7 +200,7 @@ def test_cut_file_exits_1(tmux: Tmux, tmp_path: Path) -> None:
     tmux.start(viewer_line(shlex.quote(str(cut)), exit_file))
     tmux.wait_for(lambda s: "stream ended without a result" in s)
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=5) == 1
+    assert wait_exit(exit_file, timeout=8) == 1
 
 
 def test_empty_pipe_says_so_and_exits_2(tmux: Tmux, tmp_path: Path) -> None:
@@ -208,7 +208,7 @@ def test_empty_pipe_says_so_and_exits_2(tmux: Tmux, tmp_path: Path) -> None:
     tmux.start(viewer_line("", exit_file, stdin_from="true"))
     tmux.wait_for(lambda s: "input is empty" in s)
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=5) == 2
+    assert wait_exit(exit_file, timeout=8) == 2
 
 
 def test_follow_a_file_that_grows(tmux: Tmux, tmp_path: Path) -> None:
@@ -223,4 +223,4 @@ def test_follow_a_file_that_grows(tmux: Tmux, tmp_path: Path) -> None:
     screen = tmux.wait_for(lambda s: "✓ success in 9.9s" in s)
     assert "READ-OK" in screen
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=5) == 0
+    assert wait_exit(exit_file, timeout=8) == 0

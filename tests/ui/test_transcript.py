@@ -13,6 +13,8 @@ from streamview.core.parse import parse_line
 from streamview.core.state import StreamState
 from streamview.ui.transcript import Transcript, hard_breaks, stable_split
 
+from .conftest import wait_for
+
 CONTROLS = ("\x1b", "\x07", "\x9b", "\x90", "\r")
 HOSTILE = "clear\x1b[2J title\x1b]0;pwned\x07 clip\x1b]52;c;QUFB\x07 csi\x9b31m end\r"
 
@@ -149,7 +151,8 @@ async def test_growing_answer_renders_finished_paragraphs_once() -> None:
         frozen = list(entry.frozen)
         stream.text("y = 2\n```\n\nLast.", delta=True)
         transcript.sync()
-        await pilot.pause(0.3)  # a quick second delta may wait for the resync timer
+        # A quick second delta may wait for the resync timer.
+        await wait_for(pilot, lambda: entry.frozen_upto > len("First paragraph.\n\n"))
         assert entry.frozen[: len(frozen)] == frozen  # not rendered again
         text = "\n".join(transcript.plain_lines())
     assert "x = 1" in text and "y = 2" in text and "Last." in text
@@ -204,5 +207,5 @@ async def test_a_slow_growing_tail_is_rendered_less_often_but_never_left_stale()
         transcript.sync()
         assert "second = 2" not in "\n".join(s.text for s in entry.lines or ())
         assert transcript._resync_timer is not None
-        await pilot.pause(0.4)  # the timer renders it after the pause
-        assert "second = 2" in "\n".join(s.text for s in entry.lines or ())
+        # The timer renders it after the pause.
+        await wait_for(pilot, lambda: "second = 2" in "\n".join(s.text for s in entry.lines or ()))
