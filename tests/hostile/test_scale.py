@@ -65,7 +65,7 @@ def test_json_summary_at_scale(scale_dir: Path, name: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["calls-10k", "sessions-100", "line-50mb", "output-1m-lines"])
+@pytest.mark.parametrize("name", list(CASES))
 async def test_viewer_at_scale(scale_dir: Path, name: str) -> None:
     """Each case opens headless; keys, the first call's detail and the event log work."""
     path = scale_file(scale_dir, name)

@@ -1,0 +1,535 @@
+"""The reliability campaign: hostile input, faults, scale and fuzzing, with figures.
+
+Usage::
+
+    python bench/reliability.py            # the whole campaign (several minutes)
+    python bench/reliability.py --quick    # smaller counts, for a smoke run
+    python bench/reliability.py --markdown bench/RELIABILITY.md
+
+It runs the same checks as ``tests/hostile/`` with much larger counts and prints what
+was tried and what held, as Markdown, ready for the README's "Reliability" section.
+Every failure is listed with what it was; the exit status is 1 if anything failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from streamview.core.sanitize import UNSAFE_CHARS, clean, one_line  # noqa: E402
+from tests.hostile import streams  # noqa: E402
+from tests.hostile.checks import check_stream  # noqa: E402
+from tests.hostile.corpus import ALL_TEXT, CORPUS  # noqa: E402
+from tests.hostile.helpers import cli_env, command, real_captures  # noqa: E402
+from tests.hostile.mutate import MUTATIONS, chunked, expected_total, mutate  # noqa: E402
+
+UNSAFE = re.compile(f"[{UNSAFE_CHARS}]")
+SGR = re.compile(r"\x1b\[[0-9;:]*m")
+
+
+@dataclass
+class Part:
+    """One part of the campaign and its figures."""
+
+    title: str
+    rows: list[tuple[str, str]] = field(default_factory=list)
+    """(what was tried, what held) lines."""
+    failures: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def add(self, tried: str, held: str) -> None:
+        """Note one figure."""
+        self.rows.append((tried, held))
+        print(f"  {tried}: {held}", flush=True)
+
+    def fail(self, what: str) -> None:
+        """Note one failure."""
+        self.failures.append(what)
+        print(f"  FAILED: {what}", flush=True)
+
+
+def timed(run: Callable[[Part], None], title: str) -> Part:
+    """Run one part, catching anything it raises as a failure."""
+    part = Part(title)
+    print(f"\n## {title}", flush=True)
+    started = time.perf_counter()
+    try:
+        run(part)
+    except Exception:
+        part.fail(f"the campaign itself raised: {traceback.format_exc(limit=3)}")
+    part.seconds = time.perf_counter() - started
+    return part
+
+
+# -- 1. Sanitizer -------------------------------------------------------------------------
+
+
+def random_hostile_text(rng: random.Random) -> str:
+    """Text, corpus sequences, random code points and fragments glued together."""
+    pieces = []
+    for _ in range(rng.randint(1, 12)):
+        roll = rng.random()
+        if roll < 0.35:
+            pieces.append(rng.choice(CORPUS).text)
+        elif roll < 0.55:
+            pieces.append("".join(chr(rng.randrange(0x110000)) for _ in range(rng.randint(1, 6))))
+        elif roll < 0.75:
+            pieces.append("".join(rng.choice("\x1b[];0123456789m?\x07\\\r\n\t") for _ in range(5)))
+        else:
+            pieces.append(rng.choice(["hello ", "日本語 ", "🙂", "\u200d", "\t", "\n", "—"]))
+    return "".join(pieces)
+
+
+def part_sanitizer(part: Part, count: int) -> None:
+    rng = random.Random(1)
+    bad = 0
+    for _ in range(count):
+        text = random_hostile_text(rng)
+        for out in (clean(text), SGR.sub("", clean(text, keep_sgr=True)), one_line(text)):
+            if UNSAFE.search(out) is not None:
+                bad += 1
+                if bad <= 5:
+                    part.fail(f"unsafe output for {text!r}")
+    families = {"line": "separator", "paragraph": "separator", "lone": "surrogate"}
+    kinds = Counter(
+        families.get(m, m.upper() if len(m) <= 3 else m)
+        for m in (re.match("[a-z]+", s.name).group() for s in CORPUS)  # type: ignore[union-attr]
+    )
+    part.add(
+        f"corpus: {len(CORPUS)} named sequences ("
+        + ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))
+        + ")",
+        "every one made inert alone, between text, repeated (tests/hostile/test_sanitize.py)",
+    )
+    part.add(
+        f"{count:,} random strings (corpus pieces, random code points, escape fragments)"
+        " through clean, clean(keep_sgr) and one_line",
+        f"{bad} outputs with an unsafe character",
+    )
+    plain = "hello world, some `code` and text — 日本語\n" * 250_000
+    ansi = "\x1b[32mPASSED\x1b[0m tests/test_x.py::test_%d\r\n" * 200_000
+    for label, text in (("plain text", plain), ("ANSI-coloured CRLF output", ansi)):
+        started = time.perf_counter()
+        clean(text)
+        seconds = time.perf_counter() - started
+        part.add(
+            f"clean() speed on {len(text) / 1e6:.0f} MB of {label}",
+            f"{len(text) / 1e6 / seconds:,.0f} MB/s",
+        )
+
+
+# -- 2. Core fuzzing ------------------------------------------------------------------------
+
+
+def part_fuzz(part: Part, count: int) -> None:
+    captures = [p.read_bytes() for p in real_captures()]
+    if not captures:
+        part.fail("real captures folder absent: ../shared/samples/cursor-real")
+        return
+    rng = random.Random(2)
+    applied: Counter[str] = Counter()
+    totals: Counter[str] = Counter()
+    bytes_seen = 0
+    failures = 0
+    for n in range(count):
+        data, names = mutate(rng.choice(captures), rng, rng.randint(1, 8))
+        applied.update(names)
+        chunks = chunked(data, rng, rng.randint(1, 60))
+        bytes_seen += len(data)
+        try:
+            counts = check_stream(chunks)
+            totals.update(counts)
+        except Exception as error:
+            failures += 1
+            if failures <= 5:
+                part.fail(f"input {n} ({', '.join(names)}): {type(error).__name__}: {error}")
+    part.add(
+        f"{count:,} mutated real captures ({len(captures)} captures; "
+        f"{sum(applied.values()):,} mutations of {len(MUTATIONS)} kinds), each cut into "
+        "1-60 random chunks, folded as --print and --json do",
+        f"{failures} raised or broke an invariant",
+    )
+    part.add(
+        f"{totals['total']:,} lines, {bytes_seen / 1e6:.1f} MB",
+        f"{totals['events']:,} events + {totals['malformed']:,} malformed + "
+        f"{totals['unknown']:,} unknown = {totals['total']:,}: every non-blank line accounted for",
+    )
+    part.add("mutation kinds", ", ".join(f"{k} {v:,}" for k, v in sorted(applied.items())))
+    # Orderings: every capture's lines shuffled.
+    shuffles = 0
+    for _ in range(count // 4):
+        lines = rng.choice(captures).split(b"\n")
+        rng.shuffle(lines)
+        data = b"\n".join(lines)
+        try:
+            check_stream(chunked(data, rng, rng.randint(1, 10)))
+            shuffles += 1
+        except Exception as error:
+            part.fail(f"shuffled capture: {type(error).__name__}: {error}")
+    part.add(f"{count // 4:,} real captures in random line order", f"{shuffles:,} held")
+    blobs = 0
+    for _ in range(count // 4):
+        blob = os.urandom(rng.randint(0, 4000))
+        try:
+            check_stream(chunked(blob, rng, rng.randint(1, 10)))
+            blobs += 1
+        except Exception as error:
+            part.fail(f"random bytes: {type(error).__name__}: {error}")
+    part.add(f"{count // 4:,} inputs of random bytes", f"{blobs:,} held")
+
+
+# -- 3. Hostile output through the real command ------------------------------------------
+
+
+def part_print(part: Part, workdir: Path) -> None:
+    path = workdir / "hostile.ndjson"
+    parts = [
+        streams.hostile_stream(f"<{s.name}>{s.text}</{s.name}>", session=f"s-{n}")
+        for n, s in enumerate(CORPUS)
+    ]
+    parts.append(streams.hostile_stream(ALL_TEXT, session="s-all"))
+    path.write_bytes(b"".join(parts))
+    fields = 27
+    for mode in ("--print", "--json"):
+        done = subprocess.run(
+            command(mode, str(path)), capture_output=True, env=cli_env(), cwd=REPO, timeout=300
+        )
+        text = done.stdout.decode("utf-8", "replace")
+        found = len(UNSAFE.findall(text))
+        if done.returncode != 0 or found or b"Traceback" in done.stderr:
+            part.fail(f"{mode}: exit {done.returncode}, {found} unsafe characters")
+        part.add(
+            f"`{mode}` on {len(CORPUS) + 1} sessions carrying every sequence in ~{fields} fields"
+            " (prompt, thinking, text, tool args and output, call ids, unknown records,"
+            " malformed lines)",
+            f"{len(done.stdout):,} bytes out, {found} unsafe characters, exit {done.returncode}",
+        )
+    md, svg = workdir / "out.md", workdir / "out.svg"
+    done = subprocess.run(
+        command("--export-markdown", str(md), "--export-svg", str(svg), str(path)),
+        capture_output=True,
+        env=cli_env(),
+        cwd=REPO,
+        timeout=300,
+    )
+    if done.returncode == 0 and md.exists() and svg.exists():
+        from streamview.ui.safety import unsafe_in_svg
+
+        found = len(UNSAFE.findall(md.read_text("utf-8"))) + len(
+            unsafe_in_svg(svg.read_text("utf-8"))
+        )
+        part.add("`--export-markdown` and `--export-svg` of the same file", f"{found} unsafe")
+        if found:
+            part.fail("exports hold unsafe characters")
+    else:
+        part.fail(f"exports: exit {done.returncode}: {done.stderr[-300:]!r}")
+
+
+# -- 4. Faults ------------------------------------------------------------------------------
+
+
+def _run_bytes() -> bytes:
+    lines = [
+        streams.dumps({"type": "system", "subtype": "init", "session_id": "s", "model": "M"}),
+        streams.dumps(streams.text_message("user", "go", session_id="s")),
+    ]
+    for n in range(200):
+        call = f"c{n}"
+        args = {"command": f"echo {n}"}
+        lines.append(streams.dumps(streams.tool_record("started", call, "shellToolCall", args)))
+        result = {"success": {"exitCode": 0, "interleavedOutput": f"{n}\n"}}
+        lines.append(
+            streams.dumps(streams.tool_record("completed", call, "shellToolCall", args, result))
+        )
+    return b"".join(lines)
+
+
+def part_faults(part: Part, workdir: Path, rounds: int) -> None:
+    data = _run_bytes()
+    rng = random.Random(4)
+    # Producer killed at a random byte: everything before is shown, the rest reported.
+    held = 0
+    for _ in range(rounds):
+        cut = rng.randrange(1, len(data))
+        sent = data[:cut]
+        done = subprocess.run(
+            command("--json"), input=sent, capture_output=True, env=cli_env(), cwd=REPO
+        )
+        ok = done.returncode == 1 and b"Traceback" not in done.stderr
+        if ok:
+            lines = orjson.loads(done.stdout)["lines"]
+            ok = lines["total"] == expected_total(sent)
+        held += ok
+        if not ok:
+            part.fail(f"input cut at byte {cut}: exit {done.returncode} {done.stderr[-200:]!r}")
+    part.add(
+        f"{rounds} runs cut at a random byte (producer killed mid-line), `--json` from a pipe",
+        f"{held} gave exit 1, valid JSON, every received line counted",
+    )
+    # SIGPIPE: the reader leaves after a random number of bytes.
+    big = workdir / "big.ndjson"
+    streams.write_lines(big, streams.many_calls_stream(5_000))
+    clean_exits = 0
+    for _ in range(rounds):
+        keep = rng.choice([1, 10, 100, 1000, 100_000])
+        mode = rng.choice(["--print", "--json"])
+        shell = (
+            f"{' '.join(command(mode, str(big)))} | head -c {keep} >/dev/null;"
+            ' echo "status=${PIPESTATUS[0]}" >&2'
+        )
+        done = subprocess.run(["bash", "-c", shell], capture_output=True, env=cli_env(), cwd=REPO)
+        err = done.stderr.decode()
+        ok = "status=0" in err and "Traceback" not in err and "Exception" not in err
+        clean_exits += ok
+        if not ok:
+            part.fail(f"SIGPIPE {mode} after {keep} bytes: {err[-300:]}")
+    part.add(
+        f"{rounds} runs of `--print`/`--json file | head -c N` (N = 1 B to 100 KB)",
+        f"{clean_exits} exited 0 with no traceback",
+    )
+    # Recording that cannot be written.
+    blocker = workdir / "a-file"
+    blocker.write_bytes(b"")
+    targets = [Path("/dev/full"), blocker / "rec.ndjson", workdir / "no" / "dir" / "rec.ndjson"]
+    honest = 0
+    for target in targets:
+        done = subprocess.run(
+            command("--print", "--record", str(target)),
+            input=data + streams.dumps({"type": "result", "subtype": "success"}),
+            capture_output=True,
+            env=cli_env(),
+            cwd=REPO,
+        )
+        err = done.stderr.decode()
+        ok = (
+            done.returncode == 0
+            and str(target) in err
+            and "Traceback" not in err
+            and done.stdout.count(b"\n") > 400
+        )
+        honest += ok
+        if not ok:
+            part.fail(f"recording to {target}: exit {done.returncode}: {err[-300:]}")
+    part.add(
+        "recording to /dev/full (disk full), under a file, into a missing directory",
+        f"{honest}/{len(targets)}: one clear message naming the file, the run still shown, exit 0",
+    )
+    part.add(
+        "also covered by tests/hostile/test_faults.py",
+        "producer SIGKILLed mid-line (recording keeps every complete line), stdin closed at once"
+        " and after init, 2 s silence then resume, `--follow` file appended, truncated,"
+        " replaced by rename, deleted and re-created, unreadable inputs, 200 KB of random bytes",
+    )
+
+
+# -- 5. Scale and the viewer --------------------------------------------------------------
+
+SCALE: dict[str, tuple[str, Callable[[], Iterator[bytes]]]] = {
+    "line-50mb": ("a 50 MB line (shell output)", lambda: streams.huge_line_stream(50_000_000)),
+    "output-1m": (
+        "a shell result of 1,000,000 lines",
+        lambda: streams.million_line_output_stream(1_000_000),
+    ),
+    "answer-10mb": (
+        "a 10 MB answer in 1,000 deltas",
+        lambda: streams.big_answer_stream(10_000_000),
+    ),
+    "calls-10k": ("10,000 tool calls", lambda: streams.many_calls_stream(10_000)),
+    "sessions-100": ("100 sessions in one file", lambda: streams.many_sessions_stream(100)),
+}
+
+
+async def drive_viewer(path: Path, detail: bool, timeout: float) -> dict[str, float]:
+    """Open ``path`` headless, press keys, open a detail view, quit; return timings."""
+    from streamview.ui.tool_table import ToolCallTable
+    from tests.hostile.tui import FreezeMeter, make_app, screen_problems, settled, wait_until
+
+    started = time.perf_counter()
+    app = make_app(path)
+    meter = FreezeMeter()
+    async with app.run_test(size=(160, 50)) as pilot:
+        meter.attach(app)
+        await settled(pilot, timeout)
+        loaded = time.perf_counter() - started
+        for key in ("end", "pagedown", "pageup", "home", "t", "t"):
+            await pilot.press(key)
+            await pilot.pause()
+        index = app.session_index
+        if detail and index is not None and app.state.sessions[index].tool_calls:
+            main = app.screen
+            app.post_message(ToolCallTable.OpenDetail(0))
+            await wait_until(pilot, lambda: app.screen is not main, timeout)
+            await wait_until(pilot, lambda: not app.screen.query("#detail-loading"), timeout)
+            await pilot.press("end")
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: app.screen is main, timeout)
+        await pilot.press("l")
+        await pilot.pause(0.1)
+        problems = screen_problems(app, svg=False)
+        await pilot.press("escape")
+        counts = app.state.counts
+        expected = expected_total(path.read_bytes())
+    return {
+        "loaded": loaded,
+        "total": time.perf_counter() - started,
+        "freeze": meter.longest,
+        "problems": len(problems),
+        "counts_ok": float(counts.total == expected),
+    }
+
+
+def part_scale(part: Part, workdir: Path, names: list[str]) -> None:
+    for name in names:
+        label, make = SCALE[name]
+        path = workdir / f"{name}.ndjson"
+        streams.write_lines(path, make())
+        size = path.stat().st_size
+        started = time.perf_counter()
+        done = subprocess.run(
+            command("--json", str(path)), capture_output=True, env=cli_env(), cwd=REPO
+        )
+        json_seconds = time.perf_counter() - started
+        if done.returncode != 0 or b"Traceback" in done.stderr:
+            part.fail(f"{name} --json: exit {done.returncode} {done.stderr[-300:]!r}")
+        try:
+            figures = asyncio.run(drive_viewer(path, detail=True, timeout=600))
+        except Exception as error:
+            part.fail(f"{name} in the viewer: {type(error).__name__}: {error}")
+            continue
+        if figures["problems"] or not figures["counts_ok"]:
+            part.fail(f"{name}: {figures}")
+        part.add(
+            f"{label} ({size / 1e6:.0f} MB file)",
+            f"--json {json_seconds:.1f}s; viewer loaded in {figures['loaded']:.1f}s, keys, detail"
+            f" view and event log, quit: {figures['total']:.1f}s in all; longest UI stall"
+            f" {figures['freeze'] * 1000:.0f} ms",
+        )
+        path.unlink()
+
+
+def part_markdown(part: Part, workdir: Path) -> None:
+    for name, markdown in streams.pathological_markdown().items():
+        path = workdir / f"md-{name}.ndjson"
+        path.write_bytes(streams.markdown_stream(markdown))
+        try:
+            figures = asyncio.run(drive_viewer(path, detail=False, timeout=600))
+        except Exception as error:
+            part.fail(f"markdown {name}: {type(error).__name__}: {error}")
+            continue
+        if figures["problems"]:
+            part.fail(f"markdown {name}: unsafe characters on screen")
+        part.add(
+            f"Markdown answer: {name} ({len(markdown) / 1e3:,.0f} KB)",
+            f"shown in {figures['loaded']:.1f}s,"
+            f" longest UI stall {figures['freeze'] * 1000:.0f} ms",
+        )
+
+
+def part_app_fuzz(part: Part, workdir: Path, count: int) -> None:
+    captures = real_captures()
+    if not captures:
+        part.fail("real captures folder absent")
+        return
+    rng = random.Random(6)
+    held = 0
+    longest = 0.0
+    for n in range(count):
+        data, names = mutate(rng.choice(captures).read_bytes(), rng, rng.randint(1, 8))
+        path = workdir / f"mutated-{n}.ndjson"
+        path.write_bytes(data)
+        try:
+            figures = asyncio.run(drive_viewer(path, detail=True, timeout=120))
+            ok = figures["counts_ok"] and not figures["problems"]
+            longest = max(longest, figures["freeze"])
+        except Exception as error:
+            ok = False
+            part.fail(f"mutated capture {n} ({', '.join(names)}): {type(error).__name__}: {error}")
+        held += bool(ok)
+        path.unlink()
+    part.add(
+        f"{count} mutated real captures opened headless (keys, first tool call's detail,"
+        " event log, quit)",
+        f"{held} with no exception, counts adding up and nothing unsafe on screen;"
+        f" longest UI stall {longest * 1000:.0f} ms",
+    )
+
+
+# -- Report ---------------------------------------------------------------------------------
+
+
+def markdown_report(parts: list[Part], seconds: float, argv: list[str]) -> str:
+    """The README section."""
+    out = [
+        "## Reliability",
+        "",
+        "A viewer for agent output reads text written by a model and by the commands it ran."
+        " streamview treats every byte of it as hostile: nothing from the stream reaches the"
+        " terminal as a control sequence, no input makes it crash or drop a line, and large"
+        " inputs stay responsive.",
+        "",
+        f"Figures from `python bench/reliability.py{' ' + ' '.join(argv) if argv else ''}`"
+        f" ({seconds / 60:.1f} min on {os.cpu_count()} cores); the same checks, with smaller"
+        " counts, run in `pytest tests/hostile` (under two minutes).",
+        "",
+    ]
+    for part in parts:
+        out += [f"### {part.title}", "", "| tried | held |", "|---|---|"]
+        out += [f"| {tried} | {held} |" for tried, held in part.rows]
+        if part.failures:
+            out += ["", "**Failures:**", ""] + [f"- {f}" for f in part.failures]
+        out.append("")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the campaign; print the Markdown report."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="small counts, a smoke run")
+    parser.add_argument("--markdown", type=Path, help="also write the report to this file")
+    args = parser.parse_args(argv)
+    quick = args.quick
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="streamview-reliability-") as tmp:
+        workdir = Path(tmp)
+        parts = [
+            timed(lambda p: part_sanitizer(p, 2_000 if quick else 200_000), "Terminal safety"),
+            timed(lambda p: part_print(p, workdir), "Hostile text through the real command"),
+            timed(lambda p: part_fuzz(p, 200 if quick else 20_000), "Fuzzing the core"),
+            timed(lambda p: part_faults(p, workdir, 3 if quick else 30), "Faults"),
+            timed(
+                lambda p: part_scale(
+                    p, workdir, ["calls-10k", "sessions-100"] if quick else list(SCALE)
+                ),
+                "Scale",
+            ),
+            timed(lambda p: part_markdown(p, workdir), "Pathological Markdown"),
+            timed(lambda p: part_app_fuzz(p, workdir, 3 if quick else 40), "Fuzzing the viewer"),
+        ]
+    seconds = time.perf_counter() - started
+    report = markdown_report(parts, seconds, sys.argv[1:] if argv is None else argv)
+    print("\n" + report)
+    if args.markdown:
+        args.markdown.write_text(report + "\n", encoding="utf-8")
+    return 1 if any(part.failures for part in parts) else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
