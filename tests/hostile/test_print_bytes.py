@@ -97,3 +97,26 @@ def test_exports_hold_no_control_sequence(hostile_file: Path, tmp_path: Path) ->
     assert unsafe_in(text) == []
     assert "<csi-erase-screen>" in text
     assert unsafe_in_svg(svg.read_text(encoding="utf-8")) == []
+
+
+def test_run_mode_agent_stderr_and_stdout_are_inert(hostile_file: Path, tmp_path: Path) -> None:
+    """``streamview run``: an agent writing escapes to stdout and stderr, then failing."""
+    import sys
+
+    agent = tmp_path / "agent.py"
+    agent.write_text(
+        "import sys\n"
+        f"sys.stdout.buffer.write(open({str(hostile_file)!r}, 'rb').read()[:20000])\n"
+        f"sys.stderr.write({ALL_TEXT!r}.encode('utf-8', 'replace').decode())\n"
+        "sys.exit(3)\n"
+    )
+    record = tmp_path / "rec.ndjson"
+    for mode in ("--print", "--json"):
+        done = run_cli(
+            "run", mode, "--record", str(record), "--", sys.executable, str(agent), timeout=120
+        )
+        assert_no_traceback(done.stderr)
+        assert done.returncode == 3, done.stderr.decode()[-500:]
+        for stream in (done.stdout, done.stderr):
+            assert unsafe_in(stream.decode("utf-8")) == []
+        assert b"<sgr-red>" in done.stdout  # the agent's stderr is shown, inert
