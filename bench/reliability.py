@@ -109,9 +109,10 @@ def part_sanitizer(part: Part, count: int) -> None:
                 if bad <= 5:
                     part.fail(f"unsafe output for {text!r}")
     families = {"line": "separator", "paragraph": "separator", "lone": "surrogate"}
+    prefixes = (s.name.split("-")[0] for s in CORPUS)
     kinds = Counter(
-        families.get(m, m.upper() if len(m) <= 3 else m)
-        for m in (re.match("[a-z]+", s.name).group() for s in CORPUS)  # type: ignore[union-attr]
+        families.get(m, "OSC" if m.startswith("osc") else m.upper() if len(m) <= 3 else m)
+        for m in prefixes
     )
     part.add(
         f"corpus: {len(CORPUS)} named sequences ("
@@ -207,7 +208,6 @@ def part_print(part: Part, workdir: Path) -> None:
     ]
     parts.append(streams.hostile_stream(ALL_TEXT, session="s-all"))
     path.write_bytes(b"".join(parts))
-    fields = 27
     for mode in ("--print", "--json"):
         done = subprocess.run(
             command(mode, str(path)), capture_output=True, env=cli_env(), cwd=REPO, timeout=300
@@ -217,9 +217,9 @@ def part_print(part: Part, workdir: Path) -> None:
         if done.returncode != 0 or found or b"Traceback" in done.stderr:
             part.fail(f"{mode}: exit {done.returncode}, {found} unsafe characters")
         part.add(
-            f"`{mode}` on {len(CORPUS) + 1} sessions carrying every sequence in ~{fields} fields"
-            " (prompt, thinking, text, tool args and output, call ids, unknown records,"
-            " malformed lines)",
+            f"`{mode}` on {len(CORPUS) + 1} sessions, each sequence in all 35 string fields"
+            " (init, prompt, thinking, answer, tool kinds, args, outputs, errors, call ids,"
+            " approvals, notices, unknown records, result) and 4 kinds of malformed line",
             f"{len(done.stdout):,} bytes out, {found} unsafe characters, exit {done.returncode}",
         )
     md, svg = workdir / "out.md", workdir / "out.svg"
