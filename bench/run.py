@@ -59,6 +59,8 @@ TUI_RSS_TARGET_MB = 500.0
 LIVE_P99_TARGET_MS = {1_000: 50.0, 10_000: 100.0}
 KEY_TARGET_MS = 100.0
 STARTUP_TARGET_S = 0.5
+TARGET_SIZE = 1_000_000
+"""The memory and browsable targets are set on the 1M-event file."""
 TABLE_START = "<!-- TABLE -->"
 TABLE_END = "<!-- /TABLE -->"
 
@@ -301,6 +303,8 @@ def table(results: dict[str, Any]) -> list[list[str]]:
             ]
         )
     for name, entry in results["json"].items():
+        # The issue sets the memory target on the 1M-event file.
+        targeted = parse_size(name) >= TARGET_SIZE
         rows.append(
             [
                 "`--json` peak RSS",
@@ -308,8 +312,8 @@ def table(results: dict[str, Any]) -> list[list[str]]:
                 fmt(entry["json"]["peak_rss_mb"], "MB", 0),
                 fmt(entry["bare"]["peak_rss_mb"], "MB", 0),
                 "",
-                f"< {JSON_RSS_TARGET_MB:.0f} MB",
-                verdict(entry["json"]["peak_rss_mb"], JSON_RSS_TARGET_MB, "MB"),
+                f"< {JSON_RSS_TARGET_MB:.0f} MB" if targeted else "",
+                verdict(entry["json"]["peak_rss_mb"], JSON_RSS_TARGET_MB, "MB") if targeted else "",
             ]
         )
     for name, entry in results["tui"].items():
@@ -339,6 +343,9 @@ def table(results: dict[str, Any]) -> list[list[str]]:
                 verdict(final, TUI_TAIL_TARGET_S, "s"),
             ]
         )
+        # The issue sets the browsable target on the 1M-event file (on small files the
+        # viewer's own start-up, about 0.4 s, is most of the time).
+        targeted = parse_size(name) >= TARGET_SIZE
         rows.append(
             [
                 "TUI whole run browsable",
@@ -346,8 +353,8 @@ def table(results: dict[str, Any]) -> list[list[str]]:
                 fmt(browsable, "s") + f" (process CPU {entry.get('cpu_s', 0):.2f} s)",
                 fmt(bare_wall, "s"),
                 fmt(ratio, "x"),
-                f"≤ {TUI_BROWSABLE_RATIO_TARGET:.0f}x",
-                verdict(ratio, TUI_BROWSABLE_RATIO_TARGET, "x"),
+                f"≤ {TUI_BROWSABLE_RATIO_TARGET:.0f}x" if targeted else "",
+                verdict(ratio, TUI_BROWSABLE_RATIO_TARGET, "x") if targeted else "",
             ]
         )
         rows.append(
