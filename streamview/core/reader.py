@@ -94,10 +94,11 @@ def iter_events(chunks: Iterable[bytes]) -> Iterator[AnyEvent]:
 def fold(chunks: Iterable[bytes], state: StreamState | None = None) -> StreamState:
     """Fold a whole input into a finished :class:`StreamState`.
 
-    The fast path behind ``--json``: lines are decoded once and thinking and
-    assistant records go straight into the state (:meth:`StreamState.apply_record`);
-    only the other records become events. The result is the same as applying
-    every event of :func:`iter_events`.
+    The fast path behind ``--json``: lines are decoded once, and thinking, assistant
+    and tool-call records go straight into the state
+    (:meth:`StreamState.apply_record`); only the other records become events. The
+    result is the same as applying every event of :func:`iter_events`
+    (``tests/core/test_fast_fold.py``).
 
     Args:
         chunks: The input, in chunks of any size.
@@ -123,7 +124,7 @@ def fold(chunks: Iterable[bytes], state: StreamState | None = None) -> StreamSta
                     continue
             if data.endswith(b"\r"):
                 data = data[:-1]
-            if record is None:
+            if record is None:  # not JSON (or a bare null: parse_line says so too)
                 if not data or data.isspace():
                     blank += 1
                     continue
