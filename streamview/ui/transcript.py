@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from markdown_it import MarkdownIt
+from rich.cells import chop_cells
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.markdown import Markdown
 from rich.segment import Segment
@@ -44,6 +45,8 @@ MARKDOWN_LIMIT = 200_000
 """Characters of one block given to the Markdown renderer; the rest is plain text."""
 SLOW_TAIL_FACTOR = 4
 """A growing block is rendered again only after this many times its last render time."""
+FAST_WRAP_CHARS = 100_000
+"""Plain text longer than this is cut at the width rather than word-wrapped."""
 OPEN_MARKDOWN_LIMIT = 50_000
 """Above this, the growing tail of an open block is shown as plain text until it closes."""
 _PIECE_CHARS = 100_000
@@ -797,6 +800,26 @@ class Transcript(ScrollView, can_focus=True):
     def _code_theme(self) -> str:
         return "monokai" if self.app.current_theme.dark else "default"
 
+    def _plain(self, text: str, width: int, style: Style | None = None) -> list[Strip]:
+        """``text`` (already clean) as lines of ``width`` cells, no Markdown.
+
+        Short text is word-wrapped by Rich. Long text (a model that pasted a whole
+        file) is cut at the width instead: Rich's word wrap needs seconds per MB.
+        """
+        if len(text) <= FAST_WRAP_CHARS:
+            return self._lines_of(Text(text, style=style or Style()), width)
+        width = max(1, width)
+        strips: list[Strip] = []
+        for line in text.split("\n"):
+            line = line.replace("\t", "    ")
+            pieces = (
+                [line[i : i + width] for i in range(0, len(line), width)]
+                if line.isascii()
+                else chop_cells(line, width)
+            )
+            strips.extend(Strip([Segment(piece, style)]) for piece in pieces or [""])
+        return strips
+
     def _lines_of(self, renderable: RenderableType, width: int) -> list[Strip]:
         if isinstance(renderable, Text) and len(renderable) > _PIECE_CHARS:
             # Rich cuts one long segment into lines with str.partition, which is quadratic
@@ -833,7 +856,7 @@ class Transcript(ScrollView, can_focus=True):
                 # The renderer lost text (a construct it does not show): show it plainly.
                 strips, tail = [], text + tail
         if tail:
-            strips += self._lines_of(Text(tail), width)
+            strips += self._plain(tail, width)
         return strips
 
     def _indent(self, strips: list[Strip], prefix: list[Segment] | None = None) -> list[Strip]:
@@ -893,7 +916,7 @@ class Transcript(ScrollView, can_focus=True):
         if not tail.strip():
             return list(entry.frozen)
         if len(tail) > OPEN_MARKDOWN_LIMIT:
-            rendered = self._lines_of(Text(tail), width)
+            rendered = self._plain(tail, width)
         else:
             rendered = self._markdown(tail, width)
         gap = [Strip.blank(0)] if entry.frozen else []
@@ -904,16 +927,15 @@ class Transcript(ScrollView, can_focus=True):
         label_style = self.get_component_rich_style("transcript--thinking-label")
         label = "✻ thinking…" if block.open else "✻ thinking"
         lines = [Strip([Segment(" "), Segment(label, label_style)])]
-        body = Text(clean(block.text).strip("\n"), style=style)
+        body = self._plain(clean(block.text).strip("\n"), width - 2, style)
         bar = [Segment(" "), Segment("│ ", label_style)]
-        lines += self._indent(self._lines_of(body, width - 2), bar)
+        lines += self._indent(body, bar)
         return lines
 
     def _render_prompt(self, block: Block, width: int) -> list[Strip]:
         style = self.get_component_rich_style("transcript--prompt")
         mark = self.get_component_rich_style("transcript--prompt-mark")
-        body = Text(clean(block.text).strip("\n"), style=style)
-        strips = self._lines_of(body, width - 2)
+        strips = self._plain(clean(block.text).strip("\n"), width - 2, style)
         out = []
         for number, strip in enumerate(strips):
             prefix = [Segment(" "), Segment(PROMPT_MARK if number == 0 else "  ", mark)]

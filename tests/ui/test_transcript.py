@@ -209,3 +209,18 @@ async def test_a_slow_growing_tail_is_rendered_less_often_but_never_left_stale()
         assert transcript._resync_timer is not None
         # The timer renders it after the pause.
         await wait_for(pilot, lambda: "second = 2" in "\n".join(s.text for s in entry.lines or ()))
+
+
+async def test_megabytes_of_answer_are_cut_to_the_width_not_word_wrapped() -> None:
+    stream = Stream()
+    line = "lorem ipsum dolor sit amet " * 20
+    stream.text("# Dump\n\n" + (line + "\n") * 6_000 + "漢字" * 100 + "\nLAST LINE")  # ~3 MB
+    app = TranscriptApp()
+    async with app.run_test(size=(80, 30)) as pilot:
+        transcript = app.query_one(Transcript)
+        transcript.show_session(stream.session)
+        await pilot.pause()
+        lines = transcript.plain_lines()
+    assert lines[-2].strip() == "LAST LINE"  # then the blank separator
+    assert any("漢字" in text for text in lines[-6:])
+    assert max(len(text) for text in lines) <= 80
