@@ -103,8 +103,8 @@ def test_narrow_terminal(snap_compare: Snap) -> None:
 
 
 def test_wide_terminal(snap_compare: Snap) -> None:
-    """200x50: transcript left, tool calls right, nothing cut."""
-    assert snap_compare(file_app(capture(DENIALS)), terminal_size=(200, 50), run_before=settled())
+    """200x60: transcript left, tool calls right, nothing cut."""
+    assert snap_compare(file_app(capture(DENIALS)), terminal_size=(200, 60), run_before=settled())
 
 
 def test_light_theme(snap_compare: Snap) -> None:
