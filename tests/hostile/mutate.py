@@ -167,7 +167,7 @@ def retype_value(lines: Lines, rng: random.Random) -> Lines:
     if not paths:
         return lines
     path = rng.choice(paths)
-    new = rng.choice(
+    new: Any = rng.choice(
         [None, True, 0, -1, 2**70, 1.5e308, "", "x", [], [1, "a"], {}, {"a": {}}, "\ud800"]
     )
     record = _set(record, path, new)

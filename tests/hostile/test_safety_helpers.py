@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.segment import Segment
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.widget import Widget
 from textual.widgets import Static
 
 from streamview.ui.safety import unsafe_in_segments, unsafe_in_svg, unsafe_on_screen
@@ -21,7 +22,7 @@ async def test_a_raw_sequence_on_screen_is_caught() -> None:
     """A widget painting ESC, BEL or C1 is reported, and so is the SVG."""
     app = Leaky()
     async with app.run_test(size=(60, 5)):
-        problems = unsafe_on_screen(app.screen.walk_children())
+        problems = unsafe_on_screen(app.screen.walk_children(Widget))
         assert any("'\\x1b'" in problem for problem in problems), problems
         assert any("'\\x9b'" in problem for problem in problems), problems
         assert unsafe_in_svg(app.export_screenshot()) != []

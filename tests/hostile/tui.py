@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from textual.pilot import Pilot
+from textual.widget import Widget
 
 from streamview.sources import FileSource, Source
 from streamview.ui.app import StreamviewApp
@@ -42,7 +43,7 @@ async def settled(pilot: Pilot[int], timeout: float = 60.0) -> StreamviewApp:
 
 def screen_problems(app: StreamviewApp, svg: bool = True) -> list[str]:
     """Unsafe characters on the current screen: every widget's lines, and the SVG."""
-    problems = unsafe_on_screen(app.screen.walk_children())
+    problems = unsafe_on_screen(app.screen.walk_children(Widget))
     if svg:
         problems += unsafe_in_svg(app.export_screenshot())
     return problems
@@ -50,8 +51,8 @@ def screen_problems(app: StreamviewApp, svg: bool = True) -> list[str]:
 
 def screen_text(app: StreamviewApp) -> str:
     """All text the current screen's widgets show."""
-    lines = []
-    for widget in app.screen.walk_children():
+    lines: list[str] = []
+    for widget in app.screen.walk_children(Widget):
         if widget.display and widget.size.area:
             lines.extend(widget.render_line(y).text for y in range(widget.size.height))
     return "\n".join(lines)
