@@ -138,5 +138,18 @@ assert len(BY_NAME) == len(CORPUS), "corpus names must be unique"
 ALL_TEXT = "".join(f"<{sequence.name}>{sequence.text}</>" for sequence in CORPUS)
 """Every sequence, each between readable tags: one string to embed anywhere."""
 
+MARKUP: tuple[str, ...] = (
+    "[bold red]not bold[/bold red]",
+    "[/]",
+    "[/bold]",
+    "[link=https://evil.example/PWNED]click[/link]",
+    "[@click=app.quit]quit on click[/]",
+    "[@click=app.exit(3)]exit[/]",
+    "[on red]${var}[/on red] $text-error",
+    ":warning: :smile:",
+    "[[escaped]] [unclosed",
+)
+"""Rich and Textual markup: text from a stream must show it literally, never parse it."""
+
 MARKERS = ("PWNED",)
 """Text inside payloads: seen inert on screen, never inside a live sequence."""

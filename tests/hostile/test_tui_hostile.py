@@ -8,7 +8,7 @@ import pytest
 
 from streamview.ui.tool_table import ToolCallTable
 
-from .corpus import ALL_TEXT, CORPUS
+from .corpus import ALL_TEXT, CORPUS, MARKUP
 from .streams import hostile_stream
 from .tui import make_app, screen_problems, screen_text, settled, wait_until
 
@@ -122,4 +122,43 @@ async def test_search_for_an_escape_sequence(hostile_file: Path) -> None:
         await pilot.press(*"PWNED")
         await pilot.press("enter")
         await pilot.pause(0.2)
+        assert screen_problems(app) == []
+
+
+async def test_markup_in_the_stream_is_shown_literally(tmp_path: Path) -> None:
+    """Rich/Textual markup (styles, links, ``@click`` actions) is text, never parsed."""
+    payload = " ".join(MARKUP)
+    path = tmp_path / "markup.ndjson"
+    path.write_bytes(hostile_stream(payload))
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        text = screen_text(app)
+        assert "[@click=app.quit]quit on click[/]" in text
+        assert "[bold red]not bold[/bold red]" in text
+        main = app.screen
+        app.post_message(ToolCallTable.OpenDetail(0))
+        await wait_until(pilot, lambda: app.screen is not main, 10)
+        await wait_until(pilot, lambda: not app.screen.query("#detail-loading"), 20)
+        assert "[link=https://evil.example/PWNED]" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.press("l")
+        await pilot.pause(0.3)
+        assert "[/]" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.is_running
+
+
+async def test_search_for_markup(hostile_file: Path) -> None:
+    """Searching for text that looks like markup (no match) does not crash the viewer."""
+    app = make_app(hostile_file)
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        for query in ("[/]", "[@click=app.quit]x", "[bold"):
+            await pilot.press("slash")
+            await pilot.press(*query)
+            await pilot.press("enter")
+            await pilot.pause(0.2)
+        assert app.is_running
         assert screen_problems(app) == []
