@@ -391,6 +391,7 @@ class Transcript(ScrollView, can_focus=True):
                 entry.signature = None
         self._clear_matches()
         self._relayout()
+        self._refind()
 
     def set_follow(self, follow: bool) -> None:
         """Resume (scroll to the end) or pause follow mode."""
@@ -410,12 +411,24 @@ class Transcript(ScrollView, can_focus=True):
         Returns:
             How many matches there are.
         """
-        self._clear_matches()
         self.query_text = query
-        needle = query.casefold()
+        matches = self._find()
+        if matches:
+            top = round(self.scroll_y)
+            first = next(
+                (i for i, m in enumerate(matches) if self._offsets[m.entry] + m.line >= top), 0
+            )
+            self._go_to_match(first)
+        self.refresh()
+        return len(matches)
+
+    def _find(self) -> list[_Match]:
+        """Every occurrence of :attr:`query_text` in the rendered lines (renders them all)."""
+        self._clear_matches()
+        needle = self.query_text.casefold()
         if not needle:
             self.refresh()
-            return 0
+            return []
         self._render_all()
         matches = self._matches
         for number, entry in enumerate(self._entries):
@@ -427,14 +440,16 @@ class Transcript(ScrollView, can_focus=True):
                     start = haystack.find(needle, start + max(1, len(needle)))
         for index, match in enumerate(matches):
             self._match_lines.setdefault((match.entry, match.line), []).append(index)
-        if matches:
-            top = round(self.scroll_y)
-            first = next(
-                (i for i, m in enumerate(matches) if self._offsets[m.entry] + m.line >= top), 0
-            )
-            self._go_to_match(first)
+        return matches
+
+    def _refind(self) -> None:
+        """Lines were rendered again (width, theme, thinking): find the matches again, in place."""
+        if not self.query_text:
+            return
+        current = self._match_index
+        matches = self._find()
+        self._match_index = min(max(current, 0), len(matches) - 1) if matches else -1
         self.refresh()
-        return len(matches)
 
     def next_match(self, step: int = 1) -> bool:
         """Go to the next (``step=1``) or previous (``-1``) match; False when there is none."""
@@ -459,6 +474,7 @@ class Transcript(ScrollView, can_focus=True):
             entry.frozen_revision = -1
         self._clear_matches()
         self._relayout()
+        self._refind()
 
     # -- Textual hooks --------------------------------------------------------------------
 
@@ -477,6 +493,9 @@ class Transcript(ScrollView, can_focus=True):
                 entry.frozen = []
                 entry.frozen_upto = 0
             self._clear_matches()
+            self._relayout()
+            self._refind()
+            return
         self._relayout()
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:

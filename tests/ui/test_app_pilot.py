@@ -638,3 +638,21 @@ async def test_a_new_session_does_not_pull_a_paused_view_away() -> None:
         assert any("session 2 started" in n.message for n in app._notifications)
         await pilot.press("f")
         assert app.session_index == 1
+
+
+async def test_search_survives_hiding_thinking_and_resizing() -> None:
+    app = file_app(capture(THINKING))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"river", "enter")
+        with_thinking = app.transcript.match_count
+        await pilot.press("t")
+        without_thinking = app.transcript.match_count
+        await pilot.resize_terminal(60, 30)
+        await pilot.pause()
+        assert app.transcript.query_text == "river"
+        after_resize = app.transcript.match_count
+    # The thinking block says "rivers" and "River" once each.
+    assert with_thinking - without_thinking == 2
+    assert without_thinking > 0
+    assert after_resize >= without_thinking  # narrower lines never lose a match
