@@ -354,6 +354,10 @@ SCALE: dict[str, tuple[str, Callable[[], Iterator[bytes]]]] = {
     ),
     "calls-10k": ("10,000 tool calls", lambda: streams.many_calls_stream(10_000)),
     "sessions-100": ("100 sessions in one file", lambda: streams.many_sessions_stream(100)),
+    "odd-lines-20mb": (
+        "a 20 MB line that is not JSON and a 20 MB unknown record",
+        lambda: streams.huge_odd_lines_stream(20_000_000),
+    ),
 }
 
 

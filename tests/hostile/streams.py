@@ -325,3 +325,11 @@ def markdown_stream(markdown: str, session: str = SESSION) -> bytes:
     lines.append(dumps(text_message("assistant", markdown, session_id=session)))
     lines.extend(_tail(session))
     return b"".join(lines)
+
+
+def huge_odd_lines_stream(size: int) -> Iterator[bytes]:
+    """A run holding a ``size``-byte line that is not JSON and an unknown record as big."""
+    yield from _head()
+    yield b"not json \x1b]0;PWNED\x07 " + b"y" * size + b"\n"
+    yield dumps({"type": "brand_new_record", "blob": "z\x1b[2J" * (size // 5)})
+    yield from _tail()
