@@ -411,12 +411,19 @@ class StreamviewApp(App[int]):
 
     def action_next_match(self) -> None:
         """Go to the next search match."""
-        self.transcript.next_match(1)
-        self.refresh_status()
+        self._step_match(1)
 
     def action_previous_match(self) -> None:
         """Go to the previous search match."""
-        self.transcript.next_match(-1)
+        self._step_match(-1)
+
+    def _step_match(self, step: int) -> None:
+        if not self.transcript.next_match(step):
+            query = self.transcript.query_text
+            self.notify(
+                f"no match for “{query[:40]}”" if query else "nothing searched yet: press /",
+                timeout=2,
+            )
         self.refresh_status()
 
     def action_toggle_thinking(self) -> None:
