@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
+
+import pytest
 
 from streamview.sources import PipeSource
 from streamview.ui.app import StreamviewApp
@@ -61,4 +64,29 @@ async def test_producer_dies_mid_line() -> None:
         assert (counts.total, counts.events, counts.malformed) == (4, 3, 1)
         assert app.state.malformed[0].raw == b'{"type":"assistant","mess'
         assert app.exit_code == 1
+    os.close(read_fd)
+
+
+async def test_recording_fails_while_viewing(tmp_path: Path) -> None:
+    """Disk full under ``--record``: the viewer says so once and keeps showing the run."""
+    from streamview.recording import Recorder, RecordingSource
+
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full on this system")
+    read_fd, write_fd = os.pipe()
+    recorder = Recorder(Path("/dev/full"))
+    recorder.open()
+    source = RecordingSource(PipeSource(read_fd, label="pipe"), recorder)
+    app = StreamviewApp(source, clock=Clock())
+    async with app.run_test(size=(160, 40)) as pilot:
+        os.write(write_fd, b"".join(head_lines()))
+        await wait_until(pilot, lambda: recorder.failed, 20)
+        await wait_until(
+            pilot, lambda: any("recording stopped" in n.message for n in app._notifications), 20
+        )
+        os.write(write_fd, dumps({"type": "result", "subtype": "success", "session_id": "s"}))
+        os.close(write_fd)
+        await wait_until(pilot, lambda: app.state.ended, 20)
+        assert app.state.counts.total == 4
+        assert app.exit_code == 0
     os.close(read_fd)
