@@ -7,6 +7,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.pilot import Pilot
@@ -100,7 +101,7 @@ def write_pipe_slowly(fd: int, lines: list[bytes], delay: float, close: bool = T
     threading.Thread(target=run, daemon=True).start()
 
 
-async def wait_for(pilot: Pilot[int], condition: object, timeout: float = 10.0) -> None:
+async def wait_for(pilot: Pilot[Any], condition: object, timeout: float = 10.0) -> None:
     """Let the app run until ``condition()`` holds (fails the test after ``timeout``)."""
     assert callable(condition)
     deadline = time.monotonic() + timeout
@@ -110,7 +111,7 @@ async def wait_for(pilot: Pilot[int], condition: object, timeout: float = 10.0) 
     await pilot.pause()
 
 
-async def settle(pilot: Pilot[int]) -> None:
+async def settle(pilot: Pilot[Any]) -> None:
     """Wait until the whole input is read and shown."""
     app = pilot.app
     assert isinstance(app, StreamviewApp)
