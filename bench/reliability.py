@@ -217,9 +217,13 @@ def part_print(part: Part, workdir: Path) -> None:
         if done.returncode != 0 or found or b"Traceback" in done.stderr:
             part.fail(f"{mode}: exit {done.returncode}, {found} unsafe characters")
         part.add(
-            f"`{mode}` on {len(CORPUS) + 1} sessions, each sequence in all 35 string fields"
-            " (init, prompt, thinking, answer, tool kinds, args, outputs, errors, call ids,"
-            " approvals, notices, unknown records, result) and 4 kinds of malformed line",
+            (
+                f"`{mode}` on {len(CORPUS) + 1} sessions, each sequence in all 35 string fields"
+                " (init, prompt, thinking, answer, tool kinds, args, outputs, errors, call ids,"
+                " approvals, notices, unknown records, result) and 4 kinds of malformed line"
+            )
+            if mode == "--print"
+            else "`--json` on the same file",
             f"{len(done.stdout):,} bytes out, {found} unsafe characters, exit {done.returncode}",
         )
     md, svg = workdir / "out.md", workdir / "out.svg"
@@ -355,7 +359,7 @@ SCALE: dict[str, tuple[str, Callable[[], Iterator[bytes]]]] = {
     "calls-10k": ("10,000 tool calls", lambda: streams.many_calls_stream(10_000)),
     "sessions-100": ("100 sessions in one file", lambda: streams.many_sessions_stream(100)),
     "odd-lines-20mb": (
-        "a 20 MB line that is not JSON and a 20 MB unknown record",
+        "a 20 MB line that is not JSON and an unknown record of 20 million characters",
         lambda: streams.huge_odd_lines_stream(20_000_000),
     ),
 }
@@ -421,7 +425,7 @@ def part_scale(part: Part, workdir: Path, names: list[str]) -> None:
         if figures["problems"] or not figures["counts_ok"]:
             part.fail(f"{name}: {figures}")
         part.add(
-            f"{label} ({size / 1e6:.0f} MB file)",
+            f"{label} ({size_text(size)} file)",
             f"--json {json_seconds:.1f}s; viewer loaded in {figures['loaded']:.1f}s, keys, detail"
             f" view and event log, quit: {figures['total']:.1f}s in all; longest UI stall"
             f" {figures['freeze'] * 1000:.0f} ms",
@@ -441,7 +445,7 @@ def part_markdown(part: Part, workdir: Path) -> None:
         if figures["problems"]:
             part.fail(f"markdown {name}: unsafe characters on screen")
         part.add(
-            f"Markdown answer: {name} ({len(markdown) / 1e3:,.0f} KB)",
+            f"Markdown answer: {name} ({size_text(len(markdown))})",
             f"shown in {figures['loaded']:.1f}s,"
             f" longest UI stall {figures['freeze'] * 1000:.0f} ms",
         )
@@ -479,6 +483,16 @@ def part_app_fuzz(part: Part, workdir: Path, count: int) -> None:
 # -- Report ---------------------------------------------------------------------------------
 
 
+def cell(text: str) -> str:
+    """Text for a Markdown table cell: a ``|`` would end the cell, even in code."""
+    return text.replace("|", "\\|")
+
+
+def size_text(size: int) -> str:
+    """``50 MB``, ``120 KB``."""
+    return f"{size / 1e6:,.0f} MB" if size >= 1e6 else f"{size / 1e3:,.0f} KB"
+
+
 def markdown_report(parts: list[Part], seconds: float, quick: bool) -> str:
     """The README section."""
     out = [
@@ -498,7 +512,7 @@ def markdown_report(parts: list[Part], seconds: float, quick: bool) -> str:
     ]
     for part in parts:
         out += [f"### {part.title}", "", "| tried | held |", "|---|---|"]
-        out += [f"| {tried} | {held} |" for tried, held in part.rows]
+        out += [f"| {cell(tried)} | {cell(held)} |" for tried, held in part.rows]
         if part.failures:
             out += ["", "**Failures:**", ""] + [f"- {f}" for f in part.failures]
         out.append("")
