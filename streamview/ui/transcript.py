@@ -682,7 +682,13 @@ class Transcript(ScrollView, can_focus=True):
         last = next((e for e in reversed(self._entries) if e.height), None)
         if last is not None and last.block.kind in (TEXT, THINKING, PROMPT):
             height -= 1
-        self.virtual_size = Size(self.scrollable_content_region.width, height)
+        size = Size(self.scrollable_content_region.width, height)
+        if size != self.virtual_size:
+            # Only this widget's scroll range changed: no layout pass of the screen
+            # (the reactive would ask for one on every new line of a growing answer).
+            self.set_reactive(Transcript.virtual_size, size)
+            self._scroll_update(size)
+            self.refresh()
 
     def _relayout(self) -> None:
         """Heights changed everywhere: keep the line at the top of the view in place."""
