@@ -337,10 +337,13 @@ def part_faults(part: Part, workdir: Path, rounds: int) -> None:
         f"{honest}/{len(targets)}: one clear message naming the file, the run still shown, exit 0",
     )
     part.add(
-        "also covered by tests/hostile/test_faults.py",
+        "also covered by tests/hostile/test_faults.py, test_tui_live.py, test_tui_faults.py",
         "producer SIGKILLed mid-line (recording keeps every complete line), stdin closed at once"
-        " and after init, 2 s silence then resume, `--follow` file appended, truncated,"
-        " replaced by rename, deleted and re-created, unreadable inputs, 200 KB of random bytes",
+        " and after init, silence then resume (2 s in `--print`; five minutes in the viewer,"
+        " which shows the idle time and the open call), `--follow` file appended, truncated,"
+        " replaced by rename, deleted and re-created, unreadable inputs, 200 KB of random"
+        " bytes, the viewer resized from 1x1 to 300x100 while a pipe streams, recording to a"
+        " full disk while the viewer runs (one notification, the run still shown)",
     )
 
 
