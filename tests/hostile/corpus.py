@@ -33,6 +33,12 @@ CORPUS: tuple[Sequence, ...] = (
     Sequence("sgr-truecolor", "\x1b[38;2;255;0;0m", sgr=True),
     Sequence("sgr-colon-truecolor", "\x1b[38:2::255:0:0m", sgr=True),
     Sequence("sgr-huge-params", "\x1b[" + ";".join(["1"] * 500) + "m"),
+    Sequence("sgr-colour-out-of-range", "\x1b[38;5;999999m", sgr=True),
+    Sequence("sgr-truecolor-truncated", "\x1b[38;2m", sgr=True),
+    Sequence("sgr-huge-number", "\x1b[99999999999999999999m", sgr=True),
+    Sequence("sgr-underline-colour", "\x1b[58;5;3m", sgr=True),
+    Sequence("sgr-conceal", "\x1b[8m", sgr=True),
+    Sequence("sgr-blink", "\x1b[5m", sgr=True),
     # -- CSI: cursor, erase, modes -------------------------------------------------------
     Sequence("csi-cursor-up", "\x1b[A"),
     Sequence("csi-cursor-position", "\x1b[10;20H"),
