@@ -9,6 +9,7 @@ is far ahead (a huge file) the app folds only and repaints a few times a second.
 
 from __future__ import annotations
 
+import gc
 import sys
 import time
 from collections import deque
@@ -146,7 +147,8 @@ class StreamviewApp(App[int]):
         self.transcript.focus()
         self.main_screen = self.screen
         self._apply_width(self.size.width)
-        self.feed.start()
+        # Read once the first frame is up: the window appears at once even for a huge file.
+        self.call_after_refresh(self.feed.start)
         self.controls = ViewerControls(self)
         self.controls.install()
         self.watch(self.screen, "focused", self._focus_moved, init=False)
@@ -508,6 +510,9 @@ def run_app(source: Source, theme: str | None = None, **options: Any) -> int:
     """
     if isinstance(source, PipeSource) and source.fd == 0:
         source = PipeSource(detach_stdin_for_keys(), label=source.label)
+    # The fold allocates millions of small, long-lived objects: collecting the young
+    # generation every 700 allocations cost about a fifth of the viewer's CPU.
+    gc.set_threshold(100_000, 50, 100)
     app = StreamviewApp(source, theme=theme, **options)
     try:
         app.run()
