@@ -290,7 +290,9 @@ class StreamviewApp(App[int]):
     def _title_table(self, session: Session) -> None:
         table = self.tool_table
         count = len(session.tool_calls)
-        table.border_title = f"Tool calls ({count})" if count else "Tool calls"
+        title = f"Tool calls ({count})" if count else "Tool calls"
+        if table.border_title != title:  # setting it repaints the table
+            table.border_title = title
 
     def _note_rate(self) -> None:
         now = self.clock()
@@ -339,11 +341,13 @@ class StreamviewApp(App[int]):
                 search=search,
             )
         )
-        transcript.border_subtitle = (
+        subtitle = (
             "▼ new content · f to follow"
             if transcript.unseen
             else ("paused · f to follow" if not transcript.following else "")
         )
+        if (transcript.border_subtitle or "") != subtitle:  # setting it repaints the pane
+            transcript.border_subtitle = subtitle
 
     # -- messages -------------------------------------------------------------------------
 
