@@ -45,8 +45,7 @@ def file_app(path: Path, **options: Any) -> StreamviewApp:
 
 
 def test_run_in_progress(snap_compare: Snap) -> None:
-    """Live run, quiet for 8 s: one shell call done, `sleep 6` running for 12 s,
-    status "idle 8s since last event · 1 call open: shell `sleep 6`"."""
+    """Live run quiet 8 s: `sleep 4` ✓, `sleep 6` … running 12.0s, "idle 8s since last event"."""
     clock = FakeClock()
     lines = lines_of(PARALLEL)
     source = ScriptedSource(lines[:3])
@@ -83,8 +82,7 @@ def test_error_result(snap_compare: Snap, tmp_path: Path) -> None:
 
 
 def test_incomplete(snap_compare: Snap, tmp_path: Path) -> None:
-    """Stream cut while `sleep 6` and `sleep 4` ran: both ⚠ interrupted, yellow
-    "stream ended without a result · 2 calls interrupted"."""
+    """Cut stream: both sleeps ⚠ interrupted, "⚠ stream ended without a result · 2 calls…"."""
     path = tmp_path / "cut.ndjson"
     path.write_bytes(b"".join(lines_of(PARALLEL)[:5]))
     assert snap_compare(file_app(path), terminal_size=(80, 24), run_before=settled())
@@ -129,7 +127,7 @@ def test_thinking_hidden(snap_compare: Snap) -> None:
 
 
 def test_search_highlight(snap_compare: Snap) -> None:
-    """Search "example": matches highlighted, the current one strongest, "1/N" in status."""
+    """Search "example": every match tinted, the current one solid, "“example” 4/4" in status."""
 
     async def search(pilot: Pilot[Any]) -> None:
         await pilot.press("slash", *"example", "enter")
@@ -140,7 +138,7 @@ def test_search_highlight(snap_compare: Snap) -> None:
 
 
 def test_help_screen(snap_compare: Snap) -> None:
-    """The ? screen: every key in three sections over the dimmed app."""
+    """The ? screen: every key, by section, in a box over the dimmed app."""
 
     async def help_(pilot: Pilot[Any]) -> None:
         await pilot.press("question_mark")
@@ -151,8 +149,7 @@ def test_help_screen(snap_compare: Snap) -> None:
 
 
 def test_two_sessions(snap_compare: Snap, tmp_path: Path) -> None:
-    """Two runs in one file: the newest shown, "2/2" at the header's right, "[ ] Session"
-    in the footer."""
+    """Two runs in one file: the newest shown, "2/2" in the header, "[ ] Session" in the footer."""
     path = tmp_path / "two.ndjson"
     path.write_bytes(capture(SHELL_OK).read_bytes() + capture(READ_EDIT).read_bytes())
     assert snap_compare(file_app(path), terminal_size=(80, 24), run_before=settled())
