@@ -224,3 +224,22 @@ def test_follow_a_file_that_grows(tmux: Tmux, tmp_path: Path) -> None:
     assert "READ-OK" in screen
     tmux.keys("q")
     assert wait_exit(exit_file, timeout=8) == 0
+
+
+def test_tab_enter_opens_a_call_and_escape_returns(tmux: Tmux, tmp_path: Path) -> None:
+    exit_file = tmp_path / "exit"
+    path = capture(PROBE_43)
+    tmux.start(viewer_line(shlex.quote(str(path)), exit_file))
+    tmux.wait_for(lambda s: "✓ success in 9.9s" in s)
+    tmux.keys("Tab")
+    tmux.keys("Enter")
+    screen = tmux.wait_for(lambda s: "Transcript" not in s and "notes.txt" in s)
+    assert "read" in screen
+    tmux.keys("Escape")
+    tmux.wait_for(lambda s: "Transcript" in s and "✓ success in 9.9s" in s)
+    tmux.keys("l")
+    tmux.wait_for(lambda s: "Transcript" not in s)
+    tmux.keys("Escape")
+    tmux.wait_for(lambda s: "Transcript" in s)
+    tmux.keys("q")
+    assert wait_exit(exit_file, timeout=8) == 0
