@@ -20,7 +20,7 @@ from textual import on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Container
-from textual.events import Resize
+from textual.events import Key, Resize
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Input
@@ -390,13 +390,19 @@ class StreamviewApp(App[int]):
             self.notify(f"no match for “{message.value[:40]}”", severity="warning", timeout=3)
         self.refresh_status()
 
-    def on_key(self, event: Any) -> None:
-        """Escape in the search box closes it."""
+    def on_key(self, event: Key) -> None:
+        """Escape closes the search box, or else clears the search's highlights."""
+        if event.key != "escape" or self.screen is not self.main_screen:
+            return
         search = self.search_box
-        if event.key == "escape" and search.has_focus:
+        if search.has_focus:
             event.stop()
             search.display = False
             self.transcript.focus()
+        elif self.transcript.query_text:
+            event.stop()
+            self.transcript.clear_search()
+            self.refresh_status()
 
     # -- actions --------------------------------------------------------------------------
 

@@ -33,6 +33,7 @@ KEYS: list[tuple[str, list[tuple[str, str]]]] = [
             ("t", "show / hide thinking"),
             ("/", "search the transcript (enter to search, escape to close)"),
             ("n  N", "next / previous match"),
+            ("escape", "clear the search highlights"),
         ],
     ),
     (

@@ -217,6 +217,9 @@ async def test_search_finds_highlights_and_steps_through_matches() -> None:
             if segment.style is not None and segment.style.bgcolor == current.bgcolor
         ]
         assert [segment.text.casefold() for segment in painted] == ["river"]
+        await pilot.press("escape")  # clears the search
+        assert transcript.match_count == 0 and transcript.query_text == ""
+        assert "“river”" not in status_text(app)
 
 
 async def test_keys_typed_right_after_slash_land_in_the_search_box() -> None:
