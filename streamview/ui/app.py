@@ -21,6 +21,7 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Container
 from textual.events import Key, Resize
+from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Input
@@ -37,6 +38,8 @@ from streamview.ui.transcript import Transcript
 
 FRAME_SECONDS = 1 / 30
 """How often pending events are folded in."""
+EARLIEST_PUMP_SECONDS = 1 / 120
+"""Events arriving after a quiet spell are folded at once, unless a fold ran this recently."""
 FOLD_BUDGET_SECONDS = 0.05
 """Time one frame may spend folding before it yields to the UI."""
 BEHIND_SYNC_SECONDS = 0.5
@@ -106,6 +109,7 @@ class StreamviewApp(App[int]):
         self.read_error: str | None = None
         self._frame_seconds = frame_seconds
         self._last_sync = 0.0
+        self._last_pump = 0.0
         self._rate_samples: deque[tuple[int, int]] = deque()
         self._header_count = 0
         """How many sessions the header's "i/n" counted."""
@@ -147,6 +151,9 @@ class StreamviewApp(App[int]):
         self.transcript.focus()
         self.main_screen = self.screen
         self._apply_width(self.size.width)
+        if isinstance(self.feed, Feed):
+            # post_message is thread-safe; the handler runs in the app like any message.
+            self.feed.on_arrival = lambda: self.post_message(self.EventsArrived())
         # Read once the first frame is up: the window appears at once even for a huge file.
         self.call_after_refresh(self.feed.start)
         self.controls = ViewerControls(self)
@@ -194,8 +201,17 @@ class StreamviewApp(App[int]):
 
     # -- feeding ------------------------------------------------------------------------
 
+    class EventsArrived(Message):
+        """The reader put events into an empty buffer (sent at most once per fold)."""
+
+    def on_streamview_app_events_arrived(self, message: EventsArrived) -> None:
+        """Events came after a quiet spell: fold them now unless a fold just ran."""
+        if time.perf_counter() - self._last_pump >= EARLIEST_PUMP_SECONDS:
+            self.pump()
+
     def pump(self) -> None:
         """Fold every pending event (within a time budget) and repaint what changed."""
+        self._last_pump = time.perf_counter()
         feed = self.feed
         state = self.state
         apply = state.apply

@@ -9,6 +9,7 @@ Textual, so the feed is easy to drive from tests.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -68,6 +69,9 @@ class Feed:
         self.blank_lines = 0
         """Blank lines skipped so far (not events)."""
         self._thread: threading.Thread | None = None
+        self.on_arrival: Callable[[], object] | None = None
+        """Called (on the reader thread) when events arrive in an empty buffer, so a UI
+        can fold them at once rather than at its next frame. Must not block."""
 
     @property
     def stopping(self) -> bool:
@@ -112,7 +116,13 @@ class Feed:
         with self._room:
             while len(self._events) >= MAX_BUFFERED and not self._stop.is_set():
                 self._room.wait(0.1)
+            was_empty = not self._events
             self._events.extend(events)
+        wake = self.on_arrival
+        if was_empty and wake is not None:
+            # Once per batch at most: the UI drained everything before this arrived.
+            with contextlib.suppress(RuntimeError):  # the UI's event loop is gone (quitting)
+                wake()
 
     def _run(self) -> None:
         """The thread: read, parse, buffer; always mark the end."""

@@ -659,3 +659,13 @@ async def test_search_survives_hiding_thinking_and_resizing() -> None:
     assert with_thinking - without_thinking == 2
     assert without_thinking > 0
     assert after_resize >= without_thinking  # narrower lines never lose a match
+
+
+async def test_events_after_a_quiet_spell_are_folded_without_waiting_for_a_frame() -> None:
+    source = ScriptedSource(lines_of(PROBE_43)[:1])
+    app = StreamviewApp(source, clock=FakeClock(), frame_seconds=60)  # frame timer all but off
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.state.counts.total == 1, timeout=5)
+        source.push(lines_of(PROBE_43)[1])
+        await wait_for(pilot, lambda: app.state.counts.total == 2, timeout=5)
+        assert "Read the file notes.txt" in header_text(app)
