@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import time
 from pathlib import Path
 
 import orjson
@@ -484,8 +485,6 @@ def test_feed_batches_and_ends() -> None:
         if batch.ended:
             break
         if not batch.events:
-            import time
-
             time.sleep(0.01)
     assert batch.ended
     assert [event.line for event in events] == list(range(1, 10))
