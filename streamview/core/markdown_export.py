@@ -62,12 +62,17 @@ def code_span(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
+def escape_html(text: str) -> str:
+    """``&``, ``<`` and ``>`` as entities, so a viewer that renders raw HTML shows it."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def table_cell(text: str, limit: int = CELL_LIMIT) -> str:
-    """One line of text safe inside a table cell: ``|`` escaped, cut to ``limit``."""
+    """One line of plain text safe in a table cell or heading: HTML and ``|`` escaped."""
     text = _one_line(text)
     if len(text) > limit:
         text = text[: limit - 1] + "…"
-    return text.replace("\\", "\\\\").replace("|", "\\|")
+    return escape_html(text.replace("\\", "\\\\").replace("|", "\\|"))
 
 
 def _one_line(text: str) -> str:
@@ -75,7 +80,9 @@ def _one_line(text: str) -> str:
 
 
 def _quote(text: str) -> list[str]:
-    return [f"> {line}".rstrip() for line in clean(text).rstrip("\n").split("\n")]
+    """Plain text (a prompt, thinking) as a block quote; raw HTML in it is shown, not run."""
+    lines = escape_html(clean(text)).rstrip("\n").split("\n")
+    return [f"> {line}".rstrip() for line in lines]
 
 
 def _usage(usage: dict[str, Any] | None) -> str:

@@ -105,3 +105,17 @@ def test_thinking_can_be_left_out() -> None:
     )
     assert "hmm" in to_markdown(fold([stream]))
     assert "hmm" not in to_markdown(fold([stream]), thinking=False)
+
+
+def test_html_in_the_model_name_and_prompt_is_escaped() -> None:
+    """A viewer that renders raw HTML must show a <script> from the stream, not run it."""
+    stream = (
+        b'{"type":"system","subtype":"init","model":"<script>alert(1)</script>","session_id":"s"}\n'
+        b'{"type":"user","message":{"content":[{"type":"text",'
+        b'"text":"fix <img src=x onerror=y>"}]},"session_id":"s"}\n'
+    )
+    markdown = to_markdown(fold([stream]))
+    assert "<script>" not in markdown
+    assert "<img" not in markdown
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in markdown
+    assert "fix &lt;img src=x onerror=y&gt;" in markdown
