@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import subprocess
 import sys
@@ -59,6 +60,11 @@ SIZE = (120, 40)
 BURST_SECONDS = 0.002
 """The producer writes whatever is due every this often."""
 KEEP_UP_SECONDS = 0.5
+
+
+def prepare_process_like_run_app() -> None:
+    """Set the process up as :func:`streamview.ui.app.run_app` does (see tui_probe.py)."""
+    gc.set_threshold(100_000, 50, 100)
 
 
 def read_lines(path: Path, count: int) -> list[bytes]:
@@ -205,6 +211,7 @@ def run(path: Path, rate: float, seconds: float, key_every: float) -> dict[str, 
             stdout=write_fd,
         )
         os.close(write_fd)
+        prepare_process_like_run_app()
         app = LiveProbeApp(PipeSource(read_fd, label="pipe"))
         keys: list[tuple[float, int]] = []
         teardown_error = None

@@ -39,6 +39,7 @@ STARTED = time.monotonic()
 
 import argparse  # noqa: E402
 import asyncio  # noqa: E402
+import gc  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
@@ -56,6 +57,15 @@ from streamview.ui.status_bar import StatusBar  # noqa: E402
 SIZE = (120, 40)
 """Terminal size of every headless measurement."""
 POLL_SECONDS = 0.005
+
+
+def prepare_process_like_run_app() -> None:
+    """Set the process up as :func:`streamview.ui.app.run_app` does before ``app.run()``.
+
+    The probes cannot call ``run_app`` (they drive the app with ``run_test``), so they
+    repeat its process settings here: today, the cyclic GC thresholds. Keep in step.
+    """
+    gc.set_threshold(100_000, 50, 100)
 
 
 def peak_rss_mb() -> float:
@@ -103,6 +113,7 @@ def final_state_shown(app: StreamviewApp) -> bool:
 
 async def probe(path: Path, t0: float, timeout: float, result: dict[str, Any]) -> dict[str, Any]:
     """Open ``path`` headless and time the first frame and the final state into ``result``."""
+    prepare_process_like_run_app()
     app = StreamviewApp(FileSource(path))
     result["timed_out"] = False
     async with app.run_test(headless=True, size=SIZE):
