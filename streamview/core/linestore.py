@@ -43,6 +43,8 @@ class FileLineStore(LineStore):
         self.path = path
         self._offsets = array("q")
         self._lengths = array("q")
+        self._end = 0
+        """Where the line after the last one :meth:`remember_next` saw starts."""
 
     def remember(self, number: int, offset: int, data: bytes, event: AnyEvent) -> None:
         """Record where line ``number`` sits in the file."""
@@ -52,6 +54,21 @@ class FileLineStore(LineStore):
             lengths.append(0)
         offsets[number] = offset
         lengths[number] = len(data)
+
+    def remember_next(self, data: bytes) -> None:
+        """Record the next line of the file, blank or not, from its bytes alone.
+
+        For :func:`~streamview.core.reader.fold`, which numbers every line in order
+        from the file's start and makes no event for most of them.
+        """
+        offsets = self._offsets
+        if not offsets:
+            offsets.append(-1)  # line numbers start at 1
+            self._lengths.append(0)
+        start = self._end
+        self._end = start + len(data) + 1
+        offsets.append(start)
+        self._lengths.append(len(data) - 1 if data.endswith(b"\r") else len(data))
 
     def get(self, number: int) -> bytes | None:
         """Read line ``number`` from the file (``None`` if unknown or unreadable)."""

@@ -8,7 +8,7 @@ import orjson
 
 from streamview.core.events import AnyEvent
 from streamview.core.framing import LineFramer, RawLine
-from streamview.core.linestore import LineStore
+from streamview.core.linestore import FileLineStore, LineStore
 from streamview.core.parse import parse_decoded, parse_line
 from streamview.core.state import StreamState
 
@@ -91,7 +91,13 @@ def iter_events(chunks: Iterable[bytes]) -> Iterator[AnyEvent]:
     yield from reader.finish()
 
 
-def fold(chunks: Iterable[bytes], state: StreamState | None = None) -> StreamState:
+def fold(
+    chunks: Iterable[bytes],
+    state: StreamState | None = None,
+    *,
+    store: FileLineStore | None = None,
+    finish: bool = True,
+) -> StreamState:
     """Fold a whole input into a finished :class:`StreamState`.
 
     The fast path behind ``--json``: lines are decoded once, and thinking, assistant
@@ -103,6 +109,9 @@ def fold(chunks: Iterable[bytes], state: StreamState | None = None) -> StreamSta
     Args:
         chunks: The input, in chunks of any size.
         state: A state to continue, else a new one without change tracking.
+        store: Where each line's place in the file is recorded (the input must be
+            the whole file from its start), so a view can load a payload later.
+        finish: Mark the state ended (end of input); off for a partial read.
     """
     state = state or StreamState(track_changes=False)
     framer = LineFramer()
@@ -111,10 +120,13 @@ def fold(chunks: Iterable[bytes], state: StreamState | None = None) -> StreamSta
     loads = orjson.loads
     not_json = orjson.JSONDecodeError
     blank = 0
+    remember = store.remember_next if store is not None else None
     for chunk in chunks:
         number = framer.lines_seen
         for data in framer.split(chunk):
             number += 1
+            if remember is not None:
+                remember(data)
             try:
                 record = loads(data)
             except not_json:
@@ -132,10 +144,13 @@ def fold(chunks: Iterable[bytes], state: StreamState | None = None) -> StreamSta
             else:
                 apply(parse_decoded(record, data, number))
     for number, _, data in framer.finish():
+        if remember is not None:
+            remember(data)
         if data and not data.isspace():
             apply(parse_line(data, number))
         else:
             blank += 1
     state.counts.blank += blank
-    state.finish()
+    if finish:
+        state.finish()
     return state

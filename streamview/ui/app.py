@@ -219,6 +219,12 @@ class StreamviewApp(App[int]):
         folded = 0
         while True:
             batch = feed.drain(limit=5_000)
+            if batch.state is not None:
+                # A state folded on the reader's thread: show it as after a rewind.
+                self.state = state = batch.state
+                apply = state.apply
+                self.session_index = None
+                self.pinned = False
             for event in batch.events:
                 apply(event)
             folded += len(batch.events)
@@ -352,6 +358,7 @@ class StreamviewApp(App[int]):
                 idle_ms=idle,
                 rate=self._rate(),
                 bytes_read=self.feed.bytes_read,
+                loading=self._preview_progress(),
                 unseen=transcript.unseen,
                 following=transcript.following,
                 search=search,
@@ -364,6 +371,13 @@ class StreamviewApp(App[int]):
         )
         if (transcript.border_subtitle or "") != subtitle:  # setting it repaints the pane
             transcript.border_subtitle = subtitle
+
+    def _preview_progress(self) -> float | None:
+        """Share of the file read, while the state shown is a big file's preview."""
+        feed = self.feed
+        if isinstance(feed, PlaybackFeed) and feed.is_preview(self.state):
+            return feed.progress or 0.0
+        return None
 
     # -- messages -------------------------------------------------------------------------
 
@@ -385,6 +399,9 @@ class StreamviewApp(App[int]):
     @on(ToolCallTable.OpenDetail)
     def _open_detail(self, message: ToolCallTable.OpenDetail | Transcript.OpenCall) -> None:
         if self.session_index is None:
+            return
+        if self._preview_progress() is not None:
+            self.notify("still loading the file…", timeout=1.5)
             return
         session = self.state.sessions[self.session_index]
         if not 0 <= message.call_index < len(session.tool_calls):

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from streamview.core.events import AnyEvent
 from streamview.core.linestore import FileLineStore, LineStore
 from streamview.core.reader import EventReader
+from streamview.core.state import StreamState
 from streamview.sources import InputError, Source, now_ms
 
 MAX_BUFFERED = 200_000
@@ -35,6 +36,9 @@ class Batch:
     """Why reading failed, on one line, when it did."""
     more: bool = False
     """Events are still waiting (the drain stopped at its limit)."""
+    state: StreamState | None = None
+    """A state folded on the reader's thread: the consumer replaces its own with it
+    (then applies :attr:`events`, if any, on top)."""
 
 
 class Feed:

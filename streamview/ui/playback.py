@@ -1,8 +1,11 @@
 """Playback in the viewer, the agent process in run mode, and exports.
 
 :class:`PlaybackFeed` stands in for :class:`~streamview.ui.feed.Feed` when the input
-is a finished file. It parses the whole file on a thread and keeps every event, then
-hands the app the events a :class:`~streamview.core.timing.Playhead` says are due.
+is a finished file. Opened at its final state, it folds the file on a thread with the
+fast :func:`~streamview.core.reader.fold` and hands the app the finished state in one
+piece (a big file's start and end first, as a preview), then parses the file again into
+events for playback. Playing, it hands the app the events a
+:class:`~streamview.core.timing.Playhead` says are due.
 Going forward only appends; going back makes the app start a fresh
 :class:`~streamview.core.state.StreamState` and fold ``events[:n]`` again, so an
 earlier position shows exactly the state a straight replay had there.
@@ -18,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,7 +31,7 @@ from textual.widgets import Static
 from streamview.core.events import AnyEvent, ToolCallEvent
 from streamview.core.linestore import FileLineStore, LineStore
 from streamview.core.markdown_export import to_markdown
-from streamview.core.reader import EventReader
+from streamview.core.reader import EventReader, fold
 from streamview.core.state import StreamState
 from streamview.core.timing import (
     RECEIVED,
@@ -61,6 +64,35 @@ PLAYBACK_KEYS: list[tuple[str, str, str, str]] = [
 """``(keys, command, description, key shown)`` of the playback keys."""
 SHOWN_KEYS = {"toggle", "step(1)", "step(-1)"}
 """Playback commands listed in the footer (the rest are in the help screen)."""
+PREVIEW_FROM_BYTES = 4 << 20
+"""Files at least this big show a preview of their start and end while they are read."""
+PREVIEW_HEAD_BYTES = 256 << 10
+"""The preview's start: enough for the session's init and prompt."""
+PREVIEW_TAIL_BYTES = 2 << 20
+"""The preview's end: the tail of the run, with its result."""
+
+
+def fold_preview(path: Path, size: int) -> StreamState:
+    """Fold the start and the end of a big file, skipping its middle.
+
+    Only whole lines are kept: the head up to its last newline, the tail from its
+    first one. The state is not finished (the run's end may be in what was skipped)
+    and its line numbers past the head are wrong, so no payload can be loaded from it.
+
+    Args:
+        path: The file.
+        size: Its size in bytes.
+    """
+    with open(path, "rb") as handle:
+        head = handle.read(PREVIEW_HEAD_BYTES)
+        head = head[: head.rfind(b"\n") + 1]
+        start = max(size - PREVIEW_TAIL_BYTES, len(head))
+        handle.seek(start)
+        tail = handle.read()
+    if start > len(head):  # the tail begins inside a line: drop that piece
+        newline = tail.find(b"\n")
+        tail = tail[newline + 1 :] if newline >= 0 else b""
+    return fold([head, tail], finish=False)
 
 
 class PlaybackFeed:
@@ -102,6 +134,14 @@ class PlaybackFeed:
         self._playhead = Playhead(clock, speed=speed, paused=True)
         self._start_playing = playing
         self._loaded = False
+        self.size: int | None = None
+        """The file's size, when it is opened at its final state."""
+        self._handover: StreamState | None = None
+        """A state folded here that the app has not taken yet."""
+        self._preview: StreamState | None = None
+        """The preview the app shows until the whole file is folded."""
+        self._final: StreamState | None = None
+        """The whole file folded (opened at its final state)."""
         self._error: str | None = None
         self._applied = 0
         self._target: int | None = None
@@ -133,13 +173,58 @@ class PlaybackFeed:
             thread.join(timeout)
 
     def load(self) -> None:
-        """Read and parse the whole input, then schedule it (the loader thread's body)."""
-        reader = EventReader(self.store)
+        """Read the whole input and schedule it (the loader thread's body).
+
+        Opening at the final state, the file is folded first and the state handed
+        over, then parsed again into the events playback needs.
+        """
+        store = self.store
+        if self._start_playing or not isinstance(store, FileLineStore):
+            self._load_events(EventReader(self.store), count_bytes=True)
+            return
+        try:
+            self._fold_final(store)
+        except InputError as error:
+            self._error = str(error)
+        except Exception as error:  # shown in the status line, never a dead thread
+            self._error = f"reading {self.source.label} failed: {error!r}"
+        if self._stop.is_set():
+            return
+        if self._error is not None:
+            self._schedule(0)
+            return
+        # The file's lines are already in the store: only the events are wanted now.
+        self._load_events(EventReader(), count_bytes=False)
+
+    def _fold_final(self, store: FileLineStore) -> None:
+        """Fold the whole file (a preview of a big one first) and hand the state over."""
+        path = store.path
+        self.size = size = path.stat().st_size
+        if size >= PREVIEW_FROM_BYTES:
+            preview = fold_preview(path, size)
+            with self._lock:
+                self._handover = self._preview = preview
+        state = fold(self._counted(), StreamState(track_changes=False), store=store)
+        if self._stop.is_set():
+            return
+        with self._lock:
+            self._handover = self._final = state
+            self.blank_lines = state.counts.blank
+
+    def _counted(self) -> Iterator[bytes]:
+        """The file's chunks, counted into :attr:`bytes_read`."""
+        for chunk in self.source.chunks(self._stop):
+            self.bytes_read += len(chunk)
+            yield chunk
+
+    def _load_events(self, reader: EventReader, count_bytes: bool) -> None:
+        """Parse the whole input into :attr:`events`, then schedule them."""
         try:
             for chunk in self.source.chunks(self._stop):
                 events = reader.feed(chunk)
                 with self._lock:
-                    self.bytes_read += len(chunk)
+                    if count_bytes:
+                        self.bytes_read += len(chunk)
                     self._note(events)
             events = reader.finish()
             with self._lock:
@@ -148,10 +233,17 @@ class PlaybackFeed:
             self._error = str(error)
         except Exception as error:  # shown in the status line, never a dead thread
             self._error = f"reading {self.source.label} failed: {error!r}"
+        self._schedule(reader.blank_lines)
+
+    def _schedule(self, blank_lines: int) -> None:
+        """Time the loaded events and put the playhead at its start or its end."""
         times = [(event.recv_ms, event.timestamp_ms) for event in self.events]
         schedule = build_schedule(times, self.idle_limit, self.steady_ms)
         with self._lock:
-            self.blank_lines = reader.blank_lines
+            if self._final is None:
+                self.blank_lines = blank_lines
+            elif self._handover is None and self._applied:
+                self._applied = len(self.events)  # the app shows the whole file
             self.schedule = schedule
             self._loaded = True
             if self._start_playing:
@@ -176,6 +268,15 @@ class PlaybackFeed:
             limit: Hand out at most this many (the rest stay for the next call).
         """
         with self._lock:
+            state = self._handover
+            if state is not None:
+                self._handover = None
+                if state is self._final:
+                    self._preview = None
+                    self._applied = len(self.events) if self._loaded else state.counts.total
+                return Batch([], state.ended, self._error, False, state)
+            if self._final is not None and not self._loaded:
+                return Batch([], True, self._error, False)  # indexing for playback
             if not self._loaded:
                 if self._start_playing:
                     return Batch([], False, self._error, False)
@@ -206,6 +307,8 @@ class PlaybackFeed:
 
     def final_state(self) -> StreamState:
         """The whole file folded, as it ends (whatever the playback position)."""
+        if self._final is not None:
+            return self._final
         state = StreamState(track_changes=False)
         for event in self.events:
             state.apply(event)
@@ -218,6 +321,20 @@ class PlaybackFeed:
     def loaded(self) -> bool:
         """The whole file has been read and scheduled."""
         return self._loaded
+
+    @property
+    def indexing(self) -> bool:
+        """The final state is handed over; the events for playback are being read."""
+        return self._final is not None and not self._loaded
+
+    @property
+    def progress(self) -> float | None:
+        """Share of the file folded so far, when its size is known."""
+        return min(self.bytes_read / self.size, 1.0) if self.size else None
+
+    def is_preview(self, state: StreamState) -> bool:
+        """``state`` is the preview of a big file's start and end, not the whole file."""
+        return state is self._preview
 
     @property
     def total(self) -> int:
@@ -290,7 +407,9 @@ class PlaybackFeed:
             else:
                 self._playhead.pause()
                 self._target = count
-            rewind = count < self._applied
+            # A final state not taken yet is dropped: the consumer folds from the start.
+            rewind = count < self._applied or self._handover is not None
+            self._handover = self._preview = None
             if rewind:
                 self._applied = 0
         if rewind and self.on_rewind is not None:
@@ -385,6 +504,11 @@ def speed_text(speed: float) -> str:
 def describe_position(feed: PlaybackFeed) -> str:
     """``▶ 2x · event 120 of 2,000 · 0:42 / 3:10``."""
     if not feed.loaded:
+        if feed.indexing:
+            return f"indexing for playback… {feed.total:,} events"
+        progress = feed.progress
+        if progress is not None:
+            return f"loading… {progress:.0%}"
         return f"loading… {feed.total:,} events"
     elapsed, total = feed.times()
     mark = "▶" if feed.playing else "⏸"
@@ -475,7 +599,8 @@ class ViewerControls:
         if feed is None:
             return
         if not feed.loaded:
-            self.app.notify("still loading the file…", timeout=1.5)
+            message = "indexing for playback…" if feed.indexing else "still loading the file…"
+            self.app.notify(message, timeout=1.5)
             return
         if name == "toggle":
             feed.toggle()

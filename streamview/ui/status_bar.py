@@ -37,6 +37,8 @@ class StatusInfo:
     rate: float | None = None
     """Events per second lately."""
     bytes_read: int = 0
+    loading: float | None = None
+    """Share of the file read, while only a preview of its start and end is shown."""
     unseen: bool = False
     """The transcript is paused and new content arrived below."""
     following: bool = True
@@ -60,6 +62,8 @@ def describe_state(info: StatusInfo) -> tuple[str, str]:
     session = info.session
     if info.error:
         return (f"✗ {one_line(info.error, 200)}", "error")
+    if info.loading is not None:
+        return (f"loading {info.loading:.0%} · showing the start and end of the file", "live")
     if session is None:
         if info.ended:
             return ("input is empty" if info.bytes_read == 0 else "no session in input", "warning")

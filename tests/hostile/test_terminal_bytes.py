@@ -58,6 +58,9 @@ def run_in_pty(path: Path, timeout: float = 60.0) -> tuple[bytes, int]:
                     break
                 output += data
                 if quit_sent_at is None and "✓ success in".encode() in output:
+                    # A file opens at its final state, scrolled to the end: go to the
+                    # top too, so the whole (short) transcript has been drawn.
+                    os.write(master, b"\x1b[H")  # Home
                     time.sleep(0.5)  # let a last frame through
                     os.write(master, b"q")
                     quit_sent_at = time.monotonic()

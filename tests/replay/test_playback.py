@@ -55,6 +55,8 @@ class Consumer:
 
     def pump(self) -> None:
         batch = self.feed.drain()
+        if batch.state is not None:
+            self.state = batch.state
         for event in batch.events:
             self.state.apply(event)
         if batch.ended and not self.state.ended:
