@@ -336,7 +336,7 @@ def table(results: dict[str, Any]) -> list[list[str]]:
         )
     for name, entry in results["tui"].items():
         bare_wall = results["json"].get(name, {}).get("bare", {}).get("wall_s")
-        final = entry.get("final_state_s")
+        tail = entry.get("tail_visible_s", entry.get("final_state_s"))
         browsable = entry.get("browsable_s")
         ratio = browsable / bare_wall if browsable and bare_wall else None
         rows.append(
@@ -352,13 +352,13 @@ def table(results: dict[str, Any]) -> list[list[str]]:
         )
         rows.append(
             [
-                "TUI final state on screen (tail visible)",
+                "TUI tail of the run visible",
                 name,
-                fmt(final, "s") + (" (timed out)" if entry.get("timed_out") else ""),
+                fmt(tail, "s") + (" (timed out)" if entry.get("timed_out") else ""),
                 "",
                 "",
                 f"≤ {TUI_TAIL_TARGET_S:.0f} s",
-                verdict(final, TUI_TAIL_TARGET_S, "s"),
+                verdict(tail, TUI_TAIL_TARGET_S, "s"),
             ]
         )
         # The issue sets the browsable target on the 1M-event file (on small files the
@@ -366,7 +366,7 @@ def table(results: dict[str, Any]) -> list[list[str]]:
         targeted = parse_size(name) >= TARGET_SIZE
         rows.append(
             [
-                "TUI whole run browsable",
+                "TUI whole run browsable (final state on screen)",
                 name,
                 fmt(browsable, "s") + f" (process CPU {entry.get('cpu_s', 0):.2f} s)",
                 fmt(bare_wall, "s"),

@@ -4,23 +4,27 @@ Usage::
 
     python bench/tui_probe.py FILE [--t0 MONOTONIC] [--timeout SECONDS]
 
-Runs :class:`~streamview.ui.app.StreamviewApp` with ``run_test(headless=True,
-size=(120, 40))`` on ``FILE`` and prints one JSON object (seconds are counted from
-``--t0``, a ``time.monotonic()`` reading taken by the parent just before it started
-this process, so interpreter start-up and imports count; without it, from the first
-line of this script):
+Runs :class:`~streamview.ui.app.StreamviewApp`, built as ``streamview FILE`` builds
+it, with ``run_test(headless=True, size=(120, 40))`` on ``FILE`` and prints one JSON
+object (seconds are counted from ``--t0``, a ``time.monotonic()`` reading taken by the
+parent just before it started this process, so interpreter start-up and imports
+count; without it, from the first line of this script):
 
 ``first_frame_s``
     The first frame is painted (the app is mounted and one refresh has happened).
+``tail_visible_s``
+    The tail of the run is on screen: the session shown is the file's last one (its
+    ``session_id`` is read from the end of the file first, untimed), the status bar
+    shows its outcome, and a refresh happened after that, whether or not the rest of
+    the file is folded yet (a viewer may show a preview of the tail first).
 ``final_state_s``
     The final state is on screen: the reader reached the end of the file, every
     event is folded in, the last session is the one shown, the status bar shows its
     outcome (success, error or "ended without a result") and a refresh happened
-    after that. This is when the tail of the run is visible.
+    after that.
 ``browsable_s``
-    Everything is folded, so any session and any call can be opened. The viewer
-    reads the file in order, so today this is the same moment as ``final_state_s``;
-    it is reported apart for a viewer that shows the tail before it has read all.
+    Everything is folded, so any session and any call can be opened: the same
+    moment as ``final_state_s``.
 ``events``
     Lines folded into the state.
 ``peak_rss_mb``
@@ -52,6 +56,7 @@ if __package__ in (None, ""):
 from streamview.core.state import RUNNING  # noqa: E402
 from streamview.sources import FileSource  # noqa: E402
 from streamview.ui.app import StreamviewApp  # noqa: E402
+from streamview.ui.playback import PlaybackFeed  # noqa: E402
 from streamview.ui.status_bar import StatusBar  # noqa: E402
 
 SIZE = (120, 40)
@@ -66,6 +71,17 @@ def prepare_process_like_run_app() -> None:
     repeat its process settings here: today, the cyclic GC thresholds. Keep in step.
     """
     gc.set_threshold(100_000, 50, 100)
+
+
+def viewer_for_file(path: Path) -> StreamviewApp:
+    """The app ``streamview FILE`` runs: fed by a :class:`PlaybackFeed` at its final state.
+
+    Built as ``cli.view`` builds it (keep in step), since the probe cannot go through
+    the command line to drive the app headless.
+    """
+    source = FileSource(path)
+    feed = PlaybackFeed(source, playing=False, speed=1.0, idle_limit=None)
+    return StreamviewApp(source, feed=feed, clock=feed.recorded_now_ms)
 
 
 def peak_rss_mb() -> float:
@@ -95,6 +111,36 @@ async def after_refresh(app: StreamviewApp) -> float:
     return await painted
 
 
+def last_session_id(path: Path, window: int = 4 << 20) -> str | None:
+    """The ``session_id`` of the file's last record that has one, read from its tail."""
+    with path.open("rb") as handle:
+        handle.seek(max(0, path.stat().st_size - window))
+        lines = handle.read().split(b"\n")
+    for line in reversed(lines):
+        try:
+            record = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(record, dict) and isinstance(record.get("session_id"), str):
+            return str(record["session_id"])
+    return None
+
+
+def tail_shown(app: StreamviewApp, session_id: str | None) -> bool:
+    """The file's last session is on show with its outcome, folded in full or not."""
+    state = app.state
+    if session_id is None or not state.sessions:
+        return False
+    if app.session_index != len(state.sessions) - 1:
+        return False
+    session = app.query_one(StatusBar).info.session
+    return (
+        session is state.sessions[-1]
+        and session.session_id == session_id
+        and session.outcome.status != RUNNING
+    )
+
+
 def final_state_shown(app: StreamviewApp) -> bool:
     """Everything is folded and the last session's outcome is on the status bar."""
     state = app.state
@@ -113,23 +159,25 @@ def final_state_shown(app: StreamviewApp) -> bool:
 
 async def probe(path: Path, t0: float, timeout: float, result: dict[str, Any]) -> dict[str, Any]:
     """Open ``path`` headless and time the first frame and the final state into ``result``."""
+    last_id = last_session_id(path)
     prepare_process_like_run_app()
-    app = StreamviewApp(FileSource(path))
+    app = viewer_for_file(path)
     result["timed_out"] = False
     async with app.run_test(headless=True, size=SIZE):
         result["first_frame_s"] = await after_refresh(app) - t0
         deadline = time.monotonic() + timeout
-        browsable = None
+        tail = None
         while not final_state_shown(app):
-            if browsable is None and app.state.ended:
-                browsable = await after_refresh(app) - t0
+            if tail is None and tail_shown(app, last_id):
+                tail = await after_refresh(app) - t0
             if time.monotonic() > deadline:
                 result["timed_out"] = True
                 break
             await asyncio.sleep(POLL_SECONDS)
         final = await after_refresh(app) - t0
         result["final_state_s"] = None if result["timed_out"] else final
-        result["browsable_s"] = browsable if browsable is not None else result["final_state_s"]
+        result["browsable_s"] = result["final_state_s"]
+        result["tail_visible_s"] = tail if tail is not None else result["final_state_s"]
         result["events"] = app.state.counts.total
         result["status"] = app.query_one(StatusBar).text
     app.feed.stop(timeout=0.5)
