@@ -99,6 +99,24 @@ def target_of(kind: str, args: JSONObject | None) -> str | None:
     return None
 
 
+PATH_KINDS = frozenset({"read", "write", "edit", "delete", "ls"})
+"""Kinds whose target is a file or directory path."""
+
+
+def relative_path(path: str, cwd: str | None) -> str:
+    """``path`` relative to ``cwd`` when it lies below it (``src/app.py``), else unchanged.
+
+    Agents pass absolute paths; inside the session's working directory the relative
+    part is what a person reads, and it leaves room in narrow columns.
+    """
+    if not cwd:
+        return path
+    base = cwd.rstrip("/")
+    if base and path.startswith(base + "/") and len(path) > len(base) + 1:
+        return path[len(base) + 1 :]
+    return path
+
+
 def status_of(kind: str, outcome: str | None, payload: Any) -> str:
     """The status of a completed call, from the key of its one-key result union.
 

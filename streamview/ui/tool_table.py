@@ -39,7 +39,6 @@ STATUS_WIDTH = 13
 """Widest the status column gets: ``⚠ interrupted``."""
 DURATION_WIDTH = 6
 """``850ms``, ``12.3s``, ``3m05s``, ``1h02m``."""
-PATH_KINDS = frozenset({"read", "write", "edit", "delete", "ls"})
 """Kinds whose target is a path: cut in the middle, keeping the file name."""
 
 
@@ -410,8 +409,12 @@ class ToolCallTable(ScrollView, can_focus=True):
             duration = format_duration(max(elapsed, 0)) if elapsed is not None else ""
         else:
             duration = format_duration(call.duration_ms)
-        target = one_line(call.target, 1000) if call.target else ""
-        cut = fit_middle if call.kind in PATH_KINDS else fit_end
+        target = call.target or ""
+        is_path = call.kind in tools.PATH_KINDS
+        if is_path and self._session is not None:
+            target = tools.relative_path(target, self._session.cwd)
+        target = one_line(target, 1000) if target else ""
+        cut = fit_middle if is_path else fit_end
         summary = one_line(call.summary, 400) if call.summary else ""
         if summary == status:
             summary = "no reason given" if status == tools.REJECTED else ""

@@ -481,3 +481,20 @@ def test_unknown_result_variant_beside_a_flag_is_still_shown_by_its_key() -> Non
     call = one_call(completed("c", "shell", {"isBackground": True, "deferred": {"pid": 4}}))
     assert call.status == tools.COMPLETED
     assert call.summary == "deferred"
+
+
+@pytest.mark.parametrize(
+    ("path", "cwd", "shown"),
+    [
+        ("/home/dev/proj/src/app.py", "/home/dev/proj", "src/app.py"),
+        ("/home/dev/proj/src/app.py", "/home/dev/proj/", "src/app.py"),
+        ("/home/dev/project2/app.py", "/home/dev/proj", "/home/dev/project2/app.py"),
+        ("/home/dev/proj", "/home/dev/proj", "/home/dev/proj"),
+        ("/etc/hosts", None, "/etc/hosts"),
+        ("relative/x.py", "/home/dev/proj", "relative/x.py"),
+    ],
+)
+def test_paths_below_the_working_directory_are_shown_relative(
+    path: str, cwd: str | None, shown: str
+) -> None:
+    assert tools.relative_path(path, cwd) == shown
