@@ -36,8 +36,8 @@ from textual.strip import Strip
 from textual.timer import Timer
 
 from streamview.core import tools
-from streamview.core.sanitize import clean
-from streamview.core.state import NOTICE, PROMPT, TEXT, THINKING, TOOL, Block, Session
+from streamview.core.sanitize import clean, one_line
+from streamview.core.state import NOTICE, PROMPT, TEXT, THINKING, TOOL, Block, Session, ToolCall
 from streamview.printer import STATUS_MARK, describe_call, format_duration
 from streamview.ui.session_header import PROMPT_MARK
 
@@ -967,6 +967,14 @@ class Transcript(ScrollView, can_focus=True):
             out.append(Strip(prefix + list(strip)))
         return out
 
+    @staticmethod
+    def _describe(call: ToolCall, cwd: str | None) -> str:
+        """``read src/app.py``: kind and target, paths relative to the session's cwd."""
+        if call.kind in tools.PATH_KINDS and call.target:
+            relative = tools.relative_path(call.target, cwd)
+            return f"{one_line(call.kind, 60)} {one_line(relative, 300)}"
+        return describe_call(call, 300)
+
     def _render_tool(self, block: Block, width: int) -> Strip:
         session = self.session
         base = self.get_component_rich_style("transcript--tool")
@@ -979,7 +987,7 @@ class Transcript(ScrollView, can_focus=True):
         )
         text = Text(" ")
         text.append("⏺ ", status_style)
-        text.append(describe_call(call, 300), base)
+        text.append(self._describe(call, session.cwd), base)
         text.append("  ")
         mark = STATUS_MARK.get(call.status, "•")
         text.append(f"{mark} {call.status}", status_style)

@@ -84,7 +84,7 @@ async def test_recap_and_flush_do_not_duplicate_the_answer() -> None:
     assert [line.strip() for line in lines].count("READ-OK") == 1
     tool_lines = [line for line in lines if "⏺" in line]
     assert len(tool_lines) == 1
-    assert "read" in tool_lines[0] and "notes.txt" in tool_lines[0]
+    assert "⏺ read notes.txt" in tool_lines[0]  # relative to the session's cwd
     assert "succeeded" in tool_lines[0]
     # The tool marker sits where the call happened: after the prompt, before the answer.
     assert lines.index(tool_lines[0]) < [line.strip() for line in lines].index("READ-OK")
