@@ -3,9 +3,10 @@
 :class:`PlaybackFeed` stands in for :class:`~streamview.ui.feed.Feed` when the input
 is a finished file. Opened at its final state, it folds the file on a thread with the
 fast :func:`~streamview.core.reader.fold` and hands the app the finished state in one
-piece (a big file's start and end first, as a preview), then parses the file again into
-events for playback. Playing, it hands the app the events a
-:class:`~streamview.core.timing.Playhead` says are due.
+piece (a big file's start and end first, as a preview); the events playback needs are
+parsed from the file again after that (a big file's only when a playback key first asks
+for them). Playing, it
+hands the app the events a :class:`~streamview.core.timing.Playhead` says are due.
 Going forward only appends; going back makes the app start a fresh
 :class:`~streamview.core.state.StreamState` and fold ``events[:n]`` again, so an
 earlier position shows exactly the state a straight replay had there.
@@ -104,6 +105,10 @@ class PlaybackFeed:
         speed: Recording time played per real second.
         idle_limit: Longest silence to play, in seconds.
         clock: Monotonic seconds (tests inject a fake one).
+        index_on_demand: Opened at the final state, parse a big file's events for
+            playback only when :meth:`request_index` or :meth:`index` asks (a million
+            events take about a gigabyte); a small file's, and any file's when
+            ``False``, right after the fold.
     """
 
     def __init__(
@@ -115,6 +120,7 @@ class PlaybackFeed:
         idle_limit: float | None = None,
         steady_ms: int = STEADY_MS,
         clock: Callable[[], float] = time.monotonic,
+        index_on_demand: bool = True,
     ) -> None:
         self.source = source
         path = source.path
@@ -142,6 +148,9 @@ class PlaybackFeed:
         """The preview the app shows until the whole file is folded."""
         self._final: StreamState | None = None
         """The whole file folded (opened at its final state)."""
+        self._index_on_demand = index_on_demand
+        self._indexing = False
+        self._indexer: threading.Thread | None = None
         self._error: str | None = None
         self._applied = 0
         self._target: int | None = None
@@ -168,9 +177,9 @@ class PlaybackFeed:
     def stop(self, timeout: float = 1.0) -> None:
         """Stop loading."""
         self._stop.set()
-        thread = self._thread
-        if thread is not None and thread is not threading.current_thread():
-            thread.join(timeout)
+        for thread in (self._thread, self._indexer):
+            if thread is not None and thread is not threading.current_thread():
+                thread.join(timeout)
 
     def load(self) -> None:
         """Read the whole input and schedule it (the loader thread's body).
@@ -193,8 +202,36 @@ class PlaybackFeed:
         if self._error is not None:
             self._schedule(0)
             return
-        # The file's lines are already in the store: only the events are wanted now.
+        if not self._index_on_demand or self.size is None or self.size < PREVIEW_FROM_BYTES:
+            self.index()
+
+    def index(self) -> None:
+        """Parse the file into the events playback needs, and schedule them (once).
+
+        Only for a file opened at its final state, once folded; its lines are already
+        in the store, so only the events are made.
+        """
+        with self._lock:
+            if self._final is None or self._loaded or self._indexing:
+                return
+            self._indexing = True
         self._load_events(EventReader(), count_bytes=False)
+
+    def request_index(self) -> bool:
+        """Start :meth:`index` on a thread, unless it ran or runs already.
+
+        Returns:
+            Whether the events are on their way (``False``: the fold is not done yet).
+        """
+        with self._lock:
+            if self._final is None:
+                return False
+            if self._indexer is None:
+                self._indexer = threading.Thread(
+                    target=self.index, name="streamview-playback-indexer", daemon=True
+                )
+                self._indexer.start()
+            return True
 
     def _fold_final(self, store: FileLineStore) -> None:
         """Fold the whole file (a preview of a big one first) and hand the state over."""
@@ -276,7 +313,7 @@ class PlaybackFeed:
                     self._applied = len(self.events) if self._loaded else state.counts.total
                 return Batch([], state.ended, self._error, False, state)
             if self._final is not None and not self._loaded:
-                return Batch([], True, self._error, False)  # indexing for playback
+                return Batch([], True, self._error, False)  # not indexed for playback yet
             if not self._loaded:
                 if self._start_playing:
                     return Batch([], False, self._error, False)
@@ -324,8 +361,13 @@ class PlaybackFeed:
 
     @property
     def indexing(self) -> bool:
-        """The final state is handed over; the events for playback are being read."""
-        return self._final is not None and not self._loaded
+        """The events for playback are being read (the final state is shown)."""
+        return self._indexing and not self._loaded
+
+    @property
+    def folded(self) -> bool:
+        """The whole file is folded (opened at its final state), whether indexed or not."""
+        return self._final is not None
 
     @property
     def progress(self) -> float | None:
@@ -506,6 +548,9 @@ def describe_position(feed: PlaybackFeed) -> str:
     if not feed.loaded:
         if feed.indexing:
             return f"indexing for playback… {feed.total:,} events"
+        if feed.folded:
+            count = feed.final_state().counts.total
+            return f"⏸ end of the run · {count:,} events · a playback key indexes them"
         progress = feed.progress
         if progress is not None:
             return f"loading… {progress:.0%}"
@@ -560,6 +605,8 @@ class ViewerControls:
         self.recorder = getattr(source, "recorder", None)
         self._recording_warned = False
         self._last_process: ProcessState | None = None
+        self._pending: list[str] = []
+        """Playback commands given while the file was being indexed."""
 
     def install(self) -> None:
         """Add keys, the position bar and the agent panel; start their refresh timer."""
@@ -599,8 +646,11 @@ class ViewerControls:
         if feed is None:
             return
         if not feed.loaded:
-            message = "indexing for playback…" if feed.indexing else "still loading the file…"
-            self.app.notify(message, timeout=1.5)
+            if feed.request_index():
+                self._pending.append(command)  # carried out once the events are read
+                self.app.notify("indexing for playback…", timeout=1.5)
+            else:
+                self.app.notify("still loading the file…", timeout=1.5)
             return
         if name == "toggle":
             feed.toggle()
@@ -667,6 +717,10 @@ class ViewerControls:
     def refresh(self) -> None:
         """Update the position bar and agent panel; warn once if the recording stopped."""
         app = self.app
+        if self._pending and self.playback is not None and self.playback.loaded:
+            pending, self._pending = self._pending, []
+            for command in pending:
+                self.run(command)
         if self.playback is not None:
             for bar in app.query(PlaybackBar):
                 bar.update(describe_position(self.playback))

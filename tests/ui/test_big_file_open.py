@@ -122,6 +122,9 @@ def test_payloads_load_and_playback_steps_back(big_file: Path) -> None:
             for number in (call.started_line, call.completed_line):
                 assert number is not None
                 assert feed.store.get(number) == lines[number - 1]
+        assert not feed.loaded, "the events for playback are read on demand"
+        feed.step(-1)
+        assert feed.request_index()
         wait_until(lambda: feed.loaded)
         assert feed.position == feed.total == state.counts.total
         rewound: list[StreamState] = []
@@ -157,7 +160,7 @@ async def test_the_viewer_shows_loading_then_the_final_state(big_file: Path) -> 
         await pilot.press("enter")
         assert app.screen is app.main_screen, "no detail from a preview"
         source.gate.set()
-        while not (app.state.ended and feed.loaded) and time.monotonic() < deadline:
+        while not app.state.ended and time.monotonic() < deadline:
             await pilot.pause(0.02)
         await pilot.pause(0.05)
         assert app.state is feed.final_state()
@@ -166,3 +169,11 @@ async def test_the_viewer_shows_loading_then_the_final_state(big_file: Path) -> 
         await pilot.press("enter")
         await pilot.pause(0.05)
         assert app.screen is not app.main_screen, "the detail opens once loaded"
+        await pilot.press("escape")
+        await pilot.pause(0.05)
+        assert not feed.loaded, "nothing indexed before a playback key"
+        await pilot.press("comma")
+        while feed.position != feed.total - 1 and time.monotonic() < deadline:
+            await pilot.pause(0.05)
+        assert feed.loaded and feed.position == feed.total - 1
+        assert not app.state.ended, "one event back from the end, the run is not over"
