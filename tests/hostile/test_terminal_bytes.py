@@ -32,7 +32,9 @@ INERT_TITLE = "␛]0;PWNED-TITLE␇".encode()
 def run_in_pty(path: Path, timeout: float = 60.0) -> tuple[bytes, int]:
     """Run ``streamview path`` in a pty, press ``q`` once it has drawn; return output, status."""
     env = cli_env()
-    env.update(TERM="xterm-256color", COLORTERM="truecolor", COLUMNS=str(COLUMNS))
+    # LINES/COLUMNS win over the pty's size in Textual: an inherited LINES=24 drew the
+    # run at 160x24, where the sequences this test looks for were scrolled away.
+    env.update(TERM="xterm-256color", COLORTERM="truecolor", COLUMNS=str(COLUMNS), LINES=str(ROWS))
     env.pop("TEXTUAL", None)
     pid, master = pty.fork()
     if pid == 0:  # the child: size the terminal, then become streamview
