@@ -26,7 +26,6 @@ from .helpers import REPO, cli_env
 from .streams import hostile_stream
 
 ROWS, COLUMNS = 50, 160
-INERT_TITLE = "␛]0;PWNED-TITLE␇".encode()
 
 
 def run_in_pty(path: Path, timeout: float = 60.0) -> tuple[bytes, int]:
@@ -100,9 +99,16 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> tuple[bytes, bytes]:
 
 
 def test_the_run_was_drawn(outputs: tuple[bytes, bytes]) -> None:
-    """The hostile text reached the terminal, as pictures."""
-    _, hostile = outputs
-    assert INERT_TITLE in hostile
+    """The hostile text reached the terminal, as pictures.
+
+    The viewer opens a file at its end, and whether a frame from the middle of loading
+    was painted depends on the machine's load; so this looks for the picture every
+    ESC-started sequence becomes (``␛``), not for one sequence that may be scrolled away.
+    """
+    clean, hostile = outputs
+    picture = "␛".encode()
+    assert picture in hostile
+    assert picture not in clean
 
 
 def test_no_marker_inside_a_live_sequence(outputs: tuple[bytes, bytes]) -> None:
