@@ -26,51 +26,9 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
+from streamview.core.formatting import STATUS_MARK, format_duration, format_usage
 from streamview.core.sanitize import clean, one_line
 from streamview.core.state import INCOMPLETE, Block, Session, StreamState, ToolCall
-
-STATUS_MARK = {
-    tools.RUNNING: "…",
-    tools.SUCCEEDED: "✓",
-    tools.FAILED: "✗",
-    tools.REJECTED: "⊘",
-    tools.ERROR: "!",
-    tools.COMPLETED: "•",
-    tools.INTERRUPTED: "⚠",
-}
-
-
-def format_duration(ms: int | None) -> str:
-    """``850ms``, ``4.2s``, ``3m05s``, ``1h02m``; ``""`` when unknown."""
-    if ms is None:
-        return ""
-    if ms < 1000:
-        return f"{ms}ms"
-    seconds = ms / 1000
-    if seconds < 60:
-        return f"{seconds:.1f}s"
-    minutes, second = divmod(int(seconds), 60)
-    if minutes < 60:
-        return f"{minutes}m{second:02d}s"
-    hours, minute = divmod(minutes, 60)
-    return f"{hours}h{minute:02d}m"
-
-
-def format_usage(usage: dict[str, object] | None) -> str:
-    """``7,120 in · 354 out · 36,864 cached`` from a ``usage`` object."""
-    if not usage:
-        return ""
-    parts = []
-    for key, label in (
-        ("inputTokens", "in"),
-        ("outputTokens", "out"),
-        ("cacheReadTokens", "cache read"),
-        ("cacheWriteTokens", "cache write"),
-    ):
-        value = usage.get(key)
-        if isinstance(value, int) and not isinstance(value, bool) and (value or key[0] != "c"):
-            parts.append(f"{value:,} {label}")
-    return " · ".join(parts)
 
 
 def describe_call(call: ToolCall, limit: int = 120) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from streamview.core import tools
+from streamview.core.formatting import STATUS_MARK, format_duration, format_usage
 from streamview.core.sanitize import clean
 from streamview.core.state import (
     NOTICE,
@@ -23,33 +23,8 @@ from streamview.core.state import (
     ToolCall,
 )
 
-STATUS_MARK = {
-    tools.RUNNING: "…",
-    tools.SUCCEEDED: "✓",
-    tools.FAILED: "✗",
-    tools.REJECTED: "⊘",
-    tools.ERROR: "!",
-    tools.COMPLETED: "•",
-    tools.INTERRUPTED: "⚠",
-}
 CELL_LIMIT = 160
 """Characters of a target or summary shown in the table."""
-
-
-def duration_text(ms: int | None) -> str:
-    """``850ms``, ``4.2s``, ``3m05s``, ``1h02m``; ``""`` when unknown."""
-    if ms is None:
-        return ""
-    if ms < 1000:
-        return f"{ms}ms"
-    seconds = ms / 1000
-    if seconds < 60:
-        return f"{seconds:.1f}s"
-    minutes, second = divmod(int(seconds), 60)
-    if minutes < 60:
-        return f"{minutes}m{second:02d}s"
-    hours, minute = divmod(minutes, 60)
-    return f"{hours}h{minute:02d}m"
 
 
 def code_span(text: str) -> str:
@@ -85,22 +60,6 @@ def _quote(text: str) -> list[str]:
     return [f"> {line}".rstrip() for line in lines]
 
 
-def _usage(usage: dict[str, Any] | None) -> str:
-    if not usage:
-        return ""
-    parts = []
-    for key, label in (
-        ("inputTokens", "in"),
-        ("outputTokens", "out"),
-        ("cacheReadTokens", "cache read"),
-        ("cacheWriteTokens", "cache write"),
-    ):
-        value = usage.get(key)
-        if isinstance(value, int) and not isinstance(value, bool) and value:
-            parts.append(f"{value:,} {label}")
-    return " · ".join(parts)
-
-
 def call_line(call: ToolCall) -> str:
     """``**✓ shell** `pytest -x` — succeeded · 3 passed · 1.2s``."""
     mark = STATUS_MARK.get(call.status, "•")
@@ -110,7 +69,7 @@ def call_line(call: ToolCall) -> str:
     detail = [call.status]
     if call.summary and call.summary != call.status:
         detail.append(table_cell(call.summary))
-    duration = duration_text(call.duration_ms)
+    duration = format_duration(call.duration_ms)
     if duration:
         detail.append(duration)
     return " ".join(parts) + " — " + " · ".join(detail)
@@ -130,7 +89,7 @@ def calls_table(session: Session) -> list[str]:
         lines.append(
             f"| {call.index + 1} | {table_cell(call.kind, 60)} | {target} "
             f"| {STATUS_MARK.get(call.status, '•')} {call.status} | {table_cell(summary)} "
-            f"| {duration_text(call.duration_ms)} |"
+            f"| {format_duration(call.duration_ms)} |"
         )
     return lines
 
@@ -193,10 +152,10 @@ def outcome_text(session: Session) -> str:
     if outcome.status == "incomplete":
         return "incomplete: the stream ended without a result"
     parts = [outcome.status]
-    duration = duration_text(outcome.duration_ms)
+    duration = format_duration(outcome.duration_ms)
     if duration:
         parts[0] += f" in {duration}"
-    usage = _usage(outcome.usage)
+    usage = format_usage(outcome.usage)
     if usage:
         parts.append(usage)
     return " · ".join(parts)

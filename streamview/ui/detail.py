@@ -33,11 +33,11 @@ from textual.widgets import Footer, Static
 
 from streamview.core import tools
 from streamview.core.events import ToolCallEvent
+from streamview.core.formatting import STATUS_MARK, format_duration
 from streamview.core.linestore import LineStore
 from streamview.core.parse import parse_line
 from streamview.core.sanitize import clean, one_line
 from streamview.core.state import ToolCall
-from streamview.printer import STATUS_MARK, format_duration
 from streamview.ui import payload_view
 from streamview.ui.payload_view import Section
 

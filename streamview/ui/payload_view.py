@@ -23,8 +23,8 @@ from rich.table import Table
 from rich.text import Span, Text
 from rich.tree import Tree
 
+from streamview.core.formatting import format_duration
 from streamview.core.sanitize import clean, one_line
-from streamview.printer import format_duration
 
 MAX_LINES = 5_000
 """Lines of one text rendered before the rest is cut (unless the user asks for all)."""

@@ -13,9 +13,10 @@ from rich.text import Text
 from textual.widget import Widget
 
 from streamview.core import tools
+from streamview.core.formatting import format_duration, format_usage
 from streamview.core.sanitize import one_line
 from streamview.core.state import ERROR, INCOMPLETE, SUCCESS, LineCounts, Session
-from streamview.printer import describe_call, format_duration, format_usage
+from streamview.printer import describe_call
 
 IDLE_AFTER_MS = 2_000
 """Quiet for longer than this, a live run shows "idle" instead of "streaming"."""

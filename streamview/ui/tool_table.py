@@ -25,9 +25,9 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from streamview.core import tools
+from streamview.core.formatting import STATUS_MARK, format_duration
 from streamview.core.sanitize import one_line
 from streamview.core.state import Session, ToolCall
-from streamview.printer import STATUS_MARK, format_duration
 
 CACHED_ROWS = 2_000
 """Rendered rows kept; enough for any screen, bounded however far the user scrolls."""

@@ -36,9 +36,10 @@ from textual.strip import Strip
 from textual.timer import Timer
 
 from streamview.core import tools
+from streamview.core.formatting import STATUS_MARK, format_duration
 from streamview.core.sanitize import clean, one_line
 from streamview.core.state import NOTICE, PROMPT, TEXT, THINKING, TOOL, Block, Session, ToolCall
-from streamview.printer import STATUS_MARK, describe_call, format_duration
+from streamview.printer import describe_call
 from streamview.ui.session_header import PROMPT_MARK
 
 MARKDOWN_LIMIT = 200_000

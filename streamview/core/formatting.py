@@ -1,0 +1,58 @@
+"""Short human forms of a run's numbers and statuses, shared by every front end.
+
+The printer, the exports and the viewer all say ``✓``, ``4.2s`` and ``7,120 in`` the
+same way because they all ask this module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from streamview.core import tools
+
+STATUS_MARK = {
+    tools.RUNNING: "…",
+    tools.SUCCEEDED: "✓",
+    tools.FAILED: "✗",
+    tools.REJECTED: "⊘",
+    tools.ERROR: "!",
+    tools.COMPLETED: "•",
+    tools.INTERRUPTED: "⚠",
+}
+"""The symbol shown beside each tool-call status."""
+
+
+def format_duration(ms: int | None) -> str:
+    """``850ms``, ``4.2s``, ``3m05s``, ``1h02m``; ``""`` when unknown."""
+    if ms is None:
+        return ""
+    if ms < 1000:
+        return f"{ms}ms"
+    seconds = ms / 1000
+    if seconds < 60:
+        return f"{seconds:.1f}s"
+    minutes, second = divmod(int(seconds), 60)
+    if minutes < 60:
+        return f"{minutes}m{second:02d}s"
+    hours, minute = divmod(minutes, 60)
+    return f"{hours}h{minute:02d}m"
+
+
+def format_usage(usage: Mapping[str, object] | None) -> str:
+    """``7,120 in · 354 out · 36,864 cache read`` from a ``usage`` object.
+
+    Input and output are shown even when zero; cache counts only when not.
+    """
+    if not usage:
+        return ""
+    parts = []
+    for key, label in (
+        ("inputTokens", "in"),
+        ("outputTokens", "out"),
+        ("cacheReadTokens", "cache read"),
+        ("cacheWriteTokens", "cache write"),
+    ):
+        value = usage.get(key)
+        if isinstance(value, int) and not isinstance(value, bool) and (value or key[0] != "c"):
+            parts.append(f"{value:,} {label}")
+    return " · ".join(parts)
