@@ -239,7 +239,81 @@ class SectionView(ScrollView, can_focus=True):
         return self._strips[index].crop_extend(scroll_x, scroll_x + width, base).apply_style(base)
 
 
-class ToolCallDetailScreen(Screen[None]):
+class SectionScreen(Screen[None]):
+    """A screen whose body is :class:`Section` s laid out off the UI thread.
+
+    Subclasses say what to show in :meth:`build_sections`; this class loads it in a
+    thread worker, shows a loading line meanwhile, and offers "show all" only when
+    something was cut to the display limits.
+    """
+
+    LOADING_ID: ClassVar[str] = "loading"
+    """Id of the "loading…" line (tests and the stylesheet know it by name)."""
+
+    def __init__(self, store: LineStore | None) -> None:
+        """Create the screen.
+
+        Args:
+            store: Where to read full lines from (``None``: summaries only).
+        """
+        super().__init__()
+        self.store = store
+        self.full = False
+        """Showing every line of big payloads."""
+        self.truncated = False
+        """Something on show was cut to the display limits."""
+
+    def loading_line(self) -> Static:
+        """The line shown until the body is laid out."""
+        return Static("loading…", id=self.LOADING_ID, markup=False)
+
+    def build_sections(self) -> list[Section]:
+        """What to show (runs in a worker thread)."""
+        raise NotImplementedError
+
+    @work(thread=True, exclusive=True, name="load sections")
+    def load(self) -> None:
+        """Read, parse and lay out the body off the UI thread."""
+        sections = self.build_sections()
+        self.app.call_from_thread(self.show_sections, sections)
+
+    def show_sections(self, sections: list[Section]) -> None:
+        """Replace the body with ``sections``."""
+        self.query_one(SectionView).show(sections)
+        self.truncated = any(section.truncated for section in sections)
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """ "Show all" is offered only when something was cut."""
+        if action == "show_all":
+            return self.truncated and not self.full
+        return True
+
+    def on_section_view_ready(self) -> None:
+        """Laid out: the loading line goes."""
+        for loading in self.query(f"#{self.LOADING_ID}"):
+            loading.remove()
+
+    def reload(self) -> None:
+        """Empty the body, show the loading line and load again."""
+        view = self.query_one(SectionView)
+        view.show(None)
+        if not self.query(f"#{self.LOADING_ID}"):
+            self.mount(self.loading_line(), before=view)
+        self.load()
+
+    def action_show_all(self) -> None:
+        """Render big payloads in full instead of their first lines."""
+        if not self.full:
+            self.full = True
+            self.reload()
+
+    def action_close(self) -> None:
+        """Go back to where the user came from."""
+        self.dismiss()
+
+
+class ToolCallDetailScreen(SectionScreen):
     """A tool call in full: what was asked, and everything that came back."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -248,6 +322,8 @@ class ToolCallDetailScreen(Screen[None]):
         Binding(payload_view.SHOW_ALL_KEY, "show_all", "Show all"),
     ]
 
+    LOADING_ID = "detail-loading"
+
     def __init__(self, call: ToolCall, store: LineStore | None) -> None:
         """Create the screen.
 
@@ -255,15 +331,10 @@ class ToolCallDetailScreen(Screen[None]):
             call: The call to show.
             store: Where to read the call's full lines from (``None``: summary only).
         """
-        super().__init__()
+        super().__init__(store)
         self.call = call
-        self.store = store
         self.raw = False
         """Showing the raw JSON records instead of the laid-out result."""
-        self.full = False
-        """Showing every line of big payloads."""
-        self.truncated = False
-        """Something on show was cut to the display limits."""
         self._shown: tuple[object, ...] = ()
 
     def compose(self) -> ComposeResult:
@@ -273,7 +344,7 @@ class ToolCallDetailScreen(Screen[None]):
             yield Static(id="detail-status", markup=False)
             yield Static(id="detail-duration", markup=False)
         yield Static(id="detail-meta")
-        yield Static("loading…", id="detail-loading", markup=False)
+        yield self.loading_line()
         yield SectionView(id="detail-body")
         yield Footer()
 
@@ -318,13 +389,7 @@ class ToolCallDetailScreen(Screen[None]):
         if now != self._shown:
             self._shown = now
             self._show_title()
-            self._reload()
-
-    @work(thread=True, exclusive=True, name="load tool call")
-    def load(self) -> None:
-        """Read, parse and lay out the call off the UI thread."""
-        sections = self.build_sections()
-        self.app.call_from_thread(self.show_sections, sections)
+            self.reload()
 
     def build_sections(self) -> list[Section]:
         """The sections to show for the current mode (laid out or raw, capped or full)."""
@@ -354,41 +419,7 @@ class ToolCallDetailScreen(Screen[None]):
         )
         return sections
 
-    def show_sections(self, sections: list[Section]) -> None:
-        """Replace the body with ``sections``."""
-        self.query_one(SectionView).show(sections)
-        self.truncated = any(section.truncated for section in sections)
-        self.refresh_bindings()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """ "Show all" is offered only when something was cut."""
-        if action == "show_all":
-            return self.truncated and not self.full
-        return True
-
-    def on_section_view_ready(self) -> None:
-        """Laid out: the loading line goes."""
-        for loading in self.query("#detail-loading"):
-            loading.remove()
-
-    def _reload(self) -> None:
-        view = self.query_one(SectionView)
-        view.show(None)
-        if not self.query("#detail-loading"):
-            self.mount(Static("loading…", id="detail-loading", markup=False), before=view)
-        self.load()
-
-    def action_close(self) -> None:
-        """Go back to where the user came from."""
-        self.dismiss()
-
     def action_toggle_raw(self) -> None:
         """Switch between the laid-out result and the raw JSON records."""
         self.raw = not self.raw
-        self._reload()
-
-    def action_show_all(self) -> None:
-        """Render big payloads in full instead of their first lines."""
-        if not self.full:
-            self.full = True
-            self._reload()
+        self.reload()

@@ -15,7 +15,7 @@ import orjson
 from rich.cells import cell_len
 from rich.segment import Segment
 from rich.text import Text
-from textual import events, work
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
@@ -31,7 +31,7 @@ from streamview.core.linestore import LineStore
 from streamview.core.sanitize import one_line
 from streamview.core.state import StreamState, describe_notice
 from streamview.ui import payload_view
-from streamview.ui.detail import SectionView
+from streamview.ui.detail import SectionScreen, SectionView
 from streamview.ui.payload_view import Section
 from streamview.ui.tool_table import fit_end
 
@@ -416,27 +416,25 @@ def entry_sections(entry: LogEntry, store: LineStore | None, full: bool = False)
     return sections
 
 
-class EventEntryScreen(Screen[None]):
+class EventEntryScreen(SectionScreen):
     """One event-log entry in full: the whole malformed line, or the whole record."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "close", "Close"),
         Binding(payload_view.SHOW_ALL_KEY, "show_all", "Show all"),
     ]
+    LOADING_ID = "event-entry-loading"
 
     def __init__(self, entry: LogEntry, store: LineStore | None) -> None:
         """Create the screen for ``entry``, reading its whole line from ``store``."""
-        super().__init__()
+        super().__init__(store)
         self.entry = entry
-        self.store = store
-        self.full = False
-        self.truncated = False
 
     def compose(self) -> ComposeResult:
         """Title, body (loading at first), footer."""
         title = f"line {self.entry.line} · {self.entry.kind} · {self.entry.label}"
         yield Static(title, id="event-entry-title", markup=False)
-        yield Static("loading…", id="event-entry-loading", markup=False)
+        yield self.loading_line()
         yield SectionView(id="event-entry-body")
         yield Footer()
 
@@ -444,38 +442,6 @@ class EventEntryScreen(Screen[None]):
         """Load the entry."""
         self.load()
 
-    @work(thread=True, exclusive=True, name="load log entry")
-    def load(self) -> None:
-        """Read and lay out the line off the UI thread."""
-        sections = entry_sections(self.entry, self.store, self.full)
-        self.app.call_from_thread(self.show_sections, sections)
-
-    def show_sections(self, sections: list[Section]) -> None:
-        """Replace the body with ``sections``."""
-        self.query_one(SectionView).show(sections)
-        self.truncated = any(section.truncated for section in sections)
-        self.refresh_bindings()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """ "Show all" is offered only when something was cut."""
-        if action == "show_all":
-            return self.truncated and not self.full
-        return True
-
-    def on_section_view_ready(self) -> None:
-        """Laid out: the loading line goes."""
-        for loading in self.query("#event-entry-loading"):
-            loading.remove()
-
-    def action_show_all(self) -> None:
-        """Show the whole line."""
-        self.full = True
-        view = self.query_one(SectionView)
-        view.show(None)
-        if not self.query("#event-entry-loading"):
-            self.mount(Static("loading…", id="event-entry-loading", markup=False), before=view)
-        self.load()
-
-    def action_close(self) -> None:
-        """Back to the log."""
-        self.dismiss()
+    def build_sections(self) -> list[Section]:
+        """The whole line, laid out (capped unless "show all")."""
+        return entry_sections(self.entry, self.store, self.full)
