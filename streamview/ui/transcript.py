@@ -42,8 +42,18 @@ from streamview.core.state import NOTICE, PROMPT, TEXT, THINKING, TOOL, Block, S
 from streamview.printer import describe_call
 from streamview.ui.session_header import PROMPT_MARK
 
-MARKDOWN_LIMIT = 200_000
-"""Characters of one block given to the Markdown renderer; the rest is plain text."""
+BLOCK_TEXT_LIMIT = 500_000
+"""Characters of one finished answer or thinking block laid out in the transcript.
+
+Laying out a 10 MB answer held the UI thread for seconds; the rest is counted in a
+note that names where to read it whole (the Markdown export, ``--print``).
+"""
+MARKDOWN_LIMIT = 50_000
+"""Characters of one block given to the Markdown renderer; the rest is plain text.
+
+Rich lays out 200 KB of Markdown in seconds on the UI thread; answers are rarely over
+a few tens of KB.
+"""
 SLOW_TAIL_FACTOR = 4
 """A growing block is rendered again only after this many times its last render time."""
 FAST_WRAP_CHARS = 100_000
@@ -927,7 +937,8 @@ class Transcript(ScrollView, can_focus=True):
         if not block.open:
             entry.frozen = []
             entry.frozen_upto = 0
-            return self._indent(self._markdown(text, width))
+            text, more = self._capped(text)
+            return self._indent(self._markdown(text, width)) + self._more_note(more, width)
         if entry.frozen_revision != block.revision or entry.frozen_upto > len(text):
             entry.frozen = []
             entry.frozen_upto = 0
@@ -953,10 +964,32 @@ class Transcript(ScrollView, can_focus=True):
         label_style = self.get_component_rich_style("transcript--thinking-label")
         label = "✻ thinking…" if block.open else "✻ thinking"
         lines = [Strip([Segment(" "), Segment(label, label_style)])]
-        body = self._plain(clean(block.text).strip("\n"), width - 2, style)
+        text, more = self._capped(clean(block.text).strip("\n"))
+        body = self._plain(text, width - 2, style)
         bar = [Segment(" "), Segment("│ ", label_style)]
         lines += self._indent(body, bar)
-        return lines
+        return lines + self._more_note(more, width)
+
+    @staticmethod
+    def _capped(text: str) -> tuple[str, int]:
+        """``text`` cut to :data:`BLOCK_TEXT_LIMIT` at a line end, and how much was left out."""
+        if len(text) <= BLOCK_TEXT_LIMIT:
+            return text, 0
+        cut = text.rfind("\n", 0, BLOCK_TEXT_LIMIT)
+        cut = cut if cut > BLOCK_TEXT_LIMIT // 2 else BLOCK_TEXT_LIMIT
+        return text[:cut], len(text) - cut
+
+    def _more_note(self, more: int, width: int) -> list[Strip]:
+        """A dim line saying how much of a block is not laid out, and where to read it."""
+        if not more:
+            return []
+        style = self.get_component_rich_style("transcript--notice")
+        note = Text(
+            f"… {more:,} more characters not shown here: "
+            "x exports the whole transcript as Markdown",
+            style=style,
+        )
+        return self._indent(self._lines_of(note, width))
 
     def _render_prompt(self, block: Block, width: int) -> list[Strip]:
         style = self.get_component_rich_style("transcript--prompt")

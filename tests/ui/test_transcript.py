@@ -214,7 +214,7 @@ async def test_a_slow_growing_tail_is_rendered_less_often_but_never_left_stale()
 async def test_megabytes_of_answer_are_cut_to_the_width_not_word_wrapped() -> None:
     stream = Stream()
     line = "lorem ipsum dolor sit amet " * 20
-    stream.text("# Dump\n\n" + (line + "\n") * 6_000 + "漢字" * 100 + "\nLAST LINE")  # ~3 MB
+    stream.text("# Dump\n\n" + (line + "\n") * 800 + "漢字" * 100 + "\nLAST LINE")  # ~430 KB
     app = TranscriptApp()
     async with app.run_test(size=(80, 30)) as pilot:
         transcript = app.query_one(Transcript)
@@ -224,3 +224,28 @@ async def test_megabytes_of_answer_are_cut_to_the_width_not_word_wrapped() -> No
     assert lines[-2].strip() == "LAST LINE"  # then the blank separator
     assert any("漢字" in text for text in lines[-6:])
     assert max(len(text) for text in lines) <= 80
+
+
+async def test_a_block_over_the_limit_says_how_much_is_not_shown_and_where_to_read_it() -> None:
+    stream = Stream()
+    line = "x" * 99 + "\n"
+    stream.text("FIRST LINE\n" + line * 30_000 + "HIDDEN TAIL")  # 3 MB
+    app = TranscriptApp()
+    async with app.run_test(size=(80, 30)) as pilot:
+        transcript = app.query_one(Transcript)
+        transcript.show_session(stream.session)
+        await pilot.pause()
+        lines = transcript.plain_lines()
+    text = "\n".join(lines)
+    assert "FIRST LINE" in text
+    assert "HIDDEN TAIL" not in text
+    # At most 500 KB of 99-character lines, two rows each at 80 columns: ~10,000 rows, not
+    # the ~60,000 the whole 3 MB would take.
+    assert len(lines) < 21_000
+    shown = sum(len(line) for line in lines if line.strip() and "more characters" not in line)
+    note = next(line for line in lines if "more characters not shown here" in line)
+    more = int(note.split("…")[1].split("more")[0].replace(",", ""))
+    assert more > 0
+    assert "x exports the whole transcript" in note
+    # What is shown and what the note counts add up to the block (bar the newlines cut).
+    assert abs(shown + more - len("FIRST LINE\n" + line * 30_000 + "HIDDEN TAIL")) < 20_000
