@@ -164,6 +164,28 @@ def exit_code_for(state: StreamState) -> int:
     )
 
 
+def empty_input(source: Source, received: int) -> str:
+    """Why an input with no line to show is refused: nothing at all, or only blank lines."""
+    if received == 0:
+        return f"{source.label}: input is empty"
+    return f"{source.label}: input is empty (only blank lines)"
+
+
+def first_content(source: Source) -> int | None:
+    """``None`` if the input holds a non-blank byte, else how many (blank) bytes it holds.
+
+    Reads only up to the first non-blank byte, so a big file costs one chunk.
+    """
+    received = 0
+    stop = threading.Event()
+    for chunk in source.chunks(stop):
+        if chunk.strip():
+            stop.set()
+            return None
+        received += len(chunk)
+    return received
+
+
 def run_json(
     source: Source, out: TextIO, process: Callable[[], dict[str, Any]] | None = None
 ) -> int:
@@ -175,7 +197,6 @@ def run_json(
         process: In run mode, gives the agent's ``{"exit_code", "stderr", ...}`` once
             the input ended; an empty input is then not an error.
     """
-    import threading
 
     stop = threading.Event()
     received = 0
@@ -193,8 +214,8 @@ def run_json(
         state = fold(counted(), StreamState(track_changes=False, compact=True))
     finally:
         gc.enable()
-    if received == 0 and process is None:
-        return fail(f"{source.label}: input is empty")
+    if state.counts.total == 0 and process is None:
+        return fail(empty_input(source, received))
     summary = summarize(state, process=process() if process is not None else None)
     out.write(dumps_for_terminal(summary))
     out.write("\n")
@@ -209,7 +230,6 @@ def run_print(source: Source, out: TextIO, allow_empty: bool = False) -> int:
         out: Where the lines go.
         allow_empty: An empty input is not an error (run mode: the agent may fail first).
     """
-    import threading
 
     state = StreamState(track_changes=False)
     printer = Printer(out, state)
@@ -223,8 +243,8 @@ def run_print(source: Source, out: TextIO, allow_empty: bool = False) -> int:
         out.flush()
     for event in reader.finish():
         printer.handle(event, state.apply(event))
-    if received == 0 and not allow_empty:
-        return fail(f"{source.label}: input is empty")
+    if state.counts.total == 0 and not allow_empty:
+        return fail(empty_input(source, received))
     state.finish()
     printer.finish()
     out.flush()
@@ -377,6 +397,10 @@ def view(source: Source, args: argparse.Namespace) -> int:
         from streamview.ui.playback import PlaybackFeed
 
         source = FileSource(Path(args.input))
+        received = first_content(source)
+        if received is not None:
+            # A finished file with nothing to show: say so instead of opening a blank UI.
+            return fail(empty_input(source, received))
         feed = PlaybackFeed(
             source, playing=args.replay, speed=args.speed or 1.0, idle_limit=args.idle_limit
         )
@@ -394,8 +418,8 @@ def run_export(source: Source, args: argparse.Namespace) -> int:
     from streamview.sources import MemorySource
 
     data = b"".join(source.chunks(threading.Event()))
-    if not data:
-        return fail(f"{source.label}: input is empty")
+    if not data.strip():
+        return fail(empty_input(source, len(data)))
     if args.export_markdown is not None:
         text = to_markdown(fold([data]), title=source.label)
         try:

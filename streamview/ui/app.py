@@ -564,7 +564,9 @@ def run_app(source: Source, theme: str | None = None, **options: Any) -> int:
     if app.read_error is not None:
         sys.stderr.write(f"streamview: {app.read_error}\n")
         return EXIT_USAGE
-    if app.state.ended and not app.state.counts.total and not app.state.counts.blank:
-        sys.stderr.write(f"streamview: {source.label}: input is empty\n")
+    if app.state.ended and not app.state.counts.total:
+        from streamview.cli import empty_input
+
+        sys.stderr.write(f"streamview: {empty_input(source, app.feed.bytes_read)}\n")
         return EXIT_USAGE
     return app.exit_code

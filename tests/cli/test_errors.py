@@ -90,6 +90,13 @@ def test_empty_file(mode: list[str], tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("mode", MODES, ids=MODE_IDS)
+def test_a_file_of_blank_lines_is_an_empty_input(mode: list[str], tmp_path: Path) -> None:
+    path = tmp_path / "blank.ndjson"
+    path.write_bytes(b"\n  \r\n\t\n")
+    assert_one_line_error(run(*mode, str(path)), str(path), "only blank lines")
+
+
+@pytest.mark.parametrize("mode", MODES, ids=MODE_IDS)
 def test_empty_stdin(mode: list[str]) -> None:
     assert_one_line_error(run(*mode, "-", stdin=b""), "stdin", "empty")
     assert_one_line_error(run(*mode, stdin=b""), "stdin", "empty")

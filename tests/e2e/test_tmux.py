@@ -211,6 +211,18 @@ def test_empty_pipe_says_so_and_exits_2(tmux: Tmux, tmp_path: Path) -> None:
     assert wait_exit(exit_file, timeout=8) == 2
 
 
+def test_a_file_of_blank_lines_is_refused_before_the_viewer_opens(
+    tmux: Tmux, tmp_path: Path
+) -> None:
+    exit_file = tmp_path / "exit"
+    blank = tmp_path / "blank.ndjson"
+    blank.write_bytes(b"\n   \n\r\n")
+    tmux.start(viewer_line(shlex.quote(str(blank)), exit_file))
+    assert wait_exit(exit_file, timeout=8) == 2
+    screen = tmux.wait_for(lambda s: "only blank lines" in s)
+    assert "Transcript" not in screen
+
+
 def test_follow_a_file_that_grows(tmux: Tmux, tmp_path: Path) -> None:
     exit_file = tmp_path / "exit"
     lines = capture(PROBE_43).read_bytes().splitlines(keepends=True)
