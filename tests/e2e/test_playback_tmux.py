@@ -9,16 +9,15 @@ from __future__ import annotations
 import re
 import shlex
 import shutil
-import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from .terminal import REPO, Tmux, viewer_line, wait_exit
+
 RECORDING = REPO / "recordings" / "success-multi-tool.ndjson"
 AGENTS = REPO / "tests" / "run" / "agents"
 
@@ -30,42 +29,11 @@ pytestmark = [
 POSITION = re.compile(r"([▶⏸]) (\S+)x · event (\d+) of (\d+) · (\d+:\d+) / (\d+:\d+)")
 
 
-class Tmux:
-    """One private tmux server with one 120x36 window."""
+class PlaybackTmux(Tmux):
+    """A 120x36 tmux server that can read the playback position bar."""
 
     def __init__(self) -> None:
-        self.socket = f"sv-playback-{uuid.uuid4().hex[:12]}"
-
-    def tmux(self, *args: str) -> str:
-        result = subprocess.run(
-            ["tmux", "-L", self.socket, *args],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=False,
-        )
-        return result.stdout
-
-    def start(self, command: str) -> None:
-        self.tmux("new-session", "-d", "-x", "120", "-y", "36", command)
-        self.tmux("set-option", "-g", "window-size", "manual")
-        self.tmux("resize-window", "-x", "120", "-y", "36")
-
-    def screen(self) -> str:
-        return self.tmux("capture-pane", "-p")
-
-    def keys(self, *keys: str) -> None:
-        self.tmux("send-keys", *keys)
-
-    def wait_for(self, condition: Callable[[str], bool], timeout: float = 30.0) -> str:
-        deadline = time.monotonic() + timeout
-        screen = ""
-        while time.monotonic() < deadline:
-            screen = self.screen()
-            if condition(screen):
-                return screen
-            time.sleep(0.1)
-        raise AssertionError(f"screen never matched; last screen:\n{screen}")
+        super().__init__(width=120, height=36)
 
     def position(self, timeout: float = 30.0) -> tuple[str, float, int, int]:
         """``(mark, speed, n, N)`` from the position bar."""
@@ -85,34 +53,21 @@ class Tmux:
 
 
 @pytest.fixture
-def tmux() -> Iterator[Tmux]:
-    server = Tmux()
+def tmux() -> Iterator[PlaybackTmux]:
+    """A private tmux server for this module's wider screen, killed after the test."""
+    server = PlaybackTmux()
     try:
         yield server
     finally:
-        server.tmux("kill-server")
+        server.kill()
 
 
 def viewer(args: str, exit_file: Path, state_dir: Path) -> str:
-    """A shell line running the viewer, writing its exit status to ``exit_file``."""
-    python = shlex.quote(sys.executable)
-    return (
-        f"cd {shlex.quote(str(REPO))} && unset COLUMNS LINES && "
-        f"export XDG_STATE_HOME={shlex.quote(str(state_dir))} && "
-        f"{python} -m streamview {args}; echo $? > {shlex.quote(str(exit_file))}; sleep 60"
-    )
+    """The viewer with run mode's recordings kept under ``state_dir``."""
+    return viewer_line(args, exit_file, env={"XDG_STATE_HOME": str(state_dir)})
 
 
-def exit_status(path: Path, timeout: float = 20.0) -> int:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if path.exists() and path.read_text().strip():
-            return int(path.read_text())
-        time.sleep(0.1)
-    raise AssertionError("the viewer did not exit")
-
-
-def test_playback_keys(tmux: Tmux, tmp_path: Path) -> None:
+def test_playback_keys(tmux: PlaybackTmux, tmp_path: Path) -> None:
     """A file opens at its end; , . < > digits space + - r move the position bar."""
     exit_file = tmp_path / "exit"
     tmux.start(viewer(shlex.quote(str(RECORDING)), exit_file, tmp_path))
@@ -157,20 +112,20 @@ def test_playback_keys(tmux: Tmux, tmp_path: Path) -> None:
     tmux.keys("r")
     tmux.wait_position(lambda p: p[0] == "▶" or p[2] < 170)
     tmux.keys("q")
-    assert exit_status(exit_file) == 0  # quitting mid-playback: the run itself succeeded
+    assert wait_exit(exit_file) == 0  # quitting mid-playback: the run itself succeeded
 
 
-def test_replay_plays_from_the_start(tmux: Tmux, tmp_path: Path) -> None:
+def test_replay_plays_from_the_start(tmux: PlaybackTmux, tmp_path: Path) -> None:
     exit_file = tmp_path / "exit"
     tmux.start(viewer(f"--replay --speed 8 {shlex.quote(str(RECORDING))}", exit_file, tmp_path))
     tmux.wait_position(lambda p: p[0] == "▶" and p[2] < p[3])
     tmux.wait_position(lambda p: p[2] == p[3] and p[0] == "⏸")
     tmux.wait_for(lambda screen: "✓ success in 36.5s" in screen)
     tmux.keys("q")
-    assert exit_status(exit_file) == 0
+    assert wait_exit(exit_file) == 0
 
 
-def test_run_mode_shows_a_failure_with_its_stderr(tmux: Tmux, tmp_path: Path) -> None:
+def test_run_mode_shows_a_failure_with_its_stderr(tmux: PlaybackTmux, tmp_path: Path) -> None:
     exit_file = tmp_path / "exit"
     agent = f"{shlex.quote(sys.executable)} {shlex.quote(str(AGENTS / 'failure.py'))}"
     tmux.start(viewer(f"run -- {agent}", exit_file, tmp_path))
@@ -180,11 +135,11 @@ def test_run_mode_shows_a_failure_with_its_stderr(tmux: Tmux, tmp_path: Path) ->
     assert "Error: authentication failed" in screen
     assert "Run 'agent login' first." in screen
     tmux.keys("q")
-    assert exit_status(exit_file) == 1
+    assert wait_exit(exit_file) == 1
     assert len(list((tmp_path / "streamview").rglob("*.ndjson"))) == 1
 
 
-def test_ctrl_c_stops_the_agent_and_the_viewer_stays(tmux: Tmux, tmp_path: Path) -> None:
+def test_ctrl_c_stops_the_agent_and_the_viewer_stays(tmux: PlaybackTmux, tmp_path: Path) -> None:
     exit_file = tmp_path / "exit"
     agent = f"{shlex.quote(sys.executable)} {shlex.quote(str(AGENTS / 'sigint.py'))}"
     tmux.start(viewer(f"run -- {agent}", exit_file, tmp_path))
@@ -200,21 +155,16 @@ def test_ctrl_c_stops_the_agent_and_the_viewer_stays(tmux: Tmux, tmp_path: Path)
     time.sleep(0.3)
     assert not exit_file.exists()  # the viewer is still open
     tmux.keys("q")
-    assert exit_status(exit_file) == 130
+    assert wait_exit(exit_file) == 130
 
 
-def test_recording_a_pipe_in_the_viewer_keeps_the_keys(tmux: Tmux, tmp_path: Path) -> None:
+def test_recording_a_pipe_in_the_viewer_keeps_the_keys(tmux: PlaybackTmux, tmp_path: Path) -> None:
     """``producer | streamview --record PATH``: the viewer still reads keys from the terminal."""
     exit_file = tmp_path / "exit"
     record = tmp_path / "piped.ndjson"
     producer = f"{shlex.quote(sys.executable)} {shlex.quote(str(AGENTS / 'success.py'))}"
-    python = shlex.quote(sys.executable)
-    tmux.start(
-        f"cd {shlex.quote(str(REPO))} && unset COLUMNS LINES && {producer} | "
-        f"{{ {python} -m streamview --record {shlex.quote(str(record))}; "
-        f"echo $? > {shlex.quote(str(exit_file))}; }}; sleep 60"
-    )
+    tmux.start(viewer_line(f"--record {shlex.quote(str(record))}", exit_file, producer))
     tmux.wait_for(lambda screen: "✓ success in 300ms" in screen)
     tmux.keys("q")
-    assert exit_status(exit_file) == 0
+    assert wait_exit(exit_file) == 0
     assert record.read_bytes().count(b"streamview_recv_ms") == 6

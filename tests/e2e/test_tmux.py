@@ -9,16 +9,14 @@ from __future__ import annotations
 import re
 import shlex
 import shutil
-import subprocess
 import sys
 import time
-import uuid
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from .terminal import REPO, Tmux, viewer_line, wait_exit
+
 CAPTURES = REPO.parent / "shared" / "samples" / "cursor-real"
 DENIALS = "hcn_2026.09.10_probe-15_denials-and-completion-without-started.ndjson"
 PROBE_43 = "hcn_2026.09.15_probe-43_partial-output-tool-turn.ndjson"
@@ -50,73 +48,6 @@ def capture(name: str) -> Path:
     return CAPTURES / name
 
 
-class Tmux:
-    """One private tmux server with one 100x30 window."""
-
-    def __init__(self) -> None:
-        self.socket = f"sv-test-{uuid.uuid4().hex[:12]}"
-
-    def tmux(self, *args: str) -> str:
-        """Run a tmux command on this server; its stdout."""
-        result = subprocess.run(
-            ["tmux", "-L", self.socket, *args],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=False,
-        )
-        return result.stdout
-
-    def start(self, command: str) -> None:
-        """Start ``command`` (a shell line) in a new detached session."""
-        self.tmux("new-session", "-d", "-x", "100", "-y", "30", command)
-        self.tmux("set-option", "-g", "window-size", "manual")
-        self.tmux("resize-window", "-x", "100", "-y", "30")
-
-    def screen(self) -> str:
-        """The visible text of the pane."""
-        return self.tmux("capture-pane", "-p")
-
-    def keys(self, *keys: str) -> None:
-        """Type keys into the pane."""
-        self.tmux("send-keys", *keys)
-
-    def wait_for(self, condition: Callable[[str], bool], timeout: float = 20.0) -> str:
-        """Poll the screen until ``condition(screen)`` holds; fail with the screen if not."""
-        deadline = time.monotonic() + timeout
-        screen = ""
-        while time.monotonic() < deadline:
-            screen = self.screen()
-            if condition(screen):
-                return screen
-            time.sleep(0.1)
-        raise AssertionError(f"screen never matched; last screen:\n{screen}")
-
-    def kill(self) -> None:
-        """Kill the server and everything in it."""
-        self.tmux("kill-server")
-
-
-@pytest.fixture
-def tmux() -> Iterator[Tmux]:
-    """A private tmux server, killed after the test."""
-    server = Tmux()
-    try:
-        yield server
-    finally:
-        server.kill()
-
-
-def viewer_line(args: str, exit_file: Path, stdin_from: str | None = None) -> str:
-    """A shell line running the viewer and writing its exit status to ``exit_file``."""
-    python = shlex.quote(sys.executable)
-    viewer = f"{python} -m streamview {args}; echo $? > {shlex.quote(str(exit_file))}"
-    if stdin_from is not None:
-        viewer = f"{stdin_from} | {{ {viewer}; }}"
-    # COLUMNS/LINES from the test's environment would override the terminal's size.
-    return f"cd {shlex.quote(str(REPO))} && unset COLUMNS LINES && {viewer}; sleep 60"
-
-
 def producer(tmp_path: Path, path: Path, delay: float, linger: float, count: int = 0) -> str:
     """A shell command printing ``path`` slowly (``count`` lines, 0 for all)."""
     script = tmp_path / "producer.py"
@@ -124,16 +55,6 @@ def producer(tmp_path: Path, path: Path, delay: float, linger: float, count: int
     python = shlex.quote(sys.executable)
     extra = f" {count}" if count else ""
     return f"{python} {shlex.quote(str(script))} {shlex.quote(str(path))} {delay} {linger}{extra}"
-
-
-def wait_exit(exit_file: Path, timeout: float) -> int:
-    """Wait for the viewer's exit status to be written."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if exit_file.exists() and exit_file.read_text().strip():
-            return int(exit_file.read_text())
-        time.sleep(0.05)
-    raise AssertionError(f"the viewer did not exit within {timeout} s")
 
 
 def test_piped_stream_shows_live_then_finished_and_q_quits(tmux: Tmux, tmp_path: Path) -> None:

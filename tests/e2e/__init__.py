@@ -1,0 +1,1 @@
+"""End-to-end tests: the real command in a real terminal (tmux)."""
