@@ -22,7 +22,6 @@ from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
 from textual.screen import Screen
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Footer, Static
 
@@ -33,6 +32,7 @@ from streamview.core.state import StreamState, describe_notice
 from streamview.ui import payload_view
 from streamview.ui.detail import SectionScreen, SectionView
 from streamview.ui.payload_view import Section
+from streamview.ui.row_cursor import RowCursorView
 from streamview.ui.tool_table import fit_end
 
 MALFORMED = "malformed"
@@ -158,7 +158,7 @@ def describe_counts(state: StreamState) -> str:
     )
 
 
-class EventLogList(ScrollView, can_focus=True):
+class EventLogList(RowCursorView):
     """A virtual list of log entries: line, kind, reason and a preview of the line."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -173,15 +173,7 @@ class EventLogList(ScrollView, can_focus=True):
     }
     """Component classes: styled in ``streamview.tcss``."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up,k", "cursor_up", "Up", show=False),
-        Binding("down,j", "cursor_down", "Down", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
-        Binding("home,g", "first", "First", show=False),
-        Binding("end,G", "last", "Last", show=False),
-        Binding("enter", "open", "Show line"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "open", "Show line")]
 
     @dataclass
     class Open(Message):
@@ -199,14 +191,14 @@ class EventLogList(ScrollView, can_focus=True):
         """
         super().__init__(id=id)
         self.entries: Sequence[LogEntry] = entries
-        self.cursor = 0
+        self.cursor = 0 if entries else None
         self._strips: LRUCache[int, Strip] = LRUCache(2_000)
         self._strip_width = -1
 
     def set_entries(self, entries: Sequence[LogEntry]) -> None:
         """Show ``entries`` (the cursor stays where it was when it can)."""
         self.entries = entries
-        self.cursor = max(0, min(self.cursor, len(entries) - 1))
+        self.cursor = min(self.cursor or 0, len(entries) - 1) if entries else None
         self._strips.clear()
         self._update_virtual_size()
         self.refresh()
@@ -272,62 +264,14 @@ class EventLogList(ScrollView, can_focus=True):
             self._strips.set(index, strip)
         return strip
 
-    def _move(self, index: int) -> None:
-        if not self.entries:
-            return
-        index = max(0, min(index, len(self.entries) - 1))
-        old, self.cursor = self.cursor, index
-        self.refresh_line(old + 1)
-        self.refresh_line(index + 1)
-        rows = self.scrollable_content_region.height - 1
-        top = round(self.scroll_offset.y)
-        if index < top:
-            self.scroll_to(y=index, animate=False, force=True)
-        elif rows > 0 and index >= top + rows:
-            self.scroll_to(y=index - rows + 1, animate=False, force=True)
+    @property
+    def row_count(self) -> int:
+        """One row per entry."""
+        return len(self.entries)
 
-    def _page(self) -> int:
-        return max(1, self.scrollable_content_region.height - 2)
-
-    def action_cursor_up(self) -> None:
-        """Previous entry."""
-        self._move(self.cursor - 1)
-
-    def action_cursor_down(self) -> None:
-        """Next entry."""
-        self._move(self.cursor + 1)
-
-    def action_page_up(self) -> None:
-        """One page up."""
-        self._move(self.cursor - self._page())
-
-    def action_page_down(self) -> None:
-        """One page down."""
-        self._move(self.cursor + self._page())
-
-    def action_first(self) -> None:
-        """First entry."""
-        self._move(0)
-
-    def action_last(self) -> None:
-        """Last entry."""
-        self._move(len(self.entries) - 1)
-
-    def action_open(self) -> None:
-        """Open the entry under the cursor."""
-        if self.entries:
-            self.post_message(self.Open(self.entries[self.cursor]))
-
-    def on_click(self, event: events.Click) -> None:
-        """A click on a row selects and opens it."""
-        offset = event.get_content_offset(self)
-        if offset is None or offset.y < 1:
-            return
-        index = round(self.scroll_offset.y) + offset.y - 1
-        if 0 <= index < len(self.entries):
-            event.stop()
-            self._move(index)
-            self.post_message(self.Open(self.entries[index]))
+    def open_row(self, index: int) -> None:
+        """Ask to see entry ``index`` whole."""
+        self.post_message(self.Open(self.entries[index]))
 
 
 class EventLogScreen(Screen[None]):

@@ -21,13 +21,13 @@ from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from streamview.core import tools
 from streamview.core.formatting import STATUS_MARK, format_duration
 from streamview.core.sanitize import one_line
 from streamview.core.state import Session, ToolCall
+from streamview.ui.row_cursor import RowCursorView
 
 CACHED_ROWS = 2_000
 """Rendered rows kept; enough for any screen, bounded however far the user scrolls."""
@@ -112,7 +112,7 @@ class Columns:
         return cls(index, kind, target, status, duration, summary)
 
 
-class ToolCallTable(ScrollView, can_focus=True):
+class ToolCallTable(RowCursorView):
     """A session's tool calls: number, kind, target, status, duration, result.
 
     The header row stays on top while the rows scroll under it. Feed it with
@@ -139,15 +139,7 @@ class ToolCallTable(ScrollView, can_focus=True):
     }
     """Component classes: styled in ``streamview.tcss`` so colours follow the theme."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up,k", "cursor_up", "Up", show=False),
-        Binding("down,j", "cursor_down", "Down", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
-        Binding("home,g", "first", "First", show=False),
-        Binding("end,G", "last", "Last", show=False),
-        Binding("enter", "open", "Details"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "open", "Details")]
 
     @dataclass
     class OpenDetail(Message):
@@ -184,7 +176,7 @@ class ToolCallTable(ScrollView, can_focus=True):
         super().__init__(name=name, id=id, classes=classes)
         self._session: Session | None = None
         self._calls: list[ToolCall] = []
-        self._cursor: int | None = None
+        self.cursor: int | None = None
         self._now_ms = now_ms
         self._running_rows: set[int] = set()
         self._cache: LRUCache[int, Strip] = LRUCache(CACHED_ROWS)
@@ -205,7 +197,7 @@ class ToolCallTable(ScrollView, can_focus=True):
     @property
     def cursor_call(self) -> int | None:
         """Index of the call under the cursor, ``None`` when there are no calls."""
-        return self._cursor
+        return self.cursor
 
     @property
     def row_count(self) -> int:
@@ -226,7 +218,7 @@ class ToolCallTable(ScrollView, can_focus=True):
         self._kind_cells = 4
         self._measure(self._calls)
         self._clear_cache()
-        self._cursor = 0 if self._calls else None
+        self.cursor = 0 if self._calls else None
         self._update_virtual_size()
         if self.is_mounted:
             self.scroll_to(y=0, animate=False, force=True)
@@ -243,7 +235,7 @@ class ToolCallTable(ScrollView, can_focus=True):
         """
         count = len(self._calls)
         shown = self.virtual_size.height - 1
-        following = self._cursor is not None and shown > 0 and self._cursor >= shown - 1
+        following = self.cursor is not None and shown > 0 and self.cursor >= shown - 1
         running = self._running_rows
         changed: list[ToolCall] = []
         for index in indices:
@@ -262,11 +254,11 @@ class ToolCallTable(ScrollView, can_focus=True):
             self.refresh()
         if count != shown:
             self._update_virtual_size()
-            if self._cursor is None and count:
-                self._cursor = 0
+            if self.cursor is None and count:
+                self.cursor = 0
                 self._post_highlighted()
             elif following and count:
-                self._move_cursor(count - 1)
+                self.move_cursor(count - 1)
             if len(str(count)) != len(str(max(shown, 1))):
                 self._clear_cache()
                 self.refresh()
@@ -290,62 +282,24 @@ class ToolCallTable(ScrollView, can_focus=True):
     def select_call(self, index: int) -> None:
         """Put the cursor on call ``index`` and scroll it into view."""
         if self._calls:
-            self._move_cursor(index)
+            self.move_cursor(index)
 
-    # -- actions ----------------------------------------------------------------------
+    # -- rows and cursor (RowCursorView) ----------------------------------------------
 
-    def action_cursor_up(self) -> None:
-        """Move the cursor one row up."""
-        if self._cursor is not None:
-            self._move_cursor(self._cursor - 1)
+    def open_row(self, index: int) -> None:
+        """Ask for the details of call ``index``."""
+        self.post_message(self.OpenDetail(index))
 
-    def action_cursor_down(self) -> None:
-        """Move the cursor one row down."""
-        if self._cursor is not None:
-            self._move_cursor(self._cursor + 1)
-
-    def action_page_up(self) -> None:
-        """Move the cursor one page up."""
-        if self._cursor is not None:
-            self._move_cursor(self._cursor - self._page_rows())
-
-    def action_page_down(self) -> None:
-        """Move the cursor one page down."""
-        if self._cursor is not None:
-            self._move_cursor(self._cursor + self._page_rows())
-
-    def action_first(self) -> None:
-        """Move the cursor to the first call."""
-        if self._calls:
-            self._move_cursor(0)
-
-    def action_last(self) -> None:
-        """Move the cursor to the last call."""
-        if self._calls:
-            self._move_cursor(len(self._calls) - 1)
-
-    def action_open(self) -> None:
-        """Ask for the details of the call under the cursor."""
-        if self._cursor is not None:
-            self.post_message(self.OpenDetail(self._cursor))
+    def cursor_moved(self, index: int) -> None:
+        """Say which call is under the cursor now."""
+        self.post_message(self.Highlighted(index))
 
     # -- events -----------------------------------------------------------------------
-
-    def on_click(self, event: events.Click) -> None:
-        """A click on a row moves the cursor there and opens the call."""
-        offset = event.get_content_offset(self)
-        if offset is None or offset.y < 1:
-            return
-        index = round(self.scroll_offset.y) + offset.y - 1
-        if 0 <= index < len(self._calls):
-            event.stop()
-            self._move_cursor(index)
-            self.post_message(self.OpenDetail(index))
 
     def on_resize(self, event: events.Resize) -> None:
         """Widths changed: rows are rendered again, the cursor stays in view."""
         self._update_virtual_size()
-        self._scroll_to_cursor()
+        self.scroll_to_cursor()
 
     def notify_style_update(self) -> None:
         """The theme or the stylesheet changed: every cached row is stale."""
@@ -370,7 +324,7 @@ class ToolCallTable(ScrollView, can_focus=True):
                 style = base + self.get_component_rich_style("tool-table--empty", partial=True)
                 return Strip([Segment(text, style)], width)
             return Strip.blank(width, base)
-        if index == self._cursor:
+        if index == self.cursor:
             cursor = self.get_component_rich_style("tool-table--cursor", partial=True)
             return self._render_row(index, width, base + cursor, cursor)
         strip = self._cache.get(index)
@@ -486,35 +440,7 @@ class ToolCallTable(ScrollView, can_focus=True):
     def _update_virtual_size(self) -> None:
         self.virtual_size = Size(self.scrollable_content_region.width, len(self._calls) + 1)
 
-    def _page_rows(self) -> int:
-        return max(1, self.scrollable_content_region.height - 2)
-
-    def _move_cursor(self, index: int) -> None:
-        if not self._calls:
-            return
-        index = max(0, min(index, len(self._calls) - 1))
-        old = self._cursor
-        self._cursor = index
-        if old != index:
-            if old is not None and old < len(self._calls):
-                self.refresh_line(old + 1)
-            self.refresh_line(index + 1)
-            self._post_highlighted()
-        self._scroll_to_cursor()
-
-    def _scroll_to_cursor(self) -> None:
-        cursor = self._cursor
-        if cursor is None:
-            return
-        rows = self.scrollable_content_region.height - 1
-        if rows <= 0:
-            return
-        top = round(self.scroll_offset.y)
-        if cursor < top:
-            self.scroll_to(y=cursor, animate=False, force=True)
-        elif cursor >= top + rows:
-            self.scroll_to(y=cursor - rows + 1, animate=False, force=True)
-
     def _post_highlighted(self) -> None:
-        if self._cursor is not None:
-            self.post_message(self.Highlighted(self._cursor))
+        """The cursor was set without moving through :meth:`move_cursor`: say so."""
+        if self.cursor is not None:
+            self.cursor_moved(self.cursor)

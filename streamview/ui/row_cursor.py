@@ -1,0 +1,117 @@
+"""A virtual list of rows under a one-line header, with a row cursor and its keys."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.scroll_view import ScrollView
+
+
+class RowCursorView(ScrollView, can_focus=True):
+    """Rows drawn by :meth:`render_line` below a header on line 0, and a cursor over them.
+
+    Subclasses say how many rows there are (:attr:`row_count`), what opening a row
+    means (:meth:`open_row`, on Enter or a click) and, if they care, what to do when
+    the cursor moves (:meth:`cursor_moved`). Keys: up/down (k/j), page up/down,
+    home/end (g/G); subclasses bind Enter to ``open`` with their own description.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up,k", "cursor_up", "Up", show=False),
+        Binding("down,j", "cursor_down", "Down", show=False),
+        Binding("pageup", "page_up", "Page up", show=False),
+        Binding("pagedown", "page_down", "Page down", show=False),
+        Binding("home,g", "first", "First", show=False),
+        Binding("end,G", "last", "Last", show=False),
+    ]
+
+    cursor: int | None = None
+    """The row under the cursor, ``None`` when there are no rows."""
+
+    @property
+    def row_count(self) -> int:
+        """How many rows there are."""
+        raise NotImplementedError
+
+    def open_row(self, index: int) -> None:
+        """The user asked to open row ``index`` (Enter, or a click)."""
+        raise NotImplementedError
+
+    def cursor_moved(self, index: int) -> None:
+        """The cursor moved to row ``index`` (nothing by default)."""
+
+    def move_cursor(self, index: int) -> None:
+        """Put the cursor on row ``index`` (clamped), repaint both rows, scroll it into view."""
+        count = self.row_count
+        if not count:
+            return
+        index = max(0, min(index, count - 1))
+        old, self.cursor = self.cursor, index
+        if old != index:
+            if old is not None and old < count:
+                self.refresh_line(old + 1)
+            self.refresh_line(index + 1)
+            self.cursor_moved(index)
+        self.scroll_to_cursor()
+
+    def scroll_to_cursor(self) -> None:
+        """Scroll just enough for the cursor's row to be visible under the header."""
+        cursor = self.cursor
+        rows = self.scrollable_content_region.height - 1
+        if cursor is None or rows <= 0:
+            return
+        top = round(self.scroll_offset.y)
+        if cursor < top:
+            self.scroll_to(y=cursor, animate=False, force=True)
+        elif cursor >= top + rows:
+            self.scroll_to(y=cursor - rows + 1, animate=False, force=True)
+
+    def page_rows(self) -> int:
+        """Rows one page key moves."""
+        return max(1, self.scrollable_content_region.height - 2)
+
+    def _step(self, delta: int) -> None:
+        if self.cursor is not None:
+            self.move_cursor(self.cursor + delta)
+
+    def action_cursor_up(self) -> None:
+        """Move the cursor one row up."""
+        self._step(-1)
+
+    def action_cursor_down(self) -> None:
+        """Move the cursor one row down."""
+        self._step(1)
+
+    def action_page_up(self) -> None:
+        """Move the cursor one page up."""
+        self._step(-self.page_rows())
+
+    def action_page_down(self) -> None:
+        """Move the cursor one page down."""
+        self._step(self.page_rows())
+
+    def action_first(self) -> None:
+        """Move the cursor to the first row."""
+        self.move_cursor(0)
+
+    def action_last(self) -> None:
+        """Move the cursor to the last row."""
+        self.move_cursor(self.row_count - 1)
+
+    def action_open(self) -> None:
+        """Open the row under the cursor."""
+        if self.cursor is not None and self.cursor < self.row_count:
+            self.open_row(self.cursor)
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a row moves the cursor there and opens it."""
+        offset = event.get_content_offset(self)
+        if offset is None or offset.y < 1:
+            return
+        index = round(self.scroll_offset.y) + offset.y - 1
+        if 0 <= index < self.row_count:
+            event.stop()
+            self.move_cursor(index)
+            self.open_row(index)
