@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.app import App
 from textual.pilot import Pilot
 
 from streamview.sources import Source
@@ -118,3 +119,21 @@ async def settle(pilot: Pilot[Any]) -> None:
     await wait_for(pilot, lambda: app.state.ended)
     await pilot.pause(0.05)
     await pilot.pause()
+
+
+async def settle_sections(app: App[Any], pilot: Pilot[Any]) -> None:
+    """Wait until a detail or log-entry screen has loaded and laid out its sections."""
+    from streamview.ui.detail import SectionView
+
+    for _ in range(50):
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if app.screen.query("#detail-loading, #event-entry-loading"):
+            continue
+        views = app.screen.query(SectionView)
+        if not app.workers._workers and all(
+            view.sections is not None and view.lines for view in views
+        ):
+            return
+    raise AssertionError("the screen never finished loading")

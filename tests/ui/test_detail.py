@@ -21,6 +21,8 @@ from streamview.ui import payload_view
 from streamview.ui.detail import SectionView, ToolCallDetailScreen, escaped_id, load_records
 from streamview.ui.payload_view import MAX_LINES, Section, result_sections
 
+from .conftest import settle_sections
+
 REPO = Path(__file__).resolve().parents[2]
 STYLESHEET = REPO / "streamview" / "ui" / "streamview.tcss"
 CAPTURES = REPO.parent / "shared" / "samples" / "cursor-real"
@@ -311,25 +313,9 @@ class DetailApp(App[None]):
         self.push_screen(ToolCallDetailScreen(self.call, self.store))
 
 
-async def settle(app: App[None], pilot: Any) -> None:
-    """Wait until the screen's workers (loading, then laying out) are done."""
-    for _ in range(50):
-        await pilot.pause()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        if app.screen.query("#detail-loading, #event-entry-loading"):
-            continue
-        views = app.screen.query(SectionView)
-        if not app.workers._workers and all(
-            view.sections is not None and view.lines for view in views
-        ):
-            return
-    raise AssertionError("the screen never finished loading")
-
-
 async def shown_text(app: App[None], pilot: Any) -> str:
     """Wait for the workers, then return the title bars and every laid-out line."""
-    await settle(app, pilot)
+    await settle_sections(app, pilot)
     screen = app.screen
     parts = []
     for widget in screen.query(Static):
@@ -470,7 +456,7 @@ def test_snapshot_detail_of_an_edit_diff(snap_compare: Any) -> None:
     app = DetailApp(state.sessions[0].tool_calls[1], store)
 
     async def loaded(pilot: Any) -> None:
-        await settle(app, pilot)
+        await settle_sections(app, pilot)
 
     assert snap_compare(app, terminal_size=(100, 30), run_before=loaded)
 
@@ -483,7 +469,7 @@ def test_snapshot_detail_of_a_shell_call(snap_compare: Any) -> None:
     app = DetailApp(state.sessions[0].tool_calls[0], store)
 
     async def loaded(pilot: Any) -> None:
-        await settle(app, pilot)
+        await settle_sections(app, pilot)
 
     assert snap_compare(app, terminal_size=(100, 30), run_before=loaded)
 

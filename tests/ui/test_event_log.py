@@ -28,6 +28,8 @@ from streamview.ui.event_log import (
     log_entries,
 )
 
+from .conftest import settle_sections
+
 REPO = Path(__file__).resolve().parents[2]
 STYLESHEET = REPO / "streamview" / "ui" / "streamview.tcss"
 CAPTURES = REPO.parent / "shared" / "samples" / "cursor-real"
@@ -76,20 +78,6 @@ class LogApp(App[None]):
 def list_rows(widget: EventLogList) -> list[str]:
     """The list's screen lines as text."""
     return [widget.render_line(y).text for y in range(widget.size.height)]
-
-
-async def settle(app: App[None], pilot: Any) -> None:
-    """Wait until the screen's workers (loading, then laying out) are done."""
-    for _ in range(50):
-        await pilot.pause()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        if app.screen.query("#detail-loading, #event-entry-loading"):
-            continue
-        views = app.screen.query(SectionView)
-        if all(view.sections is not None and view.lines for view in views):
-            return
-    raise AssertionError("the screen never finished loading")
 
 
 def static_text(screen: Any) -> str:
@@ -145,19 +133,19 @@ async def test_log_lists_every_entry_inert_and_opens_the_whole_line() -> None:
         assert "3 malformed lines" in static_text(app.screen)
         widget.focus()
         await pilot.press("down", "down", "down", "enter")
-        await settle(app, pilot)
+        await settle_sections(app, pilot)
         assert isinstance(app.screen, EventEntryScreen)
         text = static_text(app.screen)
         assert LONG_TAIL not in text and "9,031 bytes" in text
         assert "long line cut at 5,000 characters (press a to show all" in text.replace("\n", "")
         await pilot.press("a")
-        await settle(app, pilot)
+        await settle_sections(app, pilot)
         assert LONG_TAIL in static_text(app.screen).replace("\n", "")
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, EventLogScreen)
         await pilot.press("up", "enter")
-        await settle(app, pilot)
+        await settle_sections(app, pilot)
         text = static_text(app.screen)
         assert '"subtype": "task_notification"' in text and '"note": "␛[2Jhi"' in text
         await pilot.press("escape", "escape")
