@@ -1,0 +1,107 @@
+"""Measure "show all" on a huge shell result: the longest UI stall and the time to show.
+
+Usage::
+
+    python bench/show_all_probe.py [--lines N] [--timeout SECONDS]
+
+Writes a run whose one shell call printed ``N`` lines (1,000,000 by default, as in
+``bench/reliability.py``), opens it in the viewer headless at 160x50, opens the call's
+detail, waits for it to load, then presses the "show all" key and waits until the whole
+output is laid out. Prints, for opening the detail and for "show all", the longest gap
+of a 20 ms timer on the UI thread (:class:`tests.hostile.tui.FreezeMeter`) and the time
+until the text was on screen, then the lines laid out and the last one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from streamview.ui import payload_view
+from streamview.ui.detail import SectionView
+from streamview.ui.tool_table import ToolCallTable
+from tests.hostile import streams
+from tests.hostile.tui import FreezeMeter, make_app, settled, wait_until
+
+
+def _peak_rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+async def probe(path: Path, lines: int, timeout: float) -> dict[str, float | str]:
+    """Open ``path``, the first call's detail, then "show all"; return the figures."""
+    app = make_app(path)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settled(pilot, timeout)
+        main = app.screen
+        open_meter = FreezeMeter()
+        open_meter.attach(app)
+        started = time.perf_counter()
+        app.post_message(ToolCallTable.OpenDetail(0))
+        await wait_until(pilot, lambda: app.screen is not main, timeout)
+        await wait_until(pilot, lambda: not app.screen.query("#detail-loading"), timeout)
+        opened = time.perf_counter() - started
+        open_stall = open_meter.longest
+        view = app.screen.query_one(SectionView)
+        capped_lines = len(view.lines)
+
+        meter = FreezeMeter()
+        meter.attach(app)
+        await pilot.pause(0.1)
+        started = time.perf_counter()
+        await pilot.press(payload_view.SHOW_ALL_KEY)
+        await wait_until(
+            pilot,
+            lambda: (
+                not app.screen.query("#detail-loading")
+                and view.sections is not None
+                and len(view.lines) > capped_lines
+            ),
+            timeout,
+        )
+        shown = time.perf_counter() - started
+        await pilot.pause(0.3)
+        await pilot.press("end")
+        await pilot.pause(0.1)
+        last = view.lines[-1].text.rstrip() if view.lines else ""
+        total_lines = len(view.lines)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is main, timeout)
+    return {
+        "lines in the output": lines,
+        "open: longest stall ms": round(open_stall * 1000),
+        "open: time to show s": round(opened, 2),
+        "show all: longest stall ms": round(meter.longest * 1000),
+        "show all: time to show s": round(shown, 2),
+        "lines laid out": total_lines,
+        "last line": last,
+        "peak RSS MB": round(_peak_rss_mb()),
+    }
+
+
+def main() -> None:
+    """Parse the arguments, write the recording, probe it, print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--lines", type=int, default=1_000_000)
+    parser.add_argument("--timeout", type=float, default=300.0)
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "output.ndjson"
+        streams.write_lines(path, streams.million_line_output_stream(options.lines))
+        figures = asyncio.run(probe(path, options.lines, options.timeout))
+    for name, value in figures.items():
+        print(f"{name}: {value}")
+
+
+if __name__ == "__main__":
+    main()
