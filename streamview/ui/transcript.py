@@ -12,17 +12,13 @@ before Rich sees it.
 
 from __future__ import annotations
 
-import re
 import time
 from bisect import bisect_right
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import partial
 from typing import ClassVar
 
-from markdown_it import MarkdownIt
-from rich.cells import chop_cells
-from rich.console import Console, ConsoleOptions, RenderableType
-from rich.markdown import Markdown
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -40,31 +36,19 @@ from streamview.core.formatting import STATUS_MARK, format_duration
 from streamview.core.sanitize import clean, one_line
 from streamview.core.state import NOTICE, PROMPT, TEXT, THINKING, TOOL, Block, Session, ToolCall
 from streamview.printer import describe_call
-from streamview.ui.session_header import PROMPT_MARK
+from streamview.ui.block_layout import NOTHING_FROZEN, BlockLayout, Frozen, LayoutStyles
+from streamview.ui.layout_thread import LayoutJob, LayoutResult, LayoutThread
 
-BLOCK_TEXT_LIMIT = 500_000
-"""Characters of one finished answer or thinking block laid out in the transcript.
-
-Laying out a 10 MB answer held the UI thread for seconds; the rest is counted in a
-note that names where to read it whole (the Markdown export, ``--print``).
-"""
-MARKDOWN_LIMIT = 50_000
-"""Characters of one block given to the Markdown renderer; the rest is plain text.
-
-Rich lays out 200 KB of Markdown in seconds on the UI thread; answers are rarely over
-a few tens of KB.
-"""
 SLOW_TAIL_FACTOR = 4
 """A growing block is rendered again only after this many times its last render time."""
-FAST_WRAP_CHARS = 100_000
-"""Plain text longer than this is cut at the width rather than word-wrapped."""
-OPEN_MARKDOWN_LIMIT = 50_000
-"""Above this, the growing tail of an open block is shown as plain text until it closes."""
-_PIECE_CHARS = 100_000
-_PIECE_LINES = 500
-"""Plain text longer than ``_PIECE_CHARS`` is rendered ``_PIECE_LINES`` lines at a time."""
+BACKGROUND_MARKDOWN_CHARS = 4_000
+"""Answer text longer than this is laid out on the layout thread, not the UI thread.
 
-_FENCE = re.compile(r"^ {0,3}(```|~~~)", re.MULTILINE)
+Rich needs about 100 ms for 8 KB of fenced code and 20 ms for 20 KB of prose on the
+machines this was measured on: past a few KB a frame would be missed.
+"""
+BACKGROUND_PLAIN_CHARS = 50_000
+"""Thinking or prompt text (plain, no Markdown) longer than this goes to the layout thread."""
 
 _STATUS_CLASS = {
     tools.RUNNING: "transcript--tool-running",
@@ -75,78 +59,6 @@ _STATUS_CLASS = {
     tools.REJECTED: "transcript--tool-rejected",
     tools.INTERRUPTED: "transcript--tool-rejected",
 }
-
-
-def stable_split(text: str, start: int) -> int:
-    """Where the finished paragraphs of a growing Markdown text end.
-
-    Args:
-        text: The whole text so far.
-        start: Where the part already frozen ends (never inside a code fence).
-
-    Returns:
-        An index ``>= start``: everything before it is whole paragraphs outside any
-        code fence, safe to render once.
-    """
-    position = len(text)
-    while True:
-        cut = text.rfind("\n\n", start, position)
-        if cut < 0:
-            return start
-        if len(_FENCE.findall(text, start, cut)) % 2 == 0:
-            return cut + 2
-        position = cut
-
-
-def hard_breaks(text: str) -> str:
-    """Keep the model's line breaks: a single newline outside code is a line break.
-
-    Chat answers are written with GitHub's "breaks" convention (a poem, a list of
-    steps without bullets); plain Markdown would join such lines into one paragraph.
-    """
-    if "\n" not in text:
-        return text
-    out: list[str] = []
-    in_fence = False
-    lines = text.split("\n")
-    for number, line in enumerate(lines):
-        if _FENCE.match(line):
-            in_fence = not in_fence
-        elif (
-            not in_fence
-            and line.strip()
-            and number + 1 < len(lines)
-            and lines[number + 1].strip()
-            and not line.startswith(("    ", "\t"))
-        ):
-            line = line.rstrip(" ") + "  "
-        out.append(line)
-    return "\n".join(out)
-
-
-_DEEP_NESTING = re.compile(
-    r"^(?:[ \t]*>){64}|^[ \t]{256}[-*+]|^(?:[ \t]*(?:[-*+]|\d+[.)])[ \t]+){64}", re.MULTILINE
-)
-"""Nesting deeper than the Markdown parser keeps: it would drop the rest silently."""
-
-
-def _letters(texts: Iterable[str]) -> int:
-    """Letters and digits in ``texts``: what any faithful rendering must keep."""
-    return sum(sum(map(str.isalnum, text)) for text in texts)
-
-
-class AnswerMarkdown(Markdown):
-    """Rich Markdown that shows HTML as the text it is instead of dropping it.
-
-    Rich's parser accepts raw HTML and then renders nothing for it, so an answer
-    with ``<details>`` or ``<div>`` outside a code fence would lose text.
-    """
-
-    def __init__(self, markup: str, code_theme: str) -> None:
-        super().__init__("", code_theme=code_theme, hyperlinks=False)
-        parser = MarkdownIt("commonmark", {"html": False}).enable("strikethrough").enable("table")
-        self.markup = markup
-        self.parsed = parser.parse(markup)
 
 
 @dataclass(slots=True)
@@ -160,10 +72,13 @@ class _Entry:
     """Rendered lines at the current width; ``None`` when stale."""
     height: int = 0
     """Lines the block takes: rendered, else estimated."""
-    frozen_upto: int = 0
-    """Open text: characters already rendered into ``frozen``."""
-    frozen: list[Strip] = field(default_factory=list)
-    frozen_revision: int = -1
+    frozen: Frozen = NOTHING_FROZEN
+    """Open answer: the finished paragraphs, laid out once."""
+    job: LayoutJob | None = None
+    """The layout the layout thread is doing for this block, if any."""
+    shown: int = 0
+    """Request number of the lines shown (a late result from the thread must not
+    replace newer lines laid out on the UI thread)."""
     gap: int = 0
     """Blank lines above the block (text after a tool marker or notice)."""
     cost: float = 0.0
@@ -266,6 +181,13 @@ class Transcript(ScrollView, can_focus=True):
         self._resync_timer: Timer | None = None
         self._marked: int | None = None
         """Entry of the tool call the table's cursor is on (drawn highlighted)."""
+        self._layouts = LayoutThread()
+        self._styles: LayoutStyles | None = None
+        self._ui_layout: BlockLayout | None = None
+        self._requests = 0
+        """Layout requests so far: numbers them, so the newest lines win."""
+        self._search_waits = False
+        """A search found nothing yet while long blocks were still being laid out."""
 
     # -- public API ---------------------------------------------------------------------
 
@@ -287,6 +209,7 @@ class Transcript(ScrollView, can_focus=True):
     def show_session(self, session: Session | None) -> None:
         """Show another session (or none); follow mode stays as it was."""
         self.session = session
+        self._cancel_layouts()
         self._entries = []
         self._offsets = [0]
         self._by_call = {}
@@ -332,6 +255,10 @@ class Transcript(ScrollView, can_focus=True):
         now = time.monotonic()
         for index in dirty:
             entry = entries[index]
+            if entry.lines is not None and self._visible(entry) and self._in_background(entry):
+                # Keep showing the lines there are; the layout thread sends new ones.
+                self._lay_out_later(index)
+                continue
             if entry.block.open and entry.lines is not None:
                 # A growing block whose tail is slow to render (a long code fence) is
                 # rendered again only after a pause several times its render time.
@@ -359,8 +286,8 @@ class Transcript(ScrollView, can_focus=True):
         self.refresh()
 
     def plain_lines(self) -> list[str]:
-        """Every line of the transcript as plain text (renders all blocks; for tests)."""
-        self._render_all()
+        """Every line of the transcript as plain text (lays out all blocks now; for tests)."""
+        self._render_all(wait=True)
         return [
             strip.text.rstrip()
             for entry in self._entries
@@ -424,6 +351,7 @@ class Transcript(ScrollView, can_focus=True):
         """
         self.query_text = query
         matches = self._find()
+        self._search_waits = not matches and bool(self.laying_out)
         if matches:
             top = round(self.scroll_y)
             first = next(
@@ -434,7 +362,11 @@ class Transcript(ScrollView, can_focus=True):
         return len(matches)
 
     def _find(self) -> list[_Match]:
-        """Every occurrence of :attr:`query_text` in the rendered lines (renders them all)."""
+        """Every occurrence of :attr:`query_text` in the laid-out lines.
+
+        Lays every block out; long ones go to the layout thread, and each one that
+        comes back searches again (:meth:`_refind`).
+        """
         self._clear_matches()
         needle = self.query_text.casefold()
         if not needle:
@@ -460,6 +392,9 @@ class Transcript(ScrollView, can_focus=True):
         current = self._match_index
         matches = self._find()
         self._match_index = min(max(current, 0), len(matches) - 1) if matches else -1
+        if matches and self._search_waits:
+            self._search_waits = False
+            self._go_to_match(0)
         self.refresh()
 
     def next_match(self, step: int = 1) -> bool:
@@ -473,16 +408,17 @@ class Transcript(ScrollView, can_focus=True):
         """Forget the search and its highlights."""
         self._clear_matches()
         self.query_text = ""
+        self._search_waits = False
         self.refresh()
 
     def invalidate(self) -> None:
         """Render everything again (the theme changed)."""
+        self._styles = None
+        self._cancel_layouts()
         for entry in self._entries:
             entry.lines = None
             entry.signature = None
-            entry.frozen = []
-            entry.frozen_upto = 0
-            entry.frozen_revision = -1
+            entry.frozen = NOTHING_FROZEN
         self._clear_matches()
         self._relayout()
         self._refind()
@@ -498,11 +434,11 @@ class Transcript(ScrollView, can_focus=True):
         width = self._content_width()
         if width != self._width:
             self._width = width
+            self._cancel_layouts()
             for entry in self._entries:
                 entry.lines = None
                 entry.signature = None
-                entry.frozen = []
-                entry.frozen_upto = 0
+                entry.frozen = NOTHING_FROZEN
             self._clear_matches()
             self._relayout()
             self._refind()
@@ -768,10 +704,11 @@ class Transcript(ScrollView, can_focus=True):
             if budget <= 0:
                 break
 
-    def _render_all(self) -> None:
+    def _render_all(self, wait: bool = False) -> None:
+        """Lay out every block; with ``wait``, long ones too, here and now."""
         for index, entry in enumerate(self._entries):
-            if entry.lines is None and self._visible(entry):
-                self._render_entry(index)
+            if self._visible(entry) and (entry.lines is None or (wait and entry.job is not None)):
+                self._render_entry(index, wait=wait)
         self._reflow(0)
 
     # -- search ---------------------------------------------------------------------------
@@ -808,101 +745,74 @@ class Transcript(ScrollView, can_focus=True):
 
     # -- rendering ------------------------------------------------------------------------
 
-    def _render_console(self) -> tuple[Console, ConsoleOptions]:
-        console = self.app.console
-        options = console.options.update(width=max(1, self._width), height=None, highlight=False)
-        return console, options
-
-    def _markdown_theme(self) -> Theme:
-        code = self.get_component_rich_style("transcript--code")
-        heading = self.get_component_rich_style("transcript--heading")
-        link = self.get_component_rich_style("transcript--link")
-        return Theme(
-            {
-                "markdown.code": code,
-                "markdown.h1": heading + Style(bold=True),
-                "markdown.h2": heading + Style(bold=True),
-                "markdown.h3": heading,
-                "markdown.h4": heading,
-                "markdown.h5": heading,
-                "markdown.h6": heading,
-                "markdown.link": link,
-                "markdown.link_url": link,
-                "markdown.block_quote": Style(italic=True),
-                "markdown.hr": Style(dim=True),
-            }
-        )
-
-    def _code_theme(self) -> str:
-        return "monokai" if self.app.current_theme.dark else "default"
-
-    def _plain(self, text: str, width: int, style: Style | None = None) -> list[Strip]:
-        """``text`` (already clean) as lines of ``width`` cells, no Markdown.
-
-        Short text is word-wrapped by Rich. Long text (a model that pasted a whole
-        file) is cut at the width instead: Rich's word wrap needs seconds per MB.
-        """
-        if len(text) <= FAST_WRAP_CHARS:
-            return self._lines_of(Text(text, style=style or Style()), width)
-        width = max(1, width)
-        strips: list[Strip] = []
-        for line in text.split("\n"):
-            line = line.replace("\t", "    ")
-            pieces = (
-                [line[i : i + width] for i in range(0, len(line), width)]
-                if line.isascii()
-                else chop_cells(line, width)
+    def _layout_styles(self) -> LayoutStyles:
+        """The styles a layout needs, read from the stylesheet (cached until the theme changes)."""
+        if self._styles is None:
+            style = self.get_component_rich_style
+            code, heading, link = (
+                style("transcript--code"),
+                style("transcript--heading"),
+                style("transcript--link"),
             )
-            strips.extend(Strip([Segment(piece, style)]) for piece in pieces or [""])
-        return strips
+            theme = Theme(
+                {
+                    "markdown.code": code,
+                    "markdown.h1": heading + Style(bold=True),
+                    "markdown.h2": heading + Style(bold=True),
+                    "markdown.h3": heading,
+                    "markdown.h4": heading,
+                    "markdown.h5": heading,
+                    "markdown.h6": heading,
+                    "markdown.link": link,
+                    "markdown.link_url": link,
+                    "markdown.block_quote": Style(italic=True),
+                    "markdown.hr": Style(dim=True),
+                }
+            )
+            self._styles = LayoutStyles(
+                theme=theme,
+                code_theme="monokai" if self.app.current_theme.dark else "default",
+                thinking=style("transcript--thinking"),
+                thinking_label=style("transcript--thinking-label"),
+                notice=style("transcript--notice"),
+                prompt=style("transcript--prompt"),
+                prompt_mark=style("transcript--prompt-mark"),
+            )
+        return self._styles
 
-    def _lines_of(self, renderable: RenderableType, width: int) -> list[Strip]:
-        if isinstance(renderable, Text) and len(renderable) > _PIECE_CHARS:
-            # Rich cuts one long segment into lines with str.partition, which is quadratic
-            # (a 10 MB answer took minutes). Lines wrap alone, so render a few at a time.
-            rows = renderable.split("\n", allow_blank=True)
-            if len(rows) > _PIECE_LINES:
-                return [
-                    strip
-                    for start in range(0, len(rows), _PIECE_LINES)
-                    for strip in self._lines_of(
-                        Text("\n").join(rows[start : start + _PIECE_LINES]), width
-                    )
-                ]
-        console, options = self._render_console()
-        with console.use_theme(self._markdown_theme()):
-            lines = console.render_lines(renderable, options.update_width(max(1, width)), pad=False)
-        return [Strip(line) for line in lines]
+    def _layout(self) -> BlockLayout:
+        """The UI thread's layout (its own console, the current styles)."""
+        styles = self._layout_styles()
+        if self._ui_layout is None or self._ui_layout.styles is not styles:
+            self._ui_layout = BlockLayout(styles)
+        return self._ui_layout
 
-    def _markdown(self, text: str, width: int) -> list[Strip]:
-        """Markdown lines for ``text`` (already clean), the part past the limit as plain."""
-        tail = ""
-        if len(text) > MARKDOWN_LIMIT:
-            cut = text.rfind("\n", 0, MARKDOWN_LIMIT)
-            cut = cut if cut > 0 else MARKDOWN_LIMIT
-            text, tail = text[:cut], text[cut:]
-        if _DEEP_NESTING.search(text):
-            text, tail = "", text
-        try:
-            strips = self._lines_of(AnswerMarkdown(hard_breaks(text), self._code_theme()), width)
-        except Exception:  # a Markdown the renderer chokes on is still shown, as text
-            strips, tail = [], text + tail
-        else:
-            if _letters(strip.text for strip in strips) < _letters([text]) * 0.8:
-                # The renderer lost text (a construct it does not show): show it plainly.
-                strips, tail = [], text + tail
-        if tail:
-            strips += self._plain(tail, width)
-        return strips
+    def _in_background(self, entry: _Entry) -> bool:
+        """Whether laying ``entry`` out would hold the UI thread too long."""
+        block = entry.block
+        if block.kind == TEXT:
+            size = len(block.text)
+            frozen = entry.frozen
+            if block.open and frozen.revision == block.revision and frozen.width == self._width - 1:
+                size -= frozen.upto
+            return size > BACKGROUND_MARKDOWN_CHARS
+        if block.kind in (THINKING, PROMPT):
+            return len(block.text) > BACKGROUND_PLAIN_CHARS
+        return False
 
-    def _indent(self, strips: list[Strip], prefix: list[Segment] | None = None) -> list[Strip]:
-        margin = prefix or [Segment(" ")]
-        return [Strip(margin + list(strip)) for strip in strips]
-
-    def _render_entry(self, index: int) -> None:
+    def _render_entry(self, index: int, wait: bool = False) -> None:
+        """Lay entry ``index`` out now, or (a long block, unless ``wait``) on the layout thread."""
+        entry = self._entries[index]
+        if not wait and self._visible(entry) and self._in_background(entry):
+            self._lay_out_later(index)
+            return
+        if entry.job is not None:
+            entry.job.cancelled = True
+            entry.job = None
+        self._requests += 1
+        entry.shown = self._requests
         started = time.monotonic()
         self._render_entry_lines(index)
-        entry = self._entries[index]
         entry.rendered_at = time.monotonic()
         entry.cost = entry.rendered_at - started
 
@@ -915,91 +825,117 @@ class Transcript(ScrollView, can_focus=True):
         if not self._visible(entry):
             entry.lines = []
             return
+        layout = self._layout()
         if kind == TEXT:
-            entry.lines = [*self._render_text(entry, width), Strip.blank(0)]
+            lines, entry.frozen = layout.answer(
+                block.text, block.open, block.revision, entry.frozen, width
+            )
+            entry.lines = [*lines, Strip.blank(0)]
         elif kind == THINKING:
-            entry.lines = [*self._render_thinking(block, width), Strip.blank(0)]
+            entry.lines = [*layout.thinking(block.text, block.open, width), Strip.blank(0)]
         elif kind == PROMPT:
-            entry.lines = [*self._render_prompt(block, width), Strip.blank(0)]
+            entry.lines = [*layout.prompt(block.text, width), Strip.blank(0)]
         elif kind == TOOL:
             entry.lines = [self._render_tool(block, width)]
         else:
-            style = self.get_component_rich_style("transcript--notice")
-            text = Text("· " + clean(block.text).replace("\n", " "), style=style)
-            text.truncate(width, overflow="ellipsis")
-            entry.lines = self._indent(self._lines_of(text, width))
+            entry.lines = layout.note("· " + clean(block.text).replace("\n", " "), width)
         if entry.gap:
             entry.lines[:0] = [Strip.blank(0)] * entry.gap
 
-    def _render_text(self, entry: _Entry, width: int) -> list[Strip]:
+    # -- the layout thread ----------------------------------------------------------------
+
+    @dataclass
+    class LaidOut(Message):
+        """The layout thread finished a block (posted from that thread)."""
+
+        job: LayoutJob
+        """The request, with the entry it is for in ``owner``."""
+        result: LayoutResult
+        """The lines."""
+
+    @property
+    def laying_out(self) -> int:
+        """How many blocks are waiting for the layout thread."""
+        return sum(1 for entry in self._entries if entry.job is not None)
+
+    def _cancel_layouts(self) -> None:
+        """Forget every pending layout (another session, width or theme)."""
+        for entry in self._entries:
+            if entry.job is not None:
+                entry.job.cancelled = True
+                entry.job = None
+
+    def _lay_out_later(self, index: int) -> None:
+        """Have the layout thread lay entry ``index`` out; show what is there meanwhile.
+
+        A growing block keeps its previous lines until the new ones come; a block not
+        laid out at this width shows a one-line placeholder.
+        """
+        entry = self._entries[index]
         block = entry.block
-        text = clean(block.text)
-        if not block.open:
-            entry.frozen = []
-            entry.frozen_upto = 0
-            text, more = self._capped(text)
-            return self._indent(self._markdown(text, width)) + self._more_note(more, width)
-        if entry.frozen_revision != block.revision or entry.frozen_upto > len(text):
-            entry.frozen = []
-            entry.frozen_upto = 0
-            entry.frozen_revision = block.revision
-        split = stable_split(text, entry.frozen_upto)
-        if split > entry.frozen_upto:
-            if entry.frozen:
-                entry.frozen.append(Strip.blank(0))
-            entry.frozen += self._indent(self._markdown(text[entry.frozen_upto : split], width))
-            entry.frozen_upto = split
-        tail = text[entry.frozen_upto :]
-        if not tail.strip():
-            return list(entry.frozen)
-        if len(tail) > OPEN_MARKDOWN_LIMIT:
-            rendered = self._plain(tail, width)
+        width = self._width - 1
+        styles = self._layout_styles()
+        signature = self._signature(index)
+        key = (signature, width, id(styles))
+        if entry.job is None or entry.job.key != key:
+            if entry.job is not None:
+                entry.job.cancelled = True
+            text = block.text  # read here: the state belongs to the UI thread
+            run: Callable[[BlockLayout], LayoutResult]
+            if block.kind == TEXT:
+                run = partial(_answer, text, block.open, block.revision, entry.frozen, width)
+            elif block.kind == THINKING:
+                run = partial(_thinking, text, block.open, width)
+            else:
+                run = partial(_prompt, text, width)
+            self._requests += 1
+            owner = _Owner(entry, index, signature, width, self._requests)
+            entry.job = LayoutJob(key, styles, run, self._job_done, owner=owner)
+            self._layouts.submit(entry.job)
+        if entry.lines is None:
+            note = f"· laying out {len(block.text):,} characters…"
+            placeholder = self._layout().note(note, width)
+            entry.lines = [*[Strip.blank(0)] * entry.gap, *placeholder, Strip.blank(0)]
+
+    def _job_done(self, job: LayoutJob, result: LayoutResult) -> None:
+        """Called on the layout thread: hand the result to the UI thread."""
+        self.post_message(self.LaidOut(job, result))
+
+    def on_transcript_laid_out(self, message: LaidOut) -> None:
+        """Show a block the layout thread finished, keeping the view where it was."""
+        message.stop()
+        job, result = message.job, message.result
+        owner = job.owner
+        assert isinstance(owner, _Owner)
+        entry, index = owner.entry, owner.index
+        if entry.job is job:
+            entry.job = None
+        current = index < len(self._entries) and self._entries[index] is entry
+        if (
+            not current
+            or owner.width != self._width - 1
+            or job.styles is not self._styles
+            or owner.request < entry.shown
+        ):
+            return  # another session, width or theme, or newer lines already shown
+        anchor = self._anchor()
+        entry.lines = [*[Strip.blank(0)] * entry.gap, *result.lines, Strip.blank(0)]
+        entry.frozen = result.frozen
+        entry.signature = owner.signature
+        entry.shown = owner.request
+        entry.rendered_at = time.monotonic()
+        entry.cost = result.seconds
+        self._reflow(index)
+        if self.following:
+            self._scroll_to_end()
         else:
-            rendered = self._markdown(tail, width)
-        gap = [Strip.blank(0)] if entry.frozen else []
-        return entry.frozen + gap + self._indent(rendered)
+            self._restore(anchor)
+        self._refind()
+        self.refresh()
 
-    def _render_thinking(self, block: Block, width: int) -> list[Strip]:
-        style = self.get_component_rich_style("transcript--thinking")
-        label_style = self.get_component_rich_style("transcript--thinking-label")
-        label = "✻ thinking…" if block.open else "✻ thinking"
-        lines = [Strip([Segment(" "), Segment(label, label_style)])]
-        text, more = self._capped(clean(block.text).strip("\n"))
-        body = self._plain(text, width - 2, style)
-        bar = [Segment(" "), Segment("│ ", label_style)]
-        lines += self._indent(body, bar)
-        return lines + self._more_note(more, width)
-
-    @staticmethod
-    def _capped(text: str) -> tuple[str, int]:
-        """``text`` cut to :data:`BLOCK_TEXT_LIMIT` at a line end, and how much was left out."""
-        if len(text) <= BLOCK_TEXT_LIMIT:
-            return text, 0
-        cut = text.rfind("\n", 0, BLOCK_TEXT_LIMIT)
-        cut = cut if cut > BLOCK_TEXT_LIMIT // 2 else BLOCK_TEXT_LIMIT
-        return text[:cut], len(text) - cut
-
-    def _more_note(self, more: int, width: int) -> list[Strip]:
-        """A dim line saying how much of a block is not laid out, and where to read it."""
-        if not more:
-            return []
-        style = self.get_component_rich_style("transcript--notice")
-        note = Text(
-            f"… {more:,} more characters not shown here: "
-            "x exports the whole transcript as Markdown",
-            style=style,
-        )
-        return self._indent(self._lines_of(note, width))
-
-    def _render_prompt(self, block: Block, width: int) -> list[Strip]:
-        style = self.get_component_rich_style("transcript--prompt")
-        mark = self.get_component_rich_style("transcript--prompt-mark")
-        strips = self._plain(clean(block.text).strip("\n"), width - 2, style)
-        out = []
-        for number, strip in enumerate(strips):
-            prefix = [Segment(" "), Segment(PROMPT_MARK if number == 0 else "  ", mark)]
-            out.append(Strip(prefix + list(strip)))
-        return out
+    def on_unmount(self) -> None:
+        """Let the layout thread end."""
+        self._layouts.close()
 
     @staticmethod
     def _describe(call: ToolCall, cwd: str | None) -> str:
@@ -1035,3 +971,37 @@ class Transcript(ScrollView, can_focus=True):
             text.append(" · " + " · ".join(extra), detail)
         text.truncate(width + 1, overflow="ellipsis")
         return Strip(text.render(self.app.console))
+
+
+@dataclass(frozen=True, slots=True)
+class _Owner:
+    """Which entry a layout job is for, and what it looked like when asked."""
+
+    entry: _Entry
+    index: int
+    signature: tuple[object, ...]
+    width: int
+    request: int
+
+
+def _answer(
+    text: str, is_open: bool, revision: int, frozen: Frozen, width: int, layout: BlockLayout
+) -> LayoutResult:
+    """Lay out an answer block (on the layout thread)."""
+    started = time.perf_counter()
+    lines, frozen = layout.answer(text, is_open, revision, frozen, width)
+    return LayoutResult(lines, frozen, time.perf_counter() - started)
+
+
+def _thinking(text: str, is_open: bool, width: int, layout: BlockLayout) -> LayoutResult:
+    """Lay out a thinking block (on the layout thread)."""
+    started = time.perf_counter()
+    lines = layout.thinking(text, is_open, width)
+    return LayoutResult(lines, seconds=time.perf_counter() - started)
+
+
+def _prompt(text: str, width: int, layout: BlockLayout) -> LayoutResult:
+    """Lay out a prompt (on the layout thread)."""
+    started = time.perf_counter()
+    lines = layout.prompt(text, width)
+    return LayoutResult(lines, seconds=time.perf_counter() - started)

@@ -33,11 +33,12 @@ async def wait_until(pilot: Pilot[int], condition: Callable[[], bool], timeout: 
 
 
 async def settled(pilot: Pilot[int], timeout: float = 60.0) -> StreamviewApp:
-    """Wait until the whole input is read, folded and shown."""
+    """Wait until the whole input is read, folded and shown (long blocks laid out too)."""
     app = pilot.app
     assert isinstance(app, StreamviewApp)
     await wait_until(pilot, lambda: app.state.ended, timeout)
     await pilot.pause(0.1)
+    await wait_until(pilot, lambda: not app.transcript.laying_out, timeout)
     return app
 
 

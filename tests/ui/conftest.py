@@ -113,12 +113,12 @@ async def wait_for(pilot: Pilot[Any], condition: object, timeout: float = 10.0) 
 
 
 async def settle(pilot: Pilot[Any]) -> None:
-    """Wait until the whole input is read and shown."""
+    """Wait until the whole input is read and shown (long blocks laid out too)."""
     app = pilot.app
     assert isinstance(app, StreamviewApp)
     await wait_for(pilot, lambda: app.state.ended)
     await pilot.pause(0.05)
-    await pilot.pause()
+    await wait_for(pilot, lambda: not app.transcript.laying_out)
 
 
 async def settle_sections(app: App[Any], pilot: Pilot[Any]) -> None:

@@ -11,7 +11,8 @@ from textual.app import App, ComposeResult
 import streamview.ui
 from streamview.core.parse import parse_line
 from streamview.core.state import StreamState
-from streamview.ui.transcript import Transcript, hard_breaks, stable_split
+from streamview.ui.block_layout import hard_breaks, stable_split
+from streamview.ui.transcript import Transcript
 
 from .conftest import wait_for
 
@@ -147,13 +148,13 @@ async def test_growing_answer_renders_finished_paragraphs_once() -> None:
         await pilot.pause()
         entry = transcript._entries[-1]
         # The fence is still open: only the first paragraph is frozen.
-        assert entry.frozen_upto == len("First paragraph.\n\n")
-        frozen = list(entry.frozen)
+        assert entry.frozen.upto == len("First paragraph.\n\n")
+        frozen = entry.frozen.lines
         stream.text("y = 2\n```\n\nLast.", delta=True)
         transcript.sync()
         # A quick second delta may wait for the resync timer.
-        await wait_for(pilot, lambda: entry.frozen_upto > len("First paragraph.\n\n"))
-        assert entry.frozen[: len(frozen)] == frozen  # not rendered again
+        await wait_for(pilot, lambda: entry.frozen.upto > len("First paragraph.\n\n"))
+        assert entry.frozen.lines[: len(frozen)] == frozen  # not rendered again
         text = "\n".join(transcript.plain_lines())
     assert "x = 1" in text and "y = 2" in text and "Last." in text
 

@@ -1,0 +1,266 @@
+"""Long transcript blocks are laid out on the layout thread, never on the UI thread."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from rich.style import Style
+from rich.theme import Theme
+from textual.strip import Strip
+
+from streamview.ui.block_layout import BlockLayout, LayoutStyles
+from streamview.ui.layout_thread import LayoutJob, LayoutResult, LayoutThread
+from streamview.ui.transcript import BACKGROUND_MARKDOWN_CHARS, Transcript
+
+from .conftest import wait_for
+from .test_transcript import Stream, TranscriptApp
+
+PROSE = "A sentence of the answer with `code` and **bold** words in it. " * 4 + "\n\n"
+
+
+def long_answer(last: str) -> str:
+    """Markdown well over the background threshold, ending with ``last``."""
+    paragraphs = PROSE * (BACKGROUND_MARKDOWN_CHARS // len(PROSE) * 3)
+    return "# Report\n\n" + paragraphs + last
+
+
+class HeldLayouts(LayoutThread):
+    """A layout thread that runs nothing until the test says so (on the test's thread)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.jobs: list[LayoutJob] = []
+
+    def submit(self, job: LayoutJob) -> None:
+        self.jobs.append(job)
+
+    def release(self, cancelled_too: bool = False) -> int:
+        """Run the held jobs, newest first; return how many ran."""
+        jobs, self.jobs = self.jobs, []
+        ran = 0
+        for job in reversed(jobs):
+            if job.cancelled and not cancelled_too:
+                continue
+            job.done(job, job.run(BlockLayout(job.styles)))
+            ran += 1
+        return ran
+
+
+def held(transcript: Transcript) -> HeldLayouts:
+    """Give ``transcript`` a layout thread the test drives."""
+    layouts = HeldLayouts()
+    transcript._layouts = layouts
+    return layouts
+
+
+def screen(transcript: Transcript) -> str:
+    """What the transcript shows now."""
+    return "\n".join(transcript.render_line(y).text for y in range(transcript.size.height))
+
+
+def entry_text(transcript: Transcript, index: int = -1) -> str:
+    """The lines an entry holds now, as text."""
+    return "\n".join(strip.text for strip in transcript._entries[index].lines or ())
+
+
+async def test_a_long_answer_shows_a_placeholder_until_the_layout_thread_sends_it() -> None:
+    """The UI thread only draws a note; the lines equal what the UI thread would lay out."""
+    stream = Stream()
+    stream.text(long_answer("THE LAST LINE"))
+    app = TranscriptApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        transcript = app.query_one(Transcript)
+        layouts = held(transcript)
+        transcript.show_session(stream.session)
+        await pilot.pause()
+        assert "laying out" in screen(transcript)
+        assert transcript.laying_out == 1
+        assert layouts.release() == 1
+        await pilot.pause()
+        assert transcript.laying_out == 0
+        shown = screen(transcript)
+        assert "THE LAST LINE" in shown and "laying out" not in shown
+        from_thread = entry_text(transcript)
+        transcript.plain_lines()  # lays everything out again, here
+        assert entry_text(transcript) == from_thread
+
+
+async def test_keys_work_while_a_block_is_being_laid_out() -> None:
+    """Scrolling does not wait for the layout: home, end, page keys move the view."""
+    stream = Stream()
+    for number in range(60):
+        stream.text(f"Short segment {number}.")
+    stream.text(long_answer("END OF THE LONG ONE"))
+    app = TranscriptApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        transcript = app.query_one(Transcript)
+        layouts = held(transcript)
+        transcript.show_session(stream.session)
+        transcript.focus()
+        await pilot.pause()
+        await pilot.press("home")
+        assert "Short segment 0." in screen(transcript)
+        await pilot.press("end")
+        assert "laying out" in screen(transcript)
+        layouts.release()
+        await pilot.pause()
+        assert "END OF THE LONG ONE" in screen(transcript)
+        assert transcript.scroll_y == transcript.max_scroll_y  # still following
+
+
+async def test_a_growing_block_keeps_its_lines_until_the_new_ones_arrive() -> None:
+    """No placeholder flashes while a long open block grows: the old lines stay."""
+    stream = Stream()
+    code = "".join(f"line_{n} = {n}\n" for n in range(600))  # an unclosed fence
+    stream.text("```python\n" + code, delta=True)
+    app = TranscriptApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        transcript = app.query_one(Transcript)
+        layouts = held(transcript)
+        transcript.show_session(stream.session)
+        await pilot.pause()
+        layouts.release()
+        await pilot.pause()
+        before = entry_text(transcript)
+        assert "line_599 = 599" in before
+        stream.text("grown_here = 1\n", delta=True)
+        transcript.sync()
+        await pilot.pause()
+        assert entry_text(transcript) == before  # shown until the new layout comes
+        assert transcript.laying_out == 1
+        layouts.release()
+        await pilot.pause()
+        assert "grown_here = 1" in entry_text(transcript)
+        assert "grown_here = 1" in screen(transcript)
+
+
+async def test_a_late_result_never_replaces_newer_lines() -> None:
+    """A layout that finishes after the block was laid out again is dropped."""
+    stream = Stream()
+    code = "".join(f"value_{n} = {n}\n" for n in range(600))
+    stream.text("```python\n" + code, delta=True)
+    app = TranscriptApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        transcript = app.query_one(Transcript)
+        layouts = held(transcript)
+        transcript.show_session(stream.session)
+        await pilot.pause()
+        stream.text("newest = 1\n```\n\nDone.", delta=True)
+        transcript.plain_lines()  # the UI thread lays out the newer text first
+        assert "newest = 1" in entry_text(transcript)
+        layouts.release(cancelled_too=True)  # the old request answers late
+        await pilot.pause()
+        assert "newest = 1" in entry_text(transcript)
+        assert "Done." in entry_text(transcript)
+
+
+async def test_a_layout_for_an_old_width_is_dropped_and_done_again() -> None:
+    """Resizing while a block is being laid out: the lines come at the new width."""
+    stream = Stream()
+    stream.text(long_answer("WIDTH CHECK"))
+    app = TranscriptApp()
+    async with app.run_test(size=(100, 24)) as pilot:
+        transcript = app.query_one(Transcript)
+        layouts = held(transcript)
+        transcript.show_session(stream.session)
+        await pilot.pause()
+        await pilot.resize_terminal(60, 24)
+        await pilot.pause()
+        layouts.release(cancelled_too=True)
+        await pilot.pause()
+        await pilot.pause()
+        layouts.release()
+        await pilot.pause()
+        lines = transcript._entries[-1].lines or []
+        assert "WIDTH CHECK" in entry_text(transcript)
+        assert max(strip.cell_length for strip in lines) <= 60
+
+
+async def test_search_finds_text_in_a_block_still_being_laid_out() -> None:
+    """A search run before the layout came back goes to the match once it does."""
+    stream = Stream()
+    stream.text(long_answer("the needle is here"))
+    for number in range(40):
+        stream.text(f"Later segment {number}.")
+    app = TranscriptApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        transcript = app.query_one(Transcript)
+        layouts = held(transcript)
+        transcript.show_session(stream.session)
+        await pilot.pause()
+        assert transcript.search("NEEDLE") == 0
+        layouts.release()
+        await pilot.pause()
+        assert transcript.match_count == 1
+        assert "the needle is here" in screen(transcript)
+
+
+async def test_the_real_layout_thread_lays_out_a_followed_answer() -> None:
+    """With the real thread: the answer arrives, laid out, and the view stays at its end."""
+    stream = Stream()
+    stream.text(long_answer("REAL THREAD END"))
+    app = TranscriptApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        transcript = app.query_one(Transcript)
+        transcript.show_session(stream.session)
+        await wait_for(pilot, lambda: not transcript.laying_out)
+        assert "REAL THREAD END" in screen(transcript)
+        assert transcript.scroll_y == transcript.max_scroll_y
+
+
+def test_the_layout_thread_takes_the_newest_job_first_and_skips_cancelled_ones() -> None:
+    """While one job runs, later ones wait; the newest goes next; cancelled never run."""
+    thread = LayoutThread()
+    gate = threading.Event()
+    order: list[str] = []
+    finished = threading.Event()
+    styles = plain_styles()
+
+    def job(name: str, wait: bool = False, last: bool = False) -> LayoutJob:
+        def run(layout: BlockLayout) -> LayoutResult:
+            if wait:
+                gate.wait(10)
+            order.append(name)
+            if last:
+                finished.set()
+            return LayoutResult([Strip.blank(0)])
+
+        return LayoutJob((name,), styles, run, lambda job, result: None)
+
+    thread.submit(job("first", wait=True))
+    while thread.queued:  # the thread took "first" and waits at the gate
+        time.sleep(0.01)
+    oldest, cancelled, newest = job("oldest", last=True), job("cancelled"), job("newest")
+    for queued in (oldest, cancelled, newest):
+        thread.submit(queued)
+    cancelled.cancelled = True
+    gate.set()
+    assert finished.wait(10)
+    thread.close()
+    assert order == ["first", "newest", "oldest"]
+
+
+def test_a_layout_that_raises_becomes_a_note_not_a_crash() -> None:
+    """An exception in a layout is caught on the thread and shown as a note."""
+    thread = LayoutThread()
+    results: list[LayoutResult] = []
+    done = threading.Event()
+
+    def run(layout: BlockLayout) -> LayoutResult:
+        raise RuntimeError("boom")
+
+    def deliver(job: LayoutJob, result: LayoutResult) -> None:
+        results.append(result)
+        done.set()
+
+    thread.submit(LayoutJob(("x",), plain_styles(), run, deliver))
+    assert done.wait(10)
+    thread.close()
+    text = results[0].lines[0].text
+    assert "could not be laid out (RuntimeError)" in text
+
+
+def plain_styles() -> LayoutStyles:
+    """Styles for a layout without an app."""
+    return LayoutStyles(Theme({}), "default", *[Style()] * 5)
