@@ -420,7 +420,11 @@ class StreamviewApp(App[int]):
         search.display = False
         transcript.focus()
         if message.value and not count:
-            self.notify(f"no match for “{message.value[:40]}”", severity="warning", timeout=3)
+            if transcript.laying_out:
+                # Long blocks still being laid out are searched when they arrive.
+                self.notify(f"no match for “{message.value[:40]}” yet: still laying out", timeout=3)
+            else:
+                self.notify(f"no match for “{message.value[:40]}”", severity="warning", timeout=3)
         self.refresh_status()
 
     def on_key(self, event: Key) -> None:

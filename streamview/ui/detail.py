@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Sequence
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, overload
 
 import orjson
-from rich.console import Console
+from rich.console import Console, ConsoleOptions
 from rich.measure import Measurement
 from rich.segment import Segment
 from rich.style import Style
@@ -23,6 +24,7 @@ from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
 from textual.containers import Horizontal
 from textual.geometry import Size
 from textual.message import Message
@@ -105,13 +107,92 @@ MAX_RENDER_WIDTH = 20_000
 """Widest line laid out for sideways scrolling; wider texts are folded instead."""
 
 
+class LaidOutLines(Sequence[Strip]):
+    """A view's lines: runs of strips laid out in advance, and shell output rows that
+    become strips when first shown (then kept for a while).
+
+    A million rows of output cost their strings only; the strips on screen are made
+    on the UI thread, a few dozen at a time.
+    """
+
+    CACHED_ROWS: ClassVar[int] = 4_096
+    """Rows of output kept as strips (scrolling back is then free)."""
+
+    def __init__(self, console: Console, options: ConsoleOptions) -> None:
+        """Start empty.
+
+        Args:
+            console: Renders the rows of output (used from the UI thread once handed over).
+            options: How: no wrapping, wide enough for the widest row.
+        """
+        self._console = console
+        self._options = options
+        self._parts: list[list[Strip] | payload_view.OutputLines] = []
+        self._starts: list[int] = []
+        self._length = 0
+        self._cache: LRUCache[tuple[int, int], Strip] = LRUCache(self.CACHED_ROWS)
+
+    def append(self, strip: Strip) -> None:
+        """Add one laid-out line."""
+        if not self._parts or not isinstance(self._parts[-1], list):
+            self._starts.append(self._length)
+            self._parts.append([])
+        last = self._parts[-1]
+        assert isinstance(last, list)
+        last.append(strip)
+        self._length += 1
+
+    def add_output(self, output: payload_view.OutputLines) -> None:
+        """Add rows of output, to be made strips when shown."""
+        self._starts.append(self._length)
+        self._parts.append(output)
+        self._length += len(output)
+
+    def __len__(self) -> int:
+        """Lines in all."""
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> Strip: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Strip]: ...
+
+    def __getitem__(self, index: int | slice) -> Strip | list[Strip]:
+        """Line ``index`` (made now if it is a row of output not shown lately)."""
+        if isinstance(index, slice):
+            return [self[number] for number in range(*index.indices(self._length))]
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError(index)
+        part_number = bisect_right(self._starts, index) - 1
+        part = self._parts[part_number]
+        offset = index - self._starts[part_number]
+        if isinstance(part, list):
+            return part[offset]
+        key = (part_number, offset)
+        strip = self._cache.get(key)
+        if strip is None:
+            lines = self._console.render_lines(part.row(offset), self._options, pad=False)
+            strip = Strip(lines[0]) if lines else Strip.blank(0)
+            self._cache.set(key, strip)
+        return strip
+
+    def __iter__(self) -> Iterator[Strip]:
+        """Every line, in order."""
+        for index in range(self._length):
+            yield self[index]
+
+
 def render_sections(
     sections: Sequence[Section], width: int, title_style: Style
-) -> tuple[list[Strip], int]:
+) -> tuple[LaidOutLines, int]:
     """Lay sections out as lines of a given width (safe to call from a thread).
 
     Sections that fold are wrapped to ``width``; code, diffs and output keep their
-    lines whole, for sideways scrolling.
+    lines whole, for sideways scrolling. Shell output is not laid out here at all:
+    its rows become strips when they are shown.
 
     Returns:
         The lines, and the width of the widest one.
@@ -128,13 +209,21 @@ def render_sections(
         emoji=False,
     )
     options = console.options.update_width(width)
-    strips: list[Strip] = []
     widest = width
+    outputs = [s.body for s in sections if isinstance(s.body, payload_view.OutputLines)]
+    output_width = max([width, *(output.widest for output in outputs)])
+    strips = LaidOutLines(
+        console, options.update(width=output_width, no_wrap=True, overflow="ignore")
+    )
     for section in sections:
         if section.title:
             if strips:
                 strips.append(Strip.blank(0))
             strips.append(Strip([Segment(section.title, title_style)]))
+        if isinstance(section.body, payload_view.OutputLines):
+            strips.add_output(section.body)
+            widest = max(widest, section.body.widest)
+            continue
         section_options = options
         if not section.wrap:
             measured = Measurement.get(
@@ -168,12 +257,12 @@ class SectionView(ScrollView, can_focus=True):
         """Create an empty view; :meth:`show` gives it sections."""
         super().__init__(id=id)
         self.sections: Sequence[Section] | None = None
-        self._strips: list[Strip] = []
+        self._strips: Sequence[Strip] = []
         self._laid_out_width = -1
         self._title_style: Style | None = None
 
     @property
-    def lines(self) -> list[Strip]:
+    def lines(self) -> Sequence[Strip]:
         """The laid-out lines (empty while loading)."""
         return self._strips
 
@@ -215,12 +304,14 @@ class SectionView(ScrollView, can_focus=True):
         self._title_style = title
         self._layout_worker(self.sections, width, title)
 
-    @work(thread=True, exclusive=True, name="lay out sections")
+    # A description of its own: by default Textual puts the repr of the arguments in
+    # it, and the repr of a million-line payload stalls the UI thread for 0.2 s.
+    @work(thread=True, exclusive=True, name="lay out sections", description="lay out sections")
     def _layout_worker(self, sections: Sequence[Section], width: int, title: Style) -> None:
         strips, widest = render_sections(sections, width, title)
         self.app.call_from_thread(self._set_strips, strips, widest, width)
 
-    def _set_strips(self, strips: list[Strip], widest: int, width: int) -> None:
+    def _set_strips(self, strips: Sequence[Strip], widest: int, width: int) -> None:
         self._strips = strips
         self._laid_out_width = width
         self.virtual_size = Size(widest if widest > width else 1, len(strips))

@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Iterable
-from dataclasses import dataclass
+import re
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from pygments.lexers import get_lexer_for_filename  # type: ignore[import-untyped]
 from pygments.util import ClassNotFound  # type: ignore[import-untyped]
-from rich.console import Group, RenderableType
+from rich.ansi import AnsiDecoder
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.style import Style
 from rich.syntax import Syntax
 from rich.table import Table
@@ -39,8 +44,13 @@ MAX_ITEMS = 2_000
 """Entries of a list (files, references, matches) rendered before the rest is cut."""
 ARG_VALUE_CHARS = 400
 """Characters of one argument value shown in the arguments table."""
+PIECE_CHARS = 1 << 20
+"""Characters cleaned or split in one go, so the UI thread never waits long for the GIL."""
 SHOW_ALL_KEY = "a"
 RAW_KEY = "r"
+
+_ESCAPE_MAX_LENGTH = 80
+"""Longer than any colour sequence :func:`~streamview.core.sanitize.clean` keeps."""
 
 _CHECK = {"completed": "✓", "in_progress": "◐", "pending": "○", "cancelled": "✗"}
 _CHECK_STYLE = {
@@ -90,6 +100,9 @@ def cap_text(text: str, full: bool = False) -> Capped:
     """Cut ``text`` to :data:`MAX_LINES` lines, :data:`MAX_CHARS` characters and
     :data:`MAX_LINE_CHARS` per line (each cut line says how much it lost).
 
+    Only the lines kept are split: a 40 MB text costs a count, not a list of a
+    million strings.
+
     Args:
         text: The text (already clean or not: only ``\\n`` matters here).
         full: Keep every line and character, up to :data:`FULL_MAX_LINES` and
@@ -100,27 +113,69 @@ def cap_text(text: str, full: bool = False) -> Capped:
     if len(text) > max_chars:
         chars_left = len(text) - max_chars
         text = text[:max_chars]
-    lines = text.split("\n")
+    total = text.count("\n") + 1
     lines_left = 0
-    if len(lines) > max_lines:
-        lines_left = len(lines) - max_lines
-        lines = lines[:max_lines]
+    if total > max_lines:
+        lines_left = total - max_lines
+        end = -1
+        for _ in range(max_lines):
+            end = text.index("\n", end + 1)
+        text = text[:end]
         chars_left = 0
     long_lines = 0
-    if not full:
+    if not full and len(text) > MAX_LINE_CHARS:
+        lines = text.split("\n")
         for number, line in enumerate(lines):
             if len(line) > MAX_LINE_CHARS:
                 long_lines += 1
                 lines[number] = (
                     line[:MAX_LINE_CHARS] + f" … ({len(line) - MAX_LINE_CHARS:,} more characters)"
                 )
-    return Capped("\n".join(lines), lines_left, chars_left, long_lines, full)
+        if long_lines:
+            text = "\n".join(lines)
+    return Capped(text, lines_left, chars_left, long_lines, full)
+
+
+def text_pieces(text: str, size: int = PIECE_CHARS) -> Iterator[str]:
+    """``text`` in pieces of about ``size`` characters, each cut after a ``\\n`` if one is near.
+
+    A long line is cut where no colour sequence and no ``\\r\\n`` is broken, so each
+    piece can be cleaned on its own. Between pieces the thread gives up the GIL
+    (``time.sleep(0)``): a regex or a split over tens of megabytes holds it for
+    hundreds of milliseconds, and the UI thread must not wait that long.
+    """
+    start = 0
+    while len(text) - start > size:
+        end = text.rfind("\n", start, start + size) + 1
+        if end == 0:
+            end = _safe_cut(text, start + size)
+        yield text[start:end]
+        start = end
+        time.sleep(0)
+    yield text[start:] if start else text
+
+
+def _safe_cut(text: str, cut: int) -> int:
+    """``cut``, moved back so that it splits no escape sequence and no ``\\r\\n``."""
+    escape = text.rfind("\x1b", max(0, cut - _ESCAPE_MAX_LENGTH), cut)
+    if escape > 0 and text.find("m", escape, cut) == -1:
+        cut = escape
+    if text[cut - 1] == "\r":
+        cut -= 1
+    return cut
+
+
+def clean_big(text: str, keep_sgr: bool = False) -> str:
+    """:func:`~streamview.core.sanitize.clean`, a piece at a time for big texts."""
+    if len(text) <= PIECE_CHARS:
+        return clean(text, keep_sgr=keep_sgr)
+    return "".join([clean(piece, keep_sgr=keep_sgr) for piece in text_pieces(text)])
 
 
 def _clean_capped(capped: Capped, keep_sgr: bool = False) -> Capped:
     """Sanitize what survived the cap (cleaning 20 MB to show 5,000 lines is waste)."""
     return Capped(
-        clean(capped.text, keep_sgr=keep_sgr),
+        clean_big(capped.text, keep_sgr=keep_sgr),
         capped.lines_left,
         capped.chars_left,
         capped.long_lines,
@@ -158,7 +213,7 @@ def _with_note(body: RenderableType, capped: Capped) -> RenderableType:
 def sanitize_json(value: Any) -> Any:
     """A copy of a JSON value whose strings (keys included) are clean for display."""
     if isinstance(value, str):
-        return clean(value)
+        return clean_big(value)
     if isinstance(value, dict):
         return {clean(str(k)): sanitize_json(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -269,12 +324,184 @@ def diff_text(diff: str, full: bool = False) -> Section:
     return Section("diff", _with_note(body, capped), capped.truncated, wrap=False)
 
 
+MAX_ROW_CHARS = 20_000
+"""Characters of one row of shell output shown in full: a longer line goes on in the next row."""
+CHECKPOINT_ROWS = 256
+"""Rows between two remembered colour states of shell output."""
+
+_SGR_SEQUENCE = re.compile("\x1b\\[[0-9;:]*m")
+_STYLE_AFTER: dict[tuple[Style, str], Style] = {}
+"""``(style before, colour sequences)`` to the style after them: shell output repeats a few."""
+
+
+def style_after(style: Style, text: str) -> Style:
+    """The colour in force after ``text`` (clean, colour sequences kept) if ``style`` was before.
+
+    Decodes only the colour sequences after the last full reset, and remembers the
+    answer: a million coloured lines cost a million lookups, not a million decodes.
+    """
+    if "\x1b" not in text:
+        return style
+    reset = max(text.rfind("\x1b[0m"), text.rfind("\x1b[m"))
+    if reset >= 0:
+        style, text = Style.null(), text[reset:]
+    codes = "".join(_SGR_SEQUENCE.findall(text))
+    if not codes:
+        return style
+    after = _STYLE_AFTER.get((style, codes))
+    if after is None:
+        decoder = AnsiDecoder()
+        decoder.style = style
+        decoder.decode_line(codes)
+        after = decoder.style
+        if len(_STYLE_AFTER) > 4_096:
+            _STYLE_AFTER.clear()
+        _STYLE_AFTER[style, codes] = after
+    return after
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class OutputLines:
+    """Shell output as rows of clean text with colour sequences kept, styled one at a time.
+
+    :func:`ansi_output` builds it off the UI thread; a view styles only the rows it
+    shows (:meth:`row`), so a million lines cost a list of strings, not a million
+    laid-out lines for the garbage collector to walk. Rendered by Rich as a whole, it
+    paints what ``Text.from_ansi`` would.
+    """
+
+    rows: list[str] = field(repr=False)
+    """The lines (a line longer than :data:`MAX_ROW_CHARS` goes on in the next row)."""
+    checkpoints: list[Style] = field(repr=False)
+    """The colour in force at the start of row 0, :data:`CHECKPOINT_ROWS`, twice that..."""
+    widest: int = 0
+    """Cells of the widest row."""
+    note: Text | None = None
+    """What was cut and how to see it, shown after the rows."""
+    _last: list[tuple[int, Style]] = field(default_factory=list, repr=False)
+    """The last row styled and the colour at its start: the next row starts from there."""
+
+    def __len__(self) -> int:
+        """Rows, the note included."""
+        return len(self.rows) + (self.note is not None)
+
+    def style_at(self, index: int) -> Style:
+        """The colour in force at the start of row ``index`` (set on an earlier row)."""
+        start = index - index % CHECKPOINT_ROWS
+        style = self.checkpoints[index // CHECKPOINT_ROWS]
+        if self._last and start <= self._last[0][0] <= index:
+            start, style = self._last[0]
+        for number in range(start, index):
+            style = style_after(style, self.rows[number])
+        self._last[:] = [(index, style)]
+        return style
+
+    def row(self, index: int) -> Text:
+        """Row ``index`` as styled text (the last one is the note, if any)."""
+        if index == len(self.rows) and self.note is not None:
+            note = self.note.copy()
+            note.end = ""
+            return note
+        decoder = AnsiDecoder()
+        decoder.style = self.style_at(index)
+        text = decoder.decode_line(self.rows[index])
+        text.no_wrap = True
+        text.end = ""
+        return text
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        """Every row, one per line."""
+        last = len(self) - 1
+        for index in range(len(self)):
+            text = self.row(index)
+            if index < last:
+                text.end = "\n"
+            yield text
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        """As wide as the widest row."""
+        return Measurement(self.widest, self.widest)
+
+
+def _cells(plain: str) -> int:
+    """Cells of the widest line of ``plain`` (clean, colour sequences removed)."""
+    if plain.isascii() and "\t" not in plain:
+        return max(map(len, plain.split("\n")))
+    widest = 0
+    for line in plain.split("\n"):
+        if "\t" in line:
+            text = Text(line)
+            text.expand_tabs()
+            widest = max(widest, text.cell_len)
+        else:
+            widest = max(widest, cell_len(line))
+    return widest
+
+
+def _long_line_rows(line: str) -> list[str]:
+    """``line`` cut into rows of at most :data:`MAX_ROW_CHARS` characters."""
+    rows = []
+    start = 0
+    while len(line) - start > MAX_ROW_CHARS:
+        end = _safe_cut(line, start + MAX_ROW_CHARS)
+        rows.append(line[start:end])
+        start = end
+    rows.append(line[start:])
+    return rows
+
+
+def output_lines(text: str, full: bool = False) -> tuple[OutputLines, bool]:
+    """Shell output cut to the display limits, cleaned and split into rows, a piece at a time.
+
+    Args:
+        text: The output (untrusted; colour is kept, every other control made inert).
+        full: Keep every line, up to :data:`FULL_MAX_CHARS` characters in all.
+
+    Returns:
+        The rows, and whether something was cut.
+    """
+    if full:
+        capped = Capped(
+            text[:FULL_MAX_CHARS], chars_left=max(0, len(text) - FULL_MAX_CHARS), full=True
+        )
+    else:
+        capped = cap_text(text)
+    rows: list[str] = []
+    widest = 0
+    pending = ""
+    for piece in text_pieces(capped.text):
+        lines = clean(piece, keep_sgr=True).split("\n")
+        lines[0] = pending + lines[0]
+        pending = lines.pop()
+        if len(pending) > MAX_ROW_CHARS:
+            *done, pending = _long_line_rows(pending)
+            lines += done
+        if not lines:
+            continue
+        cells = _cells(_SGR_SEQUENCE.sub("", "\n".join(lines)))
+        if cells > MAX_ROW_CHARS:
+            lines = [row for line in lines for row in _long_line_rows(line)]
+            cells = max(_cells(_SGR_SEQUENCE.sub("", row)) for row in lines)
+        widest = max(widest, cells)
+        rows += lines
+    rows.append(pending)
+    while len(rows) > 1 and not _SGR_SEQUENCE.sub("", rows[-1]).strip():
+        rows.pop()
+    widest = max(widest, _cells(_SGR_SEQUENCE.sub("", rows[-1])))
+    checkpoints = []
+    style = Style.null()
+    for start in range(0, len(rows), CHECKPOINT_ROWS):
+        checkpoints.append(style)
+        style = style_after(style, "\n".join(rows[start : start + CHECKPOINT_ROWS]))
+        if start % (CHECKPOINT_ROWS * 64) == 0:
+            time.sleep(0)
+    note = more_note(capped) if capped.truncated else None
+    return OutputLines(rows, checkpoints, widest, note), capped.truncated
+
+
 def ansi_output(text: str, full: bool = False) -> tuple[RenderableType, bool]:
     """Shell output with its colours kept and every other control made inert."""
-    capped = _clean_capped(cap_text(text, full), keep_sgr=True)
-    body = Text.from_ansi(capped.text, no_wrap=True, end="")
-    body.rstrip()
-    return _with_note(body, capped), capped.truncated
+    return output_lines(text, full)
 
 
 def plain(text: str, full: bool = False, style: str = "") -> tuple[RenderableType, bool]:

@@ -4,7 +4,10 @@ A virtual view (Textual's Line API): each block of the session is rendered to li
 once, at the current width, and cached; only blocks that changed (the open, growing
 one, a block a recap replaced, a tool marker whose call finished) are rendered again.
 Blocks far from the viewport keep an estimated height until they are first shown, so
-opening a huge recording renders only what is on screen.
+opening a huge recording renders only what is on screen. Blocks longer than a few KB
+are laid out on a layout thread (:mod:`streamview.ui.layout_thread`) so that keys and
+repaints never wait for Rich; the UI thread shows a placeholder, or the block's
+previous lines, until they come back.
 
 All stream text is untrusted and goes through :func:`streamview.core.sanitize.clean`
 before Rich sees it.
