@@ -53,17 +53,19 @@ class CallRecords:
     payload: Any = None
     description: str | None = None
     raw: dict[str, Any] = field(default_factory=dict)
-    """``started`` / ``completed`` to the record as decoded JSON (or its text)."""
+    """``started`` / ``completed`` to the record as decoded JSON (or its text), if asked for."""
     found: bool = False
     """At least one line was found in the store."""
 
 
-def load_records(call: ToolCall, store: LineStore | None) -> CallRecords:
+def load_records(call: ToolCall, store: LineStore | None, raw: bool = True) -> CallRecords:
     """Read a call's lines back from ``store`` and parse them.
 
     Args:
         call: The call, as the fold left it.
         store: Where the raw lines are kept, if anywhere.
+        raw: Also decode the records as they are, for the raw JSON view (decoding a
+            40 MB line holds the GIL for a tenth of a second: only when asked).
 
     Returns:
         The arguments and result from the lines, falling back to what the fold kept
@@ -79,10 +81,11 @@ def load_records(call: ToolCall, store: LineStore | None) -> CallRecords:
         if data is None:
             continue
         records.found = True
-        try:
-            records.raw[name] = orjson.loads(data)
-        except orjson.JSONDecodeError:
-            records.raw[name] = data.decode("utf-8", "replace")
+        if raw:
+            try:
+                records.raw[name] = orjson.loads(data)
+            except orjson.JSONDecodeError:
+                records.raw[name] = data.decode("utf-8", "replace")
         event = parse_line(data, number)
         if not isinstance(event, ToolCallEvent):
             continue
@@ -485,7 +488,7 @@ class ToolCallDetailScreen(SectionScreen):
     def build_sections(self) -> list[Section]:
         """The sections to show for the current mode (laid out or raw, capped or full)."""
         call = self.call
-        records = load_records(call, self.store)
+        records = load_records(call, self.store, raw=self.raw)
         if self.raw:
             if not records.raw:
                 note = Text("the raw lines were not kept for this input", style="dim italic")

@@ -12,8 +12,10 @@ import difflib
 import json
 import re
 import time
+from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Any
 
 from pygments.lexers import get_lexer_for_filename  # type: ignore[import-untyped]
@@ -364,14 +366,16 @@ def style_after(style: Style, text: str) -> Style:
 class OutputLines:
     """Shell output as rows of clean text with colour sequences kept, styled one at a time.
 
-    :func:`ansi_output` builds it off the UI thread; a view styles only the rows it
-    shows (:meth:`row`), so a million lines cost a list of strings, not a million
-    laid-out lines for the garbage collector to walk. Rendered by Rich as a whole, it
-    paints what ``Text.from_ansi`` would.
+    :func:`output_lines` builds it off the UI thread; a view styles only the rows it
+    shows (:meth:`row`). A million lines cost one string and an array of offsets: no
+    million laid-out lines, and nothing for the garbage collector to walk. Rendered by
+    Rich as a whole, it paints what ``Text.from_ansi`` would.
     """
 
-    rows: list[str] = field(repr=False)
-    """The lines (a line longer than :data:`MAX_ROW_CHARS` goes on in the next row)."""
+    text: str = field(repr=False)
+    """Every row, one after the other (no line breaks)."""
+    starts: array[int] = field(repr=False)
+    """Where each row starts in :attr:`text`, then where the last one ends."""
     checkpoints: list[Style] = field(repr=False)
     """The colour in force at the start of row 0, :data:`CHECKPOINT_ROWS`, twice that..."""
     widest: int = 0
@@ -381,9 +385,18 @@ class OutputLines:
     _last: list[tuple[int, Style]] = field(default_factory=list, repr=False)
     """The last row styled and the colour at its start: the next row starts from there."""
 
+    @property
+    def line_count(self) -> int:
+        """Rows of output (a line longer than :data:`MAX_ROW_CHARS` makes several)."""
+        return len(self.starts) - 1
+
     def __len__(self) -> int:
         """Rows, the note included."""
-        return len(self.rows) + (self.note is not None)
+        return self.line_count + (self.note is not None)
+
+    def line(self, index: int) -> str:
+        """Row ``index`` as clean text, colour sequences kept."""
+        return self.text[self.starts[index] : self.starts[index + 1]]
 
     def style_at(self, index: int) -> Style:
         """The colour in force at the start of row ``index`` (set on an earlier row)."""
@@ -391,20 +404,20 @@ class OutputLines:
         style = self.checkpoints[index // CHECKPOINT_ROWS]
         if self._last and start <= self._last[0][0] <= index:
             start, style = self._last[0]
-        for number in range(start, index):
-            style = style_after(style, self.rows[number])
+        if start < index:
+            style = style_after(style, self.text[self.starts[start] : self.starts[index]])
         self._last[:] = [(index, style)]
         return style
 
     def row(self, index: int) -> Text:
         """Row ``index`` as styled text (the last one is the note, if any)."""
-        if index == len(self.rows) and self.note is not None:
+        if index == self.line_count and self.note is not None:
             note = self.note.copy()
             note.end = ""
             return note
         decoder = AnsiDecoder()
         decoder.style = self.style_at(index)
-        text = decoder.decode_line(self.rows[index])
+        text = decoder.decode_line(self.line(index))
         text.no_wrap = True
         text.end = ""
         return text
@@ -450,6 +463,27 @@ def _long_line_rows(line: str) -> list[str]:
     return rows
 
 
+class _RowBuilder:
+    """Collects rows into one string and their offsets, and the widest row's cells."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self.starts = array("q")
+        self.end = 0
+        self.widest = 0
+
+    def add(self, rows: list[str]) -> None:
+        """Add ``rows`` (clean, colour sequences kept), cutting the ones too long."""
+        cells = _cells(_SGR_SEQUENCE.sub("", "\n".join(rows)))
+        if cells > MAX_ROW_CHARS:
+            rows = [row for line in rows for row in _long_line_rows(line)]
+            cells = max(_cells(_SGR_SEQUENCE.sub("", row)) for row in rows)
+        self.widest = max(self.widest, cells)
+        self.starts.extend(accumulate(map(len, rows), initial=self.end))
+        self.end = self.starts.pop()
+        self.texts.append("".join(rows))
+
+
 def output_lines(text: str, full: bool = False) -> tuple[OutputLines, bool]:
     """Shell output cut to the display limits, cleaned and split into rows, a piece at a time.
 
@@ -466,8 +500,7 @@ def output_lines(text: str, full: bool = False) -> tuple[OutputLines, bool]:
         )
     else:
         capped = cap_text(text)
-    rows: list[str] = []
-    widest = 0
+    builder = _RowBuilder()
     pending = ""
     for piece in text_pieces(capped.text):
         lines = clean(piece, keep_sgr=True).split("\n")
@@ -476,27 +509,25 @@ def output_lines(text: str, full: bool = False) -> tuple[OutputLines, bool]:
         if len(pending) > MAX_ROW_CHARS:
             *done, pending = _long_line_rows(pending)
             lines += done
-        if not lines:
-            continue
-        cells = _cells(_SGR_SEQUENCE.sub("", "\n".join(lines)))
-        if cells > MAX_ROW_CHARS:
-            lines = [row for line in lines for row in _long_line_rows(line)]
-            cells = max(_cells(_SGR_SEQUENCE.sub("", row)) for row in lines)
-        widest = max(widest, cells)
-        rows += lines
-    rows.append(pending)
-    while len(rows) > 1 and not _SGR_SEQUENCE.sub("", rows[-1]).strip():
-        rows.pop()
-    widest = max(widest, _cells(_SGR_SEQUENCE.sub("", rows[-1])))
+        if lines:
+            builder.add(lines)
+    builder.add([pending])
+    starts = builder.starts
+    starts.append(builder.end)
+    rows = "".join(builder.texts)
+    while len(starts) > 2 and not _SGR_SEQUENCE.sub("", rows[starts[-2] : starts[-1]]).strip():
+        starts.pop()
     checkpoints = []
     style = Style.null()
-    for start in range(0, len(rows), CHECKPOINT_ROWS):
+    for first in range(0, len(starts) - 1, CHECKPOINT_ROWS):
         checkpoints.append(style)
-        style = style_after(style, "\n".join(rows[start : start + CHECKPOINT_ROWS]))
-        if start % (CHECKPOINT_ROWS * 64) == 0:
+        last = min(first + CHECKPOINT_ROWS, len(starts) - 1)
+        style = style_after(style, rows[starts[first] : starts[last]])
+        if first % (CHECKPOINT_ROWS * 64) == 0:
             time.sleep(0)
     note = more_note(capped) if capped.truncated else None
-    return OutputLines(rows, checkpoints, widest, note), capped.truncated
+    output = OutputLines(rows, starts, checkpoints, builder.widest, note)
+    return output, capped.truncated
 
 
 def ansi_output(text: str, full: bool = False) -> tuple[RenderableType, bool]:
