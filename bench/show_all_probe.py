@@ -2,14 +2,15 @@
 
 Usage::
 
-    python bench/show_all_probe.py [--lines N] [--timeout SECONDS]
+    python bench/show_all_probe.py [--lines N | --one-line BYTES] [--timeout SECONDS]
 
 Writes a run whose one shell call printed ``N`` lines (1,000,000 by default, as in
 ``bench/reliability.py``), opens it in the viewer headless at 160x50, opens the call's
 detail, waits for it to load, then presses the "show all" key and waits until the whole
 output is laid out. Prints, for opening the detail and for "show all", the longest gap
 of a 20 ms timer on the UI thread (:class:`tests.hostile.tui.FreezeMeter`) and the time
-until the text was on screen, then the lines laid out and the last one.
+until the text was on screen, then the lines laid out and the start of the last one.
+``--one-line BYTES`` probes a result that is one long line instead.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def _peak_rss_mb() -> float:
     return 0.0
 
 
-async def probe(path: Path, lines: int, timeout: float) -> dict[str, float | str]:
+async def probe(path: Path, what: str, timeout: float) -> dict[str, float | str]:
     """Open ``path``, the first call's detail, then "show all"; return the figures."""
     app = make_app(path)
     async with app.run_test(size=(160, 50)) as pilot:
@@ -73,12 +74,12 @@ async def probe(path: Path, lines: int, timeout: float) -> dict[str, float | str
         await pilot.pause(0.3)
         await pilot.press("end")
         await pilot.pause(0.1)
-        last = view.lines[-1].text.rstrip() if view.lines else ""
+        last = view.lines[-1].text.rstrip()[:80] if view.lines else ""
         total_lines = len(view.lines)
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is main, timeout)
     return {
-        "lines in the output": lines,
+        "output": what,
         "open: longest stall ms": round(open_stall * 1000),
         "open: time to show s": round(opened, 2),
         "show all: longest stall ms": round(meter.longest * 1000),
@@ -93,12 +94,24 @@ def main() -> None:
     """Parse the arguments, write the recording, probe it, print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--lines", type=int, default=1_000_000)
+    parser.add_argument(
+        "--one-line",
+        type=int,
+        metavar="BYTES",
+        help="instead, a result of one line of BYTES bytes (as the 50 MB line in the bench)",
+    )
     parser.add_argument("--timeout", type=float, default=300.0)
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "output.ndjson"
-        streams.write_lines(path, streams.million_line_output_stream(options.lines))
-        figures = asyncio.run(probe(path, options.lines, options.timeout))
+        if options.one_line:
+            records = streams.huge_line_stream(options.one_line)
+            what = f"one line of {options.one_line:,} bytes"
+        else:
+            records = streams.million_line_output_stream(options.lines)
+            what = f"{options.lines:,} lines"
+        streams.write_lines(path, records)
+        figures = asyncio.run(probe(path, what, options.timeout))
     for name, value in figures.items():
         print(f"{name}: {value}")
 
