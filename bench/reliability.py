@@ -454,6 +454,76 @@ def part_markdown(part: Part, workdir: Path) -> None:
         )
 
 
+LIVE_RATE = 1_000
+"""Lines per second the live cases are written at (a fast agent; most write far fewer)."""
+
+
+def live_cases() -> dict[str, tuple[str, list[bytes]]]:
+    """Answers streamed live, by name: (what it is, the lines)."""
+    markdown = streams.pathological_markdown()
+
+    def split(data: bytes) -> list[bytes]:
+        return data.splitlines(keepends=True)
+
+    return {
+        "answer-2mb": (
+            "a 2 MB answer in 2,000 deltas",
+            list(streams.big_answer_stream(2_000_000, deltas=2_000)),
+        ),
+        "unclosed-fence": (
+            "the 120 KB unclosed code fence in 1,000 deltas",
+            split(streams.markdown_stream(markdown["unclosed-fence"], deltas=1_000)),
+        ),
+        "big-table": (
+            "the 2,000-row table in 1,000 deltas",
+            split(streams.markdown_stream(markdown["big-table"], deltas=1_000)),
+        ),
+    }
+
+
+async def drive_live(lines: list[bytes], timeout: float) -> dict[str, float]:
+    """Stream ``lines`` through a pipe into the viewer at :data:`LIVE_RATE`; return timings."""
+    from tests.hostile.tui import FreezeMeter, PacedPipe, make_app, screen_problems, settled
+
+    pipe = PacedPipe(lines, per_second=LIVE_RATE)
+    app = make_app(pipe.source())
+    meter = FreezeMeter()
+    try:
+        async with app.run_test(size=(160, 50)) as pilot:
+            meter.attach(app)
+            pipe.start()
+            await settled(pilot, timeout)
+            shown = time.perf_counter() - (pipe.finished_at or time.perf_counter())
+            problems = screen_problems(app, svg=False)
+            counted = app.state.counts.total
+            await pilot.press("q")
+    finally:
+        pipe.close()
+    return {
+        "streaming": len(lines) / LIVE_RATE,
+        "shown": shown,
+        "freeze": meter.longest,
+        "problems": len(problems),
+        "counts_ok": float(counted == len(lines)),
+    }
+
+
+def part_live(part: Part) -> None:
+    for name, (label, lines) in live_cases().items():
+        try:
+            figures = asyncio.run(drive_live(lines, timeout=600))
+        except Exception as error:
+            part.fail(f"live {name}: {type(error).__name__}: {error}")
+            continue
+        if figures["problems"] or not figures["counts_ok"]:
+            part.fail(f"live {name}: {figures}")
+        part.add(
+            f"{label}, live through a pipe at {LIVE_RATE:,} lines/s, the view following",
+            f"{figures['streaming']:.1f}s of streaming; laid out {figures['shown']:.1f}s after"
+            f" the last line; longest UI stall {figures['freeze'] * 1000:.0f} ms",
+        )
+
+
 def part_app_fuzz(part: Part, workdir: Path, count: int) -> None:
     captures = real_captures()
     if not captures:
@@ -522,7 +592,7 @@ def markdown_report(parts: list[Part], seconds: float, quick: bool) -> str:
     return "\n".join(out)
 
 
-PARTS = ("safety", "print", "fuzz", "faults", "scale", "markdown", "viewer")
+PARTS = ("safety", "print", "fuzz", "faults", "scale", "markdown", "live", "viewer")
 """The campaign's parts, in the order they run (``--only`` picks some)."""
 
 
@@ -552,6 +622,7 @@ def main(argv: list[str] | None = None) -> int:
                 "Scale",
             ),
             "markdown": (lambda p: part_markdown(p, workdir), "Pathological Markdown"),
+            "live": (part_live, "Heavy answers, live"),
             "viewer": (
                 lambda p: part_app_fuzz(p, workdir, 3 if quick else 40),
                 "Fuzzing the viewer",

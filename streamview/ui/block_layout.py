@@ -115,6 +115,17 @@ def capped(text: str) -> tuple[str, int]:
     return text[:cut], len(text) - cut
 
 
+def clean_capped(text: str) -> tuple[str, int]:
+    """``text`` made inert and cut like :func:`capped`, cleaning no more than it keeps.
+
+    A 10 MB answer is not cleaned whole for the 500 KB that are shown; the count of
+    what is left out mixes cleaned and raw characters (cleaning seldom changes it).
+    """
+    raw = text[: BLOCK_TEXT_LIMIT + BLOCK_TEXT_LIMIT // 10]
+    kept, more = capped(clean(raw))
+    return kept, more + len(text) - len(raw)
+
+
 def _letters(texts: Iterable[str]) -> int:
     """Letters and digits in ``texts``: what any faithful rendering must keep."""
     return sum(sum(map(str.isalnum, text)) for text in texts)
@@ -193,19 +204,17 @@ class BlockLayout:
     ) -> tuple[list[Strip], Frozen]:
         """An answer block (raw text from the stream) as Markdown lines.
 
-        A finished block is laid out whole (up to :data:`BLOCK_TEXT_LIMIT`, with a note
-        for the rest). A growing one keeps its finished paragraphs in ``frozen`` and
-        lays out only what came after them.
+        Up to :data:`BLOCK_TEXT_LIMIT` is laid out, with a note counting the rest. A
+        growing block keeps its finished paragraphs in ``frozen`` and lays out only what
+        came after them.
 
         Returns:
             The lines, and what is frozen now (pass it back with the next call).
         """
-        text = clean(text)
+        text, more = clean_capped(text)
+        note = self.more_note(more, width)
         if not is_open:
-            text, more = capped(text)
-            return self.indent(self.markdown(text, width)) + self.more_note(
-                more, width
-            ), NOTHING_FROZEN
+            return self.indent(self.markdown(text, width)) + note, NOTHING_FROZEN
         if frozen.revision != revision or frozen.width != width or frozen.upto > len(text):
             frozen = Frozen(revision, width, 0)
         split = stable_split(text, frozen.upto)
@@ -215,20 +224,21 @@ class BlockLayout:
             frozen = Frozen(revision, width, split, (*frozen.lines, *between, *more_lines))
         tail = text[frozen.upto :]
         if not tail.strip():
-            return list(frozen.lines), frozen
+            return [*frozen.lines, *note], frozen
         if len(tail) > OPEN_MARKDOWN_LIMIT:
             rendered = self.plain(tail, width)
         else:
             rendered = self.markdown(tail, width)
         gap = [Strip.blank(0)] if frozen.lines else []
-        return [*frozen.lines, *gap, *self.indent(rendered)], frozen
+        return [*frozen.lines, *gap, *self.indent(rendered), *note], frozen
 
     def thinking(self, text: str, is_open: bool, width: int) -> list[Strip]:
         """A thinking block: a label, then the text behind a bar, plain."""
         styles = self.styles
         label = THINKING_LABEL + ("…" if is_open else "")
         lines = [Strip([Segment(" "), Segment(label, styles.thinking_label)])]
-        body_text, more = capped(clean(text).strip("\n"))
+        body_text, more = clean_capped(text)
+        body_text = body_text.strip("\n")
         body = self.plain(body_text, width - 2, styles.thinking)
         bar = [Segment(" "), Segment("│ ", styles.thinking_label)]
         lines += self.indent(body, bar)
@@ -237,13 +247,14 @@ class BlockLayout:
     def prompt(self, text: str, width: int) -> list[Strip]:
         """The user's prompt, plain, behind the prompt mark."""
         styles = self.styles
-        strips = self.plain(clean(text).strip("\n"), width - 2, styles.prompt)
+        kept, more = clean_capped(text)
+        strips = self.plain(kept.strip("\n"), width - 2, styles.prompt)
         out = []
         for number, strip in enumerate(strips):
             mark = PROMPT_MARK if number == 0 else "  "
             prefix = [Segment(" "), Segment(mark, styles.prompt_mark)]
             out.append(Strip(prefix + list(strip)))
-        return out
+        return out + self.more_note(more, width)
 
     def more_note(self, more: int, width: int) -> list[Strip]:
         """A dim line saying how much of a block is not laid out, and where to read it."""

@@ -39,7 +39,13 @@ from streamview.core.formatting import STATUS_MARK, format_duration
 from streamview.core.sanitize import clean, one_line
 from streamview.core.state import NOTICE, PROMPT, TEXT, THINKING, TOOL, Block, Session, ToolCall
 from streamview.printer import describe_call
-from streamview.ui.block_layout import NOTHING_FROZEN, BlockLayout, Frozen, LayoutStyles
+from streamview.ui.block_layout import (
+    BLOCK_TEXT_LIMIT,
+    NOTHING_FROZEN,
+    BlockLayout,
+    Frozen,
+    LayoutStyles,
+)
 from streamview.ui.layout_thread import LayoutJob, LayoutResult, LayoutThread
 
 SLOW_TAIL_FACTOR = 4
@@ -601,9 +607,7 @@ class Transcript(ScrollView, can_focus=True):
         return height
 
     def _estimate_text(self, block: Block, width: int) -> int:
-        text = block.text
-        if len(text) > 1_000_000:
-            return len(text) // width + 2
+        text = block.text[:BLOCK_TEXT_LIMIT]  # the most a block shows
         lines = sum(len(line) // width + 1 for line in text.split("\n"))
         return lines + (2 if block.kind == THINKING else 1)
 

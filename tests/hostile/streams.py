@@ -313,10 +313,10 @@ def pathological_markdown() -> dict[str, str]:
     }
 
 
-def markdown_stream(markdown: str, session: str = SESSION) -> bytes:
-    """A run whose answer is ``markdown``, streamed as a few deltas then flushed."""
+def markdown_stream(markdown: str, session: str = SESSION, deltas: int = 5) -> bytes:
+    """A run whose answer is ``markdown``, streamed as ``deltas`` deltas then flushed."""
     lines = list(_head(session))
-    step = max(1, len(markdown) // 5)
+    step = max(1, len(markdown) // deltas)
     for n, start in enumerate(range(0, len(markdown), step)):
         delta = text_message(
             "assistant", markdown[start : start + step], timestamp_ms=T0 + n, session_id=session

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from . import streams
-from .tui import make_app, screen_problems, screen_text, settled
+from .tui import PacedPipe, make_app, screen_problems, screen_text, settled
 
 HEAVY = ("five-mb-line", "unclosed-fence")
 """Cases that take seconds to lay out: each gets its own run."""
@@ -57,3 +57,29 @@ async def test_heavy_markdown(tmp_path: Path, markdown_cases: dict[str, str], na
             await pilot.press(key)
             await pilot.pause()
         assert screen_problems(app) == []
+
+
+@pytest.mark.parametrize(
+    "markdown",
+    [
+        "```python\n" + "".join(f"value_{n} = {n}\n" for n in range(5_000)) + "LAST_OF_ALL = 1\n",
+        "| n | code |\n|---|---|\n"
+        + "".join(f"| {n} | `{n}` |\n" for n in range(2_000))
+        + "\nLAST_OF_ALL\n",
+    ],
+    ids=["unclosed-fence", "big-table"],
+)
+async def test_a_growing_heavy_answer_streams_live_and_ends_laid_out(markdown: str) -> None:
+    """Streamed live through a pipe in 300 deltas: followed to the end, the last line shown."""
+    lines = streams.markdown_stream(markdown, deltas=300).splitlines(keepends=True)
+    pipe = PacedPipe(lines, per_second=2_000)
+    app = make_app(pipe.source())
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            pipe.start()
+            await settled(pilot, timeout=120)
+            assert app.state.counts.total == len(lines)
+            assert "LAST_OF_ALL" in screen_text(app)
+            assert screen_problems(app, svg=False) == []
+    finally:
+        pipe.close()

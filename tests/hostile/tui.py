@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from textual.pilot import Pilot
 from textual.widget import Widget
 
-from streamview.sources import FileSource, Source
+from streamview.sources import FileSource, PipeSource, Source
 from streamview.ui.app import StreamviewApp
 from streamview.ui.safety import unsafe_in_svg, unsafe_on_screen
 
@@ -80,3 +82,45 @@ class FreezeMeter:
         if self._last is not None:
             self.longest = max(self.longest, now - self._last)
         self._last = now
+
+
+class PacedPipe:
+    """A producer thread writing lines into a pipe at a steady rate, like a live agent.
+
+    Args:
+        lines: The lines to write (each ends with a newline).
+        per_second: Lines written per second.
+    """
+
+    def __init__(self, lines: Sequence[bytes], per_second: float) -> None:
+        self.read_fd, self._write_fd = os.pipe()
+        self._lines = lines
+        self._interval = 1.0 / per_second
+        self.finished_at: float | None = None
+        """When the last line was written and the pipe closed (perf_counter seconds)."""
+        self._thread = threading.Thread(target=self._write, name="paced-pipe", daemon=True)
+
+    def source(self) -> PipeSource:
+        """The viewer's side of the pipe."""
+        return PipeSource(self.read_fd, label="pipe")
+
+    def start(self) -> None:
+        """Start writing."""
+        self._thread.start()
+
+    def _write(self) -> None:
+        started = time.perf_counter()
+        try:
+            for number, line in enumerate(self._lines):
+                os.write(self._write_fd, line)
+                delay = started + (number + 1) * self._interval - time.perf_counter()
+                if delay > 0:
+                    time.sleep(delay)
+        finally:
+            os.close(self._write_fd)
+            self.finished_at = time.perf_counter()
+
+    def close(self) -> None:
+        """Wait for the writer; close the read end."""
+        self._thread.join(30)
+        os.close(self.read_fd)

@@ -264,3 +264,25 @@ def test_a_layout_that_raises_becomes_a_note_not_a_crash() -> None:
 def plain_styles() -> LayoutStyles:
     """Styles for a layout without an app."""
     return LayoutStyles(Theme({}), "default", *[Style()] * 5)
+
+
+async def test_a_growing_block_over_the_limit_counts_what_it_does_not_show() -> None:
+    """While a huge answer streams, the first 500 KB are laid out and a note counts the rest."""
+    stream = Stream()
+    line = "y" * 99 + "\n"
+    stream.text("FIRST\n" + line * 6_000, delta=True)  # 600 KB, still open
+    app = TranscriptApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        transcript = app.query_one(Transcript)
+        transcript.show_session(stream.session)
+        await wait_for(pilot, lambda: not transcript.laying_out)
+        text = entry_text(transcript)
+        assert "FIRST" in text
+        note = next(line for line in text.split("\n") if "more characters not shown" in line)
+        more = int(note.split("…")[1].split("more")[0].replace(",", ""))
+        assert 100_000 <= more <= 100_200  # 600 KB, shown up to a line end before 500 KB
+        stream.text(line * 1_000, delta=True)
+        transcript.sync()
+        await wait_for(pilot, lambda: not transcript.laying_out)
+        note = next(s for s in entry_text(transcript).split("\n") if "more characters" in s)
+        assert int(note.split("…")[1].split("more")[0].replace(",", "")) == more + 100_000
