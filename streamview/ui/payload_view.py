@@ -111,19 +111,21 @@ def cap_text(text: str, full: bool = False) -> Capped:
             :data:`FULL_MAX_CHARS`, which no screen can usefully show anyway.
     """
     max_chars, max_lines = (FULL_MAX_CHARS, FULL_MAX_LINES) if full else (MAX_CHARS, MAX_LINES)
-    chars_left = 0
-    if len(text) > max_chars:
-        chars_left = len(text) - max_chars
-        text = text[:max_chars]
-    total = text.count("\n") + 1
-    lines_left = 0
+    lines_left = chars_left = 0
+    total = text.count("\n") + (not text.endswith("\n"))  # the end of the last line is none
     if total > max_lines:
-        lines_left = total - max_lines
         end = -1
         for _ in range(max_lines):
             end = text.index("\n", end + 1)
-        text = text[:end]
-        chars_left = 0
+            if end > max_chars:
+                break
+        else:
+            if text[end - 1 : end] == "\r":  # the cut line ended with \r\n, not a lone \r
+                end -= 1
+            text, lines_left = text[:end], total - max_lines
+    if len(text) > max_chars:
+        chars_left = len(text) - max_chars
+        text = text[:max_chars]
     long_lines = 0
     if not full and len(text) > MAX_LINE_CHARS:
         lines = text.split("\n")
@@ -138,31 +140,37 @@ def cap_text(text: str, full: bool = False) -> Capped:
     return Capped(text, lines_left, chars_left, long_lines, full)
 
 
-def text_pieces(text: str, size: int = PIECE_CHARS) -> Iterator[str]:
+def text_pieces(text: str, size: int | None = None) -> Iterator[str]:
     """``text`` in pieces of about ``size`` characters, each cut after a ``\\n`` if one is near.
 
     A long line is cut where no colour sequence and no ``\\r\\n`` is broken, so each
     piece can be cleaned on its own. Between pieces the thread gives up the GIL
     (``time.sleep(0)``): a regex or a split over tens of megabytes holds it for
     hundreds of milliseconds, and the UI thread must not wait that long.
+
+    Args:
+        text: The text.
+        size: Characters in a piece (:data:`PIECE_CHARS` if not given).
     """
+    size = size or PIECE_CHARS
     start = 0
     while len(text) - start > size:
         end = text.rfind("\n", start, start + size) + 1
         if end == 0:
-            end = _safe_cut(text, start + size)
+            end = _safe_cut(text, start, start + size)
         yield text[start:end]
         start = end
         time.sleep(0)
     yield text[start:] if start else text
 
 
-def _safe_cut(text: str, cut: int) -> int:
-    """``cut``, moved back so that it splits no escape sequence and no ``\\r\\n``."""
-    escape = text.rfind("\x1b", max(0, cut - _ESCAPE_MAX_LENGTH), cut)
-    if escape > 0 and text.find("m", escape, cut) == -1:
+def _safe_cut(text: str, start: int, cut: int) -> int:
+    """``cut``, moved back (not as far as ``start``) so that it splits no colour
+    sequence and no ``\\r\\n``."""
+    escape = text.rfind("\x1b", max(start + 1, cut - _ESCAPE_MAX_LENGTH), cut)
+    if escape >= 0 and text.find("m", escape, cut) == -1:
         cut = escape
-    if text[cut - 1] == "\r":
+    if text[cut - 1] == "\r" and cut - 1 > start:
         cut -= 1
     return cut
 
@@ -171,7 +179,8 @@ def clean_big(text: str, keep_sgr: bool = False) -> str:
     """:func:`~streamview.core.sanitize.clean`, a piece at a time for big texts."""
     if len(text) <= PIECE_CHARS:
         return clean(text, keep_sgr=keep_sgr)
-    return "".join([clean(piece, keep_sgr=keep_sgr) for piece in text_pieces(text)])
+    pieces = text_pieces(text, PIECE_CHARS)
+    return "".join([clean(piece, keep_sgr=keep_sgr) for piece in pieces])
 
 
 def _clean_capped(capped: Capped, keep_sgr: bool = False) -> Capped:
@@ -456,7 +465,7 @@ def _long_line_rows(line: str) -> list[str]:
     rows = []
     start = 0
     while len(line) - start > MAX_ROW_CHARS:
-        end = _safe_cut(line, start + MAX_ROW_CHARS)
+        end = _safe_cut(line, start, start + MAX_ROW_CHARS)
         rows.append(line[start:end])
         start = end
     rows.append(line[start:])
@@ -502,7 +511,7 @@ def output_lines(text: str, full: bool = False) -> tuple[OutputLines, bool]:
         capped = cap_text(text)
     builder = _RowBuilder()
     pending = ""
-    for piece in text_pieces(capped.text):
+    for piece in text_pieces(capped.text, PIECE_CHARS):
         lines = clean(piece, keep_sgr=True).split("\n")
         lines[0] = pending + lines[0]
         pending = lines.pop()
