@@ -2,7 +2,7 @@
 
 Usage::
 
-    python bench/show_all_probe.py [--lines N | --one-line BYTES] [--timeout SECONDS]
+    python bench/show_all_probe.py [--lines N] [--read | --one-line BYTES] [--timeout S]
 
 Writes a run whose one shell call printed ``N`` lines (1,000,000 by default, as in
 ``bench/reliability.py``), opens it in the viewer headless at 160x50, opens the call's
@@ -10,7 +10,8 @@ detail, waits for it to load, then presses the "show all" key and waits until th
 output is laid out. Prints, for opening the detail and for "show all", the longest gap
 of a 20 ms timer on the UI thread (:class:`tests.hostile.tui.FreezeMeter`) and the time
 until the text was on screen, then the lines laid out and the start of the last one.
-``--one-line BYTES`` probes a result that is one long line instead.
+``--one-line BYTES`` probes a result that is one long line instead, ``--read`` a file
+read (highlighted code, laid out in full up to 200,000 lines).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import asyncio
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 if __package__ in (None, ""):
@@ -30,6 +32,17 @@ from streamview.ui.detail import SectionView
 from streamview.ui.tool_table import ToolCallTable
 from tests.hostile import streams
 from tests.hostile.tui import FreezeMeter, make_app, settled, wait_until
+
+
+def read_stream(lines: int) -> Iterator[bytes]:
+    """A run with one file read of ``lines`` lines of Python."""
+    yield from streams._head()
+    args = {"path": "big.py"}
+    yield streams.dumps(streams.tool_record("started", "c1", "readToolCall", args))
+    content = "".join(f"value_{n} = {n}  # line {n}\n" for n in range(lines))
+    result = {"success": {"content": content, "totalLines": lines}}
+    yield streams.dumps(streams.tool_record("completed", "c1", "readToolCall", args, result))
+    yield from streams._tail()
 
 
 def _peak_rss_mb() -> float:
@@ -95,6 +108,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--lines", type=int, default=1_000_000)
     parser.add_argument(
+        "--read",
+        action="store_true",
+        help="instead, a file read (highlighted code) of --lines lines",
+    )
+    parser.add_argument(
         "--one-line",
         type=int,
         metavar="BYTES",
@@ -104,7 +122,10 @@ def main() -> None:
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "output.ndjson"
-        if options.one_line:
+        if options.read:
+            records = read_stream(options.lines)
+            what = f"a file read of {options.lines:,} lines"
+        elif options.one_line:
             records = streams.huge_line_stream(options.one_line)
             what = f"one line of {options.one_line:,} bytes"
         else:

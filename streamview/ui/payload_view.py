@@ -38,8 +38,10 @@ MAX_LINES = 5_000
 MAX_CHARS = 2_000_000
 """Characters of one text rendered before the rest is cut."""
 FULL_MAX_LINES = 200_000
-"""Lines rendered when the user asks for everything: beyond this, see the raw line."""
+"""Lines rendered when the user asks for everything: beyond this, see the raw line.
+Shell output has no such limit: its rows are styled only when on screen."""
 FULL_MAX_CHARS = 50_000_000
+"""Characters rendered when the user asks for everything."""
 MAX_LINE_CHARS = 5_000
 """Characters of one line rendered; minified files would otherwise make huge rows."""
 MAX_ITEMS = 2_000
