@@ -16,13 +16,15 @@ import io
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import ClassVar
 
 from markdown_it import MarkdownIt
-from rich.cells import chop_cells
-from rich.console import Console, RenderableType
-from rich.markdown import Markdown
+from rich.cells import cell_len, chop_cells
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.markdown import CodeBlock, Markdown, MarkdownElement
 from rich.segment import Segment
 from rich.style import Style
+from rich.syntax import Syntax
 from rich.text import Text
 from rich.theme import Theme
 from textual.strip import Strip
@@ -36,11 +38,13 @@ BLOCK_TEXT_LIMIT = 500_000
 Laying out a 10 MB answer took seconds; the rest is counted in a note that names where
 to read it whole (the Markdown export, ``--print``).
 """
-MARKDOWN_LIMIT = 50_000
+MARKDOWN_LIMIT = 200_000
 """Characters of one block given to the Markdown renderer; the rest is plain text.
 
-Rich needs seconds for 200 KB of Markdown; answers are rarely over a few tens of KB.
+Rich needs one to two seconds for 200 KB of Markdown, on the layout thread.
 """
+HIGHLIGHT_LIMIT = 30_000
+"""Characters of one code block that are syntax-highlighted; a longer one is shown plain."""
 FAST_WRAP_CHARS = 100_000
 """Plain text longer than this is cut at the width rather than word-wrapped."""
 OPEN_MARKDOWN_LIMIT = 50_000
@@ -50,6 +54,8 @@ _PIECE_LINES = 500
 """Plain text longer than ``_PIECE_CHARS`` is rendered ``_PIECE_LINES`` lines at a time."""
 
 _FENCE = re.compile(r"^ {0,3}(```|~~~)", re.MULTILINE)
+_FENCE_INFO = re.compile(r"^( {0,3}(?:```|~~~)).*$", re.MULTILINE)
+"""A fence line with its language name, which the renderer rightly does not show."""
 
 _DEEP_NESTING = re.compile(
     r"^(?:[ \t]*>){64}|^[ \t]{256}[-*+]|^(?:[ \t]*(?:[-*+]|\d+[.)])[ \t]+){64}", re.MULTILINE
@@ -131,12 +137,50 @@ def _letters(texts: Iterable[str]) -> int:
     return sum(sum(map(str.isalnum, text)) for text in texts)
 
 
+class LongCodeBlock(CodeBlock):
+    """A code block that skips syntax highlighting when it is long.
+
+    Rich's ``Syntax`` needs about a second per 20,000 lines even with no lexer, and
+    2.7 s for 120 KB of Python; past :data:`HIGHLIGHT_LIMIT` the code is shown plain on
+    the theme's background, cut at the width.
+    """
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        code = str(self.text).rstrip()
+        if len(code) <= HIGHLIGHT_LIMIT:
+            yield from super().__rich_console__(console, options)
+            return
+        background = Syntax.get_theme(self.theme).get_background_style()
+        width = max(1, options.max_width)
+        blank = Segment(" " * width, background)
+        yield from (blank, Segment.line())
+        for line in code.split("\n"):
+            line = line.replace("\t", "    ")
+            pieces = (
+                [line[i : i + width - 2] for i in range(0, len(line), width - 2)]
+                if line.isascii()
+                else chop_cells(line, max(1, width - 2))
+            )
+            for piece in pieces or [""]:
+                pad = width - 1 - cell_len(piece)
+                yield Segment(" " + piece + " " * max(0, pad), background)
+                yield Segment.line()
+        yield from (blank, Segment.line())
+
+
 class AnswerMarkdown(Markdown):
     """Rich Markdown that shows HTML as the text it is instead of dropping it.
 
     Rich's parser accepts raw HTML and then renders nothing for it, so an answer
-    with ``<details>`` or ``<div>`` outside a code fence would lose text.
+    with ``<details>`` or ``<div>`` outside a code fence would lose text. Long code
+    blocks are shown without highlighting (:class:`LongCodeBlock`).
     """
+
+    elements: ClassVar[dict[str, type[MarkdownElement]]] = {
+        **Markdown.elements,
+        "fence": LongCodeBlock,
+        "code_block": LongCodeBlock,
+    }
 
     def __init__(self, markup: str, code_theme: str) -> None:
         super().__init__("", code_theme=code_theme, hyperlinks=False)
@@ -328,7 +372,8 @@ class BlockLayout:
         except Exception:  # a Markdown the renderer chokes on is still shown, as text
             strips, tail = [], text + tail
         else:
-            if _letters(strip.text for strip in strips) < _letters([text]) * 0.8:
+            shown = _letters(strip.text for strip in strips)
+            if shown < _letters([_FENCE_INFO.sub(r"\1", text)]) * 0.8:
                 # The renderer lost text (a construct it does not show): show it plainly.
                 strips, tail = [], text + tail
         if tail:
