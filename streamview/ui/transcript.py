@@ -926,6 +926,7 @@ class Transcript(ScrollView, can_focus=True):
         ):
             return  # another session, width or theme, or newer lines already shown
         anchor = self._anchor()
+        grew = len(result.lines) + entry.gap + 1 > entry.height
         entry.lines = [*[Strip.blank(0)] * entry.gap, *result.lines, Strip.blank(0)]
         entry.frozen = result.frozen
         entry.signature = owner.signature
@@ -937,6 +938,10 @@ class Transcript(ScrollView, can_focus=True):
             self._scroll_to_end()
         else:
             self._restore(anchor)
+            if grew and index >= self._watch_from and not self.unseen:
+                # The growing block got longer below a paused view.
+                self.unseen = True
+                self.post_message(self.FollowChanged(self.following, self.unseen))
         self._refind()
         self.refresh()
 

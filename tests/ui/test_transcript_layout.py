@@ -286,3 +286,27 @@ async def test_a_growing_block_over_the_limit_counts_what_it_does_not_show() -> 
         await wait_for(pilot, lambda: not transcript.laying_out)
         note = next(s for s in entry_text(transcript).split("\n") if "more characters" in s)
         assert int(note.split("…")[1].split("more")[0].replace(",", "")) == more + 100_000
+
+
+async def test_a_paused_view_hears_that_a_long_growing_block_got_longer() -> None:
+    """Scrolled up, new lines from the layout thread mark the view as having unseen content."""
+    stream = Stream()
+    code = "".join(f"row_{n} = {n}\n" for n in range(600))
+    stream.text("```python\n" + code, delta=True)
+    app = TranscriptApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        transcript = app.query_one(Transcript)
+        layouts = held(transcript)
+        transcript.show_session(stream.session)
+        await pilot.pause()
+        layouts.release()
+        await pilot.pause()
+        transcript.focus()
+        await pilot.press("home")
+        assert not transcript.following and not transcript.unseen
+        stream.text("".join(f"more_{n} = {n}\n" for n in range(50)), delta=True)
+        transcript.sync()
+        layouts.release()
+        await pilot.pause()
+        assert transcript.unseen
+        assert "row_0 = 0" in screen(transcript)  # the view stayed where the user put it
