@@ -111,26 +111,27 @@ MAX_RENDER_WIDTH = 20_000
 
 
 class LaidOutLines(Sequence[Strip]):
-    """A view's lines: runs of strips laid out in advance, and shell output rows that
-    become strips when first shown (then kept for a while).
+    """A view's lines: runs of strips laid out in advance, and rows of big texts (shell
+    output, file content shown in full) that become strips when first shown (then are
+    kept for a while).
 
-    A million rows of output cost their strings only; the strips on screen are made
-    on the UI thread, a few dozen at a time.
+    A million rows cost their text only; the strips on screen are made on the UI
+    thread, a few dozen at a time.
     """
 
     CACHED_ROWS: ClassVar[int] = 4_096
-    """Rows of output kept as strips (scrolling back is then free)."""
+    """Rows kept as strips (scrolling back is then free)."""
 
     def __init__(self, console: Console, options: ConsoleOptions) -> None:
         """Start empty.
 
         Args:
-            console: Renders the rows of output (used from the UI thread once handed over).
+            console: Renders the rows (used from the UI thread once handed over).
             options: How: no wrapping, wide enough for the widest row.
         """
         self._console = console
         self._options = options
-        self._parts: list[list[Strip] | payload_view.OutputLines] = []
+        self._parts: list[list[Strip] | payload_view.LazyRows] = []
         self._starts: list[int] = []
         self._length = 0
         self._cache: LRUCache[tuple[int, int], Strip] = LRUCache(self.CACHED_ROWS)
@@ -145,11 +146,11 @@ class LaidOutLines(Sequence[Strip]):
         last.append(strip)
         self._length += 1
 
-    def add_output(self, output: payload_view.OutputLines) -> None:
-        """Add rows of output, to be made strips when shown."""
+    def add_rows(self, rows: payload_view.LazyRows) -> None:
+        """Add rows of a big text, to be made strips when shown."""
         self._starts.append(self._length)
-        self._parts.append(output)
-        self._length += len(output)
+        self._parts.append(rows)
+        self._length += len(rows)
 
     def __len__(self) -> int:
         """Lines in all."""
@@ -194,8 +195,8 @@ def render_sections(
     """Lay sections out as lines of a given width (safe to call from a thread).
 
     Sections that fold are wrapped to ``width``; code, diffs and output keep their
-    lines whole, for sideways scrolling. Shell output is not laid out here at all:
-    its rows become strips when they are shown.
+    lines whole, for sideways scrolling. Big texts (:class:`~.payload_view.LazyRows`)
+    are not laid out here at all: their rows become strips when they are shown.
 
     Returns:
         The lines, and the width of the widest one.
@@ -213,18 +214,18 @@ def render_sections(
     )
     options = console.options.update_width(width)
     widest = width
-    outputs = [s.body for s in sections if isinstance(s.body, payload_view.OutputLines)]
-    output_width = max([width, *(output.widest for output in outputs)])
+    big = [s.body for s in sections if isinstance(s.body, payload_view.LazyRows)]
+    rows_width = max([width, *(rows.widest for rows in big)])
     strips = LaidOutLines(
-        console, options.update(width=output_width, no_wrap=True, overflow="ignore")
+        console, options.update(width=rows_width, no_wrap=True, overflow="ignore")
     )
     for section in sections:
         if section.title:
             if strips:
                 strips.append(Strip.blank(0))
             strips.append(Strip([Segment(section.title, title_style)]))
-        if isinstance(section.body, payload_view.OutputLines):
-            strips.add_output(section.body)
+        if isinstance(section.body, payload_view.LazyRows):
+            strips.add_rows(section.body)
             widest = max(widest, section.body.widest)
             continue
         section_options = options

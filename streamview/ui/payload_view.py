@@ -39,7 +39,7 @@ MAX_CHARS = 2_000_000
 """Characters of one text rendered before the rest is cut."""
 FULL_MAX_LINES = 200_000
 """Lines rendered when the user asks for everything: beyond this, see the raw line.
-Shell output has no such limit: its rows are styled only when on screen."""
+Shell output and file content have no such limit: their rows are styled when shown."""
 FULL_MAX_CHARS = 50_000_000
 """Characters rendered when the user asks for everything."""
 MAX_LINE_CHARS = 5_000
@@ -295,10 +295,15 @@ def code(text: str, path: str | None, start_line: int = 1, full: bool = False) -
         text: The content (untrusted).
         path: The file's path, to choose the highlighting.
         start_line: Number of the first line (a read with an offset starts later).
-        full: Render everything, not just the first :data:`MAX_LINES` lines.
+        full: Show every line, not just the first :data:`MAX_LINES`: a longer text
+            is highlighted in blocks when shown (:class:`CodeLines`).
     """
-    capped = _clean_capped(cap_text(text, full))
     lexer = lexer_for(path)
+    title = f"content ({lexer})" if lexer != "text" else "content"
+    if full and (len(text) > MAX_CHARS or text.count("\n") >= MAX_LINES):
+        rows, cut = code_lines(text, lexer, start_line)
+        return Section(title, rows, cut, wrap=False)
+    capped = _clean_capped(cap_text(text, full))
     highlighted = highlight(capped.text, lexer)
     lines = list(highlighted.split("\n", allow_blank=True))
     if lines and not lines[-1].plain and len(lines) > 1:
@@ -310,7 +315,6 @@ def code(text: str, path: str | None, start_line: int = 1, full: bool = False) -
             body.append("\n")
         body.append(f"{number:>{width}} │ ", style="dim")
         body.append_text(line)
-    title = f"content ({lexer})" if lexer != "text" else "content"
     return Section(title, _with_note(body, capped), capped.truncated, wrap=False)
 
 
@@ -341,6 +345,10 @@ MAX_ROW_CHARS = 20_000
 """Characters of one row of shell output shown in full: a longer line goes on in the next row."""
 CHECKPOINT_ROWS = 256
 """Rows between two remembered colour states of shell output."""
+CODE_BLOCK_ROWS = 200
+"""Rows of file content highlighted together when shown in full."""
+CODE_BLOCKS_KEPT = 32
+"""Highlighted blocks of file content kept (scrolling back is then free)."""
 
 _SGR_SEQUENCE = re.compile("\x1b\\[[0-9;:]*m")
 _STYLE_AFTER: dict[tuple[Style, str], Style] = {}
@@ -373,15 +381,65 @@ def style_after(style: Style, text: str) -> Style:
     return after
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class OutputLines:
-    """Shell output as rows of clean text with colour sequences kept, styled one at a time.
+class LazyRows:
+    """Rows of a big text kept as one string and offsets, styled only when shown.
 
-    :func:`output_lines` builds it off the UI thread; a view styles only the rows it
-    shows (:meth:`row`). A million lines cost one string and an array of offsets: no
-    million laid-out lines, and nothing for the garbage collector to walk. Rendered by
-    Rich as a whole, it paints what ``Text.from_ansi`` would.
+    Built off the UI thread; a view asks only for the rows it shows (:meth:`row`). A
+    million lines cost one string and an array of offsets: no million laid-out lines,
+    and nothing for the garbage collector to walk. Rendered by Rich as a whole, it
+    paints every row, one per line.
     """
+
+    __slots__ = ()
+
+    text: str
+    starts: array[int]
+    widest: int
+    note: Text | None
+
+    @property
+    def line_count(self) -> int:
+        """Rows of text (a line longer than :data:`MAX_ROW_CHARS` makes several)."""
+        return len(self.starts) - 1
+
+    def __len__(self) -> int:
+        """Rows, the note included."""
+        return self.line_count + (self.note is not None)
+
+    def line(self, index: int) -> str:
+        """Row ``index`` as clean text."""
+        return self.text[self.starts[index] : self.starts[index + 1]]
+
+    def row(self, index: int) -> Text:
+        """Row ``index`` as styled text (the last one is the note, if any)."""
+        if index == self.line_count and self.note is not None:
+            note = self.note.copy()
+            note.end = ""
+            return note
+        return self.text_row(index)
+
+    def text_row(self, index: int) -> Text:
+        """Row ``index`` of the text, styled."""
+        raise NotImplementedError
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        """Every row, one per line."""
+        last = len(self) - 1
+        for index in range(len(self)):
+            text = self.row(index)
+            if index < last:
+                text.end = "\n"
+            yield text
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        """As wide as the widest row."""
+        return Measurement(self.widest, self.widest)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class OutputLines(LazyRows):
+    """Shell output as rows of clean text with colour sequences kept: it paints what
+    ``Text.from_ansi`` would paint for the whole output."""
 
     text: str = field(repr=False)
     """Every row, one after the other (no line breaks)."""
@@ -396,19 +454,6 @@ class OutputLines:
     _last: list[tuple[int, Style]] = field(default_factory=list, repr=False)
     """The last row styled and the colour at its start: the next row starts from there."""
 
-    @property
-    def line_count(self) -> int:
-        """Rows of output (a line longer than :data:`MAX_ROW_CHARS` makes several)."""
-        return len(self.starts) - 1
-
-    def __len__(self) -> int:
-        """Rows, the note included."""
-        return self.line_count + (self.note is not None)
-
-    def line(self, index: int) -> str:
-        """Row ``index`` as clean text, colour sequences kept."""
-        return self.text[self.starts[index] : self.starts[index + 1]]
-
     def style_at(self, index: int) -> Style:
         """The colour in force at the start of row ``index`` (set on an earlier row)."""
         start = index - index % CHECKPOINT_ROWS
@@ -420,12 +465,8 @@ class OutputLines:
         self._last[:] = [(index, style)]
         return style
 
-    def row(self, index: int) -> Text:
-        """Row ``index`` as styled text (the last one is the note, if any)."""
-        if index == self.line_count and self.note is not None:
-            note = self.note.copy()
-            note.end = ""
-            return note
+    def text_row(self, index: int) -> Text:
+        """Row ``index``, its colour sequences turned into styles."""
         decoder = AnsiDecoder()
         decoder.style = self.style_at(index)
         text = decoder.decode_line(self.line(index))
@@ -433,18 +474,58 @@ class OutputLines:
         text.end = ""
         return text
 
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        """Every row, one per line."""
-        last = len(self) - 1
-        for index in range(len(self)):
-            text = self.row(index)
-            if index < last:
-                text.end = "\n"
-            yield text
 
-    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        """As wide as the widest row."""
-        return Measurement(self.widest, self.widest)
+@dataclass(frozen=True, slots=True, eq=False)
+class CodeLines(LazyRows):
+    """File content as rows with line numbers, highlighted :data:`CODE_BLOCK_ROWS` rows
+    at a time when first shown.
+
+    Each block is lexed on its own: a string or comment that spans two blocks is
+    coloured as if the second began the file (only in texts too long to lay out whole).
+    """
+
+    text: str = field(repr=False)
+    """Every row, one after the other (no line breaks)."""
+    starts: array[int] = field(repr=False)
+    """Where each row starts in :attr:`text`, then where the last one ends."""
+    numbers: array[int] = field(repr=False)
+    """Each row's line number; 0 for a row that goes on with the line before."""
+    lexer: str = "text"
+    """The Pygments lexer."""
+    number_width: int = 1
+    """Digits of the biggest line number."""
+    widest: int = 0
+    """Cells of the widest row, its line number included."""
+    note: Text | None = None
+    """What was cut and how to see it, shown after the rows."""
+    _blocks: dict[int, list[Text]] = field(default_factory=dict, repr=False)
+    """Highlighted blocks, by number (the last few shown)."""
+
+    def highlighted(self, block: int) -> list[Text]:
+        """The rows of block ``block``, highlighted together."""
+        lines = self._blocks.get(block)
+        if lines is None:
+            first = block * CODE_BLOCK_ROWS
+            last = min(first + CODE_BLOCK_ROWS, self.line_count)
+            rows = [self.line(number) for number in range(first, last)]
+            joined = "\n".join(rows)
+            lines = list(highlight(joined, self.lexer).split("\n", allow_blank=True))
+            if len(self._blocks) >= CODE_BLOCKS_KEPT:
+                self._blocks.clear()
+            self._blocks[block] = lines
+        return lines
+
+    def text_row(self, index: int) -> Text:
+        """Row ``index``: its line number (``┆`` if it goes on with the line before)
+        and its highlighted text."""
+        block, offset = divmod(index, CODE_BLOCK_ROWS)
+        lines = self.highlighted(block)
+        number, width = self.numbers[index], self.number_width
+        row = Text(no_wrap=True, overflow="ignore", end="")
+        row.append(f"{number:>{width}} │ " if number else f"{'':>{width}} ┆ ", style="dim")
+        if offset < len(lines):
+            row.append_text(lines[offset])
+        return row
 
 
 def _cells(plain: str) -> int:
@@ -475,24 +556,91 @@ def _long_line_rows(line: str) -> list[str]:
 
 
 class _RowBuilder:
-    """Collects rows into one string and their offsets, and the widest row's cells."""
+    """Cleans and splits a big text into rows, a piece at a time: one string of all the
+    rows, their offsets, their line numbers if asked for, and the widest row's cells."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep_sgr: bool, first_number: int | None = None) -> None:
+        self.keep_sgr = keep_sgr
         self.texts: list[str] = []
         self.starts = array("q")
         self.end = 0
         self.widest = 0
+        self.numbers = array("q") if first_number is not None else None
+        self.number = first_number or 1
+        """Number of the next line to start."""
+        self.open = False
+        """The last row added is not the end of its line."""
 
-    def add(self, rows: list[str]) -> None:
-        """Add ``rows`` (clean, colour sequences kept), cutting the ones too long."""
-        cells = _cells(_SGR_SEQUENCE.sub("", "\n".join(rows)))
+    def build(self, text: str) -> None:
+        """Add every line of ``text`` (untrusted) as rows."""
+        pending = ""
+        for piece in text_pieces(text, PIECE_CHARS):
+            lines = clean(piece, keep_sgr=self.keep_sgr).split("\n")
+            lines[0] = pending + lines[0]
+            pending = lines.pop()
+            if lines:
+                self.add(lines)
+            if len(pending) > MAX_ROW_CHARS:
+                *done, pending = _long_line_rows(pending)
+                self.add(["".join(done)], goes_on=True)
+        self.add([pending])
+        self.starts.append(self.end)
+        self.texts[:] = ["".join(self.texts)]
+
+    def add(self, lines: list[str], goes_on: bool = False) -> None:
+        """Add ``lines`` as rows, cutting the ones too long.
+
+        The first goes on with the line left open by the call before, if any; with
+        ``goes_on`` the last is left open.
+        """
+        plain = "\n".join(lines)
+        cells = _cells(_SGR_SEQUENCE.sub("", plain) if self.keep_sgr else plain)
+        heads: list[int] | None = None
         if cells > MAX_ROW_CHARS:
-            rows = [row for line in rows for row in _long_line_rows(line)]
+            rows: list[str] = []
+            heads = []
+            for line in lines:
+                heads.append(len(rows))
+                rows += _long_line_rows(line)
             cells = max(_cells(_SGR_SEQUENCE.sub("", row)) for row in rows)
+        else:
+            rows = lines
         self.widest = max(self.widest, cells)
+        if self.numbers is not None:
+            self._number(len(rows), heads)
+        self.open = goes_on
         self.starts.extend(accumulate(map(len, rows), initial=self.end))
         self.end = self.starts.pop()
         self.texts.append("".join(rows))
+
+    def _number(self, count: int, heads: list[int] | None) -> None:
+        """Number ``count`` new rows; ``heads``: those that start a line (all if None).
+
+        The first row, if it goes on with a line left open, has no number of its own.
+        """
+        assert self.numbers is not None
+        goes_on = int(self.open)
+        if heads is None:
+            if goes_on:
+                self.numbers.append(0)
+            self.numbers.extend(range(self.number, self.number + count - goes_on))
+            self.number += count - goes_on
+            return
+        numbers = array("q", bytes(8 * count))
+        for head in heads[goes_on:]:
+            numbers[head] = self.number
+            self.number += 1
+        self.numbers.extend(numbers)
+
+    def rows_text(self) -> str:
+        """All the rows, one after the other."""
+        return self.texts[0] if self.texts else ""
+
+
+def _full_capped(text: str) -> Capped:
+    """``text`` cut to :data:`FULL_MAX_CHARS` only: every line is kept."""
+    chars_left = max(0, len(text) - FULL_MAX_CHARS)
+    return Capped(text[:FULL_MAX_CHARS] if chars_left else text, chars_left=chars_left, full=True)
 
 
 def output_lines(text: str, full: bool = False) -> tuple[OutputLines, bool]:
@@ -505,27 +653,10 @@ def output_lines(text: str, full: bool = False) -> tuple[OutputLines, bool]:
     Returns:
         The rows, and whether something was cut.
     """
-    if full:
-        capped = Capped(
-            text[:FULL_MAX_CHARS], chars_left=max(0, len(text) - FULL_MAX_CHARS), full=True
-        )
-    else:
-        capped = cap_text(text)
-    builder = _RowBuilder()
-    pending = ""
-    for piece in text_pieces(capped.text, PIECE_CHARS):
-        lines = clean(piece, keep_sgr=True).split("\n")
-        lines[0] = pending + lines[0]
-        pending = lines.pop()
-        if len(pending) > MAX_ROW_CHARS:
-            *done, pending = _long_line_rows(pending)
-            lines += done
-        if lines:
-            builder.add(lines)
-    builder.add([pending])
-    starts = builder.starts
-    starts.append(builder.end)
-    rows = "".join(builder.texts)
+    capped = _full_capped(text) if full else cap_text(text)
+    builder = _RowBuilder(keep_sgr=True)
+    builder.build(capped.text)
+    starts, rows = builder.starts, builder.rows_text()
     while len(starts) > 2 and not _SGR_SEQUENCE.sub("", rows[starts[-2] : starts[-1]]).strip():
         starts.pop()
     checkpoints = []
@@ -539,6 +670,34 @@ def output_lines(text: str, full: bool = False) -> tuple[OutputLines, bool]:
     note = more_note(capped) if capped.truncated else None
     output = OutputLines(rows, starts, checkpoints, builder.widest, note)
     return output, capped.truncated
+
+
+def code_lines(text: str, lexer: str, start_line: int = 1) -> tuple[CodeLines, bool]:
+    """File content, every line of it, cleaned and split into numbered rows a piece at
+    a time (highlighted later, when shown).
+
+    Args:
+        text: The content (untrusted), up to :data:`FULL_MAX_CHARS` characters shown.
+        lexer: The Pygments lexer.
+        start_line: Number of the first line.
+
+    Returns:
+        The rows, and whether something was cut.
+    """
+    capped = _full_capped(text)
+    builder = _RowBuilder(keep_sgr=False, first_number=start_line)
+    builder.build(capped.text)
+    starts, numbers = builder.starts, builder.numbers
+    assert numbers is not None
+    if len(starts) > 2 and starts[-2] == starts[-1] and numbers[-1]:  # the file's last \n
+        starts.pop()
+        numbers.pop()
+    width = len(str(max(numbers, default=start_line)))
+    note = more_note(capped) if capped.truncated else None
+    rows = CodeLines(
+        builder.rows_text(), starts, numbers, lexer, width, builder.widest + width + 3, note
+    )
+    return rows, capped.truncated
 
 
 def ansi_output(text: str, full: bool = False) -> tuple[RenderableType, bool]:

@@ -7,6 +7,7 @@ from typing import Any
 
 import orjson
 import pytest
+from rich.cells import cell_len
 from rich.console import Console, RenderableType
 from rich.style import Style
 from rich.text import Text
@@ -28,6 +29,8 @@ from streamview.ui.detail import (
 )
 from streamview.ui.payload_view import (
     MAX_LINES,
+    CodeLines,
+    LazyRows,
     OutputLines,
     Section,
     output_lines,
@@ -307,3 +310,60 @@ def test_raw_records_are_decoded_only_when_asked_for() -> None:
     raw = load_records(app.call, app.store)
     assert plain.raw == {} and plain.found and plain.payload == raw.payload
     assert raw.raw["completed"]["call_id"] == "big"
+
+
+# -- file content shown in full ----------------------------------------------------------
+
+CODE = [
+    "import os",
+    "",
+    "def f(a: int) -> str:",
+    '    """Doc."""',
+    "    return str(a)  # é界",
+    "\tx = [1, 2]",
+    "class C:",
+    "    pass",
+]
+
+
+@pytest.mark.parametrize("block_rows", [1, 3, 200])
+def test_code_rows_paint_what_the_whole_file_laid_out_at_once_paints(
+    block_rows: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(payload_view, "CODE_BLOCK_ROWS", block_rows)
+    text = "\n".join(CODE * 3) + "\n"
+    whole = payload_view.code(text, "a.py", start_line=7, full=True)  # small: laid out at once
+    assert not isinstance(whole.body, LazyRows)
+    rows, cut = payload_view.code_lines(text, "python", start_line=7)
+    assert not cut and rows.line_count == len(CODE) * 3
+    assert painted_lines(rows) == painted_lines(whole.body)
+    assert rows.row(0).plain == " 7 │ import os" and rows.row(23).plain == "30 │     pass"
+    assert rows.widest == max(cell_len(line.expandtabs(8)) for line in CODE) + 5
+
+
+def test_show_all_of_a_long_file_numbers_every_line_and_cuts_huge_ones_into_rows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(payload_view, "MAX_ROW_CHARS", 100)
+    lines = [f"v{n} = {n}" for n in range(MAX_LINES + 10)]
+    lines[3] = "s = '" + "x" * 250 + "'"
+    section = payload_view.code("\n".join(lines), "big.py", full=True)
+    rows = section.body
+    assert isinstance(rows, CodeLines) and not section.truncated
+    assert section.title == "content (python)"
+    assert rows.line_count == len(lines) + 2  # line 4 takes three rows
+    plains = [rows.row(index).plain for index in (3, 4, 5, 6)]
+    width = len(str(len(lines)))
+    assert plains[0] == f"{4:>{width}} │ s = '" + "x" * 95
+    assert plains[1] == " " * width + " ┆ " + "x" * 100
+    assert plains[2] == " " * width + " ┆ " + "x" * 55 + "'"
+    assert plains[3] == f"{5:>{width}} │ v4 = 4"
+    assert (
+        rows.row(rows.line_count - 1).plain
+        == f"{len(lines)} │ v{len(lines) - 1} = {len(lines) - 1}"
+    )
+    small = payload_view.code("v4 = 4", "big.py").body
+    expected = painted_lines(small)[0][len("1 │ ") :]
+    assert "".join(char for char, _ in expected) == "v4 = 4"
+    assert expected[-1][1] is not None  # the number is coloured, as in a small file
+    assert painted_lines(rows.row(6))[0][width + 3 :] == expected
