@@ -367,3 +367,18 @@ def test_show_all_of_a_long_file_numbers_every_line_and_cuts_huge_ones_into_rows
     assert "".join(char for char, _ in expected) == "v4 = 4"
     assert expected[-1][1] is not None  # the number is coloured, as in a small file
     assert painted_lines(rows.row(6))[0][width + 3 :] == expected
+
+
+async def test_long_output_lines_scroll_sideways() -> None:
+    app = ShellApp("short\n" + "".join(f"{n % 10}" for n in range(300)) + "\nend\n")
+    async with app.run_test(size=(80, 20)) as pilot:
+        await settle_sections(app, pilot)
+        view = app.screen.query_one(SectionView)
+        assert view.virtual_size.width == 300
+        row = next(
+            y for y in range(view.size.height) if view.render_line(y).text.startswith("0123")
+        )
+        view.scroll_to(x=105, animate=False)
+        await pilot.pause()
+        assert view.render_line(row).text.startswith("56789012")
+        assert view.render_line(row + 1).text.strip() == ""  # "end" is off to the left
