@@ -2,7 +2,7 @@
 
 Usage::
 
-    python bench/show_all_probe.py [--lines N] [--read | --one-line BYTES] [--timeout S]
+    python bench/show_all_probe.py [--lines N] [--read | --one-line BYTES] [--raw]
 
 Writes a run whose one shell call printed ``N`` lines (1,000,000 by default, as in
 ``bench/reliability.py``), opens it in the viewer headless at 160x50, opens the call's
@@ -11,7 +11,7 @@ output is laid out. Prints, for opening the detail and for "show all", the longe
 of a 20 ms timer on the UI thread (:class:`tests.hostile.tui.FreezeMeter`) and the time
 until the text was on screen, then the lines laid out and the start of the last one.
 ``--one-line BYTES`` probes a result that is one long line instead, ``--read`` a file
-read (highlighted code, laid out in full up to 200,000 lines).
+read (highlighted code), and ``--raw`` "show all" of the raw JSON records.
 """
 
 from __future__ import annotations
@@ -52,8 +52,9 @@ def _peak_rss_mb() -> float:
     return 0.0
 
 
-async def probe(path: Path, what: str, timeout: float) -> dict[str, float | str]:
-    """Open ``path``, the first call's detail, then "show all"; return the figures."""
+async def probe(path: Path, what: str, timeout: float, raw: bool = False) -> dict[str, float | str]:
+    """Open ``path``, the first call's detail (its raw JSON if ``raw``), then "show
+    all"; return the figures."""
     app = make_app(path)
     async with app.run_test(size=(160, 50)) as pilot:
         await settled(pilot, timeout)
@@ -64,10 +65,13 @@ async def probe(path: Path, what: str, timeout: float) -> dict[str, float | str]
         app.post_message(ToolCallTable.OpenDetail(0))
         await wait_until(pilot, lambda: app.screen is not main, timeout)
         await wait_until(pilot, lambda: not app.screen.query("#detail-loading"), timeout)
+        if raw:
+            await pilot.press(payload_view.RAW_KEY)
+            await wait_until(pilot, lambda: not app.screen.query("#detail-loading"), timeout)
         opened = time.perf_counter() - started
         open_stall = open_meter.longest
         view = app.screen.query_one(SectionView)
-        capped_lines = len(view.lines)
+        capped = view.lines
 
         meter = FreezeMeter()
         meter.attach(app)
@@ -79,7 +83,8 @@ async def probe(path: Path, what: str, timeout: float) -> dict[str, float | str]
             lambda: (
                 not app.screen.query("#detail-loading")
                 and view.sections is not None
-                and len(view.lines) > capped_lines
+                and view.lines is not capped
+                and len(view.lines) > 0
             ),
             timeout,
         )
@@ -107,6 +112,7 @@ def main() -> None:
     """Parse the arguments, write the recording, probe it, print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--lines", type=int, default=1_000_000)
+    parser.add_argument("--raw", action="store_true", help="show all of the raw JSON")
     parser.add_argument(
         "--read",
         action="store_true",
@@ -132,7 +138,9 @@ def main() -> None:
             records = streams.million_line_output_stream(options.lines)
             what = f"{options.lines:,} lines"
         streams.write_lines(path, records)
-        figures = asyncio.run(probe(path, what, options.timeout))
+        if options.raw:
+            what += ", raw JSON"
+        figures = asyncio.run(probe(path, what, options.timeout, options.raw))
     for name, value in figures.items():
         print(f"{name}: {value}")
 

@@ -13,8 +13,10 @@ import json
 import re
 import time
 from array import array
+from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import accumulate
 from typing import Any
 
@@ -241,13 +243,23 @@ def json_text(value: Any, full: bool = False) -> Capped:
 
 
 def raw_json(value: Any, full: bool = False) -> Section:
-    """The raw JSON of a record or a payload, pretty-printed and highlighted."""
+    """The raw JSON of a record or a payload, pretty-printed and highlighted.
+
+    Shown in full, a text too long for the normal limits is highlighted in blocks when
+    shown (:class:`CodeLines`), its long lines going on in rows.
+    """
+    if full:
+        text = json.dumps(sanitize_json(value), indent=2, ensure_ascii=False, default=str)
+        if cap_text(text).truncated:
+            rows, cut = code_lines(text, "json", numbered=False)
+            return Section("raw JSON", rows, cut, wrap=False)
     capped = json_text(value, full)
     body = highlight(capped.text, "json")
     body.rstrip()
     return Section("raw JSON", _with_note(body, capped), capped.truncated, wrap=False)
 
 
+@lru_cache(maxsize=1_024)
 def _foreground(style: str | Style) -> Style:
     """A style's colour and attributes without its background."""
     style = Style.parse(style) if isinstance(style, str) else style
@@ -300,7 +312,7 @@ def code(text: str, path: str | None, start_line: int = 1, full: bool = False) -
     """
     lexer = lexer_for(path)
     title = f"content ({lexer})" if lexer != "text" else "content"
-    if full and (len(text) > MAX_CHARS or text.count("\n") >= MAX_LINES):
+    if full and cap_text(text).truncated:
         rows, cut = code_lines(text, lexer, start_line)
         return Section(title, rows, cut, wrap=False)
     capped = _clean_capped(cap_text(text, full))
@@ -346,7 +358,11 @@ MAX_ROW_CHARS = 20_000
 CHECKPOINT_ROWS = 256
 """Rows between two remembered colour states of shell output."""
 CODE_BLOCK_ROWS = 200
-"""Rows of file content highlighted together when shown in full."""
+"""Rows of file content highlighted together when shown in full..."""
+CODE_BLOCK_CHARS = 8_192
+"""... if they start within this many characters."""
+HIGHLIGHT_ROW_CHARS = 500
+"""Characters of the longest row of file content highlighted when shown in full."""
 CODE_BLOCKS_KEPT = 32
 """Highlighted blocks of file content kept (scrolling back is then free)."""
 
@@ -477,8 +493,8 @@ class OutputLines(LazyRows):
 
 @dataclass(frozen=True, slots=True, eq=False)
 class CodeLines(LazyRows):
-    """File content as rows with line numbers, highlighted :data:`CODE_BLOCK_ROWS` rows
-    at a time when first shown.
+    """File content as rows with line numbers, highlighted a block of rows at a time
+    (:meth:`block`) when first shown.
 
     Each block is lexed on its own: a string or comment that spans two blocks is
     coloured as if the second began the file (only in texts too long to lay out whole).
@@ -493,36 +509,54 @@ class CodeLines(LazyRows):
     lexer: str = "text"
     """The Pygments lexer."""
     number_width: int = 1
-    """Digits of the biggest line number."""
+    """Digits of the biggest line number (0: no line numbers)."""
     widest: int = 0
     """Cells of the widest row, its line number included."""
     note: Text | None = None
     """What was cut and how to see it, shown after the rows."""
     _blocks: dict[int, list[Text]] = field(default_factory=dict, repr=False)
-    """Highlighted blocks, by number (the last few shown)."""
+    """Highlighted blocks, by first row (the last few shown)."""
 
-    def highlighted(self, block: int) -> list[Text]:
-        """The rows of block ``block``, highlighted together."""
-        lines = self._blocks.get(block)
+    def block(self, index: int) -> range:
+        """The rows highlighted with row ``index``: at most :data:`CODE_BLOCK_ROWS` rows
+        starting within the same :data:`CODE_BLOCK_CHARS` characters (lexing costs by
+        the token, and a block must take a moment, not seconds)."""
+        first = index - index % CODE_BLOCK_ROWS
+        last = min(first + CODE_BLOCK_ROWS, self.line_count)
+        chars = self.starts[index] - self.starts[index] % CODE_BLOCK_CHARS
+        starts = self.starts
+        return range(
+            bisect_left(starts, chars, first, last),
+            bisect_left(starts, chars + CODE_BLOCK_CHARS, first, last),
+        )
+
+    def highlighted(self, rows: range) -> list[Text]:
+        """``rows`` highlighted together (but the rows longer than
+        :data:`HIGHLIGHT_ROW_CHARS`, shown plain)."""
+        key = rows.start
+        lines = self._blocks.get(key)
         if lines is None:
-            first = block * CODE_BLOCK_ROWS
-            last = min(first + CODE_BLOCK_ROWS, self.line_count)
-            rows = [self.line(number) for number in range(first, last)]
-            joined = "\n".join(rows)
-            lines = list(highlight(joined, self.lexer).split("\n", allow_blank=True))
+            texts = [self.line(number) for number in rows]
+            short = [text if len(text) <= HIGHLIGHT_ROW_CHARS else "" for text in texts]
+            lines = list(highlight("\n".join(short), self.lexer).split("\n", allow_blank=True))
+            for number, text in enumerate(texts):
+                if len(text) > HIGHLIGHT_ROW_CHARS and number < len(lines):
+                    lines[number] = Text(text)
             if len(self._blocks) >= CODE_BLOCKS_KEPT:
                 self._blocks.clear()
-            self._blocks[block] = lines
+            self._blocks[key] = lines
         return lines
 
     def text_row(self, index: int) -> Text:
         """Row ``index``: its line number (``┆`` if it goes on with the line before)
         and its highlighted text."""
-        block, offset = divmod(index, CODE_BLOCK_ROWS)
-        lines = self.highlighted(block)
+        rows = self.block(index)
+        lines = self.highlighted(rows)
+        offset = index - rows.start
         number, width = self.numbers[index], self.number_width
         row = Text(no_wrap=True, overflow="ignore", end="")
-        row.append(f"{number:>{width}} │ " if number else f"{'':>{width}} ┆ ", style="dim")
+        if width:
+            row.append(f"{number:>{width}} │ " if number else f"{'':>{width}} ┆ ", style="dim")
         if offset < len(lines):
             row.append_text(lines[offset])
         return row
@@ -672,7 +706,9 @@ def output_lines(text: str, full: bool = False) -> tuple[OutputLines, bool]:
     return output, capped.truncated
 
 
-def code_lines(text: str, lexer: str, start_line: int = 1) -> tuple[CodeLines, bool]:
+def code_lines(
+    text: str, lexer: str, start_line: int = 1, numbered: bool = True
+) -> tuple[CodeLines, bool]:
     """File content, every line of it, cleaned and split into numbered rows a piece at
     a time (highlighted later, when shown).
 
@@ -680,6 +716,7 @@ def code_lines(text: str, lexer: str, start_line: int = 1) -> tuple[CodeLines, b
         text: The content (untrusted), up to :data:`FULL_MAX_CHARS` characters shown.
         lexer: The Pygments lexer.
         start_line: Number of the first line.
+        numbered: Show line numbers.
 
     Returns:
         The rows, and whether something was cut.
@@ -692,11 +729,10 @@ def code_lines(text: str, lexer: str, start_line: int = 1) -> tuple[CodeLines, b
     if len(starts) > 2 and starts[-2] == starts[-1] and numbers[-1]:  # the file's last \n
         starts.pop()
         numbers.pop()
-    width = len(str(max(numbers, default=start_line)))
+    width = len(str(max(numbers, default=start_line))) if numbered else 0
+    widest = builder.widest + (width + 3 if numbered else 0)
     note = more_note(capped) if capped.truncated else None
-    rows = CodeLines(
-        builder.rows_text(), starts, numbers, lexer, width, builder.widest + width + 3, note
-    )
+    rows = CodeLines(builder.rows_text(), starts, numbers, lexer, width, widest, note)
     return rows, capped.truncated
 
 

@@ -326,11 +326,12 @@ CODE = [
 ]
 
 
-@pytest.mark.parametrize("block_rows", [1, 3, 200])
+@pytest.mark.parametrize(("block_rows", "block_chars"), [(1, 8192), (3, 8192), (200, 30)])
 def test_code_rows_paint_what_the_whole_file_laid_out_at_once_paints(
-    block_rows: int, monkeypatch: pytest.MonkeyPatch
+    block_rows: int, block_chars: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(payload_view, "CODE_BLOCK_ROWS", block_rows)
+    monkeypatch.setattr(payload_view, "CODE_BLOCK_CHARS", block_chars)
     text = "\n".join(CODE * 3) + "\n"
     whole = payload_view.code(text, "a.py", start_line=7, full=True)  # small: laid out at once
     assert not isinstance(whole.body, LazyRows)
@@ -382,3 +383,17 @@ async def test_long_output_lines_scroll_sideways() -> None:
         await pilot.pause()
         assert view.render_line(row).text.startswith("56789012")
         assert view.render_line(row + 1).text.strip() == ""  # "end" is off to the left
+
+
+def test_rows_too_long_to_highlight_quickly_are_shown_plain(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(payload_view, "HIGHLIGHT_ROW_CHARS", 10)
+    rows, _ = payload_view.code_lines("x = 1\ny = 'a long line'\nz = 3", "python")
+    assert [rows.row(index).plain for index in range(3)] == [
+        "1 │ x = 1",
+        "2 │ y = 'a long line'",
+        "3 │ z = 3",
+    ]
+    assert len(rows.row(0).spans) > 1 and len(rows.row(2).spans) > 1  # prefix and tokens
+    assert len(rows.row(1).spans) == 1  # the line number's only
