@@ -330,26 +330,36 @@ def code(text: str, path: str | None, start_line: int = 1, full: bool = False) -
     return Section(title, _with_note(body, capped), capped.truncated, wrap=False)
 
 
+def diff_style(line: str) -> str:
+    """The style of a line of a unified diff: added green, removed red, hunks cyan."""
+    if line.startswith(("+++", "---")):
+        return "bold"
+    if line.startswith("@@"):
+        return "cyan"
+    if line.startswith("+"):
+        return "green"
+    if line.startswith("-"):
+        return "red"
+    if line.startswith("\\"):
+        return "dim italic"
+    return ""
+
+
 def diff_text(diff: str, full: bool = False) -> Section:
-    """A unified diff coloured line by line: added green, removed red, hunks cyan."""
+    """A unified diff coloured line by line (:func:`diff_style`).
+
+    Shown in full, a diff too long for the normal limits is styled when shown
+    (:class:`DiffLines`).
+    """
+    if full and cap_text(diff).truncated:
+        rows, cut = diff_lines(diff)
+        return Section("diff", rows, cut, wrap=False)
     capped = _clean_capped(cap_text(diff, full))
     body = Text(no_wrap=True, overflow="ignore", end="")
     for number, line in enumerate(capped.text.split("\n")):
         if number:
             body.append("\n")
-        if line.startswith(("+++", "---")):
-            style = "bold"
-        elif line.startswith("@@"):
-            style = "cyan"
-        elif line.startswith("+"):
-            style = "green"
-        elif line.startswith("-"):
-            style = "red"
-        elif line.startswith("\\"):
-            style = "dim italic"
-        else:
-            style = ""
-        body.append(line, style=style)
+        body.append(line, style=diff_style(line))
     return Section("diff", _with_note(body, capped), capped.truncated, wrap=False)
 
 
@@ -562,6 +572,30 @@ class CodeLines(LazyRows):
         return row
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class DiffLines(LazyRows):
+    """A unified diff as rows, each styled by its line's first characters when shown."""
+
+    text: str = field(repr=False)
+    """Every row, one after the other (no line breaks)."""
+    starts: array[int] = field(repr=False)
+    """Where each row starts in :attr:`text`, then where the last one ends."""
+    numbers: array[int] = field(repr=False)
+    """Each row's line number; 0 for a row that goes on with the line before."""
+    widest: int = 0
+    """Cells of the widest row."""
+    note: Text | None = None
+    """What was cut and how to see it, shown after the rows."""
+
+    def text_row(self, index: int) -> Text:
+        """Row ``index`` in the style of its line."""
+        head = index
+        while head > 0 and not self.numbers[head]:
+            head -= 1
+        style = diff_style(self.line(head))
+        return Text(self.line(index), style=style, no_wrap=True, overflow="ignore", end="")
+
+
 def _cells(plain: str) -> int:
     """Cells of the widest line of ``plain`` (clean, colour sequences removed)."""
     if plain.isascii() and "\t" not in plain:
@@ -733,6 +767,24 @@ def code_lines(
     widest = builder.widest + (width + 3 if numbered else 0)
     note = more_note(capped) if capped.truncated else None
     rows = CodeLines(builder.rows_text(), starts, numbers, lexer, width, widest, note)
+    return rows, capped.truncated
+
+
+def diff_lines(diff: str) -> tuple[DiffLines, bool]:
+    """A unified diff, every line of it, cleaned and split into rows a piece at a time.
+
+    Args:
+        diff: The diff (untrusted), up to :data:`FULL_MAX_CHARS` characters shown.
+
+    Returns:
+        The rows, and whether something was cut.
+    """
+    capped = _full_capped(diff)
+    builder = _RowBuilder(keep_sgr=False, first_number=1)
+    builder.build(capped.text)
+    assert builder.numbers is not None
+    note = more_note(capped) if capped.truncated else None
+    rows = DiffLines(builder.rows_text(), builder.starts, builder.numbers, builder.widest, note)
     return rows, capped.truncated
 
 

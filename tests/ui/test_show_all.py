@@ -30,6 +30,7 @@ from streamview.ui.detail import (
 from streamview.ui.payload_view import (
     MAX_LINES,
     CodeLines,
+    DiffLines,
     LazyRows,
     OutputLines,
     Section,
@@ -397,3 +398,32 @@ def test_rows_too_long_to_highlight_quickly_are_shown_plain(
     ]
     assert len(rows.row(0).spans) > 1 and len(rows.row(2).spans) > 1  # prefix and tokens
     assert len(rows.row(1).spans) == 1  # the line number's only
+
+
+DIFF = "--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-old \x1b[31mline\n+new\tline 界\n same\n\\ No newline\n"
+
+
+def test_diff_rows_paint_what_the_whole_diff_laid_out_at_once_paints() -> None:
+    whole = payload_view.diff_text(DIFF)
+    assert not isinstance(whole.body, LazyRows)
+    rows, cut = payload_view.diff_lines(DIFF)
+    assert not cut and rows.line_count == DIFF.count("\n") + 1
+    assert painted_lines(rows) == painted_lines(whole.body)
+    assert painted_cells(rows) == painted_cells(whole.body)
+
+
+def test_show_all_of_a_long_diff_styles_every_row_by_its_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(payload_view, "MAX_ROW_CHARS", 100)
+    lines = [f"+added {n}" for n in range(MAX_LINES)] + ["-" + "r" * 250, " end"]
+    section = payload_view.diff_text("\n".join(lines), full=True)
+    rows = section.body
+    assert isinstance(rows, DiffLines) and not section.truncated
+    assert rows.line_count == len(lines) + 2  # the removed line takes three rows
+    assert rows.row(MAX_LINES - 1).plain == f"+added {MAX_LINES - 1}"
+    assert rows.row(MAX_LINES - 1).style == "green"
+    removed = [rows.row(index) for index in range(MAX_LINES, MAX_LINES + 3)]
+    assert "".join(row.plain for row in removed) == "-" + "r" * 250
+    assert [row.style for row in removed] == ["red"] * 3
+    assert rows.row(rows.line_count - 1).plain == " end" and not rows.row(rows.line_count - 1).style
