@@ -112,8 +112,8 @@ MAX_RENDER_WIDTH = 20_000
 
 class LaidOutLines(Sequence[Strip]):
     """A view's lines: runs of strips laid out in advance, and rows of big texts (shell
-    output, file content shown in full) that become strips when first shown (then are
-    kept for a while).
+    output; file content, diffs and raw JSON shown in full) that become strips when
+    first shown (then are kept for a while).
 
     A million rows cost their text only; the strips on screen are made on the UI
     thread, a few dozen at a time.
@@ -163,7 +163,7 @@ class LaidOutLines(Sequence[Strip]):
     def __getitem__(self, index: slice) -> list[Strip]: ...
 
     def __getitem__(self, index: int | slice) -> Strip | list[Strip]:
-        """Line ``index`` (made now if it is a row of output not shown lately)."""
+        """Line ``index`` (made now if it is a row of a big text not shown lately)."""
         if isinstance(index, slice):
             return [self[number] for number in range(*index.indices(self._length))]
         if index < 0:

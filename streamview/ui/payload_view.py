@@ -364,7 +364,7 @@ def diff_text(diff: str, full: bool = False) -> Section:
 
 
 MAX_ROW_CHARS = 20_000
-"""Characters of one row of shell output shown in full: a longer line goes on in the next row."""
+"""Characters of one row of a big text (:class:`LazyRows`): a longer line goes on in rows."""
 CHECKPOINT_ROWS = 256
 """Rows between two remembered colour states of shell output."""
 CODE_BLOCK_ROWS = 200
