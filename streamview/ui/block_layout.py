@@ -220,6 +220,25 @@ class Frozen:
 NOTHING_FROZEN = Frozen(-1, 0, 0)
 
 
+def offscreen_console(width: int, theme: Theme | None = None) -> Console:
+    """A Rich console that only lays out (into strips), never writes: one per thread.
+
+    Segments carry full colour; Textual reduces them to what the terminal has when it
+    paints. Markup, emoji codes and highlighting are off: stream text is shown as is.
+    """
+    return Console(
+        file=io.StringIO(),
+        width=width,
+        color_system="truecolor",
+        force_terminal=True,
+        legacy_windows=False,
+        highlight=False,
+        markup=False,
+        emoji=False,
+        theme=theme,
+    )
+
+
 class BlockLayout:
     """Lays text blocks out as lines of strips, with its own Rich console.
 
@@ -229,17 +248,7 @@ class BlockLayout:
 
     def __init__(self, styles: LayoutStyles) -> None:
         self.styles = styles
-        self.console = Console(
-            file=io.StringIO(),
-            width=80,
-            color_system="truecolor",
-            force_terminal=True,
-            legacy_windows=False,
-            highlight=False,
-            markup=False,
-            emoji=False,
-            theme=styles.theme,
-        )
+        self.console = offscreen_console(80, styles.theme)
 
     # -- the blocks -----------------------------------------------------------------------
 

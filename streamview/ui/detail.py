@@ -8,7 +8,6 @@ so a call whose result is megabytes long shows "loading…" instead of freezing.
 
 from __future__ import annotations
 
-import io
 import json
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
@@ -41,6 +40,7 @@ from streamview.core.parse import parse_line
 from streamview.core.sanitize import clean, one_line
 from streamview.core.state import ToolCall
 from streamview.ui import payload_view
+from streamview.ui.block_layout import offscreen_console
 from streamview.ui.payload_view import Section
 
 
@@ -202,16 +202,7 @@ def render_sections(
         The lines, and the width of the widest one.
     """
     width = max(width, 10)
-    console = Console(
-        file=io.StringIO(),
-        width=width,
-        color_system="truecolor",
-        force_terminal=True,
-        legacy_windows=False,
-        highlight=False,
-        markup=False,
-        emoji=False,
-    )
+    console = offscreen_console(width)
     options = console.options.update_width(width)
     widest = width
     big = [s.body for s in sections if isinstance(s.body, payload_view.LazyRows)]

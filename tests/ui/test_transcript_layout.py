@@ -7,6 +7,7 @@ import time
 
 from rich.style import Style
 from rich.theme import Theme
+from textual.pilot import Pilot
 from textual.strip import Strip
 
 from streamview.ui.block_layout import BlockLayout, LayoutStyles
@@ -52,6 +53,22 @@ def held(transcript: Transcript) -> HeldLayouts:
     layouts = HeldLayouts()
     transcript._layouts = layouts
     return layouts
+
+
+def growing_fence(name: str) -> Stream:
+    """A session whose answer is an unclosed fence of 600 lines ``name_N = N``, still open."""
+    stream = Stream()
+    stream.text("```python\n" + "".join(f"{name}_{n} = {n}\n" for n in range(600)), delta=True)
+    return stream
+
+
+async def show_held(pilot: Pilot[None], stream: Stream) -> tuple[Transcript, HeldLayouts]:
+    """Show ``stream``'s session in the app's transcript, with a held layout thread."""
+    transcript = pilot.app.query_one(Transcript)
+    layouts = held(transcript)
+    transcript.show_session(stream.session)
+    await pilot.pause()
+    return transcript, layouts
 
 
 def screen(transcript: Transcript) -> str:
@@ -111,15 +128,9 @@ async def test_keys_work_while_a_block_is_being_laid_out() -> None:
 
 async def test_a_growing_block_keeps_its_lines_until_the_new_ones_arrive() -> None:
     """No placeholder flashes while a long open block grows: the old lines stay."""
-    stream = Stream()
-    code = "".join(f"line_{n} = {n}\n" for n in range(600))  # an unclosed fence
-    stream.text("```python\n" + code, delta=True)
-    app = TranscriptApp()
-    async with app.run_test(size=(80, 24)) as pilot:
-        transcript = app.query_one(Transcript)
-        layouts = held(transcript)
-        transcript.show_session(stream.session)
-        await pilot.pause()
+    stream = growing_fence("line")
+    async with TranscriptApp().run_test(size=(80, 24)) as pilot:
+        transcript, layouts = await show_held(pilot, stream)
         layouts.release()
         await pilot.pause()
         before = entry_text(transcript)
@@ -137,15 +148,9 @@ async def test_a_growing_block_keeps_its_lines_until_the_new_ones_arrive() -> No
 
 async def test_a_late_result_never_replaces_newer_lines() -> None:
     """A layout that finishes after the block was laid out again is dropped."""
-    stream = Stream()
-    code = "".join(f"value_{n} = {n}\n" for n in range(600))
-    stream.text("```python\n" + code, delta=True)
-    app = TranscriptApp()
-    async with app.run_test(size=(80, 24)) as pilot:
-        transcript = app.query_one(Transcript)
-        layouts = held(transcript)
-        transcript.show_session(stream.session)
-        await pilot.pause()
+    stream = growing_fence("value")
+    async with TranscriptApp().run_test(size=(80, 24)) as pilot:
+        transcript, layouts = await show_held(pilot, stream)
         stream.text("newest = 1\n```\n\nDone.", delta=True)
         transcript.plain_lines()  # the UI thread lays out the newer text first
         assert "newest = 1" in entry_text(transcript)
@@ -290,15 +295,9 @@ async def test_a_growing_block_over_the_limit_counts_what_it_does_not_show() -> 
 
 async def test_a_paused_view_hears_that_a_long_growing_block_got_longer() -> None:
     """Scrolled up, new lines from the layout thread mark the view as having unseen content."""
-    stream = Stream()
-    code = "".join(f"row_{n} = {n}\n" for n in range(600))
-    stream.text("```python\n" + code, delta=True)
-    app = TranscriptApp()
-    async with app.run_test(size=(80, 24)) as pilot:
-        transcript = app.query_one(Transcript)
-        layouts = held(transcript)
-        transcript.show_session(stream.session)
-        await pilot.pause()
+    stream = growing_fence("row")
+    async with TranscriptApp().run_test(size=(80, 24)) as pilot:
+        transcript, layouts = await show_held(pilot, stream)
         layouts.release()
         await pilot.pause()
         transcript.focus()
