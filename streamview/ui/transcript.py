@@ -670,6 +670,10 @@ class Transcript(ScrollView, can_focus=True):
         self._set_scroll(self._offsets[index] + min(within, self._entries[index].height))
 
     def _set_scroll(self, y: int) -> None:
+        animator = self.app.animator
+        if animator.is_being_animated(self, "scroll_y"):
+            # A scroll the user started (Home, page keys) would carry on and undo this.
+            animator.force_stop_animation(self, "scroll_y")
         self._programmatic += 1
         try:
             self.scroll_y = self.validate_scroll_y(y)
@@ -926,6 +930,7 @@ class Transcript(ScrollView, can_focus=True):
         ):
             return  # another session, width or theme, or newer lines already shown
         anchor = self._anchor()
+        keep_match = self._match_in_view()
         grew = len(result.lines) + entry.gap + 1 > entry.height
         entry.lines = [*[Strip.blank(0)] * entry.gap, *result.lines, Strip.blank(0)]
         entry.frozen = result.frozen
@@ -943,7 +948,18 @@ class Transcript(ScrollView, can_focus=True):
                 self.unseen = True
                 self.post_message(self.FollowChanged(self.following, self.unseen))
         self._refind()
+        if keep_match and self._matches and not self.following:
+            self._go_to_match(self._match_index)  # the lines moved under the search hit
         self.refresh()
+
+    def _match_in_view(self) -> bool:
+        """Whether the current search match is on screen."""
+        if not 0 <= self._match_index < len(self._matches):
+            return False
+        match = self._matches[self._match_index]
+        y = self._offsets[match.entry] + match.line
+        top = round(self.scroll_y)
+        return top <= y < top + self.scrollable_content_region.height
 
     def on_unmount(self) -> None:
         """Let the layout thread end."""

@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import orjson
 import pytest
 
 from .terminal import REPO, Tmux, viewer_line, wait_exit
@@ -174,5 +175,46 @@ def test_tab_enter_opens_a_call_and_escape_returns(tmux: Tmux, tmp_path: Path) -
     tmux.wait_for(lambda s: "Transcript" not in s)
     tmux.keys("Escape")
     tmux.wait_for(lambda s: "Transcript" in s)
+    tmux.keys("q")
+    assert wait_exit(exit_file, timeout=8) == 0
+
+
+def test_a_long_answer_streams_in_and_the_keys_never_wait_for_it(
+    tmux: Tmux, tmp_path: Path
+) -> None:
+    """A 90 KB code fence, streamed in 300 deltas: followed live, then searchable and scrollable."""
+    code = "".join(f"def handler_{n}(event):\n    return process(event)\n\n" for n in range(1_500))
+    answer = "Here is the whole module:\n\n```python\n" + code + "```\n\nThat is all of it."
+    step = len(answer) // 300 + 1
+    records: list[dict[str, object]] = [
+        {"type": "system", "subtype": "init", "session_id": "s", "model": "GPT-5", "cwd": "/w"},
+        {"type": "user", "message": {"content": [{"type": "text", "text": "go"}]}},
+    ]
+    records += [
+        {
+            "type": "assistant",
+            "message": {"content": [{"type": "text", "text": answer[start : start + step]}]},
+            "timestamp_ms": 1_789_650_000_000 + start,
+        }
+        for start in range(0, len(answer), step)
+    ]
+    records += [
+        {"type": "assistant", "message": {"content": [{"type": "text", "text": answer}]}},
+        {"type": "result", "subtype": "success", "duration_ms": 5, "result": "ok"},
+    ]
+    path = tmp_path / "long-answer.ndjson"
+    path.write_bytes(b"".join(orjson.dumps({**r, "session_id": "s"}) + b"\n" for r in records))
+    exit_file = tmp_path / "exit"
+    source = producer(tmp_path, path, delay=0.005, linger=60)
+    tmux.start(viewer_line("", exit_file, stdin_from=source))
+    screen = tmux.wait_for(lambda s: "✓ success" in s and "That is all of it." in s)
+    assert "laying out" not in screen
+    tmux.keys("Home")
+    tmux.wait_for(lambda s: "Here is the whole module:" in s)
+    tmux.keys("/")
+    tmux.keys("-l", "handler_1499(")
+    tmux.keys("Enter")
+    screen = tmux.wait_for(lambda s: "“handler_1499(” 1/1" in s)
+    assert "def handler_1499(event):" in screen
     tmux.keys("q")
     assert wait_exit(exit_file, timeout=8) == 0
