@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import os
 import subprocess
 import sys
@@ -54,7 +53,7 @@ from textual import events
 from textual.binding import Binding, BindingType
 
 from streamview.sources import PipeSource
-from streamview.ui.app import StreamviewApp
+from streamview.ui.app import StreamviewApp, prepare_process
 
 SIZE = (120, 40)
 BURST_SECONDS = 0.002
@@ -63,8 +62,8 @@ KEEP_UP_SECONDS = 0.5
 
 
 def prepare_process_like_run_app() -> None:
-    """Set the process up as :func:`streamview.ui.app.run_app` does (see tui_probe.py)."""
-    gc.set_threshold(100_000, 50, 100)
+    """Set the process up as :func:`streamview.ui.app.run_app` does before ``app.run()``."""
+    prepare_process()
 
 
 def read_lines(path: Path, count: int) -> list[bytes]:

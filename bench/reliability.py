@@ -423,6 +423,37 @@ async def drive_viewer(path: Path, detail: bool, timeout: float) -> dict[str, fl
     }
 
 
+def in_own_process(kind: str, what: str, detail: str, timeout: float) -> dict[str, float]:
+    """Drive the viewer in a fresh process, as a user runs it, and return its figures.
+
+    One process for the whole campaign grew a heap of earlier cases' objects, and a
+    full collection of it stalled later cases for up to 0.6 s: a stall no user sees.
+    """
+    done = subprocess.run(
+        [sys.executable, __file__, "--drive", kind, what, detail, str(timeout)],
+        capture_output=True,
+        cwd=REPO,
+        timeout=timeout + 60,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr.decode(errors="replace")[-2000:])
+    figures: dict[str, float] = orjson.loads(done.stdout.splitlines()[-1])
+    return figures
+
+
+def drive(kind: str, what: str, detail: str, timeout: str) -> None:
+    """``--drive``: one viewer run in this process; print its figures as JSON."""
+    from streamview.ui.app import prepare_process
+
+    prepare_process()
+    if kind == "live":
+        figures = asyncio.run(drive_live(live_cases()[what][1], float(timeout)))
+    else:
+        figures = asyncio.run(drive_viewer(Path(what), detail == "detail", float(timeout)))
+    sys.stdout.write(orjson.dumps(figures).decode() + "\n")
+
+
 def part_scale(part: Part, workdir: Path, names: list[str]) -> None:
     for name in names:
         label, make = SCALE[name]
@@ -437,7 +468,7 @@ def part_scale(part: Part, workdir: Path, names: list[str]) -> None:
         if done.returncode != 0 or b"Traceback" in done.stderr:
             part.fail(f"{name} --json: exit {done.returncode} {done.stderr[-300:]!r}")
         try:
-            figures = asyncio.run(drive_viewer(path, detail=True, timeout=600))
+            figures = in_own_process("viewer", str(path), "detail", timeout=600)
         except Exception as error:
             part.fail(f"{name} in the viewer: {type(error).__name__}: {error}")
             continue
@@ -460,7 +491,7 @@ def part_markdown(part: Part, workdir: Path) -> None:
         path = workdir / f"md-{name}.ndjson"
         path.write_bytes(streams.markdown_stream(markdown))
         try:
-            figures = asyncio.run(drive_viewer(path, detail=False, timeout=600))
+            figures = in_own_process("viewer", str(path), "", timeout=600)
         except Exception as error:
             part.fail(f"markdown {name}: {type(error).__name__}: {error}")
             continue
@@ -528,9 +559,9 @@ async def drive_live(lines: list[bytes], timeout: float) -> dict[str, float]:
 
 
 def part_live(part: Part) -> None:
-    for name, (label, lines) in live_cases().items():
+    for name, (label, _lines) in live_cases().items():
         try:
-            figures = asyncio.run(drive_live(lines, timeout=600))
+            figures = in_own_process("live", name, "", timeout=600)
         except Exception as error:
             part.fail(f"live {name}: {type(error).__name__}: {error}")
             continue
@@ -556,7 +587,7 @@ def part_app_fuzz(part: Part, workdir: Path, count: int) -> None:
         path = workdir / f"mutated-{n}.ndjson"
         path.write_bytes(data)
         try:
-            figures = asyncio.run(drive_viewer(path, detail=True, timeout=120))
+            figures = in_own_process("viewer", str(path), "detail", timeout=120)
             ok = figures["counts_ok"] and not figures["problems"]
             longest = max(longest, figures["freeze"])
         except Exception as error:
@@ -620,8 +651,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="small counts, a smoke run")
     parser.add_argument("--markdown", type=Path, help="also write the report to this file")
+    parser.add_argument("--drive", nargs=4, help=argparse.SUPPRESS)
     parser.add_argument("--only", help="comma-separated parts to run: " + ", ".join(PARTS))
     args = parser.parse_args(argv)
+    if args.drive:
+        drive(*args.drive)
+        return 0
     quick = args.quick
     only = set(args.only.split(",")) if args.only else set(PARTS)
     if only - set(PARTS):

@@ -43,7 +43,6 @@ STARTED = time.monotonic()
 
 import argparse  # noqa: E402
 import asyncio  # noqa: E402
-import gc  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
@@ -55,7 +54,7 @@ if __package__ in (None, ""):
 
 from streamview.core.state import RUNNING  # noqa: E402
 from streamview.sources import FileSource  # noqa: E402
-from streamview.ui.app import StreamviewApp  # noqa: E402
+from streamview.ui.app import StreamviewApp, prepare_process  # noqa: E402
 from streamview.ui.playback import PlaybackFeed  # noqa: E402
 from streamview.ui.status_bar import StatusBar  # noqa: E402
 
@@ -65,12 +64,8 @@ POLL_SECONDS = 0.005
 
 
 def prepare_process_like_run_app() -> None:
-    """Set the process up as :func:`streamview.ui.app.run_app` does before ``app.run()``.
-
-    The probes cannot call ``run_app`` (they drive the app with ``run_test``), so they
-    repeat its process settings here: today, the cyclic GC thresholds. Keep in step.
-    """
-    gc.set_threshold(100_000, 50, 100)
+    """Set the process up as :func:`streamview.ui.app.run_app` does before ``app.run()``."""
+    prepare_process()
 
 
 def viewer_for_file(path: Path) -> StreamviewApp:
