@@ -153,3 +153,26 @@ def test_two_sessions(snap_compare: Snap, tmp_path: Path) -> None:
     path = tmp_path / "two.ndjson"
     path.write_bytes(capture(SHELL_OK).read_bytes() + capture(READ_EDIT).read_bytes())
     assert snap_compare(file_app(path), terminal_size=(80, 24), run_before=settled())
+
+
+def test_long_answer_being_laid_out(snap_compare: Snap, tmp_path: Path) -> None:
+    """A long answer while the layout thread works: one dim "· laying out N characters…"
+    line in its place, the rest of the screen as usual."""
+    from .test_transcript_layout import HeldLayouts, long_answer
+
+    records = [
+        {"type": "system", "subtype": "init", "session_id": "s", "model": "GPT-5", "cwd": "/w"},
+        {"type": "user", "message": {"content": [{"type": "text", "text": "write it up"}]}},
+        {"type": "assistant", "message": {"content": [{"type": "text", "text": long_answer("")}]}},
+        {"type": "result", "subtype": "success", "duration_ms": 1200, "result": "ok"},
+    ]
+    path = tmp_path / "long.ndjson"
+    path.write_bytes(b"".join(orjson.dumps({**r, "session_id": "s"}) + b"\n" for r in records))
+    app = file_app(path)
+    app.transcript._layouts = HeldLayouts()  # the layout never comes back
+
+    async def loaded(pilot: Pilot[Any]) -> None:
+        await wait_for(pilot, lambda: app.state.ended)
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=loaded)
