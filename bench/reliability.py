@@ -628,7 +628,9 @@ def markdown_report(parts: list[Part], seconds: float, quick: bool) -> str:
         "",
         f"Figures from `python bench/reliability.py{' --quick' if quick else ''}`"
         f" ({seconds / 60:.1f} min on {os.cpu_count()} shared cores; a UI stall is the longest"
-        " time a 20 ms timer of the viewer waited, so other load on the machine adds to it)."
+        " time a 20 ms timer of the viewer waited, so other load on the machine adds to it;"
+        " each viewer run is a fresh process with the viewer's own settings, as a user runs"
+        " it)."
         " The same checks, with smaller counts, run in `pytest tests/hostile`"
         " (about 3 minutes; `-m 'not slow'` leaves out the big inputs: about 80 s).",
         "",
