@@ -337,13 +337,16 @@ def part_faults(part: Part, workdir: Path, rounds: int) -> None:
         f"{honest}/{len(targets)}: one clear message naming the file, the run still shown, exit 0",
     )
     part.add(
-        "also covered by tests/hostile/test_faults.py, test_tui_live.py, test_tui_faults.py",
+        "also covered by tests/hostile/test_faults.py, test_tui_live.py, test_tui_faults.py,"
+        " tests/replay/test_recording.py",
         "producer SIGKILLed mid-line (recording keeps every complete line), stdin closed at once"
         " and after init, silence then resume (2 s in `--print`; five minutes in the viewer,"
         " which shows the idle time and the open call), `--follow` file appended, truncated,"
         " replaced by rename, deleted and re-created, unreadable inputs, 200 KB of random"
         " bytes, the viewer resized from 1x1 to 300x100 while a pipe streams, recording to a"
-        " full disk while the viewer runs (one notification, the run still shown)",
+        " full disk while the viewer runs (one notification, the run still shown), a"
+        " read-only file system from the start or from the third line on (EROFS, simulated:"
+        " root ignores permissions here; the lines before stay whole)",
     )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -203,3 +205,57 @@ def test_default_path_is_new_and_named_after_the_program(tmp_path: Path) -> None
     assert default_recording_path(["../../weird name!"], tmp_path).name.endswith(
         "-weird-name.ndjson"
     )
+
+
+class ReadOnlyAfter:
+    """A file on a file system remounted read-only after ``good`` writes."""
+
+    def __init__(self, path: Path, good: int) -> None:
+        self._file = path.open("wb")
+        self._good = good
+
+    def write(self, data: bytes) -> int:
+        if self._good <= 0:
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+        self._good -= 1
+        return self._file.write(data)
+
+    def flush(self) -> None:
+        self._file.flush()
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def test_a_read_only_file_system_stops_the_recording_with_a_clear_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read-only from the start: one message naming the file and the reason; the stream passes."""
+    target = tmp_path / "ro" / "run.ndjson"
+
+    def refuse(path: Path, mode: str) -> object:
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+
+    monkeypatch.setattr("streamview.recording.open", refuse, raising=False)
+    messages: list[str] = []
+    recorder = Recorder(target, on_error=messages.append)
+    lines = [b'{"type":"a"}\n', b'{"type":"b"}\n']
+    assert list(RecordingSource(ListSource(lines), recorder).chunks(threading.Event())) == lines
+    assert messages == [f"recording stopped: cannot create {target}: Read-only file system"]
+
+
+def test_a_file_system_turning_read_only_keeps_the_lines_written_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Remounted read-only mid-run: the lines before stay whole in the file, one message."""
+    target = tmp_path / "run.ndjson"
+    monkeypatch.setattr(
+        "streamview.recording.open", lambda path, mode: ReadOnlyAfter(path, 2), raising=False
+    )
+    messages: list[str] = []
+    recorder = Recorder(target, on_error=messages.append)
+    lines = [b'{"type":"a","n":%d}\n' % n for n in range(5)]
+    assert list(RecordingSource(ListSource(lines), recorder).chunks(threading.Event())) == lines
+    assert messages == [f"recording stopped: cannot write {target}: Read-only file system"]
+    kept = target.read_bytes().splitlines()
+    assert [strip_timing(line) for line in kept] == [line.rstrip(b"\n") for line in lines[:2]]
