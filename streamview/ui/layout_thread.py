@@ -67,6 +67,8 @@ class LayoutThread:
         with self._ready:
             if self._closed:
                 return
+            # Drop what nobody wants any more: a cancelled job may hold megabytes of text.
+            self._jobs[:] = [queued for queued in self._jobs if not queued.cancelled]
             self._jobs.append(job)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name=self._name, daemon=True)

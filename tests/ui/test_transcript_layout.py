@@ -309,3 +309,30 @@ async def test_a_paused_view_hears_that_a_long_growing_block_got_longer() -> Non
         await pilot.pause()
         assert transcript.unseen
         assert "row_0 = 0" in screen(transcript)  # the view stayed where the user put it
+
+
+def test_the_queue_lets_go_of_cancelled_jobs() -> None:
+    """A growing answer asks again every frame: replaced requests do not pile up."""
+    thread = LayoutThread()
+    gate = threading.Event()
+    styles = plain_styles()
+
+    def run(layout: BlockLayout) -> LayoutResult:
+        gate.wait(10)
+        return LayoutResult([])
+
+    def job() -> LayoutJob:
+        return LayoutJob(("frame",), styles, run, lambda job, result: None)
+
+    thread.submit(job())  # the thread takes it and waits at the gate
+    while thread.queued:
+        time.sleep(0.01)
+    previous = None
+    for _ in range(100):
+        if previous is not None:
+            previous.cancelled = True
+        previous = job()
+        thread.submit(previous)
+    assert thread.queued == 1
+    gate.set()
+    thread.close()
