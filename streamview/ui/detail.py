@@ -196,7 +196,8 @@ def render_sections(
 
     Sections that fold are wrapped to ``width``; code, diffs and output keep their
     lines whole, for sideways scrolling. Big texts (:class:`~.payload_view.LazyRows`)
-    are not laid out here at all: their rows become strips when they are shown.
+    are not laid out here at all: their rows become strips when they are shown; a big
+    text that folds (:class:`~.payload_view.WrapText`) is only cut into rows here.
 
     Returns:
         The lines, and the width of the widest one.
@@ -218,6 +219,9 @@ def render_sections(
         if isinstance(section.body, payload_view.LazyRows):
             strips.add_rows(section.body)
             widest = max(widest, section.body.widest)
+            continue
+        if isinstance(section.body, payload_view.WrapText):
+            strips.add_rows(section.body.rows(width))
             continue
         section_options = options
         if not section.wrap:
@@ -422,6 +426,10 @@ class ToolCallDetailScreen(SectionScreen):
         self.raw = False
         """Showing the raw JSON records instead of the laid-out result."""
         self._shown: tuple[object, ...] = ()
+        self._records: tuple[tuple[object, ...], CallRecords] | None = None
+        """The records last read (and for which state of the call), kept until "show
+        all" lays them out again: parsing a 100 MB line holds the GIL for most of a
+        second."""
 
     def compose(self) -> ComposeResult:
         """Title bar, the scrollable body (loading at first), the footer."""
@@ -480,7 +488,14 @@ class ToolCallDetailScreen(SectionScreen):
     def build_sections(self) -> list[Section]:
         """The sections to show for the current mode (laid out or raw, capped or full)."""
         call = self.call
-        records = load_records(call, self.store, raw=self.raw)
+        key = (*self._watched(), self.raw)
+        kept, self._records = self._records, None
+        if kept is not None and kept[0] == key:
+            records = kept[1]
+        else:
+            records = load_records(call, self.store, raw=self.raw)
+        if not self.full:
+            self._records = (key, records)
         if self.raw:
             if not records.raw:
                 note = Text("the raw lines were not kept for this input", style="dim italic")

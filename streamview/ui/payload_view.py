@@ -23,7 +23,7 @@ from typing import Any
 from pygments.lexers import get_lexer_for_filename  # type: ignore[import-untyped]
 from pygments.util import ClassNotFound  # type: ignore[import-untyped]
 from rich.ansi import AnsiDecoder
-from rich.cells import cell_len
+from rich.cells import cell_len, chop_cells
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.style import Style
@@ -788,13 +788,259 @@ def diff_lines(diff: str) -> tuple[DiffLines, bool]:
     return rows, capped.truncated
 
 
+LIST_BATCH_ROWS = 20_000
+"""Rows of a long list joined into one string at a time (the UI thread runs between)."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ListRows(LazyRows):
+    """The entries of a long list (matches, files, a directory tree) as rows of clean
+    text, each split into its styled parts only when shown.
+
+    A row is a plain lead (indent, tree guides), a dim mark (a line number) and the
+    entry in the style of its kind. A million entries cost one string and four arrays:
+    no laid-out lines, and nothing for the garbage collector to walk.
+    """
+
+    text: str = field(repr=False)
+    """Every row, one after the other (no line breaks)."""
+    starts: array[int] = field(repr=False)
+    """Where each row starts in :attr:`text`, then where the last one ends."""
+    leads: array[int] = field(repr=False)
+    """Characters of each row's plain lead."""
+    marks: array[int] = field(repr=False)
+    """Characters of each row's dim mark, after the lead."""
+    kinds: array[int] = field(repr=False)
+    """Each row's style, as an index into :attr:`styles`."""
+    styles: tuple[str, ...] = ("",)
+    """The styles of the entries."""
+    widest: int = 0
+    """Cells of the widest row."""
+    note: Text | None = None
+    """What was cut and how to see it, shown after the rows."""
+
+    def text_row(self, index: int) -> Text:
+        """Row ``index``: its lead, its mark (dim) and its entry (in its kind's style)."""
+        line = self.line(index)
+        lead, mark = self.leads[index], self.marks[index]
+        row = Text(line[:lead], no_wrap=True, overflow="ignore", end="")
+        if mark:
+            row.append(line[lead : lead + mark], style="dim")
+        row.append(line[lead + mark :], style=self.styles[self.kinds[index]])
+        return row
+
+    def joined(self, count: int | None = None) -> Text:
+        """The first ``count`` rows (all if ``None``) as one text, a line each."""
+        count = self.line_count if count is None else min(count, self.line_count)
+        return Text("\n", end="").join(self.text_row(index) for index in range(count))
+
+
+class ListBuilder:
+    """Collects the rows of a :class:`ListRows` off the UI thread, joining them into
+    one string a batch at a time (strings are not walked by the garbage collector, a
+    million :class:`~rich.text.Text` would be)."""
+
+    def __init__(self, styles: tuple[str, ...] = ("",)) -> None:
+        """Start empty.
+
+        Args:
+            styles: The styles of the entries; :meth:`add` takes an index into them.
+        """
+        self.styles = styles
+        self._rows: list[str] = []
+        self._texts: list[str] = []
+        self._starts = array("q")
+        self._end = 0
+        self._leads = array("q")
+        self._marks = array("q")
+        self._kinds = array("B")
+        self._widest = 0
+
+    def __len__(self) -> int:
+        """Rows added."""
+        return len(self._kinds)
+
+    def add(self, lead: str, entry: str, kind: int = 0, mark: str = "") -> None:
+        """Add a row: ``lead``, then ``mark`` (dim), then ``entry`` (all clean, one line)."""
+        self._rows.append(lead + mark + entry)
+        self._leads.append(len(lead))
+        self._marks.append(len(mark))
+        self._kinds.append(kind)
+        if len(self._rows) >= LIST_BATCH_ROWS:
+            self._flush()
+
+    def _flush(self) -> None:
+        rows = self._rows
+        if not rows:
+            return
+        self._widest = max(self._widest, _cells("\n".join(rows)))
+        self._starts.extend(accumulate(map(len, rows), initial=self._end))
+        self._end = self._starts.pop()
+        self._texts.append("".join(rows))
+        rows.clear()
+        time.sleep(0)
+
+    def rows(self, note: Text | None = None) -> ListRows:
+        """The rows added, and ``note`` after them."""
+        self._flush()
+        starts = array("q", self._starts)
+        starts.append(self._end)
+        text = "".join(self._texts)
+        return ListRows(
+            text,
+            starts,
+            self._leads,
+            self._marks,
+            self._kinds,
+            self.styles,
+            self._widest,
+            note,
+        )
+
+
+WRAP_YIELD_ROWS = 4_096
+"""Rows of a folded text found between two pauses that let the UI thread run."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class WrapText:
+    """A long text that folds to the screen width (a page, a message, a bad line),
+    cleaned and split into lines once; :meth:`rows` finds the rows for a width.
+
+    Built off the UI thread, and folded off it too, when laid out: the rows of any
+    width are offsets into the one string, made :class:`~rich.text.Text` when shown.
+    Words are kept whole when they fit on a row; tabs are expanded to spaces.
+    """
+
+    text: str = field(repr=False)
+    """The clean text, lines separated by ``\\n``."""
+    ends: array[int] = field(repr=False)
+    """Where each line ends in :attr:`text` (its ``\\n``, or the end of the text)."""
+    style: str = ""
+    """The style of the whole text."""
+    note: Text | None = None
+    """What was cut and how to see it, shown after the rows."""
+
+    @property
+    def line_count(self) -> int:
+        """Lines of text."""
+        return len(self.ends)
+
+    def rows(self, width: int) -> WrappedRows:
+        """The rows of the text folded to ``width`` cells (every character is in one)."""
+        width = max(width, 1)
+        text = self.text
+        cuts = array("q", [0])
+        single = text.isascii()
+        start = 0
+        for number, end in enumerate(self.ends):
+            _fold_line(text, start, end, width, cuts, single)
+            cuts.append(end + 1)
+            start = end + 1
+            if number % WRAP_YIELD_ROWS == 0:
+                time.sleep(0)
+        cuts[-1] = min(cuts[-1], len(text))
+        return WrappedRows(text, cuts, width, self.style, self.note)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        """Every row at the width given."""
+        yield from self.rows(options.max_width).__rich_console__(console, options)
+
+
+def _fold_line(text: str, start: int, end: int, width: int, cuts: array[int], single: bool) -> None:
+    """Append to ``cuts`` where the line ``text[start:end]`` goes on to a new row.
+
+    A row ends after the last space that fits, or where a word too long for a row
+    is cut; a space just past the row's end stays with the row (not shown).
+    """
+    while end - start > (width if single else 0):
+        if single:
+            cut = start + width
+        else:
+            window = text[start : min(end, start + 4 * width)]
+            if len(window) == end - start and cell_len(window) <= width:
+                return
+            fitting = chop_cells(window, width)[0] if window else ""
+            cut = start + max(len(fitting), 1)
+            if cut >= end:
+                return
+        if text[cut] == " ":
+            cut += 1
+        else:
+            space = text.rfind(" ", start + 1, cut)
+            if space >= 0:
+                cut = space + 1
+        cuts.append(cut)
+        start = cut
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class WrappedRows(LazyRows):
+    """A :class:`WrapText` folded to one width: its rows, styled when shown."""
+
+    text: str = field(repr=False)
+    """The clean text, lines separated by ``\\n``."""
+    starts: array[int] = field(repr=False)
+    """Where each row starts in :attr:`text`, then where the last one ends."""
+    widest: int = 0
+    """The width folded to."""
+    style: str = ""
+    """The style of the whole text."""
+    note: Text | None = None
+    """What was cut and how to see it, shown after the rows."""
+
+    def text_row(self, index: int) -> Text:
+        """Row ``index`` (without its line break, or the space it ended on)."""
+        line = self.line(index)
+        if line.endswith("\n"):
+            line = line[:-1]
+        if line.endswith(" ") and cell_len(line) > self.widest:
+            line = line[:-1]
+        return Text(line, style=self.style, no_wrap=True, overflow="ignore", end="")
+
+
+def wrap_text(text: str, style: str = "") -> tuple[WrapText, bool]:
+    """Untrusted text, every line of it (up to :data:`FULL_MAX_CHARS` characters),
+    cleaned a piece at a time and split into lines, to be folded when laid out.
+
+    Returns:
+        The text, and whether something was cut.
+    """
+    capped = _full_capped(text)
+    pieces: list[str] = []
+    ends = array("q")
+    offset = 0
+    for piece in text_pieces(capped.text, PIECE_CHARS):
+        piece = clean(piece)
+        if "\t" in piece:
+            piece = piece.expandtabs(8)
+        lines = piece.split("\n")
+        first = len(ends)
+        ends.extend(accumulate((len(line) + 1 for line in lines[:-1]), initial=offset - 1))
+        del ends[first]
+        offset += len(piece)
+        pieces.append(piece)
+    joined = "".join(pieces)
+    ends.append(len(joined))
+    if len(ends) > 1 and ends[-2] == len(joined) - 1:  # no line after the last \n
+        ends.pop()
+    note = more_note(capped) if capped.truncated else None
+    return WrapText(joined, ends, style, note), capped.truncated
+
+
 def ansi_output(text: str, full: bool = False) -> tuple[RenderableType, bool]:
     """Shell output with its colours kept and every other control made inert."""
     return output_lines(text, full)
 
 
 def plain(text: str, full: bool = False, style: str = "") -> tuple[RenderableType, bool]:
-    """Untrusted text, sanitized and capped, shown as it is."""
+    """Untrusted text, sanitized and capped, shown as it is.
+
+    Shown in full, a text too long for the normal limits is folded to the screen width
+    when laid out and its rows are made when shown (:class:`WrapText`).
+    """
+    if full and cap_text(text).truncated:
+        return wrap_text(text, style)
     capped = _clean_capped(cap_text(text, full))
     body = Text(capped.text.rstrip("\n"), style=style, end="")
     return _with_note(body, capped), capped.truncated
@@ -1023,6 +1269,11 @@ def _glob(args: dict[str, Any], payload: dict[str, Any], full: bool) -> list[Sec
 
 
 def _listing(title: str, items: list[str], full: bool) -> Section:
+    if full and len(items) > MAX_ITEMS:
+        builder = ListBuilder()
+        for item in items:
+            builder.add("", one_line(item, 1000))
+        return Section(title, builder.rows(), wrap=False)
     shown = items if full else items[:MAX_ITEMS]
     text = "\n".join(one_line(item, 1000) for item in shown) or "none"
     capped = Capped(text, len(items) - len(shown))
@@ -1043,21 +1294,24 @@ def _grep(args: dict[str, Any], payload: dict[str, Any], full: bool) -> list[Sec
     results = payload.get("workspaceResults")
     if results is None:
         return [*sections, raw_json(payload, full)]
-    lines: list[Text] = []
-    _grep_lines(results, lines, full)
-    if not lines:
+    rows = ListBuilder(_GREP_STYLES)
+    _grep_lines(results, rows, full)
+    if not len(rows):
         return [*sections, Section("matches", Text("no matches", style="dim italic"))]
-    left = 0
-    if not full and len(lines) > MAX_ITEMS:
-        left = len(lines) - MAX_ITEMS
-        lines = lines[:MAX_ITEMS]
-    body = Text("\n", end="").join(lines)
+    if full and len(rows) > MAX_ITEMS:
+        return [*sections, Section("matches", rows.rows(), wrap=False)]
+    left = max(0, len(rows) - MAX_ITEMS) if not full else 0
+    body = rows.rows().joined(MAX_ITEMS if not full else None)
     capped = Capped("", left)
     return [*sections, Section("matches", _with_note(body, capped), capped.truncated, wrap=False)]
 
 
-def _grep_lines(node: Any, out: list[Text], full: bool, depth: int = 0) -> None:
-    """Walk a ``workspaceResults`` tree of unknown exact shape into readable lines.
+_GREP_STYLES = ("", "bold magenta", "bold")
+"""Styles of a grep's rows: a match or other line, a file, a directory or other key."""
+
+
+def _grep_lines(node: Any, out: ListBuilder, full: bool, depth: int = 0) -> None:
+    """Walk a ``workspaceResults`` tree of unknown exact shape into readable rows.
 
     Known pieces: a directory key, file entries with ``file`` and ``matches`` (each
     with ``lineNumber`` and ``content``), plain file lists. Anything else is shown as
@@ -1070,40 +1324,42 @@ def _grep_lines(node: Any, out: list[Text], full: bool, depth: int = 0) -> None:
         file = _str(node.get("file"))
         matches = node.get("matches")
         if file is not None:
-            out.append(Text(indent + one_line(file, 1000), style="bold magenta"))
+            out.add(indent, one_line(file, 1000), 1)
             if isinstance(matches, list):
                 for match in matches:
-                    out.append(_match_line(match, indent + "  "))
+                    _match_line(match, indent + "  ", out)
             return
         for key, value in node.items():
             if isinstance(value, dict | list):
                 if key not in ("content", "matches", "files", "output"):
-                    out.append(Text(indent + one_line(str(key), 500), style="bold"))
+                    out.add(indent, one_line(str(key), 500), 2)
                     _grep_lines(value, out, full, depth + 1)
                 else:
                     _grep_lines(value, out, full, depth)
             elif key not in ("totalLines", "totalMatchedLines", "clientTruncated"):
-                out.append(Text(f"{indent}{one_line(str(key), 100)}: {_scalar(value, 200)}"))
+                out.add(indent, f"{one_line(str(key), 100)}: {_scalar(value, 200)}")
     elif isinstance(node, list):
         for item in node:
             if isinstance(item, dict) and ("lineNumber" in item or "content" in item):
-                out.append(_match_line(item, indent))
+                _match_line(item, indent, out)
             elif isinstance(item, str):
-                out.append(Text(indent + one_line(item, 1000)))
+                out.add(indent, one_line(item, 1000))
             else:
                 _grep_lines(item, out, full, depth)
 
 
-def _match_line(match: Any, indent: str) -> Text:
+def _match_line(match: Any, indent: str, out: ListBuilder) -> None:
     if not isinstance(match, dict):
-        return Text(indent + _scalar(match, 500))
+        out.add(indent, _scalar(match, 500))
+        return
     number = _int(match.get("lineNumber"))
     content = match.get("content")
-    line = Text(indent)
-    if number is not None:
-        line.append(f"{number}: ", style="dim")
-    line.append(one_line(content, 500) if isinstance(content, str) else _scalar(match, 500))
-    return line
+    mark = f"{number}: " if number is not None else ""
+    out.add(
+        indent,
+        one_line(content, 500) if isinstance(content, str) else _scalar(match, 500),
+        mark=mark,
+    )
 
 
 def _ls(args: dict[str, Any], payload: dict[str, Any], full: bool) -> list[Section]:
@@ -1111,6 +1367,12 @@ def _ls(args: dict[str, Any], payload: dict[str, Any], full: bool) -> list[Secti
     if not isinstance(root, dict):
         return [raw_json(payload, full)]
     label = _str(root.get("absPath")) or _str(args.get("path")) or "."
+    if full:
+        rows = ListBuilder(_LS_STYLES)
+        rows.add("", one_line(label, 500), 1)
+        _ls_rows(root, rows, "")
+        if len(rows) > MAX_ITEMS:
+            return [Section("tree", rows.rows(), wrap=False)]
     tree = Tree(Text(one_line(label, 500), style="bold"))
     budget = [10**9 if full else MAX_ITEMS]
     _ls_tree(root, tree, budget)
@@ -1148,6 +1410,39 @@ def _ls_tree(node: dict[str, Any], tree: Tree, budget: list[int]) -> None:
             return
         file_name = _str(child.get("name")) if isinstance(child, dict) else _str(child)
         tree.add(Text(one_line(file_name or _scalar(child, 200), 300)))
+
+
+_LS_STYLES = ("", "bold", "bold blue")
+"""Styles of a directory tree's rows: a file, the root, a directory."""
+_GUIDES = ("├── ", "└── ", "│   ", "    ")
+"""The lines Rich's :class:`~rich.tree.Tree` draws: a child, the last child, and
+what goes under each."""
+
+
+def _ls_rows(node: dict[str, Any], out: ListBuilder, lead: str) -> None:
+    """The entries under ``node`` as rows drawn as Rich draws a tree (every entry)."""
+    dirs = node.get("childrenDirs") or node.get("directories") or []
+    files = node.get("childrenFiles") or node.get("files") or []
+    children = [
+        *(dirs if isinstance(dirs, list) else []),
+        *(("file", child) for child in (files if isinstance(files, list) else [])),
+    ]
+    last = len(children) - 1
+    for number, child in enumerate(children):
+        guide, under = (_GUIDES[1], _GUIDES[3]) if number == last else (_GUIDES[0], _GUIDES[2])
+        if isinstance(child, tuple):
+            file = child[1]
+            name = _str(file.get("name")) if isinstance(file, dict) else _str(file)
+            out.add(lead + guide, one_line(name or _scalar(file, 200), 300))
+        elif not isinstance(child, dict):
+            out.add(lead + guide, _scalar(child, 200))
+        else:
+            name = (
+                _str(child.get("name"))
+                or (_str(child.get("absPath")) or "?").rstrip("/").rsplit("/", 1)[-1]
+            )
+            out.add(lead + guide, one_line(name, 300) + "/", 2)
+            _ls_rows(child, out, lead + under)
 
 
 def _web_search(args: dict[str, Any], payload: dict[str, Any], full: bool) -> list[Section]:
