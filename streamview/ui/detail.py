@@ -112,8 +112,8 @@ MAX_RENDER_WIDTH = 20_000
 
 class LaidOutLines(Sequence[Strip]):
     """A view's lines: runs of strips laid out in advance, and rows of big texts (shell
-    output; file content, diffs and raw JSON shown in full) that become strips when
-    first shown (then are kept for a while).
+    output; file content, diffs, raw JSON, long lists and folded texts shown in full)
+    that become strips when first shown (then are kept for a while).
 
     A million rows cost their text only; the strips on screen are made on the UI
     thread, a few dozen at a time.

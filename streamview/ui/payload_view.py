@@ -41,7 +41,8 @@ MAX_CHARS = 2_000_000
 """Characters of one text rendered before the rest is cut."""
 FULL_MAX_LINES = 200_000
 """Lines rendered when the user asks for everything: beyond this, see the raw line.
-Shell output and file content have no such limit: their rows are styled when shown."""
+Texts too long for the normal limits have no such limit: their rows are made when
+shown (:class:`LazyRows`, :class:`WrapText`)."""
 FULL_MAX_CHARS = 50_000_000
 """Characters rendered when the user asks for everything."""
 MAX_LINE_CHARS = 5_000
@@ -840,13 +841,17 @@ class ListBuilder:
     one string a batch at a time (strings are not walked by the garbage collector, a
     million :class:`~rich.text.Text` would be)."""
 
-    def __init__(self, styles: tuple[str, ...] = ("",)) -> None:
+    def __init__(self, styles: tuple[str, ...] = ("",), limit: int | None = None) -> None:
         """Start empty.
 
         Args:
             styles: The styles of the entries; :meth:`add` takes an index into them.
+            limit: Rows kept; the rows added after that are only counted.
         """
         self.styles = styles
+        self.limit = limit
+        self.skipped = 0
+        """Rows not kept (past :attr:`limit`)."""
         self._rows: list[str] = []
         self._texts: list[str] = []
         self._starts = array("q")
@@ -860,8 +865,20 @@ class ListBuilder:
         """Rows added."""
         return len(self._kinds)
 
+    @property
+    def full_up(self) -> bool:
+        """No more rows are kept: the caller may count them (:meth:`skip`) instead."""
+        return self.limit is not None and len(self._kinds) >= self.limit
+
+    def skip(self, count: int = 1) -> None:
+        """Count ``count`` rows not kept."""
+        self.skipped += count
+
     def add(self, lead: str, entry: str, kind: int = 0, mark: str = "") -> None:
         """Add a row: ``lead``, then ``mark`` (dim), then ``entry`` (all clean, one line)."""
+        if self.full_up:
+            self.skipped += 1
+            return
         self._rows.append(lead + mark + entry)
         self._leads.append(len(lead))
         self._marks.append(len(mark))
@@ -1294,15 +1311,14 @@ def _grep(args: dict[str, Any], payload: dict[str, Any], full: bool) -> list[Sec
     results = payload.get("workspaceResults")
     if results is None:
         return [*sections, raw_json(payload, full)]
-    rows = ListBuilder(_GREP_STYLES)
-    _grep_lines(results, rows, full)
+    rows = ListBuilder(_GREP_STYLES, limit=None if full else MAX_ITEMS)
+    _grep_lines(results, rows)
     if not len(rows):
         return [*sections, Section("matches", Text("no matches", style="dim italic"))]
     if full and len(rows) > MAX_ITEMS:
         return [*sections, Section("matches", rows.rows(), wrap=False)]
-    left = max(0, len(rows) - MAX_ITEMS) if not full else 0
-    body = rows.rows().joined(MAX_ITEMS if not full else None)
-    capped = Capped("", left)
+    body = rows.rows().joined()
+    capped = Capped("", rows.skipped)
     return [*sections, Section("matches", _with_note(body, capped), capped.truncated, wrap=False)]
 
 
@@ -1310,20 +1326,22 @@ _GREP_STYLES = ("", "bold magenta", "bold")
 """Styles of a grep's rows: a match or other line, a file, a directory or other key."""
 
 
-def _grep_lines(node: Any, out: ListBuilder, full: bool, depth: int = 0) -> None:
+def _grep_lines(node: Any, out: ListBuilder, depth: int = 0) -> None:
     """Walk a ``workspaceResults`` tree of unknown exact shape into readable rows.
 
     Known pieces: a directory key, file entries with ``file`` and ``matches`` (each
     with ``lineNumber`` and ``content``), plain file lists. Anything else is shown as
-    its key and a short JSON value.
+    its key and a short JSON value. Past the builder's limit, matches and files are
+    only counted.
     """
-    if not full and len(out) > MAX_ITEMS:
-        return
     indent = "  " * depth
     if isinstance(node, dict):
         file = _str(node.get("file"))
         matches = node.get("matches")
         if file is not None:
+            if out.full_up:
+                out.skip(1 + (len(matches) if isinstance(matches, list) else 0))
+                return
             out.add(indent, one_line(file, 1000), 1)
             if isinstance(matches, list):
                 for match in matches:
@@ -1333,19 +1351,22 @@ def _grep_lines(node: Any, out: ListBuilder, full: bool, depth: int = 0) -> None
             if isinstance(value, dict | list):
                 if key not in ("content", "matches", "files", "output"):
                     out.add(indent, one_line(str(key), 500), 2)
-                    _grep_lines(value, out, full, depth + 1)
+                    _grep_lines(value, out, depth + 1)
                 else:
-                    _grep_lines(value, out, full, depth)
+                    _grep_lines(value, out, depth)
             elif key not in ("totalLines", "totalMatchedLines", "clientTruncated"):
                 out.add(indent, f"{one_line(str(key), 100)}: {_scalar(value, 200)}")
     elif isinstance(node, list):
         for item in node:
-            if isinstance(item, dict) and ("lineNumber" in item or "content" in item):
+            match = isinstance(item, dict) and ("lineNumber" in item or "content" in item)
+            if out.full_up and (match or isinstance(item, str)):
+                out.skip()
+            elif match:
                 _match_line(item, indent, out)
             elif isinstance(item, str):
                 out.add(indent, one_line(item, 1000))
             else:
-                _grep_lines(item, out, full, depth)
+                _grep_lines(item, out, depth)
 
 
 def _match_line(match: Any, indent: str, out: ListBuilder) -> None:

@@ -47,7 +47,7 @@ def grep_payload(files: int, per_file: int, hostile: str = "") -> dict[str, Any]
         {
             "file": f"src/m{f}.py{hostile if f == 0 else ''}",
             "matches": [
-                {"lineNumber": n + 1, "content": f"hit {f}.{n}{hostile if n == 0 else ''}"}
+                {"lineNumber": n + 1, "content": f"hit {f}.{n}{hostile if f == n == 0 else ''}"}
                 for n in range(per_file)
             ],
         }
@@ -224,40 +224,72 @@ def test_a_fetched_page_past_every_limit_folds_in_full() -> None:
     assert all(lines[index].cell_length <= 40 for index in range(1, len(lines), 997))
 
 
-class PageApp(App[None]):
-    """A host that opens the detail screen of one web fetch."""
+class CallApp(App[None]):
+    """A host that opens the detail screen of one completed call."""
 
     CSS_PATH = STYLESHEET
 
-    def __init__(self, page: str) -> None:
+    def __init__(self, kind: str, args: dict[str, Any], result: dict[str, Any]) -> None:
         super().__init__()
         line = orjson.dumps(
             {
                 "type": "tool_call",
                 "subtype": "completed",
-                "call_id": "page",
-                "tool_call": {
-                    "webFetchToolCall": {
-                        "args": {"url": "https://e.com"},
-                        "result": {"success": {"url": "https://e.com", "markdown": page}},
-                    }
-                },
+                "call_id": "big",
+                "tool_call": {f"{kind}ToolCall": {"args": args, "result": {"success": result}}},
             }
         )
         self.store = LineStore()
         self.store.remember(1, 0, line, parse_line(line, 1))
         self.call = ToolCall(
-            index=0, call_id="page", kind="webFetch", status=tools.SUCCEEDED, completed_line=1
+            index=0, call_id="big", kind=kind, status=tools.SUCCEEDED, completed_line=1
         )
 
     def on_mount(self) -> None:
         self.push_screen(ToolCallDetailScreen(self.call, self.store))
 
 
+def page_app(page: str) -> CallApp:
+    """The detail of a web fetch of ``page``."""
+    url = "https://e.com"
+    return CallApp("webFetch", {"url": url}, {"url": url, "markdown": page})
+
+
+def rows_after(view: SectionView, title: str) -> list[str]:
+    """The lines laid out after the section titled ``title``."""
+    start = [strip.text for strip in view.lines].index(title) + 1
+    return [view.lines[index].text.rstrip() for index in range(start, len(view.lines))]
+
+
+async def test_show_all_reaches_every_grep_match_without_reading_the_line_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    app = CallApp("grep", {"pattern": "hit"}, grep_payload(300, 10, HOSTILE))
+    async with app.run_test(size=(60, 15)) as pilot:
+        await settle_sections(app, pilot)
+        view = app.screen.query_one(SectionView)
+        note = f"… {3301 - MAX_ITEMS:,} more lines (press a to show all, r for the raw JSON)"
+        assert rows_after(view, "matches")[-1] == note
+        monkeypatch.setattr(app.store, "get", lambda number: None)  # parsed once is enough
+        await pilot.press(payload_view.SHOW_ALL_KEY)
+        await settle_sections(app, pilot)
+        view = app.screen.query_one(SectionView)
+        shown = rows_after(view, "matches")
+        expected = grep_rows(300, 10)
+        expected[1] = clean(f"  src/m0.py{HOSTILE}").replace("\r", "␍")
+        expected[2] = clean(f"    1: hit 0.0{HOSTILE}").replace("\r", "␍")
+        assert shown == expected
+        await pilot.press("end")
+        await pilot.pause()
+        screen = [view.render_line(y).text.rstrip() for y in range(view.size.height)]
+        assert [line for line in screen if line][-1] == "    10: hit 299.9"
+        assert not unsafe_on_screen(app.screen.walk_children(Widget))
+
+
 async def test_show_all_folds_a_long_page_to_a_narrow_screen() -> None:
     lines = payload_view.MAX_LINES * 2
     page = "\n".join(f"line {n} of the page {HOSTILE} goes on" for n in range(lines))
-    app = PageApp(page)
+    app = page_app(page)
     async with app.run_test(size=(30, 12)) as pilot:
         await settle_sections(app, pilot)
         await pilot.press(payload_view.SHOW_ALL_KEY)
