@@ -956,7 +956,7 @@ class WrapText:
             start = end + 1
             if number % WRAP_YIELD_ROWS == 0:
                 time.sleep(0)
-        cuts[-1] = min(cuts[-1], len(text))
+        cuts[-1] = self.ends[-1]
         return WrappedRows(text, cuts, width, self.style, self.note)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
@@ -1017,8 +1017,9 @@ class WrappedRows(LazyRows):
 
 
 def wrap_text(text: str, style: str = "") -> tuple[WrapText, bool]:
-    """Untrusted text, every line of it (up to :data:`FULL_MAX_CHARS` characters),
-    cleaned a piece at a time and split into lines, to be folded when laid out.
+    """Untrusted text, every line of it (up to :data:`FULL_MAX_CHARS` characters; blank
+    lines at the end left out), cleaned a piece at a time and split into lines, to be
+    folded when laid out.
 
     Returns:
         The text, and whether something was cut.
@@ -1039,7 +1040,7 @@ def wrap_text(text: str, style: str = "") -> tuple[WrapText, bool]:
         pieces.append(piece)
     joined = "".join(pieces)
     ends.append(len(joined))
-    if len(ends) > 1 and ends[-2] == len(joined) - 1:  # no line after the last \n
+    while len(ends) > 1 and ends[-1] == ends[-2] + 1:  # blank lines at the end, as plain()
         ends.pop()
     note = more_note(capped) if capped.truncated else None
     return WrapText(joined, ends, style, note), capped.truncated

@@ -177,7 +177,7 @@ def test_folded_rows_keep_every_character_and_fit_the_width(seed: int) -> None:
     width = chooser.randint(1, 25)
     folded, cut = wrap_text(text)
     assert not cut
-    assert "".join(cut_rows(folded, width)) == text.expandtabs(8)
+    assert "".join(cut_rows(folded, width)) == text.expandtabs(8).rstrip("\n")
     rows = folded.rows(width)
     for index in range(rows.line_count):
         shown = rows.row(index).plain
