@@ -937,6 +937,8 @@ class WrapText:
     """The style of the whole text."""
     note: Text | None = None
     """What was cut and how to see it, shown after the rows."""
+    indent: str = ""
+    """Put before every row (the rows fold that much narrower)."""
 
     @property
     def line_count(self) -> int:
@@ -944,8 +946,9 @@ class WrapText:
         return len(self.ends)
 
     def rows(self, width: int) -> WrappedRows:
-        """The rows of the text folded to ``width`` cells (every character is in one)."""
-        width = max(width, 1)
+        """The rows of the text folded to ``width`` cells, its indent included (every
+        character is in one row)."""
+        width = max(width - cell_len(self.indent), 1)
         text = self.text
         cuts = array("q", [0])
         single = text.isascii()
@@ -957,7 +960,7 @@ class WrapText:
             if number % WRAP_YIELD_ROWS == 0:
                 time.sleep(0)
         cuts[-1] = self.ends[-1]
-        return WrappedRows(text, cuts, width, self.style, self.note)
+        return WrappedRows(text, cuts, width, self.style, self.note, self.indent)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         """Every row at the width given."""
@@ -1005,6 +1008,8 @@ class WrappedRows(LazyRows):
     """The style of the whole text."""
     note: Text | None = None
     """What was cut and how to see it, shown after the rows."""
+    indent: str = ""
+    """Put before every row."""
 
     def text_row(self, index: int) -> Text:
         """Row ``index`` (without its line break, or the space it ended on)."""
@@ -1013,10 +1018,10 @@ class WrappedRows(LazyRows):
             line = line[:-1]
         if line.endswith(" ") and cell_len(line) > self.widest:
             line = line[:-1]
-        return Text(line, style=self.style, no_wrap=True, overflow="ignore", end="")
+        return Text(self.indent + line, style=self.style, no_wrap=True, overflow="ignore", end="")
 
 
-def wrap_text(text: str, style: str = "") -> tuple[WrapText, bool]:
+def wrap_text(text: str, style: str = "", indent: str = "") -> tuple[WrapText, bool]:
     """Untrusted text, every line of it (up to :data:`FULL_MAX_CHARS` characters; blank
     lines at the end left out), cleaned a piece at a time and split into lines, to be
     folded when laid out.
@@ -1043,7 +1048,7 @@ def wrap_text(text: str, style: str = "") -> tuple[WrapText, bool]:
     while len(ends) > 1 and ends[-1] == ends[-2] + 1:  # blank lines at the end, as plain()
         ends.pop()
     note = more_note(capped) if capped.truncated else None
-    return WrapText(joined, ends, style, note), capped.truncated
+    return WrapText(joined, ends, style, note, indent), capped.truncated
 
 
 def ansi_output(text: str, full: bool = False) -> tuple[RenderableType, bool]:
@@ -1473,6 +1478,8 @@ def _web_search(args: dict[str, Any], payload: dict[str, Any], full: bool) -> li
     if not isinstance(references, list):
         return [*sections, raw_json(payload, full)]
     parts: list[RenderableType] = []
+    title = "references"
+    cut = len(references) > MAX_ITEMS and not full
     for number, reference in enumerate(references[: None if full else MAX_ITEMS], 1):
         if not isinstance(reference, dict):
             parts.append(Text(_scalar(reference)))
@@ -1484,15 +1491,20 @@ def _web_search(args: dict[str, Any], payload: dict[str, Any], full: bool) -> li
         if url:
             parts.append(Text("   " + one_line(url, 500), style="cyan"))
         chunk = _str(reference.get("chunk"))
-        if chunk:
+        if chunk and full and cap_text(chunk).truncated:  # folded when laid out
+            sections.append(Section(title, Group(*parts)))
+            sections.append(Section("", wrap_text(chunk, "dim", indent="   ")[0]))
+            title, parts = "", []
+        elif chunk:
             capped = _clean_capped(cap_text(chunk, full))
             text = capped.text if full else capped.text[:1500]
             more = " …" if len(text) < len(chunk) else ""
+            cut = cut or bool(more)
             parts.append(Text("   " + text.replace("\n", "\n   ") + more, style="dim"))
         parts.append(Text(""))
-    if not parts:
+    if not parts and title:
         parts.append(Text("no results", style="dim italic"))
-    return [*sections, Section("references", Group(*parts))]
+    return [*sections, Section(title, Group(*parts), cut)]
 
 
 def _web_fetch(args: dict[str, Any], payload: dict[str, Any], full: bool) -> list[Section]:

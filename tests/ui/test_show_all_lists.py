@@ -346,3 +346,29 @@ async def test_show_all_shows_the_whole_of_a_huge_bad_line() -> None:
         await pilot.press("end")
         await pilot.pause()
         assert not unsafe_on_screen(app.screen.walk_children(Widget))
+
+
+def test_show_all_of_web_search_folds_a_long_reference_under_its_heading() -> None:
+    chunk = "\n".join(f"passage {n} {HOSTILE}" for n in range(payload_view.MAX_LINES * 2))
+    references = [
+        {"title": "big", "url": "https://e.com/a", "chunk": chunk},
+        {"title": "small", "url": "https://e.com/b", "chunk": "short"},
+    ]
+    payload = {"references": references}
+    capped = result_sections("webSearch", {}, "success", payload)
+    assert any(section.truncated for section in capped)  # so "show all" is offered
+    full = result_sections("webSearch", {}, "success", payload, full=True)
+    folded = [section.body for section in full if isinstance(section.body, WrapText)]
+    assert len(folded) == 1 and folded[0].line_count == payload_view.MAX_LINES * 2
+    lines, _ = render_sections(full, 40, payload_view.Style())
+    texts = [lines[index].text.rstrip() for index in range(len(lines))]
+    first = texts.index("1. big")
+    assert texts[first + 1 : first + 3] == ["   https://e.com/a", "   passage 0"]
+    second = texts.index("2. small")
+    assert texts[second - 1] == ""  # a blank line between two references
+    body = texts[first + 2 : second - 1]
+    assert all(text.startswith("   ") and cell_len(text) <= 40 for text in body)
+    assert "".join(text[3:] for text in body).replace(" ", "") == clean(chunk).replace(
+        " ", ""
+    ).replace("\n", "")
+    assert texts[texts.index("2. small") :] == ["2. small", "   https://e.com/b", "   short", ""]
