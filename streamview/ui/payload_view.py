@@ -1542,6 +1542,11 @@ def _mcp(args: dict[str, Any], payload: dict[str, Any], full: bool) -> list[Sect
                 Section(f"{title}: image", Text(f"{one_line(mime)}{size}", style="dim"))
             )
             continue
+        if full:
+            text = json.dumps(sanitize_json(item), indent=2, ensure_ascii=False, default=str)
+            if cap_text(text).truncated:  # folded when laid out
+                sections.append(Section(f"{title}: {_item_kind(item)}", wrap_text(text)[0]))
+                continue
         capped = json_text(item, full)
         sections.append(
             Section(

@@ -20,7 +20,7 @@ from streamview.core import tools
 from streamview.core.events import MalformedLine
 from streamview.core.linestore import LineStore
 from streamview.core.parse import parse_line
-from streamview.core.sanitize import UNSAFE_CHARS, clean
+from streamview.core.sanitize import clean, has_controls
 from streamview.core.state import ToolCall
 from streamview.ui import payload_view
 from streamview.ui.detail import SectionView, ToolCallDetailScreen, render_sections
@@ -96,10 +96,9 @@ def test_a_short_grep_is_the_same_text_as_before() -> None:
 def test_grep_shown_in_full_is_clean() -> None:
     full = result_sections("grep", {}, "success", grep_payload(300, 10, HOSTILE), full=True)[-1]
     assert isinstance(full.body, ListRows)
-    unsafe = set(UNSAFE_CHARS)
     assert not any(char in full.body.text for char in "\x1b\x07\x9b\u202e\r")
     assert full.body.row(1).plain.startswith("  src/m0.py␛[2J")
-    assert not unsafe.intersection(full.body.text.replace("\n", ""))
+    assert not has_controls(full.body.text)
 
 
 def test_show_all_lists_every_file_of_a_long_glob() -> None:
@@ -372,3 +371,18 @@ def test_show_all_of_web_search_folds_a_long_reference_under_its_heading() -> No
         " ", ""
     ).replace("\n", "")
     assert texts[texts.index("2. small") :] == ["2. small", "   https://e.com/b", "   short", ""]
+
+
+def test_show_all_of_a_long_mcp_item_folds_every_line_of_its_json() -> None:
+    item = {"resource": {"rows": [f"row {n} {HOSTILE}" for n in range(payload_view.MAX_LINES)]}}
+    payload = {"content": [item]}
+    capped = result_sections("mcp", {}, "success", payload)[-1]
+    assert capped.truncated
+    full = result_sections("mcp", {}, "success", payload, full=True)[-1]
+    assert isinstance(full.body, WrapText) and full.title == "item 1: resource"
+    assert full.body.line_count == payload_view.MAX_LINES + 6  # { "resource": { "rows": [
+    lines, _ = render_sections([full], 50, payload_view.Style())
+    texts = [lines[index].text.rstrip() for index in range(len(lines))]
+    assert texts[-3:] == ["    ]", "  }", "}"]
+    assert all(cell_len(text) <= 50 for text in texts)
+    assert not has_controls("".join(texts))
