@@ -1446,8 +1446,15 @@ _GUIDES = ("├── ", "└── ", "│   ", "    ")
 what goes under each."""
 
 
+TREE_LEAD_CHARS = 160
+"""Characters of tree guides before an entry: deeper entries show the last ones after
+``…`` (a hostile tree 500 levels deep would otherwise make rows of 2,000 guides)."""
+
+
 def _ls_rows(node: dict[str, Any], out: ListBuilder, lead: str) -> None:
     """The entries under ``node`` as rows drawn as Rich draws a tree (every entry)."""
+    if len(lead) > TREE_LEAD_CHARS:
+        lead = "…" + lead[len(lead) - TREE_LEAD_CHARS + 1 :]
     dirs = node.get("childrenDirs") or node.get("directories") or []
     files = node.get("childrenFiles") or node.get("files") or []
     children = [

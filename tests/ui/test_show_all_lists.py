@@ -386,3 +386,17 @@ def test_show_all_of_a_long_mcp_item_folds_every_line_of_its_json() -> None:
     assert texts[-3:] == ["    ]", "  }", "}"]
     assert all(cell_len(text) <= 50 for text in texts)
     assert not has_controls("".join(texts))
+
+
+def test_a_very_deep_tree_keeps_its_rows_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(payload_view, "MAX_ITEMS", 10)
+    node: dict[str, Any] = {"absPath": "/w/bottom", "childrenFiles": ["deepest.txt"]}
+    for level in range(200):
+        node = {"absPath": f"/w/{level}", "childrenDirs": [node], "childrenFiles": ["f"]}
+    rows = result_sections("ls", {}, "success", {"directoryTreeRoot": node}, full=True)[0].body
+    assert isinstance(rows, ListRows) and len(rows) == 1 + 200 * 2 + 1
+    texts = all_rows(rows)
+    assert all(len(text) <= payload_view.TREE_LEAD_CHARS + 20 for text in texts)
+    deepest = [text for text in texts if text.endswith("deepest.txt")]
+    assert len(deepest) == 1 and deepest[0].startswith("…")
+    assert texts[1:3] == ["├── 198/", "│   ├── 197/"]
