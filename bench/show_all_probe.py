@@ -1,4 +1,4 @@
-"""Measure "show all" on a huge shell result: the longest UI stall and the time to show.
+"""Measure "show all" on a huge result: the longest UI stall and the time to show.
 
 Usage::
 
