@@ -87,10 +87,7 @@ async def test_a_long_answer_shows_a_placeholder_until_the_layout_thread_sends_i
     stream.text(long_answer("THE LAST LINE"))
     app = TranscriptApp()
     async with app.run_test(size=(80, 24)) as pilot:
-        transcript = app.query_one(Transcript)
-        layouts = held(transcript)
-        transcript.show_session(stream.session)
-        await pilot.pause()
+        transcript, layouts = await show_held(pilot, stream)
         assert "laying out" in screen(transcript)
         assert transcript.laying_out == 1
         assert layouts.release() == 1
@@ -111,11 +108,8 @@ async def test_keys_work_while_a_block_is_being_laid_out() -> None:
     stream.text(long_answer("END OF THE LONG ONE"))
     app = TranscriptApp()
     async with app.run_test(size=(80, 24)) as pilot:
-        transcript = app.query_one(Transcript)
-        layouts = held(transcript)
-        transcript.show_session(stream.session)
+        transcript, layouts = await show_held(pilot, stream)
         transcript.focus()
-        await pilot.pause()
         await pilot.press("home")
         assert "Short segment 0." in screen(transcript)
         await pilot.press("end")
@@ -166,10 +160,7 @@ async def test_a_layout_for_an_old_width_is_dropped_and_done_again() -> None:
     stream.text(long_answer("WIDTH CHECK"))
     app = TranscriptApp()
     async with app.run_test(size=(100, 24)) as pilot:
-        transcript = app.query_one(Transcript)
-        layouts = held(transcript)
-        transcript.show_session(stream.session)
-        await pilot.pause()
+        transcript, layouts = await show_held(pilot, stream)
         await pilot.resize_terminal(60, 24)
         await pilot.pause()
         layouts.release(cancelled_too=True)
@@ -190,10 +181,7 @@ async def test_search_finds_text_in_a_block_still_being_laid_out() -> None:
         stream.text(f"Later segment {number}.")
     app = TranscriptApp()
     async with app.run_test(size=(80, 24)) as pilot:
-        transcript = app.query_one(Transcript)
-        layouts = held(transcript)
-        transcript.show_session(stream.session)
-        await pilot.pause()
+        transcript, layouts = await show_held(pilot, stream)
         assert transcript.search("NEEDLE") == 0
         layouts.release()
         await pilot.pause()
