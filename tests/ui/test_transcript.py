@@ -7,6 +7,7 @@ from typing import Any
 
 import orjson
 from textual.app import App, ComposeResult
+from textual.pilot import Pilot
 
 import streamview.ui
 from streamview.core.parse import parse_line
@@ -57,6 +58,14 @@ class Stream:
         return self.state.sessions[0]
 
 
+async def show(pilot: Pilot[None], stream: Stream) -> Transcript:
+    """Show ``stream``'s session in the app's transcript and let it render."""
+    transcript = pilot.app.query_one(Transcript)
+    transcript.show_session(stream.session)
+    await pilot.pause()
+    return transcript
+
+
 def no_controls(transcript: Transcript) -> None:
     """No control character in any rendered segment."""
     transcript.plain_lines()
@@ -82,9 +91,7 @@ async def test_escape_sequences_never_reach_the_terminal() -> None:
     stream.text(HOSTILE, delta=True)  # an open, growing block
     app = TranscriptApp()
     async with app.run_test(size=(80, 40)) as pilot:
-        transcript = app.query_one(Transcript)
-        transcript.show_session(stream.session)
-        await pilot.pause()
+        transcript = await show(pilot, stream)
         no_controls(transcript)
         text = "\n".join(transcript.plain_lines())
     assert "␛[2J" in text  # shown as an inert picture, not hidden
@@ -98,9 +105,7 @@ async def test_html_and_deep_nesting_are_shown_not_dropped() -> None:
     stream.text("- " * 400 + "deep list")
     app = TranscriptApp()
     async with app.run_test(size=(80, 40)) as pilot:
-        transcript = app.query_one(Transcript)
-        transcript.show_session(stream.session)
-        await pilot.pause()
+        transcript = await show(pilot, stream)
         text = "\n".join(transcript.plain_lines())
     assert "<details>" in text and "<summary>Why</summary>" in text and "body" in text
     assert "deep quote" in text
@@ -113,9 +118,7 @@ async def test_a_huge_block_is_rendered_with_its_end() -> None:
     stream.text(paragraph * 1500 + "[" * 20_000 + "\n\nTHE END")  # ~320 KB
     app = TranscriptApp()
     async with app.run_test(size=(80, 30)) as pilot:
-        transcript = app.query_one(Transcript)
-        transcript.show_session(stream.session)
-        await pilot.pause()
+        transcript = await show(pilot, stream)
         lines = transcript.plain_lines()
     assert lines[-2].strip() == "THE END"
 
@@ -126,9 +129,7 @@ async def test_recap_replaces_the_deltas_it_repeats() -> None:
         stream.text(piece, delta=True)
     app = TranscriptApp()
     async with app.run_test(size=(80, 30)) as pilot:
-        transcript = app.query_one(Transcript)
-        transcript.show_session(stream.session)
-        await pilot.pause()
+        transcript = await show(pilot, stream)
         assert "Looking at the fil" in "\n".join(transcript.plain_lines())
         stream.text("Looking at the file first.", recap=True)  # corrected by the recap
         transcript.sync()
@@ -141,8 +142,7 @@ async def test_growing_answer_renders_finished_paragraphs_once() -> None:
     stream = Stream()
     app = TranscriptApp()
     async with app.run_test(size=(80, 30)) as pilot:
-        transcript = app.query_one(Transcript)
-        transcript.show_session(stream.session)
+        transcript = await show(pilot, stream)
         stream.text("First paragraph.\n\n```py\nx = 1\n\n", delta=True)
         transcript.sync()
         await pilot.pause()
@@ -178,9 +178,7 @@ async def test_only_blocks_near_the_viewport_are_rendered() -> None:
         stream.text(f"Segment {number}: " + "text " * 30)
     app = TranscriptApp()
     async with app.run_test(size=(80, 30)) as pilot:
-        transcript = app.query_one(Transcript)
-        transcript.show_session(stream.session)
-        await pilot.pause()
+        transcript = await show(pilot, stream)
         rendered = sum(1 for entry in transcript._entries if entry.lines is not None)
         assert rendered < 50
         assert transcript.scroll_y == transcript.max_scroll_y
@@ -197,8 +195,7 @@ async def test_a_slow_growing_tail_is_rendered_less_often_but_never_left_stale()
     stream = Stream()
     app = TranscriptApp()
     async with app.run_test(size=(80, 30)) as pilot:
-        transcript = app.query_one(Transcript)
-        transcript.show_session(stream.session)
+        transcript = await show(pilot, stream)
         stream.text("```py\nfirst = 1\n", delta=True)
         transcript.sync()
         await pilot.pause()
@@ -218,9 +215,7 @@ async def test_megabytes_of_answer_are_cut_to_the_width_not_word_wrapped() -> No
     stream.text("# Dump\n\n" + (line + "\n") * 800 + "漢字" * 100 + "\nLAST LINE")  # ~430 KB
     app = TranscriptApp()
     async with app.run_test(size=(80, 30)) as pilot:
-        transcript = app.query_one(Transcript)
-        transcript.show_session(stream.session)
-        await pilot.pause()
+        transcript = await show(pilot, stream)
         lines = transcript.plain_lines()
     assert lines[-2].strip() == "LAST LINE"  # then the blank separator
     assert any("漢字" in text for text in lines[-6:])
@@ -233,9 +228,7 @@ async def test_a_block_over_the_limit_says_how_much_is_not_shown_and_where_to_re
     stream.text("FIRST LINE\n" + line * 30_000 + "HIDDEN TAIL")  # 3 MB
     app = TranscriptApp()
     async with app.run_test(size=(80, 30)) as pilot:
-        transcript = app.query_one(Transcript)
-        transcript.show_session(stream.session)
-        await pilot.pause()
+        transcript = await show(pilot, stream)
         lines = transcript.plain_lines()
     text = "\n".join(lines)
     assert "FIRST LINE" in text

@@ -15,7 +15,7 @@ from streamview.ui.layout_thread import LayoutJob, LayoutResult, LayoutThread
 from streamview.ui.transcript import BACKGROUND_MARKDOWN_CHARS, Transcript
 
 from .conftest import wait_for
-from .test_transcript import Stream, TranscriptApp
+from .test_transcript import Stream, TranscriptApp, show
 
 PROSE = "A sentence of the answer with `code` and **bold** words in it. " * 4 + "\n\n"
 
@@ -64,11 +64,8 @@ def growing_fence(name: str) -> Stream:
 
 async def show_held(pilot: Pilot[None], stream: Stream) -> tuple[Transcript, HeldLayouts]:
     """Show ``stream``'s session in the app's transcript, with a held layout thread."""
-    transcript = pilot.app.query_one(Transcript)
-    layouts = held(transcript)
-    transcript.show_session(stream.session)
-    await pilot.pause()
-    return transcript, layouts
+    layouts = held(pilot.app.query_one(Transcript))
+    return await show(pilot, stream), layouts
 
 
 def screen(transcript: Transcript) -> str:
