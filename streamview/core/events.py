@@ -35,6 +35,8 @@ class SessionStarted(Event):
     cwd: str | None = None
     permission_mode: str | None = None
     api_key_source: str | None = None
+    agent: str | None = None
+    """The dialect's name (``cursor``, ``claude``, ``codex``, ``gemini``)."""
     extra: JSONObject = field(default_factory=dict)
     """Fields of the record streamview does not interpret (``tools``, ...)."""
 
@@ -89,6 +91,8 @@ class ToolCallEvent(Event):
     completed_at_ms: int | None = None
     description: str | None = None
     """A ``description`` that sat beside ``args`` (shell calls)."""
+    parent_call_id: str | None = None
+    """The subagent (``task``) call this call was made under, if any."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +131,12 @@ class RunResult(Event):
     result: str | None = None
     request_id: str | None = None
     usage: JSONObject | None = None
+    total_cost_usd: float | None = None
+    """What the run cost, where the agent says (Claude Code)."""
+    num_turns: int | None = None
+    """Turns the run took, where the agent says."""
+    message: str | None = None
+    """An error outcome's own message (``turn.failed``, ``error_max_turns``...)."""
 
 
 @dataclass(frozen=True, slots=True)

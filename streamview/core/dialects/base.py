@@ -1,0 +1,57 @@
+"""What a dialect is: one agent's stream format, turned into streamview's events.
+
+The fold (:mod:`streamview.core.state`), the printer, the ``--json`` summary and the UI
+know only the events of :mod:`streamview.core.events`. A dialect turns one agent's
+decoded records into those events, so adding an agent is one module, its fixtures and
+one line in the registry (:mod:`streamview.core.dialects`).
+
+Tool calls are normalised into the kinds :mod:`streamview.core.tools` knows (``read``,
+``write``, ``edit``, ``shell``, ``grep``, ``glob``, ``ls``, ``webFetch``, ``webSearch``,
+``mcp``, ``updateTodos``, ``task``...), with arguments and results in the shapes those
+kinds already have for Cursor, so every view renders every agent's calls the same way.
+A tool nobody maps keeps its own name and its raw JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from streamview.core.events import AnyEvent, JSONObject
+
+
+class Translator(Protocol):
+    """Turns one stream's records into events, keeping what pairing needs.
+
+    One translator reads one stream from its start: it may remember what earlier
+    records said (a tool's name by its id, the session id, the model).
+    """
+
+    def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
+        """The events one decoded record stands for, in order. Never raises.
+
+        Args:
+            record: The decoded line (a JSON object).
+            line: Its 1-based line number: every event it yields carries it.
+            recv_ms: Arrival time stamped by a live source, if any.
+
+        Returns:
+            One or more events; a record the dialect does not know becomes an
+            :class:`~streamview.core.events.UnknownRecord`, never nothing.
+        """
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Dialect:
+    """One agent's stream format."""
+
+    name: str
+    """Short name, as ``--agent`` takes it and ``--json`` reports it (``claude``)."""
+    label: str
+    """What the header shows (``Claude Code``)."""
+    detect: Callable[[JSONObject], bool]
+    """True when a record (one of the stream's first) is unmistakably this agent's."""
+    translator: Callable[[], Translator]
+    """A fresh translator, for one stream read from its start."""
