@@ -373,7 +373,7 @@ SCALE: dict[str, tuple[str, Callable[[], Iterator[bytes]]]] = {
 
 async def drive_viewer(path: Path, detail: bool, timeout: float) -> dict[str, float]:
     """Open ``path`` headless, press keys, open a detail view, quit; return timings."""
-    from streamview.ui import payload_view
+    from streamview.ui.capping import SHOW_ALL_KEY
     from streamview.ui.detail import SectionView
     from streamview.ui.tool_table import ToolCallTable
     from tests.hostile.tui import FreezeMeter, make_app, screen_problems, settled, wait_until
@@ -400,7 +400,7 @@ async def drive_viewer(path: Path, detail: bool, timeout: float) -> dict[str, fl
                 # The result was cut for display: ask for all of it, as a user would.
                 view = app.screen.query_one(SectionView)
                 cut = len(view.lines)
-                await pilot.press(payload_view.SHOW_ALL_KEY)
+                await pilot.press(SHOW_ALL_KEY)
                 await wait_until(
                     pilot,
                     lambda: not app.screen.query("#detail-loading") and len(view.lines) > cut,

@@ -34,8 +34,8 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from streamview.ui import payload_view
 from streamview.ui.app import prepare_process
+from streamview.ui.capping import RAW_KEY, SHOW_ALL_KEY
 from streamview.ui.detail import SectionView
 from streamview.ui.tool_table import ToolCallTable
 from tests.hostile import streams
@@ -157,7 +157,7 @@ async def probe(
             timeout,
         )
         if raw:
-            await pilot.press(payload_view.RAW_KEY)
+            await pilot.press(RAW_KEY)
             await wait_until(pilot, lambda: not app.screen.query("#detail-loading"), timeout)
         opened = time.perf_counter() - started
         open_stall = open_meter.longest
@@ -168,7 +168,7 @@ async def probe(
         meter.attach(app)
         await pilot.pause(0.1)
         started = time.perf_counter()
-        await pilot.press(payload_view.SHOW_ALL_KEY)
+        await pilot.press(SHOW_ALL_KEY)
         await wait_until(
             pilot,
             lambda: (

@@ -2,7 +2,7 @@
 
 The fold keeps only a call's summary; this screen asks the line store for the call's
 ``started`` and ``completed`` lines, parses them again and lays the payload out with
-:mod:`streamview.ui.payload_view`. Loading and laying out happen in a thread worker,
+:mod:`streamview.ui.views`. Loading and laying out happen in a thread worker,
 so a call whose result is megabytes long shows "loading…" instead of freezing.
 """
 
@@ -39,9 +39,12 @@ from streamview.core.linestore import LineStore
 from streamview.core.parse import parse_line
 from streamview.core.sanitize import clean, one_line
 from streamview.core.state import ToolCall
-from streamview.ui import payload_view
 from streamview.ui.block_layout import offscreen_console
-from streamview.ui.payload_view import Section
+from streamview.ui.capping import SHOW_ALL_KEY
+from streamview.ui.rows import LazyRows
+from streamview.ui.sections import Section, raw_json
+from streamview.ui.views import args_section, result_sections
+from streamview.ui.wrap import WrapText
 
 
 @dataclass(slots=True)
@@ -131,7 +134,7 @@ class LaidOutLines(Sequence[Strip]):
         """
         self._console = console
         self._options = options
-        self._parts: list[list[Strip] | payload_view.LazyRows] = []
+        self._parts: list[list[Strip] | LazyRows] = []
         self._starts: list[int] = []
         self._length = 0
         self._cache: LRUCache[tuple[int, int], Strip] = LRUCache(self.CACHED_ROWS)
@@ -146,7 +149,7 @@ class LaidOutLines(Sequence[Strip]):
         last.append(strip)
         self._length += 1
 
-    def add_rows(self, rows: payload_view.LazyRows) -> None:
+    def add_rows(self, rows: LazyRows) -> None:
         """Add rows of a big text, to be made strips when shown."""
         self._starts.append(self._length)
         self._parts.append(rows)
@@ -195,9 +198,9 @@ def render_sections(
     """Lay sections out as lines of a given width (safe to call from a thread).
 
     Sections that fold are wrapped to ``width``; code, diffs and output keep their
-    lines whole, for sideways scrolling. Big texts (:class:`~.payload_view.LazyRows`)
+    lines whole, for sideways scrolling. Big texts (:class:`~streamview.ui.rows.LazyRows`)
     are not laid out here at all: their rows become strips when they are shown; a big
-    text that folds (:class:`~.payload_view.WrapText`) is only cut into rows here.
+    text that folds (:class:`~streamview.ui.wrap.WrapText`) is only cut into rows here.
 
     Returns:
         The lines, and the width of the widest one.
@@ -206,7 +209,7 @@ def render_sections(
     console = offscreen_console(width)
     options = console.options.update_width(width)
     widest = width
-    big = [s.body for s in sections if isinstance(s.body, payload_view.LazyRows)]
+    big = [s.body for s in sections if isinstance(s.body, LazyRows)]
     rows_width = max([width, *(rows.widest for rows in big)])
     strips = LaidOutLines(
         console, options.update(width=rows_width, no_wrap=True, overflow="ignore")
@@ -216,11 +219,11 @@ def render_sections(
             if strips:
                 strips.append(Strip.blank(0))
             strips.append(Strip([Segment(section.title, title_style)]))
-        if isinstance(section.body, payload_view.LazyRows):
+        if isinstance(section.body, LazyRows):
             strips.add_rows(section.body)
             widest = max(widest, section.body.widest)
             continue
-        if isinstance(section.body, payload_view.WrapText):
+        if isinstance(section.body, WrapText):
             strips.add_rows(section.body.rows(width))
             continue
         section_options = options
@@ -409,7 +412,7 @@ class ToolCallDetailScreen(SectionScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "close", "Close"),
         Binding("r", "toggle_raw", "Raw JSON"),
-        Binding(payload_view.SHOW_ALL_KEY, "show_all", "Show all"),
+        Binding(SHOW_ALL_KEY, "show_all", "Show all"),
     ]
 
     LOADING_ID = "detail-loading"
@@ -500,8 +503,8 @@ class ToolCallDetailScreen(SectionScreen):
             if not records.raw:
                 note = Text("the raw lines were not kept for this input", style="dim italic")
                 return [Section("raw JSON", note)]
-            return [payload_view.raw_json(records.raw, self.full)]
-        sections = [payload_view.args_section(call.kind, records.args, records.description)]
+            return [raw_json(records.raw, self.full)]
+        sections = [args_section(call.kind, records.args, records.description)]
         if records.outcome is None and not records.found and call.completed_line is not None:
             summary = Text(one_line(call.summary or call.status, 500))
             summary.append("\n(the full result was not kept for this input)", style="dim italic")
@@ -510,7 +513,7 @@ class ToolCallDetailScreen(SectionScreen):
         if records.outcome is None and call.status != "running" and call.summary:
             sections.append(Section("result", Text(one_line(call.summary, 500))))
             return sections
-        sections += payload_view.result_sections(
+        sections += result_sections(
             call.kind,
             records.args,
             records.outcome,

@@ -29,10 +29,10 @@ from streamview.core.events import ConnectionNotice, Event, MalformedLine, Unkno
 from streamview.core.linestore import LineStore
 from streamview.core.sanitize import one_line
 from streamview.core.state import StreamState, describe_notice
-from streamview.ui import payload_view
+from streamview.ui.capping import SHOW_ALL_KEY
 from streamview.ui.detail import SectionScreen, SectionView
-from streamview.ui.payload_view import Section
 from streamview.ui.row_cursor import RowCursorView
+from streamview.ui.sections import Section, fields, plain, raw_json
 from streamview.ui.tool_table import fit_end
 
 MALFORMED = "malformed"
@@ -325,9 +325,7 @@ class EventLogScreen(Screen[None]):
 def entry_sections(entry: LogEntry, store: LineStore | None, full: bool = False) -> list[Section]:
     """Everything about one log entry: what it is, and the whole line."""
     event = entry.event
-    facts = payload_view.fields(
-        [("line", entry.line), ("kind", entry.kind), ("what", Text(entry.label))]
-    )
+    facts = fields([("line", entry.line), ("kind", entry.kind), ("what", Text(entry.label))])
     sections = [Section("entry", facts)]
     data = store.get(entry.line) if store is not None else None
     if isinstance(event, MalformedLine):
@@ -336,11 +334,11 @@ def entry_sections(entry: LogEntry, store: LineStore | None, full: bool = False)
         if data is None and event.raw_size > len(event.raw):
             size += f" (the first {len(event.raw):,} kept)"
         sections.append(Section("size", Text(size)))
-        body, cut = payload_view.plain(raw.decode("utf-8", "replace"), full)
+        body, cut = plain(raw.decode("utf-8", "replace"), full)
         sections.append(Section("the line (control characters shown as symbols)", body, cut))
         return sections
     if isinstance(event, UnknownRecord):
-        sections.append(payload_view.raw_json(event.record, full))
+        sections.append(raw_json(event.record, full))
         return sections
     record: Any = None
     if data is not None:
@@ -356,7 +354,7 @@ def entry_sections(entry: LogEntry, store: LineStore | None, full: bool = False)
             "detail": event.detail,
         }
     if record is not None:
-        sections.append(payload_view.raw_json(record, full))
+        sections.append(raw_json(record, full))
     return sections
 
 
@@ -365,7 +363,7 @@ class EventEntryScreen(SectionScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "close", "Close"),
-        Binding(payload_view.SHOW_ALL_KEY, "show_all", "Show all"),
+        Binding(SHOW_ALL_KEY, "show_all", "Show all"),
     ]
     LOADING_ID = "event-entry-loading"
 

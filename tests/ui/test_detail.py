@@ -1,4 +1,4 @@
-"""A tool call in full: payload_view per kind, and the detail screen on real captures."""
+"""A tool call in full: the views per kind, and the detail screen on real captures."""
 
 from __future__ import annotations
 
@@ -17,9 +17,10 @@ from streamview.core.linestore import LineStore
 from streamview.core.parse import parse_line
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState, ToolCall
-from streamview.ui import payload_view
+from streamview.ui.capping import FULL_MAX_LINES, MAX_LINES, cap_text, more_note
 from streamview.ui.detail import SectionView, ToolCallDetailScreen, escaped_id, load_records
-from streamview.ui.payload_view import MAX_LINES, Section, result_sections
+from streamview.ui.sections import Section
+from streamview.ui.views import args_section, result_sections
 
 from .conftest import settle_sections
 
@@ -68,7 +69,7 @@ def load_capture(name: str) -> tuple[StreamState, LineStore]:
     return state, store
 
 
-# -- payload_view ------------------------------------------------------------------------
+# -- views ------------------------------------------------------------------------------
 
 
 def test_shell_output_keeps_colour_and_nothing_else_escapes() -> None:
@@ -279,12 +280,12 @@ def test_huge_output_is_capped_with_a_note_and_full_shows_all() -> None:
     assert "\n… 15,000 more lines (press a to show all, r for the raw JSON)" in text
     full = result_sections("shell", {"command": "seq"}, "success", payload, full=True)
     assert not full[-1].truncated and "line 19999" in text_of([full[-1]])
-    one_long_line = payload_view.cap_text("x" * 100_000)
+    one_long_line = cap_text("x" * 100_000)
     assert len(one_long_line.text) < 6_000 and "95,000 more characters" in one_long_line.text
 
 
 def test_arguments_table_hides_bookkeeping_and_big_texts() -> None:
-    section = payload_view.args_section(
+    section = args_section(
         "shell",
         {"command": "ls", "toolCallId": "x", "parsingResult": {"a": 1}, "closeStdin": True},
         "List files",
@@ -292,7 +293,7 @@ def test_arguments_table_hides_bookkeeping_and_big_texts() -> None:
     text = text_of([section])
     assert "List files" in text and "ls" in text and "toolCallId" not in text
     assert "2 more" in text and "parsingResult" in text
-    edit = payload_view.args_section("edit", {"path": "a", "streamContent": "x\ny"}, None)
+    edit = args_section("edit", {"path": "a", "streamContent": "x\ny"}, None)
     assert "2 lines, 3 characters" in text_of([edit])
 
 
@@ -475,10 +476,10 @@ def test_snapshot_detail_of_a_shell_call(snap_compare: Any) -> None:
 
 
 def test_show_all_still_stops_at_the_full_limit() -> None:
-    text = "\n".join("y" for _ in range(payload_view.FULL_MAX_LINES + 5))
-    capped = payload_view.cap_text(text, full=True)
+    text = "\n".join("y" for _ in range(FULL_MAX_LINES + 5))
+    capped = cap_text(text, full=True)
     assert capped.truncated and capped.lines_left == 5
-    note = payload_view.more_note(capped).plain
+    note = more_note(capped).plain
     assert note == "… 5 more lines (too long to lay out; r for the raw JSON)"
 
 
@@ -530,7 +531,7 @@ async def test_a_running_call_on_show_updates_when_it_completes() -> None:
 )
 def test_no_control_character_reaches_the_screen(kind: str, args: Any, payload: Any) -> None:
     sections = [
-        payload_view.args_section(kind, args),
+        args_section(kind, args),
         *result_sections(kind, args, "success", payload),
     ]
     for section in sections:

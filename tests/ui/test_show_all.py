@@ -19,7 +19,9 @@ from streamview.core.linestore import LineStore
 from streamview.core.parse import parse_line
 from streamview.core.sanitize import clean
 from streamview.core.state import ToolCall
-from streamview.ui import payload_view
+from streamview.ui import capping
+from streamview.ui import rows as lazy_rows
+from streamview.ui.capping import FULL_MAX_LINES, MAX_LINES, SHOW_ALL_KEY, cap_text, text_pieces
 from streamview.ui.detail import (
     LaidOutLines,
     SectionView,
@@ -27,17 +29,17 @@ from streamview.ui.detail import (
     load_records,
     render_sections,
 )
-from streamview.ui.payload_view import (
-    MAX_LINES,
+from streamview.ui.rows import (
     CodeLines,
     DiffLines,
     LazyRows,
     OutputLines,
-    Section,
+    code_lines,
+    diff_lines,
     output_lines,
-    result_sections,
-    text_pieces,
 )
+from streamview.ui.sections import Section, code, diff_text
+from streamview.ui.views import result_sections
 
 from .conftest import settle_sections
 from .test_detail import STYLESHEET
@@ -117,12 +119,12 @@ def small_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
     """Pieces of 11 characters, rows of at most 12, a colour checkpoint every 3 rows:
     every boundary case happens in a few lines of output (the longest sequence in
     :data:`PIECES` still fits in a piece, as real ones fit in real pieces)."""
-    monkeypatch.setattr(payload_view, "PIECE_CHARS", 11)
-    monkeypatch.setattr(payload_view, "MAX_ROW_CHARS", 12)
-    monkeypatch.setattr(payload_view, "CHECKPOINT_ROWS", 3)
+    monkeypatch.setattr(capping, "PIECE_CHARS", 11)
+    monkeypatch.setattr(lazy_rows, "MAX_ROW_CHARS", 12)
+    monkeypatch.setattr(lazy_rows, "CHECKPOINT_ROWS", 3)
 
 
-# -- payload_view --------------------------------------------------------------------
+# -- rows --------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("seed", range(300))
@@ -140,7 +142,7 @@ def test_small_pieces_and_rows_change_nothing_but_where_long_lines_go_on(
     text = random_output(seed).replace("\t", "  ")  # a tab's width depends on its row
     output, _ = output_lines(text)
     rows = painted_lines(output)
-    assert all(len(row) <= 2 * payload_view.MAX_ROW_CHARS for row in rows)
+    assert all(len(row) <= 2 * lazy_rows.MAX_ROW_CHARS for row in rows)
     assert painted_cells(output) == painted_cells(from_ansi(text)), repr(text)
     # Styled in any order, each row is the same: colour comes from the checkpoints.
     backwards = [output.row(index) for index in reversed(range(len(output)))][::-1]
@@ -160,19 +162,19 @@ def test_pieces_split_no_colour_sequence_and_no_crlf() -> None:
 
 def test_cap_text_counts_lines_without_splitting_them_all() -> None:
     exactly = "\n".join(str(n) for n in range(MAX_LINES))
-    assert not payload_view.cap_text(exactly).truncated
-    one_more = payload_view.cap_text(exactly + "\nlast")
+    assert not cap_text(exactly).truncated
+    one_more = cap_text(exactly + "\nlast")
     assert one_more.lines_left == 1 and one_more.text == exactly
-    assert not payload_view.cap_text(exactly + "\n").truncated  # no line after the last
-    two_more = payload_view.cap_text(exactly + "\nx\n\n")
+    assert not cap_text(exactly + "\n").truncated  # no line after the last
+    two_more = cap_text(exactly + "\nx\n\n")
     assert two_more.lines_left == 2 and two_more.text == exactly
-    long = payload_view.cap_text("a\n" + "b" * 6_000 + "\nc")
+    long = cap_text("a\n" + "b" * 6_000 + "\nc")
     assert long.long_lines == 1 and long.text.startswith("a\n" + "b" * 5_000 + " … (1,000 more")
     assert long.text.endswith("characters)\nc")
 
 
 def test_show_all_keeps_every_line_of_shell_output_past_the_full_limit() -> None:
-    lines = payload_view.FULL_MAX_LINES + 10
+    lines = FULL_MAX_LINES + 10
     output = "".join(f"line {n} \x1b[32mok\x1b[0m\r\n" for n in range(lines))
     capped = result_sections("shell", {}, "success", shell_payload(output))[-1]
     assert capped.truncated and isinstance(capped.body, OutputLines)
@@ -204,7 +206,7 @@ def test_colour_set_on_one_line_goes_on_until_reset() -> None:
 def test_a_huge_line_goes_on_in_rows_and_keeps_its_colour() -> None:
     line = "\x1b[34m" + "0123456789" * 5_000 + "\x1b[0m"
     body, cut = output_lines(line + "\nafter", full=True)
-    assert not cut and body.widest == payload_view.MAX_ROW_CHARS
+    assert not cut and body.widest == lazy_rows.MAX_ROW_CHARS
     rows = [body.row(index) for index in range(len(body))]
     # Rows are cut every MAX_ROW_CHARS characters, colour sequences included.
     assert [len(row.plain) for row in rows] == [19_995, 20_000, 10_005, 5]
@@ -284,7 +286,7 @@ async def test_show_all_shows_every_line_of_a_big_shell_result() -> None:
         note = f"… {lines - MAX_LINES:,} more lines (press a to show all, r for the raw JSON)"
         assert texts[-2:] == [f"line {MAX_LINES - 1} ok", note]
         assert app.screen.check_action("show_all", ()) is True
-        await pilot.press(payload_view.SHOW_ALL_KEY)
+        await pilot.press(SHOW_ALL_KEY)
         await settle_sections(app, pilot)
         view = app.screen.query_one(SectionView)
         output_title = [strip.text for strip in view.lines].index("output")
@@ -331,12 +333,12 @@ CODE = [
 def test_code_rows_paint_what_the_whole_file_laid_out_at_once_paints(
     block_rows: int, block_chars: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(payload_view, "CODE_BLOCK_ROWS", block_rows)
-    monkeypatch.setattr(payload_view, "CODE_BLOCK_CHARS", block_chars)
+    monkeypatch.setattr(lazy_rows, "CODE_BLOCK_ROWS", block_rows)
+    monkeypatch.setattr(lazy_rows, "CODE_BLOCK_CHARS", block_chars)
     text = "\n".join(CODE * 3) + "\n"
-    whole = payload_view.code(text, "a.py", start_line=7, full=True)  # small: laid out at once
+    whole = code(text, "a.py", start_line=7, full=True)  # small: laid out at once
     assert not isinstance(whole.body, LazyRows)
-    rows, cut = payload_view.code_lines(text, "python", start_line=7)
+    rows, cut = code_lines(text, "python", start_line=7)
     assert not cut and rows.line_count == len(CODE) * 3
     assert painted_lines(rows) == painted_lines(whole.body)
     assert rows.row(0).plain == " 7 │ import os" and rows.row(23).plain == "30 │     pass"
@@ -346,10 +348,10 @@ def test_code_rows_paint_what_the_whole_file_laid_out_at_once_paints(
 def test_show_all_of_a_long_file_numbers_every_line_and_cuts_huge_ones_into_rows(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(payload_view, "MAX_ROW_CHARS", 100)
+    monkeypatch.setattr(lazy_rows, "MAX_ROW_CHARS", 100)
     lines = [f"v{n} = {n}" for n in range(MAX_LINES + 10)]
     lines[3] = "s = '" + "x" * 250 + "'"
-    section = payload_view.code("\n".join(lines), "big.py", full=True)
+    section = code("\n".join(lines), "big.py", full=True)
     rows = section.body
     assert isinstance(rows, CodeLines) and not section.truncated
     assert section.title == "content (python)"
@@ -364,7 +366,7 @@ def test_show_all_of_a_long_file_numbers_every_line_and_cuts_huge_ones_into_rows
         rows.row(rows.line_count - 1).plain
         == f"{len(lines)} │ v{len(lines) - 1} = {len(lines) - 1}"
     )
-    small = payload_view.code("v4 = 4", "big.py").body
+    small = code("v4 = 4", "big.py").body
     expected = painted_lines(small)[0][len("1 │ ") :]
     assert "".join(char for char, _ in expected) == "v4 = 4"
     assert expected[-1][1] is not None  # the number is coloured, as in a small file
@@ -389,8 +391,8 @@ async def test_long_output_lines_scroll_sideways() -> None:
 def test_rows_too_long_to_highlight_quickly_are_shown_plain(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(payload_view, "HIGHLIGHT_ROW_CHARS", 10)
-    rows, _ = payload_view.code_lines("x = 1\ny = 'a long line'\nz = 3", "python")
+    monkeypatch.setattr(lazy_rows, "HIGHLIGHT_ROW_CHARS", 10)
+    rows, _ = code_lines("x = 1\ny = 'a long line'\nz = 3", "python")
     assert [rows.row(index).plain for index in range(3)] == [
         "1 │ x = 1",
         "2 │ y = 'a long line'",
@@ -404,9 +406,9 @@ DIFF = "--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-old \x1b[31mline\n+new\tline 界\n s
 
 
 def test_diff_rows_paint_what_the_whole_diff_laid_out_at_once_paints() -> None:
-    whole = payload_view.diff_text(DIFF)
+    whole = diff_text(DIFF)
     assert not isinstance(whole.body, LazyRows)
-    rows, cut = payload_view.diff_lines(DIFF)
+    rows, cut = diff_lines(DIFF)
     assert not cut and rows.line_count == DIFF.count("\n") + 1
     assert painted_lines(rows) == painted_lines(whole.body)
     assert painted_cells(rows) == painted_cells(whole.body)
@@ -415,9 +417,9 @@ def test_diff_rows_paint_what_the_whole_diff_laid_out_at_once_paints() -> None:
 def test_show_all_of_a_long_diff_styles_every_row_by_its_line(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(payload_view, "MAX_ROW_CHARS", 100)
+    monkeypatch.setattr(lazy_rows, "MAX_ROW_CHARS", 100)
     lines = [f"+added {n}" for n in range(MAX_LINES)] + ["-" + "r" * 250, " end"]
-    section = payload_view.diff_text("\n".join(lines), full=True)
+    section = diff_text("\n".join(lines), full=True)
     rows = section.body
     assert isinstance(rows, DiffLines) and not section.truncated
     assert rows.line_count == len(lines) + 2  # the removed line takes three rows

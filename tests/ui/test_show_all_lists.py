@@ -11,6 +11,7 @@ import orjson
 import pytest
 from rich.cells import cell_len
 from rich.console import Console
+from rich.style import Style
 from rich.text import Text
 from rich.tree import Tree
 from textual.app import App
@@ -22,17 +23,15 @@ from streamview.core.linestore import LineStore
 from streamview.core.parse import parse_line
 from streamview.core.sanitize import clean, has_controls
 from streamview.core.state import ToolCall
-from streamview.ui import payload_view
+from streamview.ui import capping
+from streamview.ui.capping import FULL_MAX_LINES, MAX_CHARS, MAX_ITEMS, MAX_LINES, SHOW_ALL_KEY
 from streamview.ui.detail import SectionView, ToolCallDetailScreen, render_sections
 from streamview.ui.event_log import EventEntryScreen, entry_for
-from streamview.ui.payload_view import (
-    MAX_ITEMS,
-    ListRows,
-    WrapText,
-    result_sections,
-    wrap_text,
-)
+from streamview.ui.list_rows import ListRows
 from streamview.ui.safety import unsafe_on_screen
+from streamview.ui.views import result_sections
+from streamview.ui.views.search import TREE_LEAD_CHARS
+from streamview.ui.wrap import WrapText, wrap_text
 
 from .conftest import settle_sections
 from .test_detail import STYLESHEET
@@ -140,7 +139,7 @@ def test_a_long_directory_tree_is_drawn_as_rich_draws_it(monkeypatch: pytest.Mon
     payload = tree_payload(4, 5)
     shown_as_tree = result_sections("ls", {}, "success", payload, full=True)[0].body
     assert isinstance(shown_as_tree, Tree)  # short: Rich draws it
-    monkeypatch.setattr(payload_view, "MAX_ITEMS", 10)
+    monkeypatch.setattr(capping, "MAX_ITEMS", 10)
     rows = result_sections("ls", {}, "success", payload, full=True)[0].body
     assert isinstance(rows, ListRows)
     assert all_rows(rows) == painted(shown_as_tree)
@@ -201,20 +200,20 @@ def test_plain_words_fold_as_rich_folds_them() -> None:
 
 def test_a_fetched_page_past_every_limit_folds_in_full() -> None:
     line = "word " * 30 + "end"
-    page = "\n".join(f"{n} {line}" for n in range(payload_view.FULL_MAX_LINES + 5))
+    page = "\n".join(f"{n} {line}" for n in range(FULL_MAX_LINES + 5))
     payload = {"url": "https://e.com", "markdown": page + HOSTILE}
     capped = result_sections("webFetch", {}, "success", payload)[-1]
     assert capped.truncated
     full = result_sections("webFetch", {}, "success", payload, full=True)[-1]
     assert isinstance(full.body, WrapText) and not full.truncated and full.wrap
-    assert full.body.line_count == payload_view.FULL_MAX_LINES + 5
-    lines, _ = render_sections([full], 40, payload_view.Style())
+    assert full.body.line_count == FULL_MAX_LINES + 5
+    lines, _ = render_sections([full], 40, Style())
     console = Console(width=40)
     rows_by_digits = {
         digits: len(Text(f"{10 ** (digits - 1)} {line}").wrap(console, 40))
         for digits in range(1, 7)
     }
-    last = payload_view.FULL_MAX_LINES + 4
+    last = FULL_MAX_LINES + 4
     rows = sum(rows_by_digits[len(str(n))] for n in range(last))
     rows += len(Text(clean(f"{last} {line}{HOSTILE}")).wrap(console, 40))
     assert len(lines) == 1 + rows  # the title, then every line folded as Rich folds it
@@ -270,7 +269,7 @@ async def test_show_all_reaches_every_grep_match_without_reading_the_line_again(
         note = f"… {3301 - MAX_ITEMS:,} more lines (press a to show all, r for the raw JSON)"
         assert rows_after(view, "matches")[-1] == note
         monkeypatch.setattr(app.store, "get", lambda number: None)  # parsed once is enough
-        await pilot.press(payload_view.SHOW_ALL_KEY)
+        await pilot.press(SHOW_ALL_KEY)
         await settle_sections(app, pilot)
         view = app.screen.query_one(SectionView)
         shown = rows_after(view, "matches")
@@ -286,12 +285,12 @@ async def test_show_all_reaches_every_grep_match_without_reading_the_line_again(
 
 
 async def test_show_all_folds_a_long_page_to_a_narrow_screen() -> None:
-    lines = payload_view.MAX_LINES * 2
+    lines = MAX_LINES * 2
     page = "\n".join(f"line {n} of the page {HOSTILE} goes on" for n in range(lines))
     app = page_app(page)
     async with app.run_test(size=(30, 12)) as pilot:
         await settle_sections(app, pilot)
-        await pilot.press(payload_view.SHOW_ALL_KEY)
+        await pilot.press(SHOW_ALL_KEY)
         await settle_sections(app, pilot)
         view = app.screen.query_one(SectionView)
         width = view.scrollable_content_region.width
@@ -325,12 +324,12 @@ class EntryApp(App[None]):
 
 
 async def test_show_all_shows_the_whole_of_a_huge_bad_line() -> None:
-    words = payload_view.MAX_CHARS // 6 + 1_000
+    words = MAX_CHARS // 6 + 1_000
     line = b"not json " + HOSTILE.encode() + b" " + b"lorem " * words + b"THE END"
     app = EntryApp(line)
     async with app.run_test(size=(100, 12)) as pilot:
         await settle_sections(app, pilot)
-        await pilot.press(payload_view.SHOW_ALL_KEY)
+        await pilot.press(SHOW_ALL_KEY)
         await settle_sections(app, pilot)
         view = app.screen.query_one(SectionView)
         width = view.scrollable_content_region.width
@@ -348,7 +347,7 @@ async def test_show_all_shows_the_whole_of_a_huge_bad_line() -> None:
 
 
 def test_show_all_of_web_search_folds_a_long_reference_under_its_heading() -> None:
-    chunk = "\n".join(f"passage {n} {HOSTILE}" for n in range(payload_view.MAX_LINES * 2))
+    chunk = "\n".join(f"passage {n} {HOSTILE}" for n in range(MAX_LINES * 2))
     references = [
         {"title": "big", "url": "https://e.com/a", "chunk": chunk},
         {"title": "small", "url": "https://e.com/b", "chunk": "short"},
@@ -358,8 +357,8 @@ def test_show_all_of_web_search_folds_a_long_reference_under_its_heading() -> No
     assert any(section.truncated for section in capped)  # so "show all" is offered
     full = result_sections("webSearch", {}, "success", payload, full=True)
     folded = [section.body for section in full if isinstance(section.body, WrapText)]
-    assert len(folded) == 1 and folded[0].line_count == payload_view.MAX_LINES * 2
-    lines, _ = render_sections(full, 40, payload_view.Style())
+    assert len(folded) == 1 and folded[0].line_count == MAX_LINES * 2
+    lines, _ = render_sections(full, 40, Style())
     texts = [lines[index].text.rstrip() for index in range(len(lines))]
     first = texts.index("1. big")
     assert texts[first + 1 : first + 3] == ["   https://e.com/a", "   passage 0"]
@@ -374,14 +373,14 @@ def test_show_all_of_web_search_folds_a_long_reference_under_its_heading() -> No
 
 
 def test_show_all_of_a_long_mcp_item_folds_every_line_of_its_json() -> None:
-    item = {"resource": {"rows": [f"row {n} {HOSTILE}" for n in range(payload_view.MAX_LINES)]}}
+    item = {"resource": {"rows": [f"row {n} {HOSTILE}" for n in range(MAX_LINES)]}}
     payload = {"content": [item]}
     capped = result_sections("mcp", {}, "success", payload)[-1]
     assert capped.truncated
     full = result_sections("mcp", {}, "success", payload, full=True)[-1]
     assert isinstance(full.body, WrapText) and full.title == "item 1: resource"
-    assert full.body.line_count == payload_view.MAX_LINES + 6  # { "resource": { "rows": [
-    lines, _ = render_sections([full], 50, payload_view.Style())
+    assert full.body.line_count == MAX_LINES + 6  # { "resource": { "rows": [
+    lines, _ = render_sections([full], 50, Style())
     texts = [lines[index].text.rstrip() for index in range(len(lines))]
     assert texts[-3:] == ["    ]", "  }", "}"]
     assert all(cell_len(text) <= 50 for text in texts)
@@ -389,14 +388,14 @@ def test_show_all_of_a_long_mcp_item_folds_every_line_of_its_json() -> None:
 
 
 def test_a_very_deep_tree_keeps_its_rows_short(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(payload_view, "MAX_ITEMS", 10)
+    monkeypatch.setattr(capping, "MAX_ITEMS", 10)
     node: dict[str, Any] = {"absPath": "/w/bottom", "childrenFiles": ["deepest.txt"]}
     for level in range(200):
         node = {"absPath": f"/w/{level}", "childrenDirs": [node], "childrenFiles": ["f"]}
     rows = result_sections("ls", {}, "success", {"directoryTreeRoot": node}, full=True)[0].body
     assert isinstance(rows, ListRows) and len(rows) == 1 + 200 * 2 + 1
     texts = all_rows(rows)
-    assert all(len(text) <= payload_view.TREE_LEAD_CHARS + 20 for text in texts)
+    assert all(len(text) <= TREE_LEAD_CHARS + 20 for text in texts)
     deepest = [text for text in texts if text.endswith("deepest.txt")]
     assert len(deepest) == 1 and deepest[0].startswith("…")
     assert texts[1:3] == ["├── 198/", "│   ├── 197/"]
