@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from streamview import __version__
+from streamview.core.exit_status import EXIT_RUN_FAILED, EXIT_SUCCESS, EXIT_USAGE, exit_code_for
 from streamview.core.reader import EventReader, fold
 from streamview.core.sanitize import dumps_for_terminal, one_line
-from streamview.core.state import SUCCESS, StreamState
+from streamview.core.state import StreamState
 from streamview.core.summary import summarize
 from streamview.printer import Printer
 from streamview.process import ProcessSource
@@ -27,15 +28,10 @@ from streamview.sources import (
     PipeSource,
     Source,
     detach_stdin_for_keys,
+    empty_input,
     open_file,
     source_for,
 )
-
-EXIT_SUCCESS = 0
-EXIT_RUN_FAILED = 1
-"""The run ended with an error, or without a result."""
-EXIT_USAGE = 2
-"""Bad arguments, or an input that cannot be read."""
 
 DESCRIPTION = """\
 Watch, replay and understand runs of the Cursor agent CLI.
@@ -152,23 +148,6 @@ def fail(message: str) -> int:
     """Print one clear line on stderr and return the usage exit code."""
     sys.stderr.write(f"streamview: {one_line(message, 2000)}\n")
     return EXIT_USAGE
-
-
-def exit_code_for(state: StreamState) -> int:
-    """0 when the last session succeeded, 1 otherwise."""
-    session = state.current
-    return (
-        EXIT_SUCCESS
-        if session is not None and session.outcome.status == SUCCESS
-        else EXIT_RUN_FAILED
-    )
-
-
-def empty_input(source: Source, received: int) -> str:
-    """Why an input with no line to show is refused: nothing at all, or only blank lines."""
-    if received == 0:
-        return f"{source.label}: input is empty"
-    return f"{source.label}: input is empty (only blank lines)"
 
 
 def first_content(source: Source) -> int | None:
@@ -428,7 +407,7 @@ def run_export(source: Source, args: argparse.Namespace) -> int:
             return fail(f"cannot write {args.export_markdown}: {error.strerror or error}")
         say(f"wrote {args.export_markdown}")
     if args.export_svg is not None:
-        from streamview.ui.playback import export_svg
+        from streamview.ui.svg_export import export_svg
 
         try:
             export_svg(MemorySource(data, source.label), Path(args.export_svg), theme=args.theme)

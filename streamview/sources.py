@@ -150,6 +150,18 @@ class MemorySource(Source):
             yield self.data
 
 
+def empty_input(source: Source, received: int) -> str:
+    """Why an input with no line to show is refused: nothing at all, or only blank lines.
+
+    Args:
+        source: The input.
+        received: Bytes it held (all blank, if any).
+    """
+    if received == 0:
+        return f"{source.label}: input is empty"
+    return f"{source.label}: input is empty (only blank lines)"
+
+
 def open_file(path: Path):  # type: ignore[no-untyped-def]
     """Open ``path`` for binary reading, turning OS errors into one-line messages.
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from streamview.core import tools
+import streamview.core.tools as tools
 
 STATUS_MARK = {
     tools.RUNNING: "…",

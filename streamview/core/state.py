@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from streamview.core import tools
+import streamview.core.tools as tools
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,

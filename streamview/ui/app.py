@@ -26,8 +26,16 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Input
 
+from streamview.core.exit_status import EXIT_USAGE, exit_code_for
 from streamview.core.state import Session, StreamState
-from streamview.sources import InputError, PipeSource, Source, detach_stdin_for_keys, now_ms
+from streamview.sources import (
+    InputError,
+    PipeSource,
+    Source,
+    detach_stdin_for_keys,
+    empty_input,
+    now_ms,
+)
 from streamview.ui.feed import Feed
 from streamview.ui.help import HelpScreen
 from streamview.ui.playback import PlaybackFeed, ViewerControls
@@ -46,8 +54,6 @@ BEHIND_SYNC_SECONDS = 0.5
 """While the reader is ahead, repaint at most this often."""
 CATCHING_UP_EVENTS = 2_000
 """Folding this many events in one frame means reading a backlog, not a live run."""
-EXIT_USAGE = 2
-"""Exit status when the input was empty or unreadable (as for ``--print``)."""
 WIDE_LAYOUT_COLUMNS = 150
 """From this width on, transcript and tool calls sit side by side."""
 RATE_WINDOW_MS = 3_000
@@ -156,7 +162,14 @@ class StreamviewApp(App[int]):
             self.feed.on_arrival = lambda: self.post_message(self.EventsArrived())
         # Read once the first frame is up: the window appears at once even for a huge file.
         self.call_after_refresh(self.feed.start)
-        self.controls = ViewerControls(self)
+        self.controls = ViewerControls(
+            self,
+            self.source,
+            self.feed,
+            state=lambda: self.state,
+            pump=self.pump,
+            rewind=self.start_over,
+        )
         self.controls.install()
         self.watch(self.screen, "focused", self._focus_moved, init=False)
         self.set_interval(self._frame_seconds, self.pump, name="pump")
@@ -170,6 +183,13 @@ class StreamviewApp(App[int]):
     def _apply_width(self, width: int) -> None:
         if self.main_screen is not None:
             self.main_screen.set_class(width >= WIDE_LAYOUT_COLUMNS, "-wide")
+
+    def start_over(self) -> None:
+        """Show a fresh state, from no session on (playback went back: the feed hands
+        out the events again)."""
+        self.state = StreamState(track_changes=True)
+        self.session_index = None
+        self.pinned = False
 
     def action_playback(self, command: str) -> None:
         """Playback, agent and export keys: see :mod:`streamview.ui.playback`."""
@@ -195,8 +215,6 @@ class StreamviewApp(App[int]):
     @property
     def exit_code(self) -> int:
         """0 when the last session succeeded, 1 otherwise."""
-        from streamview.cli import exit_code_for
-
         return exit_code_for(self.state)
 
     # -- feeding ------------------------------------------------------------------------
@@ -577,8 +595,6 @@ def run_app(source: Source, theme: str | None = None, **options: Any) -> int:
         sys.stderr.write(f"streamview: {app.read_error}\n")
         return EXIT_USAGE
     if app.state.ended and not app.state.counts.total:
-        from streamview.cli import empty_input
-
         sys.stderr.write(f"streamview: {empty_input(source, app.feed.bytes_read)}\n")
         return EXIT_USAGE
     return app.exit_code

@@ -63,13 +63,8 @@ KEYS: list[tuple[str, list[tuple[str, str]]]] = [
 
 
 def sections() -> list[tuple[str, list[tuple[str, str]]]]:
-    """:data:`KEYS`, then the playback, run-mode and export keys."""
-    try:
-        from streamview.ui import playback
-    except ImportError:
-        return list(KEYS)
-    rows = list(getattr(playback, "HELP_ROWS", []))
-    return [*KEYS, ("Replay, run mode, export", rows)] if rows else list(KEYS)
+    """The sections of :data:`KEYS` (the playback, run-mode and export keys included)."""
+    return list(KEYS)
 
 
 def keys_table() -> Table:

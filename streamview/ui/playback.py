@@ -19,14 +19,14 @@ recording stops.
 
 from __future__ import annotations
 
-import asyncio
 import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 from rich.text import Text
+from textual.app import App
 from textual.widgets import Static
 
 from streamview.core.events import AnyEvent, ToolCallEvent
@@ -46,10 +46,7 @@ from streamview.core.timing import (
 )
 from streamview.process import ProcessSource, ProcessState
 from streamview.sources import InputError, Source, now_ms
-from streamview.ui.feed import Batch
-
-if TYPE_CHECKING:
-    from streamview.ui.app import StreamviewApp
+from streamview.ui.feed import Batch, Feed
 
 PLAYBACK_KEYS: list[tuple[str, str, str, str]] = [
     ("space", "toggle", "Play/Pause", "space"),
@@ -593,14 +590,30 @@ class ViewerControls:
     """Playback, agent and export controls of one viewer.
 
     Args:
-        app: The viewer.
+        app: The viewer: the keys, bar and panel go there.
+        source: The viewer's input.
+        feed: What hands the viewer its events.
+        state: The viewer's state now (what an export writes).
+        pump: Folds the events due into the viewer's state at once.
+        rewind: Starts the viewer over on a fresh state (playback going back).
     """
 
-    def __init__(self, app: StreamviewApp) -> None:
+    def __init__(
+        self,
+        app: App[Any],
+        source: Source,
+        feed: Feed | PlaybackFeed,
+        *,
+        state: Callable[[], StreamState],
+        pump: Callable[[], None],
+        rewind: Callable[[], None],
+    ) -> None:
         self.app = app
-        feed = app.feed
+        self.source = source
         self.playback = feed if isinstance(feed, PlaybackFeed) else None
-        source = app.source
+        self._state = state
+        self._pump = pump
+        self._rewind = rewind
         self.process = source if isinstance(source, ProcessSource) else None
         self.recorder = getattr(source, "recorder", None)
         self._recording_warned = False
@@ -613,7 +626,7 @@ class ViewerControls:
         app = self.app
         before = app.query("StatusBar").first()
         if self.playback is not None:
-            self.playback.on_rewind = self.rewind
+            self.playback.on_rewind = self._rewind
             for keys, command, description, shown in PLAYBACK_KEYS:
                 app.bind(
                     keys,
@@ -667,7 +680,7 @@ class ViewerControls:
             feed.slower()
         elif name == "restart":
             feed.restart()
-        self.app.pump()
+        self._pump()
         self.refresh()
 
     def can_interrupt(self) -> bool:
@@ -683,19 +696,13 @@ class ViewerControls:
             self.app.notify(f"sent {sent} to the agent · ctrl+c again to insist", timeout=3)
         self.refresh()
 
-    def rewind(self) -> None:
-        """Start the viewer over on a fresh state (the feed hands out events again)."""
-        app = self.app
-        app.state = StreamState(track_changes=True)
-        app.session_index = None
-        app.pinned = False
-
     # -- export -----------------------------------------------------------------------
 
     def export(self) -> None:
         """Write the Markdown transcript and an SVG screenshot to the current directory."""
         app = self.app
-        stem = Path(app.source.label).stem or "run"
+        label = self.source.label
+        stem = Path(label).stem or "run"
         stem = "".join(c if c.isalnum() or c in "-_." else "-" for c in stem)[:60]
         stamp = time.strftime("%Y%m%d-%H%M%S")
         markdown_path = Path.cwd() / f"streamview-{stem}-{stamp}.md"
@@ -704,7 +711,7 @@ class ViewerControls:
             process = self.process.summary()
         try:
             markdown_path.write_text(
-                to_markdown(app.state, title=app.source.label, process=process), encoding="utf-8"
+                to_markdown(self._state(), title=label, process=process), encoding="utf-8"
             )
             svg_path = app.save_screenshot(f"streamview-{stem}-{stamp}.svg", str(Path.cwd()))
         except OSError as error:
@@ -735,29 +742,3 @@ class ViewerControls:
         if recorder is not None and recorder.error and not self._recording_warned:
             self._recording_warned = True
             app.notify(recorder.error, severity="error", timeout=10)
-
-
-def export_svg(source: Source, path: Path, theme: str | None = None) -> Path:
-    """Write an SVG screenshot of the viewer at ``source``'s final state.
-
-    Args:
-        source: The input (read to its end).
-        path: Where to write the SVG.
-        theme: A Textual theme name.
-        size: Terminal size of the screenshot.
-    """
-    from streamview.ui.app import StreamviewApp
-
-    app = StreamviewApp(source, theme=theme)
-
-    async def shoot() -> str:
-        async with app.run_test(size=(120, 40)) as pilot:
-            deadline = time.monotonic() + 60
-            while not app.state.ended and time.monotonic() < deadline:
-                await pilot.pause(0.05)
-            await pilot.pause(0.1)
-            return app.export_screenshot(title=source.label)
-
-    svg = asyncio.run(shoot())
-    path.write_text(svg, encoding="utf-8")
-    return path
