@@ -1,0 +1,180 @@
+"""The shape of the code: no import cycles anywhere, and a core that knows no UI.
+
+Every module under ``streamview/`` is parsed with :mod:`ast`, so every import counts:
+at the top, inside functions, under ``TYPE_CHECKING``. ``from package import name``
+depends on the package (its ``__init__`` runs and its namespace is read) and, when
+``name`` is a submodule, on that module too. ``import a.b.c`` depends on ``a.b.c``.
+The runtime probe of :mod:`tests.core.test_boundary` checks what importing the core
+loads; the static check here also sees imports that only run inside a function.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "streamview"
+UI_LIBRARIES = ("textual", "rich", "pygments")
+"""What the core must never import."""
+
+Graph = dict[str, set[str]]
+
+
+def module_files(package: Path) -> dict[str, Path]:
+    """Every module under ``package`` by dotted name (a package by its ``__init__``)."""
+    modules = {}
+    for path in sorted(package.rglob("*.py")):
+        parts = path.relative_to(package.parent).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        modules[".".join(parts)] = path
+    return modules
+
+
+def imported_names(module: str, path: Path) -> Iterator[str]:
+    """Every dotted name an import statement of the module reaches, wherever it is."""
+    is_package = path.name == "__init__.py"
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = module.split(".")
+                parent = parent[: len(parent) - node.level + (1 if is_package else 0)]
+                base = ".".join([*parent, base] if base else parent)
+            yield base
+            for alias in node.names:
+                yield f"{base}.{alias.name}"
+
+
+def import_graph(package: Path) -> tuple[Graph, dict[str, set[str]]]:
+    """Which of the package's modules each imports, and every name each imports."""
+    modules = module_files(package)
+    graph: Graph = {name: set() for name in modules}
+    names: dict[str, set[str]] = {name: set() for name in modules}
+    for module, path in modules.items():
+        for name in imported_names(module, path):
+            names[module].add(name)
+            if name in modules and name != module:
+                graph[module].add(name)
+    return graph, names
+
+
+def cycles(graph: Graph) -> list[tuple[list[str], list[str]]]:
+    """Each group of modules that import each other (Tarjan's strongly connected
+    components), with one cycle through it (its first module repeated at the end)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph[node]):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return [(cycle_in(graph, set(group)), group) for group in groups]
+
+
+def cycle_in(graph: Graph, group: set[str]) -> list[str]:
+    """A shortest way round from the group's first module back to itself."""
+    start = min(group)
+    paths = {start: [start]}
+    queue = [start]
+    while queue:
+        node = queue.pop(0)
+        for target in sorted(graph[node] & group):
+            if target == start:
+                return [*paths[node], start]
+            if target not in paths:
+                paths[target] = [*paths[node], target]
+                queue.append(target)
+    raise AssertionError(f"no cycle through {start}")  # pragma: no cover
+
+
+def test_no_module_of_streamview_imports_itself_round_a_cycle() -> None:
+    graph, _ = import_graph(PACKAGE)
+    found = [
+        " -> ".join(cycle) + f" (all of {', '.join(group)} import each other)"
+        for cycle, group in cycles(graph)
+    ]
+    assert not found, "import cycles:\n" + "\n".join(found)
+
+
+def test_the_core_imports_no_ui_library_even_inside_a_function() -> None:
+    _, names = import_graph(PACKAGE)
+    offending = sorted(
+        f"{module} imports {name}"
+        for module, imported in names.items()
+        if module.startswith("streamview.core")
+        for name in imported
+        if name.split(".")[0] in UI_LIBRARIES
+    )
+    assert not offending, "\n".join(offending)
+
+
+def test_the_core_imports_nothing_of_streamview_outside_it() -> None:
+    graph, _ = import_graph(PACKAGE)
+    outside = sorted(
+        f"{module} imports {target}"
+        for module, targets in graph.items()
+        if module.startswith("streamview.core")
+        for target in targets
+        if not target.startswith("streamview.core")
+    )
+    assert not outside, "\n".join(outside)
+
+
+@pytest.fixture
+def tangled(tmp_path: Path) -> Path:
+    """A package whose imports go round in every hidden way the real check must see."""
+    package = tmp_path / "pkg"
+    (package / "sub").mkdir(parents=True)
+    files = {
+        "__init__.py": "from pkg.a import thing\n",
+        "a.py": "def thing():\n    from pkg import b\n    return b\n",
+        "b.py": ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .sub.c import C\n"),
+        "sub/__init__.py": "",
+        "sub/c.py": "from .. import a\nimport rich.text\n",
+        "d.py": "import pkg.a\n",
+    }
+    for name, text in files.items():
+        (package / name).write_text(text, encoding="utf-8")
+    return package
+
+
+def test_the_check_sees_cycles_through_functions_type_checking_and_relative_imports(
+    tangled: Path,
+) -> None:
+    graph, names = import_graph(tangled)
+    assert graph["pkg.sub.c"] == {"pkg", "pkg.a"}  # "from .. import a"
+    assert "rich.text" in names["pkg.sub.c"]
+    [(cycle, group)] = cycles(graph)
+    assert group == ["pkg", "pkg.a", "pkg.b", "pkg.sub.c"]  # not pkg.d: nothing imports it
+    assert cycle == ["pkg", "pkg.a", "pkg"]
