@@ -148,10 +148,16 @@ def _plural(count: int, word: str) -> str:
     return f"{count:,} {word if count == 1 else _PLURALS.get(word, word + 's')}"
 
 
-def _todo_done(todo: Any) -> bool:
-    """``completed`` or ``TODO_STATUS_COMPLETED``: builds spell the status both ways."""
+def todo_status(todo: Any) -> str | None:
+    """A todo's status in one spelling: ``in_progress`` for ``in_progress`` and
+    ``TODO_STATUS_IN_PROGRESS`` alike (builds spell it both ways); ``None`` if none."""
     status = todo.get("status") if isinstance(todo, dict) else None
-    return isinstance(status, str) and status.lower().removeprefix("todo_status_") == "completed"
+    return status.lower().removeprefix("todo_status_") if isinstance(status, str) else None
+
+
+def _todo_done(todo: Any) -> bool:
+    """``completed`` or ``TODO_STATUS_COMPLETED``."""
+    return todo_status(todo) == "completed"
 
 
 def _first_line(text: str, limit: int = 80) -> str:

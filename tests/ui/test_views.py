@@ -1,14 +1,20 @@
-"""The registry of tool views: every kind finds its view, and a subagent's task shows
-its prompt and answer."""
+"""The registry of tool views: every kind finds its view, a subagent's task shows its
+prompt and answer, and todos spelled as Cursor spells them get their marks."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from streamview.core import tools
+from streamview.sources import FileSource
+from streamview.ui.app import StreamviewApp
+from streamview.ui.detail import SectionView, ToolCallDetailScreen
+from streamview.ui.tool_table import ToolCallTable
 from streamview.ui.views import VIEWS, args_section, result_sections, view_for
 from streamview.ui.views.raw import RAW
 
-from .test_detail import text_of
+from .conftest import RECORDINGS, FakeClock, settle, settle_sections, wait_for
+from .test_detail import styled, text_of
 
 TASK_ARGS: dict[str, Any] = {
     "description": "Probe README summary",
@@ -61,3 +67,64 @@ def test_a_task_answer_in_content_blocks_is_shown_and_an_unknown_one_is_raw() ->
     assert "found 3 files" in text_of(result_sections("task", {}, "success", blocks))
     odd = result_sections("task", {"prompt": "look"}, "success", {"steps": 3})
     assert [section.title for section in odd] == ["prompt", "raw JSON"]
+
+
+CURSOR_TODOS = [
+    {"id": "1", "content": "Reproduce the flaky failure", "status": "TODO_STATUS_COMPLETED"},
+    {"id": "2", "content": "Find the root cause", "status": "TODO_STATUS_IN_PROGRESS"},
+    {"id": "3", "content": "Fix it", "status": "TODO_STATUS_PENDING"},
+    {"id": "4", "content": "Give up", "status": "TODO_STATUS_CANCELLED"},
+    {"id": "5", "content": "Wait", "status": "TODO_STATUS_BLOCKED"},
+]
+"""Statuses as Cursor's builds spell them (``recordings/success-multi-tool.ndjson``),
+and one nobody knows."""
+
+
+def test_cursor_todo_statuses_get_their_marks_and_an_unknown_one_is_named() -> None:
+    sections = result_sections("updateTodos", {}, "success", {"todos": CURSOR_TODOS})
+    assert text_of(sections).splitlines()[1:] == [
+        "✓ Reproduce the flaky failure",
+        "◐ Find the root cause",
+        "○ Fix it",
+        "✗ Give up",
+        "? Wait  (TODO_STATUS_BLOCKED)",
+    ]
+    assert styled(sections, "Reproduce")[0].color.name == "green"
+    assert styled(sections, "Give up")[0].strike
+
+
+def test_the_summary_counts_cursor_spelled_todos_done() -> None:
+    assert tools.summary_of("updateTodos", "success", {"todos": CURSOR_TODOS}) == "1/5 done"
+    assert tools.todo_status(CURSOR_TODOS[1]) == "in_progress"
+    assert tools.todo_status({"status": "completed"}) == "completed"
+    assert tools.todo_status({"content": "no status"}) is None
+
+
+async def test_opening_a_todo_call_from_the_table_shows_its_checklist() -> None:
+    """The recording's second todo update: three done, one in progress, spelled
+    ``TODO_STATUS_...``; the row says 3/4 done and the detail shows the same."""
+    app = StreamviewApp(FileSource(RECORDINGS / "success-multi-tool.ndjson"), clock=FakeClock())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        calls = app.state.sessions[-1].tool_calls
+        todo = [call for call in calls if call.kind == "updateTodos"][1]
+        table = app.query_one(ToolCallTable)
+        await pilot.press("tab", "home")
+        while table.cursor_call != todo.index:
+            before = table.cursor
+            await pilot.press("down")
+            assert table.cursor != before, "the cursor never reached the todo call"
+        assert todo.summary == "3/4 done"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ToolCallDetailScreen))
+        await settle_sections(app, pilot)
+        shown = "\n".join(view.text for view in app.screen.query(SectionView))
+        arguments, checklist_text = shown.split("\ntodos\n", 1)
+        assert "4 items" in arguments and "TODO_STATUS" not in arguments  # listed below
+        checklist = checklist_text.splitlines()
+        assert checklist == [
+            "✓ Reproduce the flaky failure",
+            "✓ Find the root cause in Backoff",
+            "✓ Fix it and make the test deterministic",
+            "◐ Run the whole suite",
+        ]

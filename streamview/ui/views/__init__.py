@@ -68,6 +68,11 @@ def args_section(kind: str, args: dict[str, Any] | None, description: str | None
             lines = value.count("\n") + 1
             rows.append((key, Text(f"{lines:,} lines, {len(value):,} characters", style="dim")))
             continue
+        if key == big and isinstance(value, list):
+            rows.append(
+                (key, Text(f"{len(value):,} item{'s' if len(value) != 1 else ''}", style="dim"))
+            )
+            continue
         rows.append((clean(str(key)), value))
     if others:
         note = Text(", ".join(others) + f" ({RAW_KEY} for raw JSON)", style="dim")

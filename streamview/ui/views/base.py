@@ -25,8 +25,8 @@ class ToolView:
     result: ResultView
     """The sections of a ``success`` or ``failure`` result."""
     big_arg: str | None = None
-    """An argument holding a whole text shown with the result: the arguments table
-    only gives its size."""
+    """An argument holding a whole text or list shown with the result: the arguments
+    table only gives its size."""
     main_args: tuple[str, ...] | None = None
     """When given, only these arguments are listed; the rest is bookkeeping, named."""
 

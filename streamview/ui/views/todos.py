@@ -8,6 +8,7 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from streamview.core.sanitize import one_line
+from streamview.core.tools import todo_status
 from streamview.ui.sections import Section, raw_json, scalar
 from streamview.ui.views.base import ToolView, as_str
 
@@ -21,20 +22,22 @@ _CHECK_STYLE = {
 
 
 def todo_list(todos: list[Any]) -> RenderableType:
-    """A checklist: ✓ done, ◐ in progress, ○ pending, ✗ cancelled."""
+    """A checklist: ✓ done, ◐ in progress, ○ pending, ✗ cancelled (each status spelled
+    ``completed`` or ``TODO_STATUS_COMPLETED``); another status is shown after the text."""
     lines: list[Text] = []
     for todo in todos:
         if not isinstance(todo, dict):
             lines.append(Text("? " + scalar(todo, 300)))
             continue
-        status = as_str(todo.get("status")) or "pending"
+        spelled = as_str(todo.get("status")) or "pending"
+        status = todo_status(todo) or "pending"
         mark = _CHECK.get(status, "?")
         line = Text(f"{mark} ", style=_CHECK_STYLE.get(status, ""))
         line.append(
             one_line(as_str(todo.get("content")) or "", 500), style=_CHECK_STYLE.get(status, "")
         )
         if status not in _CHECK:
-            line.append(f"  ({one_line(status, 40)})", style="dim")
+            line.append(f"  ({one_line(spelled, 40)})", style="dim")
         lines.append(line)
     return Text("\n", end="").join(lines) if lines else Text("no todos", style="dim italic")
 
@@ -49,4 +52,4 @@ def todos_view(args: dict[str, Any], payload: dict[str, Any], full: bool) -> lis
     return [Section("todos", todo_list(todos))]
 
 
-TODOS = ToolView(todos_view)
+TODOS = ToolView(todos_view, big_arg="todos")
