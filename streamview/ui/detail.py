@@ -33,10 +33,9 @@ from textual.strip import Strip
 from textual.widgets import Footer, Static
 
 from streamview.core import tools
-from streamview.core.events import ToolCallEvent
+from streamview.core.dialects import CallReparser
 from streamview.core.formatting import STATUS_MARK, format_duration
 from streamview.core.linestore import LineStore
-from streamview.core.parse import parse_line
 from streamview.core.sanitize import clean, one_line
 from streamview.core.state import ToolCall
 from streamview.ui import payload_view
@@ -74,6 +73,7 @@ def load_records(call: ToolCall, store: LineStore | None, raw: bool = True) -> C
     records = CallRecords(args=call.args, description=call.description)
     if store is None:
         return records
+    reparse = CallReparser(store.agent, call.call_id)
     for name, number in (("started", call.started_line), ("completed", call.completed_line)):
         if number is None:
             continue
@@ -86,8 +86,8 @@ def load_records(call: ToolCall, store: LineStore | None, raw: bool = True) -> C
                 records.raw[name] = orjson.loads(data)
             except orjson.JSONDecodeError:
                 records.raw[name] = data.decode("utf-8", "replace")
-        event = parse_line(data, number)
-        if not isinstance(event, ToolCallEvent):
+        event = reparse(data, number)
+        if event is None:
             continue
         if event.args is not None:
             records.args = event.args
