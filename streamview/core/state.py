@@ -449,7 +449,7 @@ class StreamState:
         current = self.current
         if (
             current is None
-            or (starts_run and (current.model is not None or current.events > 0))
+            or (starts_run and (current.model is not None or _has_run(current)))
             or (
                 new_id is not None
                 and current.session_id is not None
@@ -731,6 +731,22 @@ class StreamState:
         outcome.message = event.message
         if self._track:
             self._changes.sessions.add(session.index)
+
+
+def _has_run(session: Session) -> bool:
+    """Something of a run happened: more than notices (unknown records) before an init.
+
+    A CLI may print records of its own (hooks, warnings) before ``system/init``: they
+    belong to the run they precede, not to one of their own.
+    """
+    if session.events == 0:
+        return False
+    return (
+        session.prompt is not None
+        or bool(session.tool_calls)
+        or any(block.kind != NOTICE for block in session.blocks)
+        or session.outcome.status != RUNNING
+    )
 
 
 def _query_id(event: InteractionQuery) -> Any:

@@ -47,8 +47,6 @@ NAME = "claude"
 _INIT_KEYS = frozenset(
     {"type", "subtype", "session_id", "model", "cwd", "permissionMode", "apiKeySource"}
 )
-_MAX_MESSAGE = 10_000
-"""Characters of a refused call's message kept for the run's ``permission_denials``."""
 
 
 def _str(value: Any) -> str | None:
@@ -81,8 +79,8 @@ class ClaudeTranslator:
     def __init__(self) -> None:
         self._calls: dict[str, tuple[str, JSONObject]] = {}
         """Call id to its tool name and arguments (kept for the result's shape)."""
-        self._denied: dict[str, str] = {}
-        """Refused calls' messages, for the ``result`` record's ``permission_denials``."""
+        self._denied: set[str] = set()
+        """Calls whose result said they were refused (the ``result`` lists them again)."""
         self._streamed_thinking = False
         """Thinking deltas arrived; the complete thinking block only closes them."""
 
@@ -269,7 +267,7 @@ class ClaudeTranslator:
         if block.get("is_error") is True:
             outcome, payload = tools.error_outcome(kind, text)
             if outcome == "rejected":
-                self._denied[call_id] = text[:_MAX_MESSAGE]
+                self._denied.add(call_id)
         else:
             outcome, payload = "success", tools.success_payload(kind, args, text, structured)
         return ToolCallEvent(
@@ -316,8 +314,9 @@ class ClaudeTranslator:
             call_id = _str(denial.get("tool_use_id")) if isinstance(denial, dict) else None
             if call_id is None:
                 continue
+            if call_id in self._denied:
+                continue  # its result already said it was refused
             name = _str(denial.get("tool_name")) or ""
-            reason = self._denied.pop(call_id, "permission denied")
             events.append(
                 ToolCallEvent(
                     line,
@@ -329,7 +328,7 @@ class ClaudeTranslator:
                     kind=tools.kind_of(name) if name else "unknown",
                     args=tools.args_of(name, denial.get("tool_input")),
                     outcome="rejected",
-                    payload={"reason": reason},
+                    payload={"reason": "permission denied"},
                 )
             )
         errors = record.get("errors")
