@@ -1,0 +1,72 @@
+"""``--json``, ``--print`` and ``--agent`` on another agent's stream, through the real command.
+
+Fixtures: tests/fixtures/dialects/claude (see its SOURCES.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+
+from .helpers import REPO_ROOT, run
+
+CLAUDE = REPO_ROOT / "tests" / "fixtures" / "dialects" / "claude"
+
+
+def test_json_of_a_claude_run_names_the_agent_cost_and_turns() -> None:
+    done = run("--json", str(CLAUDE / "success-tools.jsonl"))
+    assert done.returncode == 0, done.stderr
+    document = orjson.loads(done.stdout)
+    (session,) = document["sessions"]
+    assert session["agent"] == "claude"
+    assert session["model"] == "claude-sonnet-4-5-20250929"
+    assert session["outcome"]["status"] == "success"
+    assert session["outcome"]["cost_usd"] == 0.1234567
+    assert session["outcome"]["num_turns"] == 9
+    assert session["outcome"]["message"] is None
+    assert [call["kind"] for call in session["tool_calls"]] == [
+        "updateTodos",
+        "shell",
+        "grep",
+        "read",
+        "edit",
+        "glob",
+        "mcp",
+        "shell",
+    ]
+    assert [call["status"] for call in session["tool_calls"]][:2] == ["succeeded", "failed"]
+    assert document["lines"] == {"total": 20, "events": 20, "malformed": 0, "unknown": 0}
+
+
+def test_json_of_an_error_outcome_carries_its_message_and_exits_1() -> None:
+    done = run("--json", str(CLAUDE / "error-during-execution.jsonl"))
+    assert done.returncode == 1
+    outcome = orjson.loads(done.stdout)["sessions"][0]["outcome"]
+    assert outcome["status"] == "error"
+    assert outcome["message"] == "API Error: 529 overloaded_error"
+    assert outcome["cost_usd"] == 0
+
+
+def test_print_of_a_piped_claude_run_gives_the_same_account() -> None:
+    data = (CLAUDE / "success-tools.jsonl").read_bytes()
+    done = run("--print", stdin=data)
+    assert done.returncode == 0, done.stderr
+    text = done.stdout.decode()
+    lines = text.splitlines()
+    assert lines[0].startswith("== session 7c1e2f40-0b7a-4c55-9d1e-5a0c3f9e2b11 · Claude Code · ")
+    assert "✗ shell `python -m pytest -q tests/test_parse.py` · failed · exit 1, 3 lines" in lines
+    assert "✓ edit /work/app/src/parse.py · succeeded · +1 -1" in lines
+    assert "   Fixed: `parse('')` now returns `[]`, and both parser tests pass." in lines
+    assert lines[-1] == "== success · in 41.2s · 9 turns · $0.1235"
+
+
+def test_agent_forces_a_dialect_and_rejects_unknown_names(tmp_path: Path) -> None:
+    path = CLAUDE / "success-tools.jsonl"
+    as_cursor = orjson.loads(run("--json", "--agent", "cursor", str(path)).stdout)
+    assert as_cursor["sessions"][0]["agent"] == "cursor"
+    assert as_cursor["sessions"][0]["tool_calls"] == []
+    as_claude = orjson.loads(run("--json", "--agent", "claude", str(path)).stdout)
+    assert len(as_claude["sessions"][0]["tool_calls"]) == 8
+    bad = run("--json", "--agent", "nobody", str(path))
+    assert bad.returncode == 2 and b"--agent" in bad.stderr
