@@ -140,9 +140,15 @@ def error_outcome(kind: str, text: str) -> tuple[str, JSONObject]:
     return "error", {"message": text}
 
 
+def _diff_head(path: str) -> list[str]:
+    """A unified diff's file lines (an absolute path is not doubled: ``a/work/x``)."""
+    name = path.lstrip("/")
+    return [f"--- a/{name}", f"+++ b/{name}"]
+
+
 def _edit_diff(path: str, edits: list[tuple[str, str]]) -> tuple[str, int, int]:
     """A unified diff of string replacements (no line numbers known), and its counts."""
-    lines: list[str] = [f"--- a/{path}", f"+++ b/{path}"]
+    lines: list[str] = _diff_head(path)
     added = removed = 0
     for old, new in edits:
         body = list(difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=3))[2:]
@@ -154,7 +160,7 @@ def _edit_diff(path: str, edits: list[tuple[str, str]]) -> tuple[str, int, int]:
 
 def _patch_diff(path: str, patch: list[Any]) -> tuple[str, int, int] | None:
     """The diff a ``structuredPatch`` (hunks with line numbers) describes."""
-    lines: list[str] = [f"--- a/{path}", f"+++ b/{path}"]
+    lines: list[str] = _diff_head(path)
     added = removed = 0
     for hunk in patch:
         if not isinstance(hunk, dict) or not isinstance(hunk.get("lines"), list):
@@ -185,7 +191,9 @@ def _edit_payload(args: JSONObject, text: str, structured: Any) -> JSONObject:
                 if isinstance(old, str) and isinstance(new, str):
                     pairs.append((old, new))
         found = _edit_diff(path, pairs) if pairs else None
-    payload: JSONObject = {"path": path, "message": text}
+    # The text is "The file ... has been updated. Here's the result of running cat -n
+    # on a snippet": the first line says it; the diff shows the change.
+    payload: JSONObject = {"path": path, "message": text.split("\n", 1)[0]}
     if found is not None:
         payload["diffString"], payload["linesAdded"], payload["linesRemoved"] = found
     return payload

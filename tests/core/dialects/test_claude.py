@@ -85,7 +85,14 @@ def test_each_kind_gets_the_payload_its_view_reads() -> None:
     assert read["totalLines"] == 6
     edit = completed["toolu_01EDIT"].payload
     assert "-        return None\n+        return []" in edit["diffString"]
-    assert edit["diffString"].startswith("--- a/src/parse.py") is False  # full path kept
+    assert edit["diffString"].startswith(
+        "--- a/work/app/src/parse.py\n+++ b/work/app/src/parse.py\n@@ -2,5 +2,5 @@\n \n def parse"
+    )
+    assert (
+        edit["message"]
+        == "The file /work/app/src/parse.py has been updated. Here's the result \
+of running `cat -n` on a snippet of the edited file:"
+    )
     assert (edit["linesAdded"], edit["linesRemoved"]) == (1, 1)
     shell = completed["toolu_01BASH"]
     assert shell.outcome == "success"
