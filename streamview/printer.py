@@ -236,10 +236,12 @@ class Printer:
                 self._settled[session.index] = position + 1
 
     def _call(self, call: ToolCall, completed: bool) -> None:
+        # A subagent's call is indented under the task call it was made for.
+        nest = "   " if call.parent_call_id else ""
         if not completed:
-            self.write(f"-> {describe_call(call)}")
+            self.write(f"{nest}-> {describe_call(call)}")
             return
-        parts = [f"{STATUS_MARK.get(call.status, '•')} {describe_call(call)}", call.status]
+        parts = [f"{nest}{STATUS_MARK.get(call.status, '•')} {describe_call(call)}", call.status]
         if call.summary and call.summary != call.status:
             parts.append(one_line(call.summary, 160))
         duration = format_duration(call.duration_ms)

@@ -70,3 +70,12 @@ def test_agent_forces_a_dialect_and_rejects_unknown_names(tmp_path: Path) -> Non
     assert len(as_claude["sessions"][0]["tool_calls"]) == 8
     bad = run("--json", "--agent", "nobody", str(path))
     assert bad.returncode == 2 and b"--agent" in bad.stderr
+
+
+def test_print_nests_a_subagents_calls_under_its_task() -> None:
+    done = run("--print", str(CLAUDE / "subagent.jsonl"))
+    lines = done.stdout.decode().splitlines()
+    assert lines.index("-> task Find the parser") < lines.index("   -> grep if not text")
+    assert "   ✓ grep if not text · succeeded · 1 file" in lines
+    assert "✓ task Find the parser · succeeded" in lines
+    assert lines[-1] == "== success · in 9.1s · 3 turns · $0.0421"
