@@ -82,9 +82,20 @@ class EventReader:
         return events
 
     def _hold(self, line: _Held) -> list[AnyEvent]:
-        """Keep a line until the dialect is known; parse every held line once it is."""
+        """Keep a line until the dialect is known; parse every held line once it is.
+
+        A line that is not a JSON object reads the same in every dialect: while nothing
+        is held before it, it is shown at once (a live stream's first warning is not
+        hidden until the agent's first record).
+        """
+        number, start, data, recv = line
+        record, data = decode_line(data, number)
+        if not self._held and record.__class__ is not dict:
+            event = parse_decoded(record, data, number, recv)
+            if self.store is not None:
+                self.store.remember(number, start, data, event)
+            return [event]
         self._held.append(line)
-        record, _ = decode_line(line[2], line[0])
         found = dialects.decide(record)
         if found is None and len(self._held) < dialects.DETECT_WINDOW:
             return []

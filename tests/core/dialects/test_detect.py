@@ -85,17 +85,20 @@ def test_codex_and_gemini_first_records_are_not_taken_for_cursor_or_claude() -> 
         assert found is None or found.name in ("codex", "gemini")
 
 
-def test_the_reader_holds_noise_until_the_dialect_is_known() -> None:
+def test_the_reader_shows_bad_lines_at_once_and_holds_unknown_records() -> None:
+    """A warning line reads the same in every dialect; an unknown record may not."""
     reader = EventReader()
-    assert reader.feed(b"not json\n" + orjson.dumps({"type": "mystery"}) + b"\n") == []
+    (bad,) = reader.feed(b"not json\n")
+    assert bad.line == 1 and reader.dialect is None
+    assert reader.feed(orjson.dumps({"type": "mystery"}) + b"\nnot json either\n") == []
     events = reader.feed(orjson.dumps(CLAUDE_INIT) + b"\n")
     assert reader.dialect is not None and reader.dialect.name == "claude"
-    assert [event.line for event in events] == [1, 2, 3]
+    assert [event.line for event in events] == [2, 3, 4]
 
 
 def test_the_reader_gives_up_after_the_window_and_reads_as_cursor() -> None:
     reader = EventReader()
-    data = b"".join(b"noise %d\n" % n for n in range(DETECT_WINDOW))
+    data = b"".join(b'{"type":"mystery","n":%d}\n' % n for n in range(DETECT_WINDOW))
     events = reader.feed(data)
     assert reader.dialect is DEFAULT
     assert len(events) == DETECT_WINDOW
@@ -103,7 +106,7 @@ def test_the_reader_gives_up_after_the_window_and_reads_as_cursor() -> None:
 
 def test_the_reader_releases_held_lines_at_the_end() -> None:
     reader = EventReader()
-    assert reader.feed(b"just one bad line\n") == []
+    assert reader.feed(b'{"type":"mystery"}\n') == []
     events = reader.finish()
     assert reader.dialect is DEFAULT and len(events) == 1
 
