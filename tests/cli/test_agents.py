@@ -79,3 +79,30 @@ def test_print_nests_a_subagents_calls_under_its_task() -> None:
     assert "   ✓ grep if not text · succeeded · 1 file" in lines
     assert "✓ task Find the parser · succeeded" in lines
     assert lines[-1] == "== success · in 9.1s · 3 turns · $0.0421"
+
+
+def test_a_recorded_claude_run_replays_the_same(tmp_path: Path) -> None:
+    """``streamview run`` on a fake agent printing Claude's stream records it; the
+    recording (each line stamped with its arrival) reads back as the same run."""
+    recording = tmp_path / "run.ndjson"
+    fixture = CLAUDE / "subagent.jsonl"
+    done = run("run", "--json", "--record", str(recording), "--", "cat", str(fixture))
+    assert done.returncode == 0, done.stderr
+    live = orjson.loads(done.stdout)
+    lines = recording.read_bytes().splitlines()
+    assert len(lines) == 10 and all(b'"streamview_recv_ms":' in line for line in lines)
+    replayed = orjson.loads(run("--json", str(recording)).stdout)
+
+    def without_times(document: dict[str, object]) -> object:
+        # The recording adds arrival times: calls gain durations, nothing else changes.
+        sessions = orjson.loads(orjson.dumps(document["sessions"]))
+        for session in sessions:
+            for call in session["tool_calls"]:
+                call.pop("duration_ms")
+        return sessions
+
+    assert without_times(replayed) == without_times(live)
+    (session,) = replayed["sessions"]
+    assert session["agent"] == "claude"
+    assert [call["status"] for call in session["tool_calls"]] == ["succeeded", "succeeded"]
+    assert replayed["lines"] == {"total": 10, "events": 9, "malformed": 0, "unknown": 1}
