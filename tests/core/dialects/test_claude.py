@@ -292,3 +292,25 @@ def test_the_json_summary_names_the_agent_and_the_cost() -> None:
     assert session["outcome"]["cost_usd"] == 0.1234567
     assert session["outcome"]["num_turns"] == 9
     assert session["outcome"]["message"] is None
+
+
+def test_an_error_flag_on_a_success_subtype_is_an_error_with_its_text() -> None:
+    """Seen in wrappers' tests of real runs: an expired token ends with subtype
+    ``success`` but ``is_error: true`` and the reason in ``result``."""
+    record = {
+        "type": "result",
+        "subtype": "success",
+        "is_error": True,
+        "terminal_reason": "api_error",
+        "api_error_status": 403,
+        "duration_ms": 4569000,
+        "num_turns": 12,
+        "result": "Failed to authenticate. API Error: 403 The security token is expired",
+        "session_id": "abc",
+    }
+    state = StreamState()
+    for event in ClaudeTranslator().translate(record, 1, None):
+        state.apply(event)
+    outcome = state.sessions[0].outcome
+    assert (outcome.status, outcome.num_turns) == ("error", 12)
+    assert outcome.message == "Failed to authenticate. API Error: 403 The security token is expired"
