@@ -87,8 +87,15 @@ class ClaudeTranslator:
     def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
         """The events one Claude Code record stands for (see ``Translator``)."""
         kind = record.get("type")
-        sid = _str(record.get("session_id"))
-        ts = _time_ms(record.get("timestamp"))
+        sid = record.get("session_id")
+        if sid.__class__ is not str:
+            sid = None
+        stamp = record.get("timestamp")
+        ts = None if stamp is None else _time_ms(stamp)
+        if kind == "stream_event":  # most of a run with partial messages: first
+            streamed = self._stream_event(record, line, sid, ts, recv_ms)
+            if streamed:
+                return streamed
         if not isinstance(kind, str):
             return [
                 MalformedLine(
@@ -120,8 +127,6 @@ class ClaudeTranslator:
             events = self._assistant(record, line, sid, ts, recv_ms)
         elif kind == "user":
             events = self._user(record, line, sid, ts, recv_ms)
-        elif kind == "stream_event":
-            events = self._stream_event(record, line, sid, ts, recv_ms)
         elif kind == "result":
             events = self._result(record, line, sid, ts, recv_ms)
         if not events:
