@@ -23,6 +23,8 @@ The figures (see ``bench/README.md`` for what each means):
    latency from a line being due to its effect being on screen (p50, p99), key
    latency, and whether the viewer keeps up.
 4. Start-up to the first frame on a tiny file.
+5. ``streamview --json`` on a file of each agent's dialect (``bench/dialect_streams.py``;
+   Cursor's is ``bench/generate.py``'s), against the bare loop on the same file.
 
 Writes ``bench/results.json`` (everything, with the machine) and
 ``bench/results.md`` (the table), and puts the table into ``bench/PERFORMANCE.md``
@@ -303,9 +305,57 @@ def fmt(value: float | None, unit: str, digits: int = 2) -> str:
     return f"{value:,.{digits}f} {unit}"
 
 
+def dialect_file(data_dir: Path, dialect: str, size: str) -> Path:
+    """A file of ``size`` events in ``dialect``, generated unless it exists."""
+    if dialect == "cursor":
+        path = data_file(data_dir, size)
+        ensure_data(path, parse_size(size))
+        return path
+    path = data_dir / f"{dialect}_{size.strip().lower()}.ndjson"
+    if not (path.exists() and path.stat().st_size > 0):
+        command = [sys.executable, str(BENCH / "dialect_streams.py"), "--dialect", dialect]
+        command += ["--events", str(parse_size(size)), "--out", str(path)]
+        subprocess.run(command, check=True, cwd=REPO)
+    return path
+
+
+def bench_dialects(data_dir: Path, size: str, repeats: int, note: Any) -> dict[str, dict[str, Any]]:
+    """``--json`` against the bare loop on a file of every dialect a generator exists for."""
+    sys.path.insert(0, str(REPO))
+    sys.path.insert(0, str(BENCH))
+    from dialect_streams import GENERATORS
+
+    from streamview.core.dialects import DIALECTS
+
+    measured: dict[str, dict[str, Any]] = {}
+    for dialect in DIALECTS:
+        if dialect.name != "cursor" and dialect.name not in GENERATORS:
+            note(f"no generator for {dialect.name}: add one to bench/dialect_streams.py")
+            continue
+        path = dialect_file(data_dir, dialect.name, size)
+        note(f"--json and bare loop on {dialect.label}, {size} ({repeats}x)...")
+        entry = bench_json(path, repeats)
+        entry["file_mb"] = path.stat().st_size / 1e6
+        entry["size"] = size
+        measured[dialect.name] = entry
+    return measured
+
+
 def table(results: dict[str, Any]) -> list[list[str]]:
     """Rows of the summary table: figure, input, value, bare loop, ratio, target, verdict."""
     rows: list[list[str]] = []
+    for name, entry in results.get("dialects", {}).items():
+        rows.append(
+            [
+                f"`--json` time, {name}",
+                entry["size"],
+                fmt(entry["json"]["wall_s"], "s"),
+                fmt(entry["bare"]["wall_s"], "s"),
+                fmt(entry["ratio_wall"], "x") + f" (CPU {entry['ratio_cpu']:.2f}x)",
+                f"≤ {JSON_RATIO_TARGET}x",
+                verdict(max(entry["ratio_wall"], entry["ratio_cpu"]), JSON_RATIO_TARGET, "x"),
+            ]
+        )
     for name, entry in results["json"].items():
         bare, json_ = entry["bare"], entry["json"]
         rows.append(
@@ -477,7 +527,10 @@ def main(argv: list[str] | None = None) -> int:
         default=BENCH / "PERFORMANCE.md",
         help="a Markdown file whose table (between TABLE markers) is replaced",
     )
-    parser.add_argument("--skip", default="", help="comma list of json,tui,live,startup")
+    parser.add_argument("--skip", default="", help="comma list of json,tui,live,startup,dialects")
+    parser.add_argument(
+        "--dialect-size", default="100k", help="events in each dialect's --json file (100k)"
+    )
     args = parser.parse_args(argv)
     repeats = args.repeats or (1 if args.quick else 5)
     live_seconds = args.live_seconds or (1.0 if args.quick else 5.0)
@@ -524,6 +577,8 @@ def main(argv: list[str] | None = None) -> int:
             "cpu_s": median([r["cpu_s"] for r in runs]),
             "events": runs[0].get("events"),
         }
+    if "dialects" not in skip:
+        results["dialects"] = bench_dialects(args.data_dir, args.dialect_size, repeats, note)
     results["machine"]["load_after"] = os.getloadavg()[0]
     text = markdown(results)
     results["markdown"] = text

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from streamview import __version__
+from streamview.core import dialects
 from streamview.core.exit_status import EXIT_RUN_FAILED, EXIT_SUCCESS, EXIT_USAGE, exit_code_for
 from streamview.core.reader import EventReader, fold
 from streamview.core.sanitize import dumps_for_terminal, one_line
@@ -94,6 +95,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="Textual theme for the viewer (e.g. textual-dark, textual-light)",
     )
     parser.add_argument(
+        "--agent",
+        choices=dialects.names(),
+        default=dialects.AUTO,
+        help="the agent whose stream this is (default: auto, recognised from the stream)",
+    )
+    parser.add_argument(
         "--record",
         metavar="PATH",
         help="save the live input to PATH as it arrives, each line with its arrival time",
@@ -166,7 +173,10 @@ def first_content(source: Source) -> int | None:
 
 
 def run_json(
-    source: Source, out: TextIO, process: Callable[[], dict[str, Any]] | None = None
+    source: Source,
+    out: TextIO,
+    process: Callable[[], dict[str, Any]] | None = None,
+    agent: str | None = None,
 ) -> int:
     """Fold the whole input and print the JSON summary.
 
@@ -190,7 +200,7 @@ def run_json(
     # would only rescan that growing heap, again and again (10% of the time).
     gc.disable()
     try:
-        state = fold(counted(), StreamState(track_changes=False, compact=True))
+        state = fold(counted(), StreamState(track_changes=False, compact=True), agent=agent)
     finally:
         gc.enable()
     if state.counts.total == 0 and process is None:
@@ -201,7 +211,9 @@ def run_json(
     return exit_code_for(state)
 
 
-def run_print(source: Source, out: TextIO, allow_empty: bool = False) -> int:
+def run_print(
+    source: Source, out: TextIO, allow_empty: bool = False, agent: str | None = None
+) -> int:
     """Print one line per happening, as the input arrives.
 
     Args:
@@ -212,7 +224,7 @@ def run_print(source: Source, out: TextIO, allow_empty: bool = False) -> int:
 
     state = StreamState(track_changes=False)
     printer = Printer(out, state)
-    reader = EventReader()
+    reader = EventReader(agent=agent)
     stop = threading.Event()
     received = 0
     for chunk in source.chunks(stop):
@@ -364,13 +376,14 @@ def open_source(args: argparse.Namespace, recorder: Recorder | None) -> Source:
 def view(source: Source, args: argparse.Namespace) -> int:
     """Show ``source`` with the front end the options ask for."""
     chosen = front_end(args)
+    agent = getattr(args, "agent", None)
     if chosen == JSON:
-        return run_json(source, sys.stdout)
+        return run_json(source, sys.stdout, agent=agent)
     if chosen == PRINT:
-        return run_print(source, sys.stdout)
+        return run_print(source, sys.stdout, agent=agent)
     from streamview.ui.app import run_app
 
-    options: dict[str, Any] = {}
+    options: dict[str, Any] = {"agent": agent}
     if args.input not in (None, "-") and not args.follow:
         from streamview.sources import FileSource
         from streamview.ui.playback import PlaybackFeed
@@ -381,7 +394,11 @@ def view(source: Source, args: argparse.Namespace) -> int:
             # A finished file with nothing to show: say so instead of opening a blank UI.
             return fail(empty_input(source, received))
         feed = PlaybackFeed(
-            source, playing=args.replay, speed=args.speed or 1.0, idle_limit=args.idle_limit
+            source,
+            playing=args.replay,
+            speed=args.speed or 1.0,
+            idle_limit=args.idle_limit,
+            agent=agent,
         )
         options["feed"] = feed
         options["clock"] = feed.recorded_now_ms
@@ -400,7 +417,7 @@ def run_export(source: Source, args: argparse.Namespace) -> int:
     if not data.strip():
         return fail(empty_input(source, len(data)))
     if args.export_markdown is not None:
-        text = to_markdown(fold([data]), title=source.label)
+        text = to_markdown(fold([data], agent=getattr(args, "agent", None)), title=source.label)
         try:
             Path(args.export_markdown).write_text(text, encoding="utf-8")
         except OSError as error:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from streamview.core import tools
+from streamview.core.dialects import label_of
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -134,6 +135,8 @@ class Printer:
 
     def _session(self, session: Session) -> None:
         parts = [f"session {one_line(session.session_id or '?', 40)}"]
+        if session.agent not in (None, "cursor"):  # Cursor: the default, unnamed
+            parts.append(one_line(label_of(session.agent) or session.agent or "", 40))
         for value in (session.model, session.cwd, session.permission_mode, session.api_key_source):
             if value:
                 parts.append(one_line(value, 120))
@@ -233,10 +236,12 @@ class Printer:
                 self._settled[session.index] = position + 1
 
     def _call(self, call: ToolCall, completed: bool) -> None:
+        # A subagent's call is indented under the task call it was made for.
+        nest = "   " if call.parent_call_id else ""
         if not completed:
-            self.write(f"-> {describe_call(call)}")
+            self.write(f"{nest}-> {describe_call(call)}")
             return
-        parts = [f"{STATUS_MARK.get(call.status, '•')} {describe_call(call)}", call.status]
+        parts = [f"{nest}{STATUS_MARK.get(call.status, '•')} {describe_call(call)}", call.status]
         if call.summary and call.summary != call.status:
             parts.append(one_line(call.summary, 160))
         duration = format_duration(call.duration_ms)
@@ -258,6 +263,12 @@ class Printer:
         usage = format_usage(outcome.usage)
         if usage:
             parts.append(usage)
+        if outcome.num_turns is not None:
+            parts.append(f"{outcome.num_turns} turn{'s' if outcome.num_turns != 1 else ''}")
+        if outcome.cost_usd is not None:
+            parts.append(f"${outcome.cost_usd:.4f}")
+        if outcome.message and outcome.message != outcome.result:
+            parts.append(one_line(outcome.message, 200))
         answered = any(b.kind == "text" and b.text.strip() for b in session.blocks)
         if not answered and outcome.result:
             # No assistant record (``--output-format json``): the result is the answer.

@@ -58,6 +58,9 @@ class AssistantMessage(Event):
 
     text: str = ""
     model_call_id: str | None = None
+    delta: bool | None = None
+    """``True`` a token delta, ``False`` a complete segment (replacing the open deltas);
+    ``None``: Cursor's rules decide from ``model_call_id`` and ``timestamp_ms``."""
 
 
 @dataclass(frozen=True, slots=True)

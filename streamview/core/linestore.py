@@ -20,6 +20,8 @@ class LineStore:
 
     def __init__(self) -> None:
         self._lines: dict[int, bytes] = {}
+        self.agent: str | None = None
+        """The stream's dialect, once known: a line is read back through it."""
 
     def remember(self, number: int, offset: int, data: bytes, event: AnyEvent) -> None:
         """Note a parsed line; keep its bytes if a view may want them."""

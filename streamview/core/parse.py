@@ -460,6 +460,8 @@ def parse_record(record: JSONObject, line: int, recv_ms: int | None = None) -> A
 
 
 _NOT_JSON: Any = object()
+NOT_JSON: Any = _NOT_JSON
+"""What :func:`decode_line` returns for a line that is not JSON."""
 _BOM = b"\xef\xbb\xbf"
 
 
@@ -491,14 +493,28 @@ def parse_line(data: bytes, line: int, recv_ms: int | None = None) -> AnyEvent:
         The event for that line; bad input becomes a :class:`MalformedLine` carrying
         the line number, the reason and the raw bytes.
     """
+    record, data = decode_line(data, line)
+    return parse_decoded(record, data, line, recv_ms)
+
+
+def decode_line(data: bytes, line: int) -> tuple[Any, bytes]:
+    """Decode one line's JSON, as :func:`parse_line` does. Never raises.
+
+    Args:
+        data: The line's bytes, without its terminator.
+        line: The 1-based line number (line 1 may start with a byte-order mark).
+
+    Returns:
+        ``(record, data)``: the decoded value, or :data:`NOT_JSON` when the line is not
+        JSON; and the line's bytes, without a leading byte-order mark it had.
+    """
     try:
-        record = orjson.loads(data)
+        return orjson.loads(data), data
     except orjson.JSONDecodeError:
         if line == 1 and data.startswith(_BOM):
             # A file re-saved by an editor may start with a byte-order mark.
-            return parse_line(data[len(_BOM) :], line, recv_ms)
-        record = _fallback_loads(data)
-    return parse_decoded(record, data, line, recv_ms)
+            return decode_line(data[len(_BOM) :], line)
+        return _fallback_loads(data), data
 
 
 def parse_decoded(record: Any, data: bytes, line: int, recv_ms: int | None = None) -> AnyEvent:

@@ -1,39 +1,113 @@
-"""Bytes in, events out: framing and parsing together, for any source."""
+"""Bytes in, events out: framing, the stream's dialect and parsing, for any source."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from itertools import chain
 
 import orjson
 
-from streamview.core.events import AnyEvent
+import streamview.core.dialects as dialects
+from streamview.core.dialects import cursor
+from streamview.core.dialects.base import Dialect, Translator
+from streamview.core.events import AnyEvent, MalformedLine, ToolCallEvent, UnknownRecord
 from streamview.core.framing import LineFramer, RawLine
 from streamview.core.linestore import FileLineStore, LineStore
-from streamview.core.parse import parse_decoded, parse_line
+from streamview.core.parse import decode_line, parse_decoded, parse_line
 from streamview.core.state import StreamState
 
 READ_SIZE = 1 << 20
+
+_Held = tuple[int, int, bytes, "int | None"]
+"""A line read before the dialect was known: number, offset, bytes, arrival time."""
+
+
+def _kept(events: list[AnyEvent]) -> AnyEvent:
+    """The event a line store judges a line by (a view may open its tool call)."""
+    for event in events:
+        if isinstance(event, ToolCallEvent | UnknownRecord | MalformedLine):
+            return event
+    return events[0]
 
 
 class EventReader:
     """Turn chunks of bytes into events, keeping each line's byte offset.
 
-    Blank lines are not events: they are counted apart (see
-    :meth:`StreamState.note_blank_line`) and otherwise skipped.
+    The stream's dialect is recognised from its first records (or forced with
+    ``agent``); until it is, lines are held back (at most
+    :data:`~streamview.core.dialects.DETECT_WINDOW` of them). Blank lines are not
+    events: they are counted apart (see :meth:`StreamState.note_blank_line`) and
+    otherwise skipped.
+
+    Args:
+        store: Where each parsed line is remembered, so a view can load it later.
+        agent: A dialect's name to read the stream as; ``None`` or ``auto``
+            recognises it.
     """
 
-    __slots__ = ("_framer", "blank_lines", "store")
+    __slots__ = ("_framer", "_held", "_translator", "blank_lines", "dialect", "store")
 
-    def __init__(self, store: LineStore | None = None) -> None:
+    def __init__(self, store: LineStore | None = None, agent: str | None = None) -> None:
         self._framer = LineFramer()
         self.blank_lines = 0
         self.store = store
         """Where each parsed line is remembered, so a view can load its payload later."""
+        self.dialect: Dialect | None = None
+        """The stream's dialect, once known."""
+        self._translator: Translator | None = None
+        self._held: list[_Held] = []
+        forced = dialects.by_name(agent)
+        if forced is not None:
+            self._choose(forced)
 
     @property
     def pending_bytes(self) -> int:
         """Bytes of an unfinished line waiting for more input."""
         return self._framer.pending_bytes
+
+    def _choose(self, dialect: Dialect) -> None:
+        self.dialect = dialect
+        self._translator = None if dialect is cursor.DIALECT else dialect.translator()
+        if self.store is not None:
+            self.store.agent = dialect.name
+
+    def _events(self, number: int, start: int, data: bytes, recv_ms: int | None) -> list[AnyEvent]:
+        translator = self._translator
+        if translator is None:
+            events = [cursor.mark(parse_line(data, number, recv_ms))]
+        else:
+            events = dialects.translate_line(translator, data, number, recv_ms)
+        if self.store is not None:
+            self.store.remember(number, start, data, _kept(events))
+        return events
+
+    def _hold(self, line: _Held) -> list[AnyEvent]:
+        """Keep a line until the dialect is known; parse every held line once it is.
+
+        A line that is not a JSON object reads the same in every dialect: while nothing
+        is held before it, it is shown at once (a live stream's first warning is not
+        hidden until the agent's first record).
+        """
+        number, start, data, recv = line
+        record, data = decode_line(data, number)
+        if not self._held and record.__class__ is not dict:
+            event = parse_decoded(record, data, number, recv)
+            if self.store is not None:
+                self.store.remember(number, start, data, event)
+            return [event]
+        self._held.append(line)
+        found = dialects.decide(record)
+        if found is None and len(self._held) < dialects.DETECT_WINDOW:
+            return []
+        self._choose(found or dialects.DEFAULT)
+        return self._release()
+
+    def _release(self) -> list[AnyEvent]:
+        events: list[AnyEvent] = []
+        for number, start, data, recv in self._held:
+            events.extend(self._events(number, start, data, recv))
+        self._held.clear()
+        return events
 
     def feed(self, chunk: bytes, recv_ms: int | None = None) -> list[AnyEvent]:
         """Parse the lines ``chunk`` completes.
@@ -47,6 +121,7 @@ class EventReader:
         offset = framer.next_offset
         events: list[AnyEvent] = []
         append = events.append
+        extend = events.extend
         store = self.store
         # The framer's own RawLine tuples cost more than the rest of the framing:
         # number and place each line here, in the loop that parses it.
@@ -59,36 +134,75 @@ class EventReader:
             if not data or data.isspace():
                 self.blank_lines += 1
                 continue
-            event = parse_line(data, number, recv_ms)
-            if store is not None:
-                store.remember(number, start, data, event)
-            append(event)
+            if self.dialect is None:
+                extend(self._hold((number, start, data, recv_ms)))
+            elif self._translator is None:
+                event = cursor.mark(parse_line(data, number, recv_ms))
+                if store is not None:
+                    store.remember(number, start, data, event)
+                append(event)
+            else:
+                extend(self._events(number, start, data, recv_ms))
         return events
 
     def finish(self, recv_ms: int | None = None) -> list[AnyEvent]:
-        """Parse a last line that had no newline."""
+        """Parse a last line that had no newline; a stream still unrecognised is Cursor's."""
         return self._parse(self._framer.finish(), recv_ms)
 
     def _parse(self, lines: list[RawLine], recv_ms: int | None) -> list[AnyEvent]:
         events: list[AnyEvent] = []
-        store = self.store
         for number, offset, data in lines:
             if not data or data.isspace():
                 self.blank_lines += 1
                 continue
-            event = parse_line(data, number, recv_ms)
-            if store is not None:
-                store.remember(number, offset, data, event)
-            events.append(event)
+            if self.dialect is None:
+                events.extend(self._hold((number, offset, data, recv_ms)))
+            else:
+                events.extend(self._events(number, offset, data, recv_ms))
+        if self.dialect is None:
+            self._choose(dialects.DEFAULT)
+            events.extend(self._release())
         return events
 
 
-def iter_events(chunks: Iterable[bytes]) -> Iterator[AnyEvent]:
+def iter_events(chunks: Iterable[bytes], agent: str | None = None) -> Iterator[AnyEvent]:
     """Events from an iterable of byte chunks, then the unterminated last line."""
-    reader = EventReader()
+    reader = EventReader(agent=agent)
     for chunk in chunks:
         yield from reader.feed(chunk)
     yield from reader.finish()
+
+
+def sniff(chunks: Iterable[bytes]) -> tuple[Dialect, Iterator[bytes]]:
+    """Recognise a stream's dialect from its first lines, giving the chunks back.
+
+    Returns:
+        The dialect, and an iterator over every chunk (those read to decide first).
+    """
+    source = iter(chunks)
+    read: list[bytes] = []
+    framer = LineFramer()
+    seen = 0
+    for chunk in source:
+        read.append(chunk)
+        number = framer.lines_seen
+        for data in framer.split(chunk):
+            number += 1
+            if not data.strip():
+                continue
+            seen += 1
+            record, _ = decode_line(data.rstrip(b"\r"), number)
+            found = dialects.decide(record)
+            if found is not None:
+                return found, chain(read, source)
+            if seen >= dialects.DETECT_WINDOW:
+                return dialects.DEFAULT, chain(read, source)
+    for number, _, data in framer.finish():
+        record, _ = decode_line(data, number)
+        found = dialects.decide(record)
+        if found is not None:
+            return found, iter(read)
+    return dialects.DEFAULT, iter(read)
 
 
 def fold(
@@ -97,14 +211,15 @@ def fold(
     *,
     store: FileLineStore | None = None,
     finish: bool = True,
+    agent: str | None = None,
 ) -> StreamState:
     """Fold a whole input into a finished :class:`StreamState`.
 
-    The fast path behind ``--json``: lines are decoded once, and thinking, assistant
-    and tool-call records go straight into the state
-    (:meth:`StreamState.apply_record`); only the other records become events. The
-    result is the same as applying every event of :func:`iter_events`
-    (``tests/core/test_fast_fold.py``).
+    The fast path behind ``--json``. For Cursor, lines are decoded once, and
+    thinking, assistant and tool-call records go straight into the state
+    (:meth:`StreamState.apply_record`); only the other records become events. Other
+    dialects' records go through their translator. The result is the same as
+    applying every event of :func:`iter_events` (``tests/core/test_fast_fold.py``).
 
     Args:
         chunks: The input, in chunks of any size.
@@ -112,11 +227,63 @@ def fold(
         store: Where each line's place in the file is recorded (the input must be
             the whole file from its start), so a view can load a payload later.
         finish: Mark the state ended (end of input); off for a partial read.
+        agent: A dialect's name to read the input as; ``None`` or ``auto``
+            recognises it from the first lines.
     """
     state = state or StreamState(track_changes=False)
+    dialect = dialects.by_name(agent)
+    source: Iterable[bytes] = chunks
+    if dialect is None:
+        dialect, source = sniff(chunks)
+    if store is not None:
+        store.agent = dialect.name
+    if dialect is cursor.DIALECT:
+        _fold_cursor(source, state, store)
+    else:
+        _fold_translated(source, state, store, dialect.translator())
+    if finish:
+        state.finish()
+    return state
+
+
+def _fold_translated(
+    chunks: Iterable[bytes],
+    state: StreamState,
+    store: FileLineStore | None,
+    translator: Translator,
+) -> None:
+    """Fold a stream of a dialect other than Cursor's, event by event."""
+    framer = LineFramer()
+    apply = state.apply
+    translate = dialects.translate_line
+    blank = 0
+    remember = store.remember_next if store is not None else None
+    lines: Iterable[tuple[int, bytes]]
+    for chunk in chain(chunks, [None]):
+        if chunk is None:
+            lines = [(number, data) for number, _, data in framer.finish()]
+        else:
+            first = framer.lines_seen + 1
+            lines = enumerate(framer.split(chunk), first)
+        for number, data in lines:
+            if remember is not None:
+                remember(data)
+            if data.endswith(b"\r"):
+                data = data[:-1]
+            if not data or data.isspace():
+                blank += 1
+                continue
+            for event in translate(translator, data, number):
+                apply(event)
+    state.counts.blank += blank
+
+
+def _fold_cursor(chunks: Iterable[bytes], state: StreamState, store: FileLineStore | None) -> None:
+    """Fold a Cursor stream, applying its hot records straight from their dicts."""
     framer = LineFramer()
     apply = state.apply
     apply_record = state.apply_record
+    mark = cursor.mark
     loads = orjson.loads
     not_json = orjson.JSONDecodeError
     blank = 0
@@ -140,17 +307,14 @@ def fold(
                 if not data or data.isspace():
                     blank += 1
                     continue
-                apply(parse_line(data, number))
+                apply(mark(parse_line(data, number)))
             else:
-                apply(parse_decoded(record, data, number))
+                apply(mark(parse_decoded(record, data, number)))
     for number, _, data in framer.finish():
         if remember is not None:
             remember(data)
         if data and not data.isspace():
-            apply(parse_line(data, number))
+            apply(mark(parse_line(data, number)))
         else:
             blank += 1
     state.counts.blank += blank
-    if finish:
-        state.finish()
-    return state

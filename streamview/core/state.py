@@ -100,6 +100,8 @@ class ToolCall:
     end_recv: int | None = None
     approval: str | None = None
     """What an ``interaction_query`` said about the call, if anything."""
+    parent_call_id: str | None = None
+    """The subagent (``task``) call this call was made under, if any."""
 
     @property
     def duration_ms(self) -> int | None:
@@ -143,6 +145,11 @@ class Outcome:
     result: str | None = None
     subtype: str | None = None
     line: int | None = None
+    cost_usd: float | None = None
+    """What the run cost, where the agent says."""
+    num_turns: int | None = None
+    message: str | None = None
+    """An error outcome's own message."""
 
 
 @dataclass(slots=True)
@@ -151,6 +158,8 @@ class Session:
 
     index: int
     session_id: str | None = None
+    agent: str | None = None
+    """The dialect's name (``cursor``, ``claude``...), from ``system/init``."""
     model: str | None = None
     cwd: str | None = None
     permission_mode: str | None = None
@@ -209,7 +218,11 @@ class Session:
 
 @dataclass(slots=True)
 class LineCounts:
-    """Every non-blank input line is exactly one of events, malformed or unknown."""
+    """Every non-blank input line is exactly one of events, malformed or unknown.
+
+    A line some dialect reads as several events (a message with two tool calls) is
+    counted once, by its first event.
+    """
 
     total: int = 0
     events: int = 0
@@ -258,6 +271,8 @@ class StreamState:
         self.ended = False
         """The input reached its end."""
         self.last_event_ms: int | None = None
+        self._counted_line = 0
+        """The line :meth:`apply` last counted: a line of several events counts once."""
         self._track = track_changes
         self._compact = compact
         self._changes = Changes()
@@ -286,7 +301,10 @@ class StreamState:
             The session the event landed in, or ``None`` for a malformed line.
         """
         counts = self.counts
-        counts.total += 1
+        first = event.line != self._counted_line
+        if first:
+            self._counted_line = event.line
+            counts.total += 1
         changes = self._changes
         track = self._track
         if track:
@@ -295,7 +313,7 @@ class StreamState:
         if when is not None:
             self.last_event_ms = when
         if isinstance(event, MalformedLine):
-            counts.malformed += 1
+            counts.malformed += first
             self.malformed.append(event)
             if track:
                 changes.log = True
@@ -309,14 +327,14 @@ class StreamState:
             session.last_time_ms = when
         handler = _HANDLERS.get(type(event))
         if handler is None:
-            counts.unknown += 1
+            counts.unknown += first
             assert isinstance(event, UnknownRecord)
             self.unknown.append(event)
             self._notice(session, event)
             if track:
                 changes.log = True
             return session
-        counts.events += 1
+        counts.events += first
         handler(self, session, event)
         return session
 
@@ -431,7 +449,7 @@ class StreamState:
         current = self.current
         if (
             current is None
-            or (starts_run and (current.model is not None or current.events > 0))
+            or (starts_run and (current.model is not None or _has_run(current)))
             or (
                 new_id is not None
                 and current.session_id is not None
@@ -495,6 +513,7 @@ class StreamState:
 
     def _on_init(self, session: Session, event: SessionStarted) -> None:
         session.model = event.model
+        session.agent = event.agent or session.agent
         session.cwd = event.cwd
         session.permission_mode = event.permission_mode
         session.api_key_source = event.api_key_source
@@ -523,7 +542,7 @@ class StreamState:
         compared with each other: repeated tokens are real.
         """
         self._assistant_text(
-            session, event.text, event.line, event.model_call_id, event.timestamp_ms
+            session, event.text, event.line, event.model_call_id, event.timestamp_ms, event.delta
         )
 
     def _assistant_text(
@@ -533,12 +552,13 @@ class StreamState:
         line: int,
         model_call_id: str | None,
         timestamp_ms: int | None,
+        delta: bool | None = None,
     ) -> None:
         """The rules of :meth:`_on_assistant`, from the message's fields."""
         if session.open_thinking is not None:
             self._close_thinking(session)
         block = session.open_text
-        if model_call_id is None and timestamp_ms is not None:
+        if delta if delta is not None else (model_call_id is None and timestamp_ms is not None):
             if block is None:
                 block = Block(TEXT, line, open=True)
                 session.blocks.append(block)
@@ -589,6 +609,7 @@ class StreamState:
             event.started_at_ms,
             event.completed_at_ms,
             event.description,
+            event.parent_call_id,
         )
 
     def _tool(
@@ -607,6 +628,7 @@ class StreamState:
         started_at_ms: int | None,
         completed_at_ms: int | None,
         description: str | None,
+        parent_call_id: str | None = None,
     ) -> None:
         """The rules of :meth:`_on_tool`, from the event's fields."""
         call = session.calls_by_id.get(call_id)
@@ -631,6 +653,7 @@ class StreamState:
             call.target = tools.target_of(call.kind, call.args)
         call.model_call_id = call.model_call_id or model_call_id
         call.description = call.description or description
+        call.parent_call_id = call.parent_call_id or parent_call_id
         if started_at_ms is not None:
             call.started_at_ms = started_at_ms
         if completed:
@@ -703,8 +726,27 @@ class StreamState:
         outcome.result = event.result
         outcome.subtype = event.subtype
         outcome.line = event.line
+        outcome.cost_usd = event.total_cost_usd
+        outcome.num_turns = event.num_turns
+        outcome.message = event.message
         if self._track:
             self._changes.sessions.add(session.index)
+
+
+def _has_run(session: Session) -> bool:
+    """Something of a run happened: more than notices (unknown records) before an init.
+
+    A CLI may print records of its own (hooks, warnings) before ``system/init``: they
+    belong to the run they precede, not to one of their own.
+    """
+    if session.events == 0:
+        return False
+    return (
+        session.prompt is not None
+        or bool(session.tool_calls)
+        or any(block.kind != NOTICE for block in session.blocks)
+        or session.outcome.status != RUNNING
+    )
 
 
 def _query_id(event: InteractionQuery) -> Any:

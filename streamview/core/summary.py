@@ -28,6 +28,7 @@ def session_summary(session: Session) -> dict[str, Any]:
     outcome = session.outcome
     return {
         "session_id": session.session_id,
+        "agent": session.agent,
         "model": session.model,
         "cwd": session.cwd,
         "permission_mode": session.permission_mode,
@@ -42,6 +43,9 @@ def session_summary(session: Session) -> dict[str, Any]:
             "request_id": outcome.request_id,
             "usage": outcome.usage,
             "result": outcome.result,
+            "cost_usd": outcome.cost_usd,
+            "num_turns": outcome.num_turns,
+            "message": outcome.message,
         },
     }
 

@@ -70,6 +70,7 @@ class StreamviewApp(App[int]):
             depends on when they ran.
         feed: A ready-made feed (tests); by default one is made from ``source``.
         frame_seconds: How often pending events are folded in.
+        agent: The dialect to read the stream as (``None``: recognised from its start).
     """
 
     CSS_PATH = "streamview.tcss"
@@ -100,11 +101,12 @@ class StreamviewApp(App[int]):
         clock: Callable[[], int] = now_ms,
         feed: Feed | PlaybackFeed | None = None,
         frame_seconds: float = FRAME_SECONDS,
+        agent: str | None = None,
     ) -> None:
         super().__init__()
         self.source = source
         self.clock = clock
-        self.feed = feed or Feed(source, clock=clock)
+        self.feed = feed or Feed(source, clock=clock, agent=agent)
         self.controls: ViewerControls | None = None
         """Playback, agent and export controls, installed on mount."""
         self.state = StreamState(track_changes=True)

@@ -33,10 +33,10 @@ from textual.strip import Strip
 from textual.widgets import Footer, Static
 
 from streamview.core import tools
-from streamview.core.events import ToolCallEvent
+from streamview.core import dialects
+from streamview.core.dialects import CallReparser
 from streamview.core.formatting import STATUS_MARK, format_duration
 from streamview.core.linestore import LineStore
-from streamview.core.parse import parse_line
 from streamview.core.sanitize import clean, one_line
 from streamview.core.state import ToolCall
 from streamview.ui.block_layout import offscreen_console
@@ -77,6 +77,7 @@ def load_records(call: ToolCall, store: LineStore | None, raw: bool = True) -> C
     records = CallRecords(args=call.args, description=call.description)
     if store is None:
         return records
+    reparse = CallReparser(dialects.by_name(store.agent), call.call_id)
     for name, number in (("started", call.started_line), ("completed", call.completed_line)):
         if number is None:
             continue
@@ -89,8 +90,8 @@ def load_records(call: ToolCall, store: LineStore | None, raw: bool = True) -> C
                 records.raw[name] = orjson.loads(data)
             except orjson.JSONDecodeError:
                 records.raw[name] = data.decode("utf-8", "replace")
-        event = parse_line(data, number)
-        if not isinstance(event, ToolCallEvent):
+        event = reparse(data, number)
+        if event is None:
             continue
         if event.args is not None:
             records.args = event.args

@@ -50,6 +50,7 @@ class Feed:
             payload later. By default a :class:`FileLineStore` for a file, else a
             memory :class:`LineStore`.
         clock: Arrival-time stamp for live sources (epoch ms).
+        agent: The dialect to read the stream as (``None``: recognised from its start).
     """
 
     def __init__(
@@ -57,8 +58,10 @@ class Feed:
         source: Source,
         store: LineStore | None = None,
         clock: Callable[[], int] = now_ms,
+        agent: str | None = None,
     ) -> None:
         self.source = source
+        self.agent = agent
         path = source.path
         self.store: LineStore = store or (FileLineStore(path) if path else LineStore())
         self._clock = clock
@@ -131,7 +134,7 @@ class Feed:
     def _run(self) -> None:
         """The thread: read, parse, buffer; always mark the end."""
         source = self.source
-        reader = EventReader(self.store)
+        reader = EventReader(self.store, agent=self.agent)
         live = source.live
         clock = self._clock
         try:

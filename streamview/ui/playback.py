@@ -70,7 +70,7 @@ PREVIEW_TAIL_BYTES = 2 << 20
 """The preview's end: the tail of the run, with its result."""
 
 
-def fold_preview(path: Path, size: int) -> StreamState:
+def fold_preview(path: Path, size: int, agent: str | None = None) -> StreamState:
     """Fold the start and the end of a big file, skipping its middle.
 
     Only whole lines are kept: the head up to its last newline, the tail from its
@@ -80,6 +80,7 @@ def fold_preview(path: Path, size: int) -> StreamState:
     Args:
         path: The file.
         size: Its size in bytes.
+        agent: The dialect to read it as (``None``: recognised from the head).
     """
     with open(path, "rb") as handle:
         head = handle.read(PREVIEW_HEAD_BYTES)
@@ -90,7 +91,7 @@ def fold_preview(path: Path, size: int) -> StreamState:
     if start > len(head):  # the tail begins inside a line: drop that piece
         newline = tail.find(b"\n")
         tail = tail[newline + 1 :] if newline >= 0 else b""
-    return fold([head, tail], finish=False)
+    return fold([head, tail], finish=False, agent=agent)
 
 
 class PlaybackFeed:
@@ -106,6 +107,7 @@ class PlaybackFeed:
             playback only when :meth:`request_index` or :meth:`index` asks (a million
             events take about a gigabyte); a small file's, and any file's when
             ``False``, right after the fold.
+        agent: The dialect to read the file as (``None``: recognised from its start).
     """
 
     def __init__(
@@ -118,8 +120,10 @@ class PlaybackFeed:
         steady_ms: int = STEADY_MS,
         clock: Callable[[], float] = time.monotonic,
         index_on_demand: bool = True,
+        agent: str | None = None,
     ) -> None:
         self.source = source
+        self.agent = agent
         path = source.path
         self.store: LineStore = FileLineStore(path) if path else LineStore()
         self.events: list[AnyEvent] = []
@@ -186,7 +190,7 @@ class PlaybackFeed:
         """
         store = self.store
         if self._start_playing or not isinstance(store, FileLineStore):
-            self._load_events(EventReader(self.store), count_bytes=True)
+            self._load_events(EventReader(self.store, agent=self.agent), count_bytes=True)
             return
         try:
             self._fold_final(store)
@@ -212,7 +216,7 @@ class PlaybackFeed:
             if self._final is None or self._loaded or self._indexing:
                 return
             self._indexing = True
-        self._load_events(EventReader(), count_bytes=False)
+        self._load_events(EventReader(agent=self.agent), count_bytes=False)
 
     def request_index(self) -> bool:
         """Start :meth:`index` on a thread, unless it ran or runs already.
@@ -235,10 +239,12 @@ class PlaybackFeed:
         path = store.path
         self.size = size = path.stat().st_size
         if size >= PREVIEW_FROM_BYTES:
-            preview = fold_preview(path, size)
+            preview = fold_preview(path, size, self.agent)
             with self._lock:
                 self._handover = self._preview = preview
-        state = fold(self._counted(), StreamState(track_changes=False), store=store)
+        state = fold(
+            self._counted(), StreamState(track_changes=False), store=store, agent=self.agent
+        )
         if self._stop.is_set():
             return
         with self._lock:

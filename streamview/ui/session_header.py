@@ -7,6 +7,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.widget import Widget
 
+from streamview.core.dialects import label_of
 from streamview.core.sanitize import one_line
 from streamview.core.state import Session
 
@@ -71,6 +72,9 @@ class SessionHeader(Widget):
             ("session", (session.session_id or "")[:8] or None),
         ]
         first = Text(no_wrap=True, overflow="ellipsis")
+        if session.agent not in (None, "cursor"):  # Cursor: streamview's default, unnamed
+            first.append(one_line(label_of(session.agent) or session.agent or "", 30), model)
+            first.append("  ")
         first.append(one_line(session.model or "unknown model", 40), model)
         tail = Text(no_wrap=True)
         for name, field in fields:

@@ -28,6 +28,8 @@ def test_quick_run_writes_every_figure(tmp_path: Path) -> None:
             "1k",
             "--live-seconds",
             "0.5",
+            "--dialect-size",
+            "1k",
             "--data-dir",
             str(tmp_path / "data"),
             "--out",
@@ -58,6 +60,12 @@ def test_quick_run_writes_every_figure(tmp_path: Path) -> None:
         assert 0 < live["shown"] <= live["lines"]
         assert live["latency_ms"]["p50"] is not None
     assert results["startup"]["first_frame_s"] > 0
+    from streamview.core.dialects import DIALECTS
+
+    # One --json line per registered dialect (each needs a generator).
+    assert set(results["dialects"]) == {dialect.name for dialect in DIALECTS}
+    for entry in results["dialects"].values():
+        assert entry["json"]["exit_codes"] == [0] and entry["bare"]["wall_s"] > 0
     assert results["machine"]["nproc"] >= 1
     assert "| figure |" in table.read_text()
     assert table.read_text() == results["markdown"]

@@ -25,6 +25,7 @@ from .helpers import (
 TOP_KEYS = {"sessions", "lines"}
 SESSION_KEYS = {
     "session_id",
+    "agent",
     "model",
     "cwd",
     "permission_mode",
@@ -36,7 +37,16 @@ SESSION_KEYS = {
     "outcome",
 }
 CALL_KEYS = {"call_id", "kind", "target", "status", "summary", "duration_ms"}
-OUTCOME_KEYS = {"status", "duration_ms", "request_id", "usage", "result"}
+OUTCOME_KEYS = {
+    "status",
+    "duration_ms",
+    "request_id",
+    "usage",
+    "result",
+    "cost_usd",
+    "num_turns",
+    "message",
+}
 LINE_KEYS = {"total", "events", "malformed", "unknown"}
 CALL_STATUSES = {"running", "succeeded", "failed", "rejected", "error", "completed", "interrupted"}
 
@@ -179,6 +189,9 @@ def test_unknown_values_are_null_not_missing(
         "request_id": None,
         "usage": None,
         "result": None,
+        "cost_usd": None,
+        "num_turns": None,
+        "message": None,
     }
 
 
@@ -230,6 +243,9 @@ def test_a_successful_run_exits_0_with_its_outcome(
         "request_id": "req-9",
         "usage": usage,
         "result": "Listing.\nDone.",
+        "cost_usd": None,
+        "num_turns": None,
+        "message": None,
     }
 
 

@@ -1,0 +1,115 @@
+"""Every agent streamview reads, and which one a stream is.
+
+One line per agent in :data:`DIALECTS`. A stream's dialect is recognised from its first
+records (:func:`detect`), or forced (``--agent``, :func:`by_name`). The fold, the
+printer, the ``--json`` summary and the UI know only events; see
+:mod:`streamview.core.dialects.base`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from streamview.core.dialects import claude, cursor
+from streamview.core.dialects.base import Dialect, Translator
+from streamview.core.dialects.lines import CallReparser, translate_line
+from streamview.core.events import JSONObject
+
+DIALECTS: tuple[Dialect, ...] = (
+    cursor.DIALECT,
+    claude.DIALECT,
+)
+"""Every dialect, in the order detection asks them."""
+
+DEFAULT = cursor.DIALECT
+"""The dialect of a stream nobody recognises: streamview's history is Cursor's."""
+
+AUTO = "auto"
+"""What ``--agent`` takes to mean "recognise it from the stream" (the default)."""
+
+DETECT_WINDOW = 8
+"""Non-blank lines read before giving up on recognising a stream (it is then Cursor's)."""
+
+
+def names() -> list[str]:
+    """The names ``--agent`` takes: every dialect's, then ``auto``."""
+    return [dialect.name for dialect in DIALECTS] + [AUTO]
+
+
+def by_name(name: str | None) -> Dialect | None:
+    """The dialect called ``name``; ``None`` for ``auto``, ``None`` or a name nobody has."""
+    for dialect in DIALECTS:
+        if dialect.name == name:
+            return dialect
+    return None
+
+
+def label_of(name: str | None) -> str | None:
+    """What the header calls an agent (``Claude Code`` for ``claude``), if it is known."""
+    dialect = by_name(name)
+    return dialect.label if dialect is not None else None
+
+
+def recognise(record: JSONObject) -> Dialect | None:
+    """The dialect one record unmistakably belongs to, if any. Never raises."""
+    for dialect in DIALECTS:
+        try:
+            if dialect.detect(record):
+                return dialect
+        except Exception:  # a detector's bug must not stop the stream
+            continue
+    return None
+
+
+def decide(record: object) -> Dialect | None:
+    """The dialect a stream whose next record is ``record`` is read as, if it decides.
+
+    A record some dialect recognises decides for it. A record Cursor's parser reads
+    (one no dialect claims: a plain ``user`` or ``assistant`` message) decides for
+    Cursor, so a live stream is not held back. Anything else (a malformed line, an
+    unknown record: noise before the stream proper) decides nothing.
+    """
+    if not isinstance(record, dict):
+        return None
+    found = recognise(record)
+    if found is None and cursor.reads(record):
+        return DEFAULT
+    return found
+
+
+def detect(records: Iterable[JSONObject]) -> Dialect:
+    """The dialect of a stream, from its first records.
+
+    Args:
+        records: The stream's decoded records (JSON objects), in order; anything else
+            (a malformed line's ``None``) counts as a record nobody recognises.
+
+    Returns:
+        The dialect the first deciding record (:func:`decide`) among the first
+        :data:`DETECT_WINDOW` decides, else :data:`DEFAULT`.
+    """
+    for seen, record in enumerate(records):
+        if seen >= DETECT_WINDOW:
+            break
+        found = decide(record)
+        if found is not None:
+            return found
+    return DEFAULT
+
+
+__all__ = [
+    "AUTO",
+    "DEFAULT",
+    "DETECT_WINDOW",
+    "DIALECTS",
+    "CallReparser",
+    "Dialect",
+    "Translator",
+    "by_name",
+    "decide",
+    "detect",
+    "label_of",
+    "names",
+    "recognise",
+    "translate_line",
+]

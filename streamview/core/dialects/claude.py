@@ -1,0 +1,391 @@
+"""Claude Code's ``claude -p --output-format stream-json --verbose``.
+
+Records (one JSON object a line):
+
+- ``system/init``: ``session_id``, ``model``, ``cwd``, ``tools``, ``mcp_servers``,
+  ``permissionMode``, ``apiKeySource``; ``system/api_retry`` is a retry notice.
+- ``assistant``: ``message.content`` holds ``text``, ``thinking`` and ``tool_use``
+  blocks (usually one block a record). A ``tool_use`` starts a call whose id is the
+  block's ``id``.
+- ``user``: ``tool_result`` blocks complete calls by ``tool_use_id`` (``is_error``
+  for failures and refused permissions), with the record's ``tool_use_result``
+  holding Claude Code's structured account of the result; a plain string is a prompt.
+- ``stream_event`` (``--include-partial-messages``): the API's own stream events;
+  ``content_block_delta`` text and thinking deltas grow the transcript live, and the
+  complete ``assistant`` record that follows replaces what they built.
+- ``result``: the run's outcome (``success``, ``error_max_turns``,
+  ``error_during_execution``), ``total_cost_usd``, ``num_turns``, durations, usage,
+  ``permission_denials``.
+
+Records with a ``parent_tool_use_id`` come from a subagent working for that ``Task``
+call: their calls carry it as ``parent_call_id``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import streamview.core.dialects.claude_tools as tools
+from streamview.core.dialects.base import Dialect
+from streamview.core.events import (
+    AnyEvent,
+    AssistantMessage,
+    ConnectionNotice,
+    JSONObject,
+    MalformedLine,
+    PromptSubmitted,
+    RunResult,
+    SessionStarted,
+    ThinkingCompleted,
+    ThinkingDelta,
+    ToolCallEvent,
+    UnknownRecord,
+)
+
+NAME = "claude"
+_INIT_KEYS = frozenset(
+    {"type", "subtype", "session_id", "model", "cwd", "permissionMode", "apiKeySource"}
+)
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value == value and abs(value) < 1e18:
+        return int(value)
+    return None
+
+
+def _time_ms(value: Any) -> int | None:
+    """An ISO 8601 ``timestamp`` (newer builds stamp some records) as epoch ms."""
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        return int(datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp() * 1000)
+    except (ValueError, OverflowError):
+        return None
+
+
+class ClaudeTranslator:
+    """One Claude Code stream, remembering each call's tool and the open partial text."""
+
+    def __init__(self) -> None:
+        self._calls: dict[str, tuple[str, JSONObject]] = {}
+        """Call id to its tool name and arguments (kept for the result's shape)."""
+        self._denied: set[str] = set()
+        """Calls whose result said they were refused (the ``result`` lists them again)."""
+        self._streamed_thinking = False
+        """Thinking deltas arrived; the complete thinking block only closes them."""
+
+    def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
+        """The events one Claude Code record stands for (see ``Translator``)."""
+        kind = record.get("type")
+        sid = record.get("session_id")
+        if sid.__class__ is not str:
+            sid = None
+        stamp = record.get("timestamp")
+        ts = None if stamp is None else _time_ms(stamp)
+        if kind == "stream_event":  # most of a run with partial messages: first
+            streamed = self._stream_event(record, line, sid, ts, recv_ms)
+            if streamed:
+                return streamed
+        if not isinstance(kind, str):
+            return [
+                MalformedLine(
+                    line,
+                    sid,
+                    None,
+                    recv_ms,
+                    reason="no 'type' field" if kind is None else "'type' is not a string",
+                )
+            ]
+        subtype = _str(record.get("subtype"))
+        events: list[AnyEvent] | None = None
+        if kind == "system" and subtype == "init":
+            events = [self._init(record, line, sid, ts, recv_ms)]
+        elif kind == "system" and subtype == "api_retry":
+            events = [
+                ConnectionNotice(
+                    line,
+                    sid,
+                    ts,
+                    recv_ms,
+                    type="retry",
+                    subtype=subtype,
+                    attempt=_int(record.get("attempt")),
+                    detail=_str(record.get("error")) or _str(str(record.get("error_status"))),
+                )
+            ]
+        elif kind == "assistant":
+            events = self._assistant(record, line, sid, ts, recv_ms)
+        elif kind == "user":
+            events = self._user(record, line, sid, ts, recv_ms)
+        elif kind == "result":
+            events = self._result(record, line, sid, ts, recv_ms)
+        if not events:
+            return [
+                UnknownRecord(line, sid, ts, recv_ms, type=kind, subtype=subtype, record=record)
+            ]
+        return events
+
+    def _init(
+        self, record: JSONObject, line: int, sid: str | None, ts: int | None, recv: int | None
+    ) -> AnyEvent:
+        return SessionStarted(
+            line,
+            sid,
+            ts,
+            recv,
+            model=_str(record.get("model")),
+            cwd=_str(record.get("cwd")),
+            permission_mode=_str(record.get("permissionMode")),
+            api_key_source=_str(record.get("apiKeySource")),
+            agent=NAME,
+            extra={k: v for k, v in record.items() if k not in _INIT_KEYS},
+        )
+
+    def _assistant(
+        self, record: JSONObject, line: int, sid: str | None, ts: int | None, recv: int | None
+    ) -> list[AnyEvent] | None:
+        message = record.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        if isinstance(content, str):
+            content = [{"type": "text", "text": content}]
+        if not isinstance(content, list):
+            return None
+        parent = _str(record.get("parent_tool_use_id"))
+        events: list[AnyEvent] = []
+        for block in content:
+            block_type = block.get("type") if isinstance(block, dict) else None
+            if block_type == "text" and isinstance(block.get("text"), str):
+                text = block["text"]
+                if parent is not None:
+                    # A subagent's narration is not the answer: shown as its reasoning.
+                    events.append(ThinkingDelta(line, sid, ts, recv, text=text))
+                    events.append(ThinkingCompleted(line, sid, ts, recv))
+                    continue
+                # Replaces what this block's deltas built (never shown twice).
+                events.append(AssistantMessage(line, sid, ts, recv, text=text, delta=False))
+            elif block_type == "thinking":
+                text = _str(block.get("thinking")) or ""
+                if not self._streamed_thinking and text:
+                    events.append(ThinkingDelta(line, sid, ts, recv, text=text))
+                events.append(ThinkingCompleted(line, sid, ts, recv))
+                self._streamed_thinking = False
+            elif block_type == "redacted_thinking":
+                events.append(ThinkingCompleted(line, sid, ts, recv))
+            elif block_type in ("tool_use", "server_tool_use"):
+                events.append(self._started(block, line, sid, ts, recv, parent))
+            else:
+                events.append(
+                    UnknownRecord(
+                        line,
+                        sid,
+                        ts,
+                        recv,
+                        type="assistant",
+                        subtype=str(block_type) if block_type is not None else None,
+                        record=record,
+                    )
+                )
+        if not events:  # an empty message: nothing to show, but the line is read
+            events.append(ThinkingCompleted(line, sid, ts, recv))
+        return events
+
+    def _started(
+        self,
+        block: JSONObject,
+        line: int,
+        sid: str | None,
+        ts: int | None,
+        recv: int | None,
+        parent: str | None,
+    ) -> AnyEvent:
+        name = _str(block.get("name")) or "unknown"
+        call_id = _str(block.get("id")) or f"<line {line}>"
+        args = tools.args_of(name, block.get("input"))
+        self._calls[call_id] = (name, args)
+        return ToolCallEvent(
+            line,
+            sid,
+            ts,
+            recv,
+            completed=False,
+            call_id=call_id,
+            kind=tools.kind_of(name),
+            args=args,
+            description=tools.description_of(name, block.get("input")),
+            parent_call_id=parent,
+        )
+
+    def _user(
+        self, record: JSONObject, line: int, sid: str | None, ts: int | None, recv: int | None
+    ) -> list[AnyEvent] | None:
+        message = record.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        parent = _str(record.get("parent_tool_use_id"))
+        if isinstance(content, str):
+            content = [{"type": "text", "text": content}]
+        if not isinstance(content, list):
+            return None
+        events: list[AnyEvent] = []
+        texts: list[str] = []
+        results = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
+        for block in content:
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "tool_result":
+                structured = record.get("tool_use_result") if len(results) == 1 else None
+                events.append(self._completed(block, structured, line, sid, ts, recv, parent))
+            elif block.get("type") == "text" and isinstance(block.get("text"), str):
+                texts.append(block["text"])
+        if texts and parent is None:
+            events.append(PromptSubmitted(line, sid, ts, recv, text="\n".join(texts)))
+        elif texts:
+            # A subagent's prompt: the Task call's ``prompt`` argument holds it too.
+            events.append(ThinkingCompleted(line, sid, ts, recv))
+        return events or None
+
+    def _completed(
+        self,
+        block: JSONObject,
+        structured: Any,
+        line: int,
+        sid: str | None,
+        ts: int | None,
+        recv: int | None,
+        parent: str | None,
+    ) -> AnyEvent:
+        call_id = _str(block.get("tool_use_id")) or f"<line {line}>"
+        name, args = self._calls.pop(call_id, ("", {}))
+        kind = tools.kind_of(name) if name else "unknown"
+        text = tools.result_text(block.get("content"))
+        outcome: str
+        payload: Any
+        if block.get("is_error") is True:
+            outcome, payload = tools.error_outcome(kind, text)
+            if outcome == "rejected":
+                self._denied.add(call_id)
+        else:
+            outcome, payload = "success", tools.success_payload(kind, args, text, structured)
+        return ToolCallEvent(
+            line,
+            sid,
+            ts,
+            recv,
+            completed=True,
+            call_id=call_id,
+            kind=kind,
+            outcome=outcome,
+            payload=payload,
+            parent_call_id=parent,
+        )
+
+    def _stream_event(
+        self, record: JSONObject, line: int, sid: str | None, ts: int | None, recv: int | None
+    ) -> list[AnyEvent] | None:
+        event = record.get("event")
+        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+            return None
+        if event["type"] == "content_block_delta":
+            delta = event.get("delta")
+            delta_type = delta.get("type") if isinstance(delta, dict) else None
+            if delta_type == "text_delta" and isinstance(delta, dict):
+                if record.get("parent_tool_use_id") is None:
+                    text = _str(delta.get("text")) or ""
+                    return [AssistantMessage(line, sid, ts, recv, text=text, delta=True)]
+            elif delta_type == "thinking_delta" and isinstance(delta, dict):
+                self._streamed_thinking = True
+                text = _str(delta.get("thinking")) or ""
+                return [ThinkingDelta(line, sid, ts, recv, text=text)]
+        # The stream's bookkeeping (message and block starts and stops, tool input
+        # fragments, signatures): the complete records that follow say it all.
+        # Nothing to show; closing an open thinking block is all a block edge means.
+        return [ThinkingCompleted(line, sid, ts, recv)]
+
+    def _result(
+        self, record: JSONObject, line: int, sid: str | None, ts: int | None, recv: int | None
+    ) -> list[AnyEvent]:
+        events: list[AnyEvent] = []
+        denials = record.get("permission_denials")
+        for denial in denials if isinstance(denials, list) else []:
+            call_id = _str(denial.get("tool_use_id")) if isinstance(denial, dict) else None
+            if call_id is None:
+                continue
+            if call_id in self._denied:
+                continue  # its result already said it was refused
+            name = _str(denial.get("tool_name")) or ""
+            events.append(
+                ToolCallEvent(
+                    line,
+                    sid,
+                    ts,
+                    recv,
+                    completed=True,
+                    call_id=call_id,
+                    kind=tools.kind_of(name) if name else "unknown",
+                    args=tools.args_of(name, denial.get("tool_input")),
+                    outcome="rejected",
+                    payload={"reason": "permission denied"},
+                )
+            )
+        errors = record.get("errors")
+        messages = [e for e in errors if isinstance(e, str)] if isinstance(errors, list) else []
+        result = _str(record.get("result"))
+        is_error = record.get("is_error") is True
+        message = "\n".join(messages) or (result if is_error else None)
+        usage = record.get("usage")
+        cost = record.get("total_cost_usd")
+        events.append(
+            RunResult(
+                line,
+                sid,
+                ts,
+                recv,
+                subtype=_str(record.get("subtype")) or "success",
+                is_error=is_error,
+                duration_ms=_int(record.get("duration_ms")),
+                duration_api_ms=_int(record.get("duration_api_ms")),
+                result=result,
+                usage=usage if isinstance(usage, dict) else None,
+                total_cost_usd=float(cost)
+                if isinstance(cost, int | float) and not isinstance(cost, bool)
+                else None,
+                num_turns=_int(record.get("num_turns")),
+                message=message,
+            )
+        )
+        return events
+
+
+def _has_block(record: JSONObject, block_type: str) -> bool:
+    message = record.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    return isinstance(content, list) and any(
+        isinstance(block, dict) and block.get("type") == block_type for block in content
+    )
+
+
+def detect(record: JSONObject) -> bool:
+    """Claude Code's ``system/init`` (with ``tools`` or ``mcp_servers``), a
+    ``stream_event``, an ``assistant`` message using a tool, or a ``tool_result``."""
+    kind = record.get("type")
+    if kind == "system":
+        return record.get("subtype") == "init" and ("tools" in record or "mcp_servers" in record)
+    if kind == "stream_event":
+        return isinstance(record.get("event"), dict)
+    if kind == "assistant":
+        return _has_block(record, "tool_use")
+    if kind == "user":
+        return _has_block(record, "tool_result")
+    return False
+
+
+DIALECT = Dialect(name=NAME, label="Claude Code", detect=detect, translator=ClaudeTranslator)

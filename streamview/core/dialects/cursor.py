@@ -1,0 +1,73 @@
+"""Cursor's ``cursor-agent -p --output-format stream-json``: streamview's first dialect.
+
+The records are read by :mod:`streamview.core.parse` (the format guide is
+``STREAM_FORMAT.md``); this module only names the dialect, recognises it and marks the
+session as Cursor's. The fast fold (:meth:`~streamview.core.state.StreamState.apply_record`)
+reads Cursor's token deltas and tool calls straight from their dicts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from streamview.core.dialects.base import Dialect
+from streamview.core.events import (
+    AnyEvent,
+    JSONObject,
+    MalformedLine,
+    SessionStarted,
+    UnknownRecord,
+)
+from streamview.core.parse import parse_record
+
+NAME = "cursor"
+
+
+def mark(event: AnyEvent) -> AnyEvent:
+    """The event, with ``agent="cursor"`` when it starts a session."""
+    if event.__class__ is SessionStarted:
+        assert isinstance(event, SessionStarted)
+        if event.agent is None:
+            return dataclasses.replace(event, agent=NAME)
+    return event
+
+
+class CursorTranslator:
+    """One Cursor stream: each record is one event, read by :func:`parse_record`."""
+
+    def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
+        """The one event a Cursor record stands for (see :class:`Translator`)."""
+        return [mark(parse_record(record, line, recv_ms))]
+
+
+def detect(record: JSONObject) -> bool:
+    """A ``system/init`` with Cursor's fields and no tool list, or a ``tool_call`` record.
+
+    Claude Code's ``system/init`` also has ``apiKeySource`` and ``permissionMode``, but
+    lists its ``tools`` and ``mcp_servers``; Cursor's never does.
+    """
+    kind = record.get("type")
+    if kind == "tool_call":
+        return isinstance(record.get("tool_call"), dict)
+    if kind == "thinking":
+        return record.get("subtype") in ("delta", "completed")
+    if kind == "system" and record.get("subtype") == "init":
+        return (
+            ("apiKeySource" in record or "permissionMode" in record)
+            and "tools" not in record
+            and "mcp_servers" not in record
+        )
+    return False
+
+
+def reads(record: JSONObject) -> bool:
+    """Cursor's parser knows this record (a ``user``, an ``assistant``, a ``result``...).
+
+    Not proof that the stream is Cursor's (Claude Code has records of the same types),
+    but enough to stop waiting when no dialect recognises the stream's first record.
+    """
+    event = parse_record(dict(record), 0)  # a copy: the parser takes out the arrival key
+    return not isinstance(event, UnknownRecord | MalformedLine)
+
+
+DIALECT = Dialect(name=NAME, label="Cursor", detect=detect, translator=CursorTranslator)

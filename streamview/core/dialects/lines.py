@@ -1,0 +1,119 @@
+"""One line of any dialect, bytes to events: decoding, arrival stamps, bad input.
+
+A translator sees decoded JSON objects only; what every dialect shares (a line that is
+not JSON, a byte-order mark, the recording's arrival stamp, a translator that fails)
+is handled here once, the way :func:`~streamview.core.parse.parse_line` handles it for
+Cursor.
+"""
+
+from __future__ import annotations
+
+from streamview.core.dialects.base import Dialect, Translator
+from streamview.core.events import AnyEvent, MalformedLine, ToolCallEvent, UnknownRecord
+from streamview.core.parse import (
+    MALFORMED_RAW_LIMIT,
+    RECV_KEY,
+    decode_line,
+    parse_decoded,
+    parse_line,
+)
+
+
+def _stamp(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def translate_line(
+    translator: Translator, data: bytes, line: int, recv_ms: int | None = None
+) -> list[AnyEvent]:
+    """The events one line stands for, through ``translator``. Never raises.
+
+    Args:
+        translator: The stream's translator (it remembers earlier lines).
+        data: The line's bytes, without its terminator.
+        line: The 1-based line number.
+        recv_ms: Arrival time stamped by a live source, if any.
+
+    Returns:
+        At least one event: a line that is not a JSON object is one
+        :class:`MalformedLine`; a record the translator cannot read is one
+        :class:`UnknownRecord`.
+    """
+    record, data = decode_line(data, line)
+    if record.__class__ is not dict:
+        return [parse_decoded(record, data, line, recv_ms)]
+    if RECV_KEY in record:
+        recorded = _stamp(record.pop(RECV_KEY))
+        if recorded is not None and recv_ms is None:
+            recv_ms = recorded
+    kind = record.get("type")
+    try:
+        events = translator.translate(record, line, recv_ms)
+    except Exception as error:  # a translator's bug must not stop the stream
+        events = [
+            UnknownRecord(
+                line,
+                None,
+                None,
+                recv_ms,
+                type=kind if isinstance(kind, str) else "?",
+                subtype=f"unreadable: {type(error).__name__}",
+                record=record,
+            )
+        ]
+    if not events:
+        events = [
+            UnknownRecord(
+                line,
+                None,
+                None,
+                recv_ms,
+                type=kind if isinstance(kind, str) else "?",
+                record=record,
+            )
+        ]
+    if len(events) == 1 and isinstance(events[0], MalformedLine):
+        event = events[0]
+        return [
+            MalformedLine(
+                line,
+                event.session_id,
+                None,
+                event.recv_ms,
+                reason=event.reason,
+                raw=data[:MALFORMED_RAW_LIMIT],
+                raw_size=len(data),
+            )
+        ]
+    return events
+
+
+class CallReparser:
+    """Re-read one tool call's lines (its ``started`` line, then its ``completed`` line).
+
+    A view that opens a call loads its full arguments and result from the lines the
+    fold did not keep. A dialect's result record may not name its tool (Claude Code's
+    ``tool_result``): the lines go through one translator, in order, so the second
+    knows what the first said.
+
+    Args:
+        dialect: The stream's dialect (``by_name(LineStore.agent)``); ``None`` for Cursor.
+        call_id: The call whose events are wanted (one line may hold several calls).
+    """
+
+    def __init__(self, dialect: Dialect | None, call_id: str) -> None:
+        self._translator = (
+            dialect.translator() if dialect is not None and dialect.name != "cursor" else None
+        )
+        self._call_id = call_id
+
+    def __call__(self, data: bytes, number: int) -> ToolCallEvent | None:
+        """The call's event on line ``number`` (``data`` its bytes), if it has one."""
+        if self._translator is None:
+            events = [parse_line(data, number)]
+        else:
+            events = translate_line(self._translator, data, number)
+        for event in events:
+            if isinstance(event, ToolCallEvent) and event.call_id == self._call_id:
+                return event
+        return None

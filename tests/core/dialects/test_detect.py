@@ -1,0 +1,143 @@
+"""Which agent a stream is, from its first records: each agent, noise first, forcing.
+
+Record shapes: Cursor's from the format guide; Claude Code's from
+tests/fixtures/dialects/claude (see its SOURCES.md); Codex's ``thread.started`` and
+Gemini's ``init`` as the issue (and the CLIs' docs) describe their first records.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+
+from streamview.core.dialects import DEFAULT, DETECT_WINDOW, by_name, decide, detect
+from streamview.core.reader import EventReader, fold, sniff
+from streamview.core.state import StreamState
+
+from ..helpers import init, stream, user
+from .fixtures import claude
+
+CURSOR_INIT: dict[str, Any] = orjson.loads(init())
+CLAUDE_INIT: dict[str, Any] = {
+    "type": "system",
+    "subtype": "init",
+    "cwd": "/w",
+    "session_id": "s",
+    "tools": ["Bash"],
+    "mcp_servers": [],
+    "model": "claude-sonnet-4-5",
+    "permissionMode": "default",
+    "apiKeySource": "none",
+}
+CLAUDE_TOOL_USE = {
+    "type": "assistant",
+    "message": {"content": [{"type": "tool_use", "id": "t", "name": "Bash", "input": {}}]},
+}
+NOISE: list[Any] = [None, {"type": "system", "subtype": "hook_started"}, {"no": "type"}, [1]]
+
+
+def test_cursor_init_is_cursor() -> None:
+    assert detect([CURSOR_INIT]).name == "cursor"
+
+
+def test_claude_init_is_claude_although_it_has_cursors_fields_too() -> None:
+    """Claude Code's init also has apiKeySource and permissionMode; its tools decide."""
+    assert detect([CLAUDE_INIT]).name == "claude"
+
+
+def test_a_claude_tool_use_without_an_init_is_claude() -> None:
+    assert detect([CLAUDE_TOOL_USE]).name == "claude"
+
+
+def test_a_cursor_tool_call_record_is_cursor() -> None:
+    record = {"type": "tool_call", "subtype": "started", "call_id": "c", "tool_call": {}}
+    assert detect([record]).name == "cursor"
+
+
+@pytest.mark.parametrize("first", [CURSOR_INIT, CLAUDE_INIT], ids=["cursor", "claude"])
+def test_noise_first_does_not_decide(first: dict[str, Any]) -> None:
+    expected = "claude" if first is CLAUDE_INIT else "cursor"
+    assert detect([*NOISE, first]).name == expected
+
+
+def test_a_stream_nobody_recognises_is_cursors() -> None:
+    assert detect([{"type": "mystery"}] * 3) is DEFAULT
+    assert detect([]) is DEFAULT
+
+
+def test_detection_looks_only_at_the_first_records() -> None:
+    late = [{"type": "mystery"}] * DETECT_WINDOW + [CLAUDE_INIT]
+    assert detect(late) is DEFAULT
+
+
+def test_a_plain_message_cursor_reads_decides_at_once() -> None:
+    """A live stream is not held back by a record no dialect claims but Cursor reads."""
+    assert decide({"type": "user", "message": {"content": "hi"}}) is DEFAULT
+    assert decide({"type": "mystery"}) is None
+
+
+def test_codex_and_gemini_first_records_are_not_taken_for_cursor_or_claude() -> None:
+    """Until their dialects are registered, their first records decide nothing."""
+    for record in ({"type": "thread.started", "thread_id": "t"}, {"type": "init", "model": "g"}):
+        found = decide(record)
+        assert found is None or found.name in ("codex", "gemini")
+
+
+def test_the_reader_shows_bad_lines_at_once_and_holds_unknown_records() -> None:
+    """A warning line reads the same in every dialect; an unknown record may not."""
+    reader = EventReader()
+    (bad,) = reader.feed(b"not json\n")
+    assert bad.line == 1 and reader.dialect is None
+    assert reader.feed(orjson.dumps({"type": "mystery"}) + b"\nnot json either\n") == []
+    events = reader.feed(orjson.dumps(CLAUDE_INIT) + b"\n")
+    assert reader.dialect is not None and reader.dialect.name == "claude"
+    assert [event.line for event in events] == [2, 3, 4]
+
+
+def test_the_reader_gives_up_after_the_window_and_reads_as_cursor() -> None:
+    reader = EventReader()
+    data = b"".join(b'{"type":"mystery","n":%d}\n' % n for n in range(DETECT_WINDOW))
+    events = reader.feed(data)
+    assert reader.dialect is DEFAULT
+    assert len(events) == DETECT_WINDOW
+
+
+def test_the_reader_releases_held_lines_at_the_end() -> None:
+    reader = EventReader()
+    assert reader.feed(b'{"type":"mystery"}\n') == []
+    events = reader.finish()
+    assert reader.dialect is DEFAULT and len(events) == 1
+
+
+def test_forcing_a_dialect_reads_a_stream_as_it() -> None:
+    """``--agent cursor`` on a Claude stream: Cursor's reading of Claude's records."""
+    data = claude("success-tools.jsonl")
+    as_claude = fold([data])
+    as_cursor = fold([data], agent="cursor")
+    assert as_claude.sessions[0].agent == "claude"
+    assert as_claude.sessions[0].tool_calls
+    assert as_cursor.sessions[0].agent == "cursor"
+    assert not as_cursor.sessions[0].tool_calls  # Cursor has no tool_use blocks
+    reader = EventReader(agent="claude")
+    assert reader.dialect is by_name("claude")
+
+
+def test_auto_is_detection() -> None:
+    data = stream(user("hi"))
+    assert fold([data], agent="auto").sessions[0].prompt == "hi"
+    assert EventReader(agent="auto").dialect is None
+
+
+def test_sniff_gives_every_chunk_back() -> None:
+    data = claude("noise-and-unknown.jsonl")
+    chunks = [data[i : i + 5] for i in range(0, len(data), 5)]
+    dialect, again = sniff(iter(chunks))
+    assert dialect.name == "claude"
+    assert b"".join(again) == data
+
+
+def test_an_empty_input_folds_to_nothing() -> None:
+    state = fold([b""], StreamState(track_changes=False))
+    assert state.counts.total == 0 and not state.sessions

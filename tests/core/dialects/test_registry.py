@@ -1,0 +1,83 @@
+"""Every dialect in the registry has fixtures, reads them without a crash, and folds the
+same way through the fast ``fold`` as event by event."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from streamview.core.dialects import DIALECTS, Dialect, by_name, detect, names
+from streamview.core.reader import EventReader, fold
+from streamview.core.state import StreamState
+
+from ..test_fast_fold import account
+from .fixtures import FIXTURES, every_fixture, fixture_files
+
+
+@pytest.mark.parametrize("dialect", DIALECTS, ids=lambda d: d.name)
+def test_every_dialect_has_fixtures(dialect: Dialect) -> None:
+    """Adding an agent means adding its streams under tests/fixtures/dialects/<name>/."""
+    name = dialect.name
+    assert fixture_files(name), f"no fixtures in {FIXTURES / name}"
+
+
+def test_names_are_unique_and_auto_is_not_a_dialect() -> None:
+    listed = [d.name for d in DIALECTS]
+    assert len(set(listed)) == len(listed)
+    assert names() == [*listed, "auto"]
+    assert by_name("auto") is None
+    assert all(by_name(d.name) is d for d in DIALECTS)
+
+
+def event_by_event(chunks: list[bytes], agent: str | None = None) -> StreamState:
+    """The reference: every line through the reader, every event applied."""
+    state = StreamState(track_changes=False)
+    reader = EventReader(agent=agent)
+    for chunk in chunks:
+        for event in reader.feed(chunk):
+            state.apply(event)
+    for event in reader.finish():
+        state.apply(event)
+    state.counts.blank += reader.blank_lines
+    state.finish()
+    return state
+
+
+def chunked(data: bytes, size: int) -> list[bytes]:
+    return [data[i : i + size] for i in range(0, len(data), size)] or [b""]
+
+
+@pytest.mark.parametrize(("name", "path"), every_fixture(), ids=lambda v: getattr(v, "name", v))
+def test_a_fixture_folds_without_a_crash_and_counts_every_line_once(name: str, path: Path) -> None:
+    data = path.read_bytes()
+    state = fold([data])
+    counts = state.counts
+    non_blank = sum(1 for line in data.split(b"\n") if line.strip())
+    assert counts.total == non_blank
+    assert counts.total == counts.events + counts.malformed + counts.unknown
+    assert state.sessions, "a fixture with no session"
+    assert detect_name(data) == name
+
+
+def detect_name(data: bytes) -> str:
+    import orjson
+
+    records = []
+    for line in data.split(b"\n"):
+        try:
+            records.append(orjson.loads(line))
+        except orjson.JSONDecodeError:
+            records.append(None)
+    return detect(records).name
+
+
+@pytest.mark.parametrize(("name", "path"), every_fixture(), ids=lambda v: getattr(v, "name", v))
+@pytest.mark.parametrize("size", [1, 7, 100, 1 << 20])
+def test_the_fast_fold_equals_event_by_event(name: str, path: Path, size: int) -> None:
+    data = path.read_bytes()
+    chunks = chunked(data, size)
+    assert account(fold(chunks)) == account(event_by_event(chunks))
+    forced = account(fold(chunks, agent=name))
+    assert forced == account(event_by_event(chunks, agent=name))
+    assert forced == account(fold([data]))
