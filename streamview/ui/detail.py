@@ -32,8 +32,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Footer, Static
 
-from streamview.core import tools
-from streamview.core import dialects
+from streamview.core import dialects, tools
 from streamview.core.dialects import CallReparser
 from streamview.core.formatting import STATUS_MARK, format_duration
 from streamview.core.linestore import LineStore

@@ -282,7 +282,10 @@ def test_the_detail_view_re_reads_a_call_through_its_dialect() -> None:
         "new_string": "        return []",
     }
     assert completed is not None and "+        return []" in completed.payload["diffString"]
-    assert CallReparser(by_name(store.agent), "someone-else")(store.get(call.started_line) or b"", 1) is None
+    assert (
+        CallReparser(by_name(store.agent), "someone-else")(store.get(call.started_line) or b"", 1)
+        is None
+    )
 
 
 def test_the_json_summary_names_the_agent_and_the_cost() -> None:
