@@ -23,9 +23,6 @@ from functools import partial
 from typing import ClassVar
 
 from rich.segment import Segment
-from rich.style import Style
-from rich.text import Text
-from rich.theme import Theme
 from textual.binding import Binding, BindingType
 from textual.events import Click, MouseScrollDown, MouseScrollUp, Resize
 from textual.geometry import Size
@@ -34,76 +31,27 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.timer import Timer
 
-from streamview.core import tools
-from streamview.core.formatting import STATUS_MARK, format_duration
-from streamview.core.sanitize import clean, one_line
-from streamview.core.state import NOTICE, PROMPT, TEXT, THINKING, TOOL, Block, Session, ToolCall
-from streamview.printer import describe_call
-from streamview.ui.block_layout import (
-    BLOCK_TEXT_LIMIT,
-    NOTHING_FROZEN,
-    BlockLayout,
-    Frozen,
-    LayoutStyles,
-)
+from streamview.core.sanitize import clean
+from streamview.core.state import NOTICE, PROMPT, TEXT, THINKING, TOOL, Block, Session
+from streamview.ui.block_layout import NOTHING_FROZEN, BlockLayout, LayoutStyles
 from streamview.ui.layout_thread import LayoutJob, LayoutResult, LayoutThread
+from streamview.ui.transcript_blocks import (
+    BACKGROUND_MARKDOWN_CHARS,
+    BACKGROUND_PLAIN_CHARS,
+    SLOW_TAIL_FACTOR,
+    Entry,
+    Owner,
+    answer_job,
+    estimate_text,
+    layout_styles,
+    prompt_job,
+    signature_of,
+    thinking_job,
+    tool_line,
+)
+from streamview.ui.transcript_search import Match, Matches
 
-SLOW_TAIL_FACTOR = 4
-"""A growing block is rendered again only after this many times its last render time."""
-BACKGROUND_MARKDOWN_CHARS = 4_000
-"""Answer text longer than this is laid out on the layout thread, not the UI thread.
-
-Rich needs about 100 ms for 8 KB of fenced code and 20 ms for 20 KB of prose on the
-machines this was measured on: past a few KB a frame would be missed.
-"""
-BACKGROUND_PLAIN_CHARS = 50_000
-"""Thinking or prompt text (plain, no Markdown) longer than this goes to the layout thread."""
-
-_STATUS_CLASS = {
-    tools.RUNNING: "transcript--tool-running",
-    tools.SUCCEEDED: "transcript--tool-ok",
-    tools.COMPLETED: "transcript--tool-ok",
-    tools.FAILED: "transcript--tool-failed",
-    tools.ERROR: "transcript--tool-failed",
-    tools.REJECTED: "transcript--tool-rejected",
-    tools.INTERRUPTED: "transcript--tool-rejected",
-}
-
-
-@dataclass(slots=True)
-class _Entry:
-    """A block and its rendered lines."""
-
-    block: Block
-    signature: tuple[object, ...] | None = None
-    """What the block looked like when ``lines`` were rendered."""
-    lines: list[Strip] | None = None
-    """Rendered lines at the current width; ``None`` when stale."""
-    height: int = 0
-    """Lines the block takes: rendered, else estimated."""
-    frozen: Frozen = NOTHING_FROZEN
-    """Open answer: the finished paragraphs, laid out once."""
-    job: LayoutJob | None = None
-    """The layout the layout thread is doing for this block, if any."""
-    shown: int = 0
-    """Request number of the lines shown (a late result from the thread must not
-    replace newer lines laid out on the UI thread)."""
-    gap: int = 0
-    """Blank lines above the block (text after a tool marker or notice)."""
-    cost: float = 0.0
-    """Seconds the last rendering took."""
-    rendered_at: float = 0.0
-    """When it was rendered (monotonic seconds)."""
-    estimate: tuple[tuple[object, ...], int] | None = None
-    """``(signature and width, height)`` of the last estimate, so reflows stay cheap."""
-
-
-@dataclass(slots=True)
-class _Match:
-    entry: int
-    line: int
-    start: int
-    end: int
+__all__ = ["BACKGROUND_MARKDOWN_CHARS", "BACKGROUND_PLAIN_CHARS", "Transcript"]
 
 
 class Transcript(ScrollView, can_focus=True):
@@ -169,7 +117,7 @@ class Transcript(ScrollView, can_focus=True):
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.session: Session | None = None
-        self._entries: list[_Entry] = []
+        self._entries: list[Entry] = []
         self._offsets: list[int] = [0]
         """``_offsets[i]``: first line of entry ``i``; the last item is the total."""
         self._by_call: dict[int, int] = {}
@@ -182,10 +130,7 @@ class Transcript(ScrollView, can_focus=True):
         self._programmatic = 0
         self._user_scroll = False
         """The user scrolled just now (keys, wheel, scrollbar)."""
-        self._matches: list[_Match] = []
-        self._match_lines: dict[tuple[int, int], list[int]] = {}
-        self._match_index = -1
-        self.query_text = ""
+        self._search = Matches()
         self._reflow_pending = False
         self._resync_timer: Timer | None = None
         self._marked: int | None = None
@@ -195,8 +140,6 @@ class Transcript(ScrollView, can_focus=True):
         self._ui_layout: BlockLayout | None = None
         self._requests = 0
         """Layout requests so far: numbers them, so the newest lines win."""
-        self._search_waits = False
-        """A search found nothing yet while long blocks were still being laid out."""
 
     # -- public API ---------------------------------------------------------------------
 
@@ -206,14 +149,19 @@ class Transcript(ScrollView, can_focus=True):
         return self._offsets[-1]
 
     @property
+    def query_text(self) -> str:
+        """What the last search looked for (``""``: no search)."""
+        return self._search.query
+
+    @property
     def match_count(self) -> int:
         """How many matches the last search found."""
-        return len(self._matches)
+        return len(self._search.hits)
 
     @property
     def match_position(self) -> int:
         """1-based index of the current match (0 when none)."""
-        return self._match_index + 1 if self._matches else 0
+        return self._search.position
 
     def show_session(self, session: Session | None) -> None:
         """Show another session (or none); follow mode stays as it was."""
@@ -248,7 +196,7 @@ class Transcript(ScrollView, can_focus=True):
                 and index > 0
                 and blocks[index - 1].kind in (TOOL, NOTICE)
             )
-            entries.append(_Entry(block, gap=gap))
+            entries.append(Entry(block, gap=gap))
             if block.kind == TOOL and block.call_index is not None:
                 self._by_call[block.call_index] = index
             if first_dirty is None:
@@ -358,9 +306,9 @@ class Transcript(ScrollView, can_focus=True):
         Returns:
             How many matches there are.
         """
-        self.query_text = query
+        self._search.query = query
         matches = self._find()
-        self._search_waits = not matches and bool(self.laying_out)
+        self._search.waits = not matches and bool(self.laying_out)
         if matches:
             top = round(self.scroll_y)
             first = next(
@@ -370,54 +318,45 @@ class Transcript(ScrollView, can_focus=True):
         self.refresh()
         return len(matches)
 
-    def _find(self) -> list[_Match]:
-        """Every occurrence of :attr:`query_text` in the laid-out lines.
+    def _find(self) -> list[Match]:
+        """Every occurrence of the query in the laid-out lines.
 
         Lays every block out; long ones go to the layout thread, and each one that
         comes back searches again (:meth:`_refind`).
         """
-        self._clear_matches()
-        needle = self.query_text.casefold()
-        if not needle:
+        if not self._search.query:
+            self._search.clear()
             self.refresh()
             return []
         self._render_all()
-        matches = self._matches
-        for number, entry in enumerate(self._entries):
-            for line_number, strip in enumerate(entry.lines or ()):
-                haystack = strip.text.casefold()
-                start = haystack.find(needle)
-                while start >= 0:
-                    matches.append(_Match(number, line_number, start, start + len(needle)))
-                    start = haystack.find(needle, start + max(1, len(needle)))
-        for index, match in enumerate(matches):
-            self._match_lines.setdefault((match.entry, match.line), []).append(index)
-        return matches
+        return self._search.find(
+            (number, entry.lines or ()) for number, entry in enumerate(self._entries)
+        )
 
     def _refind(self) -> None:
         """Lines were rendered again (width, theme, thinking): find the matches again, in place."""
-        if not self.query_text:
+        search = self._search
+        if not search.query:
             return
-        current = self._match_index
+        current = search.index
         matches = self._find()
-        self._match_index = min(max(current, 0), len(matches) - 1) if matches else -1
-        if matches and self._search_waits:
-            self._search_waits = False
+        search.index = min(max(current, 0), len(matches) - 1) if matches else -1
+        if matches and search.waits:
+            search.waits = False
             self._go_to_match(0)
         self.refresh()
 
     def next_match(self, step: int = 1) -> bool:
         """Go to the next (``step=1``) or previous (``-1``) match; False when there is none."""
-        if not self._matches:
+        hits = self._search.hits
+        if not hits:
             return False
-        self._go_to_match((self._match_index + step) % len(self._matches))
+        self._go_to_match((self._search.index + step) % len(hits))
         return True
 
     def clear_search(self) -> None:
         """Forget the search and its highlights."""
-        self._clear_matches()
-        self.query_text = ""
-        self._search_waits = False
+        self._search = Matches()
         self.refresh()
 
     def invalidate(self) -> None:
@@ -560,9 +499,14 @@ class Transcript(ScrollView, can_focus=True):
         if line_number >= len(lines):
             return Strip.blank(width, style)
         strip = lines[line_number]
-        hits = self._match_lines.get((index, line_number))
+        hits = self._search.by_line.get((index, line_number))
         if hits:
-            strip = self._highlight(strip, hits)
+            strip = self._search.highlight(
+                strip,
+                hits,
+                self.get_component_rich_style("transcript--match"),
+                self.get_component_rich_style("transcript--match-current"),
+            )
         if index == self._marked:
             marked = self.get_component_rich_style("transcript--marked", partial=True)
             strip = strip.extend_cell_length(width).apply_style(marked)
@@ -573,26 +517,16 @@ class Transcript(ScrollView, can_focus=True):
     def _content_width(self) -> int:
         return max(10, self.scrollable_content_region.width - 1)
 
-    def _visible(self, entry: _Entry) -> bool:
+    def _visible(self, entry: Entry) -> bool:
         return self.show_thinking or entry.block.kind != THINKING
 
     def _signature(self, index: int) -> tuple[object, ...]:
         return self._signature_of(self._entries[index].block)
 
     def _signature_of(self, block: Block) -> tuple[object, ...]:
-        if block.kind == TOOL:
-            session = self.session
-            call = (
-                session.tool_calls[block.call_index]
-                if session is not None and block.call_index is not None
-                else None
-            )
-            if call is None:
-                return (TOOL,)
-            return (TOOL, call.status, call.target, call.summary, call.kind, call.duration_ms)
-        return (block.kind, block.revision, block.deltas, block.open, len(block.parts))
+        return signature_of(block, self.session)
 
-    def _estimate(self, entry: _Entry) -> int:
+    def _estimate(self, entry: Entry) -> int:
         block = entry.block
         if not self._visible(entry):
             return 0
@@ -602,14 +536,9 @@ class Transcript(ScrollView, can_focus=True):
         key = (*self._signature_of(block), width)
         if entry.estimate is not None and entry.estimate[0] == key:
             return entry.estimate[1]
-        height = self._estimate_text(block, width) + entry.gap
+        height = estimate_text(block, width) + entry.gap
         entry.estimate = (key, height)
         return height
-
-    def _estimate_text(self, block: Block, width: int) -> int:
-        text = block.text[:BLOCK_TEXT_LIMIT]  # the most a block shows
-        lines = sum(len(line) // width + 1 for line in text.split("\n"))
-        return lines + (2 if block.kind == THINKING else 1)
 
     def _reflow(self, start: int) -> None:
         """Recompute heights and offsets from entry ``start`` on."""
@@ -725,13 +654,11 @@ class Transcript(ScrollView, can_focus=True):
     # -- search ---------------------------------------------------------------------------
 
     def _clear_matches(self) -> None:
-        self._matches = []
-        self._match_lines = {}
-        self._match_index = -1
+        self._search.clear()
 
     def _go_to_match(self, index: int) -> None:
-        self._match_index = index
-        match = self._matches[index]
+        self._search.index = index
+        match = self._search.hits[index]
         y = self._offsets[match.entry] + match.line
         if self.following:
             self.following = False
@@ -740,55 +667,12 @@ class Transcript(ScrollView, can_focus=True):
         self._set_scroll(max(0, y - height // 3))
         self.refresh()
 
-    def _highlight(self, strip: Strip, hits: list[int]) -> Strip:
-        normal = self.get_component_rich_style("transcript--match")
-        current = self.get_component_rich_style("transcript--match-current")
-        text = strip.text
-        for hit in hits:
-            match = self._matches[hit]
-            start = Segment.get_line_length([Segment(text[: match.start])])
-            end = start + Segment.get_line_length([Segment(text[match.start : match.end])])
-            before, middle, after = strip.divide([start, end, strip.cell_length])
-            style = current if hit == self._match_index else normal
-            marked = Strip(list(Segment.apply_style(iter(middle), post_style=style)))
-            strip = Strip.join([before, marked, after])
-        return strip
-
     # -- rendering ------------------------------------------------------------------------
 
     def _layout_styles(self) -> LayoutStyles:
         """The styles a layout needs, read from the stylesheet (cached until the theme changes)."""
         if self._styles is None:
-            style = self.get_component_rich_style
-            code, heading, link = (
-                style("transcript--code"),
-                style("transcript--heading"),
-                style("transcript--link"),
-            )
-            theme = Theme(
-                {
-                    "markdown.code": code,
-                    "markdown.h1": heading + Style(bold=True),
-                    "markdown.h2": heading + Style(bold=True),
-                    "markdown.h3": heading,
-                    "markdown.h4": heading,
-                    "markdown.h5": heading,
-                    "markdown.h6": heading,
-                    "markdown.link": link,
-                    "markdown.link_url": link,
-                    "markdown.block_quote": Style(italic=True),
-                    "markdown.hr": Style(dim=True),
-                }
-            )
-            self._styles = LayoutStyles(
-                theme=theme,
-                code_theme="monokai" if self.app.current_theme.dark else "default",
-                thinking=style("transcript--thinking"),
-                thinking_label=style("transcript--thinking-label"),
-                notice=style("transcript--notice"),
-                prompt=style("transcript--prompt"),
-                prompt_mark=style("transcript--prompt-mark"),
-            )
+            self._styles = layout_styles(self.get_component_rich_style, self.app.current_theme.dark)
         return self._styles
 
     def _layout(self) -> BlockLayout:
@@ -798,7 +682,7 @@ class Transcript(ScrollView, can_focus=True):
             self._ui_layout = BlockLayout(styles)
         return self._ui_layout
 
-    def _in_background(self, entry: _Entry) -> bool:
+    def _in_background(self, entry: Entry) -> bool:
         """Whether laying ``entry`` out would hold the UI thread too long."""
         block = entry.block
         if block.kind == TEXT:
@@ -894,13 +778,13 @@ class Transcript(ScrollView, can_focus=True):
             text = block.text  # read here: the state belongs to the UI thread
             run: Callable[[BlockLayout], LayoutResult]
             if block.kind == TEXT:
-                run = partial(_answer, text, block.open, block.revision, entry.frozen, width)
+                run = partial(answer_job, text, block.open, block.revision, entry.frozen, width)
             elif block.kind == THINKING:
-                run = partial(_thinking, text, block.open, width)
+                run = partial(thinking_job, text, block.open, width)
             else:
-                run = partial(_prompt, text, width)
+                run = partial(prompt_job, text, width)
             self._requests += 1
-            owner = _Owner(entry, index, signature, width, self._requests)
+            owner = Owner(entry, index, signature, width, self._requests)
             entry.job = LayoutJob(key, styles, run, self._job_done, owner=owner)
             self._layouts.submit(entry.job)
         if entry.lines is None:
@@ -917,7 +801,7 @@ class Transcript(ScrollView, can_focus=True):
         message.stop()
         job, result = message.job, message.result
         owner = job.owner
-        assert isinstance(owner, _Owner)
+        assert isinstance(owner, Owner)
         entry, index = owner.entry, owner.index
         if entry.job is job:
             entry.job = None
@@ -948,15 +832,16 @@ class Transcript(ScrollView, can_focus=True):
                 self.unseen = True
                 self.post_message(self.FollowChanged(self.following, self.unseen))
         self._refind()
-        if keep_match and self._matches and not self.following:
-            self._go_to_match(self._match_index)  # the lines moved under the search hit
+        if keep_match and self._search.hits and not self.following:
+            self._go_to_match(self._search.index)  # the lines moved under the search hit
         self.refresh()
 
     def _match_in_view(self) -> bool:
         """Whether the current search match is on screen."""
-        if not 0 <= self._match_index < len(self._matches):
+        search = self._search
+        if not 0 <= search.index < len(search.hits):
             return False
-        match = self._matches[self._match_index]
+        match = search.hits[search.index]
         y = self._offsets[match.entry] + match.line
         top = round(self.scroll_y)
         return top <= y < top + self.scrollable_content_region.height
@@ -965,71 +850,12 @@ class Transcript(ScrollView, can_focus=True):
         """Let the layout thread end."""
         self._layouts.close()
 
-    @staticmethod
-    def _describe(call: ToolCall, cwd: str | None) -> str:
-        """``read src/app.py``: kind and target, paths relative to the session's cwd."""
-        if call.kind in tools.PATH_KINDS and call.target:
-            relative = tools.relative_path(call.target, cwd)
-            return f"{one_line(call.kind, 60)} {one_line(relative, 300)}"
-        return describe_call(call, 300)
-
     def _render_tool(self, block: Block, width: int) -> Strip:
         session = self.session
-        base = self.get_component_rich_style("transcript--tool")
-        detail = self.get_component_rich_style("transcript--tool-detail")
-        if session is None or block.call_index is None:
-            return Strip([Segment(" ⏺ tool call", base)])
-        call = session.tool_calls[block.call_index]
-        status_style = self.get_component_rich_style(
-            _STATUS_CLASS.get(call.status, "transcript--tool-ok")
+        call = (
+            session.tool_calls[block.call_index]
+            if session is not None and block.call_index is not None
+            else None
         )
-        text = Text(" ")
-        text.append("⏺ ", status_style)
-        text.append(self._describe(call, session.cwd), base)
-        text.append("  ")
-        mark = STATUS_MARK.get(call.status, "•")
-        text.append(f"{mark} {call.status}", status_style)
-        extra = []
-        if call.summary and call.summary != call.status:
-            extra.append(clean(call.summary).replace("\n", " "))
-        duration = format_duration(call.duration_ms) if not call.is_open else ""
-        if duration:
-            extra.append(duration)
-        if extra:
-            text.append(" · " + " · ".join(extra), detail)
-        text.truncate(width + 1, overflow="ellipsis")
-        return Strip(text.render(self.app.console))
-
-
-@dataclass(frozen=True, slots=True)
-class _Owner:
-    """Which entry a layout job is for, and what it looked like when asked."""
-
-    entry: _Entry
-    index: int
-    signature: tuple[object, ...]
-    width: int
-    request: int
-
-
-def _answer(
-    text: str, is_open: bool, revision: int, frozen: Frozen, width: int, layout: BlockLayout
-) -> LayoutResult:
-    """Lay out an answer block (on the layout thread)."""
-    started = time.perf_counter()
-    lines, frozen = layout.answer(text, is_open, revision, frozen, width)
-    return LayoutResult(lines, frozen, time.perf_counter() - started)
-
-
-def _thinking(text: str, is_open: bool, width: int, layout: BlockLayout) -> LayoutResult:
-    """Lay out a thinking block (on the layout thread)."""
-    started = time.perf_counter()
-    lines = layout.thinking(text, is_open, width)
-    return LayoutResult(lines, seconds=time.perf_counter() - started)
-
-
-def _prompt(text: str, width: int, layout: BlockLayout) -> LayoutResult:
-    """Lay out a prompt (on the layout thread)."""
-    started = time.perf_counter()
-    lines = layout.prompt(text, width)
-    return LayoutResult(lines, seconds=time.perf_counter() - started)
+        cwd = session.cwd if session is not None else None
+        return tool_line(call, cwd, self.get_component_rich_style, self.app.console, width)
