@@ -23,6 +23,8 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
+from streamview.core.fields import as_int, as_str, common_fields
+from streamview.core.tool_record import tool_call_fields
 
 RECV_KEY = "streamview_recv_ms"
 """Key a streamview recording adds as the last key of each line: arrival time, epoch ms."""
@@ -30,32 +32,9 @@ RECV_KEY = "streamview_recv_ms"
 MALFORMED_RAW_LIMIT = 1 << 20
 """Bytes of a malformed line kept in memory for display; the rest stays in the source."""
 
-TOOL_SUFFIX = "ToolCall"
 _INIT_KEYS = frozenset(
     {"type", "subtype", "session_id", "model", "cwd", "permissionMode", "apiKeySource"}
 )
-_BOOKKEEPING = frozenset({"toolCallId", "startedAtMs", "completedAtMs", "hookAdditionalContexts"})
-_RESULT_VARIANTS = ("success", "failure", "rejected", "error")
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-def _int(value: Any) -> int | None:
-    """An integer from an int, a float or a numeric string (``startedAtMs`` is a string)."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float):
-        return int(value) if value == value and abs(value) < 1e18 else None
-    if isinstance(value, str) and value.isascii() and value.strip().lstrip("-").isdigit():
-        try:
-            return int(value)
-        except ValueError:  # "--5", or more digits than int() converts
-            return None
-    return None
 
 
 def message_text(record: JSONObject) -> str:
@@ -85,170 +64,46 @@ def message_text(record: JSONObject) -> str:
     return parts[0] if len(parts) == 1 else "".join(parts)
 
 
-def _common(record: JSONObject) -> tuple[str | None, int | None]:
-    return _str(record.get("session_id")), _int(record.get("timestamp_ms"))
-
-
 def _init(record: JSONObject, line: int, recv: int | None) -> AnyEvent:
-    sid, ts = _common(record)
+    sid, ts = common_fields(record)
     return SessionStarted(
         line,
         sid,
         ts,
         recv,
-        model=_str(record.get("model")),
-        cwd=_str(record.get("cwd")),
-        permission_mode=_str(record.get("permissionMode")),
-        api_key_source=_str(record.get("apiKeySource")),
+        model=as_str(record.get("model")),
+        cwd=as_str(record.get("cwd")),
+        permission_mode=as_str(record.get("permissionMode")),
+        api_key_source=as_str(record.get("apiKeySource")),
         extra={k: v for k, v in record.items() if k not in _INIT_KEYS and k != "timestamp_ms"},
     )
 
 
 def _user(record: JSONObject, line: int, recv: int | None) -> AnyEvent:
-    sid, ts = _common(record)
+    sid, ts = common_fields(record)
     return PromptSubmitted(line, sid, ts, recv, text=message_text(record))
 
 
 def _assistant(record: JSONObject, line: int, recv: int | None) -> AnyEvent:
-    sid, ts = _common(record)
+    sid, ts = common_fields(record)
     return AssistantMessage(
         line,
         sid,
         ts,
         recv,
         text=message_text(record),
-        model_call_id=_str(record.get("model_call_id")),
+        model_call_id=as_str(record.get("model_call_id")),
     )
 
 
 def _thinking_delta(record: JSONObject, line: int, recv: int | None) -> AnyEvent:
-    sid, ts = _common(record)
-    return ThinkingDelta(line, sid, ts, recv, text=_str(record.get("text")) or "")
+    sid, ts = common_fields(record)
+    return ThinkingDelta(line, sid, ts, recv, text=as_str(record.get("text")) or "")
 
 
 def _thinking_completed(record: JSONObject, line: int, recv: int | None) -> AnyEvent:
-    sid, ts = _common(record)
+    sid, ts = common_fields(record)
     return ThinkingCompleted(line, sid, ts, recv)
-
-
-def tool_key(tool_call: JSONObject) -> str | None:
-    """The key of ``tool_call`` that names the tool: the one ending in ``ToolCall``.
-
-    Never the first key: bookkeeping keys such as ``toolCallId`` sit beside it in any
-    order.
-    """
-    for key in tool_call:
-        if key.endswith(TOOL_SUFFIX) and key != "toolCallId":
-            return key
-    return None
-
-
-def _split_tool(tool_call: Any) -> tuple[str, JSONObject | None, Any]:
-    """Return ``(kind, args, result)`` of a ``tool_call`` object."""
-    if not isinstance(tool_call, dict):
-        return "unknown", None, None
-    key = tool_key(tool_call)
-    if key is not None:
-        body = tool_call[key]
-        kind = key[: -len(TOOL_SUFFIX)] or key
-        if not isinstance(body, dict):
-            return kind, None, None
-        args = body.get("args")
-        return kind, args if isinstance(args, dict) else None, body.get("result")
-    function = tool_call.get("function")
-    if isinstance(function, dict):
-        name = _str(function.get("name")) or "function"
-        arguments = function.get("arguments")
-        parsed: JSONObject | None = None
-        if isinstance(arguments, dict):
-            parsed = arguments
-        elif isinstance(arguments, str):
-            try:
-                loaded = orjson.loads(arguments)
-            except orjson.JSONDecodeError:
-                loaded = {"arguments": arguments}
-            parsed = loaded if isinstance(loaded, dict) else {"arguments": loaded}
-        return name, parsed, tool_call.get("result", function.get("result"))
-    # A shape nobody has seen: the one non-bookkeeping object-valued key, if any.
-    candidates = [k for k, v in tool_call.items() if k not in _BOOKKEEPING and isinstance(v, dict)]
-    if len(candidates) == 1:
-        body = tool_call[candidates[0]]
-        args = body.get("args")
-        return candidates[0], args if isinstance(args, dict) else None, body.get("result")
-    return "unknown", None, None
-
-
-ToolCallFields = tuple[
-    str | None,
-    int | None,
-    str,
-    str,
-    JSONObject | None,
-    str | None,
-    Any,
-    str | None,
-    int | None,
-    int | None,
-    str | None,
-]
-"""``(session_id, timestamp_ms, call_id, kind, args, outcome, payload, model_call_id,
-started_at_ms, completed_at_ms, description)`` of a ``tool_call`` record."""
-
-
-def tool_call_fields(record: JSONObject, line: int) -> ToolCallFields:
-    """The fields of a :class:`ToolCallEvent`, read from a ``tool_call`` record.
-
-    Lets the fold apply a tool call without building the event (see
-    :meth:`~streamview.core.state.StreamState.apply_record`).
-    """
-    sid, ts = _common(record)
-    tool_call = record.get("tool_call")
-    kind, args, result = _split_tool(tool_call)
-    outcome: str | None = None
-    payload: Any = None
-    if isinstance(result, dict) and result:
-        # Shell results hold an ``isBackground`` flag beside the variant: prefer a
-        # known variant, then an object-valued key, whatever the key order.
-        for outcome in _RESULT_VARIANTS:
-            if outcome in result:
-                break
-        else:
-            outcome = next(
-                (k for k, v in result.items() if isinstance(v, dict)), next(iter(result))
-            )
-        payload = result[outcome]
-    elif result is not None:
-        outcome, payload = "result", result
-    started_at = completed_at = None
-    description = None
-    if isinstance(tool_call, dict):
-        started_at = tool_call.get("startedAtMs")
-        if started_at.__class__ is not int:
-            started_at = _int(started_at)
-        completed_at = tool_call.get("completedAtMs")
-        if completed_at.__class__ is not int:
-            completed_at = _int(completed_at)
-        key = tool_key(tool_call)
-        body = tool_call.get(key) if key else None
-        if isinstance(body, dict):
-            description = _str(body.get("description"))
-    call_id = record.get("call_id")
-    if not isinstance(call_id, str):
-        fallback = tool_call.get("toolCallId") if isinstance(tool_call, dict) else None
-        call_id = fallback if isinstance(fallback, str) else f"<line {line}>"
-    return (
-        sid,
-        ts,
-        call_id,
-        kind,
-        args,
-        outcome,
-        payload,
-        _str(record.get("model_call_id")),
-        started_at,
-        completed_at,
-        description,
-    )
 
 
 def _tool_call(record: JSONObject, line: int, recv: int | None, completed: bool) -> AnyEvent:
@@ -292,8 +147,8 @@ def _tool_completed(record: JSONObject, line: int, recv: int | None) -> AnyEvent
 
 
 def _interaction(record: JSONObject, line: int, recv: int | None) -> AnyEvent:
-    sid, ts = _common(record)
-    subtype = _str(record.get("subtype")) or ""
+    sid, ts = common_fields(record)
+    subtype = as_str(record.get("subtype")) or ""
     body = record.get("query") if subtype == "request" else record.get("response")
     tool_call_id = reason = None
     args: JSONObject | None = None
@@ -309,10 +164,10 @@ def _interaction(record: JSONObject, line: int, recv: int | None) -> AnyEvent:
             maybe_args = inner.get("args")
             if isinstance(maybe_args, dict):
                 args = maybe_args
-                tool_call_id = _str(maybe_args.get("toolCallId"))
+                tool_call_id = as_str(maybe_args.get("toolCallId"))
             if tool_call_id is None:
                 # askQuestion requests carry it beside ``args``, not inside.
-                tool_call_id = _str(inner.get("toolCallId"))
+                tool_call_id = as_str(inner.get("toolCallId"))
             nested = inner.get("result")
             verdict: JSONObject = nested if isinstance(nested, dict) else inner
             if "approved" in verdict:
@@ -321,14 +176,14 @@ def _interaction(record: JSONObject, line: int, recv: int | None) -> AnyEvent:
                 approved = False
                 rejected = verdict["rejected"]
                 if isinstance(rejected, dict):
-                    reason = _str(rejected.get("reason"))
+                    reason = as_str(rejected.get("reason"))
     return InteractionQuery(
         line,
         sid,
         ts,
         recv,
         subtype=subtype,
-        query_type=_str(record.get("query_type")),
+        query_type=as_str(record.get("query_type")),
         query_id=query_id,
         tool_call_id=tool_call_id,
         args=args,
@@ -338,8 +193,8 @@ def _interaction(record: JSONObject, line: int, recv: int | None) -> AnyEvent:
 
 
 def _connection(record: JSONObject, line: int, recv: int | None) -> AnyEvent:
-    sid, ts = _common(record)
-    detail = _str(record.get("endpoint_url"))
+    sid, ts = common_fields(record)
+    detail = as_str(record.get("endpoint_url"))
     if detail is None and "is_resume" in record:
         detail = "resume" if record.get("is_resume") else "fresh start"
     return ConnectionNotice(
@@ -348,14 +203,14 @@ def _connection(record: JSONObject, line: int, recv: int | None) -> AnyEvent:
         ts,
         recv,
         type=str(record.get("type")),
-        subtype=_str(record.get("subtype")) or "",
-        attempt=_int(record.get("attempt")),
+        subtype=as_str(record.get("subtype")) or "",
+        attempt=as_int(record.get("attempt")),
         detail=detail,
     )
 
 
 def _result(record: JSONObject, line: int, recv: int | None) -> AnyEvent:
-    sid, ts = _common(record)
+    sid, ts = common_fields(record)
     usage = record.get("usage")
     result = record.get("result")
     return RunResult(
@@ -363,12 +218,12 @@ def _result(record: JSONObject, line: int, recv: int | None) -> AnyEvent:
         sid,
         ts,
         recv,
-        subtype=_str(record.get("subtype")) or "success",
+        subtype=as_str(record.get("subtype")) or "success",
         is_error=record.get("is_error") is True,
-        duration_ms=_int(record.get("duration_ms")),
-        duration_api_ms=_int(record.get("duration_api_ms")),
+        duration_ms=as_int(record.get("duration_ms")),
+        duration_api_ms=as_int(record.get("duration_api_ms")),
         result=result if isinstance(result, str) else None,
-        request_id=_str(record.get("request_id")),
+        request_id=as_str(record.get("request_id")),
         usage=usage if isinstance(usage, dict) else None,
     )
 
@@ -414,7 +269,7 @@ def parse_record(record: JSONObject, line: int, recv_ms: int | None = None) -> A
         object has no string ``type``.
     """
     if RECV_KEY in record:
-        recorded = _int(record.pop(RECV_KEY))
+        recorded = as_int(record.pop(RECV_KEY))
         # A live source's own stamp wins: it is on the same clock as "now", which the
         # viewer's elapsed timers compare against (a recording piped in live, say).
         if recorded is not None and recv_ms is None:
@@ -423,7 +278,7 @@ def parse_record(record: JSONObject, line: int, recv_ms: int | None = None) -> A
     if not isinstance(kind, str):
         return MalformedLine(
             line,
-            _str(record.get("session_id")),
+            as_str(record.get("session_id")),
             None,
             recv_ms,
             reason="no 'type' field" if kind is None else "'type' is not a string",
@@ -441,8 +296,8 @@ def parse_record(record: JSONObject, line: int, recv_ms: int | None = None) -> A
             except Exception as error:  # pragma: no cover - a builder bug must not crash
                 return UnknownRecord(
                     line,
-                    _str(record.get("session_id")),
-                    _int(record.get("timestamp_ms")),
+                    as_str(record.get("session_id")),
+                    as_int(record.get("timestamp_ms")),
                     recv_ms,
                     type=kind,
                     subtype=f"{subtype} (unreadable: {type(error).__name__})",
@@ -450,11 +305,11 @@ def parse_record(record: JSONObject, line: int, recv_ms: int | None = None) -> A
                 )
     return UnknownRecord(
         line,
-        _str(record.get("session_id")),
-        _int(record.get("timestamp_ms")),
+        as_str(record.get("session_id")),
+        as_int(record.get("timestamp_ms")),
         recv_ms,
         type=kind,
-        subtype=_str(subtype),
+        subtype=as_str(subtype),
         record=record,
     )
 

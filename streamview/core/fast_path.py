@@ -1,0 +1,79 @@
+"""The fast path's first step: the few records most of a run is made of, checked and
+taken apart straight from the decoded dict.
+
+:meth:`streamview.core.state.StreamState.apply_record` applies what this returns; any
+record it declines goes the long way (an event from :mod:`streamview.core.parse`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from streamview.core.events import JSONObject
+from streamview.core.parse import RECV_KEY
+from streamview.core.tool_record import tool_call_fields
+
+FastRecord = tuple[str, Any, Any, Any, Any, Any, Any]
+"""``(type, subtype, text or tool fields, model_call_id, session_id, timestamp_ms, recv_ms)``."""
+
+
+def fast_record(record: JSONObject, line: int) -> FastRecord | None:
+    """A thinking, assistant or tool-call record's fields, if its fields have the usual types.
+
+    Args:
+        record: A decoded line; it is not modified.
+        line: Its 1-based line number.
+
+    Returns:
+        ``None`` for any other record, or one whose fields have unusual types.
+    """
+    subtype: Any = None
+    kind = record.get("type")
+    model_call_id = None
+    text: Any
+    if kind == "thinking":
+        subtype = record.get("subtype")
+        if subtype == "delta":
+            text = record.get("text")
+            if text.__class__ is not str:
+                return None
+        elif subtype == "completed":
+            text = None
+        else:
+            return None
+    elif kind == "assistant":
+        message = record.get("message")
+        if message.__class__ is not dict:
+            return None
+        content = message.get("content")
+        if content.__class__ is not list or len(content) != 1:
+            return None
+        item = content[0]
+        if item.__class__ is not dict or item.get("type") != "text":
+            return None
+        text = item.get("text")
+        model_call_id = record.get("model_call_id")
+        if text.__class__ is not str or (
+            model_call_id is not None and model_call_id.__class__ is not str
+        ):
+            return None
+    elif kind == "tool_call":
+        subtype = record.get("subtype")
+        if subtype != "started" and subtype != "completed":
+            return None
+        try:
+            text = tool_call_fields(record, line)
+        except Exception:
+            return None  # parse_record turns this into an UnknownRecord
+    else:
+        return None
+    session_id = record.get("session_id")
+    timestamp = record.get("timestamp_ms")
+    recv = record.get(RECV_KEY)
+    if (
+        (session_id is not None and session_id.__class__ is not str)
+        or (timestamp is not None and timestamp.__class__ is not int)
+        or (recv is not None and recv.__class__ is not int)
+    ):
+        return None
+    return kind, subtype, text, model_call_id, session_id, timestamp, recv

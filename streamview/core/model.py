@@ -1,0 +1,263 @@
+"""What the fold builds: sessions, their transcript blocks, tool calls and outcome.
+
+Plain data, no behaviour beyond derived properties; :class:`streamview.core.state.StreamState`
+fills it in, and every front end reads it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import streamview.core.tools as tools
+from streamview.core.events import ConnectionNotice, Event, JSONObject, UnknownRecord
+
+TEXT = "text"
+THINKING = "thinking"
+TOOL = "tool"
+PROMPT = "prompt"
+NOTICE = "notice"
+
+RUNNING = "running"
+SUCCESS = "success"
+ERROR = "error"
+INCOMPLETE = "incomplete"
+
+
+@dataclass(slots=True)
+class Block:
+    """One piece of a session's transcript, in the order things happened.
+
+    Text and thinking blocks grow by ``parts``; a recap or flush replaces them, which
+    bumps ``revision`` so a view that appended parts knows to start over.
+    """
+
+    kind: str
+    """``text``, ``thinking``, ``tool``, ``prompt`` or ``notice``."""
+    line: int
+    """Line number of the event that opened the block."""
+    parts: list[str] = field(default_factory=list)
+    open: bool = False
+    """Still growing (deltas arriving)."""
+    call_index: int | None = None
+    """For a ``tool`` block: index into :attr:`Session.tool_calls`."""
+    revision: int = 0
+    """Bumped whenever ``parts`` is replaced rather than appended to."""
+    deltas: int = 0
+    """How many token deltas built this block (0 for a complete segment)."""
+
+    @property
+    def text(self) -> str:
+        """The block's text (joins and caches the parts)."""
+        parts = self.parts
+        if len(parts) > 1:
+            joined = "".join(parts)
+            parts[:] = [joined]
+            return joined
+        return parts[0] if parts else ""
+
+
+@dataclass(slots=True)
+class ToolCall:
+    """One tool call, correlated across its ``started`` and ``completed`` records."""
+
+    index: int
+    """0-based position in first-seen order."""
+    call_id: str
+    kind: str
+    args: JSONObject | None = None
+    target: str | None = None
+    status: str = tools.RUNNING
+    summary: str | None = None
+    outcome: str | None = None
+    """Key of the result union (``success``, ``rejected``...)."""
+    model_call_id: str | None = None
+    description: str | None = None
+    started_line: int | None = None
+    completed_line: int | None = None
+    started_at_ms: int | None = None
+    completed_at_ms: int | None = None
+    start_ts: int | None = None
+    end_ts: int | None = None
+    start_recv: int | None = None
+    end_recv: int | None = None
+    approval: str | None = None
+    """What an ``interaction_query`` said about the call, if anything."""
+    parent_call_id: str | None = None
+    """The subagent (``task``) call this call was made under, if any."""
+
+    @property
+    def duration_ms(self) -> int | None:
+        """Duration from the call's own times, else event times, else arrival times."""
+        start, end = self.started_at_ms, self.completed_at_ms
+        if start is not None and end is not None and end >= start:
+            return end - start
+        start, end = self.start_ts, self.end_ts
+        if start is not None and end is not None and end >= start:
+            return end - start
+        start, end = self.start_recv, self.end_recv
+        if start is not None and end is not None and end >= start:
+            return end - start
+        return None
+
+    @property
+    def start_ms(self) -> int | None:
+        """Start time on the arrival clock first (epoch ms), for live elapsed timers.
+
+        The call's own ``startedAtMs`` comes from the agent's machine, perhaps long ago
+        (a capture piped in for a demo): arrival time is what "now" is comparable to.
+        """
+        return self.start_recv or self.started_at_ms or self.start_ts
+
+    @property
+    def is_open(self) -> bool:
+        """Still running."""
+        return self.status == tools.RUNNING
+
+
+@dataclass(slots=True)
+class Outcome:
+    """How a session ended."""
+
+    status: str = RUNNING
+    """``running`` while live; then ``success``, ``error`` or ``incomplete``."""
+    duration_ms: int | None = None
+    duration_api_ms: int | None = None
+    request_id: str | None = None
+    usage: JSONObject | None = None
+    result: str | None = None
+    subtype: str | None = None
+    line: int | None = None
+    cost_usd: float | None = None
+    """What the run cost, where the agent says."""
+    num_turns: int | None = None
+    message: str | None = None
+    """An error outcome's own message."""
+
+
+@dataclass(slots=True)
+class Session:
+    """One run of the agent: from ``system/init`` to its ``result`` (or the end)."""
+
+    index: int
+    session_id: str | None = None
+    agent: str | None = None
+    """The dialect's name (``cursor``, ``claude``...), from ``system/init``."""
+    model: str | None = None
+    cwd: str | None = None
+    permission_mode: str | None = None
+    api_key_source: str | None = None
+    init_extra: JSONObject = field(default_factory=dict)
+    prompt: str | None = None
+    blocks: list[Block] = field(default_factory=list)
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    calls_by_id: dict[str, ToolCall] = field(default_factory=dict)
+    outcome: Outcome = field(default_factory=Outcome)
+    first_line: int = 0
+    last_line: int = 0
+    first_time_ms: int | None = None
+    last_time_ms: int | None = None
+    events: int = 0
+    open_text: Block | None = None
+    open_thinking: Block | None = None
+    queries: dict[Any, str] = field(default_factory=dict)
+    """``interaction_query`` id to the ``toolCallId`` it asked about."""
+    pending_args: dict[str, JSONObject] = field(default_factory=dict)
+    pending_approval: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        """The assistant's answer: every text segment, in order."""
+        out: list[str] = []
+        for block in self.blocks:
+            if block.kind != TEXT:
+                continue
+            segment = block.text
+            if not segment:
+                continue
+            if out and not out[-1].endswith("\n\n"):
+                out.append("\n" if out[-1].endswith("\n") else "\n\n")
+            out.append(segment)
+        text = "".join(out)
+        if not text and self.outcome.result:
+            return self.outcome.result
+        return text
+
+    @property
+    def thinking(self) -> str:
+        """All thinking blocks, separated by blank lines."""
+        return "\n\n".join(b.text for b in self.blocks if b.kind == THINKING and b.parts)
+
+    @property
+    def open_calls(self) -> list[ToolCall]:
+        """Calls still running."""
+        return [call for call in self.tool_calls if call.status == tools.RUNNING]
+
+    @property
+    def finished(self) -> bool:
+        """A ``result`` arrived, or the stream ended."""
+        return self.outcome.status != RUNNING
+
+
+@dataclass(slots=True)
+class LineCounts:
+    """Every non-blank input line is exactly one of events, malformed or unknown.
+
+    A line some dialect reads as several events (a message with two tool calls) is
+    counted once, by its first event.
+    """
+
+    total: int = 0
+    events: int = 0
+    malformed: int = 0
+    unknown: int = 0
+    blank: int = 0
+    """Empty or whitespace-only lines: not counted in ``total``."""
+
+
+@dataclass(slots=True)
+class Changes:
+    """What :meth:`StreamState.apply` changed since the last :meth:`take_changes`."""
+
+    sessions: set[int] = field(default_factory=set)
+    """Sessions whose header or outcome changed (new sessions included)."""
+    transcript: set[int] = field(default_factory=set)
+    calls: set[tuple[int, int]] = field(default_factory=set)
+    """``(session index, call index)`` of calls added or updated."""
+    log: bool = False
+    """A malformed line or unknown record was added."""
+    events: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.sessions or self.transcript or self.calls or self.log or self.events)
+
+
+def has_run(session: Session) -> bool:
+    """Something of a run happened: more than notices (unknown records) before an init.
+
+    A CLI may print records of its own (hooks, warnings) before ``system/init``: they
+    belong to the run they precede, not to one of their own.
+    """
+    if session.events == 0:
+        return False
+    return (
+        session.prompt is not None
+        or bool(session.tool_calls)
+        or any(block.kind != NOTICE for block in session.blocks)
+        or session.outcome.status != RUNNING
+    )
+
+
+def describe_notice(event: Event) -> str:
+    """One line saying what a connection notice or an unknown record is."""
+    if isinstance(event, ConnectionNotice):
+        text = f"{event.type}/{event.subtype}"
+        if event.attempt is not None:
+            text += f" (attempt {event.attempt})"
+        if event.detail:
+            text += f": {event.detail}"
+        return text
+    if isinstance(event, UnknownRecord):
+        name = event.type + (f"/{event.subtype}" if event.subtype else "")
+        return f"unknown record {name} (line {event.line})"
+    return type(event).__name__

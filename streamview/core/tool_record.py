@@ -1,0 +1,135 @@
+"""Cursor's ``tool_call`` record taken apart: which key names the tool, its arguments,
+and which variant of the result union it completed with."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from streamview.core.events import JSONObject
+from streamview.core.fields import as_int, as_str, common_fields
+
+TOOL_SUFFIX = "ToolCall"
+_BOOKKEEPING = frozenset({"toolCallId", "startedAtMs", "completedAtMs", "hookAdditionalContexts"})
+_RESULT_VARIANTS = ("success", "failure", "rejected", "error")
+
+
+def tool_key(tool_call: JSONObject) -> str | None:
+    """The key of ``tool_call`` that names the tool: the one ending in ``ToolCall``.
+
+    Never the first key: bookkeeping keys such as ``toolCallId`` sit beside it in any
+    order.
+    """
+    for key in tool_call:
+        if key.endswith(TOOL_SUFFIX) and key != "toolCallId":
+            return key
+    return None
+
+
+def _split_tool(tool_call: Any) -> tuple[str, JSONObject | None, Any]:
+    """Return ``(kind, args, result)`` of a ``tool_call`` object."""
+    if not isinstance(tool_call, dict):
+        return "unknown", None, None
+    key = tool_key(tool_call)
+    if key is not None:
+        body = tool_call[key]
+        kind = key[: -len(TOOL_SUFFIX)] or key
+        if not isinstance(body, dict):
+            return kind, None, None
+        args = body.get("args")
+        return kind, args if isinstance(args, dict) else None, body.get("result")
+    function = tool_call.get("function")
+    if isinstance(function, dict):
+        name = as_str(function.get("name")) or "function"
+        arguments = function.get("arguments")
+        parsed: JSONObject | None = None
+        if isinstance(arguments, dict):
+            parsed = arguments
+        elif isinstance(arguments, str):
+            try:
+                loaded = orjson.loads(arguments)
+            except orjson.JSONDecodeError:
+                loaded = {"arguments": arguments}
+            parsed = loaded if isinstance(loaded, dict) else {"arguments": loaded}
+        return name, parsed, tool_call.get("result", function.get("result"))
+    # A shape nobody has seen: the one non-bookkeeping object-valued key, if any.
+    candidates = [k for k, v in tool_call.items() if k not in _BOOKKEEPING and isinstance(v, dict)]
+    if len(candidates) == 1:
+        body = tool_call[candidates[0]]
+        args = body.get("args")
+        return candidates[0], args if isinstance(args, dict) else None, body.get("result")
+    return "unknown", None, None
+
+
+ToolCallFields = tuple[
+    str | None,
+    int | None,
+    str,
+    str,
+    JSONObject | None,
+    str | None,
+    Any,
+    str | None,
+    int | None,
+    int | None,
+    str | None,
+]
+"""``(session_id, timestamp_ms, call_id, kind, args, outcome, payload, model_call_id,
+started_at_ms, completed_at_ms, description)`` of a ``tool_call`` record."""
+
+
+def tool_call_fields(record: JSONObject, line: int) -> ToolCallFields:
+    """The fields of a :class:`ToolCallEvent`, read from a ``tool_call`` record.
+
+    Lets the fold apply a tool call without building the event (see
+    :meth:`~streamview.core.state.StreamState.apply_record`).
+    """
+    sid, ts = common_fields(record)
+    tool_call = record.get("tool_call")
+    kind, args, result = _split_tool(tool_call)
+    outcome: str | None = None
+    payload: Any = None
+    if isinstance(result, dict) and result:
+        # Shell results hold an ``isBackground`` flag beside the variant: prefer a
+        # known variant, then an object-valued key, whatever the key order.
+        for outcome in _RESULT_VARIANTS:
+            if outcome in result:
+                break
+        else:
+            outcome = next(
+                (k for k, v in result.items() if isinstance(v, dict)), next(iter(result))
+            )
+        payload = result[outcome]
+    elif result is not None:
+        outcome, payload = "result", result
+    started_at = completed_at = None
+    description = None
+    if isinstance(tool_call, dict):
+        started_at = tool_call.get("startedAtMs")
+        if started_at.__class__ is not int:
+            started_at = as_int(started_at)
+        completed_at = tool_call.get("completedAtMs")
+        if completed_at.__class__ is not int:
+            completed_at = as_int(completed_at)
+        key = tool_key(tool_call)
+        body = tool_call.get(key) if key else None
+        if isinstance(body, dict):
+            description = as_str(body.get("description"))
+    call_id = record.get("call_id")
+    if not isinstance(call_id, str):
+        fallback = tool_call.get("toolCallId") if isinstance(tool_call, dict) else None
+        call_id = fallback if isinstance(fallback, str) else f"<line {line}>"
+    return (
+        sid,
+        ts,
+        call_id,
+        kind,
+        args,
+        outcome,
+        payload,
+        as_str(record.get("model_call_id")),
+        started_at,
+        completed_at,
+        description,
+    )
