@@ -53,6 +53,10 @@ def test_quick_run_writes_every_figure(tmp_path: Path) -> None:
     assert tui["timed_out"] is False
     assert tui["events"] > 1_000
     assert tui["first_frame_s"] <= tui["final_state_s"]
+    assert set(results["idle"]) == {"finished file", "silent pipe"}
+    for idle in results["idle"].values():
+        assert idle["seconds"] > 0 and idle["ticks"] >= 0
+    assert "idle CPU" in table.read_text()
     assert set(results["live"]) == {"100", "1000", "10000"}
     for live in results["live"].values():
         # How many lines reach the screen in time depends on the machine: only
