@@ -624,6 +624,7 @@ class ViewerControls:
         self.recorder = getattr(source, "recorder", None)
         self._recording_warned = False
         self._last_process: ProcessState | None = None
+        self._last_position: str | None = None
         self._pending: list[str] = []
         """Playback commands given while the file was being indexed."""
 
@@ -735,8 +736,13 @@ class ViewerControls:
             for command in pending:
                 self.run(command)
         if self.playback is not None:
-            for bar in app.query(PlaybackBar):
-                bar.update(describe_position(self.playback))
+            position = describe_position(self.playback)
+            if position != self._last_position:
+                # The same text again would still repaint it (and the panes' scrollbars
+                # with the layout), four times a second on a finished file.
+                self._last_position = position
+                for bar in app.query(PlaybackBar):
+                    bar.update(position)
         if self.process is not None:
             state = self.process.state()
             if state != self._last_process:

@@ -152,11 +152,16 @@ class StatusBar(Widget):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.info = StatusInfo()
+        self._shown: tuple[object, ...] = ()
+        """What the line said when it was last painted."""
 
     def show(self, info: StatusInfo) -> None:
-        """Show ``info``."""
+        """Show ``info`` (no repaint when the line would read the same)."""
         self.info = info
-        self.refresh()
+        shown = (describe_state(info), describe_counts(info))
+        if shown != self._shown:
+            self._shown = shown
+            self.refresh()
 
     @property
     def text(self) -> str:
