@@ -605,7 +605,9 @@ class Transcript(ScrollView, can_focus=True):
             animator.force_stop_animation(self, "scroll_y")
         self._programmatic += 1
         try:
-            self.scroll_y = self.validate_scroll_y(y)
+            # Both: Textual's keys and wheel move from ``scroll_target_y``, so a target
+            # left behind (0 after Home, while following the end) sent one ↑ there.
+            self.scroll_target_y = self.scroll_y = self.validate_scroll_y(y)
         finally:
             self._programmatic -= 1
 
