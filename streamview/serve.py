@@ -9,13 +9,16 @@ by the driver textual-serve sets (:func:`served`).
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shlex
+import socket
 import sys
 from collections.abc import Sequence
 
 DEFAULT_PORT = 8000
 WEB_DRIVER_SUFFIX = ":WebDriver"
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 
 
 def served() -> bool:
@@ -63,9 +66,36 @@ def serve(arguments: Sequence[str], host: str = "localhost", port: int = DEFAULT
             "streamview: --serve needs textual-serve: pip install 'streamview[serve]'\n"
         )
         return 2
+    problem = cannot_listen(host, port)
+    if problem is not None:
+        sys.stderr.write(f"streamview: cannot serve on {host}:{port}: {problem}\n")
+        return 2
     command = serve_command(arguments)
-    sys.stderr.write(f"streamview: serving on http://{host}:{port} (Ctrl+C stops)\n")
+    exposed = "" if host in LOCAL_HOSTS else " (reachable from other machines)"
+    sys.stderr.write(f"streamview: serving on http://{host}:{port}{exposed} (Ctrl+C stops)\n")
     server = Server(command, host=host, port=port, title="streamview")
-    with contextlib.suppress(KeyboardInterrupt):
-        server.serve()
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            server.serve()
+    except OSError as error:  # lost a race for the port, or the interface went away
+        sys.stderr.write(f"streamview: cannot serve on {host}:{port}: {error.strerror or error}\n")
+        return 2
     return 0
+
+
+def cannot_listen(host: str, port: int) -> str | None:
+    """Why a server could not listen on ``host:port`` (in use, no such interface), or ``None``."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as error:
+        return f"unknown host ({error.strerror or error})"
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                return "the port is in use (pick another with --port)"
+            return error.strerror or str(error)
+    return None

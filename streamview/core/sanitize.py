@@ -130,21 +130,26 @@ def _shallow(value: Any, depth: int) -> Any:
     return [_shallow(item, depth - 1) for item in value]
 
 
-def dumps_for_terminal(value: Any) -> str:
+def dumps_for_terminal(value: Any, indent: bool = False) -> str:
     """Serialise ``value`` as JSON that is safe to print and decodes back to ``value``.
 
     orjson escapes C0 controls but writes DEL, C1 controls and bidi controls raw, and
     refuses lone surrogates, integers over 64 bits and deep nesting. Those are written
     as ``\\uXXXX`` escapes instead, so a script gets the exact strings back and a
     person running ``streamview --json`` in a terminal gets no control sequence.
+
+    Args:
+        value: What to write.
+        indent: Two-space indentation (for a person); else one line (for a pipe).
     """
     try:
-        data = orjson.dumps(value)
+        data = orjson.dumps(value, option=orjson.OPT_INDENT_2 if indent else 0)
     except TypeError:
+        spaces = 2 if indent else None
         try:
-            return json.dumps(value, ensure_ascii=True)
+            return json.dumps(value, ensure_ascii=True, indent=spaces)
         except RecursionError:
-            return json.dumps(_shallow(value, _JSON_MAX_DEPTH), ensure_ascii=True)
+            return json.dumps(_shallow(value, _JSON_MAX_DEPTH), ensure_ascii=True, indent=spaces)
     if _JSON_UNSAFE.search(data) is not None:
         data = _JSON_UNSAFE.sub(_json_escape, data)
     return data.decode("utf-8")

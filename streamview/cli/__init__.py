@@ -1,0 +1,31 @@
+"""The ``streamview`` command: view a stream (the default), or one of the commands
+``run``, ``runs`` and ``last`` (see :mod:`streamview.cli.parsers`)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from streamview.cli.parsers import COMMANDS, build_command_parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run streamview; returns the process exit status."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if not arguments or arguments[0] not in COMMANDS:
+        from streamview.cli.view import main_view
+
+        return main_view(arguments)
+    parser, subparsers = build_command_parser()
+    args = parser.parse_args(arguments)
+    if args.subcommand == "run":
+        from streamview.cli.run import main_run
+
+        return main_run(args, subparsers["run"])
+    if args.subcommand == "runs":
+        from streamview.cli.runs import main_runs
+
+        return main_runs(args)
+    from streamview.cli.runs import main_last
+
+    return main_last(args)

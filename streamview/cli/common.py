@@ -1,0 +1,86 @@
+"""What every ``streamview`` command shares: messages, argument types, the front end."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import threading
+
+from streamview.core.exit_status import EXIT_USAGE
+from streamview.core.sanitize import one_line
+from streamview.recording import Recorder
+from streamview.sources import Source
+
+UI = "ui"
+JSON = "json"
+PRINT = "print"
+
+
+def say(message: str) -> None:
+    """One line on stderr, prefixed with the program's name."""
+    sys.stderr.write(f"streamview: {one_line(message, 2000)}\n")
+    sys.stderr.flush()
+
+
+def fail(message: str) -> int:
+    """Print one clear line on stderr and return the usage exit code."""
+    say(message)
+    return EXIT_USAGE
+
+
+def positive_number(text: str) -> float:
+    """An argparse type: a finite number above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"must be more than 0: {text}")
+    return value
+
+
+def port_number(text: str) -> int:
+    """An argparse type: a TCP port, 1 to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 1 to 65535, not {value}")
+    return value
+
+
+def front_end(args: argparse.Namespace) -> str:
+    """``json``, ``print`` (asked for, or stdout is not a terminal) or ``ui``."""
+    from streamview.serve import served
+
+    if args.json:
+        return JSON
+    if args.print_mode or not (sys.stdout.isatty() or served()):
+        return PRINT
+    return UI
+
+
+def first_content(source: Source) -> int | None:
+    """``None`` if the input holds a non-blank byte, else how many (blank) bytes it holds.
+
+    Reads only up to the first non-blank byte, so a big file costs one chunk.
+    """
+    received = 0
+    stop = threading.Event()
+    for chunk in source.chunks(stop):
+        if chunk.strip():
+            stop.set()
+            return None
+        received += len(chunk)
+    return received
+
+
+def report_recording(recorder: Recorder, ui: bool) -> None:
+    """On exit: where the recording is, or why it stopped (the viewer could not say it)."""
+    if recorder.error is not None:
+        if ui:
+            say(recorder.error)
+        return
+    say(f"recorded {recorder.lines} lines to {recorder.path}")

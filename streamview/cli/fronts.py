@@ -1,0 +1,99 @@
+"""The two front ends without a UI: ``--json`` (one summary) and ``--print`` (a line
+per happening)."""
+
+from __future__ import annotations
+
+import gc
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any, TextIO
+
+from streamview.cli.common import fail
+from streamview.core.exit_status import exit_code_for
+from streamview.core.reader import EventReader, fold
+from streamview.core.sanitize import dumps_for_terminal
+from streamview.core.state import StreamState
+from streamview.core.summary import summarize
+from streamview.printer import Printer
+from streamview.sources import Source, empty_input
+
+
+def run_json(
+    source: Source,
+    out: TextIO,
+    process: Callable[[], dict[str, Any]] | None = None,
+    agent: str | None = None,
+) -> int:
+    """Fold the whole input and print the JSON summary.
+
+    Indented on a terminal (a person reads it), one line otherwise (``jq`` reads it).
+
+    Args:
+        source: The input.
+        out: Where the JSON goes.
+        process: In run mode, gives the agent's ``{"exit_code", "stderr", ...}`` once
+            the input ended; an empty input is then not an error.
+        agent: The dialect to read the input as; ``None`` or ``auto`` recognises it.
+    """
+
+    stop = threading.Event()
+    received = 0
+
+    def counted() -> Iterator[bytes]:
+        nonlocal received
+        for chunk in source.chunks(stop):
+            received += len(chunk)
+            yield chunk
+
+    # The fold keeps every summary alive and makes no reference cycles: a collection
+    # would only rescan that growing heap, again and again (10% of the time).
+    gc.disable()
+    try:
+        state = fold(counted(), StreamState(track_changes=False, compact=True), agent=agent)
+    finally:
+        gc.enable()
+    if state.counts.total == 0 and process is None:
+        return fail(empty_input(source, received))
+    summary = summarize(state, process=process() if process is not None else None)
+    out.write(dumps_for_terminal(summary, indent=_is_terminal(out)))
+    out.write("\n")
+    return exit_code_for(state)
+
+
+def _is_terminal(out: TextIO) -> bool:
+    try:
+        return out.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def run_print(
+    source: Source, out: TextIO, allow_empty: bool = False, agent: str | None = None
+) -> int:
+    """Print one line per happening, as the input arrives.
+
+    Args:
+        source: The input.
+        out: Where the lines go.
+        allow_empty: An empty input is not an error (run mode: the agent may fail first).
+        agent: The dialect to read the input as; ``None`` or ``auto`` recognises it.
+    """
+
+    state = StreamState(track_changes=False)
+    printer = Printer(out, state)
+    reader = EventReader(agent=agent)
+    stop = threading.Event()
+    received = 0
+    for chunk in source.chunks(stop):
+        received += len(chunk)
+        for event in reader.feed(chunk):
+            printer.handle(event, state.apply(event))
+        out.flush()
+    for event in reader.finish():
+        printer.handle(event, state.apply(event))
+    if state.counts.total == 0 and not allow_empty:
+        return fail(empty_input(source, received))
+    state.finish()
+    printer.finish()
+    out.flush()
+    return exit_code_for(state)

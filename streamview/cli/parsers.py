@@ -1,0 +1,236 @@
+"""The command line's grammar: the viewer's options, and the ``run``, ``runs`` and
+``last`` commands (argparse subparsers)."""
+
+from __future__ import annotations
+
+import argparse
+
+from streamview import __version__
+from streamview.cli.common import port_number, positive_number
+from streamview.core import dialects
+
+COMMANDS = {
+    "run": "start an agent, watch it and record the run",
+    "runs": "list the runs `streamview run` recorded (--prune AGE deletes old ones)",
+    "last": "open the latest recorded run (takes the viewer's options)",
+}
+"""The words that start a command rather than name a FILE to view, and what each does."""
+
+USAGE = """\
+streamview [options] [FILE]
+       streamview run [options] -- COMMAND [ARGS...]
+       streamview runs [--prune AGE]
+       streamview last [options]"""
+
+DESCRIPTION = """\
+Watch, replay and understand the runs of headless coding agents.
+
+Reads the NDJSON a coding agent prints in headless mode (Cursor's `cursor-agent -p
+--output-format stream-json`, Claude Code's `claude -p --output-format stream-json
+--verbose`), from a pipe or a file, recognises which agent it is, and shows the
+session, the answer as it grows, every tool call with its status, and how the run
+ended.
+"""
+
+EXAMPLES = """\
+examples:
+  cursor-agent -p "fix the flaky test" --output-format stream-json | streamview
+  claude -p "fix the flaky test" --output-format stream-json --verbose | streamview
+  streamview recordings/success-multi-tool.ndjson
+  streamview --print run.ndjson | less
+  streamview --json run.ndjson | jq '.sessions[-1].outcome'
+  streamview --replay -s 4 -i 2 run.ndjson
+  streamview run -- cursor-agent -p "fix it" --output-format stream-json
+  streamview runs; streamview last
+  producer | streamview --record run.ndjson
+
+exit status: 0 the (last) run succeeded; 1 it failed or ended without a result;
+2 bad usage or unreadable input. In the viewer, press ? for keys, Ctrl+P for every
+action.
+"""
+
+RUN_DESCRIPTION = """\
+Start the agent, show its stream as it runs, and record it.
+
+Reads the agent's stdout as the stream, and keeps its stderr and exit code to show
+when the run fails. Ctrl+C stops the agent (SIGINT, then SIGTERM and SIGKILL if it
+does not stop) and leaves the viewer open on the interrupted run. Every run is
+recorded: to --record PATH, or to a new file in the user's state directory
+(`streamview runs` lists them), whose path is printed on exit.
+"""
+
+RUN_EPILOG = """\
+examples:
+  streamview run -- cursor-agent -p "fix the flaky test" --output-format stream-json
+  streamview run --print -- claude -p "..." --output-format stream-json --verbose
+  streamview run --json -- cursor-agent -p "..." --output-format stream-json | jq .process
+
+exit status: the agent's own when it failed (130 after Ctrl+C); otherwise 0 when the
+run succeeded and 1 when it ended without a result; 2 bad usage or a command that
+cannot start.
+"""
+
+RUNS_DESCRIPTION = """\
+List the runs `streamview run` recorded in the user's state directory, newest
+first: when, which agent, the outcome, the size and the prompt.
+"""
+
+
+def add_view_options(parser: argparse.ArgumentParser, file: bool = True) -> None:
+    """The options of the viewer (and of ``last``, which has no FILE)."""
+    if file:
+        parser.add_argument(
+            "input",
+            nargs="?",
+            metavar="FILE",
+            help="a recorded stream-json file; '-' or nothing reads stdin (a pipe)",
+        )
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--json",
+        action="store_true",
+        help="no UI: read everything, print one JSON summary (indented on a terminal)",
+    )
+    mode.add_argument(
+        "--print",
+        action="store_true",
+        dest="print_mode",
+        help="no UI: one readable line per event (default when stdout is not a terminal)",
+    )
+    parser.add_argument(
+        "--follow", "-f", action="store_true", help="keep reading FILE as it grows, like tail -f"
+    )
+    parser.add_argument(
+        "--theme", default=None, help="Textual theme for the viewer (e.g. textual-light)"
+    )
+    parser.add_argument(
+        "--agent",
+        choices=dialects.names(),
+        default=dialects.AUTO,
+        help="the agent whose stream this is (default: auto, recognised from the stream)",
+    )
+    parser.add_argument(
+        "--record",
+        metavar="PATH",
+        help="save the live input to PATH as it arrives, each line with its arrival time",
+    )
+    replay = parser.add_argument_group("replay and demos")
+    replay.add_argument(
+        "--replay",
+        action="store_true",
+        help="play FILE back in time (by default a file opens at its final state)",
+    )
+    replay.add_argument(
+        "-s",
+        "--speed",
+        type=positive_number,
+        metavar="X",
+        help="with --replay: play X times as fast",
+    )
+    replay.add_argument(
+        "-i",
+        "--idle-limit",
+        type=positive_number,
+        metavar="S",
+        help="with --replay: play any silence longer than S seconds as S seconds",
+    )
+    replay.add_argument(
+        "--serve",
+        action="store_true",
+        help="show the viewer of FILE in a web browser (needs textual-serve); each tab "
+        "opens its own viewer of the file, so a pipe cannot be served",
+    )
+    replay.add_argument(
+        "--host",
+        default="localhost",
+        help="interface --serve listens on (default localhost: this machine only; "
+        "0.0.0.0 shows FILE to anyone who can reach this machine)",
+    )
+    replay.add_argument(
+        "--port", type=port_number, default=8000, help="port for --serve (default 8000)"
+    )
+    replay.add_argument(
+        "--export-markdown",
+        metavar="PATH",
+        help="no UI: write the transcript and tool calls as Markdown to PATH",
+    )
+    replay.add_argument(
+        "--export-svg",
+        metavar="PATH",
+        help="no UI: write an SVG screenshot of the viewer at the final state to PATH",
+    )
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """The options of ``streamview run``."""
+    parser.add_argument(
+        "--record",
+        metavar="PATH",
+        help="where to record the run (default: a new file in the user's state directory)",
+    )
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--json", action="store_true", help="no UI: print one JSON summary")
+    mode.add_argument(
+        "--print", action="store_true", dest="print_mode", help="no UI: one line per event"
+    )
+    parser.add_argument("--theme", default=None, help="Textual theme for the viewer")
+    parser.add_argument(
+        "command",
+        nargs=argparse.REMAINDER,
+        metavar="-- COMMAND ARGS",
+        help="the agent to run, after --",
+    )
+
+
+def build_command_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """``streamview COMMAND ...``: the parser, and its subparser for each command."""
+    raw = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(prog="streamview", formatter_class=raw)
+    commands = parser.add_subparsers(dest="subcommand", metavar="COMMAND", required=True)
+    run = commands.add_parser(
+        "run",
+        prog="streamview run",
+        usage="streamview run [-h] [--record PATH] [--json | --print] [--theme THEME] "
+        "-- COMMAND [ARGS...]",
+        help=COMMANDS["run"],
+        description=RUN_DESCRIPTION,
+        epilog=RUN_EPILOG,
+        formatter_class=raw,
+    )
+    add_run_options(run)
+    runs = commands.add_parser(
+        "runs",
+        prog="streamview runs",
+        help=COMMANDS["runs"],
+        description=RUNS_DESCRIPTION,
+        formatter_class=raw,
+    )
+    runs.add_argument(
+        "--prune",
+        metavar="AGE",
+        help="delete recordings older than AGE (e.g. 30d, 12h, 2w) instead of listing",
+    )
+    last = commands.add_parser(
+        "last",
+        prog="streamview last",
+        help=COMMANDS["last"],
+        description="Open the run `streamview run` recorded last, as `streamview FILE` would.",
+        formatter_class=raw,
+    )
+    add_view_options(last, file=False)
+    return parser, {"run": run, "runs": runs, "last": last}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """``streamview [options] [FILE]``, whose help lists the commands too."""
+    listing = "".join(f"  {name:<6} {text}\n" for name, text in COMMANDS.items())
+    parser = argparse.ArgumentParser(
+        prog="streamview",
+        usage=USAGE,
+        description=DESCRIPTION,
+        epilog=f"commands (streamview COMMAND --help):\n{listing}\n{EXAMPLES}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_view_options(parser)
+    parser.add_argument("--version", action="version", version=f"streamview {__version__}")
+    return parser

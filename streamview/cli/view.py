@@ -1,0 +1,203 @@
+"""``streamview [options] [FILE]``: view, print, summarise or export one input."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from streamview.cli.common import (
+    JSON,
+    PRINT,
+    UI,
+    fail,
+    first_content,
+    front_end,
+    report_recording,
+    say,
+)
+from streamview.cli.fronts import run_json, run_print
+from streamview.cli.parsers import build_parser
+from streamview.core.exit_status import EXIT_SUCCESS, EXIT_USAGE, exit_code_for
+from streamview.core.reader import fold
+from streamview.recording import Recorder, RecordingSource
+from streamview.sources import (
+    InputError,
+    PipeSource,
+    Source,
+    detach_stdin_for_keys,
+    empty_input,
+    open_file,
+    source_for,
+)
+
+
+def main_view(arguments: list[str], args: argparse.Namespace | None = None) -> int:
+    """``streamview [options] [FILE]``; returns the exit status.
+
+    Args:
+        arguments: The command line (``--serve`` hands it on to each browser tab).
+        args: The options, already parsed (``streamview last``); else parsed here.
+    """
+    parser = build_parser()
+    if args is None:
+        args = parser.parse_args(arguments)
+    reading_stdin = args.input in (None, "-")
+    if reading_stdin and sys.stdin.isatty():
+        parser.print_usage(sys.stderr)
+        sys.stderr.write(
+            "streamview: no input: pipe a stream into it or name a file (see --help)\n"
+        )
+        return EXIT_USAGE
+    if reading_stdin and args.follow:
+        return fail("--follow needs a FILE")
+    problem = check_options(args, reading_stdin)
+    if problem is not None:
+        return fail(problem)
+    if args.serve:
+        from streamview.serve import serve
+
+        return serve(arguments, host=args.host, port=args.port)
+    recorder = None
+    if args.record is not None:
+        ui = front_end(args) == UI
+        recorder = Recorder(Path(args.record), on_error=None if ui else say)
+    try:
+        source = open_source(args, recorder)
+        if args.export_markdown is not None or args.export_svg is not None:
+            return run_export(source, args)
+        return view(source, args)
+    except InputError as error:
+        return fail(str(error))
+    except BrokenPipeError:
+        # `streamview --print run.ndjson | head`: the reader left; that is not an error.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_SUCCESS
+    except OSError as error:
+        # A read that fails after the open (EIO on a bad disk, /proc/self/mem).
+        return fail(f"cannot read {args.input or 'stdin'}: {error.strerror or error}")
+    except KeyboardInterrupt:
+        return 128 + signal.SIGINT
+    finally:
+        if recorder is not None:
+            report_recording(recorder, front_end(args) == UI)
+
+
+def check_options(args: argparse.Namespace, reading_stdin: bool) -> str | None:
+    """Why this combination of options cannot work, or ``None``."""
+    exporting = args.export_markdown is not None or args.export_svg is not None
+    if args.replay and reading_stdin:
+        return "--replay needs a FILE"
+    if args.replay and args.follow:
+        return "--replay plays a finished file; it does not go with --follow"
+    if (args.speed is not None or args.idle_limit is not None) and not args.replay:
+        return "--speed and --idle-limit need --replay"
+    if args.record is not None:
+        if not (reading_stdin or args.follow):
+            return "--record needs live input: a pipe, --follow FILE, or `streamview run`"
+        if args.input not in (None, "-") and _same_file(args.record, args.input):
+            return "--record would overwrite the file being read"
+    if args.serve:
+        if reading_stdin:
+            return "--serve needs a FILE (every browser tab opens its own viewer)"
+        if args.json or args.print_mode or args.record is not None or exporting:
+            return "--serve shows the viewer: not with --json, --print, --record or --export-*"
+    if exporting and (args.follow or args.replay or args.json or args.print_mode):
+        return "--export-markdown/--export-svg read the whole input: not with other modes"
+    return None
+
+
+def _same_file(first: str, second: str) -> bool:
+    try:
+        return Path(first).resolve() == Path(second).resolve()
+    except OSError:
+        return False
+
+
+def open_source(args: argparse.Namespace, recorder: Recorder | None) -> Source:
+    """The input the options ask for: a replay, a file, a pipe, maybe recorded.
+
+    Raises:
+        InputError: The input cannot be opened.
+    """
+    if args.replay:
+        from streamview.replay import ReplaySource
+
+        path = Path(args.input)
+        open_file(path).close()
+        return ReplaySource(path, speed=args.speed or 1.0, idle_limit=args.idle_limit)
+    source = source_for(args.input, follow=args.follow)
+    if recorder is not None:
+        if isinstance(source, PipeSource) and source.fd == 0 and front_end(args) == UI:
+            # The viewer reads keys from fd 0: move the pipe first (run_app cannot see
+            # it inside the recording source).
+            source = PipeSource(detach_stdin_for_keys(), label=source.label)
+        recorder.open()
+        source = RecordingSource(source, recorder)
+    return source
+
+
+def view(source: Source, args: argparse.Namespace) -> int:
+    """Show ``source`` with the front end the options ask for."""
+    chosen = front_end(args)
+    agent = getattr(args, "agent", None)
+    if chosen == JSON:
+        return run_json(source, sys.stdout, agent=agent)
+    if chosen == PRINT:
+        return run_print(source, sys.stdout, agent=agent)
+    from streamview.ui.app import run_app
+
+    options: dict[str, Any] = {"agent": agent}
+    if args.input not in (None, "-") and not args.follow:
+        from streamview.sources import FileSource
+        from streamview.ui.playback import PlaybackFeed
+
+        source = FileSource(Path(args.input))
+        received = first_content(source)
+        if received is not None:
+            # A finished file with nothing to show: say so instead of opening a blank UI.
+            return fail(empty_input(source, received))
+        feed = PlaybackFeed(
+            source,
+            playing=args.replay,
+            speed=args.speed or 1.0,
+            idle_limit=args.idle_limit,
+            agent=agent,
+        )
+        options["feed"] = feed
+        options["clock"] = feed.recorded_now_ms
+        code = run_app(source, theme=args.theme, **options)
+        # Quitting mid-playback: the exit status still says how the recorded run ended.
+        return exit_code_for(feed.final_state()) if feed.loaded else code
+    return run_app(source, theme=args.theme, **options)
+
+
+def run_export(source: Source, args: argparse.Namespace) -> int:
+    """Read the whole input and write the Markdown and/or SVG exports."""
+    from streamview.core.markdown_export import to_markdown
+    from streamview.sources import MemorySource
+
+    data = b"".join(source.chunks(threading.Event()))
+    if not data.strip():
+        return fail(empty_input(source, len(data)))
+    if args.export_markdown is not None:
+        text = to_markdown(fold([data], agent=getattr(args, "agent", None)), title=source.label)
+        try:
+            Path(args.export_markdown).write_text(text, encoding="utf-8")
+        except OSError as error:
+            return fail(f"cannot write {args.export_markdown}: {error.strerror or error}")
+        say(f"wrote {args.export_markdown}")
+    if args.export_svg is not None:
+        from streamview.ui.svg_export import export_svg
+
+        try:
+            export_svg(MemorySource(data, source.label), Path(args.export_svg), theme=args.theme)
+        except OSError as error:
+            return fail(f"cannot write {args.export_svg}: {error.strerror or error}")
+        say(f"wrote {args.export_svg}")
+    return EXIT_SUCCESS
