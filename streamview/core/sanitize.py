@@ -156,7 +156,7 @@ def dumps_for_terminal(value: Any, indent: bool = False) -> str:
 
 
 def one_line(text: str, limit: int = 200) -> str:
-    """Clean ``text`` and fold it onto one line (newlines shown as ``⏎``), cut to ``limit``.
+    """Clean ``text`` and fold it onto one line (newlines shown as ``↵``), cut to ``limit``.
 
     Only as much of ``text`` as the line can show is cleaned, so a 50 MB argument
     costs no more than a short one.
@@ -164,7 +164,7 @@ def one_line(text: str, limit: int = 200) -> str:
     size = max(limit * 4, 1024)
     while True:
         head = text[:size]
-        folded = clean(head).replace("\n", "⏎").replace("\t", " ")
+        folded = clean(head).replace("\n", "↵").replace("\t", " ")
         # The margin keeps a sequence cut at the end of ``head`` out of sight.
         if len(head) == len(text) or len(folded) > limit + _SGR_MAX_PARAMS + 8:
             break

@@ -290,11 +290,15 @@ class StreamviewApp(App[int]):
                 transcript.show_session(None)
                 self.tool_table.show_session(None)
                 self.header.show(None, (0, 0))
+            self.header.set_ended(state.ended)
             self.refresh_status()
             return
         session = state.sessions[index]
         if index in changes.sessions or len(state.sessions) != self._header_count:
             self._show_header()
+            # An outcome arrived: "waiting…"/"yet" notes of empty panes change wording.
+            self.transcript.refresh()
+            self.tool_table.refresh()
         calls = [call for s, call in changes.calls if s == index]
         if index in changes.transcript or calls:
             self.transcript.sync(calls)

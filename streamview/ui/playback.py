@@ -553,13 +553,13 @@ def describe_position(feed: PlaybackFeed) -> str:
             return f"indexing for playback… {feed.total:,} events"
         if feed.folded:
             count = feed.final_state().counts.total
-            return f"⏸ end of the run · {count:,} events · a playback key indexes them"
+            return f"‖ end of the run · {count:,} events · a playback key indexes them"
         progress = feed.progress
         if progress is not None:
             return f"loading… {progress:.0%}"
         return f"loading… {feed.total:,} events"
     elapsed, total = feed.times()
-    mark = "▶" if feed.playing else "⏸"
+    mark = "▶" if feed.playing else "‖"
     return (
         f"{mark} {speed_text(feed.speed)} · event {feed.position:,} of {feed.total:,}"
         f" · {clock_text(elapsed)} / {clock_text(total)}"

@@ -46,12 +46,20 @@ class SessionHeader(Widget):
         self.session: Session | None = None
         self.position = (0, 0)
         """(1-based index of the session shown, number of sessions)."""
+        self.ended = False
+        """The input ended (with no session, the header says so instead of waiting)."""
 
     def show(self, session: Session | None, position: tuple[int, int]) -> None:
         """Show ``session``, the ``position[0]``-th of ``position[1]`` sessions."""
         self.session = session
         self.position = position
         self.refresh()
+
+    def set_ended(self, ended: bool) -> None:
+        """Whether the input has ended."""
+        if ended != self.ended:
+            self.ended = ended
+            self.refresh()
 
     def render(self) -> Text:
         """Both lines, each cut to the width."""
@@ -63,6 +71,8 @@ class SessionHeader(Widget):
         prompt_style = self.get_component_rich_style("session-header--prompt")
         position_style = self.get_component_rich_style("session-header--position")
         if session is None:
+            if self.ended:
+                return Text("no session: the stream ended before one started", style=label)
             return Text("waiting for the session to start…", style=label)
         index, count = self.position
         tag = f" {index}/{count} " if count > 1 else ""
@@ -72,8 +82,8 @@ class SessionHeader(Widget):
             ("session", (session.session_id or "")[:8] or None),
         ]
         first = Text(no_wrap=True, overflow="ellipsis")
-        if session.agent not in (None, "cursor"):  # Cursor: streamview's default, unnamed
-            first.append(one_line(label_of(session.agent) or session.agent or "", 30), model)
+        if session.agent is not None:
+            first.append(one_line(label_of(session.agent) or session.agent, 30), model)
             first.append("  ")
         first.append(one_line(session.model or "unknown model", 40), model)
         tail = Text(no_wrap=True)
@@ -99,7 +109,9 @@ class SessionHeader(Widget):
         second.append(PROMPT_MARK, label)
         prompt = session.prompt
         if prompt is None:
-            second.append("(no prompt yet)", label)
+            # Claude Code's stream never echoes the prompt; a finished run will not either.
+            missing = "(the stream has no prompt)" if session.finished else "(no prompt yet)"
+            second.append(missing, label)
         else:
             second.append(one_line(prompt, 400), prompt_style)
         second.truncate(width, overflow="ellipsis")

@@ -320,7 +320,8 @@ class ToolCallTable(RowCursorView):
         base = self.rich_style
         if not 0 <= index < len(self._calls):
             if index == 0 and not self._calls:
-                text = fit_end(" no tool calls yet", width)
+                done = self._session is not None and self._session.finished
+                text = fit_end(" no tool calls" if done else " no tool calls yet", width)
                 style = base + self.get_component_rich_style("tool-table--empty", partial=True)
                 return Strip([Segment(text, style)], width)
             return Strip.blank(width, base)

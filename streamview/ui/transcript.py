@@ -484,9 +484,9 @@ class Transcript(ScrollView, can_focus=True):
         if absolute >= offsets[-1] or not self._entries:
             if not self._entries and y == 0:
                 empty = self.get_component_rich_style("transcript--empty")
-                return Strip([Segment(" waiting for the answer…", empty)]).crop_extend(
-                    0, width, style
-                )
+                done = self.session is not None and self.session.finished
+                note = " no answer in this run" if done else " waiting for the answer…"
+                return Strip([Segment(note, empty)]).crop_extend(0, width, style)
             return Strip.blank(width, style)
         index = bisect_right(offsets, absolute) - 1
         entry = self._entries[index]

@@ -163,14 +163,14 @@ def tool_line(
     console: Console,
     width: int,
 ) -> Strip:
-    """A tool call's marker: ``⏺ read src/app.py  ✓ completed · 12 lines · 0.1s``."""
+    """A tool call's marker: ``● read src/app.py  ✓ completed · 12 lines · 0.1s``."""
     base = style("transcript--tool")
     detail = style("transcript--tool-detail")
     if call is None:
-        return Strip([Segment(" ⏺ tool call", base)])
+        return Strip([Segment(" ● tool call", base)])
     status_style = style(STATUS_CLASS.get(call.status, "transcript--tool-ok"))
     text = Text(" ")
-    text.append("⏺ ", status_style)
+    text.append("● ", status_style)
     text.append(describe(call, cwd), base)
     text.append("  ")
     mark = STATUS_MARK.get(call.status, "•")

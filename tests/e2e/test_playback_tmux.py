@@ -26,7 +26,7 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
 ]
 
-POSITION = re.compile(r"([▶⏸]) (\S+)x · event (\d+) of (\d+) · (\d+:\d+) / (\d+:\d+)")
+POSITION = re.compile(r"([▶‖]) (\S+)x · event (\d+) of (\d+) · (\d+:\d+) / (\d+:\d+)")
 
 
 class PlaybackTmux(Tmux):
@@ -71,7 +71,7 @@ def test_playback_keys(tmux: PlaybackTmux, tmp_path: Path) -> None:
     """A file opens at its end; , . < > digits space + - r move the position bar."""
     exit_file = tmp_path / "exit"
     tmux.start(viewer(shlex.quote(str(RECORDING)), exit_file, tmp_path))
-    tmux.wait_position(lambda p: p[0] == "⏸" and p[2] == p[3] == 170)
+    tmux.wait_position(lambda p: p[0] == "‖" and p[2] == p[3] == 170)
     tmux.wait_for(lambda screen: "✓ success in 36.5s" in screen)
 
     tmux.keys(",", ",", ",")
@@ -90,7 +90,7 @@ def test_playback_keys(tmux: PlaybackTmux, tmp_path: Path) -> None:
     tmux.wait_position(lambda p: p[2] == at_call)
 
     tmux.keys("0")
-    tmux.wait_position(lambda p: p[0] == "⏸" and p[2] <= 2)
+    tmux.wait_position(lambda p: p[0] == "‖" and p[2] <= 2)
     tmux.wait_for(lambda screen: "Tool calls (" not in screen)
     tmux.keys("5")
     tmux.wait_position(lambda p: 20 < p[2] < 170)
@@ -103,10 +103,10 @@ def test_playback_keys(tmux: PlaybackTmux, tmp_path: Path) -> None:
     tmux.keys("Space")
     tmux.wait_position(lambda p: p[0] == "▶")
     tmux.keys("Space")
-    tmux.wait_position(lambda p: p[0] == "⏸")
+    tmux.wait_position(lambda p: p[0] == "‖")
 
     tmux.keys("9", "Space", "+", "+", "+", "+", "+")
-    tmux.wait_position(lambda p: p[2] == p[3] == 170 and p[0] == "⏸")
+    tmux.wait_position(lambda p: p[2] == p[3] == 170 and p[0] == "‖")
     tmux.wait_for(lambda screen: "✓ success in 36.5s" in screen)
 
     tmux.keys("r")
@@ -119,7 +119,7 @@ def test_replay_plays_from_the_start(tmux: PlaybackTmux, tmp_path: Path) -> None
     exit_file = tmp_path / "exit"
     tmux.start(viewer(f"--replay --speed 8 {shlex.quote(str(RECORDING))}", exit_file, tmp_path))
     tmux.wait_position(lambda p: p[0] == "▶" and p[2] < p[3])
-    tmux.wait_position(lambda p: p[2] == p[3] and p[0] == "⏸")
+    tmux.wait_position(lambda p: p[2] == p[3] and p[0] == "‖")
     tmux.wait_for(lambda screen: "✓ success in 36.5s" in screen)
     tmux.keys("q")
     assert wait_exit(exit_file) == 0

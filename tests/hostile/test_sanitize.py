@@ -120,7 +120,7 @@ def test_one_line_sees_past_a_run_of_colour() -> None:
 
 def test_one_line_folds_newlines_and_tabs() -> None:
     """One line means one line: no newline, no tab."""
-    assert one_line("a\nb\tc\r\nd") == "a⏎b c⏎d"
+    assert one_line("a\nb\tc\r\nd") == "a↵b c↵d"
 
 
 @settings(max_examples=300, deadline=None)

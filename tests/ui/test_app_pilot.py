@@ -82,9 +82,9 @@ async def test_recap_and_flush_do_not_duplicate_the_answer() -> None:
         await settle(pilot)
         lines = app.query_one(Transcript).plain_lines()
     assert [line.strip() for line in lines].count("READ-OK") == 1
-    tool_lines = [line for line in lines if "⏺" in line]
+    tool_lines = [line for line in lines if "●" in line]
     assert len(tool_lines) == 1
-    assert "⏺ read notes.txt" in tool_lines[0]  # relative to the session's cwd
+    assert "● read notes.txt" in tool_lines[0]  # relative to the session's cwd
     assert "succeeded" in tool_lines[0]
     # The tool marker sits where the call happened: after the prompt, before the answer.
     assert lines.index(tool_lines[0]) < [line.strip() for line in lines].index("READ-OK")
@@ -383,7 +383,7 @@ async def test_tool_rows_update_in_place_from_a_slow_pipe() -> None:
         assert session.tool_calls[0].status == tools.RUNNING
         rows = screen_lines(table)
         assert "running" in rows[1]
-        markers = [line for line in app.query_one(Transcript).plain_lines() if "⏺" in line]
+        markers = [line for line in app.query_one(Transcript).plain_lines() if "●" in line]
         assert len(markers) == 1 and "running" in markers[0]
         clock.advance(15_000)
         app.tick()
@@ -392,7 +392,7 @@ async def test_tool_rows_update_in_place_from_a_slow_pipe() -> None:
         await settle(pilot)
         assert table.row_count == 1
         assert "succeeded" in screen_lines(table)[1]
-        markers = [line for line in app.query_one(Transcript).plain_lines() if "⏺" in line]
+        markers = [line for line in app.query_one(Transcript).plain_lines() if "●" in line]
         assert len(markers) == 1 and "succeeded" in markers[0]
         assert "✓ success" in status_text(app)
     os.close(read_fd)
@@ -529,7 +529,7 @@ async def test_clicking_a_tool_marker_opens_the_call() -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         transcript = app.query_one(Transcript)
-        row = next(y for y, line in enumerate(screen_lines(transcript)) if "⏺" in line)
+        row = next(y for y, line in enumerate(screen_lines(transcript)) if "●" in line)
         await pilot.click(Transcript, offset=(5, row + 1))  # + 1: the border
         await pilot.pause()
         assert isinstance(app.screen, ToolCallDetailScreen)

@@ -43,7 +43,7 @@ async def test_everything_fits_on_a_wide_terminal() -> None:
         "GPT-5 Mini  cwd /home/dev/src/a/very/long/path/to/the/project/tidepool"
         "  mode default  key login  session 28ada7b4"
     )
-    assert second == PROMPT_MARK + "Fix the flaky test⏎and explain why it failed"
+    assert second == PROMPT_MARK + "Fix the flaky test↵and explain why it failed"
 
 
 async def test_narrow_terminal_shortens_the_cwd_in_the_middle_and_keeps_the_rest() -> None:
@@ -52,7 +52,7 @@ async def test_narrow_terminal_shortens_the_cwd_in_the_middle_and_keeps_the_rest
     assert first.startswith("GPT-5 Mini  cwd /home…")
     assert "…" in first and "tidepool" in first
     assert first.endswith("session 28ada7b4 2/3")
-    assert second == PROMPT_MARK + "Fix the flaky test⏎and explain why it failed"
+    assert second == PROMPT_MARK + "Fix the flaky test↵and explain why it failed"
 
 
 async def test_missing_fields_and_hostile_text() -> None:

@@ -240,7 +240,7 @@ async def test_strings_from_the_stream_are_inert() -> None:
             )
             assert strip.cell_length == table.scrollable_content_region.width
         line = rows(table)[1]
-        assert "echo ␛[2J␛]52;c;aGk=␇hi⏎rm -rf /␍" in line
+        assert "echo ␛[2J␛]52;c;aGk=␇hi↵rm -rf /␍" in line
         assert "␛" in rows(table)[2]
         assert "最终版本.md" in rows(table)[3]
 
