@@ -1401,6 +1401,23 @@ VERBS = (
     "dispatch",
     "lookup",
 )
+
+
+IRREGULAR = {"split": "split", "emit": "emitted", "lookup": "looked up", "setup": "set up"}
+
+
+def past_participle(verb: str) -> str:
+    """``load`` -> ``loaded``, ``parse`` -> ``parsed``, ``retry`` -> ``retried``,
+    ``lookup`` -> ``looked up``: English, not ``verb + "ed"``."""
+    if verb in IRREGULAR:
+        return IRREGULAR[verb]
+    if verb.endswith("e"):
+        return verb + "d"
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return verb[:-1] + "ied"
+    return verb + "ed"
+
+
 NOUNS = (
     "job",
     "queue",
@@ -2171,7 +2188,7 @@ class RandomSession:
                 "lsToolCall", ls_args(project.cwd, [".git", "__pycache__"]), model_call_id=mcid
             )
             return call, ls_success(project.tree()), rng.randint(30, 400)
-        query = f"where is the {rng.choice(NOUNS)} {rng.choice(VERBS)}ed"
+        query = f"where is the {rng.choice(NOUNS)} {past_participle(rng.choice(VERBS))}"
         call = run.start_tool(
             "semSearchToolCall",
             sem_search_args(query, ["src/"], "Find related code"),

@@ -200,3 +200,17 @@ def test_builders_reproduce_real_lines() -> None:
     got = edit["tool_call"]["editToolCall"]
     assert body == got["result"]
     assert synth.edit_args(path, "alpha\nbeta\nprobe13\n") == got["args"]
+
+
+def test_queries_use_english_past_participles() -> None:
+    """The long recording once asked "where is the config lookuped" and "resolveed"."""
+    past_participle = synth.past_participle
+    assert past_participle("lookup") == "looked up"
+    assert past_participle("resolve") == "resolved"
+    assert past_participle("retry") == "retried"
+    assert past_participle("load") == "loaded"
+    for verb in synth.VERBS:
+        done = past_participle(verb)
+        assert not done.endswith(("eed", "uped")), (verb, done)
+    recording = (ROOT / "recordings" / "long-run.ndjson").read_text()
+    assert "lookuped" not in recording and "resolveed" not in recording
