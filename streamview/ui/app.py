@@ -197,6 +197,7 @@ class StreamviewApp(App[int]):
         """Playback, agent and export keys: see :mod:`streamview.ui.playback`."""
         if self.controls is not None:
             self.controls.run(command)
+            self.refresh_status()  # playing, paused, where: not a tick later
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Ctrl+C is "stop the agent" only while one runs; otherwise Textual's own."""
@@ -361,9 +362,17 @@ class StreamviewApp(App[int]):
         state = self.state
         session = state.sessions[self.session_index] if self.session_index is not None else None
         live = self.source.live
-        if isinstance(self.feed, PlaybackFeed):
-            # A playback shows the run as it went: streaming, idle, calls still open.
-            live = self.feed.loaded
+        playback = None
+        feed = self.feed
+        if isinstance(feed, PlaybackFeed):
+            # A playback shows the run as it went: streaming, idle, calls still open;
+            # paused before the end, it says where it stopped.
+            live = feed.loaded
+            if live and not feed.playing and feed.position < feed.total:
+                playback = (
+                    f"‖ paused at event {feed.position:,} of {feed.total:,}"
+                    " · space plays, G goes to the end"
+                )
         idle = None
         if live and state.last_event_ms is not None:
             idle = max(0, self.clock() - state.last_event_ms)
@@ -386,6 +395,7 @@ class StreamviewApp(App[int]):
                 unseen=transcript.unseen,
                 following=transcript.following,
                 search=search,
+                playback=playback,
             )
         )
         subtitle = (

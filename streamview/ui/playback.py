@@ -57,6 +57,7 @@ PLAYBACK_KEYS: list[tuple[str, str, str, str]] = [
     ("plus,equals_sign", "faster", "Faster", "+"),
     ("minus", "slower", "Slower", "-"),
     ("r", "restart", "Restart", "r"),
+    ("G", "end", "To the end", "G"),
     *[(str(digit), f"seek({digit})", f"Seek {digit}0%", str(digit)) for digit in range(10)],
 ]
 """``(keys, command, description, key shown)`` of the playback keys."""
@@ -687,6 +688,8 @@ class ViewerControls:
             feed.slower()
         elif name == "restart":
             feed.restart()
+        elif name == "end":
+            feed.go_to(feed.total)
         self._pump()
         self.refresh()
 

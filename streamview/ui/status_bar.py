@@ -18,6 +18,8 @@ from streamview.core.sanitize import one_line
 from streamview.core.state import ERROR, INCOMPLETE, SUCCESS, LineCounts, Session
 from streamview.printer import describe_call
 
+TROUBLE_STATUSES = (tools.REJECTED, tools.FAILED, tools.ERROR)
+"""Call statuses the status line counts beside a run's outcome, in this order."""
 IDLE_AFTER_MS = 2_000
 """Quiet for longer than this, a live run shows "idle" instead of "streaming"."""
 
@@ -45,6 +47,8 @@ class StatusInfo:
     following: bool = True
     search: str | None = None
     """``"foo" 2/5`` while a search is active."""
+    playback: str | None = None
+    """Playback paused before the end of the run: where (shown instead of "streaming")."""
 
 
 def _seconds(ms: int) -> str:
@@ -74,16 +78,24 @@ def describe_state(info: StatusInfo) -> tuple[str, str]:
         parts = ["✓ success"]
         if outcome.duration_ms is not None:
             parts[0] += f" in {format_duration(outcome.duration_ms)}"
+        troubles = call_troubles(session)
+        parts.extend(troubles)
+        parts.extend(run_costs(session))
         usage = format_usage(outcome.usage)
         if usage:
             parts.append(usage)
-        return (" · ".join(parts), "success")
+        # A success whose calls were refused or failed is worth a second look.
+        return (" · ".join(parts), "warning" if troubles else "success")
     if outcome.status == ERROR:
         text = f"✗ {one_line(outcome.subtype or 'error', 30)}"
         if outcome.duration_ms is not None:
             text += f" after {format_duration(outcome.duration_ms)}"
-        if outcome.result:
-            text += f" · {one_line(outcome.result, 200)}"
+        message = outcome.result or outcome.message
+        if message:
+            text += f" · {one_line(message, 200)}"
+        extra = [*call_troubles(session), *run_costs(session)]
+        if extra:
+            text += " · " + " · ".join(extra)
         return (text, "error")
     if outcome.status == INCOMPLETE:
         interrupted = sum(1 for c in session.tool_calls if c.status == tools.INTERRUPTED)
@@ -92,6 +104,8 @@ def describe_state(info: StatusInfo) -> tuple[str, str]:
             text += f" · {interrupted} call{'s' if interrupted != 1 else ''} interrupted"
         return (text, "warning")
     open_calls = session.open_calls
+    if info.playback is not None:
+        return (info.playback, "idle")
     if not info.live:
         return (f"reading… {info.counts.total:,} lines", "live")
     if info.idle_ms is not None and info.idle_ms >= IDLE_AFTER_MS:
@@ -107,6 +121,35 @@ def describe_state(info: StatusInfo) -> tuple[str, str]:
     if info.rate is not None:
         text += f" · {info.rate:,.0f} events/s"
     return (text, "live")
+
+
+def call_troubles(session: Session) -> list[str]:
+    """``4 of 5 calls rejected``, ``1 of 5 failed``: calls that did not do their job."""
+    total = len(session.tool_calls)
+    counted: dict[str, int] = {}
+    for call in session.tool_calls:
+        if call.status in TROUBLE_STATUSES:
+            counted[call.status] = counted.get(call.status, 0) + 1
+    pieces = []
+    for status in TROUBLE_STATUSES:
+        number = counted.get(status)
+        if number:
+            noun = "call" if total == 1 else "calls"
+            pieces.append(f"{number} of {total} {noun} {status}")
+    return pieces
+
+
+def run_costs(session: Session) -> list[str]:
+    """``$0.0421``, ``3 turns``: what the agent says the run cost, when it says it."""
+    outcome = session.outcome
+    pieces = []
+    if outcome.cost_usd is not None:
+        pieces.append(
+            f"${outcome.cost_usd:.4f}" if outcome.cost_usd < 1 else f"${outcome.cost_usd:.2f}"
+        )
+    if outcome.num_turns is not None:
+        pieces.append(f"{outcome.num_turns} turn{'s' if outcome.num_turns != 1 else ''}")
+    return pieces
 
 
 def describe_counts(info: StatusInfo) -> list[tuple[str, str]]:

@@ -168,3 +168,24 @@ def test_recording_a_pipe_in_the_viewer_keeps_the_keys(tmux: PlaybackTmux, tmp_p
     tmux.keys("q")
     assert wait_exit(exit_file) == 0
     assert record.read_bytes().count(b"streamview_recv_ms") == 6
+
+
+def test_paused_mid_run_says_so_and_g_goes_to_the_end(tmux: PlaybackTmux, tmp_path: Path) -> None:
+    """Paused half-way the status line says where, not "streaming" or "idle 10h";
+    G, even while playing, goes to 100 % and the run's outcome."""
+    exit_file = tmp_path / "exit"
+    tmux.start(viewer(shlex.quote(str(RECORDING)), exit_file, tmp_path))
+    tmux.wait_for(lambda screen: "✓ success in 36.5s" in screen)
+    tmux.keys("5")
+    tmux.wait_position(lambda p: p[0] == "‖" and 20 < p[2] < 170)
+    _, _, at, total = tmux.position()
+    screen = tmux.wait_for(lambda s: f"‖ paused at event {at:,} of {total:,}" in s)
+    assert "streaming" not in screen and "idle" not in screen
+    tmux.keys("Space")
+    tmux.wait_position(lambda p: p[0] == "▶")
+    assert "paused at event" not in tmux.screen()
+    tmux.keys("G")
+    tmux.wait_position(lambda p: p[0] == "‖" and p[2] == p[3] == 170)
+    tmux.wait_for(lambda screen: "✓ success in 36.5s" in screen)
+    tmux.keys("q")
+    assert wait_exit(exit_file) == 0

@@ -86,3 +86,46 @@ def test_counts_never_hide_malformed_or_unknown_lines() -> None:
     assert paused[0] == ("paused (f)", "unseen")
     unseen = describe_counts(StatusInfo(counts=LineCounts(total=5), unseen=True, search="“x” 1/2"))
     assert unseen[:2] == [("“x” 1/2", "search"), ("▼ new content (f)", "unseen")]
+
+
+def test_a_success_counts_the_calls_that_were_refused_or_failed() -> None:
+    """4 of 5 rejected is not a plain green success."""
+    session = session_with_calls("a", "b", "c", "d", "e", status=tools.REJECTED)
+    session.tool_calls[0].status = tools.SUCCEEDED
+    session.outcome.status = SUCCESS
+    session.outcome.duration_ms = 4_000
+    text, kind = describe_state(StatusInfo(session=session, ended=True))
+    assert text == "✓ success in 4.0s · 4 of 5 calls rejected"
+    assert kind == "warning"
+    session.tool_calls[1].status = tools.FAILED
+    text, _ = describe_state(StatusInfo(session=session, ended=True))
+    assert text == "✓ success in 4.0s · 3 of 5 calls rejected · 1 of 5 calls failed"
+    for call in session.tool_calls:
+        call.status = tools.SUCCEEDED
+    assert describe_state(StatusInfo(session=session, ended=True)) == (
+        "✓ success in 4.0s",
+        "success",
+    )
+
+
+def test_cost_and_turns_when_the_agent_gives_them() -> None:
+    session = session_with_calls()
+    session.outcome.status = SUCCESS
+    session.outcome.cost_usd = 0.04213
+    session.outcome.num_turns = 3
+    assert describe_state(StatusInfo(session=session, ended=True))[0] == (
+        "✓ success · $0.0421 · 3 turns"
+    )
+    session.outcome.status = ERROR
+    session.outcome.subtype = "error_max_turns"
+    session.outcome.message = "Reached maximum number of turns (3)"
+    session.outcome.num_turns = 1
+    assert describe_state(StatusInfo(session=session, ended=True))[0] == (
+        "✗ error_max_turns · Reached maximum number of turns (3) · $0.0421 · 1 turn"
+    )
+
+
+def test_paused_playback_says_where_instead_of_streaming() -> None:
+    session = session_with_calls("make")
+    info = StatusInfo(session=session, live=True, idle_ms=10_000_000, playback="‖ paused at 3")
+    assert describe_state(info) == ("‖ paused at 3", "idle")
