@@ -27,9 +27,19 @@ from textual.pilot import Pilot  # noqa: E402
 
 from streamview.sources import FileSource, Source  # noqa: E402
 from streamview.ui.app import StreamviewApp  # noqa: E402
+from streamview.ui.playback import PlaybackFeed  # noqa: E402
 from streamview.ui.tool_table import ToolCallTable  # noqa: E402
 
 RECORDINGS = REPO / "recordings"
+FIXTURES = REPO / "tests" / "fixtures" / "dialects"
+REAL_CAPTURE = (
+    REPO.parent
+    / "shared"
+    / "samples"
+    / "cursor-real"
+    / "hcn_2026.09.15_probe-43_partial-output-tool-turn.ndjson"
+)
+"""A real capture of the Cursor CLI (kept outside the repository; skipped when absent)."""
 OUT = REPO / "screenshots"
 SIZE = (100, 32)
 NOW_MS = 1_789_644_720_000
@@ -99,6 +109,13 @@ def file_app(name: str, **options: Any) -> StreamviewApp:
     return StreamviewApp(FileSource(RECORDINGS / name), clock=Clock(), **options)
 
 
+def playback_app(path: Path) -> tuple[StreamviewApp, PlaybackFeed]:
+    """The viewer as ``streamview FILE`` opens it: with the playback bar and keys."""
+    source = FileSource(path)
+    feed = PlaybackFeed(source, playing=False, speed=1.0, idle_limit=None)
+    return StreamviewApp(source, feed=feed, clock=feed.recorded_now_ms), feed
+
+
 def first_call_line(lines: list[bytes], kind: str) -> int:
     """Index of the line where the first ``kind`` tool call starts."""
     for index, line in enumerate(lines):
@@ -159,6 +176,23 @@ async def main() -> None:
 
     app = file_app("success-multi-tool.ndjson")
     await shoot(app, "wide", finished(app), size=(180, 50))
+
+    app, feed = playback_app(RECORDINGS / "long-run.ndjson")
+
+    async def paused_half_way(pilot: Pilot[Any]) -> None:
+        await until(pilot, lambda: app.state.ended)
+        await pilot.press("5")  # to 50 % of the run's time, paused there
+        await until(pilot, lambda: feed.loaded and not app.state.ended)
+        await pilot.pause(0.5)
+
+    await shoot(app, "playback", paused_half_way)
+
+    app = StreamviewApp(FileSource(FIXTURES / "claude" / "success-tools.jsonl"), clock=Clock())
+    await shoot(app, "claude-code", finished(app))
+
+    if REAL_CAPTURE.is_file():
+        app = StreamviewApp(FileSource(REAL_CAPTURE), clock=Clock())
+        await shoot(app, "real-capture", finished(app))
 
 
 if __name__ == "__main__":
