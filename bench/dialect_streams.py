@@ -4,12 +4,12 @@ Usage::
 
     python bench/dialect_streams.py --dialect claude --events 100000 --out /tmp/claude.ndjson
 
-One generator per dialect that is not Cursor's (Cursor's recordings come from
-``bench/generate.py``). A Claude Code stream is ``system/init``, then turns of
-partial-message text deltas (``stream_event``), the complete ``assistant`` text, a
-``tool_use`` (Bash, Read, Edit, Grep in turn) and its ``tool_result`` with Claude
-Code's ``tool_use_result``, ending with a ``result``. Lines are written as they are
-made, so memory stays flat however large the file.
+One generator per dialect that is not Cursor's: Claude Code, Codex, Gemini CLI (Cursor's
+recordings come from ``bench/generate.py``). A Claude Code stream is ``system/init``,
+then turns of partial-message text deltas (``stream_event``), the complete ``assistant``
+text, a ``tool_use`` (Bash, Read, Edit, Grep in turn) and its ``tool_result`` with
+Claude Code's ``tool_use_result``, ending with a ``result``. Lines are written as they
+are made, so memory stays flat however large the file.
 """
 
 from __future__ import annotations
@@ -161,8 +161,159 @@ def _claude_tool(turn: int, rng: random.Random) -> tuple[str, dict[str, Any], st
     return "Grep", {"pattern": "def parse", "output_mode": "content"}, matches, {"mode": "content"}
 
 
+def _body(rng: random.Random) -> str:
+    return "\n".join(
+        f"line {n}: " + " ".join(rng.choice(WORDS) for _ in range(8))
+        for n in range(rng.randint(5, 80))
+    )
+
+
+def _codex(events: int, seed: int) -> Iterator[dict[str, Any]]:
+    """``codex exec --json``: turns of reasoning, a command (started, completed), an
+    occasional file change, and the agent's message; Codex streams no text deltas."""
+    rng = random.Random(seed)
+    yield {"type": "thread.started", "thread_id": "bench-codex-0001"}
+    made, item = 1, 0
+    while made < events - 2:
+        yield {"type": "turn.started"}
+        for _ in range(rng.randint(3, 12)):
+            item += 1
+            words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(10, 40)))
+            yield {
+                "type": "item.completed",
+                "item": {"id": f"item_{item}", "type": "reasoning", "text": words},
+            }
+            item += 1
+            command = {
+                "id": f"item_{item}",
+                "type": "command_execution",
+                "command": "bash -lc 'pytest -q'",
+            }
+            yield {
+                "type": "item.started",
+                "item": {
+                    **command,
+                    "aggregated_output": "",
+                    "exit_code": None,
+                    "status": "in_progress",
+                },
+            }
+            yield {
+                "type": "item.completed",
+                "item": {
+                    **command,
+                    "aggregated_output": _body(rng),
+                    "exit_code": rng.choice((0, 0, 1)),
+                    "status": "completed",
+                },
+            }
+            made += 3
+            if rng.random() < 0.3:
+                item += 1
+                change = [{"path": "/work/app/src/parse.py", "kind": "update"}]
+                yield {
+                    "type": "item.completed",
+                    "item": {
+                        "id": f"item_{item}",
+                        "type": "file_change",
+                        "changes": change,
+                        "status": "completed",
+                    },
+                }
+                made += 1
+        item += 1
+        text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(20, 60)))
+        yield {
+            "type": "item.completed",
+            "item": {"id": f"item_{item}", "type": "agent_message", "text": text},
+        }
+        yield {
+            "type": "turn.completed",
+            "usage": {"input_tokens": 20000, "cached_input_tokens": 15000, "output_tokens": 400},
+        }
+        made += 3
+
+
+def _gemini(events: int, seed: int) -> Iterator[dict[str, Any]]:
+    """``gemini -p --output-format stream-json``: assistant text in ``delta`` chunks, a
+    tool_use and tool_result per turn (shell, read_file, replace, glob in turn)."""
+    rng = random.Random(seed)
+    stamp = "2026-11-20T10:00:00.000Z"
+    yield {
+        "type": "init",
+        "timestamp": stamp,
+        "session_id": "bench-gemini-0001",
+        "model": "gemini-2.5-pro",
+    }
+    yield {"type": "message", "timestamp": stamp, "role": "user", "content": "Fix the parser"}
+    made, turn = 2, 0
+    tools = (
+        ("run_shell_command", {"command": "pytest -q"}),
+        ("read_file", {"absolute_path": "/work/app/src/parse.py"}),
+        (
+            "replace",
+            {
+                "file_path": "/work/app/src/parse.py",
+                "old_string": "return None",
+                "new_string": "return []",
+            },
+        ),
+        ("glob", {"pattern": "tests/**/*.py"}),
+    )
+    while made < events - 1:
+        turn += 1
+        for _ in range(rng.randint(20, 60)):
+            yield {
+                "type": "message",
+                "timestamp": stamp,
+                "role": "assistant",
+                "content": rng.choice(WORDS) + " ",
+                "delta": True,
+            }
+            made += 1
+        name, parameters = tools[turn % len(tools)]
+        call = f"{name}-{turn}"
+        yield {
+            "type": "tool_use",
+            "timestamp": stamp,
+            "tool_name": name,
+            "tool_id": call,
+            "parameters": parameters,
+        }
+        output = _body(rng)
+        if name == "run_shell_command":
+            output = (
+                f"Command: pytest -q\nDirectory: (root)\nOutput: {output}\n"
+                "Error: (none)\nExit Code: 0\nSignal: (none)"
+            )
+        yield {
+            "type": "tool_result",
+            "timestamp": stamp,
+            "tool_id": call,
+            "status": "success",
+            "output": output,
+        }
+        made += 2
+    yield {
+        "type": "result",
+        "timestamp": stamp,
+        "status": "success",
+        "stats": {
+            "total_tokens": 9000,
+            "input_tokens": 8000,
+            "output_tokens": 1000,
+            "cached": 6000,
+            "input": 2000,
+            "duration_ms": 600000,
+            "tool_calls": turn,
+        },
+    }
+
+
 GENERATORS: dict[str, Callable[[int, int], Iterator[dict[str, Any]]]] = {
     "claude": _claude,
+    "codex": _codex,
+    "gemini": _gemini,
 }
 """A stream generator per dialect name (Cursor's is ``bench/generate.py``)."""
 

@@ -27,7 +27,8 @@ Watch, replay and understand the runs of headless coding agents.
 
 Reads the NDJSON a coding agent prints in headless mode (Cursor's `cursor-agent -p
 --output-format stream-json`, Claude Code's `claude -p --output-format stream-json
---verbose`), from a pipe or a file, recognises which agent it is, and shows the
+--verbose`, Codex's `codex exec --json`, Gemini CLI's `gemini -p --output-format
+stream-json`), from a pipe or a file, recognises which agent it is, and shows the
 session, the answer as it grows, every tool call with its status, and how the run
 ended.
 """

@@ -85,7 +85,10 @@ class SessionHeader(Widget):
         if session.agent is not None:
             first.append(one_line(label_of(session.agent) or session.agent, 30), model)
             first.append("  ")
-        first.append(one_line(session.model or "unknown model", 40), model)
+        if session.model or session.agent is None:  # Codex never names its model
+            first.append(one_line(session.model or "unknown model", 40), model)
+        else:
+            first.rstrip()
         tail = Text(no_wrap=True)
         for name, field in fields:
             if field:

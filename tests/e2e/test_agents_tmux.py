@@ -65,6 +65,24 @@ AGENTS: dict[str, Watched] = {
         outcome="✓ success in 41.2s",
         detail="updateTodos",
     ),
+    "codex": Watched(
+        FIXTURES / "codex" / "success-tools.jsonl",
+        header="Codex  session 019c9a10",
+        answer="All 3 tests pass.",
+        calls=7,
+        statuses=("failed", "succeeded"),
+        outcome="✓ success · 1 of 7 calls failed · 1 turn",
+        detail="updateTodos",
+    ),
+    "gemini": Watched(
+        FIXTURES / "gemini" / "success-tools.jsonl",
+        header="Gemini CLI  gemini-2.5-pro",
+        answer="both parser tests pass.",
+        calls=9,
+        statuses=("failed", "succeeded"),
+        outcome="✓ success in 16.0s · 1 of 9 calls failed",
+        detail="updateTodos",
+    ),
 }
 
 

@@ -27,6 +27,8 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "dialects"
 SHOWCASE: dict[str, Path] = {
     "cursor": FIXTURES / "cursor" / "read-and-answer.ndjson",
     "claude": FIXTURES / "claude" / "success-tools.jsonl",
+    "codex": FIXTURES / "codex" / "success-tools.jsonl",
+    "gemini": FIXTURES / "gemini" / "success-tools.jsonl",
 }
 """The stream each agent's snapshots show (see each folder's SOURCES.md)."""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from streamview.core.dialects import claude, cursor
+from streamview.core.dialects import claude, codex, cursor, gemini
 from streamview.core.dialects.base import Dialect, Translator
 from streamview.core.dialects.lines import CallReparser, translate_line
 from streamview.core.events import JSONObject
@@ -18,6 +18,8 @@ from streamview.core.events import JSONObject
 DIALECTS: tuple[Dialect, ...] = (
     cursor.DIALECT,
     claude.DIALECT,
+    codex.DIALECT,
+    gemini.DIALECT,
 )
 """Every dialect, in the order detection asks them."""
 

@@ -146,7 +146,7 @@ def _diff_head(path: str) -> list[str]:
     return [f"--- a/{name}", f"+++ b/{name}"]
 
 
-def _edit_diff(path: str, edits: list[tuple[str, str]]) -> tuple[str, int, int]:
+def edit_diff(path: str, edits: list[tuple[str, str]]) -> tuple[str, int, int]:
     """A unified diff of string replacements (no line numbers known), and its counts."""
     lines: list[str] = _diff_head(path)
     added = removed = 0
@@ -190,7 +190,7 @@ def _edit_payload(args: JSONObject, text: str, structured: Any) -> JSONObject:
                 old, new = edit.get("old_string"), edit.get("new_string")
                 if isinstance(old, str) and isinstance(new, str):
                     pairs.append((old, new))
-        found = _edit_diff(path, pairs) if pairs else None
+        found = edit_diff(path, pairs) if pairs else None
     # The text is "The file ... has been updated. Here's the result of running cat -n
     # on a snippet": the first line says it; the diff shows the change.
     payload: JSONObject = {"path": path, "message": text.split("\n", 1)[0]}
