@@ -384,7 +384,10 @@ class ToolCallTable(RowCursorView):
         cells: list[tuple[str, int, Style | None]] = [
             (str(index + 1).rjust(columns.index), columns.index, style("tool-table--index")),
             (
-                fit_end(one_line(call.kind, 100), columns.kind),
+                # A subagent's call sits under the task call that started it.
+                fit_end(
+                    ("↳ " if call.parent_call_id else "") + one_line(call.kind, 100), columns.kind
+                ),
                 columns.kind,
                 style("tool-table--kind"),
             ),
@@ -429,7 +432,7 @@ class ToolCallTable(RowCursorView):
         """Widen the kind column for ``calls``; say if it grew."""
         kind_cells = self._kind_cells
         for call in calls:
-            kind_cells = max(kind_cells, len(call.kind))
+            kind_cells = max(kind_cells, len(call.kind) + (2 if call.parent_call_id else 0))
         grew = kind_cells > self._kind_cells
         self._kind_cells = kind_cells
         return grew

@@ -169,7 +169,8 @@ def tool_line(
     if call is None:
         return Strip([Segment(" ● tool call", base)])
     status_style = style(STATUS_CLASS.get(call.status, "transcript--tool-ok"))
-    text = Text(" ")
+    # A subagent's call is drawn under the task call it works for.
+    text = Text("   ↳ " if call.parent_call_id else " ", detail)
     text.append("● ", status_style)
     text.append(describe(call, cwd), base)
     text.append("  ")

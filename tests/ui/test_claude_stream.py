@@ -66,3 +66,22 @@ async def test_the_edit_call_opens_on_its_diff(tmp_path: Path) -> None:
         shown = "\n".join(screen_text(view) for view in app.screen.query(SectionView))
         assert "-        return None" in shown
         assert "+        return []" in shown
+
+
+async def test_a_subagents_calls_nest_under_its_task_in_table_and_transcript() -> None:
+    """Claude's parent_tool_use_id: the grep a subagent ran sits under the Task call."""
+    from streamview.sources import FileSource
+
+    app = StreamviewApp(FileSource(FIXTURE / "subagent.jsonl"), clock=FakeClock())
+    async with app.run_test(size=(110, 30)) as pilot:
+        await settle(pilot)
+        rows = screen_text(app.query_one(ToolCallTable)).splitlines()
+        task = next(i for i, row in enumerate(rows) if "Find the parser" in row)
+        assert "↳ grep" in rows[task + 1] and "if not text" in rows[task + 1]
+        assert "↳" not in rows[task]
+        lines = app.query_one(Transcript).plain_lines()
+        marker = next(i for i, line in enumerate(lines) if "task Find the parser" in line)
+        nested = next(i for i, line in enumerate(lines) if "grep if not text" in line)
+        assert nested > marker
+        assert lines[nested].startswith("   ↳ ● grep")
+        assert lines[marker].startswith(" ● task")
