@@ -170,7 +170,9 @@ def tool_line(
         return Strip([Segment(" ● tool call", base)])
     status_style = style(STATUS_CLASS.get(call.status, "transcript--tool-ok"))
     # A subagent's call is drawn under the task call it works for.
-    text = Text("   ↳ " if call.parent_call_id else " ", detail)
+    text = Text(" ")
+    if call.parent_call_id:
+        text.append("  ↳ ", detail)
     text.append("● ", status_style)
     text.append(describe(call, cwd), base)
     text.append("  ")
