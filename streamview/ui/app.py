@@ -13,17 +13,15 @@ import gc
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any, ClassVar
 
-from textual import on
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container
-from textual.events import Key, Resize
+from textual.events import Resize
 from textual.message import Message
 from textual.screen import Screen
-from textual.widget import Widget
 from textual.widgets import Footer, Input
 
 from streamview.core.exit_status import EXIT_USAGE, exit_code_for
@@ -36,9 +34,10 @@ from streamview.sources import (
     empty_input,
     now_ms,
 )
+from streamview.ui.app_actions import ViewerActions
+from streamview.ui.controls import EXPORT_BINDING, ViewerControls, playback_bindings
 from streamview.ui.feed import Feed
-from streamview.ui.help import HelpScreen
-from streamview.ui.playback import PlaybackFeed, ViewerControls
+from streamview.ui.playback import PlaybackFeed
 from streamview.ui.session_header import SessionHeader
 from streamview.ui.status_bar import StatusBar, StatusInfo
 from streamview.ui.tool_table import ToolCallTable
@@ -60,7 +59,7 @@ RATE_WINDOW_MS = 3_000
 """The events/s shown is measured over this much recent time."""
 
 
-class StreamviewApp(App[int]):
+class StreamviewApp(ViewerActions):
     """Watch one Cursor agent stream: live from a pipe, or replayed from a file.
 
     Args:
@@ -77,20 +76,55 @@ class StreamviewApp(App[int]):
     TITLE = "streamview"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q", "quit", "Quit"),
-        Binding("question_mark", "help", "Help"),
+        Binding("q", "quit", "Quit", tooltip="quit (the run's exit status becomes streamview's)"),
+        Binding("question_mark", "help", "Help", tooltip="this help: every key"),
         # Priority: the app sees "/" before it forwards the next keys, so text typed
         # right after it (fast typing, paste) lands in the search box.
-        Binding("slash", "search", "Search", priority=True),
-        Binding("n", "next_match", "Next match", show=False),
-        Binding("N", "previous_match", "Previous match", show=False),
-        Binding("t", "toggle_thinking", "Thinking"),
-        Binding("f", "toggle_follow", "Follow"),
-        Binding("l,e", "event_log", "Log"),
+        Binding(
+            "slash",
+            "search",
+            "Search",
+            priority=True,
+            tooltip="search the transcript (enter searches, escape closes)",
+        ),
+        Binding("n", "next_match", "Next match", show=False, tooltip="next / previous match"),
+        Binding(
+            "N", "previous_match", "Previous match", show=False, tooltip="next / previous match"
+        ),
+        Binding("t", "toggle_thinking", "Thinking", tooltip="show / hide thinking"),
+        Binding("f", "toggle_follow", "Follow", tooltip="follow the newest content on / off"),
+        Binding(
+            "l,e",
+            "event_log",
+            "Log",
+            tooltip="event log: malformed lines, unknown records, connection notices",
+        ),
         # One footer entry for both keys, shown only when there are sessions to switch.
-        Binding("left_square_bracket", "previous_session", "Session", key_display="[ ]"),
-        Binding("right_square_bracket", "next_session", "Next session", show=False),
-        Binding("ctrl+c", "playback('interrupt')", "Stop agent", show=False, priority=True),
+        Binding(
+            "left_square_bracket",
+            "previous_session",
+            "Session",
+            key_display="[ ]",
+            tooltip="previous / next session, when the stream holds several",
+        ),
+        Binding(
+            "right_square_bracket",
+            "next_session",
+            "Next session",
+            show=False,
+            tooltip="previous / next session, when the stream holds several",
+        ),
+        Binding(
+            "ctrl+c",
+            "playback('interrupt')",
+            "Stop agent",
+            show=False,
+            priority=True,
+            tooltip="run mode: stop the agent (again: harder); the viewer stays open",
+        ),
+        # Playback and export: declared here, enabled by check_action when they apply.
+        *playback_bindings(),
+        EXPORT_BINDING,
     ]
 
     def __init__(
@@ -194,15 +228,21 @@ class StreamviewApp(App[int]):
         self.pinned = False
 
     def action_playback(self, command: str) -> None:
-        """Playback, agent and export keys: see :mod:`streamview.ui.playback`."""
+        """Playback, agent and export keys: see :mod:`streamview.ui.controls`."""
         if self.controls is not None:
             self.controls.run(command)
             self.refresh_status()  # playing, paused, where: not a tick later
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Ctrl+C is "stop the agent" only while one runs; otherwise Textual's own."""
-        if action == "playback" and parameters == ("interrupt",):
-            return self.controls is not None and self.controls.can_interrupt()
+        if action == "playback":
+            controls = self.controls
+            if controls is None:
+                return False
+            if parameters == ("interrupt",):
+                return controls.can_interrupt()
+            # Export works everywhere; the other playback keys need a file played back.
+            return parameters == ("export",) or controls.playback is not None
         if action in ("previous_session", "next_session"):
             return len(self.state.sessions) > 1
         if action == "search":
@@ -412,163 +452,6 @@ class StreamviewApp(App[int]):
         if isinstance(feed, PlaybackFeed) and feed.is_preview(self.state):
             return feed.progress or 0.0
         return None
-
-    # -- messages -------------------------------------------------------------------------
-
-    @on(Transcript.FollowChanged)
-    def _follow_changed(self, message: Transcript.FollowChanged) -> None:
-        self.refresh_status()
-
-    def _focus_moved(self, focused: Widget | None) -> None:
-        """The table's cursor is marked in the transcript while the table has focus."""
-        table = self.tool_table
-        self.transcript.mark_call(table.cursor_call if focused is table else None)
-
-    @on(ToolCallTable.Highlighted)
-    def _call_highlighted(self, message: ToolCallTable.Highlighted) -> None:
-        table = self.tool_table
-        self.transcript.mark_call(message.call_index if table.has_focus else None)
-
-    @on(Transcript.OpenCall)
-    @on(ToolCallTable.OpenDetail)
-    def _open_detail(self, message: ToolCallTable.OpenDetail | Transcript.OpenCall) -> None:
-        if self.session_index is None:
-            return
-        if self._preview_progress() is not None:
-            self.notify("still loading the file…", timeout=1.5)
-            return
-        session = self.state.sessions[self.session_index]
-        if not 0 <= message.call_index < len(session.tool_calls):
-            return
-        from streamview.ui.detail import ToolCallDetailScreen
-
-        self.push_screen(
-            ToolCallDetailScreen(session.tool_calls[message.call_index], self.feed.store)
-        )
-
-    @on(Input.Submitted, "#search")
-    def _search_submitted(self, message: Input.Submitted) -> None:
-        transcript = self.transcript
-        count = transcript.search(message.value)
-        search = self.search_box
-        search.display = False
-        transcript.focus()
-        if message.value and not count:
-            if transcript.laying_out:
-                # Long blocks still being laid out are searched when they arrive.
-                self.notify(f"no match for “{message.value[:40]}” yet: still laying out", timeout=3)
-            else:
-                self.notify(f"no match for “{message.value[:40]}”", severity="warning", timeout=3)
-        self.refresh_status()
-
-    def on_key(self, event: Key) -> None:
-        """Escape closes the search box, or else clears the search's highlights."""
-        if event.key != "escape" or self.screen is not self.main_screen:
-            return
-        search = self.search_box
-        if search.has_focus:
-            event.stop()
-            search.display = False
-            self.transcript.focus()
-        elif self.transcript.query_text:
-            event.stop()
-            self.transcript.clear_search()
-            self.refresh_status()
-
-    # -- actions --------------------------------------------------------------------------
-
-    def action_help(self) -> None:
-        """Show every key."""
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
-
-    def action_search(self) -> None:
-        """Open the search box."""
-        search = self.search_box
-        if search.has_focus:
-            search.insert_text_at_cursor("/")
-            return
-        search.display = True
-        # Focus now, not after a refresh: keys typed right after "/" belong to the box.
-        self.screen.set_focus(search)
-
-    def action_next_match(self) -> None:
-        """Go to the next search match."""
-        self._step_match(1)
-
-    def action_previous_match(self) -> None:
-        """Go to the previous search match."""
-        self._step_match(-1)
-
-    def _step_match(self, step: int) -> None:
-        if not self.transcript.next_match(step):
-            query = self.transcript.query_text
-            self.notify(
-                f"no match for “{query[:40]}”" if query else "nothing searched yet: press /",
-                timeout=2,
-            )
-        self.refresh_status()
-
-    def action_toggle_thinking(self) -> None:
-        """Show or hide thinking blocks."""
-        transcript = self.transcript
-        transcript.set_show_thinking(not transcript.show_thinking)
-        self.notify(
-            "thinking shown" if transcript.show_thinking else "thinking hidden", timeout=1.5
-        )
-
-    def action_toggle_follow(self) -> None:
-        """Follow the newest content, or stop following it."""
-        transcript = self.transcript
-        transcript.set_follow(not transcript.following)
-        if transcript.following and self.state.sessions:
-            # Following means the newest content: of the newest session too.
-            self.pinned = False
-            newest = len(self.state.sessions) - 1
-            if self.session_index != newest:
-                self.show_session(newest)
-                self.refresh_status()
-
-    def action_event_log(self) -> None:
-        """Open the event log: malformed lines, unknown records, connection notices."""
-        from streamview.ui.event_log import EventLogScreen
-
-        self.push_screen(EventLogScreen(self.state, self.feed.store))
-
-    def action_previous_session(self) -> None:
-        """Show the session before this one."""
-        self._switch_session(-1)
-
-    def action_next_session(self) -> None:
-        """Show the session after this one."""
-        self._switch_session(1)
-
-    def _switch_session(self, step: int) -> None:
-        if self.session_index is None:
-            return
-        target = self.session_index + step
-        count = len(self.state.sessions)
-        if not 0 <= target < count:
-            self.bell()
-            return
-        self.pinned = target != count - 1
-        self.show_session(target)
-        self.refresh_status()
-
-    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        """The viewer's actions in the command palette (ctrl+p)."""
-        yield from super().get_system_commands(screen)
-        commands = [
-            ("Help: keys", "Show every key of the viewer", self.action_help),
-            ("Search transcript", "Find text in the transcript", self.action_search),
-            ("Toggle thinking", "Show or hide the model's thinking", self.action_toggle_thinking),
-            ("Toggle follow", "Stick to the newest content, or stop", self.action_toggle_follow),
-            ("Event log", "Malformed lines, unknown records, notices", self.action_event_log),
-            ("Previous session", "Show the session before this one", self.action_previous_session),
-            ("Next session", "Show the session after this one", self.action_next_session),
-        ]
-        for title, help_text, callback in commands:
-            yield SystemCommand(title, help_text, callback)
 
 
 def prepare_process() -> None:

@@ -19,12 +19,12 @@ class RowCursorView(ScrollView, can_focus=True):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up,k", "cursor_up", "Up", show=False),
-        Binding("down,j", "cursor_down", "Down", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
-        Binding("home,g", "first", "First", show=False),
-        Binding("end,G", "last", "Last", show=False),
+        Binding("up,k", "cursor_up", "Up", show=False, tooltip="move the cursor"),
+        Binding("down,j", "cursor_down", "Down", show=False, tooltip="move the cursor"),
+        Binding("pageup", "page_up", "Page up", show=False, tooltip="a page up / down"),
+        Binding("pagedown", "page_down", "Page down", show=False, tooltip="a page up / down"),
+        Binding("home,g", "first", "First", show=False, tooltip="first / last"),
+        Binding("end,G", "last", "Last", show=False, tooltip="first / last"),
     ]
 
     cursor: int | None = None

@@ -139,7 +139,14 @@ class ToolCallTable(RowCursorView):
     }
     """Component classes: styled in ``streamview.tcss`` so colours follow the theme."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "open", "Details")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "enter",
+            "open",
+            "Details",
+            tooltip="open the call (or click it): arguments, result, diff, output",
+        )
+    ]
 
     @dataclass
     class OpenDetail(Message):

@@ -36,6 +36,8 @@ from streamview.ui.transcript_search import Match, Matches
 
 __all__ = ["BACKGROUND_MARKDOWN_CHARS", "BACKGROUND_PLAIN_CHARS", "Transcript"]
 
+SCROLL = "scroll from where the view is (scrolling up pauses following)"
+
 
 class Transcript(TranscriptLayout, can_focus=True):
     """The answer as it grows, with thinking, tool markers and notices in place.
@@ -67,12 +69,18 @@ class Transcript(TranscriptLayout, can_focus=True):
     }
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "scroll_up", "Up", show=False),
-        Binding("down", "scroll_down", "Down", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
-        Binding("home", "scroll_home", "Top", show=False),
-        Binding("end", "scroll_end", "End", show=False),
+        Binding("up,k", "scroll_up", "Up", show=False, tooltip=SCROLL),
+        Binding("down,j", "scroll_down", "Down", show=False, tooltip=SCROLL),
+        Binding("pageup", "page_up", "Page up", show=False, tooltip=SCROLL),
+        Binding("pagedown", "page_down", "Page down", show=False, tooltip=SCROLL),
+        Binding("home,g", "scroll_home", "Top", show=False, tooltip="to the top"),
+        Binding(
+            "end,G",
+            "scroll_end",
+            "End",
+            show=False,
+            tooltip="to the end: follow it again (a playback goes to 100 %)",
+        ),
     ]
 
     # -- public API ---------------------------------------------------------------------
@@ -272,8 +280,9 @@ class Transcript(TranscriptLayout, can_focus=True):
         super().action_page_down()
 
     def action_scroll_end(self) -> None:
-        """Go to the bottom and follow the newest content again."""
+        """Go to the bottom and follow the newest content again (a playback goes to its end)."""
         self.set_follow(True)
+        self.post_message(self.EndPressed())
 
     def _on_mouse_scroll_up(self, event: MouseScrollUp) -> None:
         self._user_scrolls()

@@ -13,7 +13,8 @@ from streamview.core.state import StreamState
 from streamview.core.summary import summarize
 from streamview.sources import FileSource
 from streamview.ui.app import StreamviewApp
-from streamview.ui.playback import PlaybackBar, PlaybackFeed, clock_text, describe_position
+from streamview.ui.controls import PlaybackBar, clock_text, describe_position
+from streamview.ui.playback import PlaybackFeed
 
 REPO = Path(__file__).resolve().parents[2]
 RECORDING = REPO / "recordings" / "success-multi-tool.ndjson"

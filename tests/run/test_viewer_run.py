@@ -15,7 +15,8 @@ from streamview.process import ProcessSource
 from streamview.recording import Recorder, RecordingSource
 from streamview.sources import FileSource, Source
 from streamview.ui.app import StreamviewApp
-from streamview.ui.playback import PlaybackFeed, ProcessPanel
+from streamview.ui.controls import ProcessPanel
+from streamview.ui.playback import PlaybackFeed
 
 AGENTS = Path(__file__).parent / "agents"
 REPO = Path(__file__).resolve().parents[2]

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import io
 import os
 import time
 from pathlib import Path
 
 import orjson
-from rich.console import Console
 from textual import events
 from textual.widget import Widget
 
@@ -16,7 +14,6 @@ from streamview.core import tools
 from streamview.sources import FileSource, PipeSource
 from streamview.ui.app import StreamviewApp
 from streamview.ui.feed import Feed
-from streamview.ui.help import HelpScreen, keys_table
 from streamview.ui.session_header import SessionHeader
 from streamview.ui.status_bar import StatusBar
 from streamview.ui.tool_table import ToolCallTable
@@ -414,38 +411,6 @@ async def test_quitting_while_the_producer_is_silent_returns_promptly() -> None:
     finally:
         os.close(write_fd)
         os.close(read_fd)
-
-
-async def test_help_lists_every_key() -> None:
-    app = file_app(capture(PROBE_43))
-    async with app.run_test(size=(100, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("question_mark")
-        assert isinstance(app.screen, HelpScreen)
-        await pilot.press("escape")
-        assert not isinstance(app.screen, HelpScreen)
-    console = Console(width=120, record=True, file=io.StringIO())
-    console.print(keys_table())
-    text = console.export_text()
-    for binding in StreamviewApp.BINDINGS:
-        key = getattr(binding, "key", "")
-        shown = {
-            "question_mark": "?",
-            "slash": "/",
-            "left_square_bracket": "[",
-            "right_square_bracket": "]",
-        }
-        for one in key.split(","):
-            assert shown.get(one, one) in text, one
-
-
-async def test_command_palette_lists_the_viewer_actions() -> None:
-    app = file_app(capture(PROBE_43))
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot)
-        titles = [command.title for command in app.get_system_commands(app.screen)]
-    for title in ("Toggle thinking", "Search transcript", "Event log", "Next session"):
-        assert title in titles
 
 
 async def test_wide_terminal_puts_panes_side_by_side() -> None:

@@ -126,3 +126,24 @@ async def test_resize_then_up_moves_one_line_from_where_the_view_is() -> None:
         await pilot.press("up")
         await at_rest(pilot)
         assert transcript.scroll_y == before - 1
+
+
+async def test_j_and_k_move_the_transcript_like_the_arrows() -> None:
+    app = StreamviewApp(FileSource(RECORDING), clock=FakeClock())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        transcript = app.transcript
+        transcript.focus()
+        end = transcript.max_scroll_y
+        await pilot.press("k", "k")
+        await at_rest(pilot)
+        assert transcript.scroll_y == end - 2
+        await pilot.press("j")
+        await at_rest(pilot)
+        assert transcript.scroll_y == end - 1
+        await pilot.press("g")
+        await at_rest(pilot)
+        assert transcript.scroll_y == 0
+        await pilot.press("G")
+        await at_rest(pilot)
+        assert transcript.scroll_y == transcript.max_scroll_y and transcript.following

@@ -1,0 +1,209 @@
+"""What the viewer does when asked: keys, palette commands and the panes' messages.
+
+:class:`ViewerActions` is the base of :class:`streamview.ui.app.StreamviewApp`: the
+actions its bindings name (search, thinking, follow, sessions, event log, help), the
+command palette's entries, and the messages the panes send (a call to open, the table's
+cursor, follow mode). The app on top of it owns the panes, the feed and the fold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from textual import on
+from textual.app import App, SystemCommand
+from textual.events import Key
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Input
+
+from streamview.core.state import StreamState
+from streamview.ui.commands import palette_commands, viewer_help
+from streamview.ui.feed import Feed
+from streamview.ui.help import HelpScreen
+from streamview.ui.playback import PlaybackFeed
+from streamview.ui.tool_table import ToolCallTable
+from streamview.ui.transcript import Transcript
+
+
+class ViewerActions(App[int]):
+    """The viewer's actions and message handlers (the panes and feed are the app's)."""
+
+    transcript: Transcript
+    tool_table: ToolCallTable
+    search_box: Input
+    state: StreamState
+    feed: Feed | PlaybackFeed
+    session_index: int | None
+    pinned: bool
+    main_screen: Screen[Any] | None
+
+    def show_session(self, index: int) -> None:
+        """Show session ``index`` in every pane (the app's)."""
+        raise NotImplementedError
+
+    def refresh_status(self) -> None:
+        """Recompute the status line (the app's)."""
+        raise NotImplementedError
+
+    def action_playback(self, command: str) -> None:
+        """Playback, agent and export keys (the app's)."""
+        raise NotImplementedError
+
+    def _preview_progress(self) -> float | None:
+        raise NotImplementedError
+
+    @on(Transcript.EndPressed)
+    def _end_pressed(self, message: Transcript.EndPressed) -> None:
+        feed = self.feed
+        if isinstance(feed, PlaybackFeed) and feed.loaded and feed.position < feed.total:
+            self.action_playback("end")
+
+    @on(Transcript.FollowChanged)
+    def _follow_changed(self, message: Transcript.FollowChanged) -> None:
+        self.refresh_status()
+
+    def _focus_moved(self, focused: Widget | None) -> None:
+        """The table's cursor is marked in the transcript while the table has focus."""
+        table = self.tool_table
+        self.transcript.mark_call(table.cursor_call if focused is table else None)
+
+    @on(ToolCallTable.Highlighted)
+    def _call_highlighted(self, message: ToolCallTable.Highlighted) -> None:
+        table = self.tool_table
+        self.transcript.mark_call(message.call_index if table.has_focus else None)
+
+    @on(Transcript.OpenCall)
+    @on(ToolCallTable.OpenDetail)
+    def _open_detail(self, message: ToolCallTable.OpenDetail | Transcript.OpenCall) -> None:
+        if self.session_index is None:
+            return
+        if self._preview_progress() is not None:
+            self.notify("still loading the file…", timeout=1.5)
+            return
+        session = self.state.sessions[self.session_index]
+        if not 0 <= message.call_index < len(session.tool_calls):
+            return
+        from streamview.ui.detail import ToolCallDetailScreen
+
+        self.push_screen(
+            ToolCallDetailScreen(session.tool_calls[message.call_index], self.feed.store)
+        )
+
+    @on(Input.Submitted, "#search")
+    def _search_submitted(self, message: Input.Submitted) -> None:
+        transcript = self.transcript
+        count = transcript.search(message.value)
+        search = self.search_box
+        search.display = False
+        transcript.focus()
+        if message.value and not count:
+            if transcript.laying_out:
+                # Long blocks still being laid out are searched when they arrive.
+                self.notify(f"no match for “{message.value[:40]}” yet: still laying out", timeout=3)
+            else:
+                self.notify(f"no match for “{message.value[:40]}”", severity="warning", timeout=3)
+        self.refresh_status()
+
+    def on_key(self, event: Key) -> None:
+        """Escape closes the search box, or else clears the search's highlights."""
+        if event.key != "escape" or self.screen is not self.main_screen:
+            return
+        search = self.search_box
+        if search.has_focus:
+            event.stop()
+            search.display = False
+            self.transcript.focus()
+        elif self.transcript.query_text:
+            event.stop()
+            self.transcript.clear_search()
+            self.refresh_status()
+
+    def action_help(self) -> None:
+        """Show every key."""
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(viewer_help(self)))
+
+    def action_search(self) -> None:
+        """Open the search box."""
+        search = self.search_box
+        if search.has_focus:
+            search.insert_text_at_cursor("/")
+            return
+        search.display = True
+        # Focus now, not after a refresh: keys typed right after "/" belong to the box.
+        self.screen.set_focus(search)
+
+    def action_next_match(self) -> None:
+        """Go to the next search match."""
+        self._step_match(1)
+
+    def action_previous_match(self) -> None:
+        """Go to the previous search match."""
+        self._step_match(-1)
+
+    def _step_match(self, step: int) -> None:
+        if not self.transcript.next_match(step):
+            query = self.transcript.query_text
+            self.notify(
+                f"no match for “{query[:40]}”" if query else "nothing searched yet: press /",
+                timeout=2,
+            )
+        self.refresh_status()
+
+    def action_toggle_thinking(self) -> None:
+        """Show or hide thinking blocks."""
+        transcript = self.transcript
+        transcript.set_show_thinking(not transcript.show_thinking)
+        self.notify(
+            "thinking shown" if transcript.show_thinking else "thinking hidden", timeout=1.5
+        )
+
+    def action_toggle_follow(self) -> None:
+        """Follow the newest content, or stop following it."""
+        transcript = self.transcript
+        transcript.set_follow(not transcript.following)
+        if transcript.following and self.state.sessions:
+            # Following means the newest content: of the newest session too.
+            self.pinned = False
+            newest = len(self.state.sessions) - 1
+            if self.session_index != newest:
+                self.show_session(newest)
+                self.refresh_status()
+
+    def action_event_log(self) -> None:
+        """Open the event log: malformed lines, unknown records, connection notices."""
+        from streamview.ui.event_log import EventLogScreen
+
+        self.push_screen(EventLogScreen(self.state, self.feed.store))
+
+    def action_previous_session(self) -> None:
+        """Show the session before this one."""
+        self._switch_session(-1)
+
+    def action_next_session(self) -> None:
+        """Show the session after this one."""
+        self._switch_session(1)
+
+    def _switch_session(self, step: int) -> None:
+        if self.session_index is None:
+            return
+        target = self.session_index + step
+        count = len(self.state.sessions)
+        if not 0 <= target < count:
+            self.bell()
+            return
+        self.pinned = target != count - 1
+        self.show_session(target)
+        self.refresh_status()
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Textual's commands, then every key's action where the palette was opened."""
+        titles = set()
+        for command in super().get_system_commands(screen):
+            titles.add(command.title)
+            yield command
+        for command in palette_commands(self, screen):
+            if command.title not in titles:
+                yield command
