@@ -43,6 +43,8 @@ MARKDOWN_LIMIT = 200_000
 
 Rich needs one to two seconds for 200 KB of Markdown, on the layout thread.
 """
+THINKING_MARKDOWN_CHARS = 20_000
+"""Thinking longer than this is shown plain: Markdown costs about 20 ms per 20 KB."""
 HIGHLIGHT_LIMIT = 30_000
 """Characters of one code block that are syntax-highlighted; a longer one is shown plain."""
 FAST_WRAP_CHARS = 100_000
@@ -286,13 +288,19 @@ class BlockLayout:
         return [*frozen.lines, *gap, *self.indent(rendered), *note], frozen
 
     def thinking(self, text: str, is_open: bool, width: int) -> list[Strip]:
-        """A thinking block: a label, then the text behind a bar, plain."""
+        """A thinking block: a label, then the text behind a bar, as Markdown in the
+        thinking style (plain past :data:`THINKING_MARKDOWN_CHARS`)."""
         styles = self.styles
         label = THINKING_LABEL + ("…" if is_open else "")
         lines = [Strip([Segment(" "), Segment(label, styles.thinking_label)])]
         body_text, more = clean_capped(text)
         body_text = body_text.strip("\n")
-        body = self.plain(body_text, width - 2, styles.thinking)
+        if len(body_text) <= THINKING_MARKDOWN_CHARS:
+            # Models write **bold** and `code` in their thinking too: shown, not spelled.
+            thinking = styles.thinking
+            body = [strip.apply_style(thinking) for strip in self.markdown(body_text, width - 2)]
+        else:
+            body = self.plain(body_text, width - 2, styles.thinking)
         bar = [Segment(" "), Segment("│ ", styles.thinking_label)]
         lines += self.indent(body, bar)
         return lines + self.more_note(more, width)

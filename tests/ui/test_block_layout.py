@@ -70,3 +70,13 @@ def test_a_block_over_the_limit_is_cut_with_a_note() -> None:
     lines, _ = layout().answer(text, False, 0, NOTHING_FROZEN, 100)
     note = texts(lines)[-1]
     assert "more characters not shown here" in note and "x exports" in note
+
+
+def test_thinking_is_markdown_not_spelled_out() -> None:
+    """A model's **bold** and `code` in thinking are shown as such, as in the answer."""
+    lines = layout().thinking("**Reading the test**\n\nIt calls `parse('')`.", False, 60)
+    text = "\n".join(strip.text for strip in lines)
+    assert "Reading the test" in text and "**" not in text
+    assert "parse('')" in text and "`" not in text
+    bold = [seg for strip in lines for seg in strip if "Reading" in seg.text]
+    assert bold and bold[0].style is not None and bold[0].style.bold

@@ -244,7 +244,7 @@ def test_web_search_fetch_mcp_and_todos() -> None:
             ]
         },
     )
-    assert text_of(todos).splitlines()[1:] == ["✓ write tests", "◐ ship", "○ rest"]
+    assert text_of(todos).splitlines()[1:] == ["☑ write tests", "◐ ship", "☐ rest"]
 
 
 def test_rejected_error_and_unknowns() -> None:

@@ -83,10 +83,10 @@ and one nobody knows."""
 def test_cursor_todo_statuses_get_their_marks_and_an_unknown_one_is_named() -> None:
     sections = result_sections("updateTodos", {}, "success", {"todos": CURSOR_TODOS})
     assert text_of(sections).splitlines()[1:] == [
-        "✓ Reproduce the flaky failure",
+        "☑ Reproduce the flaky failure",
         "◐ Find the root cause",
-        "○ Fix it",
-        "✗ Give up",
+        "☐ Fix it",
+        "☒ Give up",
         "? Wait  (TODO_STATUS_BLOCKED)",
     ]
     assert styled(sections, "Reproduce")[0].color.name == "green"
@@ -123,8 +123,8 @@ async def test_opening_a_todo_call_from_the_table_shows_its_checklist() -> None:
         assert "4 items" in arguments and "TODO_STATUS" not in arguments  # listed below
         checklist = checklist_text.splitlines()
         assert checklist == [
-            "✓ Reproduce the flaky failure",
-            "✓ Find the root cause in Backoff",
-            "✓ Fix it and make the test deterministic",
+            "☑ Reproduce the flaky failure",
+            "☑ Find the root cause in Backoff",
+            "☑ Fix it and make the test deterministic",
             "◐ Run the whole suite",
         ]

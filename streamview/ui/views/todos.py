@@ -12,7 +12,7 @@ from streamview.core.tools import todo_status
 from streamview.ui.sections import Section, raw_json, scalar
 from streamview.ui.views.base import ToolView, as_str
 
-_CHECK = {"completed": "✓", "in_progress": "◐", "pending": "○", "cancelled": "✗"}
+_CHECK = {"completed": "☑", "in_progress": "◐", "pending": "☐", "cancelled": "☒"}
 _CHECK_STYLE = {
     "completed": "green",
     "in_progress": "bold yellow",
@@ -22,7 +22,7 @@ _CHECK_STYLE = {
 
 
 def todo_list(todos: list[Any]) -> RenderableType:
-    """A checklist: ✓ done, ◐ in progress, ○ pending, ✗ cancelled (each status spelled
+    """A checklist: ☑ done, ◐ in progress, ☐ pending, ☒ cancelled (each status spelled
     ``completed`` or ``TODO_STATUS_COMPLETED``); another status is shown after the text."""
     lines: list[Text] = []
     for todo in todos:
