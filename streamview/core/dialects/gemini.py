@@ -1,30 +1,32 @@
-"""Google's Gemini CLI, ``gemini -p --output-format stream-json``.
+"""Google Gemini CLI's ``gemini -p --output-format stream-json``.
 
-Records (one JSON object a line, each with an ISO ``timestamp``; the CLI's
-``packages/core/src/output/types.ts`` defines them):
+Records (one JSON object a line, each with an ISO 8601 ``timestamp``), as
+``packages/core/src/output/types.ts`` of google-gemini/gemini-cli declares them and
+``packages/cli/src/nonInteractiveCli.ts`` writes them:
 
 - ``init``: ``session_id``, ``model``.
-- ``message``: ``role`` ``user`` (the prompt) or ``assistant`` (the answer, in chunks
-  with ``delta: true``), ``content``.
-- ``tool_use``: ``tool_name``, ``tool_id``, ``parameters``; ``tool_result``:
-  ``tool_id``, ``status`` (``success``/``error``), ``output``, ``error`` (``type``,
-  ``message``).
-- ``error``: a warning or error (``severity``, ``message``) that does not end the run.
-- ``result``: ``status``, ``error``, ``stats`` (``total_tokens``, ``input_tokens``,
-  ``output_tokens``, ``cached``, ``input``, ``duration_ms``, ``tool_calls``).
+- ``message``: ``role`` (``user``: the prompt; ``assistant``: the answer), ``content``,
+  and ``delta: true`` on each fragment of the streamed answer.
+- ``tool_use``: ``tool_name``, ``tool_id``, ``parameters``: a call starts.
+- ``tool_result``: ``tool_id``, ``status`` (``success`` or ``error``), ``output`` (the
+  tool's display text), ``error`` (``type``, ``message``): the call ends.
+- ``error``: ``severity`` (``warning`` or ``error``) and ``message``: a loop detected,
+  turns exhausted, an invalid stream; the run goes on to its ``result``.
+- ``result``: ``status`` (``success`` or ``error``), ``error`` (``type``, ``message``)
+  and ``stats`` (``total_tokens``, ``input_tokens``, ``output_tokens``, ``cached``,
+  ``input``, ``duration_ms``, ``tool_calls``, ``models``).
 
-Calls are correlated by ``tool_id``; Gemini's tools are mapped onto the kinds every
-view knows (:data:`KINDS`), any other tool keeps its name and raw parameters.
+The CLI prints lines of its own before ``init`` ("YOLO mode is enabled...", "Loaded
+cached credentials."): they are not JSON and are shown as such.
 """
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from typing import Any
 
+import streamview.core.dialects.gemini_tools as tools
 from streamview.core.dialects.base import Dialect
-from streamview.core.dialects.claude_tools import edit_diff
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -39,29 +41,17 @@ from streamview.core.events import (
 )
 
 NAME = "gemini"
-KINDS = {
-    "read_file": "read",
-    "read_many_files": "read",
-    "write_file": "write",
-    "replace": "edit",
-    "edit": "edit",
-    "run_shell_command": "shell",
-    "search_file_content": "grep",
-    "grep": "grep",
-    "glob": "glob",
-    "list_directory": "ls",
-    "web_fetch": "webFetch",
-    "google_web_search": "webSearch",
-    "write_todos": "updateTodos",
+_INIT_KEYS = frozenset({"type", "timestamp", "session_id", "model"})
+_STATS_KEYS = {
+    "input_tokens": "inputTokens",
+    "output_tokens": "outputTokens",
+    "cached": "cacheReadTokens",
+    "total_tokens": "totalTokens",
+    "input": "uncachedInputTokens",
+    "tool_calls": "toolCalls",
 }
-"""Gemini CLI's built-in tools as the kinds every view knows."""
-_EXIT_CODE = re.compile(r"^Exit Code: (-?\d+)\s*$", re.MULTILINE)
-_SHELL_PARTS = re.compile(
-    r"^Output: (?P<out>.*?)\nError: (?P<err>.*?)\nExit Code: ", re.DOTALL | re.M
-)
-"""run_shell_command's result: ``Command:``, ``Directory:``, ``Output:``, ``Error:``,
-``Exit Code:``, ``Signal:``... lines; the output and error may span lines."""
-_REFUSALS = ("denied", "reject", "cancel", "not allowed", "policy", "declined")
+"""``stats`` keys and the ``usage`` keys the header and ``--json`` read (Cursor's)."""
+_RESULT_STATUSES = frozenset({"success", "error"})
 
 
 def _str(value: Any) -> str | None:
@@ -69,10 +59,17 @@ def _str(value: Any) -> str | None:
 
 
 def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value == value and abs(value) < 1e18:
+        return int(value)
+    return None
 
 
 def _time_ms(value: Any) -> int | None:
+    """A record's ISO 8601 ``timestamp`` as epoch ms."""
     if not isinstance(value, str) or not value:
         return None
     try:
@@ -81,216 +78,201 @@ def _time_ms(value: Any) -> int | None:
         return None
 
 
-def args_of(name: str, parameters: Any) -> JSONObject:
-    """A ``tool_use``'s ``parameters`` in the argument shape of the tool's kind."""
-    given: JSONObject = dict(parameters) if isinstance(parameters, dict) else {}
-    kind = KINDS.get(name)
-    path = given.get("file_path", given.get("absolute_path", given.get("dir_path")))
-    if kind in ("read", "write", "edit", "ls"):
-        if isinstance(path, str):
-            given["path"] = path
-        elif kind == "ls" and isinstance(given.get("path"), str):
-            pass
-        if kind == "write" and isinstance(given.get("content"), str):
-            given["fileText"] = given.pop("content")
-    elif kind == "glob" and isinstance(given.get("pattern"), str):
-        given["globPattern"] = given["pattern"]
-    elif kind == "webSearch" and isinstance(given.get("query"), str):
-        given["searchTerm"] = given["query"]
-    elif kind == "webFetch" and "url" not in given:
-        urls = re.findall(r"https?://\S+", _str(given.get("prompt")) or "")
-        if urls:
-            given["url"] = urls[0]
-    elif kind == "updateTodos" and isinstance(given.get("todos"), list):
-        given["todos"] = [
-            {"content": t.get("description"), "status": t.get("status")}
-            if isinstance(t, dict)
-            else t
-            for t in given["todos"]
-        ]
-    return given
-
-
-def result_of(kind: str, args: JSONObject, status: Any, output: str, error: Any) -> tuple[str, Any]:
-    """``(outcome, payload)`` of a ``tool_result``, as the views read them."""
-    if status != "success":
-        detail = error if isinstance(error, dict) else {}
-        message = _str(detail.get("message")) or output or "failed"
-        error_type = _str(detail.get("type")) or ""
-        lowered = f"{error_type} {message}".lower()
-        if any(word in lowered for word in _REFUSALS):
-            return "rejected", {"reason": message}
-        return "error", {"message": message, "type": error_type or None}
-    if kind == "shell":
-        payload: JSONObject = {"stdout": output}
-        parts = _SHELL_PARTS.search(output)
-        if parts:
-            payload["stdout"] = "" if parts["out"] == "(empty)" else parts["out"]
-            if parts["err"] not in ("(none)", ""):
-                payload["stderr"] = parts["err"]
-        match = _EXIT_CODE.search(output)
-        if match:
-            payload["exitCode"] = int(match.group(1))
-        return "success", payload
-    if kind == "edit":
-        path = _str(args.get("path")) or "file"
-        old, new = args.get("old_string"), args.get("new_string")
-        payload = {"path": path, "message": output}
-        if isinstance(old, str) and isinstance(new, str):
-            payload["diffString"], payload["linesAdded"], payload["linesRemoved"] = edit_diff(
-                path, [(old, new)]
-            )
-        return "success", payload
-    if kind == "read":
-        return "success", {"content": output, "path": args.get("path")}
-    if kind == "write":
-        text = _str(args.get("fileText")) or ""
-        lines = text.count("\n") + (not text.endswith("\n")) if text else 0
-        return "success", {"path": args.get("path"), "linesCreated": lines, "message": output}
-    if kind == "updateTodos":
-        return "success", {"todos": args.get("todos") or [], "message": output}
-    if kind == "webFetch":
-        return "success", {"url": args.get("url"), "markdown": output}
-    return "success", {"message": output} if kind in ("webSearch", "ls", "glob", "grep") else {
-        "content": output
-    }
+def usage_of(stats: Any) -> JSONObject | None:
+    """A ``result``'s ``stats`` as a ``usage`` object (Cursor's key names), or ``None``."""
+    if not isinstance(stats, dict):
+        return None
+    usage: JSONObject = {}
+    for key, name in _STATS_KEYS.items():
+        value = _int(stats.get(key))
+        if value is not None:
+            usage[name] = value
+    if isinstance(stats.get("models"), dict):
+        usage["models"] = stats["models"]
+    return usage or None
 
 
 class GeminiTranslator:
-    """One Gemini CLI stream: its session id and each call's tool."""
+    """One Gemini CLI stream, remembering each open call's tool and arguments."""
 
     def __init__(self) -> None:
-        self._session: str | None = None
         self._calls: dict[str, tuple[str, JSONObject]] = {}
+        """Call id to its tool name and arguments (the result names neither)."""
+        self._session: str | None = None
+        """The ``init``'s session id: later records do not repeat it."""
 
     def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
         """The events one Gemini CLI record stands for (see ``Translator``)."""
         kind = record.get("type")
-        sid = self._session
-        ts = _time_ms(record.get("timestamp"))
+        stamp = record.get("timestamp")
+        ts = None if stamp is None else _time_ms(stamp)
         if not isinstance(kind, str):
-            reason = "no 'type' field" if kind is None else "'type' is not a string"
-            return [MalformedLine(line, sid, ts, recv_ms, reason=reason)]
+            return [
+                MalformedLine(
+                    line,
+                    self._session,
+                    None,
+                    recv_ms,
+                    reason="no 'type' field" if kind is None else "'type' is not a string",
+                )
+            ]
         events: list[AnyEvent] | None = None
-        if kind == "init":
-            self._session = sid = _str(record.get("session_id")) or sid
-            model = _str(record.get("model"))
-            events = [SessionStarted(line, sid, ts, recv_ms, model=model, agent=NAME)]
-        elif kind == "message":
-            events = self._message(record, line, sid, ts, recv_ms)
+        if kind == "message":
+            events = self._message(record, line, ts, recv_ms)
         elif kind == "tool_use":
-            name = _str(record.get("tool_name")) or "unknown"
-            call_id = _str(record.get("tool_id")) or f"<line {line}>"
-            args = args_of(name, record.get("parameters"))
-            self._calls[call_id] = (name, args)
-            events = [
-                ToolCallEvent(
-                    line,
-                    sid,
-                    ts,
-                    recv_ms,
-                    completed=False,
-                    call_id=call_id,
-                    kind=KINDS.get(name, name),
-                    args=args,
-                    description=_str(args.get("description")),
-                )
-            ]
+            events = [self._started(record, line, ts, recv_ms)]
         elif kind == "tool_result":
-            call_id = _str(record.get("tool_id")) or f"<line {line}>"
-            name, args = self._calls.pop(call_id, ("", {}))
-            call_kind = KINDS.get(name, name) if name else "unknown"
-            output = _str(record.get("output")) or ""
-            outcome, payload = result_of(
-                call_kind, args, record.get("status"), output, record.get("error")
-            )
-            events = [
-                ToolCallEvent(
-                    line,
-                    sid,
-                    ts,
-                    recv_ms,
-                    completed=True,
-                    call_id=call_id,
-                    kind=call_kind,
-                    outcome=outcome,
-                    payload=payload,
-                )
-            ]
-        elif kind == "error":
-            events = [
-                ConnectionNotice(
-                    line,
-                    sid,
-                    ts,
-                    recv_ms,
-                    type="error",
-                    subtype=_str(record.get("severity")) or "",
-                    detail=_str(record.get("message")),
-                )
-            ]
+            events = [self._completed(record, line, ts, recv_ms)]
+        elif kind == "init":
+            events = [self._init(record, line, ts, recv_ms)]
         elif kind == "result":
-            events = [self._result(record, line, sid, ts, recv_ms)]
+            events = [self._result(record, line, ts, recv_ms)]
+        elif kind == "error":
+            events = self._error(record, line, ts, recv_ms)
         if not events:
-            return [UnknownRecord(line, sid, ts, recv_ms, type=kind, record=record)]
+            return [UnknownRecord(line, self._session, ts, recv_ms, type=kind, record=record)]
         return events
 
+    def _init(self, record: JSONObject, line: int, ts: int | None, recv: int | None) -> AnyEvent:
+        self._session = _str(record.get("session_id"))
+        return SessionStarted(
+            line,
+            self._session,
+            ts,
+            recv,
+            model=_str(record.get("model")),
+            agent=NAME,
+            extra={k: v for k, v in record.items() if k not in _INIT_KEYS},
+        )
+
     def _message(
-        self, record: JSONObject, line: int, sid: str | None, ts: int | None, recv: int | None
+        self, record: JSONObject, line: int, ts: int | None, recv: int | None
     ) -> list[AnyEvent] | None:
         content = record.get("content")
         if not isinstance(content, str):
             return None
         role = record.get("role")
         if role == "user":
-            return [PromptSubmitted(line, sid, ts, recv, text=content)]
+            return [PromptSubmitted(line, self._session, ts, recv, text=content)]
         if role == "assistant":
             delta = record.get("delta") is True
-            return [AssistantMessage(line, sid, ts, recv, text=content, delta=delta)]
+            return [AssistantMessage(line, self._session, ts, recv, text=content, delta=delta)]
         return None
 
-    def _result(
-        self, record: JSONObject, line: int, sid: str | None, ts: int | None, recv: int | None
-    ) -> AnyEvent:
-        stats = record.get("stats")
-        stats = stats if isinstance(stats, dict) else {}
-        usage = {
-            target: value
-            for source, target in (
-                ("input_tokens", "inputTokens"),
-                ("output_tokens", "outputTokens"),
-                ("cached", "cacheReadTokens"),
-            )
-            if (value := _int(stats.get(source))) is not None
-        }
-        error = record.get("error")
-        error = error if isinstance(error, dict) else {}
-        is_error = record.get("status") != "success"
-        return RunResult(
+    def _started(self, record: JSONObject, line: int, ts: int | None, recv: int | None) -> AnyEvent:
+        name = _str(record.get("tool_name")) or "unknown"
+        call_id = _str(record.get("tool_id")) or f"<line {line}>"
+        parameters = record.get("parameters")
+        args = tools.args_of(name, parameters)
+        self._calls[call_id] = (name, args)
+        return ToolCallEvent(
             line,
-            sid,
+            self._session,
             ts,
             recv,
-            subtype=(_str(error.get("type")) or "error") if is_error else "success",
+            completed=False,
+            call_id=call_id,
+            kind=tools.kind_of(name),
+            args=args,
+            description=tools.description_of(name, parameters),
+        )
+
+    def _completed(
+        self, record: JSONObject, line: int, ts: int | None, recv: int | None
+    ) -> AnyEvent:
+        call_id = _str(record.get("tool_id")) or f"<line {line}>"
+        name, args = self._calls.pop(call_id, ("", {}))
+        kind = tools.kind_of(name) if name else "unknown"
+        output = _str(record.get("output"))
+        status = record.get("status")
+        outcome: str
+        payload: Any
+        if status == "error" or isinstance(record.get("error"), dict):
+            outcome, payload = tools.error_outcome(record.get("error"), output)
+        elif status == "success":
+            outcome, payload = "success", tools.success_payload(kind, args, output or "")
+        else:  # a status this reader does not know: kept as it came
+            outcome = str(status) if status is not None else "completed"
+            payload = {k: v for k, v in record.items() if k not in ("type", "timestamp")}
+        return ToolCallEvent(
+            line,
+            self._session,
+            ts,
+            recv,
+            completed=True,
+            call_id=call_id,
+            kind=kind,
+            outcome=outcome,
+            payload=payload,
+        )
+
+    def _error(
+        self, record: JSONObject, line: int, ts: int | None, recv: int | None
+    ) -> list[AnyEvent] | None:
+        message = _str(record.get("message"))
+        if message is None:
+            return None
+        return [
+            ConnectionNotice(
+                line,
+                self._session,
+                ts,
+                recv,
+                type="error",
+                subtype=_str(record.get("severity")) or "error",
+                detail=message,
+            )
+        ]
+
+    def _result(self, record: JSONObject, line: int, ts: int | None, recv: int | None) -> AnyEvent:
+        status = _str(record.get("status")) or "success"
+        error = record.get("error")
+        info: JSONObject = error if isinstance(error, dict) else {}
+        message = _str(info.get("message"))
+        stats = record.get("stats")
+        duration = _int(stats.get("duration_ms")) if isinstance(stats, dict) else None
+        is_error = status != "success" or message is not None
+        if is_error:  # the error's own type names the outcome (FatalTurnLimitedError...)
+            subtype = _str(info.get("type")) or (
+                "error" if status in _RESULT_STATUSES else f"status {status}"
+            )
+        else:
+            subtype = status
+        return RunResult(
+            line,
+            self._session,
+            ts,
+            recv,
+            subtype=subtype,
             is_error=is_error,
-            duration_ms=_int(stats.get("duration_ms")),
-            usage=usage or None,
-            message=_str(error.get("message")) if is_error else None,
+            # The CLI reports 0 when it stops on an error: no duration is known.
+            duration_ms=duration if duration or not is_error else None,
+            usage=usage_of(stats),
+            # Gemini has no final text in its result; an error's message is what it says
+            # (as Claude Code's errors say theirs in ``result``).
+            result=message if is_error else None,
+            message=message,
         )
 
 
 def detect(record: JSONObject) -> bool:
-    """Gemini CLI's ``init``, ``message``, ``tool_use`` and ``tool_result`` records, and
-    its ``result`` (a ``status`` and no ``subtype``: Cursor's result has one)."""
+    """Gemini CLI's ``init``, ``message``, ``tool_use``, ``tool_result`` or ``result``.
+
+    Cursor's and Claude Code's records are ``system``, ``user``, ``assistant``,
+    ``tool_call``, ``result``...: none of them is an ``init``, a ``message`` with a
+    ``role`` beside its ``content``, a ``tool_use`` or ``tool_result`` record with a
+    ``tool_id``. A ``result`` is Gemini's when it has a ``status`` and no ``subtype``
+    (Cursor's and Claude Code's always say ``subtype``).
+    """
     kind = record.get("type")
     if kind == "init":
-        return "session_id" in record and "model" in record
+        return "session_id" in record and "subtype" not in record
     if kind == "message":
-        return record.get("role") in ("user", "assistant") and "content" in record
+        return isinstance(record.get("role"), str) and isinstance(record.get("content"), str)
     if kind in ("tool_use", "tool_result"):
-        return "tool_id" in record
+        return isinstance(record.get("tool_id"), str)
     if kind == "result":
-        return "subtype" not in record and record.get("status") in ("success", "error")
+        return isinstance(record.get("status"), str) and "subtype" not in record
     return False
 
 

@@ -1,0 +1,270 @@
+"""Gemini CLI's tools in the shapes streamview's tool kinds already have (Cursor's).
+
+A ``tool_use`` record names a tool (``read_file``, ``run_shell_command``,
+``mcp_github_get_issue``) and holds its ``parameters``; the ``tool_result`` that
+answers it (same ``tool_id``) holds only the tool's *display* text (``output``: the
+shell's output, "Listed 4 item(s).", nothing for an edit) and, on failure, an
+``error`` with its ``type`` and ``message``. File contents and diffs never reach the
+stream, so a read shows what the call asked for and an edit's diff is made from its
+``old_string``/``new_string``. A tool nobody maps keeps its own name and raw JSON.
+
+Tool and parameter names: ``packages/core/src/tools/definitions/base-declarations.ts``
+of google-gemini/gemini-cli (``search_file_content`` is ``grep_search``'s old name).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from streamview.core.dialects.claude_tools import edit_diff
+from streamview.core.events import JSONObject
+
+KINDS: dict[str, str] = {
+    "read_file": "read",
+    "read_many_files": "read",
+    "write_file": "write",
+    "replace": "edit",
+    "edit": "edit",
+    "run_shell_command": "shell",
+    "grep_search": "grep",
+    "search_file_content": "grep",
+    "grep": "grep",
+    "glob": "glob",
+    "list_directory": "ls",
+    "web_fetch": "webFetch",
+    "google_web_search": "webSearch",
+    "write_todos": "updateTodos",
+}
+"""Gemini CLI tool names and the kinds they are shown as."""
+
+MCP_PREFIX = "mcp_"
+"""``mcp_{server}_{tool}``: how Gemini CLI names an MCP server's tool."""
+_LEGACY_MCP = "__"
+"""Older builds named a clashing MCP tool ``{server}__{tool}``."""
+_DENIALS = ("policy_violation",)
+"""``error.type`` values that say the call was refused, not that it failed (a
+``permission_denied`` is the file system's refusal: an error)."""
+_DENIAL_WORDS = (
+    "denied by policy",
+    "operation cancelled",
+    "cancelled by user",
+    "declined",
+    "rejected by",
+)
+_EXITED = re.compile(r"\ACommand exited with code: (-?\d+)\s*\Z")
+_EXIT_CODE = re.compile(r"^Exit Code: (-?\d+)\s*$", re.MULTILINE)
+_SHELL_PARTS = re.compile(r"^Output: (?P<out>.*?)\nError: (?P<err>.*?)\nExit Code: ", re.S | re.M)
+"""A shell result in debug mode, where the display is the text the model reads:
+``Command:``, ``Directory:``, ``Output:``, ``Error:``, ``Exit Code:``... lines."""
+_READ_DISPLAY = re.compile(r"\A(Read (lines|all|image|pdf|audio|video)|$)", re.IGNORECASE)
+_FOUND = re.compile(r"\AFound (\d+) (?:matching file|file)", re.IGNORECASE)
+_READ_OF = re.compile(r"\ARead lines (\d+)-(\d+) of (\d+)")
+_URL = re.compile(r"https?://[^\s)\"'>]+")
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def kind_of(name: str) -> str:
+    """The kind a tool name is shown as: a known kind, ``mcp``, or the name itself."""
+    if name.startswith(MCP_PREFIX) or _LEGACY_MCP in name.strip("_"):
+        return "mcp"
+    return KINDS.get(name, name or "unknown")
+
+
+def _mcp_names(name: str) -> tuple[str, str]:
+    """``(server, tool)`` of an MCP tool name (``mcp_github_get_issue``)."""
+    if name.startswith(MCP_PREFIX):
+        server, _, tool = name[len(MCP_PREFIX) :].partition("_")
+        return server, tool or server
+    server, _, tool = name.partition(_LEGACY_MCP)
+    return server, tool or server
+
+
+def _path(given: JSONObject, *keys: str) -> str | None:
+    """The first of ``keys`` that holds a string, taken out of ``given`` (renamed)."""
+    for key in keys:
+        value = given.get(key)
+        if isinstance(value, str) and value:
+            del given[key]
+            return value
+    return None
+
+
+def args_of(name: str, parameters: Any) -> JSONObject:
+    """A ``tool_use`` record's ``parameters`` in the argument shape of the tool's kind."""
+    given: JSONObject = parameters if isinstance(parameters, dict) else {}
+    kind = kind_of(name)
+    if kind == "mcp":
+        server, tool = _mcp_names(name)
+        return {"providerIdentifier": server, "toolName": tool, "args": given}
+    args = dict(given)  # renamed keys are taken out of it, the rest kept as they came
+    if kind in ("read", "write", "edit"):
+        path = _path(args, "file_path", "absolute_path", "path")
+        if path is not None:
+            args["path"] = path
+        if kind == "write" and isinstance(given.get("content"), str):
+            args["fileText"] = args.pop("content")
+    elif kind == "ls":
+        path = _path(args, "dir_path", "path")
+        if path is not None:
+            args["path"] = path
+    elif kind == "glob":
+        if isinstance(given.get("pattern"), str):
+            args["globPattern"] = args.pop("pattern")
+        directory = _path(args, "dir_path", "path")
+        if directory is not None:
+            args["targetDirectory"] = directory
+    elif kind == "grep":
+        directory = _path(args, "dir_path", "path")
+        if directory is not None:
+            args["path"] = directory
+        include = _path(args, "include_pattern", "include")
+        if include is not None:
+            args["glob"] = include
+    elif kind == "shell":
+        directory = _path(args, "dir_path", "directory")
+        if directory is not None:
+            args["workingDirectory"] = directory
+    elif kind == "webSearch":
+        if isinstance(given.get("query"), str):
+            args["searchTerm"] = args.pop("query")
+    elif kind == "webFetch":
+        url = _str(given.get("url")) or _first_url(_str(given.get("prompt")) or "")
+        if url is not None:
+            args["url"] = url
+    elif kind == "updateTodos":
+        todos = given.get("todos")
+        if isinstance(todos, list):
+            args["todos"] = [_todo(todo) for todo in todos]
+    return args
+
+
+def _first_url(text: str) -> str | None:
+    found = _URL.search(text)
+    return found.group(0).rstrip(".,;") if found else None
+
+
+def _todo(todo: Any) -> Any:
+    """A ``write_todos`` item (``description``, ``status``) as the todo view reads one."""
+    if not isinstance(todo, dict):
+        return todo
+    shown = dict(todo)
+    if isinstance(todo.get("description"), str) and "content" not in todo:
+        shown["content"] = todo["description"]
+    return shown
+
+
+def description_of(name: str, parameters: Any) -> str | None:
+    """A shell call's ``description`` (what the model said the command is for)."""
+    if kind_of(name) == "shell" and isinstance(parameters, dict):
+        return _str(parameters.get("description"))
+    return None
+
+
+def error_outcome(error: Any, output: str | None) -> tuple[str, JSONObject]:
+    """``(outcome, payload)`` of a ``tool_result`` with ``status: "error"``.
+
+    A call the policy refused (``policy_violation``) or that was cancelled is
+    ``rejected``; anything else is an ``error`` with its message and type.
+    """
+    info: JSONObject = error if isinstance(error, dict) else {}
+    message = _str(info.get("message")) or output or ""
+    kind = _str(info.get("type"))
+    lowered = message.lower()
+    if (kind or "").lower() in _DENIALS or any(words in lowered for words in _DENIAL_WORDS):
+        return "rejected", {"reason": message or "rejected", "type": kind}
+    payload: JSONObject = {"message": message or "error"}
+    if kind is not None:
+        payload["type"] = kind
+    if output and output != message:
+        payload["output"] = output
+    return "error", payload
+
+
+def _edit_payload(args: JSONObject, text: str) -> JSONObject:
+    path = _str(args.get("path")) or "file"
+    payload: JSONObject = {"path": path}
+    if text:
+        payload["message"] = text.split("\n", 1)[0]
+    old, new = args.get("old_string"), args.get("new_string")
+    if isinstance(old, str) and isinstance(new, str):
+        payload["diffString"], payload["linesAdded"], payload["linesRemoved"] = edit_diff(
+            path, [(old, new)]
+        )
+    elif isinstance(args.get("instruction"), str):
+        payload.setdefault("message", args["instruction"])
+    return payload
+
+
+def _read_payload(args: JSONObject, text: str) -> JSONObject:
+    """What was read is not streamed: a display line (``Read lines 1-40 of 120``) or
+    nothing; text that is not such a line is taken for the file's content."""
+    payload: JSONObject = {"path": args.get("path")}
+    if text and not _READ_DISPLAY.match(text):
+        payload["content"] = text
+        return payload
+    if text:
+        payload["message"] = text
+    found = _READ_OF.match(text)
+    if found:
+        payload["readRange"] = {"startLine": int(found.group(1)), "endLine": int(found.group(2))}
+        payload["totalLines"] = int(found.group(3))
+    return payload
+
+
+def _shell_payload(text: str) -> JSONObject:
+    """The command's output; an empty one that failed says ``Command exited with code:
+    N``; in debug mode the display is the model's text, with ``Output:`` and ``Exit Code:``."""
+    exited = _EXITED.match(text)
+    if exited:
+        return {"exitCode": int(exited.group(1)), "stdout": ""}
+    parts = _SHELL_PARTS.search(text)
+    if parts is None:
+        return {"stdout": text}
+    payload: JSONObject = {"stdout": "" if parts["out"] == "(empty)" else parts["out"]}
+    if parts["err"] not in ("(none)", ""):
+        payload["stderr"] = parts["err"]
+    code = _EXIT_CODE.search(text)
+    if code:
+        payload["exitCode"] = int(code.group(1))
+    return payload
+
+
+def success_payload(kind: str, args: JSONObject, text: str) -> JSONObject:
+    """The ``success`` payload of a completed call, in its kind's shape.
+
+    Args:
+        kind: The call's kind (:func:`kind_of`).
+        args: Its arguments (:func:`args_of`).
+        text: The ``tool_result``'s ``output`` (the tool's display text), maybe empty.
+    """
+    if kind == "read":
+        return _read_payload(args, text)
+    if kind == "write":
+        file_text = _str(args.get("fileText"))
+        lines = file_text.count("\n") + (not file_text.endswith("\n")) if file_text else 0
+        payload: JSONObject = {"path": args.get("path"), "linesCreated": lines}
+        return {**payload, "message": text} if text else payload
+    if kind == "edit":
+        return _edit_payload(args, text)
+    if kind == "shell":
+        return _shell_payload(text)
+    if kind == "glob":
+        found = _FOUND.match(text)
+        if found:
+            return {"totalFiles": int(found.group(1)), "message": text}
+        return {"message": text} if text else {}
+    if kind == "webFetch":  # the display line ("Content processed from prompt."), not the page
+        return {"url": args.get("url"), "message": text} if text else {"url": args.get("url")}
+    if kind == "updateTodos":
+        todos = args.get("todos")
+        payload = {"todos": todos if isinstance(todos, list) else []}
+        return {**payload, "message": text} if text else payload
+    if kind == "mcp":
+        return {"content": [{"text": text}] if text else []}
+    if kind in ("grep", "ls", "webSearch"):
+        return {"message": text} if text else {}
+    return {"content": text}
