@@ -53,7 +53,8 @@ from textual import events
 from textual.binding import Binding, BindingType
 
 from streamview.sources import PipeSource
-from streamview.ui.app import StreamviewApp, prepare_process
+from streamview.ui.app import StreamviewApp
+from streamview.ui.launch import prepare_process
 
 SIZE = (120, 40)
 BURST_SECONDS = 0.002

@@ -447,7 +447,7 @@ def in_own_process(kind: str, what: str, detail: str, timeout: float) -> dict[st
 
 def drive(kind: str, what: str, detail: str, timeout: str) -> None:
     """``--drive``: one viewer run in this process; print its figures as JSON."""
-    from streamview.ui.app import prepare_process
+    from streamview.ui.launch import prepare_process
 
     prepare_process()
     if kind == "live":

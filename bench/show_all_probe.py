@@ -34,9 +34,9 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from streamview.ui.app import prepare_process
 from streamview.ui.capping import RAW_KEY, SHOW_ALL_KEY
 from streamview.ui.detail import SectionView
+from streamview.ui.launch import prepare_process
 from streamview.ui.tool_table import ToolCallTable
 from tests.hostile import streams
 from tests.hostile.tui import FreezeMeter, make_app, settled, wait_until

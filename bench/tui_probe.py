@@ -54,7 +54,8 @@ if __package__ in (None, ""):
 
 from streamview.core.state import RUNNING  # noqa: E402
 from streamview.sources import FileSource  # noqa: E402
-from streamview.ui.app import StreamviewApp, prepare_process  # noqa: E402
+from streamview.ui.app import StreamviewApp  # noqa: E402
+from streamview.ui.launch import prepare_process  # noqa: E402
 from streamview.ui.playback import PlaybackFeed  # noqa: E402
 from streamview.ui.status_bar import StatusBar  # noqa: E402
 

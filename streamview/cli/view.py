@@ -150,7 +150,7 @@ def view(source: Source, args: argparse.Namespace) -> int:
         return run_json(source, sys.stdout, agent=agent)
     if chosen == PRINT:
         return run_print(source, sys.stdout, agent=agent)
-    from streamview.ui.app import run_app
+    from streamview.ui.launch import run_app
 
     options: dict[str, Any] = {"agent": agent}
     if args.input not in (None, "-") and not args.follow:

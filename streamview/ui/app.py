@@ -9,8 +9,6 @@ is far ahead (a huge file) the app folds only and repaints a few times a second.
 
 from __future__ import annotations
 
-import gc
-import sys
 import time
 from collections import deque
 from collections.abc import Callable
@@ -24,14 +22,11 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Input
 
-from streamview.core.exit_status import EXIT_USAGE, exit_code_for
+from streamview.core.exit_status import exit_code_for
 from streamview.core.state import Session, StreamState
 from streamview.sources import (
     InputError,
-    PipeSource,
     Source,
-    detach_stdin_for_keys,
-    empty_input,
     now_ms,
 )
 from streamview.ui.app_actions import ViewerActions
@@ -92,6 +87,14 @@ class StreamviewApp(ViewerActions):
             "N", "previous_match", "Previous match", show=False, tooltip="next / previous match"
         ),
         Binding("t", "toggle_thinking", "Thinking", tooltip="show / hide thinking"),
+        Binding(
+            "c",
+            "copy",
+            "Copy",
+            show=False,
+            tooltip="copy the selected text (drag to select), else the tool call's "
+            "command, path, pattern, URL or query",
+        ),
         Binding("f", "toggle_follow", "Follow", tooltip="follow the newest content on / off"),
         Binding(
             "l,e",
@@ -452,48 +455,3 @@ class StreamviewApp(ViewerActions):
         if isinstance(feed, PlaybackFeed) and feed.is_preview(self.state):
             return feed.progress or 0.0
         return None
-
-
-def prepare_process() -> None:
-    """Process-wide settings the viewer runs with (the benches apply them too).
-
-    The fold allocates millions of small, long-lived objects: collecting the young
-    generation every 700 allocations cost about a fifth of the viewer's CPU, and every
-    full collection of them holds the GIL for tens of milliseconds.
-    """
-    gc.set_threshold(100_000, 50, 100)
-
-
-def run_app(source: Source, theme: str | None = None, **options: Any) -> int:
-    """Run the viewer on ``source`` until the user quits.
-
-    A pipe on stdin is moved to another descriptor first, so that Textual can read
-    keys from the terminal on fd 0.
-
-    Args:
-        source: The input.
-        theme: A Textual theme name.
-        **options: Passed to :class:`StreamviewApp`.
-
-    Returns:
-        The exit status: 0 when the last session succeeded, 1 otherwise, 2 when the
-        input was empty or could not be read (the reason goes to stderr).
-
-    Raises:
-        InputError: No terminal for keys, or an unknown theme.
-    """
-    if isinstance(source, PipeSource) and source.fd == 0:
-        source = PipeSource(detach_stdin_for_keys(), label=source.label)
-    prepare_process()
-    app = StreamviewApp(source, theme=theme, **options)
-    try:
-        app.run()
-    finally:
-        app.feed.stop(timeout=0.5)
-    if app.read_error is not None:
-        sys.stderr.write(f"streamview: {app.read_error}\n")
-        return EXIT_USAGE
-    if app.state.ended and not app.state.counts.total:
-        sys.stderr.write(f"streamview: {empty_input(source, app.feed.bytes_read)}\n")
-        return EXIT_USAGE
-    return app.exit_code

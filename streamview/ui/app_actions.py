@@ -23,6 +23,7 @@ from streamview.ui.commands import palette_commands, viewer_help
 from streamview.ui.feed import Feed
 from streamview.ui.help import HelpScreen
 from streamview.ui.playback import PlaybackFeed
+from streamview.ui.selection import amount, copy_target, copy_with_note
 from streamview.ui.tool_table import ToolCallTable
 from streamview.ui.transcript import Transcript
 
@@ -151,6 +152,21 @@ class ViewerActions(App[int]):
                 timeout=2,
             )
         self.refresh_status()
+
+    def action_copy(self) -> None:
+        """Copy the selected text, else the target of the tool call under the cursor."""
+        text = self.screen.get_selected_text()
+        if text:
+            copy_with_note(self, text, amount(text))
+            return
+        table = self.tool_table
+        if table.has_focus and table.cursor_call is not None and self.session_index is not None:
+            call = self.state.sessions[self.session_index].tool_calls[table.cursor_call]
+            if copy_target(self, call):
+                return
+        self.notify(
+            "nothing to copy: drag over text to select it, or pick a tool call (tab)", timeout=3
+        )
 
     def action_toggle_thinking(self) -> None:
         """Show or hide thinking blocks."""

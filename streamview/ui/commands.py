@@ -115,7 +115,7 @@ def viewer_help(app: App[Any]) -> list[HelpSection]:
     """Every key of the viewer, grouped by where it works, from the classes' bindings."""
     from textual.screen import Screen as TextualScreen
 
-    from streamview.ui.detail import ToolCallDetailScreen
+    from streamview.ui.detail import SectionScreen, ToolCallDetailScreen
     from streamview.ui.event_log import EventEntryScreen, EventLogList, EventLogScreen
     from streamview.ui.row_cursor import RowCursorView
     from streamview.ui.tool_table import ToolCallTable
@@ -137,7 +137,7 @@ def viewer_help(app: App[Any]) -> list[HelpSection]:
             ("Transcript", Transcript.BINDINGS),
             ("Tool calls", [*RowCursorView.BINDINGS, *ToolCallTable.BINDINGS]),
             ("Playback (a file) and export", playback),
-            ("A tool call's details", ToolCallDetailScreen.BINDINGS),
+            ("A tool call's details", [*SectionScreen.BINDINGS, *ToolCallDetailScreen.BINDINGS]),
             ("Event log", log),
             ("This help", HelpScreen.BINDINGS),
         ]

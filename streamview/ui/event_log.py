@@ -30,8 +30,9 @@ from streamview.core.linestore import LineStore
 from streamview.core.sanitize import one_line
 from streamview.core.state import StreamState, describe_notice
 from streamview.ui.capping import SHOW_ALL_KEY
-from streamview.ui.detail import SectionScreen, SectionView
+from streamview.ui.detail import SectionScreen
 from streamview.ui.row_cursor import RowCursorView
+from streamview.ui.section_view import SectionView
 from streamview.ui.sections import Section, fields, plain, raw_json
 from streamview.ui.tool_table import fit_end
 

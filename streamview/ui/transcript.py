@@ -22,10 +22,12 @@ from typing import ClassVar
 from rich.segment import Segment
 from textual.binding import Binding, BindingType
 from textual.events import Click, MouseScrollDown, MouseScrollUp, Resize
+from textual.selection import Selection
 from textual.strip import Strip
 
 from streamview.core.state import THINKING, TOOL
 from streamview.ui.block_layout import NOTHING_FROZEN
+from streamview.ui.selection import draw_selection, selected_text
 from streamview.ui.transcript_blocks import (
     BACKGROUND_MARKDOWN_CHARS,
     BACKGROUND_PLAIN_CHARS,
@@ -341,7 +343,26 @@ class Transcript(TranscriptLayout, can_focus=True):
         if index == self._marked:
             marked = self.get_component_rich_style("transcript--marked", partial=True)
             strip = strip.extend_cell_length(width).apply_style(marked)
-        return strip.apply_style(style).crop_extend(0, width, style)
+        selection = self.text_selection
+        if selection is not None and (span := selection.get_span(absolute)) is not None:
+            strip = draw_selection(
+                strip, span, self.screen.get_component_rich_style("screen--selection")
+            )
+        # The offsets tell Textual which line and column the mouse is on: drag selects.
+        return strip.apply_style(style).crop_extend(0, width, style).apply_offsets(0, absolute)
+
+    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
+        """The selected text: the transcript's lines as laid out (what is on screen)."""
+        texts: list[str] = []
+        for entry in self._entries:
+            lines = entry.lines or []
+            texts.extend(strip.text for strip in lines[: entry.height])
+            texts.extend([""] * (entry.height - len(lines)))
+        return selected_text(texts, selection)
+
+    def selection_updated(self, selection: Selection | None) -> None:
+        """Draw the selection as it changes."""
+        self.refresh()
 
     def _go_to_match(self, index: int) -> None:
         self._search.index = index

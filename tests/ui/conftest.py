@@ -123,7 +123,7 @@ async def settle(pilot: Pilot[Any]) -> None:
 
 async def settle_sections(app: App[Any], pilot: Pilot[Any]) -> None:
     """Wait until a detail or log-entry screen has loaded and laid out its sections."""
-    from streamview.ui.detail import SectionView
+    from streamview.ui.section_view import SectionView
 
     for _ in range(50):
         await pilot.pause()

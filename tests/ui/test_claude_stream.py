@@ -10,7 +10,8 @@ from pathlib import Path
 
 from streamview.sources import PipeSource
 from streamview.ui.app import StreamviewApp
-from streamview.ui.detail import SectionView, ToolCallDetailScreen
+from streamview.ui.detail import ToolCallDetailScreen
+from streamview.ui.section_view import SectionView
 from streamview.ui.session_header import SessionHeader
 from streamview.ui.tool_table import ToolCallTable
 from streamview.ui.transcript import Transcript

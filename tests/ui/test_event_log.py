@@ -15,7 +15,6 @@ from streamview.core.events import ConnectionNotice
 from streamview.core.linestore import LineStore
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState
-from streamview.ui.detail import SectionView
 from streamview.ui.event_log import (
     MALFORMED,
     NOTICE,
@@ -27,6 +26,7 @@ from streamview.ui.event_log import (
     describe_counts,
     log_entries,
 )
+from streamview.ui.section_view import SectionView
 
 from .conftest import settle_sections
 

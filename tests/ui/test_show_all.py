@@ -22,13 +22,7 @@ from streamview.core.state import ToolCall
 from streamview.ui import capping
 from streamview.ui import rows as lazy_rows
 from streamview.ui.capping import FULL_MAX_LINES, MAX_LINES, SHOW_ALL_KEY, cap_text, text_pieces
-from streamview.ui.detail import (
-    LaidOutLines,
-    SectionView,
-    ToolCallDetailScreen,
-    load_records,
-    render_sections,
-)
+from streamview.ui.detail import ToolCallDetailScreen, load_records
 from streamview.ui.rows import (
     CodeLines,
     DiffLines,
@@ -38,6 +32,7 @@ from streamview.ui.rows import (
     diff_lines,
     output_lines,
 )
+from streamview.ui.section_view import LaidOutLines, SectionView, render_sections
 from streamview.ui.sections import Section, code, diff_text
 from streamview.ui.views import result_sections
 

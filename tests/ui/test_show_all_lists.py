@@ -25,10 +25,11 @@ from streamview.core.sanitize import clean, has_controls
 from streamview.core.state import ToolCall
 from streamview.ui import capping
 from streamview.ui.capping import FULL_MAX_LINES, MAX_CHARS, MAX_ITEMS, MAX_LINES, SHOW_ALL_KEY
-from streamview.ui.detail import SectionView, ToolCallDetailScreen, render_sections
+from streamview.ui.detail import ToolCallDetailScreen
 from streamview.ui.event_log import EventEntryScreen, entry_for
 from streamview.ui.list_rows import ListRows
 from streamview.ui.safety import unsafe_on_screen
+from streamview.ui.section_view import SectionView, render_sections
 from streamview.ui.views import result_sections
 from streamview.ui.views.search import TREE_LEAD_CHARS
 from streamview.ui.wrap import WrapText, wrap_text
