@@ -1,30 +1,31 @@
 """OpenAI Codex's ``codex exec --json``.
 
-Records (one JSON object a line; ``codex-rs/exec/src/exec_events.rs`` defines them):
+Records (one JSON object a line; ``codex-rs/exec/src/exec_events.rs``):
 
-- ``thread.started``: ``thread_id``, the session's id (no later record repeats it,
-  and none names the model or the working directory).
-- ``turn.started``, ``turn.completed`` (``usage``: ``input_tokens``,
-  ``cached_input_tokens``, ``output_tokens``), ``turn.failed`` (``error.message``).
-  One run may hold several turns; each completed turn is the run's outcome so far.
-- ``item.started``, ``item.updated``, ``item.completed``: an ``item`` with an ``id``
-  and a ``type``: ``agent_message`` and ``reasoning`` (``text``), ``command_execution``
-  (``command``, ``aggregated_output``, ``exit_code``, ``status``: ``in_progress``,
-  ``completed``, ``failed``, ``declined``), ``file_change`` (``changes``: ``path`` and
-  ``kind`` ``add``/``update``/``delete``), ``mcp_tool_call`` (``server``, ``tool``,
-  ``arguments``, ``result``, ``error``), ``web_search`` (``query``), ``todo_list``
-  (``items``: ``text``, ``completed``), ``collab_tool_call`` (a subagent), ``plan``,
-  ``error`` (a non-fatal error).
-- ``error``: a fatal error of the stream (``message``).
+- ``thread.started``: ``thread_id`` (the session's id: ``codex exec resume`` takes it).
+  No model, no working directory and no prompt are printed.
+- ``turn.started``, then ``turn.completed`` with the thread's ``usage`` so far
+  (``input_tokens``, ``cached_input_tokens``, ``output_tokens``, lately
+  ``reasoning_output_tokens``; given the names Cursor's usage has) or ``turn.failed``
+  with an ``error.message``. A resumed thread has several turns in one stream.
+- ``item.started`` / ``item.updated`` / ``item.completed`` carry an ``item`` (``id``,
+  ``type`` and that type's fields): ``agent_message`` (the answer, whole),
+  ``reasoning`` (a summary of the model's thinking), ``command_execution``,
+  ``file_change``, ``mcp_tool_call``, ``web_search``, ``todo_list`` (tool calls,
+  correlated by the item ``id``), ``error`` (a non-fatal notice), ``plan``.
+- ``error``: a stream error; ``Reconnecting... n/m`` ones are retries, others fatal.
 
-Tool items are calls correlated by their item ``id``; an item type nobody knows is a
-call of that kind, shown with its raw fields.
+Builds of late September 2025 spelled the item type ``item_type`` and the answer
+``assistant_message``: both are read. Older builds printed ``{"id", "msg"}`` records
+(a different protocol): they are kept as unknown records, shown, never dropped.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+import streamview.core.dialects.codex_tools as tools
 from streamview.core.dialects.base import Dialect
 from streamview.core.events import (
     AnyEvent,
@@ -41,231 +42,211 @@ from streamview.core.events import (
 )
 
 NAME = "codex"
-TEXT_ITEMS = ("agent_message", "reasoning", "plan", "error")
-"""Item types that are text, not calls."""
-KINDS = {
-    "command_execution": "shell",
-    "file_change": "edit",
-    "mcp_tool_call": "mcp",
-    "web_search": "webSearch",
-    "todo_list": "updateTodos",
-    "collab_tool_call": "task",
+_RETRY = re.compile(r"\AReconnecting\.{0,3}\s*(\d+)\s*/\s*(\d+)")
+_TEXT_ITEMS = frozenset({"agent_message", "assistant_message", "plan"})
+_USAGE_NAMES = {
+    "input_tokens": "inputTokens",
+    "output_tokens": "outputTokens",
+    "cached_input_tokens": "cacheReadTokens",
+    "cache_write_input_tokens": "cacheWriteTokens",
+    "reasoning_output_tokens": "reasoningTokens",
 }
-"""Codex item types as the kinds every view knows; any other item keeps its type."""
 
 
 def _str(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def args_of(item: JSONObject) -> JSONObject:
-    """A tool item's fields in the argument shape of its kind."""
-    kind = item.get("type")
-    if kind == "command_execution":
-        return {"command": item.get("command")}
-    if kind == "file_change":
-        changes = [c for c in item.get("changes") or [] if isinstance(c, dict)]
-        paths = [str(c.get("path")) for c in changes]
-        args: JSONObject = {"changes": changes}
-        if paths:
-            args["path"] = paths[0] if len(paths) == 1 else f"{paths[0]} (+{len(paths) - 1} more)"
-        return args
-    if kind == "mcp_tool_call":
-        return {
-            "providerIdentifier": item.get("server"),
-            "toolName": item.get("tool"),
-            "args": item.get("arguments"),
-        }
-    if kind == "web_search":
-        return {"searchTerm": item.get("query"), "action": item.get("action")}
-    if kind == "todo_list":
-        todos = [
-            {
-                "content": todo.get("text"),
-                "status": "completed" if todo.get("completed") is True else "pending",
-            }
-            for todo in item.get("items") or []
-            if isinstance(todo, dict)
-        ]
-        return {"todos": todos}
-    if kind == "collab_tool_call":
-        return {
-            "description": item.get("tool"),
-            "prompt": item.get("prompt"),
-            "receivers": item.get("receiver_thread_ids"),
-        }
-    return {k: v for k, v in item.items() if k not in ("id", "type", "status")}
-
-
-def result_of(item: JSONObject) -> tuple[str, Any]:
-    """``(outcome, payload)`` of a completed tool item, as the views read them."""
-    kind = item.get("type")
-    status = item.get("status")
-    if kind == "command_execution":
-        if status == "declined":
-            return "rejected", {"reason": "declined"}
-        payload: JSONObject = {"stdout": _str(item.get("aggregated_output")) or ""}
-        code = _int(item.get("exit_code"))
-        if code is not None:
-            payload["exitCode"] = code
-        elif status == "failed":
-            return "failure", payload
-        return "success", payload
-    if kind == "file_change":
-        changes = [c for c in item.get("changes") or [] if isinstance(c, dict)]
-        message = ", ".join(f"{c.get('kind', 'update')} {c.get('path')}" for c in changes)
-        if status == "failed":
-            return "failure", {"message": f"patch failed: {message}" if message else "failed"}
-        return "success", {"message": message, "changes": changes}
-    if kind == "mcp_tool_call":
-        error = item.get("error")
-        if isinstance(error, dict) or status == "failed":
-            text = _str(error.get("message")) if isinstance(error, dict) else None
-            return "error", {"message": text or "failed"}
-        result = item.get("result")
-        content = result.get("content") if isinstance(result, dict) else None
-        return "success", {"content": content if isinstance(content, list) else []}
-    if kind == "todo_list":
-        return "success", {"todos": args_of(item)["todos"]}
-    if status == "failed":
-        return "failure", {k: v for k, v in item.items() if k not in ("id", "type")}
-    return "success", {k: v for k, v in item.items() if k not in ("id", "type")}
-
-
 class CodexTranslator:
-    """One ``codex exec --json`` stream: its thread id, turns and usage so far."""
+    """One Codex stream, remembering its thread id, its turns and the open items' text."""
 
     def __init__(self) -> None:
         self._thread: str | None = None
+        """The ``thread_id``: every event of the stream carries it as its session id."""
         self._turns = 0
-        self._usage: dict[str, int] = {}
-        self._started: set[str] = set()
-        """Tool items seen starting (a file change only ever completes)."""
+        """Turns completed or failed so far."""
+        self._texts: dict[str, str] = {}
+        """Text shown so far of each message or reasoning item still growing."""
+        self._failed: str | None = None
+        """The message of a fatal ``error`` already reported for the open turn."""
 
     def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
         """The events one Codex record stands for (see ``Translator``)."""
         kind = record.get("type")
         sid = self._thread
         if not isinstance(kind, str):
+            legacy = record.get("msg")
+            if isinstance(legacy, dict):  # pre-0.44 ``{"id", "msg": {"type": ...}}``
+                inner = _str(legacy.get("type")) or "?"
+                return [
+                    UnknownRecord(
+                        line, sid, None, recv_ms, type="msg", subtype=inner, record=record
+                    )
+                ]
             reason = "no 'type' field" if kind is None else "'type' is not a string"
             return [MalformedLine(line, sid, None, recv_ms, reason=reason)]
         events: list[AnyEvent] | None = None
-        if kind == "thread.started":
-            self._thread = sid = _str(record.get("thread_id"))
-            events = [SessionStarted(line, sid, None, recv_ms, agent=NAME)]
+        if kind.startswith("item."):
+            item = record.get("item")
+            if isinstance(item, dict):
+                events = self._item(kind[5:], item, line, recv_ms)
+            # ``item.plan.delta`` (a plan's text as it grows) stays an unknown record:
+            # shown as it came; the complete ``plan`` item is shown as text.
+        elif kind == "thread.started":
+            events = [self._started(record, line, recv_ms)]
         elif kind == "turn.started":
-            self._turns += 1
+            self._failed = None
+            # A turn's start has nothing to show; closing open thinking is all it means.
             events = [ThinkingCompleted(line, sid, None, recv_ms)]
         elif kind == "turn.completed":
-            events = [self._turn_end(record, line, recv_ms, error=None)]
+            events = [self._turn_end(record, line, recv_ms, None)]
         elif kind == "turn.failed":
             error = record.get("error")
             message = _str(error.get("message")) if isinstance(error, dict) else None
-            events = [self._turn_end(record, line, recv_ms, error=message or "turn failed")]
+            if self._failed is not None and message in (None, self._failed):
+                # The ``error`` just before said it (and counted the turn).
+                events = [ThinkingCompleted(line, sid, None, recv_ms)]
+            else:
+                events = [self._turn_end(record, line, recv_ms, message or "turn failed")]
         elif kind == "error":
-            detail = _str(record.get("message"))
-            events = [
-                ConnectionNotice(
-                    line, sid, None, recv_ms, type="error", subtype="fatal", detail=detail
-                )
-            ]
-        elif kind.startswith("item.") and isinstance(record.get("item"), dict):
-            events = self._item(kind, record["item"], line, recv_ms)
+            events = [self._error(record, line, recv_ms)]
         if not events:
             return [UnknownRecord(line, sid, None, recv_ms, type=kind, record=record)]
         return events
 
+    def _started(self, record: JSONObject, line: int, recv: int | None) -> AnyEvent:
+        thread = _str(record.get("thread_id"))
+        if thread is not None and thread == self._thread:
+            # ``codex exec resume`` of the same thread: its next turn, same session.
+            return ThinkingCompleted(line, thread, None, recv)
+        self._thread = thread or self._thread
+        return SessionStarted(
+            line,
+            self._thread,
+            None,
+            recv,
+            model=_str(record.get("model")),
+            cwd=_str(record.get("cwd")),
+            agent=NAME,
+            extra={k: v for k, v in record.items() if k not in ("type", "thread_id")},
+        )
+
     def _turn_end(
-        self, record: JSONObject, line: int, recv: int | None, error: str | None
+        self,
+        record: JSONObject,
+        line: int,
+        recv: int | None,
+        failure: str | None,
+        subtype: str = "turn_failed",
     ) -> AnyEvent:
-        usage = record.get("usage")
-        if isinstance(usage, dict):
-            for source, target in (
-                ("input_tokens", "inputTokens"),
-                ("output_tokens", "outputTokens"),
-                ("cached_input_tokens", "cacheReadTokens"),
-            ):
-                value = _int(usage.get(source))
-                if value is not None:
-                    self._usage[target] = self._usage.get(target, 0) + value
+        self._turns += 1
         return RunResult(
             line,
             self._thread,
             None,
             recv,
-            subtype="error" if error is not None else "success",
-            is_error=error is not None,
-            usage=dict(self._usage) or None,
-            num_turns=self._turns or None,
-            message=error,
+            subtype="success" if failure is None else subtype,
+            is_error=failure is not None,
+            usage=usage_of(record.get("usage")),
+            num_turns=self._turns,
+            message=failure,
         )
 
-    def _item(
-        self, kind: str, item: JSONObject, line: int, recv: int | None
-    ) -> list[AnyEvent] | None:
+    def _error(self, record: JSONObject, line: int, recv: int | None) -> AnyEvent:
+        message = _str(record.get("message")) or "error"
+        retry = _RETRY.match(message)
+        if retry:
+            return ConnectionNotice(
+                line,
+                self._thread,
+                None,
+                recv,
+                type="retry",
+                subtype="reconnecting",
+                attempt=int(retry.group(1)),
+                detail=message,
+            )
+        self._failed = message
+        return self._turn_end(record, line, recv, message, "error")
+
+    def _item(self, phase: str, item: JSONObject, line: int, recv: int | None) -> list[AnyEvent]:
         sid = self._thread
-        item_type = _str(item.get("type"))
+        item_kind = tools.item_type(item)
         item_id = _str(item.get("id")) or f"<line {line}>"
-        done = kind == "item.completed"
-        if item_type in TEXT_ITEMS:
-            text = _str(item.get("text")) or _str(item.get("message")) or ""
-            if not done:
-                return [ThinkingCompleted(line, sid, None, recv)]  # shown once complete
-            if item_type == "reasoning":
-                return [
-                    ThinkingDelta(line, sid, None, recv, text=text),
-                    ThinkingCompleted(line, sid, None, recv),
-                ]
-            if item_type == "error":
-                return [
-                    ConnectionNotice(
-                        line, sid, None, recv, type="error", subtype="warning", detail=text
-                    )
-                ]
-            return [AssistantMessage(line, sid, None, recv, text=text, delta=False)]
-        if item_type is None or kind not in ("item.started", "item.updated", "item.completed"):
-            return None
-        call_kind = KINDS.get(item_type, item_type)
-        events: list[AnyEvent] = []
-        if not done or item_id not in self._started:
-            self._started.add(item_id)
-            events.append(
-                ToolCallEvent(
-                    line,
-                    sid,
-                    None,
-                    recv,
-                    completed=False,
-                    call_id=item_id,
-                    kind=call_kind,
-                    args=args_of(item),
+        done = phase == "completed"
+        if item_kind in _TEXT_ITEMS:
+            return self._grow(item_id, _str(item.get("text")) or "", done, False, line, recv)
+        if item_kind == "reasoning":
+            return self._grow(item_id, _str(item.get("text")) or "", done, True, line, recv)
+        if item_kind == "error":
+            message = _str(item.get("message")) or "error"
+            return [
+                ConnectionNotice(
+                    line, sid, None, recv, type="error", subtype="warning", detail=message
                 )
+            ]
+        if phase not in ("started", "updated", "completed"):
+            return []
+        kind = tools.kind_of(item_kind)
+        args = tools.args_of(item_kind, item)
+        if not done:
+            return [ToolCallEvent(line, sid, None, recv, call_id=item_id, kind=kind, args=args)]
+        outcome, payload = tools.result_of(item_kind, item)
+        return [
+            ToolCallEvent(
+                line,
+                sid,
+                None,
+                recv,
+                completed=True,
+                call_id=item_id,
+                kind=kind,
+                args=args,
+                outcome=outcome,
+                payload=payload,
             )
+        ]
+
+    def _grow(
+        self, item_id: str, text: str, done: bool, thinking: bool, line: int, recv: int | None
+    ) -> list[AnyEvent]:
+        """A message or reasoning item: its new text as a delta while it grows; the
+        complete message replaces what its deltas built, complete reasoning closes."""
+        sid = self._thread
+        shown = self._texts.pop(item_id, "") if done else self._texts.get(item_id, "")
+        if thinking:
+            events: list[AnyEvent] = []
+            new = text[len(shown) :] if text.startswith(shown) else text
+            if new:
+                events.append(ThinkingDelta(line, sid, None, recv, text=new))
+            if done:
+                events.append(ThinkingCompleted(line, sid, None, recv))
+            else:
+                self._texts[item_id] = text
+            return events or [ThinkingCompleted(line, sid, None, recv)]
         if done:
-            outcome, payload = result_of(item)
-            events.append(
-                ToolCallEvent(
-                    line,
-                    sid,
-                    None,
-                    recv,
-                    completed=True,
-                    call_id=item_id,
-                    kind=call_kind,
-                    args=args_of(item),
-                    outcome=outcome,
-                    payload=payload,
-                )
-            )
-        return events
+            return [AssistantMessage(line, sid, None, recv, text=text, delta=False)]
+        self._texts[item_id] = text
+        if text.startswith(shown) and len(text) > len(shown):
+            return [AssistantMessage(line, sid, None, recv, text=text[len(shown) :], delta=True)]
+        # Nothing new (or a rewrite, which the complete item will carry): nothing to show.
+        return [ThinkingCompleted(line, sid, None, recv)]
+
+
+def usage_of(usage: Any) -> JSONObject | None:
+    """A turn's ``usage`` in the names every front end reads (Cursor's), others kept.
+
+    It is the thread's running total, not the turn's own (openai/codex issue #17539;
+    a wrapper's live capture, fullsend-ai/fullsend PR #6924): the last one counts, never
+    a sum.
+    """
+    if not isinstance(usage, dict):
+        return None
+    return {_USAGE_NAMES.get(str(key), str(key)): value for key, value in usage.items()}
 
 
 def detect(record: JSONObject) -> bool:
-    """``thread.started``, ``turn.*`` or an ``item.*`` record holding an ``item``."""
+    """``thread.started``, ``turn.*``, or an ``item.*`` record holding an ``item``."""
     kind = record.get("type")
     if not isinstance(kind, str):
         return False
