@@ -29,6 +29,7 @@ from streamview.sources import (
     Source,
     now_ms,
 )
+from streamview.ui import call_filter
 from streamview.ui.app_actions import ViewerActions
 from streamview.ui.controls import EXPORT_BINDING, ViewerControls, playback_bindings
 from streamview.ui.feed import Feed
@@ -87,6 +88,13 @@ class StreamviewApp(ViewerActions):
             "N", "previous_match", "Previous match", show=False, tooltip="next / previous match"
         ),
         Binding("t", "toggle_thinking", "Thinking", tooltip="show / hide thinking"),
+        Binding(
+            "backslash",
+            "filter_text",
+            "Filter calls",
+            show=False,
+            tooltip="show only the tool calls whose target holds a text (empty: all)",
+        ),
         Binding(
             "c",
             "copy",
@@ -170,6 +178,10 @@ class StreamviewApp(ViewerActions):
         self.search_box = Input(
             placeholder="/ search the transcript (enter: find, escape: close)", id="search"
         )
+        self.filter_box = Input(
+            placeholder="\\ show the tool calls whose target holds… (enter: filter, escape: all)",
+            id="call-filter",
+        )
         self.status_bar = StatusBar(id="status-bar")
         self.main_screen: Screen[Any] | None = None
         """The screen with the panes (set on mount; others are pushed over it)."""
@@ -188,6 +200,7 @@ class StreamviewApp(ViewerActions):
             yield self.transcript
             yield self.tool_table
         yield self.search_box
+        yield self.filter_box
         yield self.status_bar
         yield Footer()
 
@@ -379,8 +392,7 @@ class StreamviewApp(ViewerActions):
 
     def _title_table(self, session: Session) -> None:
         table = self.tool_table
-        count = len(session.tool_calls)
-        title = f"Tool calls ({count})" if count else "Tool calls"
+        title = call_filter.title(len(session.tool_calls), table.row_count, table.call_filter)
         if table.border_title != title:  # setting it repaints the table
             table.border_title = title
 

@@ -9,6 +9,7 @@ cursor, follow mode). The app on top of it owns the panes, the feed and the fold
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from textual import on
@@ -18,7 +19,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input
 
-from streamview.core.state import StreamState
+from streamview.core.state import Session, StreamState
 from streamview.ui.commands import palette_commands, viewer_help
 from streamview.ui.feed import Feed
 from streamview.ui.help import HelpScreen
@@ -34,6 +35,7 @@ class ViewerActions(App[int]):
     transcript: Transcript
     tool_table: ToolCallTable
     search_box: Input
+    filter_box: Input
     state: StreamState
     feed: Feed | PlaybackFeed
     session_index: int | None
@@ -53,6 +55,9 @@ class ViewerActions(App[int]):
         raise NotImplementedError
 
     def _preview_progress(self) -> float | None:
+        raise NotImplementedError
+
+    def _title_table(self, session: Session) -> None:
         raise NotImplementedError
 
     @on(Transcript.EndPressed)
@@ -108,8 +113,13 @@ class ViewerActions(App[int]):
         self.refresh_status()
 
     def on_key(self, event: Key) -> None:
-        """Escape closes the search box, or else clears the search's highlights."""
+        """Escape closes the search or filter box, or else clears the search's highlights."""
         if event.key != "escape" or self.screen is not self.main_screen:
+            return
+        if self.filter_box.has_focus:
+            event.stop()
+            self.filter_box.display = False
+            self.tool_table.focus()
             return
         search = self.search_box
         if search.has_focus:
@@ -128,6 +138,9 @@ class ViewerActions(App[int]):
 
     def action_search(self) -> None:
         """Open the search box."""
+        if self.filter_box.has_focus:  # "/" is a priority key: paths hold it
+            self.filter_box.insert_text_at_cursor("/")
+            return
         search = self.search_box
         if search.has_focus:
             search.insert_text_at_cursor("/")
@@ -152,6 +165,25 @@ class ViewerActions(App[int]):
                 timeout=2,
             )
         self.refresh_status()
+
+    @on(ToolCallTable.FilterChanged)
+    def _filter_changed(self, message: ToolCallTable.FilterChanged) -> None:
+        if self.session_index is not None:
+            self._title_table(self.state.sessions[self.session_index])
+
+    def action_filter_text(self) -> None:
+        """Open the box that filters the tool calls by text."""
+        box = self.filter_box
+        box.display = True
+        box.value = self.tool_table.call_filter.text
+        self.screen.set_focus(box)
+
+    @on(Input.Submitted, "#call-filter")
+    def _filter_submitted(self, message: Input.Submitted) -> None:
+        table = self.tool_table
+        self.filter_box.display = False
+        table.set_filter(replace(table.call_filter, text=message.value.strip()))
+        table.focus()
 
     def action_copy(self) -> None:
         """Copy the selected text, else the target of the tool call under the cursor."""

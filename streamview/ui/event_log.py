@@ -34,7 +34,7 @@ from streamview.ui.detail import SectionScreen
 from streamview.ui.row_cursor import RowCursorView
 from streamview.ui.section_view import SectionView
 from streamview.ui.sections import Section, fields, plain, raw_json
-from streamview.ui.tool_table import fit_end
+from streamview.ui.table_columns import fit_end
 
 MALFORMED = "malformed"
 UNKNOWN = "unknown"

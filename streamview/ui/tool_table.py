@@ -13,7 +13,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -27,89 +26,12 @@ from streamview.core import tools
 from streamview.core.formatting import STATUS_MARK, format_duration
 from streamview.core.sanitize import one_line
 from streamview.core.state import Session, ToolCall
+from streamview.ui.call_filter import CallFilter
 from streamview.ui.row_cursor import RowCursorView
+from streamview.ui.table_columns import GAP, Columns, fit_end, fit_middle
 
 CACHED_ROWS = 2_000
 """Rendered rows kept; enough for any screen, bounded however far the user scrolls."""
-GAP = 1
-"""Blank cells between two columns."""
-KIND_WIDTH = 12
-"""Widest the kind column gets (``updateTodos`` is 11)."""
-STATUS_WIDTH = 13
-"""Widest the status column gets: ``⚠ interrupted``."""
-DURATION_WIDTH = 6
-"""``850ms``, ``12.3s``, ``3m05s``, ``1h02m``."""
-"""Kinds whose target is a path: cut in the middle, keeping the file name."""
-
-
-def fit_end(text: str, width: int) -> str:
-    """Cut ``text`` to ``width`` cells with a trailing ``…``, then pad it to ``width``."""
-    if width <= 0:
-        return ""
-    if cell_len(text) <= width:
-        return set_cell_size(text, width)
-    return set_cell_size(text, width - 1) + "…"
-
-
-def fit_middle(text: str, width: int) -> str:
-    """Cut ``text`` to ``width`` cells with a ``…`` in the middle, then pad it.
-
-    Keeps the end of a path (the file name) and its start (where it is).
-    """
-    if width <= 0:
-        return ""
-    if cell_len(text) <= width:
-        return set_cell_size(text, width)
-    if width < 5:
-        return fit_end(text, width)
-    tail_cells = (width - 1) * 2 // 3
-    head_cells = width - 1 - tail_cells
-    head = set_cell_size(text, head_cells)
-    tail = text[-tail_cells:]
-    while cell_len(tail) > tail_cells:
-        tail = tail[1:]
-    return set_cell_size(head + "…" + tail, width)
-
-
-@dataclass(frozen=True, slots=True)
-class Columns:
-    """Cell widths of the columns for one table width; 0 means the column is hidden."""
-
-    index: int
-    kind: int
-    target: int
-    status: int
-    duration: int
-    summary: int
-
-    @classmethod
-    def for_width(cls, width: int, rows: int, kind: int = KIND_WIDTH) -> Columns:
-        """Share ``width`` cells between the columns, dropping the least useful first.
-
-        Args:
-            width: Cells available for a row.
-            rows: How many rows the table has (the ``#`` column fits the largest).
-            kind: Cells the longest kind needs.
-
-        The status column keeps one width whatever the statuses, so that rows do not
-        jump sideways each time a call completes.
-        """
-        index = max(2, len(str(max(rows, 1))))
-        kind = max(4, min(kind, KIND_WIDTH))
-        status = STATUS_WIDTH
-        duration = DURATION_WIDTH
-        fixed = index + kind + status + duration + 4 * GAP
-        flexible = width - fixed
-        if flexible < 16:
-            # Narrow: the status keeps its symbol only, the duration goes.
-            status, duration = 1, 0
-            fixed = index + kind + status + 3 * GAP
-            flexible = width - fixed
-        if flexible < 30:
-            return cls(index, kind, max(flexible, 0), status, duration, 0)
-        summary = min(max(flexible // 3, 12), 48)
-        target = flexible - summary - GAP
-        return cls(index, kind, target, status, duration, summary)
 
 
 class ToolCallTable(RowCursorView):
@@ -145,8 +67,32 @@ class ToolCallTable(RowCursorView):
             "open",
             "Details",
             tooltip="open the call (or click it): arguments, result, diff, output",
-        )
+        ),
+        Binding(
+            "F",
+            "filter_status",
+            "Filter status",
+            show=False,
+            tooltip="show only failed, rejected or running calls (again: the next; then all)",
+        ),
+        Binding(
+            "K",
+            "filter_kind",
+            "Filter kind",
+            show=False,
+            tooltip="show only the calls of one kind (again: the next kind; then all)",
+        ),
+        Binding(
+            "escape",
+            "clear_filter",
+            "All calls",
+            show=False,
+            tooltip="show every call again (clear the filter)",
+        ),
     ]
+
+    class FilterChanged(Message):
+        """The filter changed: the pane's title says what is shown."""
 
     @dataclass
     class OpenDetail(Message):
@@ -183,6 +129,8 @@ class ToolCallTable(RowCursorView):
         super().__init__(name=name, id=id, classes=classes)
         self._session: Session | None = None
         self._calls: list[ToolCall] = []
+        """The calls shown, in order (all of the session's when no filter is set)."""
+        self.call_filter = CallFilter()
         self.cursor: int | None = None
         self._now_ms = now_ms
         self._running_rows: set[int] = set()
@@ -203,8 +151,37 @@ class ToolCallTable(RowCursorView):
 
     @property
     def cursor_call(self) -> int | None:
-        """Index of the call under the cursor, ``None`` when there are no calls."""
-        return self.cursor
+        """Index (in the session) of the call under the cursor; ``None`` when none."""
+        if self.cursor is None or not 0 <= self.cursor < len(self._calls):
+            return None
+        return self._calls[self.cursor].index
+
+    @property
+    def total_calls(self) -> int:
+        """Calls in the session, shown or filtered out."""
+        return len(self._session.tool_calls) if self._session is not None else 0
+
+    def set_filter(self, call_filter: CallFilter) -> None:
+        """Show only the calls ``call_filter`` lets through; the cursor stays on its call."""
+        self.call_filter = call_filter
+        self._apply_filter()
+        self.post_message(self.FilterChanged())
+
+    def _apply_filter(self) -> None:
+        current = self.cursor_call
+        calls = self._session.tool_calls if self._session is not None else []
+        if self.call_filter.active:
+            calls = [call for call in calls if self.call_filter.admits(call)]
+        self._calls = calls
+        self._running_rows = {row for row, call in enumerate(calls) if call.status == tools.RUNNING}
+        rows = [row for row, call in enumerate(calls) if call.index == current]
+        self.cursor = rows[0] if rows else (0 if calls else None)
+        self._clear_cache()
+        self._update_virtual_size()
+        if self.is_mounted:
+            self.scroll_to_cursor()
+            self.refresh()
+        self._post_highlighted()
 
     @property
     def row_count(self) -> int:
@@ -221,7 +198,11 @@ class ToolCallTable(RowCursorView):
             return
         self._session = session
         self._calls = session.tool_calls if session is not None else []
-        self._running_rows = {call.index for call in self._calls if call.status == tools.RUNNING}
+        if self.call_filter.active:
+            self._calls = [call for call in self._calls if self.call_filter.admits(call)]
+        self._running_rows = {
+            row for row, call in enumerate(self._calls) if call.status == tools.RUNNING
+        }
         self._kind_cells = 4
         self._measure(self._calls)
         self._clear_cache()
@@ -240,6 +221,11 @@ class ToolCallTable(RowCursorView):
         Args:
             indices: Indices of the changed calls in the session's ``tool_calls``.
         """
+        if self.call_filter.active:
+            # A call may enter or leave the filter as it runs and completes.
+            self._measure(self._session.tool_calls if self._session is not None else [])
+            self._apply_filter()
+            return
         count = len(self._calls)
         shown = self.virtual_size.height - 1
         following = self.cursor is not None and shown > 0 and self.cursor >= shown - 1
@@ -287,19 +273,39 @@ class ToolCallTable(RowCursorView):
                 self.refresh_line(index + 1)
 
     def select_call(self, index: int) -> None:
-        """Put the cursor on call ``index`` and scroll it into view."""
-        if self._calls:
-            self.move_cursor(index)
+        """Put the cursor on call ``index`` (of the session) and scroll it into view."""
+        rows = [row for row, call in enumerate(self._calls) if call.index == index]
+        if rows:
+            self.move_cursor(rows[0])
+
+    def action_filter_status(self) -> None:
+        """The next status filter (failed, rejected, running, all)."""
+        self.set_filter(self.call_filter.next_status())
+
+    def action_filter_kind(self) -> None:
+        """The next kind filter among the session's kinds, then all."""
+        calls = self._session.tool_calls if self._session is not None else []
+        self.set_filter(self.call_filter.next_kind(calls))
+
+    def action_clear_filter(self) -> None:
+        """Show every call again."""
+        self.set_filter(CallFilter())
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Escape clears a filter only when there is one (else it is the app's)."""
+        if action == "clear_filter":
+            return self.call_filter.active
+        return True
 
     # -- rows and cursor (RowCursorView) ----------------------------------------------
 
     def open_row(self, index: int) -> None:
-        """Ask for the details of call ``index``."""
-        self.post_message(self.OpenDetail(index))
+        """Ask for the details of the call on row ``index``."""
+        self.post_message(self.OpenDetail(self._calls[index].index))
 
     def cursor_moved(self, index: int) -> None:
         """Say which call is under the cursor now."""
-        self.post_message(self.Highlighted(index))
+        self.post_message(self.Highlighted(self._calls[index].index))
 
     # -- events -----------------------------------------------------------------------
 
@@ -389,7 +395,7 @@ class ToolCallTable(RowCursorView):
             return base + cell + cursor if cursor is not None else base + cell
 
         cells: list[tuple[str, int, Style | None]] = [
-            (str(index + 1).rjust(columns.index), columns.index, style("tool-table--index")),
+            (str(call.index + 1).rjust(columns.index), columns.index, style("tool-table--index")),
             (
                 # A subagent's call sits under the task call that started it.
                 fit_end(
@@ -429,7 +435,8 @@ class ToolCallTable(RowCursorView):
     def _layout(self, width: int) -> Columns:
         columns = self._columns
         if columns is None:
-            columns = Columns.for_width(width - 2, len(self._calls), self._kind_cells)
+            rows = max(len(self._calls), self.total_calls)  # numbers are the session's
+            columns = Columns.for_width(width - 2, rows, self._kind_cells)
             self._columns = columns
         return columns
 

@@ -11,7 +11,8 @@ from textual.message import Message
 
 from streamview.core import tools
 from streamview.core.state import Session, ToolCall
-from streamview.ui.tool_table import Columns, ToolCallTable, fit_middle
+from streamview.ui.table_columns import Columns, fit_middle
+from streamview.ui.tool_table import ToolCallTable
 
 STYLESHEET = Path(__file__).resolve().parents[2] / "streamview" / "ui" / "streamview.tcss"
 NOW_MS = 1_700_000_060_000
