@@ -34,6 +34,7 @@ from streamview.ui.app_actions import ViewerActions
 from streamview.ui.controls import EXPORT_BINDING, ViewerControls, playback_bindings
 from streamview.ui.feed import Feed
 from streamview.ui.playback import PlaybackFeed
+from streamview.ui.search_calls import CallHit
 from streamview.ui.session_header import SessionHeader
 from streamview.ui.status_bar import StatusBar, StatusInfo
 from streamview.ui.tool_table import ToolCallTable
@@ -175,6 +176,10 @@ class StreamviewApp(ViewerActions):
         self.transcript.border_title = "Transcript"
         self.tool_table = ToolCallTable(id="tool-calls", now_ms=clock())
         self.tool_table.border_title = "Tool calls"
+        self.call_hits: list[CallHit] = []
+        """Tool calls holding the searched text (after the transcript's matches)."""
+        self.search_at = -1
+        """The current hit among the transcript's matches, then the calls'."""
         self.search_box = Input(
             placeholder="/ search the transcript (enter: find, escape: close)", id="search"
         )
@@ -432,10 +437,7 @@ class StreamviewApp(ViewerActions):
         if live and state.last_event_ms is not None:
             idle = max(0, self.clock() - state.last_event_ms)
         transcript = self.transcript
-        search = None
-        if transcript.query_text:
-            query = transcript.query_text[:20]
-            search = f"“{query}” {transcript.match_position}/{transcript.match_count}"
+        search = self.search_status()
         self.status_bar.show(
             StatusInfo(
                 session=session,

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from textual import on
+from textual import on, work
 from textual.app import App, SystemCommand
 from textual.events import Key
 from textual.screen import Screen
@@ -24,6 +24,7 @@ from streamview.ui.commands import palette_commands, viewer_help
 from streamview.ui.feed import Feed
 from streamview.ui.help import HelpScreen
 from streamview.ui.playback import PlaybackFeed
+from streamview.ui.search_calls import TARGET, CallHit, find_in_calls
 from streamview.ui.selection import amount, copy_target, copy_with_note
 from streamview.ui.tool_table import ToolCallTable
 from streamview.ui.transcript import Transcript
@@ -35,6 +36,8 @@ class ViewerActions(App[int]):
     transcript: Transcript
     tool_table: ToolCallTable
     search_box: Input
+    call_hits: list[CallHit]
+    search_at: int
     filter_box: Input
     state: StreamState
     feed: Feed | PlaybackFeed
@@ -100,17 +103,50 @@ class ViewerActions(App[int]):
     @on(Input.Submitted, "#search")
     def _search_submitted(self, message: Input.Submitted) -> None:
         transcript = self.transcript
-        count = transcript.search(message.value)
-        search = self.search_box
-        search.display = False
+        query = message.value
+        count = transcript.search(query)
+        self.search_box.display = False
         transcript.focus()
-        if message.value and not count:
+        self.call_hits = []
+        self.search_at = transcript.match_position - 1
+        if query and self.session_index is not None:
+            session = self.state.sessions[self.session_index]
+            self._search_calls(session, query)
+        elif query and not count:
+            self.notify(f"no match for “{query[:40]}”", severity="warning", timeout=3)
+        self.refresh_status()
+
+    @work(thread=True, exclusive=True, group="search calls", description="search tool calls")
+    def _search_calls(self, session: Session, query: str) -> None:
+        hits = find_in_calls(session, self.feed.store, query)
+        self.call_from_thread(self._calls_found, query, hits)
+
+    def _calls_found(self, query: str, hits: list[CallHit]) -> None:
+        transcript = self.transcript
+        if transcript.query_text != query:
+            return  # another search since
+        self.call_hits = hits
+        if not transcript.match_count and not hits:
             if transcript.laying_out:
                 # Long blocks still being laid out are searched when they arrive.
-                self.notify(f"no match for “{message.value[:40]}” yet: still laying out", timeout=3)
+                self.notify(f"no match for “{query[:40]}” yet: still laying out", timeout=3)
             else:
-                self.notify(f"no match for “{message.value[:40]}”", severity="warning", timeout=3)
+                self.notify(f"no match for “{query[:40]}”", severity="warning", timeout=3)
+        elif not transcript.match_count:
+            self.search_at = -1
+            self._step_match(1)  # only in tool calls: go to the first
         self.refresh_status()
+
+    def search_status(self) -> str | None:
+        """``“pytest” 3/17 · 2 in tool calls`` while a search is active."""
+        transcript = self.transcript
+        if not transcript.query_text:
+            return None
+        total = transcript.match_count + len(self.call_hits)
+        text = f"“{transcript.query_text[:20]}” {self.search_at + 1 if total else 0}/{total}"
+        if self.call_hits:
+            text += f" · {len(self.call_hits)} in tool calls"
+        return text
 
     def on_key(self, event: Key) -> None:
         """Escape closes the search or filter box, or else clears the search's highlights."""
@@ -128,6 +164,7 @@ class ViewerActions(App[int]):
             self.transcript.focus()
         elif self.transcript.query_text:
             event.stop()
+            self.call_hits = []
             self.transcript.clear_search()
             self.refresh_status()
 
@@ -158,13 +195,40 @@ class ViewerActions(App[int]):
         self._step_match(-1)
 
     def _step_match(self, step: int) -> None:
-        if not self.transcript.next_match(step):
-            query = self.transcript.query_text
+        """The next (previous) hit: the transcript's matches, then the tool calls'."""
+        transcript = self.transcript
+        in_text = transcript.match_count
+        total = in_text + len(self.call_hits)
+        if not total:
+            query = transcript.query_text
             self.notify(
                 f"no match for “{query[:40]}”" if query else "nothing searched yet: press /",
                 timeout=2,
             )
+            return
+        self.search_at = (self.search_at + step) % total
+        if self.search_at < in_text:
+            transcript.go_to_match(self.search_at)
+        else:
+            self._go_to_call_hit(self.call_hits[self.search_at - in_text])
         self.refresh_status()
+
+    def _go_to_call_hit(self, hit: CallHit) -> None:
+        """Put the table's cursor on the call; open it at the text if it is inside."""
+        if self.session_index is None:
+            return
+        table = self.tool_table
+        self.transcript.set_follow(False)
+        table.focus()  # the transcript marks the call under the table's cursor
+        table.select_call(hit.call_index)
+        self.transcript.mark_call(hit.call_index)
+        if hit.where == TARGET:
+            return
+        from streamview.ui.detail import ToolCallDetailScreen
+
+        call = self.state.sessions[self.session_index].tool_calls[hit.call_index]
+        query = self.transcript.query_text
+        self.push_screen(ToolCallDetailScreen(call, self.feed.store, find=query))
 
     @on(ToolCallTable.FilterChanged)
     def _filter_changed(self, message: ToolCallTable.FilterChanged) -> None:

@@ -18,7 +18,9 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.geometry import Offset
 from textual.screen import Screen
+from textual.selection import Selection
 from textual.widgets import Footer, Static
 
 from streamview.core import dialects, tools
@@ -110,6 +112,8 @@ class SectionScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "copy", "Copy", tooltip="copy the selected text, else all of it"),
     ]
+    find: str = ""
+    """Text to bring into view and select once laid out (a search's hit)."""
     LOADING_ID: ClassVar[str] = "loading"
     """Id of the "loading…" line (tests and the stylesheet know it by name)."""
 
@@ -153,9 +157,22 @@ class SectionScreen(Screen[None]):
         return True
 
     def on_section_view_ready(self) -> None:
-        """Laid out: the loading line goes."""
+        """Laid out: the loading line goes; a searched text is brought into view."""
         for loading in self.query(f"#{self.LOADING_ID}"):
             loading.remove()
+        if self.find:
+            self.call_after_refresh(self._show_found, self.find)
+
+    def _show_found(self, find: str) -> None:
+        needle = find.casefold()
+        for view in self.query(SectionView):
+            for row, strip in enumerate(view.lines):
+                at = strip.text.casefold().find(needle)
+                if at >= 0:
+                    view.scroll_to(y=max(0, row - 3), animate=False)
+                    end = Offset(at + len(find), row)
+                    self.selections = {view: Selection(Offset(at, row), end)}
+                    return
 
     def reload(self) -> None:
         """Empty the body, show the loading line and load again."""
@@ -199,15 +216,17 @@ class ToolCallDetailScreen(SectionScreen):
 
     LOADING_ID = "detail-loading"
 
-    def __init__(self, call: ToolCall, store: LineStore | None) -> None:
+    def __init__(self, call: ToolCall, store: LineStore | None, find: str = "") -> None:
         """Create the screen.
 
         Args:
             call: The call to show.
             store: Where to read the call's full lines from (``None``: summary only).
+            find: Text to bring into view and select once laid out (a search's hit).
         """
         super().__init__(store)
         self.call = call
+        self.find = find
         self.raw = False
         """Showing the raw JSON records instead of the laid-out result."""
         self._shown: tuple[object, ...] = ()

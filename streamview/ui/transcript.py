@@ -186,6 +186,11 @@ class Transcript(TranscriptLayout, can_focus=True):
         self._go_to_match((self._search.index + step) % len(hits))
         return True
 
+    def go_to_match(self, index: int) -> None:
+        """Go to match ``index`` (0-based) of the last search, if there is one."""
+        if 0 <= index < len(self._search.hits):
+            self._go_to_match(index)
+
     def clear_search(self) -> None:
         """Forget the search and its highlights."""
         self._search = Matches()

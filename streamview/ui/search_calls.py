@@ -1,0 +1,68 @@
+"""Search beyond the transcript: which tool calls hold the searched text, in their
+target, their arguments or their result (shell output, file contents, diffs...).
+
+Arguments and results are read back from the line store (the fold keeps only
+summaries), so this runs on a worker thread; :func:`find_in_calls` never touches the UI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from streamview.core.linestore import LineStore
+from streamview.core.state import Session
+from streamview.ui.detail import load_records
+
+TARGET = "target"
+ARGUMENTS = "arguments"
+RESULT = "result"
+
+
+@dataclass(frozen=True)
+class CallHit:
+    """A call that holds the text, and where (the first place it was found)."""
+
+    call_index: int
+    where: str
+    """:data:`TARGET`, :data:`ARGUMENTS` or :data:`RESULT`."""
+
+
+def strings(value: Any) -> Iterator[str]:
+    """Every string in a decoded JSON value (keys too), depth first."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                yield str(key)
+                stack.append(child)
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+
+
+def contains(value: Any, needle: str) -> bool:
+    """Whether any string in ``value`` holds ``needle`` (already casefolded)."""
+    return any(needle in text.casefold() for text in strings(value))
+
+
+def find_in_calls(session: Session, store: LineStore | None, query: str) -> list[CallHit]:
+    """The calls of ``session`` that hold ``query`` (case-insensitive), in call order."""
+    needle = query.casefold()
+    hits: list[CallHit] = []
+    if not needle:
+        return hits
+    for call in session.tool_calls:
+        shown = f"{call.kind} {call.target or ''} {call.summary or ''}".casefold()
+        if needle in shown:
+            hits.append(CallHit(call.index, TARGET))
+            continue
+        records = load_records(call, store, raw=False)
+        if contains(records.args, needle):
+            hits.append(CallHit(call.index, ARGUMENTS))
+        elif contains(records.payload, needle):
+            hits.append(CallHit(call.index, RESULT))
+    return hits
