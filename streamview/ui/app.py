@@ -82,7 +82,8 @@ class StreamviewApp(ViewerActions):
             "search",
             "Search",
             priority=True,
-            tooltip="search the transcript (enter searches, escape closes)",
+            tooltip="search the transcript and the tool calls' targets, arguments and results "
+            "(a leading re: makes it a regular expression)",
         ),
         Binding("n", "next_match", "Next match", show=False, tooltip="next / previous match"),
         Binding(
@@ -181,7 +182,9 @@ class StreamviewApp(ViewerActions):
         self.search_at = -1
         """The current hit among the transcript's matches, then the calls'."""
         self.search_box = Input(
-            placeholder="/ search the transcript (enter: find, escape: close)", id="search"
+            placeholder="/ search the transcript and tool calls (re: for a regular expression; "
+            "enter: find, escape: close)",
+            id="search",
         )
         self.filter_box = Input(
             placeholder="\\ show the tool calls whose target holds… (enter: filter, escape: all)",

@@ -20,6 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 from streamview.core.state import Session, StreamState
+from streamview.core.textmatch import BadPattern, Matcher
 from streamview.ui.commands import palette_commands, viewer_help
 from streamview.ui.feed import Feed
 from streamview.ui.help import HelpScreen
@@ -104,6 +105,13 @@ class ViewerActions(App[int]):
     def _search_submitted(self, message: Input.Submitted) -> None:
         transcript = self.transcript
         query = message.value
+        try:
+            Matcher.for_query(query)
+        except BadPattern as error:
+            self.search_box.display = False
+            transcript.focus()
+            self.notify(str(error), severity="error", timeout=4)
+            return
         count = transcript.search(query)
         self.search_box.display = False
         transcript.focus()

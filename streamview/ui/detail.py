@@ -29,6 +29,7 @@ from streamview.core.formatting import STATUS_MARK, format_duration
 from streamview.core.linestore import LineStore
 from streamview.core.sanitize import clean, one_line
 from streamview.core.state import ToolCall
+from streamview.core.textmatch import BadPattern, Matcher
 from streamview.ui.capping import SHOW_ALL_KEY
 from streamview.ui.section_view import SectionView
 from streamview.ui.sections import Section, raw_json
@@ -164,14 +165,17 @@ class SectionScreen(Screen[None]):
             self.call_after_refresh(self._show_found, self.find)
 
     def _show_found(self, find: str) -> None:
-        needle = find.casefold()
+        try:
+            matcher = Matcher.for_query(find)
+        except BadPattern:
+            return
         for view in self.query(SectionView):
             for row, strip in enumerate(view.lines):
-                at = strip.text.casefold().find(needle)
-                if at >= 0:
+                span = next(matcher.spans(strip.text), None)
+                if span is not None:
                     view.scroll_to(y=max(0, row - 3), animate=False)
-                    end = Offset(at + len(find), row)
-                    self.selections = {view: Selection(Offset(at, row), end)}
+                    start, end = span
+                    self.selections = {view: Selection(Offset(start, row), Offset(end, row))}
                     return
 
     def reload(self) -> None:

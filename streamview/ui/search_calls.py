@@ -13,6 +13,7 @@ from typing import Any
 
 from streamview.core.linestore import LineStore
 from streamview.core.state import Session
+from streamview.core.textmatch import Matcher
 from streamview.ui.detail import load_records
 
 TARGET = "target"
@@ -44,25 +45,28 @@ def strings(value: Any) -> Iterator[str]:
             stack.extend(reversed(item))
 
 
-def contains(value: Any, needle: str) -> bool:
-    """Whether any string in ``value`` holds ``needle`` (already casefolded)."""
-    return any(needle in text.casefold() for text in strings(value))
+def contains(value: Any, matcher: Matcher) -> bool:
+    """Whether any string in ``value`` holds the query."""
+    return any(matcher.holds(text) for text in strings(value))
 
 
 def find_in_calls(session: Session, store: LineStore | None, query: str) -> list[CallHit]:
-    """The calls of ``session`` that hold ``query`` (case-insensitive), in call order."""
-    needle = query.casefold()
+    """The calls of ``session`` that hold ``query``, in call order.
+
+    Raises:
+        BadPattern: A ``re:`` query that is not a valid regular expression.
+    """
     hits: list[CallHit] = []
-    if not needle:
+    if not query:
         return hits
+    matcher = Matcher.for_query(query)
     for call in session.tool_calls:
-        shown = f"{call.kind} {call.target or ''} {call.summary or ''}".casefold()
-        if needle in shown:
+        if matcher.holds(f"{call.kind} {call.target or ''} {call.summary or ''}"):
             hits.append(CallHit(call.index, TARGET))
             continue
         records = load_records(call, store, raw=False)
-        if contains(records.args, needle):
+        if contains(records.args, matcher):
             hits.append(CallHit(call.index, ARGUMENTS))
-        elif contains(records.payload, needle):
+        elif contains(records.payload, matcher):
             hits.append(CallHit(call.index, RESULT))
     return hits

@@ -15,6 +15,8 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
+from streamview.core.textmatch import BadPattern, Matcher
+
 
 @dataclass(slots=True)
 class Match:
@@ -52,23 +54,24 @@ class Matches:
         self.index = -1
 
     def find(self, entries: Iterable[tuple[int, Sequence[Strip]]]) -> list[Match]:
-        """Every case-insensitive occurrence of :attr:`query` in ``entries``' lines.
+        """Every occurrence of :attr:`query` in ``entries``' lines (case-insensitive; a
+        leading ``re:`` makes it a regular expression, an invalid one finds nothing).
 
         Args:
             entries: ``(entry number, its laid-out lines)``, in order.
         """
         self.clear()
-        needle = self.query.casefold()
-        if not needle:
+        if not self.query:
+            return self.hits
+        try:
+            matcher = Matcher.for_query(self.query)
+        except BadPattern:
             return self.hits
         hits = self.hits
         for number, lines in entries:
             for line_number, strip in enumerate(lines):
-                haystack = strip.text.casefold()
-                start = haystack.find(needle)
-                while start >= 0:
-                    hits.append(Match(number, line_number, start, start + len(needle)))
-                    start = haystack.find(needle, start + max(1, len(needle)))
+                for start, end in matcher.spans(strip.text):
+                    hits.append(Match(number, line_number, start, end))
         for index, match in enumerate(hits):
             self.by_line.setdefault((match.entry, match.line), []).append(index)
         return hits

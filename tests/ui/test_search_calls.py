@@ -96,3 +96,20 @@ async def test_a_miss_everywhere_says_so_and_the_status_bar_stays() -> None:
         assert any("no match for “zebra”" in str(n.message) for n in app._notifications)
         assert "“zebra” 0/0" in status(app)
         assert app.status_bar.display
+
+
+async def test_a_regular_expression_finds_in_calls_and_a_broken_one_says_why() -> None:
+    app = StreamviewApp(FileSource(CLAUDE), clock=FakeClock())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await type_search(pilot, r"re:test_\w+y\b")
+        await wait_for(pilot, lambda: bool(app.call_hits))
+        assert app.call_hits[0].call_index == 1
+        await wait_for(pilot, lambda: isinstance(app.screen, ToolCallDetailScreen))
+        await settle_sections(app, pilot)
+        await pilot.pause(0.2)
+        assert app.screen.get_selected_text() == "test_empty"
+        await pilot.press("escape")
+        await type_search(pilot, "re:(oops")
+        await pilot.pause()
+        assert any("not a regular expression: (oops" in str(n.message) for n in app._notifications)
