@@ -91,6 +91,20 @@ class StreamviewApp(ViewerActions):
         ),
         Binding("t", "toggle_thinking", "Thinking", tooltip="show / hide thinking"),
         Binding(
+            "o",
+            "open_file",
+            "Open in editor",
+            show=False,
+            tooltip="open the file the tool call touched in $EDITOR (at the line, when known)",
+        ),
+        Binding(
+            "p",
+            "page_result",
+            "Result in pager",
+            show=False,
+            tooltip="read the tool call's whole result in $PAGER",
+        ),
+        Binding(
             "backslash",
             "filter_text",
             "Filter calls",

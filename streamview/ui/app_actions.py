@@ -19,8 +19,9 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input
 
-from streamview.core.state import Session, StreamState
+from streamview.core.state import Session, StreamState, ToolCall
 from streamview.core.textmatch import BadPattern, Matcher
+from streamview.ui import handoff
 from streamview.ui.commands import palette_commands, viewer_help
 from streamview.ui.feed import Feed
 from streamview.ui.help import HelpScreen
@@ -256,6 +257,46 @@ class ViewerActions(App[int]):
         self.filter_box.display = False
         table.set_filter(replace(table.call_filter, text=message.value.strip()))
         table.focus()
+
+    def _chosen_call(self) -> ToolCall | None:
+        """The call a hand-off key acts on: the one in the details, else the table's."""
+        screen = self.screen
+        call = getattr(screen, "call", None)
+        if isinstance(call, ToolCall):
+            return call
+        table = self.tool_table
+        if table.cursor_call is None or self.session_index is None:
+            return None
+        return self.state.sessions[self.session_index].tool_calls[table.cursor_call]
+
+    def action_open_file(self) -> None:
+        """Open the file the chosen call touched in $EDITOR (at the line, when known)."""
+        call = self._chosen_call()
+        if call is None:
+            self.notify("pick a tool call first (tab, then ↑ ↓)", timeout=3)
+            return
+        session = (
+            self.state.sessions[self.session_index] if self.session_index is not None else None
+        )
+        found = handoff.file_of(call, session.cwd if session is not None else None)
+        if found is None:
+            self.notify(f"a {call.kind} call touches no file", timeout=3)
+            return
+        path, line = found
+        problem = handoff.run_suspended(self, handoff.editor_command(path, line))
+        if problem:
+            self.notify(problem, severity="error", timeout=5)
+
+    def action_page_result(self) -> None:
+        """Show the chosen call's whole result in $PAGER."""
+        call = self._chosen_call()
+        if call is None:
+            self.notify("pick a tool call first (tab, then ↑ ↓)", timeout=3)
+            return
+        text = handoff.result_text(call, self.feed.store)
+        problem = handoff.run_suspended(self, handoff.pager_command(), stdin_text=text)
+        if problem:
+            self.notify(problem, severity="error", timeout=5)
 
     def action_copy(self) -> None:
         """Copy the selected text, else the target of the tool call under the cursor."""
