@@ -27,7 +27,7 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
-from streamview.core.formatting import STATUS_MARK, format_duration, format_usage
+from streamview.core.formatting import STATUS_MARK, format_duration, format_offset, format_usage
 from streamview.core.sanitize import clean, one_line
 from streamview.core.state import INCOMPLETE, Block, Session, StreamState, ToolCall
 
@@ -67,9 +67,11 @@ class Printer:
         state: The state the events are applied to; the printer reads it for context.
     """
 
-    def __init__(self, out: TextIO, state: StreamState) -> None:
+    def __init__(self, out: TextIO, state: StreamState, times: bool = False) -> None:
         self.out = out
         self.state = state
+        self.times = times
+        """Start each line with the time since its session started (``--time``)."""
         self._shown: dict[int, _Shown] = {}
         """Per text or thinking block (by id): what has been written of it so far."""
         self._settled: dict[int, int] = {}
@@ -78,7 +80,13 @@ class Printer:
         """Index of the last session whose header was printed."""
 
     def write(self, line: str) -> None:
-        """Write one line (already clean)."""
+        """Write one line (already clean), after its time when asked for (``+1:23``)."""
+        if self.times:
+            session = self.state.current
+            start = session.first_time_ms if session is not None else None
+            now = self.state.last_event_ms
+            offset = format_offset(now - start) if start is not None and now is not None else ""
+            line = f"{offset:>7} {line}"
         self.out.write(line + "\n")
 
     def handle(self, event: AnyEvent, session: Session | None) -> None:

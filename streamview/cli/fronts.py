@@ -68,7 +68,11 @@ def _is_terminal(out: TextIO) -> bool:
 
 
 def run_print(
-    source: Source, out: TextIO, allow_empty: bool = False, agent: str | None = None
+    source: Source,
+    out: TextIO,
+    allow_empty: bool = False,
+    agent: str | None = None,
+    times: bool = False,
 ) -> int:
     """Print one line per happening, as the input arrives.
 
@@ -77,10 +81,11 @@ def run_print(
         out: Where the lines go.
         allow_empty: An empty input is not an error (run mode: the agent may fail first).
         agent: The dialect to read the input as; ``None`` or ``auto`` recognises it.
+        times: Start each line with the time since its session started.
     """
 
     state = StreamState(track_changes=False)
-    printer = Printer(out, state)
+    printer = Printer(out, state, times=times)
     reader = EventReader(agent=agent)
     stop = threading.Event()
     received = 0

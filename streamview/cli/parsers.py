@@ -99,6 +99,11 @@ def add_view_options(parser: argparse.ArgumentParser, file: bool = True) -> None
         help="no UI: one readable line per event (default when stdout is not a terminal)",
     )
     parser.add_argument(
+        "--time",
+        action="store_true",
+        help="with --print: start each line with the time since its session started (+1:23)",
+    )
+    parser.add_argument(
         "--follow", "-f", action="store_true", help="keep reading FILE as it grows, like tail -f"
     )
     parser.add_argument(

@@ -149,7 +149,7 @@ def view(source: Source, args: argparse.Namespace) -> int:
     if chosen == JSON:
         return run_json(source, sys.stdout, agent=agent)
     if chosen == PRINT:
-        return run_print(source, sys.stdout, agent=agent)
+        return run_print(source, sys.stdout, agent=agent, times=args.time)
     from streamview.ui.launch import run_app
 
     options: dict[str, Any] = {"agent": agent}

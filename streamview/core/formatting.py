@@ -56,3 +56,22 @@ def format_usage(usage: Mapping[str, object] | None) -> str:
         if isinstance(value, int) and not isinstance(value, bool) and (value or key[0] != "c"):
             parts.append(f"{value:,} {label}")
     return " · ".join(parts)
+
+
+def format_offset(ms: int | None) -> str:
+    """``+0:07``, ``+1:23``, ``+1:02:03``: time since a session started; ``""`` unknown."""
+    if ms is None:
+        return ""
+    seconds = max(ms, 0) // 1000
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"+{hours}:{minutes:02d}:{seconds:02d}" if hours else f"+{minutes}:{seconds:02d}"
+
+
+def format_clock(epoch_ms: int | None) -> str:
+    """``14:03:22`` in local time; ``""`` when unknown."""
+    if epoch_ms is None:
+        return ""
+    import time
+
+    return time.strftime("%H:%M:%S", time.localtime(epoch_ms / 1000))

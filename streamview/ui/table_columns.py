@@ -14,6 +14,8 @@ KIND_WIDTH = 12
 """Widest the kind column gets (``updateTodos`` is 11)."""
 STATUS_WIDTH = 13
 """Widest the status column gets: ``⚠ interrupted``."""
+START_WIDTH = 8
+"""``+1:23``, ``+1:02:03``, ``14:03:22``."""
 DURATION_WIDTH = 6
 """``850ms``, ``12.3s``, ``3m05s``, ``1h02m``."""
 """Kinds whose target is a path: cut in the middle, keeping the file name."""
@@ -58,6 +60,8 @@ class Columns:
     status: int
     duration: int
     summary: int
+    start: int = 0
+    """When the call started (``+1:23``, or the wall clock); shown on wide tables."""
 
     @classmethod
     def for_width(cls, width: int, rows: int, kind: int = KIND_WIDTH) -> Columns:
@@ -84,6 +88,10 @@ class Columns:
             flexible = width - fixed
         if flexible < 30:
             return cls(index, kind, max(flexible, 0), status, duration, 0)
+        start = 0
+        if flexible >= 60:
+            start = START_WIDTH
+            flexible -= start + GAP
         summary = min(max(flexible // 3, 12), 48)
         target = flexible - summary - GAP
-        return cls(index, kind, target, status, duration, summary)
+        return cls(index, kind, target, status, duration, summary, start)

@@ -23,7 +23,7 @@ from textual.message import Message
 from textual.strip import Strip
 
 from streamview.core import tools
-from streamview.core.formatting import STATUS_MARK, format_duration
+from streamview.core.formatting import STATUS_MARK, format_clock, format_duration, format_offset
 from streamview.core.sanitize import one_line
 from streamview.core.state import Session, ToolCall
 from streamview.ui.call_filter import CallFilter
@@ -83,6 +83,13 @@ class ToolCallTable(RowCursorView):
             tooltip="show only the calls of one kind (again: the next kind; then all)",
         ),
         Binding(
+            "w",
+            "toggle_clock",
+            "Clock",
+            show=False,
+            tooltip="start times as offsets from the session's start, or the wall clock",
+        ),
+        Binding(
             "escape",
             "clear_filter",
             "All calls",
@@ -131,6 +138,8 @@ class ToolCallTable(RowCursorView):
         self._calls: list[ToolCall] = []
         """The calls shown, in order (all of the session's when no filter is set)."""
         self.call_filter = CallFilter()
+        self.wall_clock = False
+        """Start times as the wall clock (``14:03:22``), not offsets (``+1:23``)."""
         self.cursor: int | None = None
         self._now_ms = now_ms
         self._running_rows: set[int] = set()
@@ -287,6 +296,12 @@ class ToolCallTable(RowCursorView):
         calls = self._session.tool_calls if self._session is not None else []
         self.set_filter(self.call_filter.next_kind(calls))
 
+    def action_toggle_clock(self) -> None:
+        """Start times as offsets, or as the wall clock."""
+        self.wall_clock = not self.wall_clock
+        self._clear_cache()
+        self.refresh()
+
     def action_clear_filter(self) -> None:
         """Show every call again."""
         self.set_filter(CallFilter())
@@ -355,6 +370,7 @@ class ToolCallTable(RowCursorView):
         cells = [
             ("#".rjust(columns.index), columns.index),
             ("kind", columns.kind),
+            ("start".rjust(columns.start), columns.start),
             ("target", columns.target),
             ("status" if columns.status > 1 else "", columns.status),
             ("time".rjust(columns.duration), columns.duration),
@@ -404,12 +420,25 @@ class ToolCallTable(RowCursorView):
                 columns.kind,
                 style("tool-table--kind"),
             ),
+            (
+                self._start_of(call).rjust(columns.start),
+                columns.start,
+                style("tool-table--duration"),
+            ),
             (cut(target, columns.target), columns.target, style("tool-table--target")),
             (status_text, columns.status, style(status_class)),
             (duration.rjust(columns.duration), columns.duration, style("tool-table--duration")),
             (summary, columns.summary, style("tool-table--summary")),
         ]
         return self._join(cells, width, base)
+
+    def _start_of(self, call: ToolCall) -> str:
+        """``+1:23`` after the session's start, or the wall-clock time (``w`` toggles)."""
+        start = call.start_ms
+        if self.wall_clock:
+            return format_clock(start)
+        first = self._session.first_time_ms if self._session is not None else None
+        return format_offset(start - first) if start is not None and first is not None else ""
 
     def _join(self, cells: list[tuple[str, int, Style | None]], width: int, base: Style) -> Strip:
         """Lay cells out left to right with a gap between shown columns."""
