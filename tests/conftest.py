@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import signal
+from pathlib import Path
+
+import pytest
 
 
 def pytest_configure() -> None:
@@ -15,3 +18,14 @@ def pytest_configure() -> None:
     """
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@pytest.fixture(autouse=True)
+def private_settings(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """Every test (and every streamview it starts) gets a config directory of its own:
+    the viewer saves its settings there, and one test's theme must not leak into another."""
+    config = tmp_path_factory.mktemp("config")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    return config

@@ -8,6 +8,7 @@ import argparse
 from streamview import __version__
 from streamview.cli.common import port_number, positive_number
 from streamview.core import dialects
+from streamview.settings import settings_path
 
 COMMANDS = {
     "run": "start an agent, watch it and record the run",
@@ -44,6 +45,9 @@ examples:
   streamview run -- cursor-agent -p "fix it" --output-format stream-json
   streamview runs; streamview last
   producer | streamview --record run.ndjson
+
+settings: the viewer remembers its theme, whether thinking is shown and the tool-call
+filter in {settings}; flags such as --theme win over it.
 
 exit status: 0 the (last) run succeeded; 1 it failed or ended without a result;
 2 bad usage or unreadable input. In the viewer, press ? for keys, Ctrl+P for every
@@ -234,7 +238,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="streamview",
         usage=USAGE,
         description=DESCRIPTION,
-        epilog=f"commands (streamview COMMAND --help):\n{listing}\n{EXAMPLES}",
+        epilog=f"commands (streamview COMMAND --help):\n{listing}\n"
+        + EXAMPLES.replace("{settings}", str(settings_path())),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_view_options(parser)

@@ -24,6 +24,7 @@ from textual.widgets import Footer, Input
 
 from streamview.core.exit_status import exit_code_for
 from streamview.core.state import Session, StreamState
+from streamview.settings import Settings
 from streamview.sources import (
     InputError,
     Source,
@@ -207,11 +208,15 @@ class StreamviewApp(ViewerActions):
         self.status_bar = StatusBar(id="status-bar")
         self.main_screen: Screen[Any] | None = None
         """The screen with the panes (set on mount; others are pushed over it)."""
+        self.settings, self._settings_problem = Settings.load()
+        """Remembered choices (theme, thinking, filter); flags win over them."""
         if theme is not None:
             if theme not in self.available_themes:
                 known = ", ".join(sorted(self.available_themes))
                 raise InputError(f"unknown theme {theme!r} (known: {known})")
             self.theme = theme
+        elif self.settings.theme in self.available_themes:
+            self.theme = self.settings.theme or self.theme
 
     # -- layout ---------------------------------------------------------------------------
 
@@ -246,6 +251,7 @@ class StreamviewApp(ViewerActions):
         )
         self.controls.install()
         self.watch(self.screen, "focused", self._focus_moved, init=False)
+        self._apply_settings()
         self.set_interval(self._frame_seconds, self.pump, name="pump")
         self.set_interval(1.0, self.tick, name="tick")
         self.refresh_status()

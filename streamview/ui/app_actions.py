@@ -21,7 +21,9 @@ from textual.widgets import Input
 
 from streamview.core.state import Session, StreamState, ToolCall
 from streamview.core.textmatch import BadPattern, Matcher
+from streamview.settings import Settings
 from streamview.ui import handoff
+from streamview.ui.call_filter import STATUS_GROUPS, CallFilter
 from streamview.ui.commands import palette_commands, viewer_help
 from streamview.ui.feed import Feed
 from streamview.ui.help import HelpScreen
@@ -38,6 +40,8 @@ class ViewerActions(App[int]):
     transcript: Transcript
     tool_table: ToolCallTable
     search_box: Input
+    settings: Settings
+    _settings_problem: str | None
     call_hits: list[CallHit]
     search_at: int
     filter_box: Input
@@ -243,6 +247,38 @@ class ViewerActions(App[int]):
     def _filter_changed(self, message: ToolCallTable.FilterChanged) -> None:
         if self.session_index is not None:
             self._title_table(self.state.sessions[self.session_index])
+        chosen = self.tool_table.call_filter
+        self._remember(
+            filter_status=chosen.status, filter_kind=chosen.kind, filter_text=chosen.text
+        )
+
+    # -- settings that persist --------------------------------------------------------
+
+    def _apply_settings(self) -> None:
+        """On mount: thinking and the filter as they were left (the theme is set already)."""
+        settings = self.settings
+        if self._settings_problem:
+            self.notify(self._settings_problem, severity="warning", timeout=5)
+        if not settings.show_thinking:
+            self.transcript.set_show_thinking(False)
+        chosen = CallFilter(settings.filter_status, settings.filter_kind, settings.filter_text)
+        if chosen.status not in (None, *STATUS_GROUPS):
+            chosen = replace(chosen, status=None)
+        if chosen.active:
+            self.tool_table.set_filter(chosen)
+        self.watch(self, "theme", lambda theme: self._remember(theme=theme), init=False)
+
+    def _remember(self, **changes: Any) -> None:
+        """Change settings and save them (a failure to save is said once)."""
+        settings = self.settings
+        if all(getattr(settings, name) == value for name, value in changes.items()):
+            return
+        for name, value in changes.items():
+            setattr(settings, name, value)
+        problem = settings.save()
+        if problem and not self._settings_problem:
+            self._settings_problem = problem
+            self.notify(problem, severity="warning", timeout=5)
 
     def action_filter_text(self) -> None:
         """Open the box that filters the tool calls by text."""
@@ -317,6 +353,7 @@ class ViewerActions(App[int]):
         """Show or hide thinking blocks."""
         transcript = self.transcript
         transcript.set_show_thinking(not transcript.show_thinking)
+        self._remember(show_thinking=transcript.show_thinking)
         self.notify(
             "thinking shown" if transcript.show_thinking else "thinking hidden", timeout=1.5
         )
