@@ -23,7 +23,9 @@ from streamview.cli.common import (
 from streamview.cli.fronts import run_json, run_print
 from streamview.cli.parsers import build_parser
 from streamview.core.exit_status import EXIT_SUCCESS, EXIT_USAGE, exit_code_for
-from streamview.core.reader import fold
+from streamview.core.linestore import LineStore
+from streamview.core.reader import EventReader
+from streamview.core.state import StreamState
 from streamview.recording import Recorder, RecordingSource
 from streamview.sources import (
     InputError,
@@ -186,7 +188,14 @@ def run_export(source: Source, args: argparse.Namespace) -> int:
     if not data.strip():
         return fail(empty_input(source, len(data)))
     if args.export_markdown is not None:
-        text = to_markdown(fold([data], agent=getattr(args, "agent", None)), title=source.label)
+        store = LineStore()
+        reader = EventReader(store, agent=getattr(args, "agent", None))
+        state = StreamState(track_changes=False)
+        for event in [*reader.feed(data), *reader.finish()]:
+            state.apply(event)
+        state.counts.blank += reader.blank_lines
+        state.finish()
+        text = to_markdown(state, title=source.label, store=store)
         try:
             Path(args.export_markdown).write_text(text, encoding="utf-8")
         except OSError as error:

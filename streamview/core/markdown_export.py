@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from streamview.core.export_calls import call_details, demote_headings
 from streamview.core.formatting import STATUS_MARK, format_duration, format_usage
+from streamview.core.linestore import LineStore
 from streamview.core.sanitize import clean
 from streamview.core.state import (
     NOTICE,
@@ -94,8 +96,11 @@ def calls_table(session: Session) -> list[str]:
     return lines
 
 
-def session_markdown(session: Session, number: int, thinking: bool = True) -> list[str]:
-    """One session: facts, prompt, transcript in order, tool calls table, outcome."""
+def session_markdown(
+    session: Session, number: int, thinking: bool = True, store: LineStore | None = None
+) -> list[str]:
+    """One session: facts, prompt, transcript in order (each call with its arguments and
+    result when ``store`` has them), tool calls table, outcome."""
     title = f"## Session {number}"
     if session.model:
         title += f" · {table_cell(session.model, 80)}"
@@ -120,7 +125,8 @@ def session_markdown(session: Session, number: int, thinking: bool = True) -> li
         elif block.kind == TEXT:
             if not text.strip():
                 continue
-            lines.append(clean(text).strip("\n"))
+            # The agent's headings go under the session's "### Transcript".
+            lines.append(demote_headings(clean(text).strip("\n"), 3))
         elif block.kind == THINKING:
             if not thinking or not text.strip():
                 continue
@@ -130,7 +136,11 @@ def session_markdown(session: Session, number: int, thinking: bool = True) -> li
             lines.append("")
             lines.append("</details>")
         elif block.kind == TOOL and block.call_index is not None:
-            lines.append(call_line(session.tool_calls[block.call_index]))
+            call = session.tool_calls[block.call_index]
+            lines.append(call_line(call))
+            if store is not None:
+                lines.append("")
+                lines.extend(call_details(call, store))
         elif block.kind == NOTICE:
             lines.append(f"*{table_cell(text, 400)}*")
         lines.append("")
@@ -166,6 +176,7 @@ def to_markdown(
     title: str = "Agent run",
     process: dict[str, Any] | None = None,
     thinking: bool = True,
+    store: LineStore | None = None,
 ) -> str:
     """The whole run as one Markdown document.
 
@@ -174,6 +185,8 @@ def to_markdown(
         title: The document's heading (the input's name, say).
         process: ``{"exit_code", "stderr"}`` when streamview ran the agent itself.
         thinking: Include the model's thinking (folded in ``<details>``).
+        store: Where the stream's lines are kept: each tool call then comes with its
+            arguments and result (capped), not only its summary.
     """
     lines = [f"# {table_cell(title, 200)}", ""]
     counts = state.counts
@@ -183,7 +196,7 @@ def to_markdown(
     )
     lines.append("")
     for number, session in enumerate(state.sessions, start=1):
-        lines.extend(session_markdown(session, number, thinking))
+        lines.extend(session_markdown(session, number, thinking, store))
     if process is not None:
         lines.append("## Agent process")
         lines.append("")

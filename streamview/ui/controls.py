@@ -9,6 +9,7 @@ warning when a recording stops.
 
 from __future__ import annotations
 
+import io
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -164,6 +165,8 @@ class ViewerControls:
         self.app = app
         self.source = source
         self.playback = feed if isinstance(feed, PlaybackFeed) else None
+        self.store = feed.store
+        """The stream's lines: an export reads each call's arguments and result there."""
         self._state = state
         self._pump = pump
         self._rewind = rewind
@@ -246,25 +249,40 @@ class ViewerControls:
     # -- export -----------------------------------------------------------------------
 
     def export(self) -> None:
-        """Write the Markdown transcript and an SVG screenshot to the current directory."""
+        """Ask where to save the Markdown transcript (an SVG screenshot goes beside it);
+        served in a browser, hand both to the browser instead."""
         app = self.app
         label = self.source.label
         stem = Path(label).stem or "run"
         stem = "".join(c if c.isalnum() or c in "-_." else "-" for c in stem)[:60]
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        markdown_path = Path.cwd() / f"streamview-{stem}-{stamp}.md"
-        process = None
-        if self.process is not None:
-            process = self.process.summary()
+        name = f"streamview-{stem}-{time.strftime('%Y%m%d-%H%M%S')}"
+        if app.is_web:
+            app.deliver_text(io.StringIO(self._markdown(label)), save_filename=f"{name}.md")
+            app.deliver_screenshot(f"{name}.svg")
+            app.notify(f"sent {name}.md and {name}.svg to the browser", timeout=4)
+            return
+        from streamview.ui.export_dialog import ExportDialog
+
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self._write(path, label)
+
+        app.push_screen(ExportDialog(Path.cwd() / f"{name}.md"), chosen)
+
+    def _markdown(self, label: str) -> str:
+        process = self.process.summary() if self.process is not None else None
+        return to_markdown(self._state(), title=label, process=process, store=self.store)
+
+    def _write(self, path: Path, label: str) -> None:
+        """Write the Markdown to ``path`` and the screenshot beside it; say what was written."""
+        app = self.app
         try:
-            markdown_path.write_text(
-                to_markdown(self._state(), title=label, process=process), encoding="utf-8"
-            )
-            svg_path = app.save_screenshot(f"streamview-{stem}-{stamp}.svg", str(Path.cwd()))
+            path.write_text(self._markdown(label), encoding="utf-8")
+            svg = app.save_screenshot(path.with_suffix(".svg").name, str(path.parent))
         except OSError as error:
             app.notify(f"export failed: {error.strerror or error}", severity="error")
             return
-        app.notify(f"exported {markdown_path.name} and {Path(svg_path).name}", timeout=4)
+        app.notify(f"exported {path} and {Path(svg).name}", timeout=4)
 
     # -- refresh ----------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from streamview.recording import Recorder, RecordingSource
 from streamview.sources import FileSource, Source
 from streamview.ui.app import StreamviewApp
 from streamview.ui.controls import ProcessPanel
+from streamview.ui.export_dialog import ExportDialog
 from streamview.ui.playback import PlaybackFeed
 
 AGENTS = Path(__file__).parent / "agents"
@@ -125,7 +126,9 @@ async def test_export_key_writes_markdown_and_svg(
     app = StreamviewApp(source, feed=PlaybackFeed(source), clock=lambda: NOW_MS)
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: app.state.ended)
-        await pilot.press("x")
+        await pilot.press("x")  # asks where: the default is here
+        await wait_for(pilot, lambda: isinstance(app.screen, ExportDialog))
+        await pilot.press("enter")
         await wait_for(pilot, lambda: len(list(tmp_path.iterdir())) == 2)
     markdown = next(tmp_path.glob("streamview-success-multi-tool-*.md")).read_text()
     assert "## Session 1 · GPT-5" in markdown

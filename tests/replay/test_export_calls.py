@@ -1,0 +1,119 @@
+"""Exports that keep what matters: each call's arguments and result (diffs as diff
+blocks, output as text blocks, capped with a note), the agent's headings under the
+session's; x asks where to save, and in a browser hands the files over instead."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from unittest.mock import patch
+
+import pytest
+
+from streamview.core import export_calls
+from streamview.core.export_calls import demote_headings, fenced
+from streamview.core.linestore import LineStore
+from streamview.core.markdown_export import to_markdown
+from streamview.core.reader import EventReader
+from streamview.core.state import StreamState
+from streamview.sources import FileSource
+from streamview.ui.app import StreamviewApp
+from streamview.ui.export_dialog import ExportDialog
+from streamview.ui.playback import PlaybackFeed
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = REPO / "tests" / "fixtures" / "dialects"
+
+
+def exported(path: Path) -> str:
+    store = LineStore()
+    reader = EventReader(store)
+    state = StreamState()
+    for event in [*reader.feed(path.read_bytes()), *reader.finish()]:
+        state.apply(event)
+    state.finish()
+    return to_markdown(state, title=path.name, store=store)
+
+
+@pytest.mark.parametrize(
+    ("agent", "name"),
+    [
+        ("claude", "success-tools.jsonl"),
+        ("gemini", "success-tools.jsonl"),
+        ("codex", "success-tools.jsonl"),
+        ("cursor", "read-and-answer.ndjson"),
+    ],
+)
+def test_every_agents_calls_come_with_their_arguments_and_results(agent: str, name: str) -> None:
+    text = exported(FIXTURES / agent / name)
+    assert "<summary>Arguments</summary>" in text
+    assert "<summary>Result" in text
+
+
+def test_an_edit_is_a_diff_block_and_shell_output_a_text_block() -> None:
+    text = exported(FIXTURES / "claude" / "success-tools.jsonl")
+    assert "```diff\n--- a/work/app/src/parse.py" in text
+    assert "-        return None\n+        return []" in text
+    assert "```text\n" in text and "FAILED tests/test_parse.py::test_empty" in text
+
+
+def test_long_blocks_are_cut_with_a_note() -> None:
+    lines = fenced("\n".join(f"line {n}" for n in range(export_calls.BLOCK_LINES + 5)))
+    assert lines[-1] == "*… 5 more lines not exported here (the viewer's details show all)*"
+    assert lines[-2] == "```" and len(lines) == export_calls.BLOCK_LINES + 3
+    assert fenced("a\n```\nb")[0] == "````"  # a fence the text cannot close
+
+
+def test_the_agents_headings_go_under_the_sessions() -> None:
+    text = "# Plan\n\n```\n# not a heading\n```\n## Steps\n###### deep"
+    assert demote_headings(text, 3) == (
+        "#### Plan\n\n```\n# not a heading\n```\n##### Steps\n###### deep"
+    )
+
+
+async def test_x_asks_where_and_escape_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    source = FileSource(FIXTURES / "claude" / "success-tools.jsonl")
+    app = StreamviewApp(source, feed=PlaybackFeed(source))
+    async with app.run_test(size=(120, 40)) as pilot:
+        while not app.state.ended:
+            await pilot.pause(0.05)
+        await pilot.press("x")
+        await pilot.pause()
+        assert isinstance(app.screen, ExportDialog)
+        assert app.screen.default.parent == tmp_path
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, ExportDialog)
+        await pilot.press("x")
+        await pilot.pause()
+        field = app.screen.query_one("#export-path")
+        field.value = str(tmp_path / "mine.md")  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        for _ in range(100):
+            if (tmp_path / "mine.svg").exists():
+                break
+            await pilot.pause(0.05)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.md", "mine.svg"]
+    assert "<summary>Arguments</summary>" in (tmp_path / "mine.md").read_text()
+
+
+async def test_in_a_browser_x_hands_the_files_to_it() -> None:
+    source = FileSource(FIXTURES / "claude" / "success-tools.jsonl")
+    app = StreamviewApp(source, feed=PlaybackFeed(source))
+    async with app.run_test(size=(120, 40)) as pilot:
+        while not app.state.ended:
+            await pilot.pause(0.05)
+        with (
+            patch.object(type(app), "is_web", new=True),
+            patch.object(app, "deliver_text") as text,
+            patch.object(app, "deliver_screenshot") as screenshot,
+        ):
+            await pilot.press("x")
+            await pilot.pause()
+        assert not isinstance(app.screen, ExportDialog)
+        (file,), options = text.call_args
+        assert "<summary>Arguments</summary>" in file.getvalue()
+        assert options["save_filename"].endswith(".md")
+        assert screenshot.call_args[0][0].endswith(".svg")
