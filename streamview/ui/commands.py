@@ -117,6 +117,7 @@ def viewer_help(app: App[Any]) -> list[HelpSection]:
 
     from streamview.ui.detail import SectionScreen, ToolCallDetailScreen
     from streamview.ui.event_log import EventEntryScreen, EventLogList, EventLogScreen
+    from streamview.ui.export_dialog import ExportDialog
     from streamview.ui.row_cursor import RowCursorView
     from streamview.ui.tool_table import ToolCallTable
     from streamview.ui.transcript import Transcript
@@ -139,6 +140,7 @@ def viewer_help(app: App[Any]) -> list[HelpSection]:
             ("Playback (a file) and export", playback),
             ("A tool call's details", [*SectionScreen.BINDINGS, *ToolCallDetailScreen.BINDINGS]),
             ("Event log", log),
+            ("Export dialog (x): enter saves", ExportDialog.BINDINGS),
             ("This help", HelpScreen.BINDINGS),
         ]
     )

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.cells import cell_len
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -24,18 +26,23 @@ class HelpSection:
     rows: list[tuple[str, str]]
 
 
-def keys_table(sections: Sequence[HelpSection]) -> Table:
-    """The key list as a Rich table (no colours of its own: the screen's CSS styles it)."""
-    table = Table.grid(padding=(0, 2))
-    table.add_column(no_wrap=True, style="bold")
-    table.add_column()
+def keys_table(sections: Sequence[HelpSection]) -> Group:
+    """The key list as Rich renderables (no colours of its own: the screen's CSS styles
+    it): each section's title on a line of its own, then its keys, the key column as wide
+    as the widest keys of all sections so the meanings line up."""
+    key_width = max((cell_len(keys) for s in sections for keys, _ in s.rows), default=1)
+    parts: list[RenderableType] = []
     for number, section in enumerate(sections):
         if number:
-            table.add_row("", "")
-        table.add_row(Text(section.title, style="bold underline"), "")
+            parts.append(Text(""))
+        parts.append(Text(section.title, style="bold underline"))
+        table = Table.grid(padding=(0, 2))
+        table.add_column(no_wrap=True, style="bold", width=key_width)
+        table.add_column()
         for keys, meaning in section.rows:
             table.add_row(keys, meaning)
-    return table
+        parts.append(table)
+    return Group(*parts)
 
 
 class HelpScreen(ModalScreen[None]):
