@@ -89,6 +89,12 @@ class ViewerActions(App[int]):
         table = self.tool_table
         self.transcript.mark_call(message.call_index if table.has_focus else None)
 
+    @on(Transcript.CallInView)
+    def _call_in_view(self, message: Transcript.CallInView) -> None:
+        """Scrolling the transcript moves the table's cursor to the call on screen."""
+        if not self.tool_table.has_focus:
+            self.tool_table.select_call(message.call_index)
+
     @on(Transcript.OpenCall)
     @on(ToolCallTable.OpenDetail)
     def _open_detail(self, message: ToolCallTable.OpenDetail | Transcript.OpenCall) -> None:

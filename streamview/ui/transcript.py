@@ -16,7 +16,7 @@ before Rich sees it.
 from __future__ import annotations
 
 import time
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -237,20 +237,47 @@ class Transcript(TranscriptLayout, can_focus=True):
         opening, a resize) also move ``scroll_y`` and must not toggle follow mode.
         """
         super().watch_scroll_y(old_value, new_value)
+        user = self._user_scroll or self.is_vertical_scrollbar_grabbed
+        if user:  # also when the user's scroll to the end resumed follow mode
+            self._say_call_in_view(round(new_value))
         if self._programmatic:
             return
         at_end = round(new_value) >= self.max_scroll_y
-        user = self._user_scroll or self.is_vertical_scrollbar_grabbed
         if self.following and new_value < old_value and not at_end and user:
             self.following = False
             self.post_message(self.FollowChanged(False, self.unseen))
         elif not self.following and at_end and new_value > old_value and user:
             self.set_follow(True)
 
+    def call_in_view(self, top: int) -> int | None:
+        """The tool call a view starting at line ``top`` is at: the first one on screen,
+        else the last one above it (``None`` before the first call)."""
+        calls = self._call_entries
+        if not calls:
+            return None
+        offsets = self._offsets
+        first = bisect_left(calls, bisect_right(offsets, top) - 1)
+        bottom = top + self.scrollable_content_region.height
+        if first < len(calls) and offsets[calls[first]] < bottom:
+            entry = calls[first]
+        elif first > 0:
+            entry = calls[first - 1]
+        else:
+            return None
+        return self._entries[entry].block.call_index
+
+    def _say_call_in_view(self, top: int) -> None:
+        call_index = self.call_in_view(top)
+        if call_index is not None and call_index != self._call_in_view:
+            self._call_in_view = call_index
+            self.post_message(self.CallInView(call_index))
+
     def _user_scrolls(self) -> None:
         """The next scroll movement comes from the user."""
         self._user_scroll = True
-        self.set_timer(1.0, self._user_scroll_done, name="user-scroll")
+        if self._user_scroll_timer is not None:
+            self._user_scroll_timer.stop()  # an earlier key's timer must not end this one's
+        self._user_scroll_timer = self.set_timer(1.0, self._user_scroll_done, name="user-scroll")
 
     def _user_scroll_done(self) -> None:
         self._user_scroll = False

@@ -61,6 +61,14 @@ class TranscriptLayout(ScrollView):
         call_index: int
         """Index of the call in the session's ``tool_calls``."""
 
+    @dataclass
+    class CallInView(Message):
+        """The user scrolled the transcript to another tool call (the first on screen,
+        else the last above it): the table's cursor can go there."""
+
+        call_index: int
+        """Index of the call in the session's ``tool_calls``."""
+
     class EndPressed(Message):
         """The user asked for the end (End, G): of the view, and of a playback too."""
 
@@ -77,6 +85,8 @@ class TranscriptLayout(ScrollView):
         self._offsets: list[int] = [0]
         """``_offsets[i]``: first line of entry ``i``; the last item is the total."""
         self._by_call: dict[int, int] = {}
+        self._call_entries: list[int] = []
+        """Entries of the tool calls, in order (``_by_call``'s values, sorted)."""
         self._watch_from = 0
         """Entries before this are closed and need no signature check."""
         self._width = 0
@@ -86,10 +96,13 @@ class TranscriptLayout(ScrollView):
         self._programmatic = 0
         self._user_scroll = False
         """The user scrolled just now (keys, wheel, scrollbar)."""
+        self._user_scroll_timer: Timer | None = None
         self._search = Matches()
         self._reflow_pending = False
         self._resync_timer: Timer | None = None
         self._marked: int | None = None
+        self._call_in_view: int | None = None
+        """The call last said to be in view (:class:`CallInView`)."""
         """Entry of the tool call the table's cursor is on (drawn highlighted)."""
         self._layouts = LayoutThread()
         self._styles: LayoutStyles | None = None
@@ -109,8 +122,10 @@ class TranscriptLayout(ScrollView):
         self._entries = []
         self._offsets = [0]
         self._by_call = {}
+        self._call_entries = []
         self._watch_from = 0
         self._marked = None
+        self._call_in_view = None
         self._clear_matches()
         self.sync()
 
@@ -138,6 +153,7 @@ class TranscriptLayout(ScrollView):
             entries.append(Entry(block, gap=gap))
             if block.kind == TOOL and block.call_index is not None:
                 self._by_call[block.call_index] = index
+                self._call_entries.append(index)
             if first_dirty is None:
                 first_dirty = index
         watch_from = self._watch_from
