@@ -194,6 +194,8 @@ class StreamviewApp(ViewerActions):
         self.tool_table.border_title = "Tool calls"
         self.call_hits: list[CallHit] = []
         """Tool calls holding the searched text (after the transcript's matches)."""
+        self.other_sessions: list[int] = []
+        """Other sessions of the stream that hold the searched text (``n`` goes on there)."""
         self.search_at = -1
         """The current hit among the transcript's matches, then the calls'."""
         self.search_box = Input(

@@ -28,7 +28,13 @@ from streamview.ui.commands import palette_commands, viewer_help
 from streamview.ui.feed import Feed
 from streamview.ui.help import HelpScreen
 from streamview.ui.playback import PlaybackFeed
-from streamview.ui.search_calls import TARGET, CallHit, find_in_calls
+from streamview.ui.search_calls import (
+    TARGET,
+    CallHit,
+    find_in_calls,
+    next_session,
+    other_sessions_holding,
+)
 from streamview.ui.selection import amount, copy_target, copy_with_note
 from streamview.ui.tool_table import ToolCallTable
 from streamview.ui.transcript import Transcript
@@ -43,6 +49,7 @@ class ViewerActions(App[int]):
     settings: Settings
     _settings_problem: str | None
     call_hits: list[CallHit]
+    other_sessions: list[int]
     search_at: int
     filter_box: Input
     state: StreamState
@@ -127,33 +134,45 @@ class ViewerActions(App[int]):
         self.search_box.display = False
         transcript.focus()
         self.call_hits = []
+        self.other_sessions = []
         self.search_at = transcript.match_position - 1
         if query and self.session_index is not None:
-            session = self.state.sessions[self.session_index]
-            self._search_calls(session, query)
+            self._search_calls(self.session_index, query)
         elif query and not count:
             self.notify(f"no match for “{query[:40]}”", severity="warning", timeout=3)
         self.refresh_status()
 
     @work(thread=True, exclusive=True, group="search calls", description="search tool calls")
-    def _search_calls(self, session: Session, query: str) -> None:
-        hits = find_in_calls(session, self.feed.store, query)
-        self.call_from_thread(self._calls_found, query, hits)
+    def _search_calls(self, index: int, query: str, land: int = 1) -> None:
+        """The calls of session ``index`` that hold the text, and the other sessions
+        that hold it; ``land`` says where ``n`` (1) or ``N`` (-1) arrived from."""
+        sessions = list(self.state.sessions)
+        store = self.feed.store
+        hits = find_in_calls(sessions[index], store, query)
+        thinking = self.transcript.show_thinking
+        holding = other_sessions_holding(sessions, store, query, index, thinking)
+        self.call_from_thread(self._calls_found, query, hits, holding, land)
 
-    def _calls_found(self, query: str, hits: list[CallHit]) -> None:
+    def _calls_found(
+        self, query: str, hits: list[CallHit], holding: list[int], land: int = 1
+    ) -> None:
         transcript = self.transcript
         if transcript.query_text != query:
             return  # another search since
         self.call_hits = hits
-        if not transcript.match_count and not hits:
+        self.other_sessions = holding
+        if not transcript.match_count and not hits and holding:
+            where = ", ".join(str(i + 1) for i in holding[:5])
+            self.notify(f"“{query[:40]}” is not in this session: n goes to session {where}")
+        elif not transcript.match_count and not hits:
             if transcript.laying_out:
                 # Long blocks still being laid out are searched when they arrive.
                 self.notify(f"no match for “{query[:40]}” yet: still laying out", timeout=3)
             else:
                 self.notify(f"no match for “{query[:40]}”", severity="warning", timeout=3)
         elif not transcript.match_count:
-            self.search_at = -1
-            self._step_match(1)  # only in tool calls: go to the first
+            self.search_at = -1 if land > 0 else len(hits)
+            self._step_match(land)  # only in tool calls: go to the first (or the last)
         self.refresh_status()
 
     def search_status(self) -> str | None:
@@ -165,6 +184,11 @@ class ViewerActions(App[int]):
         text = f"“{transcript.query_text[:20]}” {self.search_at + 1 if total else 0}/{total}"
         if self.call_hits:
             text += f" · {len(self.call_hits)} in tool calls"
+        if self.other_sessions:
+            shown = ", ".join(str(i + 1) for i in self.other_sessions[:3])
+            more = len(self.other_sessions) - 3
+            text += f" · also in session{'s' if len(self.other_sessions) > 1 else ''} {shown}"
+            text += f" +{more}" if more > 0 else ""
         return text
 
     def on_key(self, event: Key) -> None:
@@ -184,6 +208,7 @@ class ViewerActions(App[int]):
         elif self.transcript.query_text:
             event.stop()
             self.call_hits = []
+            self.other_sessions = []
             self.transcript.clear_search()
             self.refresh_status()
 
@@ -218,6 +243,8 @@ class ViewerActions(App[int]):
         transcript = self.transcript
         in_text = transcript.match_count
         total = in_text + len(self.call_hits)
+        if not 0 <= self.search_at + step < total and self._search_other_session(step):
+            return
         if not total:
             query = transcript.query_text
             self.notify(
@@ -226,11 +253,47 @@ class ViewerActions(App[int]):
             )
             return
         self.search_at = (self.search_at + step) % total
+        self._close_details()
         if self.search_at < in_text:
             transcript.go_to_match(self.search_at)
         else:
             self._go_to_call_hit(self.call_hits[self.search_at - in_text])
         self.refresh_status()
+
+    def _search_other_session(self, step: int) -> bool:
+        """Past this session's last hit (before its first), go on in the next (previous)
+        session that holds the text; False when no other one does."""
+        current = self.session_index
+        if current is None:
+            return False
+        count = len(self.state.sessions)
+        target = next_session(self.other_sessions, current, step, count)
+        if target is None:
+            return False
+        transcript = self.transcript
+        query = transcript.query_text
+        self._close_details()
+        self.pinned = target != count - 1
+        self.show_session(target)
+        found = transcript.search(query)
+        self.call_hits = []
+        self.search_at = -1
+        if found:
+            self.search_at = 0 if step > 0 else found - 1
+            transcript.set_follow(False)
+            transcript.go_to_match(self.search_at)
+            transcript.focus()
+        self.notify(f"session {target + 1} of {count}: “{query[:40]}”", timeout=2)
+        self._search_calls(target, query, land=step if not found else 0)
+        self.refresh_status()
+        return True
+
+    def _close_details(self) -> None:
+        """Close the call details an earlier hit opened: the next hit is elsewhere."""
+        from streamview.ui.detail import ToolCallDetailScreen
+
+        while isinstance(self.screen, ToolCallDetailScreen):
+            self.pop_screen()
 
     def _go_to_call_hit(self, hit: CallHit) -> None:
         """Put the table's cursor on the call; open it at the text if it is inside."""

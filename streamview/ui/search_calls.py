@@ -1,5 +1,6 @@
 """Search beyond the transcript: which tool calls hold the searched text, in their
-target, their arguments or their result (shell output, file contents, diffs...).
+target, their arguments or their result (shell output, file contents, diffs...), and
+which other sessions of the stream hold it at all.
 
 Arguments and results are read back from the line store (the fold keeps only
 summaries), so this runs on a worker thread; :func:`find_in_calls` never touches the UI.
@@ -7,12 +8,12 @@ summaries), so this runs on a worker thread; :func:`find_in_calls` never touches
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from streamview.core.linestore import LineStore
-from streamview.core.state import Session
+from streamview.core.state import THINKING, TOOL, Session
 from streamview.core.textmatch import Matcher
 from streamview.ui.detail import load_records
 
@@ -70,3 +71,52 @@ def find_in_calls(session: Session, store: LineStore | None, query: str) -> list
         elif contains(records.payload, matcher):
             hits.append(CallHit(call.index, RESULT))
     return hits
+
+
+def session_holds(
+    session: Session, store: LineStore | None, matcher: Matcher, thinking: bool = True
+) -> bool:
+    """Whether ``session`` holds the text anywhere: its prompt, answer, thinking (when
+    shown), notices, or its tool calls' targets, arguments and results."""
+    for block in session.blocks:
+        if block.kind == TOOL or (block.kind == THINKING and not thinking):
+            continue
+        if block.parts and matcher.holds(block.text):
+            return True
+    for call in session.tool_calls:
+        if matcher.holds(f"{call.kind} {call.target or ''} {call.summary or ''}"):
+            return True
+        records = load_records(call, store, raw=False)
+        if contains(records.args, matcher) or contains(records.payload, matcher):
+            return True
+    return False
+
+
+def other_sessions_holding(
+    sessions: Sequence[Session],
+    store: LineStore | None,
+    query: str,
+    current: int,
+    thinking: bool = True,
+) -> list[int]:
+    """Indices of the sessions other than ``current`` that hold ``query``, in order."""
+    if not query or len(sessions) < 2:
+        return []
+    matcher = Matcher.for_query(query)
+    return [
+        index
+        for index, session in enumerate(sessions)
+        if index != current and session_holds(session, store, matcher, thinking)
+    ]
+
+
+def next_session(holding: Sequence[int], current: int, step: int, count: int) -> int | None:
+    """The session a step past the current one's last (``step=1``) or first (``-1``) hit
+    goes to: the next (previous) one that holds the text, round the end."""
+    if not holding:
+        return None
+    for offset in range(1, count):
+        index = (current + step * offset) % count
+        if index in holding:
+            return index
+    return None
