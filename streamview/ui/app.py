@@ -83,8 +83,8 @@ class StreamviewApp(ViewerActions):
             "search",
             "Search",
             priority=True,
-            tooltip="search the transcript and the tool calls' targets, arguments and results "
-            "(a leading re: makes it a regular expression)",
+            tooltip="search the transcript and the tool calls' targets, arguments and results, "
+            "in every session (a leading re: makes it a regular expression)",
         ),
         Binding("n", "next_match", "Next match", show=False, tooltip="next / previous match"),
         Binding(
@@ -148,7 +148,8 @@ class StreamviewApp(ViewerActions):
             "Stop agent",
             show=False,
             priority=True,
-            tooltip="run mode: stop the agent (again: harder); the viewer stays open",
+            tooltip="run mode: stop the agent (again: harder; with text selected, copy it "
+            "instead); the viewer stays open",
         ),
         # Playback and export: declared here, enabled by check_action when they apply.
         *playback_bindings(),
@@ -286,7 +287,8 @@ class StreamviewApp(ViewerActions):
             if controls is None:
                 return False
             if parameters == ("interrupt",):
-                return controls.can_interrupt()
+                # With text selected, ctrl+c copies it (Textual's key) and the agent runs on.
+                return controls.can_interrupt() and not self.screen.selections
             # Export works everywhere; the other playback keys need a file played back.
             return parameters == ("export",) or controls.playback is not None
         if action in ("previous_session", "next_session"):

@@ -49,9 +49,22 @@ def key_text(key: str) -> str:
     return KEY_NAMES.get(key, key)
 
 
+TEXTUAL_MEANINGS = {
+    "app.focus_next": "to the next pane (transcript, tool calls, boxes)",
+    "app.focus_previous": "to the previous pane",
+    "screen.copy_text": "copy the selected text (drag to select)",
+}
+"""What Textual's own keys do here, said as ours are (Textual gives them a word)."""
+
+
 def meaning(binding: Binding) -> str:
     """What a binding does, in a sentence (its tooltip) or a word (its description)."""
-    return binding.tooltip or binding.description or binding.action
+    return (
+        binding.tooltip
+        or TEXTUAL_MEANINGS.get(binding.action)
+        or binding.description
+        or binding.action
+    )
 
 
 def as_bindings(declared: Iterable[BindingType]) -> list[Binding]:

@@ -62,7 +62,8 @@ EXPORT_BINDING = Binding(
     "playback('export')",
     "Export",
     show=False,
-    tooltip="export a Markdown transcript and an SVG screenshot of the current screen",
+    tooltip="export a Markdown transcript (tool calls with arguments and results) and an SVG "
+    "screenshot: asks where (under --serve: to the browser)",
 )
 
 

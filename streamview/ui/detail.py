@@ -213,9 +213,11 @@ class ToolCallDetailScreen(SectionScreen):
     """A tool call in full: what was asked, and everything that came back."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q", "close", "Close"),
-        Binding("r", "toggle_raw", "Raw JSON"),
-        Binding(SHOW_ALL_KEY, "show_all", "Show all"),
+        Binding("escape,q", "close", "Close", tooltip="back to the viewer"),
+        Binding("r", "toggle_raw", "Raw JSON", tooltip="the raw JSON records of the call, or its views"),
+        Binding(
+            SHOW_ALL_KEY, "show_all", "Show all", tooltip="show a long section in full (not cut)"
+        ),
     ]
 
     LOADING_ID = "detail-loading"

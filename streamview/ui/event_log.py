@@ -174,7 +174,9 @@ class EventLogList(RowCursorView):
     }
     """Component classes: styled in ``streamview.tcss``."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "open", "Show line")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "open", "Show line", tooltip="open the line: its raw text in full")
+    ]
 
     @dataclass
     class Open(Message):
@@ -279,7 +281,7 @@ class EventLogScreen(Screen[None]):
     """Malformed lines, unknown records and connection notices, with counts on top."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q", "close", "Close"),
+        Binding("escape,q", "close", "Close", tooltip="back to the viewer"),
     ]
 
     def __init__(self, state: StreamState, store: LineStore | None) -> None:
@@ -363,8 +365,8 @@ class EventEntryScreen(SectionScreen):
     """One event-log entry in full: the whole malformed line, or the whole record."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q", "close", "Close"),
-        Binding(SHOW_ALL_KEY, "show_all", "Show all"),
+        Binding("escape,q", "close", "Close", tooltip="back to the event log"),
+        Binding(SHOW_ALL_KEY, "show_all", "Show all", tooltip="show a long line in full (not cut)"),
     ]
     LOADING_ID = "event-entry-loading"
 

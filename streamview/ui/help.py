@@ -49,7 +49,7 @@ class HelpScreen(ModalScreen[None]):
     """A modal list of keys; escape, q or ? closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,question_mark", "dismiss", "Close"),
+        Binding("escape,q,question_mark", "dismiss", "Close", tooltip="close this help"),
     ]
 
     def __init__(self, sections: Sequence[HelpSection]) -> None:

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from textual.events import MouseMove
 from textual.pilot import Pilot
 
 from streamview.process import ProcessSource
@@ -51,6 +52,34 @@ async def test_a_failed_run_shows_exit_code_and_clean_stderr() -> None:
         assert "\x1b" not in text
         assert app.query_one(ProcessPanel).has_class("-failed")
     assert app.exit_code == 1
+
+
+async def test_ctrl_c_over_selected_text_copies_it_and_the_agent_runs_on() -> None:
+    """A person who selects text and presses ctrl+c wants it copied, not the agent gone."""
+    source = ProcessSource(agent("sigint"))
+    app = StreamviewApp(source, clock=lambda: NOW_MS)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(
+            pilot, lambda: app.state.counts.total >= 3 and "agent running" in panel_text(app)
+        )
+        transcript = app.transcript
+        dx = transcript.content_region.x - transcript.region.x
+        dy = transcript.content_region.y - transcript.region.y
+        await pilot.mouse_down(transcript, offset=(dx, dy))
+        await pilot._post_mouse_events([MouseMove], transcript, offset=(dx + 30, dy), button=1)
+        await pilot.mouse_up(transcript, offset=(dx + 30, dy))
+        await pilot.pause()
+        assert app.screen.selections
+        await pilot.press("ctrl+c")
+        await pilot.pause(0.3)
+        assert app.clipboard.strip()
+        assert app.clipboard.strip() in transcript.plain_lines()[0]
+        assert "agent running" in panel_text(app)  # not stopped
+        await pilot.click(transcript)  # a click clears the selection
+        await pilot.pause()
+        assert not app.screen.selections
+        await pilot.press("ctrl+c")  # now it stops the agent
+        await wait_for(pilot, lambda: "exited with 130" in panel_text(app))
 
 
 async def test_ctrl_c_interrupts_the_agent_and_keeps_the_viewer() -> None:
