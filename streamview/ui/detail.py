@@ -214,7 +214,9 @@ class ToolCallDetailScreen(SectionScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "close", "Close", tooltip="back to the viewer"),
-        Binding("r", "toggle_raw", "Raw JSON", tooltip="the raw JSON records of the call, or its views"),
+        Binding(
+            "r", "toggle_raw", "Raw JSON", tooltip="the raw JSON records of the call, or its views"
+        ),
         Binding(
             SHOW_ALL_KEY, "show_all", "Show all", tooltip="show a long section in full (not cut)"
         ),
