@@ -12,7 +12,9 @@ is read through the normal feed, keys are pressed, and the screen is exported.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
+import tempfile
 import threading
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -135,6 +137,9 @@ def first_call_line(lines: list[bytes], kind: str) -> int:
 async def main() -> None:
     """Write every screenshot."""
     OUT.mkdir(exist_ok=True)
+    # The viewer keeps the filter and theme a person chose: the pictures must not pick
+    # up this machine's choices, nor leave theirs behind.
+    os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="streamview-shots-")
 
     app = file_app("success-multi-tool.ndjson")
     await shoot(app, "success", finished(app))
@@ -189,6 +194,30 @@ async def main() -> None:
 
     app = StreamviewApp(FileSource(FIXTURES / "claude" / "success-tools.jsonl"), clock=Clock())
     await shoot(app, "claude-code", finished(app))
+
+    app = StreamviewApp(FileSource(FIXTURES / "codex" / "every-kind.jsonl"), clock=Clock())
+    await shoot(app, "codex", finished(app))
+
+    app = StreamviewApp(FileSource(FIXTURES / "gemini" / "success-tools.jsonl"), clock=Clock())
+    await shoot(app, "gemini", finished(app))
+
+    app = file_app("success-multi-tool.ndjson")
+
+    async def searched(pilot: Pilot[Any]) -> None:
+        await until(pilot, lambda: app.state.ended)
+        await pilot.press("slash", *"jitter", "enter")
+        await until(pilot, lambda: bool(app.call_hits))
+
+    await shoot(app, "search", searched)
+
+    app = file_app("long-run.ndjson")
+
+    async def filtered(pilot: Pilot[Any]) -> None:
+        await until(pilot, lambda: app.state.ended)
+        await pilot.press("tab", "F")  # the tool calls, then only the failed ones
+        await until(pilot, lambda: "failed" in str(app.tool_table.border_title))
+
+    await shoot(app, "filter", filtered)
 
     if REAL_CAPTURE.is_file():
         app = StreamviewApp(FileSource(REAL_CAPTURE), clock=Clock())

@@ -124,7 +124,7 @@ def describe_state(info: StatusInfo) -> tuple[str, str]:
 
 
 def call_troubles(session: Session) -> list[str]:
-    """``4 of 5 calls rejected``, ``1 of 5 failed``: calls that did not do their job."""
+    """``4 of 5 calls rejected, 1 failed``: calls that did not do their job."""
     total = len(session.tool_calls)
     counted: dict[str, int] = {}
     for call in session.tool_calls:
@@ -133,9 +133,11 @@ def call_troubles(session: Session) -> list[str]:
     pieces = []
     for status in TROUBLE_STATUSES:
         number = counted.get(status)
-        if number:
+        if number and not pieces:
             noun = "call" if total == 1 else "calls"
             pieces.append(f"{number} of {total} {noun} {status}")
+        elif number:
+            pieces[0] += f", {number} {status}"  # one piece: the bar is narrow
     return pieces
 
 

@@ -64,13 +64,17 @@ class Columns:
     """When the call started (``+1:23``, or the wall clock); shown on wide tables."""
 
     @classmethod
-    def for_width(cls, width: int, rows: int, kind: int = KIND_WIDTH) -> Columns:
+    def for_width(
+        cls, width: int, rows: int, kind: int = KIND_WIDTH, timed: bool = True
+    ) -> Columns:
         """Share ``width`` cells between the columns, dropping the least useful first.
 
         Args:
             width: Cells available for a row.
             rows: How many rows the table has (the ``#`` column fits the largest).
             kind: Cells the longest kind needs.
+            timed: Some call has a start time (a stream without timestamps has none:
+                its start and duration columns would stay empty, so they go).
 
         The status column keeps one width whatever the statuses, so that rows do not
         jump sideways each time a call completes.
@@ -78,7 +82,7 @@ class Columns:
         index = max(2, len(str(max(rows, 1))))
         kind = max(4, min(kind, KIND_WIDTH))
         status = STATUS_WIDTH
-        duration = DURATION_WIDTH
+        duration = DURATION_WIDTH if timed else 0
         fixed = index + kind + status + duration + 4 * GAP
         flexible = width - fixed
         if flexible < 16:
@@ -89,7 +93,7 @@ class Columns:
         if flexible < 30:
             return cls(index, kind, max(flexible, 0), status, duration, 0)
         start = 0
-        if flexible >= 60:
+        if flexible >= 60 and timed:
             start = START_WIDTH
             flexible -= start + GAP
         summary = min(max(flexible // 3, 12), 48)

@@ -148,6 +148,8 @@ class ToolCallTable(RowCursorView):
         self._columns: Columns | None = None
         self._kind_cells = 4
         """Cells the longest kind shown so far needs (the column only grows)."""
+        self._timed = False
+        """Some call shown so far has a start time (else no start and time columns)."""
         if session is not None:
             self.show_session(session)
 
@@ -213,6 +215,7 @@ class ToolCallTable(RowCursorView):
             row for row, call in enumerate(self._calls) if call.status == tools.RUNNING
         }
         self._kind_cells = 4
+        self._timed = False
         self._measure(self._calls)
         self._clear_cache()
         self.cursor = 0 if self._calls else None
@@ -465,19 +468,23 @@ class ToolCallTable(RowCursorView):
         columns = self._columns
         if columns is None:
             rows = max(len(self._calls), self.total_calls)  # numbers are the session's
-            columns = Columns.for_width(width - 2, rows, self._kind_cells)
+            columns = Columns.for_width(width - 2, rows, self._kind_cells, self._timed)
             self._columns = columns
         return columns
 
     # -- helpers ----------------------------------------------------------------------
 
     def _measure(self, calls: Iterable[ToolCall]) -> bool:
-        """Widen the kind column for ``calls``; say if it grew."""
+        """Widen the kind column for ``calls``, show the times once one has a start;
+        say if the columns changed."""
         kind_cells = self._kind_cells
+        timed = self._timed
         for call in calls:
             kind_cells = max(kind_cells, len(call.kind) + (2 if call.parent_call_id else 0))
-        grew = kind_cells > self._kind_cells
+            timed = timed or call.start_ms is not None
+        grew = kind_cells > self._kind_cells or timed != self._timed
         self._kind_cells = kind_cells
+        self._timed = timed
         return grew
 
     def _clear_cache(self) -> None:

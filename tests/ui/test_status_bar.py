@@ -99,7 +99,7 @@ def test_a_success_counts_the_calls_that_were_refused_or_failed() -> None:
     assert kind == "warning"
     session.tool_calls[1].status = tools.FAILED
     text, _ = describe_state(StatusInfo(session=session, ended=True))
-    assert text == "✓ success in 4.0s · 3 of 5 calls rejected · 1 of 5 calls failed"
+    assert text == "✓ success in 4.0s · 3 of 5 calls rejected, 1 failed"
     for call in session.tool_calls:
         call.status = tools.SUCCEEDED
     assert describe_state(StatusInfo(session=session, ended=True)) == (
