@@ -130,7 +130,7 @@ def call_troubles(session: Session) -> list[str]:
     for call in session.tool_calls:
         if call.status in TROUBLE_STATUSES:
             counted[call.status] = counted.get(call.status, 0) + 1
-    pieces = []
+    pieces: list[str] = []
     for status in TROUBLE_STATUSES:
         number = counted.get(status)
         if number and not pieces:
