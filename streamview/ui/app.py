@@ -108,7 +108,7 @@ class StreamviewApp(ViewerActions):
         Binding(
             "backslash",
             "filter_text",
-            "Filter calls",
+            "Filter calls by text",
             show=False,
             tooltip="show only the tool calls whose target holds a text (empty: all)",
         ),

@@ -24,7 +24,7 @@ from streamview.core.textmatch import BadPattern, Matcher
 from streamview.settings import Settings
 from streamview.ui import handoff
 from streamview.ui.call_filter import STATUS_GROUPS, CallFilter
-from streamview.ui.commands import palette_commands, viewer_help
+from streamview.ui.commands import palette_commands, pane_commands, viewer_help
 from streamview.ui.feed import Feed
 from streamview.ui.help import HelpScreen
 from streamview.ui.playback import PlaybackFeed
@@ -473,4 +473,9 @@ class ViewerActions(App[int]):
             yield command
         for command in palette_commands(self, screen):
             if command.title not in titles:
+                titles.add(command.title)
                 yield command
+        if screen is self.main_screen:
+            for command in pane_commands(self, [self.tool_table, self.transcript]):
+                if command.title not in titles:
+                    yield command

@@ -16,6 +16,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
 from textual.screen import Screen
+from textual.widget import Widget
 
 from streamview.ui.help import HelpScreen, HelpSection
 
@@ -118,6 +119,40 @@ def palette_commands(app: App[Any], screen: Screen[Any]) -> Iterator[SystemComma
         yield SystemCommand(
             binding.description, help_text, _runner(app, binding.action, active.node)
         )
+
+
+def pane_commands(app: App[Any], panes: Iterable[Widget]) -> Iterator[SystemCommand]:
+    """Palette entries for the keys of panes that are not focused: the tool table's
+    filter works from the palette while the transcript has the focus, and choosing it
+    focuses the table, where the key would have worked."""
+    for pane in panes:
+        if pane.has_focus:
+            continue  # its keys are active: palette_commands has them
+        seen: set[str] = set()
+        for cls in type(pane).__mro__:
+            for binding in as_bindings(vars(cls).get("BINDINGS", ())):
+                action = binding.action
+                if action in seen or binding.system or not binding.description:
+                    continue
+                seen.add(action)
+                if pane.check_action(action, ()) is False:
+                    continue
+                about = meaning(binding)
+                keys = binding.key_display or ", ".join(
+                    key_text(key.strip()) for key in binding.key.split(",")
+                )
+                where = (pane.id or type(pane).__name__).replace("-", " ")
+                yield SystemCommand(
+                    f"{binding.description} ({where})",
+                    f"{about} · key {keys}",
+                    # After the palette has closed: focus belongs to the main screen.
+                    partial(app.call_later, _focus_and_run, app, action, pane),
+                )
+
+
+async def _focus_and_run(app: App[Any], action: str, pane: Widget) -> None:
+    pane.focus()
+    await app.run_action(action, pane)
 
 
 def _runner(app: App[Any], action: str, node: DOMNode) -> Callable[[], Any]:

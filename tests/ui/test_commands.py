@@ -89,6 +89,28 @@ async def test_the_palette_finds_every_action_a_person_asks_for() -> None:
         assert "Stop agent" not in titles  # no agent runs: nothing to stop
 
 
+async def test_the_tables_keys_are_in_the_palette_wherever_the_focus_is() -> None:
+    """F, K and w belong to the tool table; from the transcript, the palette still has
+    them, and taking one moves the focus to the table it acted on."""
+    app, _ = played_back()
+    async with app.run_test(size=(110, 40)) as pilot:
+        await settle(pilot)
+        app.transcript.focus()
+        await pilot.pause()
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        for wanted in ("Filter calls by kind", "Start times: offset or clock"):
+            assert f"{wanted} (tool calls)" in titles
+        assert "Show all calls (tool calls)" not in titles  # no filter to clear yet
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.2)
+        for char in "failed":
+            await pilot.press(char)
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "failed" in str(app.tool_table.border_title))
+        assert app.focused is app.tool_table
+
+
 async def test_choosing_next_call_in_the_palette_moves_the_playback() -> None:
     app, feed = played_back()
     async with app.run_test(size=(110, 40)) as pilot:
