@@ -181,6 +181,8 @@ class StreamviewApp(ViewerActions):
         self._frame_seconds = frame_seconds
         self._last_sync = 0.0
         self._last_pump = 0.0
+        self._resting = False
+        """The frame and clock timers are paused: nothing on screen can change."""
         self._rate_samples: deque[tuple[int, int]] = deque()
         self._header_count = 0
         """How many sessions the header's "i/n" counted."""
@@ -255,8 +257,8 @@ class StreamviewApp(ViewerActions):
         self.controls.install()
         self.watch(self.screen, "focused", self._focus_moved, init=False)
         self._apply_settings()
-        self.set_interval(self._frame_seconds, self.pump, name="pump")
-        self.set_interval(1.0, self.tick, name="tick")
+        self._pump_timer = self.set_interval(self._frame_seconds, self.pump, name="pump")
+        self._tick_timer = self.set_interval(1.0, self.tick, name="tick")
         self.refresh_status()
 
     def on_resize(self, event: Resize) -> None:
@@ -276,6 +278,7 @@ class StreamviewApp(ViewerActions):
 
     def action_playback(self, command: str) -> None:
         """Playback, agent and export keys: see :mod:`streamview.ui.controls`."""
+        self.wake()  # a playback key may start things moving
         if self.controls is not None:
             self.controls.run(command)
             self.refresh_status()  # playing, paused, where: not a tick later
@@ -315,12 +318,46 @@ class StreamviewApp(ViewerActions):
 
     def on_streamview_app_events_arrived(self, message: EventsArrived) -> None:
         """Events came after a quiet spell: fold them now unless a fold just ran."""
+        self.wake()
         if time.perf_counter() - self._last_pump >= EARLIEST_PUMP_SECONDS:
             self.pump()
+
+    def wake(self) -> None:
+        """Frames and the clock run again (events came, or a key may start a playback)."""
+        if self._resting:
+            self._resting = False
+            self._pump_timer.resume()
+            self._tick_timer.resume()
+            if self.controls is not None:
+                self.controls.timer.resume()
+
+    def _rest_if_idle(self, folded: int, more: bool) -> None:
+        """Stop the frame and clock timers while nothing on screen can change: the
+        input is over and folded, no playback moves and no agent runs. A key, or news
+        from the reader, wakes them (:meth:`wake`)."""
+        feed = self.feed
+        if folded or more or not self.state.ended:
+            return
+        if isinstance(feed, PlaybackFeed) and (
+            feed.playing or feed.indexing or not (feed.loaded or feed.folded)
+        ):
+            return
+        controls = self.controls
+        if controls is not None and (controls.can_interrupt() or controls.waiting):
+            return  # the agent's panel counts its time; keys wait for the index
+        if not self._resting:
+            self._resting = True
+            self.tick()  # the last word: durations, the status, the panel
+            if controls is not None:
+                controls.refresh()
+                controls.timer.pause()
+            self._pump_timer.pause()
+            self._tick_timer.pause()
 
     def pump(self) -> None:
         """Fold every pending event (within a time budget) and repaint what changed."""
         self._last_pump = time.perf_counter()
+        self.wake()
         feed = self.feed
         state = self.state
         apply = state.apply
@@ -351,6 +388,7 @@ class StreamviewApp(ViewerActions):
             if time.perf_counter() - self._last_sync < BEHIND_SYNC_SECONDS:
                 return
         self.sync()
+        self._rest_if_idle(folded, batch.more)
 
     def sync(self) -> None:
         """Repaint the widgets the latest changes touch."""

@@ -189,7 +189,8 @@ class ViewerControls:
         if self.process is not None:
             app.mount(ProcessPanel(id="process-panel"), before=before)
         app.refresh_bindings()
-        app.set_interval(0.25, self.refresh, name="controls")
+        self.timer = app.set_interval(0.25, self.refresh, name="controls")
+        """Paused with the app's own timers while nothing can change."""
         self.refresh()
 
     # -- commands ---------------------------------------------------------------------
@@ -233,6 +234,11 @@ class ViewerControls:
             feed.go_to(feed.total)
         self._pump()
         self.refresh()
+
+    @property
+    def waiting(self) -> bool:
+        """Playback keys wait for the file to be indexed (carried out once it is)."""
+        return bool(self._pending)
 
     def can_interrupt(self) -> bool:
         """Whether Ctrl+C has an agent to stop."""

@@ -152,3 +152,9 @@ class Feed:
             self.blank_lines = reader.blank_lines
             with self._room:
                 self._ended = True
+            wake = self.on_arrival
+            if wake is not None:
+                # The end is news too: a UI that stopped folding for want of events
+                # must learn that none will come.
+                with contextlib.suppress(RuntimeError):
+                    wake()

@@ -79,6 +79,8 @@ def test_run_records_a_fake_codex_and_the_recording_replays(tmux: Tmux, tmp_path
     tmux.start(viewer_line(args, exit_file))
     screen = tmux.wait_for(lambda s: "Removed NOTES.md again." in s and "✓ success" in s)
     assert "Codex" in screen and "Tool calls (3)" in screen
+    # Its last line read, the agent may not have exited yet: q would stop it (exit 1).
+    tmux.wait_for(lambda s: "agent exited with 0" in s)
     tmux.keys("q")
     assert wait_exit(exit_file, timeout=8) == 0
     assert len(recording.read_bytes().splitlines()) == 13

@@ -33,6 +33,7 @@ def palette(tmux: Tmux, words: str, entry: str) -> None:
 
     tmux.wait_for(offered_first)
     tmux.keys("Enter")
+    tmux.wait_for(lambda s: "Search for commands" not in s and "🔎" not in s)  # it closed
 
 
 def test_the_palette_runs_export_thinking_filter_and_play(tmux: Tmux, tmp_path: Path) -> None:
