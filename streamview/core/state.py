@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import streamview.core.approvals as approvals
 import streamview.core.tools as tools
 from streamview.core.events import (
     AnyEvent,
@@ -452,37 +453,8 @@ class StreamState:
             self._changes.calls.add((session.index, call.index))
 
     def _on_query(self, session: Session, event: InteractionQuery) -> None:
-        call_id = event.tool_call_id
-        query_id = _query_id(event) if event.query_id is not None else None
-        if event.subtype == "request":
-            if call_id is not None:
-                if query_id is not None:
-                    session.queries[query_id] = call_id
-                if event.args is not None:
-                    call = session.calls_by_id.get(call_id)
-                    if call is not None and call.args is None:
-                        call.args = event.args
-                        call.target = tools.target_of(call.kind, call.args)
-                    elif call is None:
-                        session.pending_args[call_id] = event.args
-            return
-        if call_id is None and query_id is not None:
-            call_id = session.queries.get(query_id)
-        if event.approved is None:
-            return
-        verdict = (
-            "approved"
-            if event.approved
-            else (f"rejected: {event.reason}" if event.reason else "rejected")
-        )
-        if call_id is None:
-            return
-        call = session.calls_by_id.get(call_id)
-        if call is None:
-            session.pending_approval[call_id] = verdict
-            return
-        call.approval = verdict
-        if self._track:
+        call = approvals.apply_query(session, event)
+        if call is not None and self._track:
             self._changes.calls.add((session.index, call.index))
 
     def _on_connection(self, session: Session, event: ConnectionNotice) -> None:
@@ -506,11 +478,6 @@ class StreamState:
         outcome.message = event.message
         if self._track:
             self._changes.sessions.add(session.index)
-
-
-def _query_id(event: InteractionQuery) -> Any:
-    """Requests and responses carry the same ``query_type`` and ``id``."""
-    return (event.query_type, event.query_id)
 
 
 _HANDLERS: dict[type, Any] = {

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from rich.console import Console
 from rich.segment import Segment
@@ -21,7 +22,7 @@ from textual.strip import Strip
 from streamview.core import tools
 from streamview.core.formatting import STATUS_MARK, format_duration
 from streamview.core.sanitize import clean, one_line
-from streamview.core.state import THINKING, TOOL, Block, Session, ToolCall
+from streamview.core.state import TEXT, THINKING, TOOL, Block, Session, ToolCall
 from streamview.printer import describe_call
 from streamview.ui.block_layout import (
     BLOCK_TEXT_LIMIT,
@@ -211,3 +212,14 @@ def prompt_job(text: str, width: int, layout: BlockLayout) -> LayoutResult:
     started = time.perf_counter()
     lines = layout.prompt(text, width)
     return LayoutResult(lines, seconds=time.perf_counter() - started)
+
+
+def layout_run(block: Block, frozen: Frozen, width: int) -> Callable[[BlockLayout], LayoutResult]:
+    """The layout thread's work for ``block``: its text is read here, on the UI thread
+    (the state belongs to it), and the laying out happens there."""
+    text = block.text
+    if block.kind == TEXT:
+        return partial(answer_job, text, block.open, block.revision, frozen, width)
+    if block.kind == THINKING:
+        return partial(thinking_job, text, block.open, width)
+    return partial(prompt_job, text, width)

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_right
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import partial
 
 from textual.geometry import Size
 from textual.message import Message
@@ -31,12 +30,10 @@ from streamview.ui.transcript_blocks import (
     SLOW_TAIL_FACTOR,
     Entry,
     Owner,
-    answer_job,
     estimate_text,
+    layout_run,
     layout_styles,
-    prompt_job,
     signature_of,
-    thinking_job,
     tool_line,
 )
 from streamview.ui.transcript_search import Matches
@@ -471,14 +468,7 @@ class TranscriptLayout(ScrollView):
         if entry.job is None or entry.job.key != key:
             if entry.job is not None:
                 entry.job.cancelled = True
-            text = block.text  # read here: the state belongs to the UI thread
-            run: Callable[[BlockLayout], LayoutResult]
-            if block.kind == TEXT:
-                run = partial(answer_job, text, block.open, block.revision, entry.frozen, width)
-            elif block.kind == THINKING:
-                run = partial(thinking_job, text, block.open, width)
-            else:
-                run = partial(prompt_job, text, width)
+            run = layout_run(block, entry.frozen, width)
             self._requests += 1
             owner = Owner(entry, index, signature, width, self._requests)
             entry.job = LayoutJob(key, styles, run, self._job_done, owner=owner)
