@@ -1,8 +1,10 @@
 """Reading loosely typed record fields: a string or nothing, an integer from whatever
-the CLI wrote, and the session and time every record carries."""
+the CLI wrote, an ISO time, and the session and time every record carries. Every
+dialect reads its records' fields with these."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from streamview.core.events import JSONObject
@@ -27,6 +29,16 @@ def as_int(value: Any) -> int | None:
         except ValueError:  # "--5", or more digits than int() converts
             return None
     return None
+
+
+def iso_ms(value: Any) -> int | None:
+    """An ISO 8601 time (``2026-09-15T10:00:00.123Z``) as epoch ms, else ``None``."""
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        return int(datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp() * 1000)
+    except (ValueError, OverflowError):
+        return None
 
 
 def common_fields(record: JSONObject) -> tuple[str | None, int | None]:

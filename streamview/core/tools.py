@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from streamview.core.events import JSONObject
+from streamview.core.fields import as_int
 
 RUNNING = "running"
 SUCCEEDED = "succeeded"
@@ -49,21 +50,6 @@ _GUESS_ARGS = (
     "file",
     "target",
 )
-
-
-def _as_int(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value == value and abs(value) < 1e18:
-        return int(value)
-    if isinstance(value, str) and value.isascii() and value.strip().lstrip("-").isdigit():
-        try:
-            return int(value)
-        except ValueError:  # "--5", or more digits than int() converts
-            return None
-    return None
 
 
 def target_of(kind: str, args: JSONObject | None) -> str | None:
@@ -126,7 +112,7 @@ def status_of(kind: str, outcome: str | None, payload: Any) -> str:
     """
     if outcome == "success":
         if isinstance(payload, dict):
-            code = _as_int(payload.get("exitCode"))
+            code = as_int(payload.get("exitCode"))
             if code not in (None, 0):
                 return FAILED
             if payload.get("isError") is True:
@@ -168,10 +154,10 @@ def _first_line(text: str, limit: int = 80) -> str:
 def _summary_read(payload: JSONObject) -> str | None:
     if payload.get("isEmpty") is True:
         return "empty file"
-    lines = _as_int(payload.get("totalLines"))
+    lines = as_int(payload.get("totalLines"))
     text = _plural(lines, "line") if lines is not None else None
     if text is None:
-        chars = _as_int(payload.get("totalChars"))
+        chars = as_int(payload.get("totalChars"))
         text = _plural(chars, "char") if chars is not None else None
     if text is None and isinstance(payload.get("content"), str):
         text = _plural(payload["content"].count("\n") + 1, "line")
@@ -181,13 +167,13 @@ def _summary_read(payload: JSONObject) -> str | None:
 
 
 def _summary_write(payload: JSONObject) -> str | None:
-    lines = _as_int(payload.get("linesCreated"))
+    lines = as_int(payload.get("linesCreated"))
     return f"{_plural(lines, 'line')} written" if lines is not None else None
 
 
 def _summary_edit(payload: JSONObject) -> str | None:
-    added = _as_int(payload.get("linesAdded"))
-    removed = _as_int(payload.get("linesRemoved"))
+    added = as_int(payload.get("linesAdded"))
+    removed = as_int(payload.get("linesRemoved"))
     if added is None and removed is None:
         message = payload.get("message")
         return _first_line(message) if isinstance(message, str) else None
@@ -195,7 +181,7 @@ def _summary_edit(payload: JSONObject) -> str | None:
 
 
 def _summary_shell(payload: JSONObject) -> str | None:
-    code = _as_int(payload.get("exitCode"))
+    code = as_int(payload.get("exitCode"))
     parts = [f"exit {code}"] if code is not None else []
     output = payload.get("interleavedOutput") or payload.get("stdout") or payload.get("stderr")
     if isinstance(output, str) and output.strip():
@@ -205,7 +191,7 @@ def _summary_shell(payload: JSONObject) -> str | None:
 
 
 def _summary_glob(payload: JSONObject) -> str | None:
-    total = _as_int(payload.get("totalFiles"))
+    total = as_int(payload.get("totalFiles"))
     if total is None and isinstance(payload.get("files"), list):
         total = len(payload["files"])
     return _plural(total, "file") if total is not None else None
@@ -230,7 +216,7 @@ def _count_matches(value: Any) -> tuple[int, int]:
                     files += 1
                 for key in ("totalMatchedLines", "totalMatches"):
                     if key in node:
-                        count = _as_int(node[key])
+                        count = as_int(node[key])
                         if count is not None:
                             matches += count
             for child in node.values():

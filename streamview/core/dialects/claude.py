@@ -23,7 +23,6 @@ call: their calls carry it as ``parent_call_id``.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 import streamview.core.dialects.claude_tools as tools
@@ -42,35 +41,12 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
+from streamview.core.fields import as_int, as_str, iso_ms
 
 NAME = "claude"
 _INIT_KEYS = frozenset(
     {"type", "subtype", "session_id", "model", "cwd", "permissionMode", "apiKeySource"}
 )
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-def _int(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value == value and abs(value) < 1e18:
-        return int(value)
-    return None
-
-
-def _time_ms(value: Any) -> int | None:
-    """An ISO 8601 ``timestamp`` (newer builds stamp some records) as epoch ms."""
-    if not isinstance(value, str) or not value:
-        return None
-    try:
-        return int(datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp() * 1000)
-    except (ValueError, OverflowError):
-        return None
 
 
 class ClaudeTranslator:
@@ -91,7 +67,7 @@ class ClaudeTranslator:
         if sid.__class__ is not str:
             sid = None
         stamp = record.get("timestamp")
-        ts = None if stamp is None else _time_ms(stamp)
+        ts = None if stamp is None else iso_ms(stamp)
         if kind == "stream_event":  # most of a run with partial messages: first
             streamed = self._stream_event(record, line, sid, ts, recv_ms)
             if streamed:
@@ -106,7 +82,7 @@ class ClaudeTranslator:
                     reason="no 'type' field" if kind is None else "'type' is not a string",
                 )
             ]
-        subtype = _str(record.get("subtype"))
+        subtype = as_str(record.get("subtype"))
         events: list[AnyEvent] | None = None
         if kind == "system" and subtype == "init":
             events = [self._init(record, line, sid, ts, recv_ms)]
@@ -119,8 +95,8 @@ class ClaudeTranslator:
                     recv_ms,
                     type="retry",
                     subtype=subtype,
-                    attempt=_int(record.get("attempt")),
-                    detail=_str(record.get("error")) or _str(str(record.get("error_status"))),
+                    attempt=as_int(record.get("attempt")),
+                    detail=as_str(record.get("error")) or as_str(str(record.get("error_status"))),
                 )
             ]
         elif kind == "assistant":
@@ -143,10 +119,10 @@ class ClaudeTranslator:
             sid,
             ts,
             recv,
-            model=_str(record.get("model")),
-            cwd=_str(record.get("cwd")),
-            permission_mode=_str(record.get("permissionMode")),
-            api_key_source=_str(record.get("apiKeySource")),
+            model=as_str(record.get("model")),
+            cwd=as_str(record.get("cwd")),
+            permission_mode=as_str(record.get("permissionMode")),
+            api_key_source=as_str(record.get("apiKeySource")),
             agent=NAME,
             extra={k: v for k, v in record.items() if k not in _INIT_KEYS},
         )
@@ -160,7 +136,7 @@ class ClaudeTranslator:
             content = [{"type": "text", "text": content}]
         if not isinstance(content, list):
             return None
-        parent = _str(record.get("parent_tool_use_id"))
+        parent = as_str(record.get("parent_tool_use_id"))
         events: list[AnyEvent] = []
         for block in content:
             block_type = block.get("type") if isinstance(block, dict) else None
@@ -174,7 +150,7 @@ class ClaudeTranslator:
                 # Replaces what this block's deltas built (never shown twice).
                 events.append(AssistantMessage(line, sid, ts, recv, text=text, delta=False))
             elif block_type == "thinking":
-                text = _str(block.get("thinking")) or ""
+                text = as_str(block.get("thinking")) or ""
                 if not self._streamed_thinking and text:
                     events.append(ThinkingDelta(line, sid, ts, recv, text=text))
                 events.append(ThinkingCompleted(line, sid, ts, recv))
@@ -208,8 +184,8 @@ class ClaudeTranslator:
         recv: int | None,
         parent: str | None,
     ) -> AnyEvent:
-        name = _str(block.get("name")) or "unknown"
-        call_id = _str(block.get("id")) or f"<line {line}>"
+        name = as_str(block.get("name")) or "unknown"
+        call_id = as_str(block.get("id")) or f"<line {line}>"
         args = tools.args_of(name, block.get("input"))
         self._calls[call_id] = (name, args)
         return ToolCallEvent(
@@ -230,7 +206,7 @@ class ClaudeTranslator:
     ) -> list[AnyEvent] | None:
         message = record.get("message")
         content = message.get("content") if isinstance(message, dict) else None
-        parent = _str(record.get("parent_tool_use_id"))
+        parent = as_str(record.get("parent_tool_use_id"))
         if isinstance(content, str):
             content = [{"type": "text", "text": content}]
         if not isinstance(content, list):
@@ -263,7 +239,7 @@ class ClaudeTranslator:
         recv: int | None,
         parent: str | None,
     ) -> AnyEvent:
-        call_id = _str(block.get("tool_use_id")) or f"<line {line}>"
+        call_id = as_str(block.get("tool_use_id")) or f"<line {line}>"
         name, args = self._calls.pop(call_id, ("", {}))
         kind = tools.kind_of(name) if name else "unknown"
         text = tools.result_text(block.get("content"))
@@ -299,11 +275,11 @@ class ClaudeTranslator:
             delta_type = delta.get("type") if isinstance(delta, dict) else None
             if delta_type == "text_delta" and isinstance(delta, dict):
                 if record.get("parent_tool_use_id") is None:
-                    text = _str(delta.get("text")) or ""
+                    text = as_str(delta.get("text")) or ""
                     return [AssistantMessage(line, sid, ts, recv, text=text, delta=True)]
             elif delta_type == "thinking_delta" and isinstance(delta, dict):
                 self._streamed_thinking = True
-                text = _str(delta.get("thinking")) or ""
+                text = as_str(delta.get("thinking")) or ""
                 return [ThinkingDelta(line, sid, ts, recv, text=text)]
         # The stream's bookkeeping (message and block starts and stops, tool input
         # fragments, signatures): the complete records that follow say it all.
@@ -316,12 +292,12 @@ class ClaudeTranslator:
         events: list[AnyEvent] = []
         denials = record.get("permission_denials")
         for denial in denials if isinstance(denials, list) else []:
-            call_id = _str(denial.get("tool_use_id")) if isinstance(denial, dict) else None
+            call_id = as_str(denial.get("tool_use_id")) if isinstance(denial, dict) else None
             if call_id is None:
                 continue
             if call_id in self._denied:
                 continue  # its result already said it was refused
-            name = _str(denial.get("tool_name")) or ""
+            name = as_str(denial.get("tool_name")) or ""
             events.append(
                 ToolCallEvent(
                     line,
@@ -338,7 +314,7 @@ class ClaudeTranslator:
             )
         errors = record.get("errors")
         messages = [e for e in errors if isinstance(e, str)] if isinstance(errors, list) else []
-        result = _str(record.get("result"))
+        result = as_str(record.get("result"))
         is_error = record.get("is_error") is True
         message = "\n".join(messages) or (result if is_error else None)
         usage = record.get("usage")
@@ -349,16 +325,16 @@ class ClaudeTranslator:
                 sid,
                 ts,
                 recv,
-                subtype=_str(record.get("subtype")) or "success",
+                subtype=as_str(record.get("subtype")) or "success",
                 is_error=is_error,
-                duration_ms=_int(record.get("duration_ms")),
-                duration_api_ms=_int(record.get("duration_api_ms")),
+                duration_ms=as_int(record.get("duration_ms")),
+                duration_api_ms=as_int(record.get("duration_api_ms")),
                 result=result,
                 usage=usage if isinstance(usage, dict) else None,
                 total_cost_usd=float(cost)
                 if isinstance(cost, int | float) and not isinstance(cost, bool)
                 else None,
-                num_turns=_int(record.get("num_turns")),
+                num_turns=as_int(record.get("num_turns")),
                 message=message,
             )
         )

@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from streamview.core.events import JSONObject
+from streamview.core.fields import as_int, as_str
 
 KINDS: dict[str, str] = {
     "Read": "read",
@@ -45,14 +46,6 @@ _DENIALS = (
     "requires approval",
 )
 """Words of a ``tool_result`` error that say the call was refused, not that it failed."""
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def kind_of(name: str) -> str:
@@ -100,7 +93,7 @@ def args_of(name: str, tool_input: Any) -> JSONObject:
 def description_of(name: str, tool_input: Any) -> str | None:
     """A Bash call's ``description`` (what the model said the command is for)."""
     if kind_of(name) == "shell" and isinstance(tool_input, dict):
-        return _str(tool_input.get("description"))
+        return as_str(tool_input.get("description"))
     return None
 
 
@@ -178,7 +171,7 @@ def _patch_diff(path: str, patch: list[Any]) -> tuple[str, int, int] | None:
 
 
 def _edit_payload(args: JSONObject, text: str, structured: Any) -> JSONObject:
-    path = _str(args.get("path")) or "file"
+    path = as_str(args.get("path")) or "file"
     found = None
     if isinstance(structured, dict) and isinstance(structured.get("structuredPatch"), list):
         found = _patch_diff(path, structured["structuredPatch"])
@@ -201,7 +194,7 @@ def _edit_payload(args: JSONObject, text: str, structured: Any) -> JSONObject:
 
 def _grep_payload(args: JSONObject, text: str, structured: Any) -> JSONObject:
     """``workspaceResults`` as the grep view walks it: files, each with its matches."""
-    mode = _str(args.get("output_mode")) or "files_with_matches"
+    mode = as_str(args.get("output_mode")) or "files_with_matches"
     if isinstance(structured, dict) and isinstance(structured.get("filenames"), list):
         names = [str(name) for name in structured["filenames"]]
     else:
@@ -213,7 +206,7 @@ def _grep_payload(args: JSONObject, text: str, structured: Any) -> JSONObject:
             return {"workspaceResults": [], "text": text}
         return {"workspaceResults": [{"file": name} for name in names]}
     files: dict[str, list[JSONObject]] = {}
-    fallback = _str(args.get("path")) or "matches"
+    fallback = as_str(args.get("path")) or "matches"
     for line in text.splitlines():
         parts = line.split(":", 2)
         if len(parts) == 3 and parts[1].isdigit():
@@ -233,10 +226,10 @@ def _read_payload(args: JSONObject, text: str, structured: Any) -> JSONObject:
     file = structured.get("file") if isinstance(structured, dict) else None
     if isinstance(file, dict) and isinstance(file.get("content"), str):
         payload: JSONObject = {"content": file["content"], "path": args.get("path")}
-        total = _int(file.get("totalLines"))
+        total = as_int(file.get("totalLines"))
         if total is not None:
             payload["totalLines"] = total
-        start = _int(file.get("startLine"))
+        start = as_int(file.get("startLine"))
         if start:
             payload["readRange"] = {"startLine": start}
         return payload
@@ -260,15 +253,15 @@ def success_payload(kind: str, args: JSONObject, text: str, structured: Any) -> 
     if kind == "read":
         return _read_payload(args, text, structured)
     if kind == "write":
-        file_text = _str(args.get("fileText"))
+        file_text = as_str(args.get("fileText"))
         lines = file_text.count("\n") + (not file_text.endswith("\n")) if file_text else 0
         return {"path": args.get("path"), "linesCreated": lines, "message": text}
     if kind == "edit":
         return _edit_payload(args, text, structured)
     if kind == "shell":
-        stdout = _str(info.get("stdout"))
+        stdout = as_str(info.get("stdout"))
         payload: JSONObject = {"stdout": stdout if stdout is not None else text}
-        if _str(info.get("stderr")):
+        if as_str(info.get("stderr")):
             payload["stderr"] = info["stderr"]
         if info.get("interrupted") is True:
             payload["signal"] = "interrupted"
@@ -277,7 +270,7 @@ def success_payload(kind: str, args: JSONObject, text: str, structured: Any) -> 
         names = info.get("filenames")
         if not isinstance(names, list):
             names = [line for line in text.splitlines() if line and line != "No files found"]
-        return {"files": names, "totalFiles": _int(info.get("numFiles")) or len(names)}
+        return {"files": names, "totalFiles": as_int(info.get("numFiles")) or len(names)}
     if kind == "grep":
         return _grep_payload(args, text, structured)
     if kind == "webFetch":

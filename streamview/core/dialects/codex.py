@@ -40,6 +40,7 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
+from streamview.core.fields import as_str
 
 NAME = "codex"
 _RETRY = re.compile(r"\AReconnecting\.{0,3}\s*(\d+)\s*/\s*(\d+)")
@@ -51,10 +52,6 @@ _USAGE_NAMES = {
     "cache_write_input_tokens": "cacheWriteTokens",
     "reasoning_output_tokens": "reasoningTokens",
 }
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
 
 
 class CodexTranslator:
@@ -77,7 +74,7 @@ class CodexTranslator:
         if not isinstance(kind, str):
             legacy = record.get("msg")
             if isinstance(legacy, dict):  # pre-0.44 ``{"id", "msg": {"type": ...}}``
-                inner = _str(legacy.get("type")) or "?"
+                inner = as_str(legacy.get("type")) or "?"
                 return [
                     UnknownRecord(
                         line, sid, None, recv_ms, type="msg", subtype=inner, record=record
@@ -102,7 +99,7 @@ class CodexTranslator:
             events = [self._turn_end(record, line, recv_ms, None)]
         elif kind == "turn.failed":
             error = record.get("error")
-            message = _str(error.get("message")) if isinstance(error, dict) else None
+            message = as_str(error.get("message")) if isinstance(error, dict) else None
             if self._failed is not None and message in (None, self._failed):
                 # The ``error`` just before said it (and counted the turn).
                 events = [ThinkingCompleted(line, sid, None, recv_ms)]
@@ -115,7 +112,7 @@ class CodexTranslator:
         return events
 
     def _started(self, record: JSONObject, line: int, recv: int | None) -> AnyEvent:
-        thread = _str(record.get("thread_id"))
+        thread = as_str(record.get("thread_id"))
         if thread is not None and thread == self._thread:
             # ``codex exec resume`` of the same thread: its next turn, same session.
             return ThinkingCompleted(line, thread, None, recv)
@@ -125,8 +122,8 @@ class CodexTranslator:
             self._thread,
             None,
             recv,
-            model=_str(record.get("model")),
-            cwd=_str(record.get("cwd")),
+            model=as_str(record.get("model")),
+            cwd=as_str(record.get("cwd")),
             agent=NAME,
             extra={k: v for k, v in record.items() if k not in ("type", "thread_id")},
         )
@@ -153,7 +150,7 @@ class CodexTranslator:
         )
 
     def _error(self, record: JSONObject, line: int, recv: int | None) -> AnyEvent:
-        message = _str(record.get("message")) or "error"
+        message = as_str(record.get("message")) or "error"
         retry = _RETRY.match(message)
         if retry:
             return ConnectionNotice(
@@ -172,14 +169,14 @@ class CodexTranslator:
     def _item(self, phase: str, item: JSONObject, line: int, recv: int | None) -> list[AnyEvent]:
         sid = self._thread
         item_kind = tools.item_type(item)
-        item_id = _str(item.get("id")) or f"<line {line}>"
+        item_id = as_str(item.get("id")) or f"<line {line}>"
         done = phase == "completed"
         if item_kind in _TEXT_ITEMS:
-            return self._grow(item_id, _str(item.get("text")) or "", done, False, line, recv)
+            return self._grow(item_id, as_str(item.get("text")) or "", done, False, line, recv)
         if item_kind == "reasoning":
-            return self._grow(item_id, _str(item.get("text")) or "", done, True, line, recv)
+            return self._grow(item_id, as_str(item.get("text")) or "", done, True, line, recv)
         if item_kind == "error":
-            message = _str(item.get("message")) or "error"
+            message = as_str(item.get("message")) or "error"
             return [
                 ConnectionNotice(
                     line, sid, None, recv, type="error", subtype="warning", detail=message

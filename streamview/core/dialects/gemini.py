@@ -22,7 +22,6 @@ cached credentials."): they are not JSON and are shown as such.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 import streamview.core.dialects.gemini_tools as tools
@@ -39,6 +38,7 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
+from streamview.core.fields import as_int, as_str, iso_ms
 
 NAME = "gemini"
 _INIT_KEYS = frozenset({"type", "timestamp", "session_id", "model"})
@@ -54,37 +54,13 @@ _STATS_KEYS = {
 _RESULT_STATUSES = frozenset({"success", "error"})
 
 
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-def _int(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value == value and abs(value) < 1e18:
-        return int(value)
-    return None
-
-
-def _time_ms(value: Any) -> int | None:
-    """A record's ISO 8601 ``timestamp`` as epoch ms."""
-    if not isinstance(value, str) or not value:
-        return None
-    try:
-        return int(datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp() * 1000)
-    except (ValueError, OverflowError):
-        return None
-
-
 def usage_of(stats: Any) -> JSONObject | None:
     """A ``result``'s ``stats`` as a ``usage`` object (Cursor's key names), or ``None``."""
     if not isinstance(stats, dict):
         return None
     usage: JSONObject = {}
     for key, name in _STATS_KEYS.items():
-        value = _int(stats.get(key))
+        value = as_int(stats.get(key))
         if value is not None:
             usage[name] = value
     if isinstance(stats.get("models"), dict):
@@ -105,7 +81,7 @@ class GeminiTranslator:
         """The events one Gemini CLI record stands for (see ``Translator``)."""
         kind = record.get("type")
         stamp = record.get("timestamp")
-        ts = None if stamp is None else _time_ms(stamp)
+        ts = None if stamp is None else iso_ms(stamp)
         if not isinstance(kind, str):
             return [
                 MalformedLine(
@@ -134,13 +110,13 @@ class GeminiTranslator:
         return events
 
     def _init(self, record: JSONObject, line: int, ts: int | None, recv: int | None) -> AnyEvent:
-        self._session = _str(record.get("session_id"))
+        self._session = as_str(record.get("session_id"))
         return SessionStarted(
             line,
             self._session,
             ts,
             recv,
-            model=_str(record.get("model")),
+            model=as_str(record.get("model")),
             agent=NAME,
             extra={k: v for k, v in record.items() if k not in _INIT_KEYS},
         )
@@ -160,8 +136,8 @@ class GeminiTranslator:
         return None
 
     def _started(self, record: JSONObject, line: int, ts: int | None, recv: int | None) -> AnyEvent:
-        name = _str(record.get("tool_name")) or "unknown"
-        call_id = _str(record.get("tool_id")) or f"<line {line}>"
+        name = as_str(record.get("tool_name")) or "unknown"
+        call_id = as_str(record.get("tool_id")) or f"<line {line}>"
         parameters = record.get("parameters")
         args = tools.args_of(name, parameters)
         self._calls[call_id] = (name, args)
@@ -180,10 +156,10 @@ class GeminiTranslator:
     def _completed(
         self, record: JSONObject, line: int, ts: int | None, recv: int | None
     ) -> AnyEvent:
-        call_id = _str(record.get("tool_id")) or f"<line {line}>"
+        call_id = as_str(record.get("tool_id")) or f"<line {line}>"
         name, args = self._calls.pop(call_id, ("", {}))
         kind = tools.kind_of(name) if name else "unknown"
-        output = _str(record.get("output"))
+        output = as_str(record.get("output"))
         status = record.get("status")
         outcome: str
         payload: Any
@@ -209,7 +185,7 @@ class GeminiTranslator:
     def _error(
         self, record: JSONObject, line: int, ts: int | None, recv: int | None
     ) -> list[AnyEvent] | None:
-        message = _str(record.get("message"))
+        message = as_str(record.get("message"))
         if message is None:
             return None
         return [
@@ -219,21 +195,21 @@ class GeminiTranslator:
                 ts,
                 recv,
                 type="error",
-                subtype=_str(record.get("severity")) or "error",
+                subtype=as_str(record.get("severity")) or "error",
                 detail=message,
             )
         ]
 
     def _result(self, record: JSONObject, line: int, ts: int | None, recv: int | None) -> AnyEvent:
-        status = _str(record.get("status")) or "success"
+        status = as_str(record.get("status")) or "success"
         error = record.get("error")
         info: JSONObject = error if isinstance(error, dict) else {}
-        message = _str(info.get("message"))
+        message = as_str(info.get("message"))
         stats = record.get("stats")
-        duration = _int(stats.get("duration_ms")) if isinstance(stats, dict) else None
+        duration = as_int(stats.get("duration_ms")) if isinstance(stats, dict) else None
         is_error = status != "success" or message is not None
         if is_error:  # the error's own type names the outcome (FatalTurnLimitedError...)
-            subtype = _str(info.get("type")) or (
+            subtype = as_str(info.get("type")) or (
                 "error" if status in _RESULT_STATUSES else f"status {status}"
             )
         else:

@@ -19,6 +19,7 @@ from typing import Any
 
 from streamview.core.dialects.claude_tools import edit_diff
 from streamview.core.events import JSONObject
+from streamview.core.fields import as_str
 
 KINDS: dict[str, str] = {
     "read_file": "read",
@@ -61,10 +62,6 @@ _READ_DISPLAY = re.compile(r"\A(Read (lines|all|image|pdf|audio|video)|$)", re.I
 _FOUND = re.compile(r"\AFound (\d+) (?:matching file|file)", re.IGNORECASE)
 _READ_OF = re.compile(r"\ARead lines (\d+)-(\d+) of (\d+)")
 _URL = re.compile(r"https?://[^\s)\"'>]+")
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
 
 
 def kind_of(name: str) -> str:
@@ -132,7 +129,7 @@ def args_of(name: str, parameters: Any) -> JSONObject:
         if isinstance(given.get("query"), str):
             args["searchTerm"] = args.pop("query")
     elif kind == "webFetch":
-        url = _str(given.get("url")) or _first_url(_str(given.get("prompt")) or "")
+        url = as_str(given.get("url")) or _first_url(as_str(given.get("prompt")) or "")
         if url is not None:
             args["url"] = url
     elif kind == "updateTodos":
@@ -160,7 +157,7 @@ def _todo(todo: Any) -> Any:
 def description_of(name: str, parameters: Any) -> str | None:
     """A shell call's ``description`` (what the model said the command is for)."""
     if kind_of(name) == "shell" and isinstance(parameters, dict):
-        return _str(parameters.get("description"))
+        return as_str(parameters.get("description"))
     return None
 
 
@@ -171,8 +168,8 @@ def error_outcome(error: Any, output: str | None) -> tuple[str, JSONObject]:
     ``rejected``; anything else is an ``error`` with its message and type.
     """
     info: JSONObject = error if isinstance(error, dict) else {}
-    message = _str(info.get("message")) or output or ""
-    kind = _str(info.get("type"))
+    message = as_str(info.get("message")) or output or ""
+    kind = as_str(info.get("type"))
     lowered = message.lower()
     if (kind or "").lower() in _DENIALS or any(words in lowered for words in _DENIAL_WORDS):
         return "rejected", {"reason": message or "rejected", "type": kind}
@@ -185,7 +182,7 @@ def error_outcome(error: Any, output: str | None) -> tuple[str, JSONObject]:
 
 
 def _edit_payload(args: JSONObject, text: str) -> JSONObject:
-    path = _str(args.get("path")) or "file"
+    path = as_str(args.get("path")) or "file"
     payload: JSONObject = {"path": path}
     if text:
         payload["message"] = text.split("\n", 1)[0]
@@ -244,7 +241,7 @@ def success_payload(kind: str, args: JSONObject, text: str) -> JSONObject:
     if kind == "read":
         return _read_payload(args, text)
     if kind == "write":
-        file_text = _str(args.get("fileText"))
+        file_text = as_str(args.get("fileText"))
         lines = file_text.count("\n") + (not file_text.endswith("\n")) if file_text else 0
         payload: JSONObject = {"path": args.get("path"), "linesCreated": lines}
         return {**payload, "message": text} if text else payload
