@@ -405,13 +405,18 @@ def parse_decoded(record: Any, data: bytes, line: int, recv_ms: int | None = Non
         )
     event = parse_record(record, line, recv_ms)
     if isinstance(event, MalformedLine):
-        return MalformedLine(
-            line,
-            event.session_id,
-            None,
-            event.recv_ms,
-            reason=event.reason,
-            raw=data[:MALFORMED_RAW_LIMIT],
-            raw_size=len(data),
-        )
+        return with_raw(event, line, data)
     return event
+
+
+def with_raw(event: MalformedLine, line: int, data: bytes) -> MalformedLine:
+    """A record found malformed, with the line it came from (capped) to show."""
+    return MalformedLine(
+        line,
+        event.session_id,
+        None,
+        event.recv_ms,
+        reason=event.reason,
+        raw=data[:MALFORMED_RAW_LIMIT],
+        raw_size=len(data),
+    )

@@ -11,11 +11,11 @@ from __future__ import annotations
 from streamview.core.dialects.base import Dialect, Translator
 from streamview.core.events import AnyEvent, MalformedLine, ToolCallEvent, UnknownRecord
 from streamview.core.parse import (
-    MALFORMED_RAW_LIMIT,
     RECV_KEY,
     decode_line,
     parse_decoded,
     parse_line,
+    with_raw,
 )
 
 
@@ -73,18 +73,7 @@ def translate_line(
             )
         ]
     if len(events) == 1 and isinstance(events[0], MalformedLine):
-        event = events[0]
-        return [
-            MalformedLine(
-                line,
-                event.session_id,
-                None,
-                event.recv_ms,
-                reason=event.reason,
-                raw=data[:MALFORMED_RAW_LIMIT],
-                raw_size=len(data),
-            )
-        ]
+        return [with_raw(events[0], line, data)]
     return events
 
 
