@@ -1,4 +1,5 @@
-"""Which tool calls the table shows: by status, by kind, by text in the target.
+"""Which tool calls the table shows, and in what order: by status, by kind, by text in
+the target; as they ran, slowest first, or trouble first.
 
 A plain model (no widget): :class:`streamview.ui.tool_table.ToolCallTable` keeps one and
 shows the calls it lets through; the pane's title says how many of how many, and why.
@@ -18,6 +19,20 @@ STATUS_GROUPS: dict[str, frozenset[str]] = {
     "running": frozenset({tools.RUNNING}),
 }
 """The status filters ``F`` steps through, and the call statuses each lets through."""
+ORDERS: dict[str, str] = {
+    "run": "as they ran",
+    "slowest": "slowest first",
+    "trouble": "trouble first",
+}
+"""The orders ``s`` steps through, and how the pane's title says them."""
+TROUBLE_RANK = {
+    tools.FAILED: 0,
+    tools.ERROR: 0,
+    tools.REJECTED: 1,
+    tools.INTERRUPTED: 1,
+    tools.RUNNING: 2,
+}
+"""Trouble first: failed, then rejected or stopped, then running, then the rest."""
 
 
 @dataclass(frozen=True)
@@ -29,6 +44,8 @@ class CallFilter:
     kind: str | None = None
     text: str = ""
     """Case-insensitive text the call's target (or kind) must contain."""
+    order: str = "run"
+    """A key of :data:`ORDERS`: the rows' order (it leaves no call out)."""
 
     @property
     def active(self) -> bool:
@@ -47,12 +64,32 @@ class CallFilter:
                 return False
         return True
 
+    @property
+    def reordered(self) -> bool:
+        """Whether the rows are in another order than the calls ran."""
+        return self.order != "run"
+
+    def arrange(self, calls: Sequence[ToolCall]) -> list[ToolCall]:
+        """The calls shown, in the chosen order (a stable sort: ties keep their order)."""
+        shown = [call for call in calls if self.admits(call)] if self.active else list(calls)
+        if self.order == "slowest":
+            shown.sort(key=lambda call: -(call.duration_ms or -1))
+        elif self.order == "trouble":
+            shown.sort(key=lambda call: TROUBLE_RANK.get(call.status, 3))
+        return shown
+
     def describe(self) -> str:
         """``failed · shell · “pytest”``: what the filter keeps, for the pane's title."""
         parts = [p for p in (self.status, self.kind) if p]
         if self.text:
             parts.append(f"“{self.text}”")
         return " · ".join(parts)
+
+    def next_order(self) -> CallFilter:
+        """The next order: as they ran, slowest first, trouble first, as they ran..."""
+        order = list(ORDERS)
+        at = order.index(self.order) if self.order in order else 0
+        return replace(self, order=order[(at + 1) % len(order)])
 
     def next_status(self) -> CallFilter:
         """The next status filter: none, failed, rejected, running, none..."""
@@ -68,6 +105,9 @@ class CallFilter:
 
 def title(total: int, shown: int, call_filter: CallFilter) -> str:
     """The tool-call pane's title: ``Tool calls (75)``, ``Tool calls 3 of 75 · failed``."""
+    order = (
+        f" · {ORDERS.get(call_filter.order, call_filter.order)}" if call_filter.reordered else ""
+    )
     if not call_filter.active:
-        return f"Tool calls ({total})" if total else "Tool calls"
-    return f"Tool calls {shown} of {total} · {call_filter.describe()}"
+        return (f"Tool calls ({total})" if total else "Tool calls") + order
+    return f"Tool calls {shown} of {total} · {call_filter.describe()}{order}"

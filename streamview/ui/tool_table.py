@@ -16,7 +16,7 @@ from typing import ClassVar
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
@@ -29,12 +29,13 @@ from streamview.core.state import Session, ToolCall
 from streamview.ui.call_filter import CallFilter
 from streamview.ui.row_cursor import RowCursorView
 from streamview.ui.table_columns import GAP, Columns, fit_end, fit_middle
+from streamview.ui.tool_table_keys import TABLE_BINDINGS, TableKeys
 
 CACHED_ROWS = 2_000
 """Rendered rows kept; enough for any screen, bounded however far the user scrolls."""
 
 
-class ToolCallTable(RowCursorView):
+class ToolCallTable(RowCursorView, TableKeys):
     """A session's tool calls: number, kind, target, status, duration, result.
 
     The header row stays on top while the rows scroll under it. Feed it with
@@ -61,42 +62,7 @@ class ToolCallTable(RowCursorView):
     }
     """Component classes: styled in ``streamview.tcss`` so colours follow the theme."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "enter",
-            "open",
-            "Details",
-            tooltip="open the call (or click it): arguments, result, diff, output",
-        ),
-        Binding(
-            "F",
-            "filter_status",
-            "Filter calls: failed, rejected, running",
-            show=False,
-            tooltip="show only failed, rejected or running calls (again: the next; then all)",
-        ),
-        Binding(
-            "K",
-            "filter_kind",
-            "Filter calls by kind",
-            show=False,
-            tooltip="show only the calls of one kind (again: the next kind; then all)",
-        ),
-        Binding(
-            "w",
-            "toggle_clock",
-            "Start times: offset or clock",
-            show=False,
-            tooltip="start times as offsets from the session's start, or the wall clock",
-        ),
-        Binding(
-            "escape",
-            "clear_filter",
-            "Show all calls",
-            show=False,
-            tooltip="show every call again (clear the filter)",
-        ),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = TABLE_BINDINGS
 
     class FilterChanged(Message):
         """The filter changed: the pane's title says what is shown."""
@@ -181,8 +147,8 @@ class ToolCallTable(RowCursorView):
     def _apply_filter(self) -> None:
         current = self.cursor_call
         calls = self._session.tool_calls if self._session is not None else []
-        if self.call_filter.active:
-            calls = [call for call in calls if self.call_filter.admits(call)]
+        if self.call_filter.active or self.call_filter.reordered:
+            calls = self.call_filter.arrange(calls)
         self._calls = calls
         self._running_rows = {row for row, call in enumerate(calls) if call.status == tools.RUNNING}
         rows = [row for row, call in enumerate(calls) if call.index == current]
@@ -209,8 +175,8 @@ class ToolCallTable(RowCursorView):
             return
         self._session = session
         self._calls = session.tool_calls if session is not None else []
-        if self.call_filter.active:
-            self._calls = [call for call in self._calls if self.call_filter.admits(call)]
+        if self.call_filter.active or self.call_filter.reordered:
+            self._calls = self.call_filter.arrange(self._calls)
         self._running_rows = {
             row for row, call in enumerate(self._calls) if call.status == tools.RUNNING
         }
@@ -233,8 +199,8 @@ class ToolCallTable(RowCursorView):
         Args:
             indices: Indices of the changed calls in the session's ``tool_calls``.
         """
-        if self.call_filter.active:
-            # A call may enter or leave the filter as it runs and completes.
+        if self.call_filter.active or self.call_filter.reordered:
+            # A call may enter or leave the filter, or move, as it runs and completes.
             self._measure(self._session.tool_calls if self._session is not None else [])
             self._apply_filter()
             return
@@ -289,25 +255,6 @@ class ToolCallTable(RowCursorView):
         rows = [row for row, call in enumerate(self._calls) if call.index == index]
         if rows:
             self.move_cursor(rows[0])
-
-    def action_filter_status(self) -> None:
-        """The next status filter (failed, rejected, running, all)."""
-        self.set_filter(self.call_filter.next_status())
-
-    def action_filter_kind(self) -> None:
-        """The next kind filter among the session's kinds, then all."""
-        calls = self._session.tool_calls if self._session is not None else []
-        self.set_filter(self.call_filter.next_kind(calls))
-
-    def action_toggle_clock(self) -> None:
-        """Start times as offsets, or as the wall clock."""
-        self.wall_clock = not self.wall_clock
-        self._clear_cache()
-        self.refresh()
-
-    def action_clear_filter(self) -> None:
-        """Show every call again."""
-        self.set_filter(CallFilter())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Escape clears a filter only when there is one (else it is the app's)."""
