@@ -11,6 +11,7 @@ from textual.events import MouseMove
 from streamview.sources import FileSource
 from streamview.ui.app import StreamviewApp
 from streamview.ui.detail import ToolCallDetailScreen
+from streamview.ui.event_log import EventEntryScreen
 from streamview.ui.section_view import SectionView
 
 from .conftest import FakeClock, settle, settle_sections
@@ -110,3 +111,26 @@ async def test_c_with_nothing_to_copy_says_how() -> None:
         await pilot.press("c")
         await pilot.pause()
         assert any(note.startswith("nothing to copy") for note in notes(app))
+
+
+async def test_in_the_event_log_a_lines_view_is_dragged_over_and_copied() -> None:
+    """l opens the log, enter a line in full: a drag selects part of it, c copies it."""
+    noisy = REPO / "tests" / "fixtures" / "dialects" / "claude" / "noise-and-unknown.jsonl"
+    app = StreamviewApp(FileSource(noisy), clock=FakeClock())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("l")
+        await pilot.pause()
+        await pilot.press("enter")
+        await settle_sections(app, pilot)
+        assert isinstance(app.screen, EventEntryScreen)
+        view = app.screen.query_one(SectionView)
+        rows = [view.render_line(y).text for y in range(view.size.height)]
+        # The first entry: a line that is not JSON, the CLI's own warning.
+        row = next(y for y, line in enumerate(rows) if "no stdin data received" in line)
+        start = rows[row].index("no stdin")
+        await drag(pilot, view, (start, row), (start + 7, row))
+        await pilot.press("c")
+        await pilot.pause()
+        assert app.clipboard == "no stdin"
+        assert "Copied 8 characters" in notes(app)
