@@ -418,7 +418,7 @@ def table(results: dict[str, Any]) -> list[list[str]]:
                 fmt(tail, "s") + (" (timed out)" if entry.get("timed_out") else ""),
                 "",
                 "",
-                f"≤ {TUI_TAIL_TARGET_S:.0f} s",
+                f"≤ {TUI_TAIL_TARGET_S:g} s",
                 verdict(tail, TUI_TAIL_TARGET_S, "s"),
             ]
         )
