@@ -9,10 +9,8 @@ so a call whose result is megabytes long shows "loading…" instead of freezing.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
-import orjson
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -23,8 +21,8 @@ from textual.screen import Screen
 from textual.selection import Selection
 from textual.widgets import Footer, Static
 
-from streamview.core import dialects, tools
-from streamview.core.dialects import CallReparser
+from streamview.core import tools
+from streamview.core.call_records import CallRecords, load_records
 from streamview.core.formatting import STATUS_MARK, format_duration
 from streamview.core.linestore import LineStore
 from streamview.core.sanitize import clean, one_line
@@ -35,62 +33,6 @@ from streamview.ui.section_view import SectionView
 from streamview.ui.sections import Section, raw_json
 from streamview.ui.selection import amount, copy_with_note
 from streamview.ui.views import args_section, result_sections
-
-
-@dataclass(slots=True)
-class CallRecords:
-    """What the store still knows about a call: its parsed events and raw records."""
-
-    args: dict[str, Any] | None = None
-    outcome: str | None = None
-    payload: Any = None
-    description: str | None = None
-    raw: dict[str, Any] = field(default_factory=dict)
-    """``started`` / ``completed`` to the record as decoded JSON (or its text), if asked for."""
-    found: bool = False
-    """At least one line was found in the store."""
-
-
-def load_records(call: ToolCall, store: LineStore | None, raw: bool = True) -> CallRecords:
-    """Read a call's lines back from ``store`` and parse them.
-
-    Args:
-        call: The call, as the fold left it.
-        store: Where the raw lines are kept, if anywhere.
-        raw: Also decode the records as they are, for the raw JSON view (decoding a
-            40 MB line holds the GIL for a tenth of a second: only when asked).
-
-    Returns:
-        The arguments and result from the lines, falling back to what the fold kept
-        (``call.args``) when the store has nothing.
-    """
-    records = CallRecords(args=call.args, description=call.description)
-    if store is None:
-        return records
-    reparse = CallReparser(dialects.by_name(store.agent), call.call_id)
-    for name, number in (("started", call.started_line), ("completed", call.completed_line)):
-        if number is None:
-            continue
-        data = store.get(number)
-        if data is None:
-            continue
-        records.found = True
-        if raw:
-            try:
-                records.raw[name] = orjson.loads(data)
-            except orjson.JSONDecodeError:
-                records.raw[name] = data.decode("utf-8", "replace")
-        event = reparse(data, number)
-        if event is None:
-            continue
-        if event.args is not None:
-            records.args = event.args
-        if event.description:
-            records.description = event.description
-        if event.completed:
-            records.outcome = event.outcome
-            records.payload = event.payload
-    return records
 
 
 def escaped_id(call_id: str) -> str:

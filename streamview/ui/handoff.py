@@ -15,10 +15,10 @@ import orjson
 from textual.app import App
 
 from streamview.core import tools
+from streamview.core.call_records import load_records
 from streamview.core.linestore import LineStore
 from streamview.core.sanitize import clean
 from streamview.core.state import ToolCall
-from streamview.ui.detail import load_records
 from streamview.ui.search_calls import strings
 
 GOTO_EDITORS = {"code", "code-insiders", "cursor", "windsurf", "codium"}

@@ -12,10 +12,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from streamview.core.call_records import load_records
 from streamview.core.linestore import LineStore
 from streamview.core.state import THINKING, TOOL, Session
 from streamview.core.textmatch import Matcher
-from streamview.ui.detail import load_records
 
 TARGET = "target"
 ARGUMENTS = "arguments"

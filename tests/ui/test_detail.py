@@ -13,12 +13,13 @@ from textual.app import App
 from textual.widgets import Static
 
 from streamview.core import tools
+from streamview.core.call_records import load_records
 from streamview.core.linestore import LineStore
 from streamview.core.parse import parse_line
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState, ToolCall
 from streamview.ui.capping import FULL_MAX_LINES, MAX_LINES, cap_text, more_note
-from streamview.ui.detail import ToolCallDetailScreen, escaped_id, load_records
+from streamview.ui.detail import ToolCallDetailScreen, escaped_id
 from streamview.ui.section_view import SectionView
 from streamview.ui.sections import Section
 from streamview.ui.views import args_section, result_sections

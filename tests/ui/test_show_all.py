@@ -15,6 +15,7 @@ from textual.app import App
 from textual.strip import Strip
 
 from streamview.core import tools
+from streamview.core.call_records import load_records
 from streamview.core.linestore import LineStore
 from streamview.core.parse import parse_line
 from streamview.core.sanitize import clean
@@ -22,7 +23,7 @@ from streamview.core.state import ToolCall
 from streamview.ui import capping
 from streamview.ui import rows as lazy_rows
 from streamview.ui.capping import FULL_MAX_LINES, MAX_LINES, SHOW_ALL_KEY, cap_text, text_pieces
-from streamview.ui.detail import ToolCallDetailScreen, load_records
+from streamview.ui.detail import ToolCallDetailScreen
 from streamview.ui.rows import (
     CodeLines,
     DiffLines,
