@@ -197,6 +197,8 @@ class StreamviewApp(ViewerActions):
         self.tool_table.border_title = "Tool calls"
         self.call_hits: list[CallHit] = []
         """Tool calls holding the searched text (after the transcript's matches)."""
+        self.search_note: str | None = None
+        """What the last search had to say (no match...): shown in the status bar."""
         self.other_sessions: list[int] = []
         """Other sessions of the stream that hold the searched text (``n`` goes on there)."""
         self.search_at = -1

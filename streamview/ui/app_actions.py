@@ -49,6 +49,7 @@ class ViewerActions(App[int]):
     settings: Settings
     _settings_problem: str | None
     call_hits: list[CallHit]
+    search_note: str | None
     other_sessions: list[int]
     search_at: int
     filter_box: Input
@@ -128,8 +129,9 @@ class ViewerActions(App[int]):
         except BadPattern as error:
             self.search_box.display = False
             transcript.focus()
-            self.notify(str(error), severity="error", timeout=4)
+            self._say_in_status(str(error))
             return
+        self.search_note = None
         count = transcript.search(query)
         self.search_box.display = False
         transcript.focus()
@@ -139,7 +141,13 @@ class ViewerActions(App[int]):
         if query and self.session_index is not None:
             self._search_calls(self.session_index, query)
         elif query and not count:
-            self.notify(f"no match for “{query[:40]}”", severity="warning", timeout=3)
+            self.search_note = f"no match for “{query[:40]}”"
+        self.refresh_status()
+
+    def _say_in_status(self, note: str) -> None:
+        """A search's news, in the status bar until the next search or escape: a toast
+        would cover the status bar for seconds (and the count it speaks of)."""
+        self.search_note = note
         self.refresh_status()
 
     @work(thread=True, exclusive=True, group="search calls", description="search tool calls")
@@ -162,21 +170,24 @@ class ViewerActions(App[int]):
         self.call_hits = hits
         self.other_sessions = holding
         if not transcript.match_count and not hits and holding:
-            where = ", ".join(str(i + 1) for i in holding[:5])
-            self.notify(f"“{query[:40]}” is not in this session: n goes to session {where}")
+            where = ", ".join(str(i + 1) for i in holding[:3])
+            self.search_note = f"“{query[:20]}” not in this session · n goes to session {where}"
         elif not transcript.match_count and not hits:
             if transcript.laying_out:
                 # Long blocks still being laid out are searched when they arrive.
-                self.notify(f"no match for “{query[:40]}” yet: still laying out", timeout=3)
+                self.search_note = f"no match for “{query[:20]}” yet: still laying out"
             else:
-                self.notify(f"no match for “{query[:40]}”", severity="warning", timeout=3)
+                self.search_note = f"no match for “{query[:40]}”"
         elif not transcript.match_count:
             self.search_at = -1 if land > 0 else len(hits)
             self._step_match(land)  # only in tool calls: go to the first (or the last)
         self.refresh_status()
 
     def search_status(self) -> str | None:
-        """``“pytest” 3/17 · 2 in tool calls`` while a search is active."""
+        """``“pytest” 3/17 · 2 in tool calls`` while a search is active (or what a
+        search has to say: no match, a broken regular expression)."""
+        if self.search_note:
+            return self.search_note
         transcript = self.transcript
         if not transcript.query_text:
             return None
@@ -205,8 +216,9 @@ class ViewerActions(App[int]):
             event.stop()
             search.display = False
             self.transcript.focus()
-        elif self.transcript.query_text:
+        elif self.transcript.query_text or self.search_note:
             event.stop()
+            self.search_note = None
             self.call_hits = []
             self.other_sessions = []
             self.transcript.clear_search()
@@ -247,11 +259,12 @@ class ViewerActions(App[int]):
             return
         if not total:
             query = transcript.query_text
-            self.notify(
-                f"no match for “{query[:40]}”" if query else "nothing searched yet: press /",
-                timeout=2,
+            self.bell()
+            self._say_in_status(
+                f"no match for “{query[:40]}”" if query else "nothing searched yet: press /"
             )
             return
+        self.search_note = None
         self.search_at = (self.search_at + step) % total
         self._close_details()
         if self.search_at < in_text:

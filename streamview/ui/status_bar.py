@@ -232,8 +232,9 @@ class StatusBar(Widget):
         )
         room = width - right.cell_len - 2
         if room < 20:
-            right = Text("")
-            room = width
+            # A long right part (a search's note) is cut rather than hidden: it is news.
+            right.truncate(max(0, width - 22), overflow="ellipsis")
+            room = width - right.cell_len - 2
         left.truncate(room, overflow="ellipsis")
         left.pad_right(width - left.cell_len - right.cell_len)
         return left + right

@@ -93,9 +93,16 @@ async def test_a_miss_everywhere_says_so_and_the_status_bar_stays() -> None:
         await pilot.pause(0.5)
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert any("no match for “zebra”" in str(n.message) for n in app._notifications)
-        assert "“zebra” 0/0" in status(app)
+        # Said in the status bar, not in a toast that would cover it for seconds.
+        assert "no match for “zebra”" in status(app)
+        assert not any("zebra" in str(n.message) for n in app._notifications)
         assert app.status_bar.display
+        await pilot.press("n")
+        await pilot.pause()
+        assert "no match for “zebra”" in status(app)
+        await pilot.press("escape")  # the note goes with the search
+        await pilot.pause()
+        assert "zebra" not in status(app)
 
 
 async def test_a_regular_expression_finds_in_calls_and_a_broken_one_says_why() -> None:
@@ -112,4 +119,7 @@ async def test_a_regular_expression_finds_in_calls_and_a_broken_one_says_why() -
         await pilot.press("escape")
         await type_search(pilot, "re:(oops")
         await pilot.pause()
-        assert any("not a regular expression: (oops" in str(n.message) for n in app._notifications)
+        assert "not a regular expression: (oops" in status(app)
+        # Longer than the room beside the outcome: cut at its end, never hidden.
+        shown = app.status_bar.render().plain
+        assert "not a regular expression: (oops" in shown and shown.rstrip().endswith("…")

@@ -62,7 +62,7 @@ async def test_a_word_only_in_an_earlier_session_is_one_n_away(three_sessions: P
         assert app.session_index == 2
         await type_search(pilot, "seeding")
         await wait_for(pilot, lambda: app.other_sessions == [0])
-        assert "also in session 1" in app.status_bar.text
+        assert "“seeding” not in this session · n goes to session 1" in app.status_bar.text
         await pilot.press("n")
         await wait_for(pilot, lambda: app.session_index == 0)
         transcript = app.transcript
