@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Container
 from textual.events import Resize
 from textual.message import Message
@@ -32,7 +32,8 @@ from streamview.sources import (
 )
 from streamview.ui import call_filter
 from streamview.ui.app_actions import ViewerActions
-from streamview.ui.controls import EXPORT_BINDING, ViewerControls, playback_bindings
+from streamview.ui.app_keys import APP_BINDINGS
+from streamview.ui.controls import ViewerControls
 from streamview.ui.feed import Feed
 from streamview.ui.playback import PlaybackFeed
 from streamview.ui.search_calls import CallHit
@@ -73,88 +74,7 @@ class StreamviewApp(ViewerActions):
     CSS_PATH = "streamview.tcss"
     TITLE = "streamview"
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q", "quit", "Quit", tooltip="quit (the run's exit status becomes streamview's)"),
-        Binding("question_mark", "help", "Help", tooltip="this help: every key"),
-        # Priority: the app sees "/" before it forwards the next keys, so text typed
-        # right after it (fast typing, paste) lands in the search box.
-        Binding(
-            "slash",
-            "search",
-            "Search",
-            priority=True,
-            tooltip="search the transcript and the tool calls' targets, arguments and results, "
-            "in every session (a leading re: makes it a regular expression)",
-        ),
-        Binding("n", "next_match", "Next match", show=False, tooltip="next / previous match"),
-        Binding(
-            "N", "previous_match", "Previous match", show=False, tooltip="next / previous match"
-        ),
-        Binding("t", "toggle_thinking", "Thinking", tooltip="show / hide thinking"),
-        Binding(
-            "o",
-            "open_file",
-            "Open in editor",
-            show=False,
-            tooltip="open the file the tool call touched in $EDITOR (at the line, when known)",
-        ),
-        Binding(
-            "p",
-            "page_result",
-            "Result in pager",
-            show=False,
-            tooltip="read the tool call's whole result in $PAGER",
-        ),
-        Binding(
-            "backslash",
-            "filter_text",
-            "Filter calls by text",
-            show=False,
-            tooltip="show only the tool calls whose target holds a text (empty: all)",
-        ),
-        Binding(
-            "c",
-            "copy",
-            "Copy",
-            show=False,
-            tooltip="copy the selected text (drag to select), else the tool call's "
-            "command, path, pattern, URL or query",
-        ),
-        Binding("f", "toggle_follow", "Follow", tooltip="follow the newest content on / off"),
-        Binding(
-            "l,e",
-            "event_log",
-            "Log",
-            tooltip="event log: malformed lines, unknown records, connection notices",
-        ),
-        # One footer entry for both keys, shown only when there are sessions to switch.
-        Binding(
-            "left_square_bracket",
-            "previous_session",
-            "Session",
-            key_display="[ ]",
-            tooltip="previous / next session, when the stream holds several",
-        ),
-        Binding(
-            "right_square_bracket",
-            "next_session",
-            "Next session",
-            show=False,
-            tooltip="previous / next session, when the stream holds several",
-        ),
-        Binding(
-            "ctrl+c",
-            "playback('interrupt')",
-            "Stop agent",
-            show=False,
-            priority=True,
-            tooltip="run mode: stop the agent (again: harder; with text selected, copy it "
-            "instead); the viewer stays open",
-        ),
-        # Playback and export: declared here, enabled by check_action when they apply.
-        *playback_bindings(),
-        EXPORT_BINDING,
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = APP_BINDINGS
 
     def __init__(
         self,
