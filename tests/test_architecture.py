@@ -178,3 +178,17 @@ def test_the_check_sees_cycles_through_functions_type_checking_and_relative_impo
     [(cycle, group)] = cycles(graph)
     assert group == ["pkg", "pkg.a", "pkg.b", "pkg.sub.c"]  # not pkg.d: nothing imports it
     assert cycle == ["pkg", "pkg.a", "pkg"]
+
+
+MAX_LINES = 500
+"""No module over this: one that grows past it has grown a second reason to change."""
+
+
+def test_no_module_is_over_five_hundred_lines() -> None:
+    sizes = {
+        path.relative_to(ROOT).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+        for path in PACKAGE.rglob("*.py")
+    }
+    assert len(sizes) > 50  # the walk found the package
+    too_long = {name: lines for name, lines in sizes.items() if lines > MAX_LINES}
+    assert not too_long, f"split these: {too_long}"

@@ -10,13 +10,14 @@ from typing import Any
 
 import pytest
 
+from streamview.core.preview import PREVIEW_FROM_BYTES
 from streamview.core.reader import fold
 from streamview.core.state import StreamState
 from streamview.core.summary import summarize
 from streamview.sources import FileSource
 from streamview.ui.app import StreamviewApp
 from streamview.ui.feed import Batch
-from streamview.ui.playback import PREVIEW_FROM_BYTES, PlaybackFeed
+from streamview.ui.playback import PlaybackFeed
 from streamview.ui.status_bar import StatusBar
 
 REPO = Path(__file__).resolve().parents[2]
