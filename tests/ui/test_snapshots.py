@@ -176,3 +176,52 @@ def test_long_answer_being_laid_out(snap_compare: Snap, tmp_path: Path) -> None:
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=loaded)
+
+
+RECORDINGS = Path(__file__).resolve().parents[2] / "recordings"
+
+
+def test_filtered_and_sorted_calls(snap_compare: Snap) -> None:
+    """tab, F, s: only the failed calls, slowest first; the title says "Tool calls 5 of
+    175 · failed · slowest first"; the cursor row is the slowest failure."""
+
+    async def filter_and_sort(pilot: Pilot[Any]) -> None:
+        await pilot.press("tab", "F", "s")
+
+    assert snap_compare(
+        file_app(RECORDINGS / "long-run.ndjson"),
+        terminal_size=(100, 32),
+        run_before=settled(filter_and_sort),
+    )
+
+
+def test_search_reaching_the_tool_calls(snap_compare: Snap) -> None:
+    """/jitter: the answer's matches tinted, "“jitter” 1/15 · 6 in tool calls" in the status."""
+
+    async def search(pilot: Pilot[Any]) -> None:
+        app = pilot.app
+        assert isinstance(app, StreamviewApp)
+        await pilot.press("slash", *"jitter", "enter")
+        await wait_for(pilot, lambda: bool(app.call_hits))
+
+    assert snap_compare(
+        file_app(RECORDINGS / "success-multi-tool.ndjson"),
+        terminal_size=(100, 32),
+        run_before=settled(search),
+    )
+
+
+def test_a_miss_said_in_the_status_bar(snap_compare: Snap) -> None:
+    """/zebra: "no match for “zebra”" at the right of the status bar, no toast over it."""
+
+    async def search(pilot: Pilot[Any]) -> None:
+        app = pilot.app
+        assert isinstance(app, StreamviewApp)
+        await pilot.press("slash", *"zebra", "enter")
+        await wait_for(pilot, lambda: app.search_note is not None)
+
+    assert snap_compare(
+        file_app(RECORDINGS / "success-multi-tool.ndjson"),
+        terminal_size=(100, 32),
+        run_before=settled(search),
+    )
