@@ -95,3 +95,20 @@ async def test_n_and_N_walk_through_every_session_and_back(three_sessions: Path)
         await wait_for(pilot, lambda: app.session_index == 2)
         last = app.transcript.match_count
         assert last and app.transcript.match_position == last
+
+
+async def test_switching_sessions_by_hand_carries_the_search_along(three_sessions: Path) -> None:
+    """[ shows the session before: the search on show counts its hits there, and the
+    status names the others (this one's place taken by the one left)."""
+    app = StreamviewApp(FileSource(three_sessions), clock=FakeClock())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await type_search(pilot, "jitter")
+        await wait_for(pilot, lambda: app.other_sessions == [0, 1])
+        app.transcript.focus()
+        await pilot.press("left_square_bracket")
+        await wait_for(pilot, lambda: app.session_index == 1)
+        await wait_for(pilot, lambda: app.other_sessions == [0, 2])
+        assert app.transcript.match_count > 0
+        assert "also in sessions 1, 3" in app.status_bar.text
+        assert app.screen is app.main_screen  # nothing opened by itself
