@@ -102,20 +102,26 @@ class SearchActions(App[int]):
     @work(thread=True, exclusive=True, group="search calls", description="search tool calls")
     def _search_calls(self, index: int, query: str, land: int = 1) -> None:
         """The calls of session ``index`` that hold the text, and the other sessions
-        that hold it; ``land`` says where ``n`` (1) or ``N`` (-1) arrived from."""
+        that hold it; ``land`` says where ``n`` (1) or ``N`` (-1) arrived from (0: the
+        view stays where it is)."""
         sessions = list(self.state.sessions)
         store = self.feed.store
         hits = find_in_calls(sessions[index], store, query)
         thinking = self.transcript.show_thinking
         holding = other_sessions_holding(sessions, store, query, index, thinking)
-        self.call_from_thread(self._calls_found, query, hits, holding, land)
+        self.call_from_thread(self._calls_found, query, hits, holding, land, index)
 
     def _calls_found(
-        self, query: str, hits: list[CallHit], holding: list[int], land: int = 1
+        self,
+        query: str,
+        hits: list[CallHit],
+        holding: list[int],
+        land: int = 1,
+        index: int | None = None,
     ) -> None:
         transcript = self.transcript
-        if transcript.query_text != query:
-            return  # another search since
+        if transcript.query_text != query or (index is not None and index != self.session_index):
+            return  # another search, or another session, since
         self.call_hits = hits
         self.other_sessions = holding
         if not transcript.match_count and not hits and holding:
