@@ -14,7 +14,14 @@ from streamview.core.parse import RECV_KEY
 from streamview.core.tool_record import tool_call_fields
 
 FastRecord = tuple[str, Any, Any, Any, Any, Any, Any]
-"""``(type, subtype, text or tool fields, model_call_id, session_id, timestamp_ms, recv_ms)``."""
+"""``(type, subtype, text or tool fields, model_call_id, session_id, timestamp_ms, recv_ms)``.
+
+``type`` is ``thinking`` (``subtype`` ``delta`` with the text, or ``completed``),
+``assistant`` (``subtype`` says whether the text is a delta: ``True``, ``False``, or
+``None`` to tell by ``model_call_id`` and ``timestamp_ms`` as Cursor's format guide
+does) or ``tool_call`` (Cursor's: the fields of
+:func:`~streamview.core.tool_record.tool_call_fields`). Every field has its usual type.
+"""
 
 
 def fast_record(record: JSONObject, line: int) -> FastRecord | None:

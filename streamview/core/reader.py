@@ -10,6 +10,7 @@ import orjson
 import streamview.core.dialects as dialects
 from streamview.core.dialects import cursor
 from streamview.core.dialects.base import Dialect, Translator
+from streamview.core.dialects.lines import translate_decoded
 from streamview.core.events import AnyEvent, MalformedLine, ToolCallEvent, UnknownRecord
 from streamview.core.framing import LineFramer, RawLine
 from streamview.core.linestore import FileLineStore, LineStore
@@ -215,11 +216,12 @@ def fold(
 ) -> StreamState:
     """Fold a whole input into a finished :class:`StreamState`.
 
-    The fast path behind ``--json``. For Cursor, lines are decoded once, and
-    thinking, assistant and tool-call records go straight into the state
-    (:meth:`StreamState.apply_record`); only the other records become events. Other
-    dialects' records go through their translator. The result is the same as
-    applying every event of :func:`iter_events` (``tests/core/test_fast_fold.py``).
+    The fast path behind ``--json`` and the viewer's loader. Lines are decoded once;
+    the records most of a run is made of (a dialect's ``fast``: token deltas, and
+    Cursor's and Codex's tool calls) go straight into the state
+    (:meth:`StreamState.apply_fast`); only the other records become events, through
+    the dialect's translator. The result is the same as applying every event of
+    :func:`iter_events` (``tests/core/test_fast_fold.py``).
 
     Args:
         chunks: The input, in chunks of any size.
@@ -237,25 +239,26 @@ def fold(
         dialect, source = sniff(chunks)
     if store is not None:
         store.agent = dialect.name
-    if dialect is cursor.DIALECT:
-        _fold_cursor(source, state, store)
-    else:
-        _fold_translated(source, state, store, dialect.translator())
+    _fold(source, state, store, dialect.translator())
     if finish:
         state.finish()
     return state
 
 
-def _fold_translated(
+def _fold(
     chunks: Iterable[bytes],
     state: StreamState,
     store: FileLineStore | None,
     translator: Translator,
 ) -> None:
-    """Fold a stream of a dialect other than Cursor's, event by event."""
+    """Fold a stream: its hot records straight from their dicts, the rest event by event."""
     framer = LineFramer()
     apply = state.apply
-    translate = dialects.translate_line
+    apply_fast = state.apply_fast
+    fast = translator.fast
+    translate = translate_decoded
+    loads = orjson.loads
+    not_json = orjson.JSONDecodeError
     blank = 0
     remember = store.remember_next if store is not None else None
     lines: Iterable[tuple[int, bytes]]
@@ -268,53 +271,23 @@ def _fold_translated(
         for number, data in lines:
             if remember is not None:
                 remember(data)
-            if data.endswith(b"\r"):
-                data = data[:-1]
-            if not data or data.isspace():
-                blank += 1
-                continue
-            for event in translate(translator, data, number):
-                apply(event)
-    state.counts.blank += blank
-
-
-def _fold_cursor(chunks: Iterable[bytes], state: StreamState, store: FileLineStore | None) -> None:
-    """Fold a Cursor stream, applying its hot records straight from their dicts."""
-    framer = LineFramer()
-    apply = state.apply
-    apply_record = state.apply_record
-    mark = cursor.mark
-    loads = orjson.loads
-    not_json = orjson.JSONDecodeError
-    blank = 0
-    remember = store.remember_next if store is not None else None
-    for chunk in chunks:
-        number = framer.lines_seen
-        for data in framer.split(chunk):
-            number += 1
-            if remember is not None:
-                remember(data)
             try:
                 record = loads(data)
             except not_json:
-                record = None
-            else:
-                if record.__class__ is dict and apply_record(record, number):
-                    continue
-            if data.endswith(b"\r"):
-                data = data[:-1]
-            if record is None:  # not JSON (or a bare null: parse_line says so too)
+                if data.endswith(b"\r"):
+                    data = data[:-1]
                 if not data or data.isspace():
                     blank += 1
                     continue
-                apply(mark(parse_line(data, number)))
+                record, data = decode_line(data, number)
             else:
-                apply(mark(parse_decoded(record, data, number)))
-    for number, _, data in framer.finish():
-        if remember is not None:
-            remember(data)
-        if data and not data.isspace():
-            apply(mark(parse_line(data, number)))
-        else:
-            blank += 1
+                if record.__class__ is dict:
+                    hot = fast(record, number)
+                    if hot is not None:
+                        apply_fast(hot, number)
+                        continue
+                if data.endswith(b"\r"):
+                    data = data[:-1]
+            for event in translate(translator, record, data, number):
+                apply(event)
     state.counts.blank += blank

@@ -27,7 +27,7 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
-from streamview.core.fast_path import fast_record
+from streamview.core.fast_path import FastRecord, fast_record
 from streamview.core.model import (
     ERROR,
     INCOMPLETE,
@@ -177,6 +177,19 @@ class StreamState:
         fast = fast_record(record, line)
         if fast is None:
             return False
+        self.apply_fast(fast, line)
+        return True
+
+    def apply_fast(self, fast: FastRecord, line: int) -> None:
+        """Apply a hot record a dialect took apart itself (see :data:`FastRecord`).
+
+        The state changes exactly as applying the record's one event would.
+
+        Args:
+            fast: What :func:`~streamview.core.fast_path.fast_record`, or a
+                translator's ``fast``, returned for the line.
+            line: Its 1-based line number.
+        """
         kind, subtype, text, model_call_id, session_id, timestamp, recv = fast
         counts = self.counts
         counts.total += 1
@@ -196,7 +209,7 @@ class StreamState:
                 session.first_time_ms = when
             session.last_time_ms = when
         if kind == "assistant":
-            self._assistant_text(session, text, line, model_call_id, timestamp)
+            self._assistant_text(session, text, line, model_call_id, timestamp, subtype)
         elif kind == "tool_call":
             _, _, *fields = text
             self._tool(session, line, timestamp, recv, subtype == "completed", *fields)
@@ -204,7 +217,6 @@ class StreamState:
             self._thinking_text(session, text, line)
         else:
             self._close_thinking(session)
-        return True
 
     def finish(self) -> None:
         """End of input: open calls are interrupted, a session without result is incomplete."""

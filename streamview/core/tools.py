@@ -185,7 +185,9 @@ def _summary_shell(payload: JSONObject) -> str | None:
     parts = [f"exit {code}"] if code is not None else []
     output = payload.get("interleavedOutput") or payload.get("stdout") or payload.get("stderr")
     if isinstance(output, str) and output.strip():
-        lines = output.replace("\r\n", "\n").rstrip("\n").count("\n") + 1
+        if "\r" in output:  # rare: most output is spared a copy
+            output = output.replace("\r\n", "\n")
+        lines = output.rstrip("\n").count("\n") + 1
         parts.append(_plural(lines, "line"))
     return ", ".join(parts) or None
 

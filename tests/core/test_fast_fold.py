@@ -1,9 +1,11 @@
 """The fast fold behind ``--json`` leaves exactly the state the event-by-event fold leaves.
 
-:func:`~streamview.core.reader.fold` applies thinking, assistant and tool-call records
-straight from their decoded dicts (:meth:`StreamState.apply_record`) and builds events
-only for the rest. These tests compare every field of the resulting state with a fold
-that parses each line into an event and applies it, on real captures, on synthetic
+:func:`~streamview.core.reader.fold` applies each dialect's hot records (Cursor's
+thinking, assistant and tool-call records; Claude Code's and Gemini CLI's deltas)
+straight from their decoded dicts (the translator's ``fast``,
+:meth:`StreamState.apply_fast`) and builds events only for the rest. These tests
+compare every field of the resulting state with a fold that parses each line into an
+event and applies it, on real captures and every dialect's fixtures, on synthetic
 streams and on lines mutated at random (fixed seeds), cut into chunks of every size.
 """
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -148,7 +151,7 @@ def test_real_captures() -> None:
         assert_same_fold(path.read_bytes())
 
 
-ODD_VALUES: list[Any] = [None, 0, -3, "x", "12", "--5", 1.5, 1e300, True, [], {}, 2**70]
+ODD_VALUES: list[Any] = [None, 0, -3, "", "x", "12", "--5", 1.5, 1e300, True, [], {}, 2**70]
 KEYS = [
     "type",
     "subtype",
@@ -160,7 +163,18 @@ KEYS = [
     "message",
     "tool_call",
     "call_id",
+    # Other dialects' fields: Claude Code's deltas, Gemini CLI's messages, Codex's items.
+    "event",
+    "delta",
+    "content",
+    "role",
+    "timestamp",
+    "parent_tool_use_id",
+    "item",
 ]
+DIALECT_FIXTURES = sorted(
+    (Path(__file__).parent.parent / "fixtures" / "dialects").glob("*/*.*json*")
+)
 
 
 def mutate(line: bytes, rng: random.Random) -> bytes:
@@ -206,3 +220,53 @@ def test_compact_state_gives_the_same_summary(name: str) -> None:
     data = SYNTHETIC[name]
     compact = fold([data], StreamState(track_changes=False, compact=True))
     assert summarize(compact) == summarize(fold([data]))
+
+
+@pytest.mark.parametrize(
+    "path", DIALECT_FIXTURES, ids=lambda path: f"{path.parent.name}/{path.name}"
+)
+def test_every_dialects_fixtures(path: Path) -> None:
+    """Each agent's streams (real captures and written shapes) fold the same way."""
+    assert_same_fold(path.read_bytes())
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex", "gemini"])
+@pytest.mark.parametrize("seed", range(4))
+def test_mutated_lines_of_other_dialects(agent: str, seed: int) -> None:
+    """A delta with a field of an unusual type goes the slow way, with the same result."""
+    rng = random.Random(seed)
+    lines = [
+        line
+        for path in DIALECT_FIXTURES
+        if path.parent.name == agent
+        for line in path.read_bytes().splitlines()
+    ]
+    lines += [line for line in lines if b"delta" in line] * 10  # the fast path's records
+    picked = [rng.choice(lines) for _ in range(300)]
+    mutated = [mutate_deep(line, rng) if rng.random() < 0.5 else line for line in picked]
+    assert_same_fold(b"\n".join(mutated) + b"\n")
+
+
+def mutate_deep(line: bytes, rng: random.Random) -> bytes:
+    """One line with values at any depth (a delta's ``text``...) replaced or removed."""
+    try:
+        record = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return line
+
+    def visit(value: Any) -> None:
+        if isinstance(value, dict):
+            for key in list(value):
+                roll = rng.random()
+                if roll < 0.1:
+                    del value[key]
+                elif roll < 0.3:
+                    value[key] = rng.choice(ODD_VALUES)
+                else:
+                    visit(value[key])
+
+    visit(record)
+    try:
+        return orjson.dumps(record)
+    except TypeError:
+        return line

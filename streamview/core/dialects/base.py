@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from streamview.core.events import AnyEvent, JSONObject
+from streamview.core.fast_path import FastRecord
 
 
 class Translator(Protocol):
@@ -39,6 +40,22 @@ class Translator(Protocol):
         Returns:
             One or more events; a record the dialect does not know becomes an
             :class:`~streamview.core.events.UnknownRecord`, never nothing.
+        """
+        ...
+
+    def fast(self, record: JSONObject, line: int) -> FastRecord | None:
+        """The record taken apart for :meth:`StreamState.apply_fast`, if it is one of
+        the stream's hot records (a text or thinking delta); else ``None``.
+
+        Most of a long run is deltas; the fold applies them without building an
+        event. Returning a value must change the translator exactly as
+        :meth:`translate` would, and the state must end as the record's one event
+        would leave it (``tests/core/test_fast_fold.py``). ``None`` changes nothing:
+        the record then goes through :meth:`translate`.
+
+        Args:
+            record: The decoded line, still holding its arrival stamp, if any.
+            line: Its 1-based line number.
         """
         ...
 

@@ -41,7 +41,9 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
+from streamview.core.fast_path import FastRecord
 from streamview.core.fields import as_int, as_str, iso_ms
+from streamview.core.parse import RECV_KEY
 
 NAME = "claude"
 _INIT_KEYS = frozenset(
@@ -262,6 +264,41 @@ class ClaudeTranslator:
             outcome=outcome,
             payload=payload,
             parent_call_id=parent,
+        )
+
+    def fast(self, record: JSONObject, line: int) -> FastRecord | None:
+        """A text or thinking delta of the partial messages, for the fold's fast path."""
+        if record.get("type") != "stream_event":
+            return None
+        event = record.get("event")
+        if event.__class__ is not dict or event.get("type") != "content_block_delta":
+            return None
+        delta = event.get("delta")
+        recv = record.get(RECV_KEY)
+        if delta.__class__ is not dict or (recv is not None and recv.__class__ is not int):
+            return None
+        delta_type = delta.get("type")
+        subtype: bool | str
+        if delta_type == "text_delta":
+            if record.get("parent_tool_use_id") is not None:
+                return None
+            kind, subtype, text = "assistant", True, delta.get("text")
+        elif delta_type == "thinking_delta":
+            self._streamed_thinking = True
+            kind, subtype, text = "thinking", "delta", delta.get("thinking")
+        else:
+            return None
+        sid = record.get("session_id")
+        stamp = record.get("timestamp")
+        ts = None if stamp is None else iso_ms(stamp)
+        return (
+            kind,
+            subtype,
+            text if text.__class__ is str and text else "",
+            None,
+            sid if sid.__class__ is str else None,
+            ts,
+            recv,
         )
 
     def _stream_event(

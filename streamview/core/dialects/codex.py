@@ -40,11 +40,15 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
+from streamview.core.fast_path import FastRecord
 from streamview.core.fields import as_str
+from streamview.core.parse import RECV_KEY
 
 NAME = "codex"
 _RETRY = re.compile(r"\AReconnecting\.{0,3}\s*(\d+)\s*/\s*(\d+)")
 _TEXT_ITEMS = frozenset({"agent_message", "assistant_message", "plan"})
+_NO_TIMES = (None, None, None, None)
+"""A tool call's ``model_call_id``, start and end times and description: Codex has none."""
 _USAGE_NAMES = {
     "input_tokens": "inputTokens",
     "output_tokens": "outputTokens",
@@ -110,6 +114,48 @@ class CodexTranslator:
         if not events:
             return [UnknownRecord(line, sid, None, recv_ms, type=kind, record=record)]
         return events
+
+    def fast(self, record: JSONObject, line: int) -> FastRecord | None:
+        """A tool item's start or end (most of a Codex run) for the fold's fast path.
+
+        Messages, reasoning and errors stay on the slow path: they depend on what the
+        translator saw before, or stand for several events.
+        """
+        kind = record.get("type")
+        if kind.__class__ is not str or not kind.startswith("item."):
+            return None
+        item = record.get("item")
+        recv = record.get(RECV_KEY)
+        if item.__class__ is not dict or (recv is not None and recv.__class__ is not int):
+            return None
+        phase = kind[5:]
+        if phase == "completed":
+            done = True
+        elif phase == "started" or phase == "updated":
+            done = False
+        else:
+            return None
+        item_kind = tools.item_type(item)
+        if item_kind in _TEXT_ITEMS or item_kind == "reasoning" or item_kind == "error":
+            return None
+        try:
+            args = tools.args_of(item_kind, item)
+            outcome, payload = tools.result_of(item_kind, item) if done else (None, None)
+        except Exception:
+            return None  # translate turns this into an unreadable record
+        item_id = item.get("id")
+        call_id = item_id if item_id.__class__ is str and item_id else f"<line {line}>"
+        sid = self._thread
+        fields = (sid, None, call_id, tools.kind_of(item_kind), args, outcome, payload)
+        return (
+            "tool_call",
+            "completed" if done else "started",
+            (*fields, *_NO_TIMES),
+            None,
+            sid,
+            None,
+            recv,
+        )
 
     def _started(self, record: JSONObject, line: int, recv: int | None) -> AnyEvent:
         thread = as_str(record.get("thread_id"))

@@ -2,8 +2,9 @@
 
 The records are read by :mod:`streamview.core.parse` (the format guide is
 ``STREAM_FORMAT.md``); this module only names the dialect, recognises it and marks the
-session as Cursor's. The fast fold (:meth:`~streamview.core.state.StreamState.apply_record`)
-reads Cursor's token deltas and tool calls straight from their dicts.
+session as Cursor's. The fast fold reads Cursor's token deltas and tool calls straight
+from their dicts (the translator's ``fast``, then
+:meth:`~streamview.core.state.StreamState.apply_fast`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from streamview.core.events import (
     SessionStarted,
     UnknownRecord,
 )
+from streamview.core.fast_path import fast_record
 from streamview.core.parse import parse_record
 
 NAME = "cursor"
@@ -38,6 +40,9 @@ class CursorTranslator:
     def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
         """The one event a Cursor record stands for (see :class:`Translator`)."""
         return [mark(parse_record(record, line, recv_ms))]
+
+    fast = staticmethod(fast_record)
+    """Token deltas, thinking and tool calls, straight from the dict."""
 
 
 def detect(record: JSONObject) -> bool:

@@ -38,7 +38,9 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
+from streamview.core.fast_path import FastRecord
 from streamview.core.fields import as_int, as_str, iso_ms
+from streamview.core.parse import RECV_KEY
 
 NAME = "gemini"
 _INIT_KEYS = frozenset({"type", "timestamp", "session_id", "model"})
@@ -108,6 +110,19 @@ class GeminiTranslator:
         if not events:
             return [UnknownRecord(line, self._session, ts, recv_ms, type=kind, record=record)]
         return events
+
+    def fast(self, record: JSONObject, line: int) -> FastRecord | None:
+        """An assistant message (most of a run: its deltas) for the fold's fast path."""
+        if record.get("type") != "message" or record.get("role") != "assistant":
+            return None
+        content = record.get("content")
+        recv = record.get(RECV_KEY)
+        if content.__class__ is not str or (recv is not None and recv.__class__ is not int):
+            return None
+        stamp = record.get("timestamp")
+        ts = None if stamp is None else iso_ms(stamp)
+        delta = record.get("delta") is True
+        return "assistant", delta, content, None, self._session, ts, recv
 
     def _init(self, record: JSONObject, line: int, ts: int | None, recv: int | None) -> AnyEvent:
         self._session = as_str(record.get("session_id"))

@@ -8,8 +8,11 @@ Cursor.
 
 from __future__ import annotations
 
+from typing import Any
+
 from streamview.core.dialects.base import Dialect, Translator
 from streamview.core.events import AnyEvent, MalformedLine, ToolCallEvent, UnknownRecord
+from streamview.core.fields import as_int
 from streamview.core.parse import (
     RECV_KEY,
     decode_line,
@@ -17,10 +20,6 @@ from streamview.core.parse import (
     parse_line,
     with_raw,
 )
-
-
-def _stamp(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def translate_line(
@@ -40,10 +39,25 @@ def translate_line(
         :class:`UnknownRecord`.
     """
     record, data = decode_line(data, line)
+    return translate_decoded(translator, record, data, line, recv_ms)
+
+
+def translate_decoded(
+    translator: Translator, record: Any, data: bytes, line: int, recv_ms: int | None = None
+) -> list[AnyEvent]:
+    """Finish :func:`translate_line` for a line its caller already decoded.
+
+    Args:
+        translator: The stream's translator.
+        record: What :func:`~streamview.core.parse.decode_line` returned for the line.
+        data: The line's bytes, as ``decode_line`` gave them back.
+        line: The 1-based line number.
+        recv_ms: Arrival time stamped by a live source, if any.
+    """
     if record.__class__ is not dict:
         return [parse_decoded(record, data, line, recv_ms)]
     if RECV_KEY in record:
-        recorded = _stamp(record.pop(RECV_KEY))
+        recorded = as_int(record.pop(RECV_KEY))  # as parse_record reads it
         if recorded is not None and recv_ms is None:
             recv_ms = recorded
     kind = record.get("type")
