@@ -7,11 +7,21 @@ record it declines goes the long way (an event from :mod:`streamview.core.parse`
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
+
+import msgspec
 
 from streamview.core.events import JSONObject
 from streamview.core.parse import RECV_KEY
 from streamview.core.tool_record import tool_call_fields
+
+Int64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
+"""An integer field of a typed hot record: ``orjson`` reads it as an int too (past 64
+bits it gives a float), so a typed decoder and the dict agree on it."""
+
+HOT_DECODE_ERRORS = (msgspec.DecodeError, UnicodeDecodeError)
+"""What a typed decoder raises for a line it cannot read (not JSON, not UTF-8, a field
+of another type): the line then goes the usual way."""
 
 FastRecord = tuple[str, Any, Any, Any, Any, Any, Any]
 """``(type, subtype, text or tool fields, model_call_id, session_id, timestamp_ms, recv_ms)``.

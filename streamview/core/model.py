@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import streamview.core.tools as tools
-from streamview.core.events import ConnectionNotice, Event, JSONObject, UnknownRecord
+from streamview.core.events import ConnectionNotice, Event, JSONObject, RunResult, UnknownRecord
 
 TEXT = "text"
 THINKING = "thinking"
@@ -133,6 +133,20 @@ class Outcome:
     num_turns: int | None = None
     message: str | None = None
     """An error outcome's own message."""
+
+    def take(self, event: RunResult) -> None:
+        """Record what a ``result`` says: how the run ended, what it took."""
+        self.status = ERROR if event.is_error or event.subtype != "success" else SUCCESS
+        self.duration_ms = event.duration_ms
+        self.duration_api_ms = event.duration_api_ms
+        self.request_id = event.request_id
+        self.usage = event.usage
+        self.result = event.result
+        self.subtype = event.subtype
+        self.line = event.line
+        self.cost_usd = event.total_cost_usd
+        self.num_turns = event.num_turns
+        self.message = event.message
 
 
 @dataclass(slots=True)

@@ -256,6 +256,7 @@ def _fold(
     apply = state.apply
     apply_fast = state.apply_fast
     fast = translator.fast
+    fast_line = getattr(translator, "fast_line", None)
     translate = translate_decoded
     loads = orjson.loads
     not_json = orjson.JSONDecodeError
@@ -271,6 +272,11 @@ def _fold(
         for number, data in lines:
             if remember is not None:
                 remember(data)
+            if fast_line is not None:
+                hot = fast_line(data, number)
+                if hot is not None:
+                    apply_fast(hot, number)
+                    continue
             try:
                 record = loads(data)
             except not_json:

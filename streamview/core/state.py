@@ -476,18 +476,7 @@ class StreamState:
     def _on_result(self, session: Session, event: RunResult) -> None:
         self._close_text(session)
         self._close_thinking(session)
-        outcome = session.outcome
-        outcome.status = ERROR if event.is_error or event.subtype != "success" else SUCCESS
-        outcome.duration_ms = event.duration_ms
-        outcome.duration_api_ms = event.duration_api_ms
-        outcome.request_id = event.request_id
-        outcome.usage = event.usage
-        outcome.result = event.result
-        outcome.subtype = event.subtype
-        outcome.line = event.line
-        outcome.cost_usd = event.total_cost_usd
-        outcome.num_turns = event.num_turns
-        outcome.message = event.message
+        session.outcome.take(event)
         if self._track:
             self._changes.sessions.add(session.index)
 

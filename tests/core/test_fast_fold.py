@@ -19,6 +19,7 @@ from typing import Any
 import orjson
 import pytest
 
+from streamview.core.dialects.cursor import CursorTranslator
 from streamview.core.reader import EventReader, fold
 from streamview.core.state import StreamState
 from streamview.core.summary import summarize
@@ -270,3 +271,50 @@ def mutate_deep(line: bytes, rng: random.Random) -> bytes:
         return orjson.dumps(record)
     except TypeError:
         return line
+
+
+EDGE_LINES = [
+    b'{"type":"thinking","subtype":"delta","text":"a","type":"thinking"}',
+    b'{"type":"thinking","subtype":"delta","text":"\\ud800"}',
+    b'{"type":"thinking","subtype":"delta","text":"a\xff"}',
+    b'{"type":"thinking","subtype":"delta","text":"a","timestamp_ms":1e3}',
+    b'{"type":"thinking","subtype":"delta","text":"a","timestamp_ms":1.0}',
+    b'{"type":"thinking","subtype":"delta","text":"a","timestamp_ms":123456789012345678901234}',
+    b'{"type":"thinking","subtype":"delta","text":"a","timestamp_ms":18446744073709551615}',
+    b'{"type":"thinking","subtype":"delta","text":"a","streamview_recv_ms":true}',
+    b'{"type":"thinking","subtype":"completed","text":5}',
+    b'{"type":"thinking","subtype":"delta","text":"a"} x',
+    b'{"type":"thinking","subtype":"delta","text":"a"}\r',
+    b'{"type":"assistant","message":{"content":[{"type":"text","text":"a"},{"type":"text"}]}}',
+    b'{"type":"assistant","message":{"content":[{"type":"text","text":"a","x":[1]}]},"text":3}',
+    b'{"type":"assistant","message":{"content":["a"]}}',
+    b'{"type":"assistant","message":null,"model_call_id":"m"}',
+    b'{"type":"assistant","message":{"content":[{"type":"text","text":"a"}]},"model_call_id":7}',
+    b'{"type":"assistant","message":{"content":[{"type":"text","text":"a\\u0000"}]},"session_id":"s"}',
+    b'{"type":"assistant","subtype":3,"message":{"content":[{"type":"text","text":"a"}]}}',
+]
+
+
+@pytest.mark.parametrize("data", EDGE_LINES)
+def test_cursors_typed_decoding_agrees_with_the_dict_or_declines(data: bytes) -> None:
+    """What msgspec reads from the bytes is what the dict path reads, or nothing."""
+    hot = CursorTranslator.fast_line(data, 1)
+    try:
+        record = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        assert hot is None
+        return
+    if hot is not None:
+        assert hot == CursorTranslator.fast(record, 1)
+
+
+def test_every_line_of_the_real_captures_reads_the_same_typed() -> None:
+    """On real Cursor output the typed decoder takes the deltas, and agrees on each."""
+    taken = 0
+    for path in capture_files():
+        for data in path.read_bytes().splitlines():
+            hot = CursorTranslator.fast_line(data, 1)
+            if hot is not None:
+                taken += 1
+                assert hot == CursorTranslator.fast(orjson.loads(data), 1)
+    assert taken > 100 or not capture_files()

@@ -27,6 +27,12 @@ class Translator(Protocol):
 
     One translator reads one stream from its start: it may remember what earlier
     records said (a tool's name by its id, the session id, the model).
+
+    A translator may also have ``fast_line(data, line)``: :meth:`fast` for a line
+    not yet decoded, with a typed decoder that reads only what the hot records need
+    (Cursor's, :mod:`streamview.core.dialects.cursor_typed`). It returns what
+    ``fast(orjson.loads(data), line)`` would, or ``None`` to have the line decoded
+    in full.
     """
 
     def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 import streamview.core.dialects.claude_tools as tools
 from streamview.core.dialects.base import Dialect
 from streamview.core.events import (
@@ -41,7 +43,7 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
-from streamview.core.fast_path import FastRecord
+from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord, Int64
 from streamview.core.fields import as_int, as_str, iso_ms
 from streamview.core.parse import RECV_KEY
 
@@ -49,6 +51,33 @@ NAME = "claude"
 _INIT_KEYS = frozenset(
     {"type", "subtype", "session_id", "model", "cwd", "permissionMode", "apiKeySource"}
 )
+
+
+class _Delta(msgspec.Struct):
+    type: Any = None
+    text: Any = None
+    thinking: Any = None
+
+
+class _Event(msgspec.Struct):
+    type: Any = None
+    delta: _Delta | None = None
+
+
+class _StreamEvent(msgspec.Struct):
+    """A ``stream_event`` record's fields :meth:`ClaudeTranslator.fast` reads, typed
+    as it checks them; the rest of the line is skipped."""
+
+    type: Any = None
+    event: _Event | None = None
+    session_id: Any = None
+    parent_tool_use_id: Any = None
+    timestamp: Any = None
+    streamview_recv_ms: Int64 | None = None
+
+
+_decode_stream_event = msgspec.json.Decoder(_StreamEvent).decode
+_STREAM_EVENT_START = b'{"type":"stream_event"'
 
 
 class ClaudeTranslator:
@@ -299,6 +328,43 @@ class ClaudeTranslator:
             sid if sid.__class__ is str else None,
             ts,
             recv,
+        )
+
+    def fast_line(self, data: bytes, line: int) -> FastRecord | None:
+        """:meth:`fast` for a line not yet decoded: a partial message's delta read
+        into typed structs (the ``Translator`` protocol says when it declines)."""
+        if not data.startswith(_STREAM_EVENT_START):
+            return None
+        try:
+            hot = _decode_stream_event(data)
+        except HOT_DECODE_ERRORS:
+            return None
+        event = hot.event
+        if hot.type != "stream_event" or event is None or event.type != "content_block_delta":
+            return None
+        delta = event.delta
+        if delta is None:
+            return None
+        subtype: bool | str
+        if delta.type == "text_delta":
+            if hot.parent_tool_use_id is not None:
+                return None
+            kind, subtype, text = "assistant", True, delta.text
+        elif delta.type == "thinking_delta":
+            self._streamed_thinking = True
+            kind, subtype, text = "thinking", "delta", delta.thinking
+        else:
+            return None
+        sid = hot.session_id
+        stamp = hot.timestamp
+        return (
+            kind,
+            subtype,
+            text if text.__class__ is str and text else "",
+            None,
+            sid if sid.__class__ is str else None,
+            None if stamp is None else iso_ms(stamp),
+            hot.streamview_recv_ms,
         )
 
     def _stream_event(

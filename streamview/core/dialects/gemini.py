@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 import streamview.core.dialects.gemini_tools as tools
 from streamview.core.dialects.base import Dialect
 from streamview.core.events import (
@@ -38,7 +40,7 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
-from streamview.core.fast_path import FastRecord
+from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord, Int64
 from streamview.core.fields import as_int, as_str, iso_ms
 from streamview.core.parse import RECV_KEY
 
@@ -68,6 +70,22 @@ def usage_of(stats: Any) -> JSONObject | None:
     if isinstance(stats.get("models"), dict):
         usage["models"] = stats["models"]
     return usage or None
+
+
+class _Message(msgspec.Struct):
+    """A ``message`` record's fields :meth:`GeminiTranslator.fast` reads, typed as it
+    checks them; the rest of the line is skipped."""
+
+    type: str | None = None
+    role: Any = None
+    content: str | None = None
+    delta: Any = None
+    timestamp: Any = None
+    streamview_recv_ms: Int64 | None = None
+
+
+_decode_message = msgspec.json.Decoder(_Message).decode
+_MESSAGE_START = b'{"type":"message"'
 
 
 class GeminiTranslator:
@@ -123,6 +141,30 @@ class GeminiTranslator:
         ts = None if stamp is None else iso_ms(stamp)
         delta = record.get("delta") is True
         return "assistant", delta, content, None, self._session, ts, recv
+
+    def fast_line(self, data: bytes, line: int) -> FastRecord | None:
+        """:meth:`fast` for a line not yet decoded: an assistant message read into a
+        typed struct (the ``Translator`` protocol says when it declines)."""
+        if not data.startswith(_MESSAGE_START):
+            return None
+        try:
+            hot = _decode_message(data)
+        except HOT_DECODE_ERRORS:
+            return None
+        content = hot.content
+        if hot.type != "message" or hot.role != "assistant" or content is None:
+            return None
+        stamp = hot.timestamp
+        ts = None if stamp is None else iso_ms(stamp)
+        return (
+            "assistant",
+            hot.delta is True,
+            content,
+            None,
+            self._session,
+            ts,
+            hot.streamview_recv_ms,
+        )
 
     def _init(self, record: JSONObject, line: int, ts: int | None, recv: int | None) -> AnyEvent:
         self._session = as_str(record.get("session_id"))
