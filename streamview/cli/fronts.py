@@ -13,7 +13,7 @@ from streamview.core.exit_status import exit_code_for
 from streamview.core.reader import EventReader, fold
 from streamview.core.sanitize import dumps_for_terminal
 from streamview.core.state import StreamState
-from streamview.core.summary import summarize
+from streamview.core.summary import summarize, summary_json
 from streamview.printer import Printer
 from streamview.sources import Source, empty_input
 
@@ -54,9 +54,20 @@ def run_json(
         gc.enable()
     if state.counts.total == 0 and process is None:
         return fail(empty_input(source, received))
-    summary = summarize(state, process=process() if process is not None else None)
-    out.write(dumps_for_terminal(summary, indent=_is_terminal(out)))
-    out.write("\n")
+    ran = process() if process is not None else None
+    if _is_terminal(out):  # a person reads it: indented
+        out.write(dumps_for_terminal(summarize(state, process=ran), indent=True))
+        out.write("\n")
+    else:  # a script reads it: one line, written a session at a time
+        raw = getattr(out, "buffer", None)
+        if raw is not None:
+            out.flush()
+        for piece in summary_json(state, ran):
+            if raw is not None:
+                raw.write(piece)
+            else:
+                out.write(piece.decode("utf-8"))
+        out.write("\n")
     return exit_code_for(state)
 
 

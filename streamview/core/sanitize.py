@@ -131,6 +131,11 @@ def _shallow(value: Any, depth: int) -> Any:
 
 
 def dumps_for_terminal(value: Any, indent: bool = False) -> str:
+    """:func:`json_for_terminal`, as text."""
+    return json_for_terminal(value, indent).decode("utf-8")
+
+
+def json_for_terminal(value: Any, indent: bool = False) -> bytes:
     """Serialise ``value`` as JSON that is safe to print and decodes back to ``value``.
 
     orjson escapes C0 controls but writes DEL, C1 controls and bidi controls raw, and
@@ -146,13 +151,17 @@ def dumps_for_terminal(value: Any, indent: bool = False) -> str:
         data = orjson.dumps(value, option=orjson.OPT_INDENT_2 if indent else 0)
     except TypeError:
         spaces = 2 if indent else None
+        form: dict[str, Any] = {"ensure_ascii": True, "indent": spaces}
+        if not indent:
+            form["separators"] = (",", ":")  # one line, as orjson writes it
         try:
-            return json.dumps(value, ensure_ascii=True, indent=spaces)
+            text = json.dumps(value, **form)
         except RecursionError:
-            return json.dumps(_shallow(value, _JSON_MAX_DEPTH), ensure_ascii=True, indent=spaces)
+            text = json.dumps(_shallow(value, _JSON_MAX_DEPTH), **form)
+        return text.encode("ascii")
     if _JSON_UNSAFE.search(data) is not None:
         data = _JSON_UNSAFE.sub(_json_escape, data)
-    return data.decode("utf-8")
+    return data
 
 
 def one_line(text: str, limit: int = 200) -> str:

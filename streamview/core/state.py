@@ -69,6 +69,9 @@ __all__ = [
 ]
 
 
+_NO_ARGS: JSONObject = {}  # a compact state's finished calls' arguments: never changed
+
+
 class StreamState:
     """The account of a stream, built one event at a time.
 
@@ -76,9 +79,10 @@ class StreamState:
         track_changes: Record what each event changed, for views that repaint
             incrementally. Off for one-shot front ends (``--json``).
         compact: Keep only what a summary needs, so a long run fits in little
-            memory: a text or thinking block's fragments are joined when it closes,
-            and a finished call whose target is known lets go of its arguments
-            (``args`` becomes ``{}``). For one-shot front ends; a viewer keeps all.
+            memory: closed blocks' fragments are joined, finished calls with a
+            target drop their arguments (``args`` is ``{}``) and keep no
+            ``model_call_id``, ``description`` or ``parent_call_id``. For one-shot
+            front ends; a viewer keeps all.
     """
 
     def __init__(self, track_changes: bool = True, compact: bool = False) -> None:
@@ -186,8 +190,7 @@ class StreamState:
         The state changes exactly as applying the record's one event would.
 
         Args:
-            fast: What :func:`~streamview.core.fast_path.fast_record`, or a
-                translator's ``fast``, returned for the line.
+            fast: What a translator's ``fast`` or ``fast_line`` returned for the line.
             line: Its 1-based line number.
         """
         kind, subtype, text, model_call_id, session_id, timestamp, recv = fast
@@ -439,9 +442,10 @@ class StreamState:
             call.args = session.pending_args.pop(call_id, None)
         if call.target is None or args is not None:
             call.target = tools.target_of(call.kind, call.args)
-        call.model_call_id = call.model_call_id or model_call_id
-        call.description = call.description or description
-        call.parent_call_id = call.parent_call_id or parent_call_id
+        if not self._compact:  # what only a view shows
+            call.model_call_id = call.model_call_id or model_call_id
+            call.description = call.description or description
+            call.parent_call_id = call.parent_call_id or parent_call_id
         if started_at_ms is not None:
             call.started_at_ms = started_at_ms
         if completed:
@@ -456,7 +460,7 @@ class StreamState:
                 call.summary = call.approval
             if self._compact and call.target is not None:
                 # Later records only recompute the target when they bring new args.
-                call.args = {}
+                call.args = _NO_ARGS
         else:
             call.started_line = line
             call.start_ts = timestamp_ms

@@ -6,8 +6,10 @@ ones here keep their meaning.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
+from streamview.core.sanitize import json_for_terminal
 from streamview.core.state import Session, StreamState, ToolCall
 
 
@@ -57,9 +59,16 @@ def summarize(state: StreamState, process: dict[str, Any] | None = None) -> dict
         state: A finished state.
         process: ``{"exit_code", "stderr"}`` when streamview ran the agent itself.
     """
-    counts = state.counts
-    summary: dict[str, Any] = {
+    return {
         "sessions": [session_summary(session) for session in state.sessions],
+        **summary_tail(state, process),
+    }
+
+
+def summary_tail(state: StreamState, process: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What :func:`summarize` says after the sessions, in its order."""
+    counts = state.counts
+    tail: dict[str, Any] = {
         "lines": {
             "total": counts.total,
             "events": counts.events,
@@ -68,5 +77,23 @@ def summarize(state: StreamState, process: dict[str, Any] | None = None) -> dict
         },
     }
     if process is not None:
-        summary["process"] = process
-    return summary
+        tail["process"] = process
+    return tail
+
+
+def summary_json(state: StreamState, process: dict[str, Any] | None = None) -> Iterator[bytes]:
+    """:func:`summarize` as one line of JSON, in pieces: a session at a time.
+
+    A long run's summary is written without ever holding all of it (the whole
+    object, its JSON, the JSON as text): the ``--json`` of a million events peaked at
+    230 MB doing that. The pieces join to what
+    ``json_for_terminal(summarize(state, process))`` gives, byte for byte unless a
+    session holds what orjson cannot write (a lone surrogate, a huge integer): that
+    session is then written by the escaping fallback, the same value in other bytes.
+    """
+    yield b'{"sessions":['
+    for index, session in enumerate(state.sessions):
+        piece = json_for_terminal(session_summary(session))
+        yield b"," + piece if index else piece
+    tail = json_for_terminal(summary_tail(state, process))
+    yield b"]," + tail[1:]

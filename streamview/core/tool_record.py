@@ -15,6 +15,10 @@ _BOOKKEEPING = frozenset({"toolCallId", "startedAtMs", "completedAtMs", "hookAdd
 _RESULT_VARIANTS = ("success", "failure", "rejected", "error")
 
 
+_KINDS: dict[str, str] = {}
+"""A tool key (``readToolCall``) to its kind (``read``)."""
+
+
 def tool_key(tool_call: JSONObject) -> str | None:
     """The key of ``tool_call`` that names the tool: the one ending in ``ToolCall``.
 
@@ -34,7 +38,11 @@ def _split_tool(tool_call: Any) -> tuple[str, JSONObject | None, Any]:
     key = tool_key(tool_call)
     if key is not None:
         body = tool_call[key]
-        kind = key[: -len(TOOL_SUFFIX)] or key
+        kind = _KINDS.get(key)
+        if kind is None:  # one string per kind, not one per call
+            kind = key[: -len(TOOL_SUFFIX)] or key
+            if len(_KINDS) < 1024:
+                _KINDS[key] = kind
         if not isinstance(body, dict):
             return kind, None, None
         args = body.get("args")

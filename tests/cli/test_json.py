@@ -9,9 +9,14 @@ from typing import Any
 import pytest
 
 from streamview.cli import main
+from streamview.core.reader import fold
+from streamview.core.sanitize import json_for_terminal
+from streamview.core.state import StreamState
+from streamview.core.summary import summarize, summary_json
 
 from .helpers import (
     CAPTURES,
+    REPO_ROOT,
     assistant_record,
     capture_files,
     init_record,
@@ -22,6 +27,7 @@ from .helpers import (
     user_record,
 )
 
+RECORDINGS = REPO_ROOT / "recordings"
 TOP_KEYS = {"sessions", "lines"}
 SESSION_KEYS = {
     "session_id",
@@ -397,3 +403,32 @@ def test_input_with_no_json_at_all_has_no_session_and_exits_1(
     assert code == 1
     assert document["sessions"] == []
     assert document["lines"] == {"total": 2, "events": 0, "malformed": 2, "unknown": 0}
+
+
+# -- written a session at a time ------------------------------------------------------------
+
+
+def test_the_summary_is_written_a_session_at_a_time_with_the_same_bytes(tmp_path: Path) -> None:
+    """A pipe gets the summary in pieces (a long run never holds it whole): byte for
+    byte the JSON of the whole object, over many sessions."""
+    path = tmp_path / "recordings.ndjson"
+    path.write_bytes(b"".join(p.read_bytes() for p in sorted(RECORDINGS.glob("*.ndjson"))))
+    state = fold([path.read_bytes()], StreamState(track_changes=False, compact=True))
+    assert len(state.sessions) >= 5
+    whole = json_for_terminal(summarize(state, {"exit_code": 0}))
+    assert b"".join(summary_json(state, {"exit_code": 0})) == whole
+    completed = run("--json", str(path))  # stdout is a pipe: the pieces path
+    assert completed.stdout == json_for_terminal(summarize(state)) + b"\n"
+
+
+def test_a_session_orjson_cannot_write_is_escaped_alone(tmp_path: Path) -> None:
+    """A lone surrogate sends its session to the escaping fallback: one line still,
+    and the same value as the whole object's JSON."""
+    records = [init_record(), assistant_record("a\u2028b \x9b31m \ud800"), result_record("x")]
+    text = "".join(json.dumps(r) + "\n" for r in records)
+    data = (RECORDINGS / "success-multi-tool.ndjson").read_bytes() + text.encode("ascii")
+    state = fold([data], StreamState(track_changes=False, compact=True))
+    pieces = b"".join(summary_json(state))
+    assert b"\n" not in pieces and b": " not in pieces[:20]
+    assert json.loads(pieces) == json.loads(json_for_terminal(summarize(state)))
+    assert json.loads(pieces)["sessions"][1]["text"].endswith("\ud800")
