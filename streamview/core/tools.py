@@ -180,15 +180,25 @@ def _summary_edit(payload: JSONObject) -> str | None:
     return f"+{added or 0} -{removed or 0}"
 
 
+def _line_count(output: str) -> int:
+    """Lines of ``output``, ``\r\n`` or ``\n`` ended, trailing newlines not counted.
+
+    Shell output can be megabytes: counted in place, without a copy.
+    """
+    if "\r" in output:  # rare
+        output = output.replace("\r\n", "\n")
+    end = len(output)
+    while end and output[end - 1] == "\n":
+        end -= 1
+    return output.count("\n", 0, end) + 1
+
+
 def _summary_shell(payload: JSONObject) -> str | None:
     code = as_int(payload.get("exitCode"))
     parts = [f"exit {code}"] if code is not None else []
     output = payload.get("interleavedOutput") or payload.get("stdout") or payload.get("stderr")
-    if isinstance(output, str) and output.strip():
-        if "\r" in output:  # rare: most output is spared a copy
-            output = output.replace("\r\n", "\n")
-        lines = output.rstrip("\n").count("\n") + 1
-        parts.append(_plural(lines, "line"))
+    if isinstance(output, str) and output and not output.isspace():
+        parts.append(_plural(_line_count(output), "line"))
     return ", ".join(parts) or None
 
 

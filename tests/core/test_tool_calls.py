@@ -6,6 +6,8 @@ from typing import Any
 
 import orjson
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from streamview.core import tools
 from streamview.core.events import ToolCallEvent
@@ -498,3 +500,14 @@ def test_paths_below_the_working_directory_are_shown_relative(
     path: str, cwd: str | None, shown: str
 ) -> None:
     assert tools.relative_path(path, cwd) == shown
+
+
+@given(st.text(alphabet="a \t\r\n", max_size=40))
+def test_a_shells_line_count_is_counted_in_place_as_the_plain_rule_says(output: str) -> None:
+    """Lines of output: \\r\\n read as \\n, trailing newlines not counted (no copy made)."""
+    summary = tools.summary_of("shell", "success", {"stdout": output})
+    if not output.strip():
+        assert summary is None
+    else:
+        lines = output.replace("\r\n", "\n").rstrip("\n").count("\n") + 1
+        assert summary == f"{lines:,} line{'' if lines == 1 else 's'}"
