@@ -8,6 +8,7 @@ and a summary (the result key), so a tool invented next week shows up sensibly.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import chain
 from typing import Any
 
 from streamview.core.events import JSONObject
@@ -235,10 +236,27 @@ def _count_matches(value: Any) -> tuple[int, int]:
                 if isinstance(child, containers):
                     push(child)
         elif isinstance(node, list):
+            if len(node) > 2 and _plain_records(node):
+                continue  # a file's match lines: nothing to count, nothing inside
             for child in node:
                 if isinstance(child, containers):
                     push(child)
     return files, matches
+
+
+_COUNTED_KEYS = frozenset({"matches", "file", "totalMatchedLines", "totalMatches"})
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_ONLY_DICTS = {dict}
+
+
+def _plain_records(items: list[Any]) -> bool:
+    """Every item a dict with none of the keys :func:`_count_matches` counts and only
+    scalar values, such as a grep's match lines: checked in C, a pass per property."""
+    return (
+        set(map(type, items)) == _ONLY_DICTS
+        and _COUNTED_KEYS.isdisjoint(chain.from_iterable(items))
+        and _SCALARS.issuperset(map(type, chain.from_iterable(map(dict.values, items))))
+    )
 
 
 def _summary_grep(payload: JSONObject) -> str | None:

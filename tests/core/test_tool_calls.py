@@ -6,7 +6,7 @@ from typing import Any
 
 import orjson
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from streamview.core import tools
@@ -511,3 +511,50 @@ def test_a_shells_line_count_is_counted_in_place_as_the_plain_rule_says(output: 
     else:
         lines = output.replace("\r\n", "\n").rstrip("\n").count("\n") + 1
         assert summary == f"{lines:,} line{'' if lines == 1 else 's'}"
+
+
+def _count_matches_by_walking_every_node(value: Any) -> tuple[int, int]:
+    """The plain rule: every dict with a ``matches`` list is a file with that many
+    matches; any other dict counts a ``file`` string and ``totalMatches`` numbers."""
+    files = matches = 0
+    if isinstance(value, dict):
+        found = value.get("matches")
+        if isinstance(found, list):
+            files, matches = 1, len(found)
+        else:
+            files = int(isinstance(value.get("file"), str))
+            for key in ("totalMatchedLines", "totalMatches"):
+                count = tools.as_int(value[key]) if key in value else None
+                matches += count or 0
+        children: Any = value.values()
+    elif isinstance(value, list):
+        children = value
+    else:
+        return 0, 0
+    for child in children:
+        more_files, more_matches = _count_matches_by_walking_every_node(child)
+        files, matches = files + more_files, matches + more_matches
+    return files, matches
+
+
+_GREP_KEYS = st.sampled_from(
+    ["matches", "file", "totalMatches", "totalMatchedLines", "lineNumber", "content", "x"]
+)
+_GREP_TREES = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 5) | st.text(max_size=3) | st.just("7"),
+    lambda inner: (
+        st.lists(inner, max_size=6)
+        | st.dictionaries(_GREP_KEYS, inner, max_size=4)
+        # a file's match lines, and lists that only look like them
+        | st.lists(st.dictionaries(_GREP_KEYS, inner, max_size=3), min_size=3, max_size=6)
+    ),
+    max_leaves=40,
+)
+
+
+@given(_GREP_TREES)
+@example([{"content": "a"}, {"x": {"file": "f", "totalMatches": 2}}, {"lineNumber": 3}])
+@example([{"content": "a"}, {"content": "b"}, {"x": [{"matches": [1, 2]}]}])
+def test_grep_counts_agree_with_walking_every_node(tree: Any) -> None:
+    """Lists of plain match lines are skipped in C: the counts stay the plain rule's."""
+    assert tools._count_matches(tree) == _count_matches_by_walking_every_node(tree)
