@@ -1,8 +1,9 @@
 """The fast path's first step: the few records most of a run is made of, checked and
 taken apart straight from the decoded dict.
 
-:meth:`streamview.core.state.StreamState.apply_record` applies what this returns; any
-record it declines goes the long way (an event from :mod:`streamview.core.parse`).
+Cursor's translator offers :func:`fast_record` as its ``fast``;
+:meth:`streamview.core.state.StreamState.apply_fast` applies what it returns. Any record
+it declines goes the long way (an event from :mod:`streamview.core.parse`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ of another type): the line then goes the usual way."""
 FastRecord = tuple[str, Any, Any, Any, Any, Any, Any]
 """``(type, subtype, text or tool fields, model_call_id, session_id, timestamp_ms, recv_ms)``.
 
-``type`` is ``thinking`` (``subtype`` ``delta`` with the text, or ``completed``),
+``type`` is ``thinking`` (``subtype`` ``delta`` with the text, ``completed``, or
+``whole``: the text, then the block closes, two events of one line),
 ``assistant`` (``subtype`` says whether the text is a delta: ``True``, ``False``, or
 ``None`` to tell by ``model_call_id`` and ``timestamp_ms`` as Cursor's format guide
 does) or ``tool_call`` (Cursor's: the fields of

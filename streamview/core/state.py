@@ -27,7 +27,7 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
-from streamview.core.fast_path import FastRecord, fast_record
+from streamview.core.fast_path import FastRecord
 from streamview.core.model import (
     ERROR,
     INCOMPLETE,
@@ -162,32 +162,12 @@ class StreamState:
         handler(self, session, event)
         return session
 
-    def apply_record(self, record: JSONObject, line: int) -> bool:
-        """Apply a decoded thinking, assistant or tool-call record straight from its dict.
-
-        The fast path of :func:`~streamview.core.reader.fold`: token deltas are most of
-        a long run, and building an event for each costs more than decoding its line.
-        The state changes exactly as ``apply(parse_record(record, line))`` would.
-
-        Args:
-            record: A decoded line; it is not modified.
-            line: Its 1-based line number.
-
-        Returns:
-            ``True`` when applied. ``False`` for any other record, or for one whose
-            fields have unusual types: nothing changed; parse it and :meth:`apply` the
-            event.
-        """
-        fast = fast_record(record, line)
-        if fast is None:
-            return False
-        self.apply_fast(fast, line)
-        return True
-
     def apply_fast(self, fast: FastRecord, line: int) -> None:
         """Apply a hot record a dialect took apart itself (see :data:`FastRecord`).
 
-        The state changes exactly as applying the record's one event would.
+        The fast path of :func:`~streamview.core.reader.fold`: token deltas are most of
+        a long run, and building an event for each costs more than decoding its line.
+        The state changes exactly as applying the record's events would.
 
         Args:
             fast: What a translator's ``fast`` or ``fast_line`` returned for the line.
@@ -218,6 +198,11 @@ class StreamState:
             self._tool(session, line, timestamp, recv, subtype == "completed", *fields)
         elif text is not None:
             self._thinking_text(session, text, line)
+            if subtype == "whole":  # and the block closes: a second event
+                self._close_thinking(session)
+                session.events += 1
+                if self._track:
+                    self._changes.events += 1
         else:
             self._close_thinking(session)
 

@@ -91,7 +91,7 @@ def tool_call_fields(record: JSONObject, line: int) -> ToolCallFields:
     """The fields of a :class:`ToolCallEvent`, read from a ``tool_call`` record.
 
     Lets the fold apply a tool call without building the event (see
-    :meth:`~streamview.core.state.StreamState.apply_record`).
+    :meth:`~streamview.core.state.StreamState.apply_fast`).
     """
     sid, ts = common_fields(record)
     tool_call = record.get("tool_call")

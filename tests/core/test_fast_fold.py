@@ -318,3 +318,33 @@ def test_every_line_of_the_real_captures_reads_the_same_typed() -> None:
                 taken += 1
                 assert hot == CursorTranslator.fast(orjson.loads(data), 1)
     assert taken > 100 or not capture_files()
+
+
+def _codex(kind: str, item: dict[str, Any]) -> bytes:
+    return orjson.dumps({"type": kind, "item": item})
+
+
+CODEX_GROWTH = b"\n".join(
+    [
+        orjson.dumps({"type": "thread.started", "thread_id": "t-1"}),
+        orjson.dumps({"type": "turn.started"}),
+        _codex("item.started", {"id": "r", "type": "reasoning", "text": "Look"}),
+        _codex("item.updated", {"id": "r", "type": "reasoning", "text": "Look"}),  # no news
+        _codex("item.updated", {"id": "r", "type": "reasoning", "text": "Looking"}),
+        _codex("item.completed", {"id": "r", "type": "reasoning", "text": "Looking."}),
+        _codex("item.completed", {"id": "r2", "type": "reasoning", "text": ""}),
+        _codex("item.started", {"id": "m", "type": "agent_message", "text": "Do"}),
+        _codex("item.updated", {"id": "m", "type": "agent_message", "text": "Do"}),  # no news
+        _codex("item.updated", {"id": "m", "type": "agent_message", "text": "Redo"}),  # rewrite
+        _codex("item.updated", {"id": "m", "type": "agent_message", "text": "Redone"}),
+        _codex("item.completed", {"id": "m", "type": "agent_message", "text": "Redone."}),
+        _codex("item.whatever", {"type": "agent_message", "text": "no id"}),
+        _codex("item.completed", {"id": "", "type": "reasoning", "text": 5}),
+        orjson.dumps({"type": "turn.completed", "usage": {"input_tokens": 3}}),
+    ]
+)
+
+
+def test_codex_messages_and_reasoning_that_grow_rewrite_or_stall() -> None:
+    """Codex's growing items on the fast path: no news, a rewrite, an empty id."""
+    assert_same_fold(CODEX_GROWTH + b"\n")

@@ -118,8 +118,8 @@ class CodexTranslator:
     def fast(self, record: JSONObject, line: int) -> FastRecord | None:
         """A tool item's start or end (most of a Codex run) for the fold's fast path.
 
-        Messages, reasoning and errors stay on the slow path: they depend on what the
-        translator saw before, or stand for several events.
+        Messages and reasoning too, growing as :meth:`_grown` says; errors stay on the
+        slow path.
         """
         kind = record.get("type")
         if kind.__class__ is not str or not kind.startswith("item."):
@@ -129,14 +129,16 @@ class CodexTranslator:
         if item.__class__ is not dict or (recv is not None and recv.__class__ is not int):
             return None
         phase = kind[5:]
+        item_kind = tools.item_type(item)
+        if item_kind in _TEXT_ITEMS or item_kind == "reasoning":
+            return self._grown(item, item_kind == "reasoning", phase == "completed", line, recv)
         if phase == "completed":
             done = True
         elif phase == "started" or phase == "updated":
             done = False
         else:
             return None
-        item_kind = tools.item_type(item)
-        if item_kind in _TEXT_ITEMS or item_kind == "reasoning" or item_kind == "error":
+        if item_kind == "error":
             return None
         try:
             args = tools.args_of(item_kind, item)
@@ -156,6 +158,39 @@ class CodexTranslator:
             None,
             recv,
         )
+
+    def _grown(
+        self, item: JSONObject, thinking: bool, done: bool, line: int, recv: int | None
+    ) -> FastRecord:
+        """A message or reasoning item: its new text as a delta while it grows; the
+        complete message replaces what its deltas built, complete reasoning closes (a
+        ``whole`` thinking record: the new text, then the block closes). Nothing new
+        (or a rewrite, which the complete item will carry) shows nothing: it only
+        closes open thinking."""
+        sid = self._thread
+        text = item.get("text")
+        if text.__class__ is not str:
+            text = ""
+        item_id = item.get("id")
+        if item_id.__class__ is not str or not item_id:
+            item_id = f"<line {line}>"
+        shown = self._texts.pop(item_id, "") if done else self._texts.get(item_id, "")
+        if thinking:
+            new = text[len(shown) :] if text.startswith(shown) else text
+            if done:
+                if new:
+                    return "thinking", "whole", new, None, sid, None, recv
+                return "thinking", "completed", None, None, sid, None, recv
+            self._texts[item_id] = text
+            if new:
+                return "thinking", "delta", new, None, sid, None, recv
+            return "thinking", "completed", None, None, sid, None, recv
+        if done:
+            return "assistant", False, text, None, sid, None, recv
+        self._texts[item_id] = text
+        if text.startswith(shown) and len(text) > len(shown):
+            return "assistant", True, text[len(shown) :], None, sid, None, recv
+        return "thinking", "completed", None, None, sid, None, recv
 
     def _started(self, record: JSONObject, line: int, recv: int | None) -> AnyEvent:
         thread = as_str(record.get("thread_id"))
@@ -218,9 +253,9 @@ class CodexTranslator:
         item_id = as_str(item.get("id")) or f"<line {line}>"
         done = phase == "completed"
         if item_kind in _TEXT_ITEMS:
-            return self._grow(item_id, as_str(item.get("text")) or "", done, False, line, recv)
+            return self._grow(item, False, done, line, recv)
         if item_kind == "reasoning":
-            return self._grow(item_id, as_str(item.get("text")) or "", done, True, line, recv)
+            return self._grow(item, True, done, line, recv)
         if item_kind == "error":
             message = as_str(item.get("message")) or "error"
             return [
@@ -251,29 +286,18 @@ class CodexTranslator:
         ]
 
     def _grow(
-        self, item_id: str, text: str, done: bool, thinking: bool, line: int, recv: int | None
+        self, item: JSONObject, thinking: bool, done: bool, line: int, recv: int | None
     ) -> list[AnyEvent]:
-        """A message or reasoning item: its new text as a delta while it grows; the
-        complete message replaces what its deltas built, complete reasoning closes."""
-        sid = self._thread
-        shown = self._texts.pop(item_id, "") if done else self._texts.get(item_id, "")
-        if thinking:
-            events: list[AnyEvent] = []
-            new = text[len(shown) :] if text.startswith(shown) else text
-            if new:
-                events.append(ThinkingDelta(line, sid, None, recv, text=new))
-            if done:
-                events.append(ThinkingCompleted(line, sid, None, recv))
-            else:
-                self._texts[item_id] = text
-            return events or [ThinkingCompleted(line, sid, None, recv)]
-        if done:
-            return [AssistantMessage(line, sid, None, recv, text=text, delta=False)]
-        self._texts[item_id] = text
-        if text.startswith(shown) and len(text) > len(shown):
-            return [AssistantMessage(line, sid, None, recv, text=text[len(shown) :], delta=True)]
-        # Nothing new (or a rewrite, which the complete item will carry): nothing to show.
-        return [ThinkingCompleted(line, sid, None, recv)]
+        """A message or reasoning item as events (what :meth:`_grown` says happens)."""
+        kind, subtype, text, _, sid, _, _ = self._grown(item, thinking, done, line, recv)
+        if kind == "assistant":
+            return [AssistantMessage(line, sid, None, recv, text=text, delta=subtype)]
+        if subtype == "completed":
+            return [ThinkingCompleted(line, sid, None, recv)]
+        events: list[AnyEvent] = [ThinkingDelta(line, sid, None, recv, text=text)]
+        if subtype == "whole":
+            events.append(ThinkingCompleted(line, sid, None, recv))
+        return events
 
 
 def usage_of(usage: Any) -> JSONObject | None:
