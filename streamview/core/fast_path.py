@@ -8,7 +8,8 @@ it declines goes the long way (an event from :mod:`streamview.core.parse`).
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 
@@ -20,9 +21,33 @@ Int64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
 """An integer field of a typed hot record: ``orjson`` reads it as an int too (past 64
 bits it gives a float), so a typed decoder and the dict agree on it."""
 
-HOT_DECODE_ERRORS = (msgspec.DecodeError, UnicodeDecodeError)
+_HOT_DECODE_ERRORS = (msgspec.DecodeError, UnicodeDecodeError)
 """What a typed decoder raises for a line it cannot read (not JSON, not UTF-8, a field
 of another type): the line then goes the usual way."""
+
+Hot = TypeVar("Hot", bound=msgspec.Struct)
+
+
+def hot_reader(struct: type[Hot], *starts: bytes) -> Callable[[bytes], Hot | None]:
+    """A reader of a dialect's hot lines into ``struct``, for its ``fast_line``.
+
+    Args:
+        struct: The fields the fast path reads, typed as it checks them.
+        starts: How the agent's CLI starts those lines: any other line is left to
+            be decoded in full, and so is one the struct cannot hold.
+    """
+    decode = msgspec.json.Decoder(struct).decode
+
+    def read(data: bytes) -> Hot | None:
+        if not data.startswith(starts):
+            return None
+        try:
+            return decode(data)
+        except _HOT_DECODE_ERRORS:
+            return None
+
+    return read
+
 
 FastRecord = tuple[str, Any, Any, Any, Any, Any, Any]
 """``(type, subtype, text or tool fields, model_call_id, session_id, timestamp_ms, recv_ms)``.

@@ -43,7 +43,7 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
-from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord, Int64
+from streamview.core.fast_path import FastRecord, Int64, hot_reader
 from streamview.core.fields import as_int, as_str, iso_ms
 from streamview.core.parse import RECV_KEY
 
@@ -76,8 +76,7 @@ class _StreamEvent(msgspec.Struct):
     streamview_recv_ms: Int64 | None = None
 
 
-_decode_stream_event = msgspec.json.Decoder(_StreamEvent).decode
-_STREAM_EVENT_START = b'{"type":"stream_event"'
+_read_stream_event = hot_reader(_StreamEvent, b'{"type":"stream_event"')
 
 
 class ClaudeTranslator:
@@ -306,38 +305,21 @@ class ClaudeTranslator:
         recv = record.get(RECV_KEY)
         if delta.__class__ is not dict or (recv is not None and recv.__class__ is not int):
             return None
-        delta_type = delta.get("type")
-        subtype: bool | str
-        if delta_type == "text_delta":
-            if record.get("parent_tool_use_id") is not None:
-                return None
-            kind, subtype, text = "assistant", True, delta.get("text")
-        elif delta_type == "thinking_delta":
-            self._streamed_thinking = True
-            kind, subtype, text = "thinking", "delta", delta.get("thinking")
-        else:
-            return None
-        sid = record.get("session_id")
-        stamp = record.get("timestamp")
-        ts = None if stamp is None else iso_ms(stamp)
-        return (
-            kind,
-            subtype,
-            text if text.__class__ is str and text else "",
-            None,
-            sid if sid.__class__ is str else None,
-            ts,
+        return self._delta(
+            delta.get("type"),
+            delta.get("text"),
+            delta.get("thinking"),
+            record.get("parent_tool_use_id"),
+            record.get("session_id"),
+            record.get("timestamp"),
             recv,
         )
 
     def fast_line(self, data: bytes, line: int) -> FastRecord | None:
         """:meth:`fast` for a line not yet decoded: a partial message's delta read
         into typed structs (the ``Translator`` protocol says when it declines)."""
-        if not data.startswith(_STREAM_EVENT_START):
-            return None
-        try:
-            hot = _decode_stream_event(data)
-        except HOT_DECODE_ERRORS:
+        hot = _read_stream_event(data)
+        if hot is None:
             return None
         event = hot.event
         if hot.type != "stream_event" or event is None or event.type != "content_block_delta":
@@ -345,26 +327,46 @@ class ClaudeTranslator:
         delta = event.delta
         if delta is None:
             return None
+        return self._delta(
+            delta.type,
+            delta.text,
+            delta.thinking,
+            hot.parent_tool_use_id,
+            hot.session_id,
+            hot.timestamp,
+            hot.streamview_recv_ms,
+        )
+
+    def _delta(
+        self,
+        delta_type: Any,
+        text: Any,
+        thinking: Any,
+        parent: Any,
+        sid: Any,
+        stamp: Any,
+        recv: int | None,
+    ) -> FastRecord | None:
+        """A ``content_block_delta``'s fast record, from its fields (as
+        :meth:`_stream_event` reads them); ``None`` for any other delta."""
         subtype: bool | str
-        if delta.type == "text_delta":
-            if hot.parent_tool_use_id is not None:
+        if delta_type == "text_delta":
+            if parent is not None:
                 return None
-            kind, subtype, text = "assistant", True, delta.text
-        elif delta.type == "thinking_delta":
+            kind, subtype, value = "assistant", True, text
+        elif delta_type == "thinking_delta":
             self._streamed_thinking = True
-            kind, subtype, text = "thinking", "delta", delta.thinking
+            kind, subtype, value = "thinking", "delta", thinking
         else:
             return None
-        sid = hot.session_id
-        stamp = hot.timestamp
         return (
             kind,
             subtype,
-            text if text.__class__ is str and text else "",
+            value if value.__class__ is str and value else "",
             None,
             sid if sid.__class__ is str else None,
             None if stamp is None else iso_ms(stamp),
-            hot.streamview_recv_ms,
+            recv,
         )
 
     def _stream_event(

@@ -21,7 +21,7 @@ from streamview.core.events import (
     SessionStarted,
     UnknownRecord,
 )
-from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord, Int64, fast_record
+from streamview.core.fast_path import FastRecord, Int64, fast_record, hot_reader
 from streamview.core.parse import parse_record
 
 NAME = "cursor"
@@ -69,9 +69,7 @@ class _Hot(msgspec.Struct):
     streamview_recv_ms: Int64 | None = None
 
 
-_decode = msgspec.json.Decoder(_Hot).decode
-_HOT_STARTS = (b'{"type":"thinking"', b'{"type":"assistant"')
-"""How the CLI starts those lines: any other line is decoded in full at once."""
+_read_hot = hot_reader(_Hot, b'{"type":"thinking"', b'{"type":"assistant"')
 
 
 def fast_line(data: bytes, line: int) -> FastRecord | None:
@@ -81,11 +79,8 @@ def fast_line(data: bytes, line: int) -> FastRecord | None:
         data: The line, as read (a trailing ``\\r`` is whitespace to both decoders).
         line: Its 1-based line number.
     """
-    if not data.startswith(_HOT_STARTS):
-        return None
-    try:
-        hot = _decode(data)
-    except HOT_DECODE_ERRORS:
+    hot = _read_hot(data)
+    if hot is None:
         return None
     kind = hot.type
     if kind == "thinking":

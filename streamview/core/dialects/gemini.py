@@ -40,7 +40,7 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
-from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord, Int64
+from streamview.core.fast_path import FastRecord, Int64, hot_reader
 from streamview.core.fields import as_int, as_str, iso_ms
 from streamview.core.parse import RECV_KEY
 
@@ -84,8 +84,7 @@ class _Message(msgspec.Struct):
     streamview_recv_ms: Int64 | None = None
 
 
-_decode_message = msgspec.json.Decoder(_Message).decode
-_MESSAGE_START = b'{"type":"message"'
+_read_message = hot_reader(_Message, b'{"type":"message"')
 
 
 class GeminiTranslator:
@@ -137,34 +136,22 @@ class GeminiTranslator:
         recv = record.get(RECV_KEY)
         if content.__class__ is not str or (recv is not None and recv.__class__ is not int):
             return None
-        stamp = record.get("timestamp")
-        ts = None if stamp is None else iso_ms(stamp)
-        delta = record.get("delta") is True
-        return "assistant", delta, content, None, self._session, ts, recv
+        return self._assistant(content, record.get("delta"), record.get("timestamp"), recv)
 
     def fast_line(self, data: bytes, line: int) -> FastRecord | None:
         """:meth:`fast` for a line not yet decoded: an assistant message read into a
         typed struct (the ``Translator`` protocol says when it declines)."""
-        if not data.startswith(_MESSAGE_START):
-            return None
-        try:
-            hot = _decode_message(data)
-        except HOT_DECODE_ERRORS:
+        hot = _read_message(data)
+        if hot is None:
             return None
         content = hot.content
         if hot.type != "message" or hot.role != "assistant" or content is None:
             return None
-        stamp = hot.timestamp
+        return self._assistant(content, hot.delta, hot.timestamp, hot.streamview_recv_ms)
+
+    def _assistant(self, content: str, delta: Any, stamp: Any, recv: int | None) -> FastRecord:
         ts = None if stamp is None else iso_ms(stamp)
-        return (
-            "assistant",
-            hot.delta is True,
-            content,
-            None,
-            self._session,
-            ts,
-            hot.streamview_recv_ms,
-        )
+        return "assistant", delta is True, content, None, self._session, ts, recv
 
     def _init(self, record: JSONObject, line: int, ts: int | None, recv: int | None) -> AnyEvent:
         self._session = as_str(record.get("session_id"))
