@@ -20,6 +20,7 @@ from textual.containers import Container
 from textual.events import Resize
 from textual.message import Message
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Input
 
 from streamview.core.exit_status import exit_code_for
@@ -45,7 +46,7 @@ from streamview.ui.transcript import Transcript
 FRAME_SECONDS = 1 / 30
 """How often pending events are folded in."""
 EARLIEST_PUMP_SECONDS = 1 / 120
-"""Events arriving after a quiet spell are folded at once, unless a fold ran this recently."""
+"""Events arriving after a quiet spell are folded at once, or once the last fold is this old."""
 FOLD_BUDGET_SECONDS = 0.05
 """Time one frame may spend folding before it yields to the UI."""
 BEHIND_SYNC_SECONDS = 0.5
@@ -101,6 +102,8 @@ class StreamviewApp(ViewerActions):
         self._frame_seconds = frame_seconds
         self._last_sync = 0.0
         self._last_pump = 0.0
+        self._early_pump: Timer | None = None
+        """A fold asked for by arriving events, due shortly."""
         self._resting = False
         """The frame and clock timers are paused: nothing on screen can change."""
         self._rate_samples: deque[tuple[int, int]] = deque()
@@ -239,10 +242,19 @@ class StreamviewApp(ViewerActions):
         """The reader put events into an empty buffer (sent at most once per fold)."""
 
     def on_streamview_app_events_arrived(self, message: EventsArrived) -> None:
-        """Events came after a quiet spell: fold them now unless a fold just ran."""
+        """Events came after a quiet spell: fold them now, or once the last fold is
+        :data:`EARLIEST_PUMP_SECONDS` old (not at the next frame: a line streamed in
+        just after a fold would wait a whole frame for nothing)."""
         self.wake()
-        if time.perf_counter() - self._last_pump >= EARLIEST_PUMP_SECONDS:
+        wait = EARLIEST_PUMP_SECONDS - (time.perf_counter() - self._last_pump)
+        if wait <= 0:
             self.pump()
+        elif self._early_pump is None:
+            self._early_pump = self.set_timer(wait, self._pump_early, name="early-pump")
+
+    def _pump_early(self) -> None:
+        self._early_pump = None
+        self.pump()
 
     def wake(self) -> None:
         """Frames and the clock run again (events came, or a key may start a playback)."""
