@@ -36,6 +36,7 @@ from streamview.ui.app_actions import ViewerActions
 from streamview.ui.app_keys import APP_BINDINGS
 from streamview.ui.controls import ViewerControls
 from streamview.ui.feed import Feed
+from streamview.ui.frame_gc import collect_between_frames, collection_due
 from streamview.ui.playback import PlaybackFeed
 from streamview.ui.search_calls import CallHit
 from streamview.ui.session_header import SessionHeader
@@ -104,6 +105,8 @@ class StreamviewApp(ViewerActions):
         self._last_pump = 0.0
         self._early_pump: Timer | None = None
         """A fold asked for by arriving events, due shortly."""
+        self._collect_pending = False
+        """A garbage collection waits for the frame to reach the screen."""
         self._resting = False
         """The frame and clock timers are paused: nothing on screen can change."""
         self._rate_samples: deque[tuple[int, int]] = deque()
@@ -322,7 +325,15 @@ class StreamviewApp(ViewerActions):
             if time.perf_counter() - self._last_sync < BEHIND_SYNC_SECONDS:
                 return
         self.sync()
+        if collection_due() and not self._collect_pending:
+            self._collect_pending = True
+            self.call_after_refresh(self._collect)
         self._rest_if_idle(folded, batch.more)
+
+    def _collect(self) -> None:
+        """The frame is on screen: collect garbage now (:mod:`streamview.ui.frame_gc`)."""
+        self._collect_pending = False
+        collect_between_frames()
 
     def sync(self) -> None:
         """Repaint the widgets the latest changes touch."""
