@@ -21,7 +21,7 @@ from textual.events import Resize
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Input
+from textual.widgets import Input
 
 from streamview.core.exit_status import exit_code_for
 from streamview.core.state import Session, StreamState
@@ -37,6 +37,7 @@ from streamview.ui.app_keys import APP_BINDINGS
 from streamview.ui.controls import ViewerControls
 from streamview.ui.feed import Feed
 from streamview.ui.frame_gc import collect_between_frames, collection_due
+from streamview.ui.keys_footer import KeysFooter
 from streamview.ui.playback import PlaybackFeed
 from streamview.ui.search_calls import CallHit
 from streamview.ui.session_header import SessionHeader
@@ -162,7 +163,7 @@ class StreamviewApp(ViewerActions):
         yield self.search_box
         yield self.filter_box
         yield self.status_bar
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         """Start reading, fold every frame, and tick the clock every second."""
