@@ -38,11 +38,13 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import functools
 import os
 import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,12 +110,20 @@ class Run:
     stdout: bytes
 
 
+@functools.cache
+def empty_config_home() -> str:
+    """An empty ``XDG_CONFIG_HOME`` for every child: settings the viewer remembered for
+    someone (a tool-call filter, thinking hidden) must not change what is measured."""
+    return tempfile.mkdtemp(prefix="streamview-bench-config-")
+
+
 def measure(command: list[str], capture: bool = False, timeout: float = 900.0) -> Run:
     """Run ``command`` in a fresh child; wall clock here, CPU and peak RSS from wait4."""
     began = time.monotonic()
     child = subprocess.Popen(
         command,
         cwd=REPO,
+        env={**os.environ, "XDG_CONFIG_HOME": empty_config_home()},
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE if capture else subprocess.DEVNULL,
     )

@@ -20,7 +20,8 @@ from textual.containers import Container
 from textual.events import Resize
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Input
+from textual.timer import Timer
+from textual.widgets import Input
 
 from streamview.core.exit_status import exit_code_for
 from streamview.core.state import Session, StreamState
@@ -35,6 +36,8 @@ from streamview.ui.app_actions import ViewerActions
 from streamview.ui.app_keys import APP_BINDINGS
 from streamview.ui.controls import ViewerControls
 from streamview.ui.feed import Feed
+from streamview.ui.frame_gc import collect_between_frames, collection_due
+from streamview.ui.keys_footer import KeysFooter
 from streamview.ui.playback import PlaybackFeed
 from streamview.ui.search_calls import CallHit
 from streamview.ui.session_header import SessionHeader
@@ -45,7 +48,7 @@ from streamview.ui.transcript import Transcript
 FRAME_SECONDS = 1 / 30
 """How often pending events are folded in."""
 EARLIEST_PUMP_SECONDS = 1 / 120
-"""Events arriving after a quiet spell are folded at once, unless a fold ran this recently."""
+"""Events arriving after a quiet spell are folded at once, or once the last fold is this old."""
 FOLD_BUDGET_SECONDS = 0.05
 """Time one frame may spend folding before it yields to the UI."""
 BEHIND_SYNC_SECONDS = 0.5
@@ -101,6 +104,10 @@ class StreamviewApp(ViewerActions):
         self._frame_seconds = frame_seconds
         self._last_sync = 0.0
         self._last_pump = 0.0
+        self._early_pump: Timer | None = None
+        """A fold asked for by arriving events, due shortly."""
+        self._collect_pending = False
+        """A garbage collection waits for the frame to reach the screen."""
         self._resting = False
         """The frame and clock timers are paused: nothing on screen can change."""
         self._rate_samples: deque[tuple[int, int]] = deque()
@@ -156,7 +163,7 @@ class StreamviewApp(ViewerActions):
         yield self.search_box
         yield self.filter_box
         yield self.status_bar
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         """Start reading, fold every frame, and tick the clock every second."""
@@ -239,10 +246,19 @@ class StreamviewApp(ViewerActions):
         """The reader put events into an empty buffer (sent at most once per fold)."""
 
     def on_streamview_app_events_arrived(self, message: EventsArrived) -> None:
-        """Events came after a quiet spell: fold them now unless a fold just ran."""
+        """Events came after a quiet spell: fold them now, or once the last fold is
+        :data:`EARLIEST_PUMP_SECONDS` old (not at the next frame: a line streamed in
+        just after a fold would wait a whole frame for nothing)."""
         self.wake()
-        if time.perf_counter() - self._last_pump >= EARLIEST_PUMP_SECONDS:
+        wait = EARLIEST_PUMP_SECONDS - (time.perf_counter() - self._last_pump)
+        if wait <= 0:
             self.pump()
+        elif self._early_pump is None:
+            self._early_pump = self.set_timer(wait, self._pump_early, name="early-pump")
+
+    def _pump_early(self) -> None:
+        self._early_pump = None
+        self.pump()
 
     def wake(self) -> None:
         """Frames and the clock run again (events came, or a key may start a playback)."""
@@ -310,7 +326,15 @@ class StreamviewApp(ViewerActions):
             if time.perf_counter() - self._last_sync < BEHIND_SYNC_SECONDS:
                 return
         self.sync()
+        if collection_due() and not self._collect_pending:
+            self._collect_pending = True
+            self.call_after_refresh(self._collect)
         self._rest_if_idle(folded, batch.more)
+
+    def _collect(self) -> None:
+        """The frame is on screen: collect garbage now (:mod:`streamview.ui.frame_gc`)."""
+        self._collect_pending = False
+        collect_between_frames()
 
     def sync(self) -> None:
         """Repaint the widgets the latest changes touch."""

@@ -184,11 +184,24 @@ class AnswerMarkdown(Markdown):
         "code_block": LongCodeBlock,
     }
 
-    def __init__(self, markup: str, code_theme: str) -> None:
-        super().__init__("", code_theme=code_theme, hyperlinks=False)
-        parser = MarkdownIt("commonmark", {"html": False}).enable("strikethrough").enable("table")
+    def __init__(self, markup: str, code_theme: str, parser: MarkdownIt | None = None) -> None:
+        # Rich's own __init__ builds a parser (and a linkifier) per call: 0.3 ms, and
+        # a hundred objects left for the cyclic GC, on every frame of a growing answer.
         self.markup = markup
-        self.parsed = parser.parse(markup)
+        self.parsed = (parser or answer_parser()).parse(markup)
+        self.code_theme = code_theme
+        self.justify = None
+        self.style = "none"
+        self.hyperlinks = False
+        self.inline_code_lexer = None
+        self.inline_code_theme = code_theme
+
+
+def answer_parser() -> MarkdownIt:
+    """A Markdown parser as answers need it (CommonMark without HTML, with strikethrough
+    and tables). Build one per thread and reuse it: building costs more than parsing a
+    paragraph."""
+    return MarkdownIt("commonmark", {"html": False}).enable("strikethrough").enable("table")
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,6 +264,7 @@ class BlockLayout:
     def __init__(self, styles: LayoutStyles) -> None:
         self.styles = styles
         self.console = offscreen_console(80, styles.theme)
+        self.parser = answer_parser()
 
     # -- the blocks -----------------------------------------------------------------------
 
@@ -385,7 +399,9 @@ class BlockLayout:
         if _DEEP_NESTING.search(text):
             text, tail = "", text
         try:
-            strips = self.lines_of(AnswerMarkdown(hard_breaks(text), self.styles.code_theme), width)
+            strips = self.lines_of(
+                AnswerMarkdown(hard_breaks(text), self.styles.code_theme, self.parser), width
+            )
         except Exception:  # a Markdown the renderer chokes on is still shown, as text
             strips, tail = [], text + tail
         else:

@@ -439,7 +439,19 @@ class ToolCallTable(RowCursorView, TableKeys):
         self._columns = None
 
     def _update_virtual_size(self) -> None:
-        self.virtual_size = Size(self.scrollable_content_region.width, len(self._calls) + 1)
+        size = Size(self.scrollable_content_region.width, len(self._calls) + 1)
+        old = self.virtual_size
+        if (
+            size.width == old.width
+            and size.height > old.height > self.scrollable_content_region.height
+        ):
+            # Already taller than the pane (its height is capped or a share of the
+            # screen): a new row changes the scroll range only, not the pane's size.
+            # Setting the reactive would lay the whole screen out again, 20-30 ms.
+            self.set_reactive(ToolCallTable.virtual_size, size)
+            self._scroll_update(size)
+            return
+        self.virtual_size = size
 
     def _post_highlighted(self) -> None:
         """The cursor was set without moving through :meth:`move_cursor`: say so."""

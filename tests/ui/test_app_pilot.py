@@ -7,11 +7,13 @@ import time
 from pathlib import Path
 
 import orjson
+import pytest
 from textual import events
 from textual.widget import Widget
 
 from streamview.core import tools
 from streamview.sources import FileSource, PipeSource
+from streamview.ui import app as app_module
 from streamview.ui.app import StreamviewApp
 from streamview.ui.feed import Feed
 from streamview.ui.session_header import SessionHeader
@@ -630,6 +632,21 @@ async def test_events_after_a_quiet_spell_are_folded_without_waiting_for_a_frame
     app = StreamviewApp(source, clock=FakeClock(), frame_seconds=60)  # frame timer all but off
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: app.state.counts.total == 1, timeout=5)
+        source.push(lines_of(PROBE_43)[1])
+        await wait_for(pilot, lambda: app.state.counts.total == 2, timeout=5)
+        assert "Read the file notes.txt" in header_text(app)
+
+
+async def test_events_right_after_a_fold_are_folded_soon_not_at_the_next_frame(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Lines that arrive just after a fold wait for the earliest next fold, not a frame."""
+    monkeypatch.setattr(app_module, "EARLIEST_PUMP_SECONDS", 0.3)
+    source = ScriptedSource(lines_of(PROBE_43)[:1])
+    app = StreamviewApp(source, clock=FakeClock(), frame_seconds=60)  # frame timer all but off
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.state.counts.total == 1, timeout=5)
+        app.pump()  # a fold just ran: what comes next is too soon to fold at once
         source.push(lines_of(PROBE_43)[1])
         await wait_for(pilot, lambda: app.state.counts.total == 2, timeout=5)
         assert "Read the file notes.txt" in header_text(app)

@@ -8,6 +8,7 @@ from typing import Any
 from rich.cells import cell_len
 from textual.app import App, ComposeResult
 from textual.message import Message
+from textual.widgets import Static
 
 from streamview.core import tools
 from streamview.core.state import Session, ToolCall
@@ -311,3 +312,52 @@ async def test_the_kind_column_fits_the_kinds_and_grows_for_a_new_one() -> None:
         assert lines[2].startswith("  2 read        a.py")
         assert lines[3].startswith("  3 updateTodos 2 todos")
         assert lines[0].index("target") == lines[3].index("2 todos")
+
+
+class PaneApp(App[None]):
+    """The table as the viewer stacks it: below a filler, ``height: auto`` up to 45%."""
+
+    CSS_PATH = STYLESHEET
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+
+    def compose(self) -> ComposeResult:
+        yield Static("filler", id="transcript")
+        yield ToolCallTable(self.session, now_ms=NOW_MS, id="tool-calls")
+
+
+async def test_a_full_table_takes_new_rows_without_changing_size_and_shows_them() -> None:
+    """Rows added to a table already taller than its pane only scroll it (no new layout);
+    the cursor on the last row follows them and the scrollbar takes the new range."""
+    session = make_session([make_call(0)])
+    app = PaneApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = app.query_one(ToolCallTable)
+        table.select_call(0)
+        await pilot.pause()
+        heights = [table.outer_size.height]
+        for index in range(1, 40):
+            session.tool_calls.append(make_call(index, "glob", f"**/*.{index}"))
+            table.refresh_calls([index])
+            await pilot.pause()
+            heights.append(table.outer_size.height)
+        # The pane grew with its first rows, then stayed at its cap (45% of 24 lines).
+        assert heights[0] < heights[-1] == 10
+        assert heights.index(10) < 10 and set(heights[heights.index(10) :]) == {10}
+        assert table.virtual_size.height == 41
+        assert table.show_vertical_scrollbar
+        assert table.vertical_scrollbar.window_virtual_size == 41
+        assert table.max_scroll_y == 41 - table.scrollable_content_region.height
+        assert table.cursor_call == 39
+        assert rows(table)[-1].split()[:3] == ["40", "glob", "**/*.39"]
+        # Laid out from scratch, the same rows look the same.
+        fresh = PaneApp(make_session(list(session.tool_calls)))
+        async with fresh.run_test(size=(80, 24)) as fresh_pilot:
+            other = fresh.query_one(ToolCallTable)
+            other.select_call(39)
+            await fresh_pilot.pause()
+            assert other.outer_size == table.outer_size
+            assert other.virtual_size == table.virtual_size
+            assert rows(other) == rows(table)

@@ -1,0 +1,77 @@
+"""Garbage collection between frames: the young generation collected after a frame."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+
+import pytest
+
+from streamview.ui import frame_gc
+from streamview.ui.app import StreamviewApp
+
+from .conftest import FakeClock, ScriptedSource, lines_of, wait_for
+
+PROBE_43 = "hcn_2026.09.15_probe-43_partial-output-tool-turn.ndjson"
+
+
+@pytest.fixture(autouse=True)
+def viewer_thresholds() -> Iterator[None]:
+    """The thresholds the viewer runs with (restored afterwards)."""
+    before = gc.get_threshold()
+    gc.set_threshold(100_000, 50, 100)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
+def cycles(count: int) -> list[list[object]]:
+    """``count`` two-object reference cycles."""
+    pairs = []
+    for _ in range(count):
+        a: list[object] = []
+        b: list[object] = [a]
+        a.append(b)
+        pairs.append(a)
+    return pairs
+
+
+def test_nothing_is_collected_below_the_young_threshold() -> None:
+    gc.collect()
+    assert not frame_gc.collection_due()
+    assert frame_gc.collect_between_frames() == -1
+
+
+def test_the_young_generation_is_collected_once_enough_piled_up() -> None:
+    gc.collect()
+    kept = cycles(frame_gc.YOUNG_OBJECTS)
+    assert frame_gc.collection_due()
+    assert frame_gc.collect_between_frames() == 0
+    assert gc.get_count()[0] < frame_gc.YOUNG_OBJECTS // 10
+    assert len(kept) == frame_gc.YOUNG_OBJECTS  # live objects are kept, of course
+
+
+def test_the_older_generations_take_their_turns() -> None:
+    gc.collect()
+    generations = []
+    for _ in range(frame_gc.YOUNG_PER_MIDDLE + 1):
+        garbage = cycles(frame_gc.YOUNG_OBJECTS)
+        del garbage
+        generations.append(frame_gc.collect_between_frames())
+    assert generations == [0] * frame_gc.YOUNG_PER_MIDDLE + [1]
+
+
+async def test_the_viewer_collects_after_a_frame_while_lines_stream_in() -> None:
+    lines = lines_of(PROBE_43)
+    source = ScriptedSource(lines[:1])
+    app = StreamviewApp(source, clock=FakeClock())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.state.counts.total == 1, timeout=5)
+        gc.collect()
+        garbage = cycles(frame_gc.YOUNG_OBJECTS)
+        del garbage
+        source.push(lines[1])
+        await wait_for(pilot, lambda: app.state.counts.total == 2, timeout=5)
+        await wait_for(pilot, lambda: not frame_gc.collection_due(), timeout=5)
+        assert "Read the file notes.txt" in str(app.header.render())
