@@ -13,6 +13,8 @@ moment nothing waits for the UI thread.
 from __future__ import annotations
 
 import gc
+import time
+from collections.abc import Callable
 
 YOUNG_OBJECTS = 20_000
 """Objects allocated (net) since the last collection that make a collection worth running."""
@@ -26,11 +28,24 @@ def collection_due() -> bool:
     return gc.get_count()[0] >= YOUNG_OBJECTS
 
 
-def collect_between_frames() -> int:
+FULL_SHARE = 0.01
+"""At most this share of the time goes to full collections: after one that took ``t``
+seconds, the next waits at least ``t / FULL_SHARE``. A full collection walks the whole
+heap (a long run's state is millions of objects); CPython postpones it on a large heap
+by its own rule, which collecting by hand bypasses."""
+
+_full = {"not_before": 0.0}
+
+
+def collect_between_frames(clock: Callable[[], float] = time.monotonic) -> int:
     """Collect the young generation, and the older ones when their turn came.
 
     The oldest generation is collected when the middle one was collected as many times
-    as its threshold says, as CPython itself would.
+    as its threshold says, as CPython itself would, and no sooner than
+    :data:`FULL_SHARE` allows after the last one.
+
+    Args:
+        clock: Monotonic seconds (tests pass a fake one).
 
     Returns:
         The generation collected (-1: nothing was due).
@@ -40,6 +55,11 @@ def collect_between_frames() -> int:
     _young, middle, old = gc.get_count()
     generation = 0
     if middle >= YOUNG_PER_MIDDLE:
-        generation = 2 if old >= gc.get_threshold()[2] else 1
+        full = old >= gc.get_threshold()[2] and clock() >= _full["not_before"]
+        generation = 2 if full else 1
+    began = clock()
     gc.collect(generation)
+    if generation == 2:
+        ended = clock()
+        _full["not_before"] = ended + (ended - began) / FULL_SHARE
     return generation

@@ -75,3 +75,28 @@ async def test_the_viewer_collects_after_a_frame_while_lines_stream_in() -> None
         await wait_for(pilot, lambda: app.state.counts.total == 2, timeout=5)
         await wait_for(pilot, lambda: not frame_gc.collection_due(), timeout=5)
         assert "Read the file notes.txt" in str(app.header.render())
+
+
+def test_a_full_collection_waits_a_hundred_times_as_long_as_the_last_one_took(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a big heap a full collection is a long pause: at most 1% of the time."""
+    now = [1000.0]
+    collected: list[int] = []
+
+    def collect(generation: int = 2) -> int:
+        collected.append(generation)
+        now[0] += 0.5 if generation == 2 else 0.01  # a full one takes half a second
+        return 0
+
+    monkeypatch.setattr(gc, "get_count", lambda: (frame_gc.YOUNG_OBJECTS, 10, 1_000))
+    monkeypatch.setattr(gc, "collect", collect)
+    clock = lambda: now[0]  # noqa: E731
+    monkeypatch.setitem(frame_gc._full, "not_before", 0.0)
+    assert frame_gc.collect_between_frames(clock) == 2
+    assert frame_gc.collect_between_frames(clock) == 1  # right after: the middle only
+    now[0] += 48.0
+    assert frame_gc.collect_between_frames(clock) == 1  # 49 s later: not yet (50 s)
+    now[0] += 2.0
+    assert frame_gc.collect_between_frames(clock) == 2
+    assert collected == [2, 1, 1, 2]
