@@ -8,6 +8,7 @@ from itertools import chain
 import orjson
 
 import streamview.core.dialects as dialects
+from streamview.core.checkpoints import PlaybackIndex
 from streamview.core.dialects import cursor
 from streamview.core.dialects.base import Dialect, Translator
 from streamview.core.events import AnyEvent, MalformedLine, ToolCallEvent, UnknownRecord
@@ -212,6 +213,7 @@ def fold(
     store: FileLineStore | None = None,
     finish: bool = True,
     agent: str | None = None,
+    index: PlaybackIndex | None = None,
 ) -> StreamState:
     """Fold a whole input into a finished :class:`StreamState`.
 
@@ -229,6 +231,8 @@ def fold(
         finish: Mark the state ended (end of input); off for a partial read.
         agent: A dialect's name to read the input as; ``None`` or ``auto``
             recognises it from the first lines.
+        index: Where each event's line and times, and checkpoints of the state,
+            are recorded for playback (the input must be the whole file from its start).
     """
     state = state or StreamState(track_changes=False)
     dialect = dialects.by_name(agent)
@@ -238,9 +242,16 @@ def fold(
     if store is not None:
         store.agent = dialect.name
     if dialect is cursor.DIALECT:
-        _fold_cursor(source, state, store)
+        if index is not None:
+            index.begin(state, None)
+        _fold_cursor(source, state, store, index)
     else:
-        _fold_translated(source, state, store, dialect.translator())
+        translator = dialect.translator()
+        if index is not None:
+            index.begin(state, translator)
+        _fold_translated(source, state, store, translator, index)
+    if index is not None:
+        index.finish()
     if finish:
         state.finish()
     return state
@@ -251,6 +262,7 @@ def _fold_translated(
     state: StreamState,
     store: FileLineStore | None,
     translator: Translator,
+    index: PlaybackIndex | None = None,
 ) -> None:
     """Fold a stream of a dialect other than Cursor's, event by event."""
     framer = LineFramer()
@@ -272,14 +284,27 @@ def _fold_translated(
                 data = data[:-1]
             if not data or data.isspace():
                 blank += 1
-                continue
-            for event in translate(translator, data, number):
-                apply(event)
+            else:
+                for event in translate(translator, data, number):
+                    apply(event)
+                    if index is not None:
+                        index.note_event(event)
+            if index is not None:
+                index.end_line(state, number, translator)
     state.counts.blank += blank
 
 
-def _fold_cursor(chunks: Iterable[bytes], state: StreamState, store: FileLineStore | None) -> None:
-    """Fold a Cursor stream, applying its hot records straight from their dicts."""
+def _fold_cursor(
+    chunks: Iterable[bytes],
+    state: StreamState,
+    store: FileLineStore | None,
+    index: PlaybackIndex | None = None,
+) -> None:
+    """Fold a Cursor stream, applying its hot records straight from their dicts.
+
+    With an ``index``, each line is one event (or a blank line, none), so a checkpoint
+    may follow any line.
+    """
     framer = LineFramer()
     apply = state.apply
     apply_record = state.apply_record
@@ -300,6 +325,8 @@ def _fold_cursor(chunks: Iterable[bytes], state: StreamState, store: FileLineSto
                 record = None
             else:
                 if record.__class__ is dict and apply_record(record, number):
+                    if index is not None and index.note_record(number, record):
+                        index.end_line(state, number, None)
                     continue
             if data.endswith(b"\r"):
                 data = data[:-1]
@@ -307,14 +334,22 @@ def _fold_cursor(chunks: Iterable[bytes], state: StreamState, store: FileLineSto
                 if not data or data.isspace():
                     blank += 1
                     continue
-                apply(mark(parse_line(data, number)))
+                event = mark(parse_line(data, number))
             else:
-                apply(mark(parse_decoded(record, data, number)))
+                event = mark(parse_decoded(record, data, number))
+            apply(event)
+            if index is not None:
+                index.note_event(event)
+                index.end_line(state, number, None)
     for number, _, data in framer.finish():
         if remember is not None:
             remember(data)
         if data and not data.isspace():
-            apply(mark(parse_line(data, number)))
+            event = mark(parse_line(data, number))
+            apply(event)
+            if index is not None:
+                index.note_event(event)
+                index.end_line(state, number, None)
         else:
             blank += 1
     state.counts.blank += blank
