@@ -22,6 +22,7 @@ from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any
 
 import orjson
@@ -211,6 +212,11 @@ def build_column_schedule(
     else:
         clock = RECEIVED if first != missing else STEADY
     column = received if clock == RECEIVED else stamps
+    if clock != STEADY and idle_limit is None and column and missing not in column:
+        # Every line timed, no idle limit: each offset is how far the clock's running
+        # maximum has got from the first time (what offsets_ms works out line by line).
+        start = column[0]
+        return Schedule(clock, array("q", [top - start for top in accumulate(column, max)]))
     moments: Iterable[int | None]
     if clock == STEADY:
         moments = (None for _ in received)

@@ -253,3 +253,16 @@ def test_times_past_64_bits_count_as_none(tmp_path: Path) -> None:
     )
     _, timeline = indexed(path, 1)
     assert [timeline.moment(n, False) for n in range(2)] == [None, 5]
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_column_schedule_of_fully_timed_lines(seed: int) -> None:
+    """Every line timed, no idle limit (the viewer's case): the running-maximum shortcut
+    gives build_schedule's offsets, clocks going back included."""
+    rng = random.Random(seed)
+    received = [1_000 + rng.randrange(-500, 100_000) for _ in range(rng.randrange(1, 60))]
+    stamps: list[int | None] = [None] * len(received)
+    for limit in (None, 2):
+        expected = build_schedule(list(zip(received, stamps, strict=True)), limit)
+        got = build_column_schedule(column(received), column(stamps), NO_TIME, limit)
+        assert (got.clock, list(got.offsets)) == (expected.clock, list(expected.offsets))
