@@ -27,6 +27,9 @@ The figures (see ``bench/README.md`` for what each means):
    finished file and on a silent pipe, CPU ticks over ``--idle-seconds``.
 5. ``streamview --json`` on a file of each agent's dialect (``bench/dialect_streams.py``;
    Cursor's is ``bench/generate.py``'s), against the bare loop on the same file.
+7. Playback (``bench/playback_probe.py``): the viewer opened on each file, headless;
+   once browsable, the first playback key (space), a seek (``5``) and a step back
+   (``,``), each until the screen shows the new position; the process's peak RSS.
 
 Writes ``bench/results.json`` (everything, with the machine) and
 ``bench/results.md`` (the table), and puts the table into ``bench/PERFORMANCE.md``
@@ -68,6 +71,9 @@ KEY_TARGET_MS = 50.0
 IDLE_CPU_TARGET_PERCENT = 0.5
 """Of one core, on a finished file and on a silent pipe (issue 12's targets)."""
 STARTUP_TARGET_S = 0.5
+PLAYBACK_KEY_TARGET_S = 1.0
+"""The first playback key on a file shown at its final state (issue 12, on 1M events)."""
+PLAYBACK_RSS_TARGET_MB = 500.0
 TARGET_SIZE = 1_000_000
 """The memory and browsable targets are set on the 1M-event file."""
 TABLE_START = "<!-- TABLE -->"
@@ -235,6 +241,19 @@ def best_tui_run(path: Path, times: int) -> dict[str, Any]:
     best["peak_rss_mb"] = max(run["peak_rss_mb"] for run in runs)
     best["samples_final_state_s"] = [run.get("final_state_s") for run in runs]
     return best
+
+
+def playback_probe(path: Path, timeout: float = 300.0) -> dict[str, Any]:
+    """``bench/playback_probe.py`` on ``path`` in a fresh child: keys timed, peak RSS."""
+    run = measure(
+        [sys.executable, str(BENCH / "playback_probe.py"), str(path), "--timeout", str(timeout)],
+        capture=True,
+        timeout=timeout * 2 + 60,
+    )
+    result = child_json(run)
+    result["peak_rss_mb"] = run.peak_rss_mb
+    result["returncode"] = run.returncode
+    return result
 
 
 def live_probe(path: Path, rate: int, seconds: float) -> dict[str, Any]:
@@ -457,6 +476,32 @@ def table(results: dict[str, Any]) -> list[list[str]]:
                 verdict(entry.get("peak_rss_mb"), TUI_RSS_TARGET_MB, "MB"),
             ]
         )
+    for name, entry in results.get("playback", {}).items():
+        targeted = parse_size(name) >= TARGET_SIZE
+        first = entry.get("first_key_s")
+        rows.append(
+            [
+                "playback first key (space, from the final state)",
+                name,
+                fmt(first, "s") + f" (then seek 50 %: {fmt(entry.get('seek_s'), 's')}, "
+                f"step back: {fmt(entry.get('step_back_s'), 's')})",
+                "",
+                "",
+                f"< {PLAYBACK_KEY_TARGET_S:g} s" if targeted else "",
+                verdict(first, PLAYBACK_KEY_TARGET_S, "s") if targeted else "",
+            ]
+        )
+        rows.append(
+            [
+                "playback peak RSS",
+                name,
+                fmt(entry.get("peak_rss_mb"), "MB", 0),
+                "",
+                "",
+                f"< {PLAYBACK_RSS_TARGET_MB:.0f} MB" if targeted else "",
+                verdict(entry.get("peak_rss_mb"), PLAYBACK_RSS_TARGET_MB, "MB") if targeted else "",
+            ]
+        )
     worst_key: float | None = None
     for rate, entry in results["live"].items():
         latency = entry.get("latency_ms", {})
@@ -562,7 +607,9 @@ def main(argv: list[str] | None = None) -> int:
         help="a Markdown file whose table (between TABLE markers) is replaced",
     )
     parser.add_argument(
-        "--skip", default="", help="comma list of json,tui,live,startup,dialects,idle"
+        "--skip",
+        default="",
+        help="comma list of json,tui,live,startup,dialects,idle,playback",
     )
     parser.add_argument(
         "--idle-seconds", type=float, help="seconds of each idle CPU count (default 20; 2 quick)"
@@ -600,6 +647,11 @@ def main(argv: list[str] | None = None) -> int:
             times = min(repeats, 3)
             note(f"TUI on {name} ({times}x)...")
             results["tui"][name] = best_tui_run(path, times)
+    if "playback" not in skip:
+        results["playback"] = {}
+        for name, path in files.items():
+            note(f"playback keys on {name}...")
+            results["playback"][name] = playback_probe(path)
     if "live" not in skip:
         live_file = max(files.values(), key=lambda p: p.stat().st_size if p.exists() else 0)
         live_file = files.get("100k", live_file)

@@ -10,6 +10,7 @@ malformed lines.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Iterator
 from pathlib import Path
 
 from streamview.core.events import AnyEvent, MalformedLine, ToolCallEvent, UnknownRecord
@@ -82,3 +83,23 @@ class FileLineStore(LineStore):
                 return handle.read(self._lengths[number])
         except OSError:
             return None
+
+    def read_lines(self, first: int, last: int) -> Iterator[tuple[int, bytes]]:
+        """Lines ``first`` to ``last`` (numbers and bytes, without terminators), read
+        from the file at once; lines it does not know, or cannot read, are left out."""
+        offsets, lengths = self._offsets, self._lengths
+        last = min(last, len(offsets) - 1)
+        first = max(first, 1)
+        if first > last:
+            return
+        start = offsets[first]
+        try:
+            with open(self.path, "rb") as handle:
+                handle.seek(start)
+                data = handle.read(offsets[last] + lengths[last] - start)
+        except OSError:
+            return
+        for number in range(first, last + 1):
+            offset = offsets[number] - start
+            if offset >= 0:
+                yield number, data[offset : offset + lengths[number]]

@@ -8,6 +8,7 @@ from itertools import chain
 import orjson
 
 import streamview.core.dialects as dialects
+from streamview.core.checkpoints import PlaybackIndex
 from streamview.core.dialects import cursor
 from streamview.core.dialects.base import Dialect, Translator
 from streamview.core.dialects.lines import translate_decoded
@@ -213,6 +214,7 @@ def fold(
     store: FileLineStore | None = None,
     finish: bool = True,
     agent: str | None = None,
+    index: PlaybackIndex | None = None,
 ) -> StreamState:
     """Fold a whole input into a finished :class:`StreamState`.
 
@@ -231,6 +233,8 @@ def fold(
         finish: Mark the state ended (end of input); off for a partial read.
         agent: A dialect's name to read the input as; ``None`` or ``auto``
             recognises it from the first lines.
+        index: Where each event's line and times, and checkpoints of the state,
+            are recorded for playback (the input must be the whole file from its start).
     """
     state = state or StreamState(track_changes=False)
     dialect = dialects.by_name(agent)
@@ -239,7 +243,12 @@ def fold(
         dialect, source = sniff(chunks)
     if store is not None:
         store.agent = dialect.name
-    _fold(source, state, store, dialect.translator())
+    translator = dialect.translator()
+    if index is not None:
+        index.begin(state, translator)
+    _fold(source, state, store, translator, index)
+    if index is not None:
+        index.finish()
     if finish:
         state.finish()
     return state
@@ -250,6 +259,7 @@ def _fold(
     state: StreamState,
     store: FileLineStore | None,
     translator: Translator,
+    index: PlaybackIndex | None = None,
 ) -> None:
     """Fold a stream: its hot records straight from their dicts, the rest event by event."""
     framer = LineFramer()
@@ -276,6 +286,8 @@ def _fold(
                 hot = fast_line(data, number)
                 if hot is not None:
                     apply_fast(hot, number)
+                    if index is not None and index.note_fast(hot):
+                        index.end_line(state, number, translator)
                     continue
             try:
                 record = loads(data)
@@ -291,9 +303,15 @@ def _fold(
                     hot = fast(record, number)
                     if hot is not None:
                         apply_fast(hot, number)
+                        if index is not None and index.note_fast(hot):
+                            index.end_line(state, number, translator)
                         continue
                 if data.endswith(b"\r"):
                     data = data[:-1]
             for event in translate(translator, record, data, number):
                 apply(event)
+                if index is not None:
+                    index.note_event(event)
+            if index is not None:
+                index.end_line(state, number, translator)
     state.counts.blank += blank

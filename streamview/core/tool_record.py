@@ -124,14 +124,10 @@ def tool_call_fields(record: JSONObject, line: int) -> ToolCallFields:
         body = tool_call.get(key) if key else None
         if isinstance(body, dict):
             description = as_str(body.get("description"))
-    call_id = record.get("call_id")
-    if not isinstance(call_id, str):
-        fallback = tool_call.get("toolCallId") if isinstance(tool_call, dict) else None
-        call_id = fallback if isinstance(fallback, str) else f"<line {line}>"
     return (
         sid,
         ts,
-        call_id,
+        record_call_id(record, line),
         kind,
         args,
         outcome,
@@ -141,3 +137,14 @@ def tool_call_fields(record: JSONObject, line: int) -> ToolCallFields:
         completed_at,
         description,
     )
+
+
+def record_call_id(record: JSONObject, line: int) -> str:
+    """A ``tool_call`` record's ``call_id``: the field, else the call's ``toolCallId``,
+    else one made from the line number."""
+    call_id = record.get("call_id")
+    if isinstance(call_id, str):
+        return call_id
+    tool_call = record.get("tool_call")
+    fallback = tool_call.get("toolCallId") if isinstance(tool_call, dict) else None
+    return fallback if isinstance(fallback, str) else f"<line {line}>"

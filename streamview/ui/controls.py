@@ -57,6 +57,8 @@ PLAYBACK_KEYS: list[tuple[str, str, str, str, str]] = [
 """``(keys, command, description, key shown, meaning)`` of the playback keys."""
 SHOWN_KEYS = {"toggle", "step(1)", "step(-1)"}
 """Playback commands listed in the footer (the rest are in the help screen and palette)."""
+INDEX_POLL_SECONDS = 0.02
+"""How often keys given while the file is indexed check whether it is done."""
 EXPORT_BINDING = Binding(
     "x",
     "playback('export')",
@@ -211,6 +213,8 @@ class ViewerControls:
         if not feed.loaded:
             if feed.request_index():
                 self._pending.append(command)  # carried out once the events are read
+                if len(self._pending) == 1:
+                    self._await_index()
                 self.app.notify("indexing for playback…", timeout=1.5)
             else:
                 self.app.notify("still loading the file…", timeout=1.5)
@@ -234,6 +238,16 @@ class ViewerControls:
             feed.go_to(feed.total)
         self._pump()
         self.refresh()
+
+    def _await_index(self) -> None:
+        """Carry out the waiting keys as soon as the file is indexed (not at the next
+        refresh, a quarter of a second later)."""
+        if not self._pending:
+            return
+        if self.playback is not None and self.playback.loaded:
+            self.refresh()
+        else:
+            self.app.set_timer(INDEX_POLL_SECONDS, self._await_index, name="index-poll")
 
     @property
     def waiting(self) -> bool:

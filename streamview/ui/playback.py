@@ -1,17 +1,17 @@
 """Playback in the viewer: a finished file's events, handed out in time.
 
 :class:`PlaybackFeed` stands in for :class:`~streamview.ui.feed.Feed` when the input
-is a finished file. Opened at its final state, it folds the file on a thread with the
-fast :func:`~streamview.core.reader.fold` and hands the app the finished state in one
-piece (a big file's start and end first, as a preview); the events playback needs are
-parsed from the file again after that (a big file's only when a playback key first asks
-for them). Playing, it
-hands the app the events a :class:`~streamview.core.timing.Playhead` says are due.
-Going forward only appends; going back makes the app start a fresh
-:class:`~streamview.core.state.StreamState` and fold ``events[:n]`` again, so an
-earlier position shows exactly the state a straight replay had there.
+is a finished file. Opened at its final state, it folds the file on a thread
+(:func:`~streamview.core.timeline.fold_indexed`: a big file's start and end first, as
+a preview) and hands the app the finished state in one piece; the fold also records
+each event's times and checkpoints of the state, so no event is held (a
+:class:`~streamview.core.timeline.FileTimeline` reads them from the file when due).
+Played from its start, or from a pipe, the events are held in memory.
 
-The keys, the position bar and the agent panel are :mod:`streamview.ui.controls`.
+Playing, it hands the app the events a :class:`~streamview.core.timing.Playhead` says
+are due. Going forward only appends; going back (or far ahead) hands the app the state
+of the nearest checkpoint at or before the target, then the events after it: exactly
+the state a straight replay has there. Keys and position bar: :mod:`streamview.ui.controls`.
 """
 
 from __future__ import annotations
@@ -20,18 +20,24 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 
-from streamview.core.events import AnyEvent, ToolCallEvent
+from streamview.core.checkpoints import CHECKPOINT_EVERY
 from streamview.core.linestore import FileLineStore, LineStore
 from streamview.core.preview import PREVIEW_FROM_BYTES, fold_preview
-from streamview.core.reader import EventReader, fold
+from streamview.core.reader import EventReader
 from streamview.core.state import StreamState
+from streamview.core.timeline import (
+    FileTimeline,
+    MemoryTimeline,
+    fold_indexed,
+    last_moment,
+    next_call,
+)
 from streamview.core.timing import (
     RECEIVED,
     STEADY,
     STEADY_MS,
     Playhead,
     Schedule,
-    build_schedule,
     faster,
     slower,
 )
@@ -48,11 +54,14 @@ class PlaybackFeed:
         speed: Recording time played per real second.
         idle_limit: Longest silence to play, in seconds.
         clock: Monotonic seconds (tests inject a fake one).
-        index_on_demand: Opened at the final state, parse a big file's events for
-            playback only when :meth:`request_index` or :meth:`index` asks (a million
-            events take about a gigabyte); a small file's, and any file's when
-            ``False``, right after the fold.
+        index_on_demand: Opened at the final state, schedule a big file's events for
+            playback only when :meth:`request_index` or :meth:`index` asks; a small
+            file's, and any file's when ``False``, right after the fold.
         agent: The dialect to read the file as (``None``: recognised from its start).
+        on_demand_from: Files at least this big (bytes) are "big" for
+            ``index_on_demand``.
+        checkpoint_every: Events between two checkpoints of the state (a file opened
+            at its final state): the most a seek replays.
     """
 
     def __init__(
@@ -66,20 +75,23 @@ class PlaybackFeed:
         clock: Callable[[], float] = time.monotonic,
         index_on_demand: bool = True,
         agent: str | None = None,
+        on_demand_from: int = PREVIEW_FROM_BYTES,
+        checkpoint_every: int = CHECKPOINT_EVERY,
     ) -> None:
         self.source = source
         self.agent = agent
         path = source.path
         self.store: LineStore = FileLineStore(path) if path else LineStore()
-        self.events: list[AnyEvent] = []
-        """Every event of the file, in order (grows while loading)."""
+        self.timeline: MemoryTimeline | FileTimeline = MemoryTimeline()
+        """Every event of the input, in order (held ones grow while loading)."""
         self.schedule: Schedule | None = None
         self.idle_limit = idle_limit
         self.steady_ms = steady_ms
         self.bytes_read = 0
         self.blank_lines = 0
         self.on_rewind: Callable[[], None] | None = None
-        """Called (in the caller's thread) when the consumer must start a fresh state."""
+        """Called (in the caller's thread) when playback goes back: the next drain hands
+        the consumer the state to start again from."""
         self._lock = threading.RLock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -95,15 +107,14 @@ class PlaybackFeed:
         self._final: StreamState | None = None
         """The whole file folded (opened at its final state)."""
         self._index_on_demand = index_on_demand
+        self._on_demand_from = on_demand_from
+        self._checkpoint_every = checkpoint_every
         self._indexing = False
         self._indexer: threading.Thread | None = None
         self._error: str | None = None
         self._applied = 0
         self._target: int | None = None
         """Events wanted while paused; ``None`` means all that are loaded."""
-        self._call_starts: list[int] = []
-        """Index of the first event of each tool call."""
-        self._calls_seen: set[str] = set()
 
     # -- the Feed interface -----------------------------------------------------------
 
@@ -127,15 +138,20 @@ class PlaybackFeed:
             if thread is not None and thread is not threading.current_thread():
                 thread.join(timeout)
 
+    @property
+    def events(self) -> MemoryTimeline | FileTimeline:
+        """Every event, in order (a file's are parsed from it when asked for)."""
+        return self.timeline
+
     def load(self) -> None:
         """Read the whole input and schedule it (the loader thread's body).
 
-        Opening at the final state, the file is folded first and the state handed
-        over, then parsed again into the events playback needs.
+        Opening at the final state, the file is folded, recording what playback needs,
+        and the state handed over.
         """
         store = self.store
         if self._start_playing or not isinstance(store, FileLineStore):
-            self._load_events(EventReader(self.store, agent=self.agent), count_bytes=True)
+            self._load_events(EventReader(self.store, agent=self.agent))
             return
         try:
             self._fold_final(store)
@@ -148,20 +164,17 @@ class PlaybackFeed:
         if self._error is not None:
             self._schedule(0)
             return
-        if not self._index_on_demand or self.size is None or self.size < PREVIEW_FROM_BYTES:
+        if not self._index_on_demand or self.size is None or self.size < self._on_demand_from:
             self.index()
 
     def index(self) -> None:
-        """Parse the file into the events playback needs, and schedule them (once).
-
-        Only for a file opened at its final state, once folded; its lines are already
-        in the store, so only the events are made.
-        """
+        """Schedule the file's events for playback (once), from the times its fold
+        recorded. Only for a file opened at its final state, once folded."""
         with self._lock:
             if self._final is None or self._loaded or self._indexing:
                 return
             self._indexing = True
-        self._load_events(EventReader(agent=self.agent), count_bytes=False)
+        self._schedule(self.blank_lines)
 
     def request_index(self) -> bool:
         """Start :meth:`index` on a thread, unless it ran or runs already.
@@ -187,12 +200,11 @@ class PlaybackFeed:
             preview = fold_preview(path, size, self.agent)
             with self._lock:
                 self._handover = self._preview = preview
-        state = fold(
-            self._counted(), StreamState(track_changes=False), store=store, agent=self.agent
-        )
+        state, timeline = fold_indexed(self._counted(), store, self.agent, self._checkpoint_every)
         if self._stop.is_set():
             return
         with self._lock:
+            self.timeline = timeline
             self._handover = self._final = state
             self.blank_lines = state.counts.blank
 
@@ -202,18 +214,19 @@ class PlaybackFeed:
             self.bytes_read += len(chunk)
             yield chunk
 
-    def _load_events(self, reader: EventReader, count_bytes: bool) -> None:
-        """Parse the whole input into :attr:`events`, then schedule them."""
+    def _load_events(self, reader: EventReader) -> None:
+        """Parse the whole input into held events, then schedule them."""
+        timeline = self.timeline
+        assert isinstance(timeline, MemoryTimeline)
         try:
             for chunk in self.source.chunks(self._stop):
                 events = reader.feed(chunk)
                 with self._lock:
-                    if count_bytes:
-                        self.bytes_read += len(chunk)
-                    self._note(events)
+                    self.bytes_read += len(chunk)
+                    timeline.extend(events)
             events = reader.finish()
             with self._lock:
-                self._note(events)
+                timeline.extend(events)
         except InputError as error:
             self._error = str(error)
         except Exception as error:  # shown in the status line, never a dead thread
@@ -222,13 +235,10 @@ class PlaybackFeed:
 
     def _schedule(self, blank_lines: int) -> None:
         """Time the loaded events and put the playhead at its start or its end."""
-        times = [(event.recv_ms, event.timestamp_ms) for event in self.events]
-        schedule = build_schedule(times, self.idle_limit, self.steady_ms)
+        schedule = self.timeline.schedule(self.idle_limit, self.steady_ms)
         with self._lock:
             if self._final is None:
                 self.blank_lines = blank_lines
-            elif self._handover is None and self._applied:
-                self._applied = len(self.events)  # the app shows the whole file
             self.schedule = schedule
             self._loaded = True
             if self._start_playing:
@@ -236,15 +246,6 @@ class PlaybackFeed:
                 self._playhead.resume()
             else:
                 self._playhead.seek(schedule.total_ms)
-
-    def _note(self, events: list[AnyEvent]) -> None:
-        base = len(self.events)
-        self.events.extend(events)
-        seen = self._calls_seen
-        for offset, event in enumerate(events):
-            if isinstance(event, ToolCallEvent) and event.call_id not in seen:
-                seen.add(event.call_id)
-                self._call_starts.append(base + offset)
 
     def drain(self, limit: int | None = None) -> Batch:
         """The events due since the last call.
@@ -258,28 +259,30 @@ class PlaybackFeed:
                 self._handover = None
                 if state is self._final:
                     self._preview = None
-                    self._applied = len(self.events) if self._loaded else state.counts.total
-                return Batch([], state.ended, self._error, False, state)
+                    self._applied = len(self.timeline)
+                if state is self._final or state is self._preview:
+                    return Batch([], state.ended, self._error, False, state)
+            # Else a checkpoint's state (or a fresh one), if any: the events after it follow.
             if self._final is not None and not self._loaded:
                 return Batch([], True, self._error, False)  # not indexed for playback yet
             if not self._loaded:
                 if self._start_playing:
                     return Batch([], False, self._error, False)
-                target = len(self.events)
+                target = len(self.timeline)
             else:
                 target = self._due()
             end = target if limit is None else min(target, self._applied + limit)
-            taken = self.events[self._applied : end] if end > self._applied else []
+            taken = self.timeline.between(self._applied, end) if end > self._applied else []
             self._applied = max(self._applied, end)
             more = self._applied < target
-            ended = self._loaded and self._applied >= len(self.events)
-            return Batch(taken, ended and not more, self._error, more)
+            ended = self._loaded and self._applied >= len(self.timeline)
+            return Batch(taken, ended and not more, self._error, more, state)
 
     def _due(self) -> int:
         """Events wanted now (lock held, loaded)."""
         schedule = self.schedule
         assert schedule is not None
-        total = len(self.events)
+        total = len(self.timeline)
         if self._playhead.paused:
             return total if self._target is None else self._target
         due = schedule.due_at(self._playhead.position_ms)
@@ -295,7 +298,7 @@ class PlaybackFeed:
         if self._final is not None:
             return self._final
         state = StreamState(track_changes=False)
-        for event in self.events:
+        for event in self.timeline:
             state.apply(event)
         state.finish()
         return state
@@ -329,7 +332,7 @@ class PlaybackFeed:
     @property
     def total(self) -> int:
         """Events in the file (so far, while loading)."""
-        return len(self.events)
+        return len(self.timeline)
 
     @property
     def position(self) -> int:
@@ -365,16 +368,11 @@ class PlaybackFeed:
             schedule = self.schedule
             if schedule is None or schedule.clock == STEADY:
                 return now_ms()
-            received = schedule.clock == RECEIVED
-            for index in range(self._applied - 1, max(self._applied - 1000, 0) - 1, -1):
-                event = self.events[index]
-                moment = event.recv_ms if received else event.timestamp_ms
-                if moment is not None:
-                    break
-            else:
+            found = last_moment(self.timeline, self._applied, schedule.clock == RECEIVED)
+            if found is None:
                 return now_ms()
-            position = self._playhead.position_ms
-            return moment + max(0, round(position - schedule.offsets[index]))
+            index, moment = found
+            return moment + max(0, round(self._playhead.position_ms - schedule.offsets[index]))
 
     # -- controls (the UI thread) -----------------------------------------------------
 
@@ -388,7 +386,8 @@ class PlaybackFeed:
         with self._lock:
             if not self._loaded or self.schedule is None:
                 return
-            total = len(self.events)
+            timeline = self.timeline
+            total = len(timeline)
             count = max(min(count, total), 1 if total else 0)
             playing = keep_playing and not self._playhead.paused
             self._playhead.seek(self.schedule.offset_of(count))
@@ -397,11 +396,16 @@ class PlaybackFeed:
             else:
                 self._playhead.pause()
                 self._target = count
-            # A final state not taken yet is dropped: the consumer folds from the start.
-            rewind = count < self._applied or self._handover is not None
+            # Back, far ahead (past a checkpoint), or with a final state not taken yet:
+            # the consumer starts over from the nearest checkpoint's state.
+            rewind = (
+                count < self._applied
+                or self._handover is not None
+                or timeline.nearest_start(count) > self._applied
+            )
             self._handover = self._preview = None
             if rewind:
-                self._applied = 0
+                self._handover, self._applied = timeline.state_before(count)
         if rewind and self.on_rewind is not None:
             self.on_rewind()
 
@@ -416,13 +420,7 @@ class PlaybackFeed:
             Whether there was one.
         """
         with self._lock:
-            current = self._applied - 1
-            if direction > 0:
-                later = [index for index in self._call_starts if index > current]
-                target = later[0] if later else None
-            else:
-                earlier = [index for index in self._call_starts if index < current]
-                target = earlier[-1] if earlier else None
+            target = next_call(self.timeline.call_starts, self._applied - 1, direction)
         if target is None:
             return False
         self.go_to(target + 1)
@@ -449,7 +447,7 @@ class PlaybackFeed:
                 self._target = self._applied
                 self._playhead.pause()
                 return False
-            at_end = self._applied >= len(self.events)
+            at_end = self._applied >= len(self.timeline)
         if at_end:
             self.go_to(1)
         with self._lock:

@@ -53,6 +53,11 @@ def test_quick_run_writes_every_figure(tmp_path: Path) -> None:
     assert tui["timed_out"] is False
     assert tui["events"] > 1_000
     assert tui["first_frame_s"] <= tui["final_state_s"]
+    playback = results["playback"]["1k"]
+    assert playback.get("error") is None and playback["timed_out"] is False
+    assert playback["first_key_s"] > 0 and playback["seek_s"] > 0 and playback["step_back_s"] > 0
+    assert playback["peak_rss_mb"] > 0
+    assert "playback first key" in table.read_text()
     assert set(results["idle"]) == {"finished file", "silent pipe"}
     for idle in results["idle"].values():
         assert idle["seconds"] > 0 and idle["ticks"] >= 0

@@ -128,12 +128,14 @@ def test_payloads_load_and_playback_steps_back(big_file: Path) -> None:
         assert feed.request_index()
         wait_until(lambda: feed.loaded)
         assert feed.position == feed.total == state.counts.total
-        rewound: list[StreamState] = []
-        feed.on_rewind = lambda: rewound.append(StreamState(track_changes=False))
+        rewound: list[bool] = []
+        feed.on_rewind = lambda: rewound.append(True)
         feed.step(-1)
-        assert rewound, "stepping back from the final state starts a fresh state"
-        replay = rewound[-1]
-        for event in feed.drain().events:
+        assert rewound, "stepping back from the final state starts over"
+        batch = feed.drain()
+        assert batch.state is not None, "from the nearest checkpoint's state"
+        replay = batch.state
+        for event in batch.events:
             replay.apply(event)
         straight = StreamState(track_changes=False)
         for event in feed.events[: feed.total - 1]:
