@@ -45,6 +45,7 @@ CHECKPOINT_EVERY = 5_000
 benchmark file: see the commit that set it)."""
 NO_TIME = -(1 << 63)
 """Stands for "no time" in the time arrays."""
+_INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 
 _T = TypeVar("_T")
 
@@ -190,16 +191,16 @@ class PlaybackIndex:
             Whether a checkpoint is due (at the end of this line).
         """
         kind, subtype, text, _, _, stamp, recv = fast
-        for _ in range(2 if subtype == "whole" else 1):
-            try:
-                self._add_received(NO_TIME if recv is None else recv)
-            except OverflowError:  # an int past 64 bits: no usable time
-                self._add_received(NO_TIME)
-            try:
-                self._add_stamp(NO_TIME if stamp is None else stamp)
-            except OverflowError:
-                self._add_stamp(NO_TIME)
-        if kind == "tool_call":
+        if recv is None or not _INT64_MIN <= recv <= _INT64_MAX:
+            recv = NO_TIME  # none, or an int past 64 bits: no usable time
+        if stamp is None or not _INT64_MIN <= stamp <= _INT64_MAX:
+            stamp = NO_TIME
+        self._add_received(recv)
+        self._add_stamp(stamp)
+        if subtype == "whole":
+            self._add_received(recv)
+            self._add_stamp(stamp)
+        elif kind == "tool_call":
             self._call(text[2])  # the call id, in the tool fields
         return len(self.received) >= self.due
 
