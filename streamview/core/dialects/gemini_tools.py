@@ -218,7 +218,8 @@ def _shell_payload(text: str) -> JSONObject:
     exited = _EXITED.match(text)
     if exited:
         return {"exitCode": int(exited.group(1)), "stdout": ""}
-    parts = _SHELL_PARTS.search(text)
+    # The regex scans the whole output: most outputs are spared it by a substring test.
+    parts = _SHELL_PARTS.search(text) if "\nExit Code: " in text else None
     if parts is None:
         return {"stdout": text}
     payload: JSONObject = {"stdout": "" if parts["out"] == "(empty)" else parts["out"]}
