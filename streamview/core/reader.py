@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from itertools import chain
+from typing import TYPE_CHECKING
 
 import orjson
 
 import streamview.core.dialects as dialects
-from streamview.core.checkpoints import PlaybackIndex
 from streamview.core.dialects import cursor
 from streamview.core.dialects.base import Dialect, Translator
 from streamview.core.dialects.lines import translate_decoded
@@ -17,6 +17,9 @@ from streamview.core.framing import LineFramer, RawLine
 from streamview.core.linestore import FileLineStore, LineStore
 from streamview.core.parse import decode_line, parse_decoded, parse_line
 from streamview.core.state import StreamState
+
+if TYPE_CHECKING:  # only playback records one; --json need not import it
+    from streamview.core.checkpoints import PlaybackIndex
 
 READ_SIZE = 1 << 20
 
