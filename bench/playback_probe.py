@@ -46,6 +46,7 @@ from tui_probe import (  # noqa: E402
     SIZE,
     after_refresh,
     final_state_shown,
+    keeping_figures,
     peak_rss_mb,
     prepare_process_like_run_app,
     viewer_for_file,
@@ -136,13 +137,7 @@ async def probe(path: Path, timeout: float, result: dict[str, Any]) -> dict[str,
 
 async def probe_safely(path: Path, timeout: float) -> dict[str, Any]:
     """:func:`probe`, keeping the figures if the app raises."""
-    result: dict[str, Any] = {}
-    try:
-        result = await probe(path, timeout, result)
-    except Exception as error:  # reported; the figures are kept
-        result["error"] = f"{type(error).__name__}: {error}"
-    result.setdefault("peak_rss_mb", peak_rss_mb())
-    return result
+    return await keeping_figures(probe, path, timeout)
 
 
 def main(argv: list[str] | None = None) -> int:

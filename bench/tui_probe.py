@@ -44,6 +44,7 @@ STARTED = time.monotonic()
 import argparse  # noqa: E402
 import asyncio  # noqa: E402
 import sys  # noqa: E402
+from collections.abc import Awaitable, Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -181,15 +182,23 @@ async def probe(path: Path, t0: float, timeout: float, result: dict[str, Any]) -
     return result
 
 
-async def probe_safely(path: Path, t0: float, timeout: float) -> dict[str, Any]:
-    """:func:`probe`, keeping the figures if the app raises (say, while shutting down)."""
+async def keeping_figures(
+    run: Callable[..., Awaitable[dict[str, Any]]], *args: Any
+) -> dict[str, Any]:
+    """``run(*args, result)``, keeping the figures it put in ``result`` if the app
+    raises (say, while shutting down), and the peak RSS in any case."""
     result: dict[str, Any] = {}
     try:
-        result = await probe(path, t0, timeout, result)
+        result = await run(*args, result)
     except Exception as error:  # reported; the figures are kept
         result["error"] = f"{type(error).__name__}: {error}"
-        result.setdefault("peak_rss_mb", peak_rss_mb())
+    result.setdefault("peak_rss_mb", peak_rss_mb())
     return result
+
+
+async def probe_safely(path: Path, t0: float, timeout: float) -> dict[str, Any]:
+    """:func:`probe`, keeping the figures if the app raises."""
+    return await keeping_figures(probe, path, t0, timeout)
 
 
 def main(argv: list[str] | None = None) -> int:

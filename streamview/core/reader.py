@@ -285,32 +285,27 @@ def _fold(
         for number, data in lines:
             if remember is not None:
                 remember(data)
-            if fast_line is not None:
-                hot = fast_line(data, number)
-                if hot is not None:
-                    apply_fast(hot, number)
-                    if index is not None and index.note_fast(hot):
-                        index.end_line(state, number, translator)
-                    continue
-            try:
-                record = loads(data)
-            except not_json:
-                if data.endswith(b"\r"):
-                    data = data[:-1]
-                if not data or data.isspace():
-                    blank += 1
-                    continue
-                record, data = decode_line(data, number)
-            else:
-                if record.__class__ is dict:
-                    hot = fast(record, number)
-                    if hot is not None:
-                        apply_fast(hot, number)
-                        if index is not None and index.note_fast(hot):
-                            index.end_line(state, number, translator)
+            hot = fast_line(data, number) if fast_line is not None else None
+            if hot is None:
+                try:
+                    record = loads(data)
+                except not_json:
+                    if data.endswith(b"\r"):
+                        data = data[:-1]
+                    if not data or data.isspace():
+                        blank += 1
                         continue
-                if data.endswith(b"\r"):
-                    data = data[:-1]
+                    record, data = decode_line(data, number)
+                else:
+                    if record.__class__ is dict:
+                        hot = fast(record, number)
+                    if data.endswith(b"\r"):
+                        data = data[:-1]
+            if hot is not None:
+                apply_fast(hot, number)
+                if index is not None and index.note_fast(hot):
+                    index.end_line(state, number, translator)
+                continue
             for event in translate(translator, record, data, number):
                 apply(event)
                 if index is not None:
