@@ -43,6 +43,11 @@ from streamview.core.state import StreamState
 CHECKPOINT_EVERY = 5_000
 """Events between two checkpoints: the most a seek replays (measured on the 1M-event
 benchmark file: see the commit that set it)."""
+EVENTS_PER_CALL_COPIED = 2
+"""A checkpoint copies every tool call of the open session; the next one comes at
+least this many events later per call copied, so a run of one huge session (a long
+Codex thread: 35,000 calls in 100,000 events) does not copy its calls over and over.
+Its seeks replay more events instead (about twice the open session's calls)."""
 NO_TIME = -(1 << 63)
 """Stands for "no time" in the time arrays."""
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
@@ -157,11 +162,16 @@ class PlaybackIndex:
     after a line (when they say a checkpoint is due, at least).
 
     Args:
-        every: Events between checkpoints.
+        every: Events between checkpoints (at least).
+        per_call: Events between checkpoints, at least, per tool call of the open
+            session (each checkpoint copies them all).
     """
 
-    def __init__(self, every: int = CHECKPOINT_EVERY) -> None:
+    def __init__(
+        self, every: int = CHECKPOINT_EVERY, per_call: int = EVENTS_PER_CALL_COPIED
+    ) -> None:
         self.every = max(1, every)
+        self.per_call = per_call
         self.received = array("q")
         """Each event's arrival time (epoch ms), :data:`NO_TIME` when it has none."""
         self.stamps = array("q")
@@ -223,7 +233,8 @@ class PlaybackIndex:
         if count < self.due:
             return
         self.checkpoints.append(snapshot(state, count, line, translator))
-        self.due = count + self.every
+        calls = len(state.sessions[-1].tool_calls) if state.sessions else 0
+        self.due = count + max(self.every, calls * self.per_call)
 
     def finish(self) -> None:
         """The fold is over: let go of what only the fold needed."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from array import array
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -85,10 +86,10 @@ def test_the_viewer_tests_fixture_is_this_stream() -> None:
     assert fixture.read_bytes() == ACROSS
 
 
-def indexed(path: Path, every: int) -> tuple[StreamState, FileTimeline]:
+def indexed(path: Path, every: int, per_call: int = 0) -> tuple[StreamState, FileTimeline]:
     """The fast fold of ``path`` with an index of checkpoints every ``every`` events."""
     store = FileLineStore(path)
-    index = PlaybackIndex(every)
+    index = PlaybackIndex(every, per_call)
     state = fold([path.read_bytes()], store=store, index=index)
     return state, FileTimeline(store, index)
 
@@ -274,3 +275,30 @@ def test_codex_items_that_grow_across_checkpoints(tmp_path: Path) -> None:
     path = tmp_path / "codex-growth.jsonl"
     path.write_bytes(CODEX_GROWTH + b"\n")
     assert_seeks_match(path, 2)
+
+
+def test_checkpoints_space_out_in_a_session_of_many_calls(tmp_path: Path) -> None:
+    """One session of many calls: each checkpoint copies them all, so checkpoints come
+    at least two events apart per call, and seeks still give a straight fold."""
+    calls = [
+        part
+        for number in range(40)
+        for part in (
+            started(f"c{number}", "read", {"path": f"{number}.py"}),
+            completed(f"c{number}", "read", result={"success": {"totalLines": 1}}),
+        )
+    ]
+    path = tmp_path / "many-calls.ndjson"
+    path.write_bytes(stream(init(), user("go"), *calls, result("done")))
+    _, timeline = indexed(path, 4, per_call=2)
+    checkpoints = timeline.recorded.checkpoints
+    for before, after in pairwise(checkpoints):
+        open_calls = len(before.sessions[-1].tool_calls) if before.sessions else 0
+        assert after.events - before.events >= max(4, 2 * open_calls)
+    assert len(checkpoints) < len(timeline) // 4
+    events = reference_events(path)
+    for count in range(len(events) + 1):
+        state, start = timeline.state_before(count)
+        for event in timeline.between(start, count):
+            state.apply(event)
+        assert account(state) == account(straight(events, count)), count
