@@ -33,7 +33,8 @@ The figures (see ``bench/README.md`` for what each means):
 
 Writes ``bench/results.json`` (everything, with the machine) and
 ``bench/results.md`` (the table), and puts the table into ``bench/PERFORMANCE.md``
-between its ``<!-- TABLE -->`` and ``<!-- /TABLE -->`` markers. Numbers only:
+and the README's Performance section, between their ``<!-- TABLE -->`` and
+``<!-- /TABLE -->`` markers. Numbers only:
 nothing here fails on timing.
 """
 
@@ -603,8 +604,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--performance",
         type=Path,
-        default=BENCH / "PERFORMANCE.md",
-        help="a Markdown file whose table (between TABLE markers) is replaced",
+        action="append",
+        help="a Markdown file whose table (between TABLE markers) is replaced; may be "
+        "given again (default: bench/PERFORMANCE.md and the README)",
     )
     parser.add_argument(
         "--skip",
@@ -685,7 +687,8 @@ def main(argv: list[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_bytes(orjson.dumps(results, option=orjson.OPT_INDENT_2) + b"\n")
     args.markdown.write_text(text)
-    update_table(args.performance, text)
+    for document in args.performance or (BENCH / "PERFORMANCE.md", BENCH.parent / "README.md"):
+        update_table(document, text)
     print(text)
     return 0
 
