@@ -29,3 +29,13 @@ def private_settings(
     config = tmp_path_factory.mktemp("config")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
     return config
+
+
+@pytest.fixture(autouse=True)
+def highlight_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Code blocks are coloured in the frame that first shows them: a screen compared
+    with a snapshot must not depend on when a lexer thread finished. The tests of
+    that deferral (tests/ui/test_highlight.py) turn it back on."""
+    from streamview.ui import highlight
+
+    monkeypatch.setattr(highlight, "DEFER", False)

@@ -30,6 +30,7 @@ from rich.theme import Theme
 from textual.strip import Strip
 
 from streamview.core.sanitize import clean
+from streamview.ui.highlight import highlight_now, plain_background
 from streamview.ui.session_header import PROMPT_MARK
 
 BLOCK_TEXT_LIMIT = 500_000
@@ -88,6 +89,11 @@ def stable_split(text: str, start: int) -> int:
         position = cut
 
 
+def has_fence(text: str) -> bool:
+    """Whether Markdown ``text`` has a code fence."""
+    return _FENCE.search(text) is not None
+
+
 def hard_breaks(text: str) -> str:
     """Keep the model's line breaks: a single newline outside code is a line break.
 
@@ -140,7 +146,8 @@ def _letters(texts: Iterable[str]) -> int:
 
 
 class LongCodeBlock(CodeBlock):
-    """A code block that skips syntax highlighting when it is long.
+    """A code block that skips syntax highlighting when it is long, or until its
+    lexer is built (:mod:`streamview.ui.highlight`).
 
     Rich's ``Syntax`` needs about a second per 20,000 lines even with no lexer, and
     2.7 s for 120 KB of Python; past :data:`HIGHLIGHT_LIMIT` the code is shown plain on
@@ -149,10 +156,13 @@ class LongCodeBlock(CodeBlock):
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         code = str(self.text).rstrip()
-        if len(code) <= HIGHLIGHT_LIMIT:
-            yield from super().__rich_console__(console, options)
+        if len(code) > HIGHLIGHT_LIMIT:
+            background = Syntax.get_theme(self.theme).get_background_style()
+        elif highlight_now(self.lexer_name, self.theme):
+            yield Syntax(code, self.lexer_name, theme=self.theme, word_wrap=True, padding=1)
             return
-        background = Syntax.get_theme(self.theme).get_background_style()
+        else:  # its lexer is being built on a thread: plain until then
+            background = plain_background(self.theme)
         width = max(1, options.max_width)
         blank = Segment(" " * width, background)
         yield from (blank, Segment.line())

@@ -17,16 +17,19 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.segment import Segment
 from textual.binding import Binding, BindingType
 from textual.events import Click, MouseScrollDown, MouseScrollUp, Resize
+from textual.message import Message
 from textual.selection import Selection
 from textual.strip import Strip
 
 from streamview.core.state import THINKING, TOOL
-from streamview.ui.block_layout import NOTHING_FROZEN
+from streamview.ui.block_layout import NOTHING_FROZEN, has_fence
+from streamview.ui.highlight import on_ready
 from streamview.ui.selection import draw_selection, selected_text
 from streamview.ui.transcript_blocks import (
     BACKGROUND_MARKDOWN_CHARS,
@@ -37,6 +40,9 @@ from streamview.ui.transcript_layout import TranscriptLayout
 from streamview.ui.transcript_search import Match, Matches
 
 __all__ = ["BACKGROUND_MARKDOWN_CHARS", "BACKGROUND_PLAIN_CHARS", "Transcript"]
+
+CODE_KINDS = frozenset({"text", "thinking"})
+"""Blocks laid out as Markdown, where code fences are."""
 
 SCROLL = "scroll from where the view is (scrolling up pauses following)"
 
@@ -210,9 +216,36 @@ class Transcript(TranscriptLayout, can_focus=True):
 
     # -- Textual hooks --------------------------------------------------------------------
 
+    _stop_lexer_news: Callable[[], None] | None = None
+    """Stops the news of built lexers (set on mount)."""
+
+    class LexerReady(Message):
+        """A lexer was built (on its thread): code shown plain can be coloured now."""
+
     def on_mount(self) -> None:
-        """Render at the initial width, and again whenever the theme changes."""
+        """Render at the initial width, and again whenever the theme changes or a
+        lexer code waited for is built."""
         self.watch(self.app, "theme", lambda _theme: self.invalidate(), init=False)
+        post = self.post_message  # thread-safe
+        self._stop_lexer_news = on_ready(lambda _language: post(self.LexerReady()))
+
+    def on_transcript_lexer_ready(self, _message: LexerReady) -> None:
+        """Lay out again the blocks with a code fence that are laid out already."""
+        stale = False
+        for entry in self._entries:
+            block = entry.block
+            if entry.lines is not None and block.kind in CODE_KINDS and has_fence(block.text):
+                entry.lines = None
+                entry.signature = None
+                entry.frozen = NOTHING_FROZEN
+                stale = True
+        if stale:
+            self._relayout()
+            self._refind()
+
+    def _on_unmount(self) -> None:
+        if self._stop_lexer_news is not None:
+            self._stop_lexer_news()
 
     def on_resize(self, event: Resize) -> None:
         """A new width means new line breaks: drop the rendered lines."""
