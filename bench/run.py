@@ -21,7 +21,8 @@ The figures (see ``bench/README.md`` for what each means):
    final state on screen, everything browsable, peak RSS.
 3. Live (``bench/live_probe.py``): a producer writes into a pipe at each rate;
    latency from a line being due to its effect being on screen (p50, p99), key
-   latency, and whether the viewer keeps up.
+   latency, and whether the viewer keeps up; three runs at each rate, the one with
+   the median p99 shown, with the others' p99 beside it.
 4. Start-up to the first frame on a tiny file.
 6. Idle CPU (``bench/idle_probe.py``): the real command on a pseudo-terminal, on a
    finished file and on a silent pipe, CPU ticks over ``--idle-seconds``.
@@ -278,6 +279,27 @@ def live_probe(path: Path, rate: int, seconds: float) -> dict[str, Any]:
     return result
 
 
+def live_runs(path: Path, rate: int, seconds: float, times: int) -> dict[str, Any]:
+    """``times`` live runs at ``rate``; the one with the median p99 stands for them.
+
+    One 5 s run's p99 at 1,000 lines/s is its 50th worst line: a single pause of the
+    shared machine decides it. The median of a few runs says what the viewer does;
+    the others' p99 and key p99 are kept beside it (``p99_runs_ms``, ``key_p99_runs_ms``).
+    """
+    runs = [live_probe(path, rate, seconds) for _ in range(times)]
+
+    def p99(run: dict[str, Any]) -> float:
+        value = run.get("latency_ms", {}).get("p99")
+        return float("inf") if value is None else float(value)
+
+    ordered = sorted(runs, key=p99)
+    chosen = dict(ordered[len(ordered) // 2])  # of an even count, the worse middle one
+    chosen["p99_runs_ms"] = [run.get("latency_ms", {}).get("p99") for run in runs]
+    chosen["key_p99_runs_ms"] = [run.get("key_ms", {}).get("p99") for run in runs]
+    chosen["keeps_up"] = all(run.get("keeps_up") for run in runs)
+    return chosen
+
+
 def idle_probe(path: Path, seconds: float, pipe: bool) -> dict[str, Any]:
     """``bench/idle_probe.py`` on ``path`` in a fresh process: the viewer's idle CPU."""
     command = [sys.executable, str(BENCH / "idle_probe.py"), str(path), "--seconds", str(seconds)]
@@ -529,24 +551,31 @@ def table(results: dict[str, Any]) -> list[list[str]]:
             result = miss if keeps else f"falls behind; {miss}"
         else:
             goal, result = f"p99 < {target:.0f} ms", verdict(p99, target, "ms")
+        spread = [v for v in entry.get("p99_runs_ms", []) if v is not None]
+        runs = (
+            f" (median run of {len(spread)}; p99 {min(spread):.0f}-{max(spread):.0f} ms)"
+            if len(spread) > 1
+            else ""
+        )
         rows.append(
             [
                 "live latency p50 / p99",
                 f"{int(rate):,} lines/s",
-                f"{fmt(p50, 'ms', 0)} / {fmt(p99, 'ms', 0)}",
+                f"{fmt(p50, 'ms', 0)} / {fmt(p99, 'ms', 0)}{runs}",
                 "",
                 "keeps up" if keeps else "falls behind",
                 goal,
                 result,
             ]
         )
-        key_p99 = entry.get("key_ms", {}).get("p99")
+        keys = [v for v in entry.get("key_p99_runs_ms", []) if v is not None]
+        key_p99 = median(keys) if keys else entry.get("key_ms", {}).get("p99")
         if key_p99 is not None:
             worst_key = key_p99 if worst_key is None else max(worst_key, key_p99)
     if results["live"]:
         rows.append(
             [
-                "keys answered (worst p99 of live runs)",
+                "keys answered (p99; worst rate's median run)",
                 "all rates",
                 fmt(worst_key, "ms", 0),
                 "",
@@ -610,6 +639,9 @@ def main(argv: list[str] | None = None) -> int:
         "--repeats", type=int, help="repetitions of --json and the bare loop (default 5; 3 for 1M)"
     )
     parser.add_argument("--live-seconds", type=float, help="seconds of each live run")
+    parser.add_argument(
+        "--live-repeats", type=int, help="live runs at each rate, the median kept (3; 1 quick)"
+    )
     parser.add_argument("--data-dir", type=Path, default=BENCH / "data")
     parser.add_argument("--out", type=Path, default=BENCH / "results.json")
     parser.add_argument("--markdown", type=Path, default=BENCH / "results.md")
@@ -634,6 +666,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     repeats = args.repeats or (1 if args.quick else 5)
     live_seconds = args.live_seconds or (1.0 if args.quick else 5.0)
+    live_repeats = args.live_repeats or (1 if args.quick else 3)
     skip = {part.strip() for part in args.skip.split(",") if part.strip()}
     names = [part.strip() for part in args.sizes.split(",") if part.strip()]
 
@@ -671,8 +704,8 @@ def main(argv: list[str] | None = None) -> int:
         live_file = max(files.values(), key=lambda p: p.stat().st_size if p.exists() else 0)
         live_file = files.get("100k", live_file)
         for rate in RATES:
-            note(f"live at {rate:,} lines/s for {live_seconds:g} s...")
-            results["live"][str(rate)] = live_probe(live_file, rate, live_seconds)
+            note(f"live at {rate:,} lines/s for {live_seconds:g} s ({live_repeats}x)...")
+            results["live"][str(rate)] = live_runs(live_file, rate, live_seconds, live_repeats)
         results["live_file"] = live_file.name
     if "startup" not in skip:
         note(f"start-up on a tiny file ({repeats}x)...")
