@@ -14,7 +14,6 @@ from streamview.core.reader import EventReader, fold
 from streamview.core.sanitize import dumps_for_terminal
 from streamview.core.state import StreamState
 from streamview.core.summary import summarize, summary_json
-from streamview.printer import Printer
 from streamview.sources import Source, empty_input
 
 
@@ -94,6 +93,8 @@ def run_print(
         agent: The dialect to read the input as; ``None`` or ``auto`` recognises it.
         times: Start each line with the time since its session started.
     """
+
+    from streamview.printer import Printer  # not --json's: imported when printing
 
     state = StreamState(track_changes=False)
     printer = Printer(out, state, times=times)
