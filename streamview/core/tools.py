@@ -184,13 +184,15 @@ def _summary_edit(payload: JSONObject) -> str | None:
 def _line_count(output: str) -> int:
     """Lines of ``output``, ``\r\n`` or ``\n`` ended, trailing newlines not counted.
 
-    Shell output can be megabytes: counted in place, without a copy.
+    Shell output can be megabytes: counted in place, in one pass, without a copy.
+    Reading ``\r\n`` as ``\n`` keeps every ``\n``: it only matters to which
+    newlines trail, and a ``\r`` before a trailing ``\n`` is dropped with it.
     """
-    if "\r" in output:  # rare
-        output = output.replace("\r\n", "\n")
     end = len(output)
     while end and output[end - 1] == "\n":
         end -= 1
+        if end and output[end - 1] == "\r":
+            end -= 1
     return output.count("\n", 0, end) + 1
 
 
