@@ -53,10 +53,10 @@ def port_number(text: str) -> int:
 
 def front_end(args: argparse.Namespace) -> str:
     """``json``, ``print`` (asked for, or stdout is not a terminal) or ``ui``."""
-    from streamview.serve import served
-
     if args.json:
         return JSON
+    from streamview.serve import served  # a socket module, for the other fronts only
+
     if args.print_mode or not (sys.stdout.isatty() or served()):
         return PRINT
     return UI

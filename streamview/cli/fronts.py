@@ -14,7 +14,6 @@ from streamview.core.reader import EventReader, fold
 from streamview.core.sanitize import dumps_for_terminal
 from streamview.core.state import StreamState
 from streamview.core.summary import summarize, summary_json
-from streamview.printer import Printer
 from streamview.sources import Source, empty_input
 
 
@@ -45,16 +44,24 @@ def run_json(
             received += len(chunk)
             yield chunk
 
-    # The fold keeps every summary alive and makes no reference cycles: a collection
-    # would only rescan that growing heap, again and again (10% of the time).
+    # The fold keeps every summary alive and makes no reference cycles, nor does the
+    # summary written from it: a collection would only rescan that growing heap, again
+    # and again (10% of the fold; a third of writing a Codex run's summary).
     gc.disable()
     try:
         state = fold(counted(), StreamState(track_changes=False, compact=True), agent=agent)
+        if state.counts.total == 0 and process is None:
+            return fail(empty_input(source, received))
+        ran = process() if process is not None else None
+        _write_summary(state, ran, out)
     finally:
         gc.enable()
-    if state.counts.total == 0 and process is None:
-        return fail(empty_input(source, received))
-    ran = process() if process is not None else None
+    return exit_code_for(state)
+
+
+def _write_summary(state: StreamState, ran: dict[str, Any] | None, out: TextIO) -> None:
+    """The JSON summary: indented on a terminal (a person reads it), one line otherwise
+    (``jq`` reads it)."""
     if _is_terminal(out):  # a person reads it: indented
         out.write(dumps_for_terminal(summarize(state, process=ran), indent=True))
         out.write("\n")
@@ -68,7 +75,6 @@ def run_json(
             else:
                 out.write(piece.decode("utf-8"))
         out.write("\n")
-    return exit_code_for(state)
 
 
 def _is_terminal(out: TextIO) -> bool:
@@ -94,6 +100,8 @@ def run_print(
         agent: The dialect to read the input as; ``None`` or ``auto`` recognises it.
         times: Start each line with the time since its session started.
     """
+
+    from streamview.printer import Printer  # not --json's: imported when printing
 
     state = StreamState(track_changes=False)
     printer = Printer(out, state, times=times)

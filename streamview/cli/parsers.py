@@ -8,7 +8,6 @@ import argparse
 from streamview import __version__
 from streamview.cli.common import port_number, positive_number
 from streamview.core import dialects
-from streamview.settings import settings_path
 
 COMMANDS = {
     "run": "start an agent, watch it and record the run",
@@ -231,15 +230,26 @@ def build_command_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.
     return parser, {"run": run, "runs": runs, "last": last}
 
 
+class _ViewParser(argparse.ArgumentParser):
+    """Its help names the settings file: looked up (platformdirs, 6 ms of imports) only
+    when the help is shown, not on every run."""
+
+    def format_help(self) -> str:
+        if self.epilog is not None and "{settings}" in self.epilog:
+            from streamview.settings import settings_path
+
+            self.epilog = self.epilog.replace("{settings}", str(settings_path()))
+        return super().format_help()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """``streamview [options] [FILE]``, whose help lists the commands too."""
     listing = "".join(f"  {name:<6} {text}\n" for name, text in COMMANDS.items())
-    parser = argparse.ArgumentParser(
+    parser = _ViewParser(
         prog="streamview",
         usage=USAGE,
         description=DESCRIPTION,
-        epilog=f"commands (streamview COMMAND --help):\n{listing}\n"
-        + EXAMPLES.replace("{settings}", str(settings_path())),
+        epilog=f"commands (streamview COMMAND --help):\n{listing}\n" + EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_view_options(parser)

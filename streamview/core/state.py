@@ -177,15 +177,19 @@ class StreamState:
         counts = self.counts
         counts.total += 1
         counts.events += 1
-        if self._track:
+        track = self._track
+        if track:
             self._changes.events += 1
-        when = timestamp if recv is None else recv
         sessions = self.sessions
-        session = sessions[-1] if sessions else None
-        if session is None or (session_id is not None and session_id != session.session_id):
+        if sessions:
+            session = sessions[-1]
+            if session_id is not None and session_id != session.session_id:
+                session = self._session_for(session_id, line, False)
+        else:
             session = self._session_for(session_id, line, False)
         session.events += 1
         session.last_line = line
+        when = timestamp if recv is None else recv
         if when is not None:
             self.last_event_ms = when
             if session.first_time_ms is None:
@@ -196,15 +200,24 @@ class StreamState:
         elif kind == "tool_call":
             _, _, *fields = text
             self._tool(session, line, timestamp, recv, subtype == "completed", *fields)
-        elif text is not None:
-            self._thinking_text(session, text, line)
+        elif text is None:  # thinking completed
+            if session.open_thinking is not None:
+                self._close_thinking(session)
+        else:  # a thinking delta (_thinking_text, inline: the most frequent record)
+            block = session.open_thinking
+            if block is None:
+                block = Block(THINKING, line, open=True)
+                session.blocks.append(block)
+                session.open_thinking = block
+            block.parts.append(text)
+            block.deltas += 1
+            if track:
+                self._changes.transcript.add(session.index)
             if subtype == "whole":  # and the block closes: a second event
                 self._close_thinking(session)
                 session.events += 1
-                if self._track:
+                if track:
                     self._changes.events += 1
-        else:
-            self._close_thinking(session)
 
     def finish(self) -> None:
         """End of input: open calls are interrupted, a session without result is incomplete."""
@@ -409,15 +422,19 @@ class StreamState:
         """The rules of :meth:`_on_tool`, from the event's fields."""
         call = session.calls_by_id.get(call_id)
         if call is None:
-            self._close_text(session)
-            self._close_thinking(session)
-            call = ToolCall(index=len(session.tool_calls), call_id=call_id, kind=kind)
-            session.tool_calls.append(call)
+            if session.open_text is not None:
+                self._close_text(session)
+            if session.open_thinking is not None:
+                self._close_thinking(session)
+            calls = session.tool_calls
+            call = ToolCall(len(calls), call_id, kind)
+            calls.append(call)
             session.calls_by_id[call_id] = call
             session.blocks.append(Block(TOOL, line, call_index=call.index))
-            approval = session.pending_approval.pop(call_id, None)
-            if approval is not None:
-                call.approval = approval
+            if session.pending_approval:
+                approval = session.pending_approval.pop(call_id, None)
+                if approval is not None:
+                    call.approval = approval
             self._touch_transcript(session)
         elif call.kind == "unknown" and kind != "unknown":
             call.kind = kind

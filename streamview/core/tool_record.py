@@ -8,7 +8,7 @@ from typing import Any
 import orjson
 
 from streamview.core.events import JSONObject
-from streamview.core.fields import as_int, as_str, common_fields
+from streamview.core.fields import as_int, as_str
 
 TOOL_SUFFIX = "ToolCall"
 _BOOKKEEPING = frozenset({"toolCallId", "startedAtMs", "completedAtMs", "hookAdditionalContexts"})
@@ -31,10 +31,11 @@ def tool_key(tool_call: JSONObject) -> str | None:
     return None
 
 
-def _split_tool(tool_call: Any) -> tuple[str, JSONObject | None, Any]:
-    """Return ``(kind, args, result)`` of a ``tool_call`` object."""
+def _split_tool(tool_call: Any) -> tuple[str, JSONObject | None, Any, Any]:
+    """Return ``(kind, args, result, body)`` of a ``tool_call`` object; ``body`` is the
+    value under the ``...ToolCall`` key (``None`` without one)."""
     if not isinstance(tool_call, dict):
-        return "unknown", None, None
+        return "unknown", None, None, None
     key = tool_key(tool_call)
     if key is not None:
         body = tool_call[key]
@@ -44,9 +45,9 @@ def _split_tool(tool_call: Any) -> tuple[str, JSONObject | None, Any]:
             if len(_KINDS) < 1024:
                 _KINDS[key] = kind
         if not isinstance(body, dict):
-            return kind, None, None
+            return kind, None, None, body
         args = body.get("args")
-        return kind, args if isinstance(args, dict) else None, body.get("result")
+        return kind, args if isinstance(args, dict) else None, body.get("result"), body
     function = tool_call.get("function")
     if isinstance(function, dict):
         name = as_str(function.get("name")) or "function"
@@ -60,14 +61,14 @@ def _split_tool(tool_call: Any) -> tuple[str, JSONObject | None, Any]:
             except orjson.JSONDecodeError:
                 loaded = {"arguments": arguments}
             parsed = loaded if isinstance(loaded, dict) else {"arguments": loaded}
-        return name, parsed, tool_call.get("result", function.get("result"))
+        return name, parsed, tool_call.get("result", function.get("result")), None
     # A shape nobody has seen: the one non-bookkeeping object-valued key, if any.
     candidates = [k for k, v in tool_call.items() if k not in _BOOKKEEPING and isinstance(v, dict)]
     if len(candidates) == 1:
         body = tool_call[candidates[0]]
         args = body.get("args")
-        return candidates[0], args if isinstance(args, dict) else None, body.get("result")
-    return "unknown", None, None
+        return candidates[0], args if isinstance(args, dict) else None, body.get("result"), None
+    return "unknown", None, None, None
 
 
 ToolCallFields = tuple[
@@ -93,9 +94,15 @@ def tool_call_fields(record: JSONObject, line: int) -> ToolCallFields:
     Lets the fold apply a tool call without building the event (see
     :meth:`~streamview.core.state.StreamState.apply_fast`).
     """
-    sid, ts = common_fields(record)
+    # The usual types are checked by class first: this runs for every tool record.
+    sid = record.get("session_id")
+    if sid.__class__ is not str:
+        sid = as_str(sid)
+    ts = record.get("timestamp_ms")
+    if ts.__class__ is not int:
+        ts = as_int(ts)
     tool_call = record.get("tool_call")
-    kind, args, result = _split_tool(tool_call)
+    kind, args, result, body = _split_tool(tool_call)
     outcome: str | None = None
     payload: Any = None
     if isinstance(result, dict) and result:
@@ -120,19 +127,25 @@ def tool_call_fields(record: JSONObject, line: int) -> ToolCallFields:
         completed_at = tool_call.get("completedAtMs")
         if completed_at.__class__ is not int:
             completed_at = as_int(completed_at)
-        key = tool_key(tool_call)
-        body = tool_call.get(key) if key else None
         if isinstance(body, dict):
-            description = as_str(body.get("description"))
+            description = body.get("description")
+            if description.__class__ is not str:
+                description = as_str(description)
+    call_id = record.get("call_id")
+    if call_id.__class__ is not str:
+        call_id = record_call_id(record, line)
+    model_call_id = record.get("model_call_id")
+    if model_call_id.__class__ is not str:
+        model_call_id = as_str(model_call_id)
     return (
         sid,
         ts,
-        record_call_id(record, line),
+        call_id,
         kind,
         args,
         outcome,
         payload,
-        as_str(record.get("model_call_id")),
+        model_call_id,
         started_at,
         completed_at,
         description,

@@ -184,13 +184,15 @@ def _summary_edit(payload: JSONObject) -> str | None:
 def _line_count(output: str) -> int:
     """Lines of ``output``, ``\r\n`` or ``\n`` ended, trailing newlines not counted.
 
-    Shell output can be megabytes: counted in place, without a copy.
+    Shell output can be megabytes: counted in place, in one pass, without a copy.
+    Reading ``\r\n`` as ``\n`` keeps every ``\n``: it only matters to which
+    newlines trail, and a ``\r`` before a trailing ``\n`` is dropped with it.
     """
-    if "\r" in output:  # rare
-        output = output.replace("\r\n", "\n")
     end = len(output)
     while end and output[end - 1] == "\n":
         end -= 1
+        if end and output[end - 1] == "\r":
+            end -= 1
     return output.count("\n", 0, end) + 1
 
 
@@ -212,11 +214,16 @@ def _summary_glob(payload: JSONObject) -> str | None:
 
 def _count_matches(value: Any) -> tuple[int, int]:
     """Count (files, matches) in a ``workspaceResults`` tree of unknown exact shape."""
-    # Hot on big greps (every match is a node): plain loops, no per-node generator.
+    # Hot on big greps (every match is a node): plain loops, no per-node generator, and
+    # a list is judged as it is met, not pushed to be judged when popped.
+    if isinstance(value, list):
+        if len(value) > 2 and _plain_records(value):
+            return 0, 0
+    elif not isinstance(value, dict):
+        return 0, 0
     files = matches = 0
     stack = [value]
     pop, push = stack.pop, stack.append
-    containers = (dict, list)
     while stack:
         node = pop()
         if isinstance(node, dict):
@@ -227,20 +234,22 @@ def _count_matches(value: Any) -> tuple[int, int]:
             else:
                 if isinstance(node.get("file"), str):
                     files += 1
-                for key in ("totalMatchedLines", "totalMatches"):
-                    if key in node:
-                        count = as_int(node[key])
-                        if count is not None:
-                            matches += count
-            for child in node.values():
-                if isinstance(child, containers):
-                    push(child)
-        elif isinstance(node, list):
-            if len(node) > 2 and _plain_records(node):
-                continue  # a file's match lines: nothing to count, nothing inside
-            for child in node:
-                if isinstance(child, containers):
-                    push(child)
+                if "totalMatchedLines" in node:
+                    count = as_int(node["totalMatchedLines"])
+                    if count is not None:
+                        matches += count
+                if "totalMatches" in node:
+                    count = as_int(node["totalMatches"])
+                    if count is not None:
+                        matches += count
+            children: Any = node.values()
+        else:
+            children = node
+        for child in children:
+            if isinstance(child, dict):
+                push(child)
+            elif isinstance(child, list) and not (len(child) > 2 and _plain_records(child)):
+                push(child)  # a file's match lines are not: nothing to count in them
     return files, matches
 
 

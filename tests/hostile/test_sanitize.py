@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from streamview.core import sanitize
 from streamview.core.sanitize import UNSAFE_CHARS, clean, dumps_for_terminal, has_controls, one_line
 
 from .corpus import ALL_TEXT, BY_NAME, CORPUS, Sequence
@@ -190,3 +191,14 @@ def test_dumps_for_terminal_survives_what_orjson_refuses() -> None:
         deep = [deep]
     for value in ({"s": "\ud800"}, {"n": 10**40}, deep):
         assert json.loads(dumps_for_terminal(value)) == value
+
+
+def test_every_character_json_escapes_starts_with_a_byte_checked_first() -> None:
+    """``json_for_terminal`` skips its regex when none of the lead bytes is present."""
+    leads = {lead[0] for lead in sanitize._JSON_UNSAFE_LEADS}
+    for point in range(0x110000):
+        if 0xD800 <= point <= 0xDFFF:
+            continue
+        encoded = chr(point).encode("utf-8")
+        if sanitize._JSON_UNSAFE.search(encoded):
+            assert encoded[0] in leads, hex(point)

@@ -43,7 +43,7 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
-from streamview.core.fast_path import FastRecord, Int64, hot_reader
+from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord, Int64, hot_decoder
 from streamview.core.fields import as_int, as_str, iso_ms
 from streamview.core.parse import RECV_KEY
 
@@ -53,18 +53,18 @@ _INIT_KEYS = frozenset(
 )
 
 
-class _Delta(msgspec.Struct):
+class _Delta(msgspec.Struct, gc=False):
     type: Any = None
     text: Any = None
     thinking: Any = None
 
 
-class _Event(msgspec.Struct):
+class _Event(msgspec.Struct, gc=False):
     type: Any = None
     delta: _Delta | None = None
 
 
-class _StreamEvent(msgspec.Struct):
+class _StreamEvent(msgspec.Struct, gc=False):
     """A ``stream_event`` record's fields :meth:`ClaudeTranslator.fast` reads, typed
     as it checks them; the rest of the line is skipped."""
 
@@ -76,7 +76,7 @@ class _StreamEvent(msgspec.Struct):
     streamview_recv_ms: Int64 | None = None
 
 
-_read_stream_event = hot_reader(_StreamEvent, b'{"type":"stream_event"')
+_decode_stream_event = hot_decoder(_StreamEvent)
 
 
 class ClaudeTranslator:
@@ -318,8 +318,11 @@ class ClaudeTranslator:
     def fast_line(self, data: bytes, line: int) -> FastRecord | None:
         """:meth:`fast` for a line not yet decoded: a partial message's delta read
         into typed structs (the ``Translator`` protocol says when it declines)."""
-        hot = _read_stream_event(data)
-        if hot is None:
+        if not data.startswith(b'{"type":"stream_event"'):
+            return None
+        try:
+            hot = _decode_stream_event(data)
+        except HOT_DECODE_ERRORS:
             return None
         event = hot.event
         if hot.type != "stream_event" or event is None or event.type != "content_block_delta":

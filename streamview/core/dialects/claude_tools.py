@@ -10,7 +10,6 @@ turned into the arguments and result payloads the detail views know (``read``:
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Any
 
@@ -141,6 +140,8 @@ def _diff_head(path: str) -> list[str]:
 
 def edit_diff(path: str, edits: list[tuple[str, str]]) -> tuple[str, int, int]:
     """A unified diff of string replacements (no line numbers known), and its counts."""
+    import difflib  # imported by the first edit, not by every run
+
     lines: list[str] = _diff_head(path)
     added = removed = 0
     for old, new in edits:

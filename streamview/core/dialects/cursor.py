@@ -21,7 +21,13 @@ from streamview.core.events import (
     SessionStarted,
     UnknownRecord,
 )
-from streamview.core.fast_path import FastRecord, Int64, fast_record, hot_reader
+from streamview.core.fast_path import (
+    HOT_DECODE_ERRORS,
+    FastRecord,
+    Int64,
+    fast_record,
+    hot_decoder,
+)
 from streamview.core.parse import parse_record
 
 NAME = "cursor"
@@ -47,16 +53,16 @@ def mark(event: AnyEvent) -> AnyEvent:
 # another order, a tool call (its payload is read from the dict).
 
 
-class _Item(msgspec.Struct):
+class _Item(msgspec.Struct, gc=False):
     type: str | None = None
     text: str | None = None
 
 
-class _Message(msgspec.Struct):
+class _Message(msgspec.Struct, gc=False):
     content: list[_Item] | None = None
 
 
-class _Hot(msgspec.Struct):
+class _Hot(msgspec.Struct, gc=False):
     """A thinking or assistant record's fields the fold reads; the rest is skipped."""
 
     type: str | None = None
@@ -69,7 +75,8 @@ class _Hot(msgspec.Struct):
     streamview_recv_ms: Int64 | None = None
 
 
-_read_hot = hot_reader(_Hot, b'{"type":"thinking"', b'{"type":"assistant"')
+_decode_hot = hot_decoder(_Hot)
+_HOT_STARTS = (b'{"type":"thinking"', b'{"type":"assistant"')
 
 
 def fast_line(data: bytes, line: int) -> FastRecord | None:
@@ -79,8 +86,11 @@ def fast_line(data: bytes, line: int) -> FastRecord | None:
         data: The line, as read (a trailing ``\\r`` is whitespace to both decoders).
         line: Its 1-based line number.
     """
-    hot = _read_hot(data)
-    if hot is None:
+    if not data.startswith(_HOT_STARTS):
+        return None
+    try:
+        hot = _decode_hot(data)
+    except HOT_DECODE_ERRORS:
         return None
     kind = hot.type
     if kind == "thinking":

@@ -40,7 +40,7 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
-from streamview.core.fast_path import FastRecord, Int64, hot_reader
+from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord, Int64, hot_decoder
 from streamview.core.fields import as_int, as_str, iso_ms
 from streamview.core.parse import RECV_KEY
 
@@ -72,7 +72,7 @@ def usage_of(stats: Any) -> JSONObject | None:
     return usage or None
 
 
-class _Message(msgspec.Struct):
+class _Message(msgspec.Struct, gc=False):
     """A ``message`` record's fields :meth:`GeminiTranslator.fast` reads, typed as it
     checks them; the rest of the line is skipped."""
 
@@ -84,7 +84,7 @@ class _Message(msgspec.Struct):
     streamview_recv_ms: Int64 | None = None
 
 
-_read_message = hot_reader(_Message, b'{"type":"message"')
+_decode_message = hot_decoder(_Message)
 
 
 class GeminiTranslator:
@@ -141,8 +141,11 @@ class GeminiTranslator:
     def fast_line(self, data: bytes, line: int) -> FastRecord | None:
         """:meth:`fast` for a line not yet decoded: an assistant message read into a
         typed struct (the ``Translator`` protocol says when it declines)."""
-        hot = _read_message(data)
-        if hot is None:
+        if not data.startswith(b'{"type":"message"'):
+            return None
+        try:
+            hot = _decode_message(data)
+        except HOT_DECODE_ERRORS:
             return None
         content = hot.content
         if hot.type != "message" or hot.role != "assistant" or content is None:

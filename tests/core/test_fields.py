@@ -1,0 +1,53 @@
+"""The loose field readers, and the shortcut :func:`iso_ms` takes for a second it has read."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from streamview.core import fields
+
+
+def _parsed(value: str) -> int | None:
+    """What ``iso_ms`` gave before it remembered seconds: a full parse every time."""
+    try:
+        return int(datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp() * 1000)
+    except (ValueError, OverflowError):
+        return None
+
+
+MILLIS = st.text(alphabet="0123456789+-. a\u0661\uff10", min_size=3, max_size=3)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    moment=st.datetimes(min_value=datetime(1, 1, 2), max_value=datetime(9999, 12, 30)),
+    millis=st.lists(st.one_of(st.integers(0, 999).map("{:03d}".format), MILLIS), min_size=1),
+)
+def test_a_remembered_second_reads_as_a_full_parse(moment: datetime, millis: list[str]) -> None:
+    head = moment.strftime("%Y-%m-%dT%H:%M:%S")
+    for part in millis:
+        value = f"{head}.{part}Z"
+        assert fields.iso_ms(value) == _parsed(value), value
+        assert fields.iso_ms(value) == _parsed(value), value  # again, from the cache
+
+
+def test_iso_ms_reads_other_forms_the_long_way() -> None:
+    for value in [
+        "2026-11-20T10:00:00Z",
+        "2026-11-20T10:00:00.123456Z",
+        "2026-11-20T10:00:00.123+02:00",
+        "2026-11-20 10:00:00.123Z",
+        "2026-11-20Z10:00:00.123Z",
+        "2026-13-20T10:00:00.123Z",
+        "1970-01-01T00:00:00.001Z",
+        "1969-12-31T23:59:59.999Z",
+        "",
+        "Z" * 24,
+    ]:
+        assert fields.iso_ms(value) == _parsed(value), value
+        assert fields.iso_ms(value) == _parsed(value), value
+    assert fields.iso_ms(None) is None
+    assert fields.iso_ms(1_700_000_000_000) is None
