@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import signal
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -39,3 +41,11 @@ def highlight_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     from streamview.ui import highlight
 
     monkeypatch.setattr(highlight, "DEFER", False)
+
+
+@pytest.fixture(autouse=True)
+def nothing_stays_frozen() -> Iterator[None]:
+    """An app that folded a file froze the heap (streamview.ui.frame_gc): one test's
+    objects must not stay out of the collector's reach for the rest of the run."""
+    yield
+    gc.unfreeze()

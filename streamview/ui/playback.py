@@ -43,6 +43,7 @@ from streamview.core.timing import (
 )
 from streamview.sources import InputError, Source, now_ms
 from streamview.ui.feed import Batch
+from streamview.ui.frame_gc import folding_a_file
 
 
 class PlaybackFeed:
@@ -200,7 +201,10 @@ class PlaybackFeed:
             preview = fold_preview(path, size, self.agent)
             with self._lock:
                 self._handover = self._preview = preview
-        state, timeline = fold_indexed(self._counted(), store, self.agent, self._checkpoint_every)
+        with folding_a_file():
+            state, timeline = fold_indexed(
+                self._counted(), store, self.agent, self._checkpoint_every
+            )
         if self._stop.is_set():
             return
         with self._lock:

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
 from streamview.ui import frame_gc
 from streamview.ui.app import StreamviewApp
 
-from .conftest import FakeClock, ScriptedSource, lines_of, wait_for
+from .conftest import RECORDINGS, FakeClock, ScriptedSource, lines_of, wait_for
 
 PROBE_43 = "hcn_2026.09.15_probe-43_partial-output-tool-turn.ndjson"
 
@@ -100,3 +102,62 @@ def test_a_full_collection_waits_a_hundred_times_as_long_as_the_last_one_took(
     now[0] += 2.0
     assert frame_gc.collect_between_frames(clock) == 2
     assert collected == [2, 1, 1, 2]
+
+
+def test_nothing_is_collected_while_a_file_is_folded_and_its_state_is_frozen_after() -> None:
+    gc.unfreeze()
+    garbage = cycles(30_000)
+    try:
+        with frame_gc.folding_a_file():
+            assert not gc.isenabled()
+            state = [{"block": index} for index in range(frame_gc.YOUNG_OBJECTS * 2)]
+            assert gc.get_count()[0] >= frame_gc.YOUNG_OBJECTS
+            assert not frame_gc.collection_due()  # not between frames either
+            assert frame_gc.collect_between_frames() == -1
+        assert gc.isenabled()
+        assert gc.get_freeze_count() >= len(state)  # the folded state left the generations
+        assert frame_gc.collection_due() is False  # nothing young is left to collect
+    finally:
+        gc.unfreeze()
+        del garbage
+
+
+def test_folds_on_two_threads_freeze_once_both_are_done() -> None:
+    gc.unfreeze()
+    try:
+        with frame_gc.folding_a_file():
+            with frame_gc.folding_a_file():
+                pass
+            assert not gc.isenabled() and gc.get_freeze_count() == 0
+        assert gc.isenabled() and gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+
+
+async def test_opening_a_file_folds_it_with_the_collector_paused(tmp_path: Path) -> None:
+    from streamview.sources import FileSource
+    from streamview.ui.playback import PlaybackFeed
+
+    path = tmp_path / "run.ndjson"
+    path.write_text((RECORDINGS / "success-multi-tool.ndjson").read_text())
+    seen: list[bool] = []
+    real = frame_gc.folding_a_file
+
+    @contextmanager
+    def spying() -> Iterator[None]:
+        with real():
+            seen.append(gc.isenabled())
+            yield
+
+    gc.unfreeze()
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr("streamview.ui.playback.folding_a_file", spying)
+            feed = PlaybackFeed(FileSource(path), playing=False, speed=1.0, idle_limit=None)
+            app = StreamviewApp(FileSource(path), feed=feed, clock=feed.recorded_now_ms)
+            async with app.run_test(size=(100, 30)) as pilot:
+                await wait_for(pilot, lambda: app.state.ended)
+        assert seen == [False]
+        assert gc.isenabled() and gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
