@@ -280,6 +280,14 @@ class Transcript(TranscriptLayout, can_focus=True):
             self.following = False
             self.post_message(self.FollowChanged(False, self.unseen))
         elif not self.following and at_end and new_value > old_value and user:
+            # Not now: this may be the last step of a scroll animation, and scrolling
+            # to the end stops the animation Textual is finishing (its animator then
+            # fails on the missing key, and the app with it).
+            self.call_later(self._follow_if_at_end)
+
+    def _follow_if_at_end(self) -> None:
+        """Resume following, if the view is still at the end."""
+        if not self.following and round(self.scroll_y) >= self.max_scroll_y:
             self.set_follow(True)
 
     def call_in_view(self, top: int) -> int | None:

@@ -147,3 +147,27 @@ async def test_j_and_k_move_the_transcript_like_the_arrows() -> None:
         await pilot.press("G")
         await at_rest(pilot)
         assert transcript.scroll_y == transcript.max_scroll_y and transcript.following
+
+
+async def test_an_animated_scroll_that_ends_at_the_bottom_resumes_following_without_a_crash() -> (
+    None
+):
+    """Paging down to the end resumes following. That used to scroll to the end from
+    inside the animation's last step, stopping the animation Textual was finishing:
+    its animator then failed on a missing key (KeyError) and the app died. With
+    Textual's own easing that happened only when the last step was the first at the
+    end; a linear animation makes it happen every time."""
+    app = StreamviewApp(FileSource(RECORDING), clock=FakeClock())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        transcript = app.transcript
+        transcript.focus()
+        await pilot.press("home")
+        await at_rest(pilot)
+        assert not transcript.following
+        transcript._user_scrolls()  # as a key or the wheel would
+        transcript.scroll_to(y=transcript.max_scroll_y, animate=True, duration=0.3, easing="linear")
+        await wait_for(pilot, lambda: transcript.following)
+        await pilot.pause(0.2)
+        assert app.is_running and app.return_code is None
+        assert round(transcript.scroll_y) == transcript.max_scroll_y
