@@ -230,18 +230,13 @@ class Transcript(TranscriptLayout, can_focus=True):
         self._stop_lexer_news = on_ready(lambda _language: post(self.LexerReady()))
 
     def on_transcript_lexer_ready(self, _message: LexerReady) -> None:
-        """Lay out again the blocks with a code fence that are laid out already."""
-        stale = False
-        for entry in self._entries:
-            block = entry.block
-            if entry.lines is not None and block.kind in CODE_KINDS and has_fence(block.text):
-                entry.lines = None
-                entry.signature = None
-                entry.frozen = NOTHING_FROZEN
-                stale = True
-        if stale:
-            self._relayout()
-            self._refind()
+        """Lay everything out again if a block has a code fence: as after a change of
+        theme, so a fenced block on the layout thread, laid out plain, is dropped too."""
+        if any(
+            entry.block.kind in CODE_KINDS and has_fence(entry.block.text)
+            for entry in self._entries
+        ):
+            self.invalidate()
 
     def _on_unmount(self) -> None:
         if self._stop_lexer_news is not None:

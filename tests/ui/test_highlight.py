@@ -12,6 +12,7 @@ from textual.strip import Strip
 
 from streamview.ui import highlight
 from streamview.ui.block_layout import BlockLayout, LayoutStyles
+from streamview.ui.transcript_blocks import BACKGROUND_MARKDOWN_CHARS
 
 from .conftest import wait_for
 from .test_transcript import Stream, TranscriptApp, show
@@ -111,3 +112,32 @@ async def test_the_transcript_colours_the_block_when_the_lexer_is_ready(
             lambda: len(code_colours([s for e in transcript._entries for s in e.lines or ()])) >= 2,
         )
         assert "def greet(name):" in "\n".join(transcript.plain_lines())
+
+
+async def test_a_long_block_laid_out_on_the_layout_thread_is_coloured_too(
+    deferred: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = threading.Event()
+    build = highlight._build
+
+    def held_build(language: str, theme: str) -> None:
+        release.wait(10)
+        build(language, theme)
+
+    monkeypatch.setattr(highlight, "_build", held_build)
+    filler = "A paragraph of prose that pads the answer out.\n\n" * (
+        BACKGROUND_MARKDOWN_CHARS // 40
+    )
+    stream = Stream()
+    stream.text(CODE + filler)
+
+    def code_lines() -> list[Strip]:
+        return [strip for entry in transcript._entries for strip in entry.lines or ()]
+
+    async with TranscriptApp().run_test(size=(80, 20)) as pilot:
+        transcript = await show(pilot, stream)
+        transcript.scroll_home(animate=False)
+        await wait_for(pilot, lambda: "def greet(name):" in code_text(code_lines()))
+        assert code_colours(code_lines()) == set()  # laid out plain: no lexer yet
+        release.set()
+        await wait_for(pilot, lambda: len(code_colours(code_lines())) >= 2)
