@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import pytest
 from rich.style import Style
@@ -141,3 +142,41 @@ async def test_a_long_block_laid_out_on_the_layout_thread_is_coloured_too(
         assert code_colours(code_lines()) == set()  # laid out plain: no lexer yet
         release.set()
         await wait_for(pilot, lambda: len(code_colours(code_lines())) >= 2)
+
+
+async def test_a_block_laid_out_plain_while_the_lexer_arrives_is_laid_out_again(
+    deferred: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The layout thread lays a long block out plain, and before its lines reach the
+    transcript the lexer is ready: those plain lines must not be the last word."""
+    release_build, laid_out, go_on = threading.Event(), threading.Event(), threading.Event()
+    build, answer = highlight._build, BlockLayout.answer
+
+    def held_build(language: str, theme: str) -> None:
+        release_build.wait(10)
+        build(language, theme)
+
+    def held_answer(self: BlockLayout, *args: Any) -> Any:
+        result = answer(self, *args)
+        if threading.current_thread() is not threading.main_thread() and not laid_out.is_set():
+            laid_out.set()  # the first layout, plain, is held back here
+            go_on.wait(10)
+        return result
+
+    monkeypatch.setattr(highlight, "_build", held_build)
+    monkeypatch.setattr(BlockLayout, "answer", held_answer)
+    stream = Stream()
+    stream.text(CODE + "A paragraph of prose that pads the answer out.\n\n" * 120)
+    async with TranscriptApp().run_test(size=(80, 20)) as pilot:
+        transcript = await show(pilot, stream)
+        transcript.scroll_home(animate=False)
+        await wait_for(pilot, laid_out.is_set)
+        release_build.set()
+        await wait_for(pilot, lambda: ("python", "monokai") in highlight._ready)
+        await pilot.pause(0.1)  # the news of the lexer is handled
+        go_on.set()
+
+        def lines() -> list[Strip]:
+            return [strip for entry in transcript._entries for strip in entry.lines or ()]
+
+        await wait_for(pilot, lambda: len(code_colours(lines())) >= 2, timeout=5)
