@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator
+from itertools import accumulate, repeat
+from operator import add
 from pathlib import Path
 
 from streamview.core.events import AnyEvent, MalformedLine, ToolCallEvent, UnknownRecord
@@ -72,6 +74,29 @@ class FileLineStore(LineStore):
         self._end = start + len(data) + 1
         offsets.append(start)
         self._lengths.append(len(data) - 1 if data.endswith(b"\r") else len(data))
+
+    def remember_lines(self, lines: list[bytes], crlf: bool = True) -> None:
+        """:meth:`remember_next` for each of ``lines``, the offsets summed in C.
+
+        Args:
+            lines: The next lines of the file, in order, as split on ``\n``.
+            crlf: Whether any of them may end in ``\r`` (its length leaves it out);
+                ``False`` lets the lengths go in as they are.
+        """
+        offsets, lengths = self._offsets, self._lengths
+        if not offsets:
+            offsets.append(-1)  # line numbers start at 1
+            lengths.append(0)
+        sizes = array("q", map(len, lines))
+        starts = array("q", accumulate(map(add, sizes, repeat(1)), initial=self._end))
+        self._end = starts.pop()
+        offsets.extend(starts)
+        if crlf:
+            trimmed = (
+                n - 1 if line[-1:] == b"\r" else n for n, line in zip(sizes, lines, strict=True)
+            )
+            sizes = array("q", trimmed)
+        lengths.extend(sizes)
 
     def get(self, number: int) -> bytes | None:
         """Read line ``number`` from the file (``None`` if unknown or unreadable)."""
