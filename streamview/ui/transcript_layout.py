@@ -219,7 +219,7 @@ class TranscriptLayout(ScrollView):
             self.unseen = False
             self._render_tail()
             self._reflow(0)
-            self._scroll_to_end()
+            self._scroll_to_end(take_over=True)
         self.post_message(self.FollowChanged(self.following, self.unseen))
 
     def _content_width(self) -> int:
@@ -302,14 +302,14 @@ class TranscriptLayout(ScrollView):
 
     def _restore(self, anchor: tuple[int, int]) -> None:
         index, within = anchor
-        if index < 0:
-            return
+        if index < 0 or self.app.animator.is_being_animated(self, "scroll_y"):
+            return  # a scroll the person started is under way: the view is theirs
         self._set_scroll(self._offsets[index] + min(within, self._entries[index].height))
 
     def _set_scroll(self, y: int) -> None:
         animator = self.app.animator
         if animator.is_being_animated(self, "scroll_y"):
-            # A scroll the user started (Home, page keys) would carry on and undo this.
+            # A scroll the user started before (Home, page keys) would undo this one.
             animator.force_stop_animation(self, "scroll_y")
         self._programmatic += 1
         try:
@@ -319,8 +319,11 @@ class TranscriptLayout(ScrollView):
         finally:
             self._programmatic -= 1
 
-    def _scroll_to_end(self) -> None:
-        self._set_scroll(self.max_scroll_y)
+    def _scroll_to_end(self, take_over: bool = False) -> None:
+        """Follow the end, unless a scroll the person started (Home while following) is
+        under way: stopping it would lose their key. Resuming follow mode takes over."""
+        if take_over or not self.app.animator.is_being_animated(self, "scroll_y"):
+            self._set_scroll(self.max_scroll_y)
 
     def _schedule_reflow(self) -> None:
         if not self._reflow_pending:

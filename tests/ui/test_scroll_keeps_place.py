@@ -171,3 +171,23 @@ async def test_an_animated_scroll_that_ends_at_the_bottom_resumes_following_with
         await pilot.pause(0.2)
         assert app.is_running and app.return_code is None
         assert round(transcript.scroll_y) == transcript.max_scroll_y
+
+
+async def test_a_relayout_during_a_scroll_the_person_started_does_not_undo_it() -> None:
+    """Home pressed while following, and a relayout comes before the animation has
+    moved the view (a lexer built on its thread, a theme change): the view still goes
+    to the top. The relayout used to scroll back to the end, as following said, and
+    stop the person's scroll there (seen in tmux on a loaded machine)."""
+    app = StreamviewApp(FileSource(RECORDING), clock=FakeClock())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        transcript = app.transcript
+        transcript.focus()
+        assert transcript.following and transcript.scroll_y > 0
+        transcript._user_scrolls()
+        transcript.scroll_home(animate=True, duration=0.3)
+        transcript.invalidate()  # before the animation's first step
+        await wait_for(pilot, lambda: not app.animator.is_being_animated(transcript, "scroll_y"))
+        await at_rest(pilot)
+        assert transcript.scroll_y == 0
+        assert not transcript.following
