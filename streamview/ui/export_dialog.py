@@ -28,7 +28,9 @@ class ExportDialog(ModalScreen[Path | None]):
         """A title, the path (editable), and what Enter and Escape do."""
         with Vertical(id="export-box"):
             yield Static("Export the transcript (Markdown) and a screenshot (SVG) to:")
-            yield Input(str(self.default), id="export-path")
+            # Not selected on focus: the cursor waits at the end (on_mount), and a
+            # focus that comes back (another screen closed over it) keeps what was typed.
+            yield Input(str(self.default), id="export-path", select_on_focus=False)
             yield Static("enter: save · escape: cancel", id="export-hint")
 
     def on_mount(self) -> None:

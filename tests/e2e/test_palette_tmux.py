@@ -45,6 +45,10 @@ def test_the_palette_runs_export_thinking_filter_and_play(tmux: Tmux, tmp_path: 
     tmux.wait_for(lambda s: "Export the transcript (Markdown)" in s)
     target = tmp_path / "from-palette.md"
     tmux.keys("C-u")  # the default path goes; this one is typed instead
+    # Once the field is seen empty, as a person would. ctrl+u is a binding: Textual
+    # runs it when the key has bubbled up to the app, a few messages later, so
+    # characters sent in the same burst went in before it and were deleted too.
+    tmux.wait_for(lambda s: "streamview-" not in s)
     tmux.keys("-l", str(target))
     tmux.keys("Enter")
     tmux.wait_for(lambda s: "exported" in s)
