@@ -203,16 +203,8 @@ class StreamState:
         elif text is None:  # thinking completed
             if session.open_thinking is not None:
                 self._close_thinking(session)
-        else:  # a thinking delta (_thinking_text, inline: the most frequent record)
-            block = session.open_thinking
-            if block is None:
-                block = Block(THINKING, line, open=True)
-                session.blocks.append(block)
-                session.open_thinking = block
-            block.parts.append(text)
-            block.deltas += 1
-            if track:
-                self._changes.transcript.add(session.index)
+        else:  # a thinking delta
+            self._thinking_text(session, text, line)
             if subtype == "whole":  # and the block closes: a second event
                 self._close_thinking(session)
                 session.events += 1
