@@ -28,6 +28,7 @@ sys.path.insert(0, str(REPO))
 from textual.pilot import Pilot  # noqa: E402
 
 from streamview.sources import FileSource, Source  # noqa: E402
+from streamview.ui import highlight  # noqa: E402
 from streamview.ui.app import StreamviewApp  # noqa: E402
 from streamview.ui.playback import PlaybackFeed  # noqa: E402
 from streamview.ui.tool_table import ToolCallTable  # noqa: E402
@@ -136,6 +137,9 @@ def first_call_line(lines: list[bytes], kind: str) -> int:
 
 async def main() -> None:
     """Write every screenshot."""
+    # A picture shows the settled screen: code in colour from the first frame, not
+    # plain while its lexer is built on a thread, whichever finishes first.
+    highlight.DEFER = False
     OUT.mkdir(exist_ok=True)
     # The viewer keeps the filter and theme a person chose: the pictures must not pick
     # up this machine's choices, nor leave theirs behind.
