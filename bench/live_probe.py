@@ -6,7 +6,7 @@ Usage::
 
 A producer process (this script with ``--produce``) writes the first ``rate x
 seconds`` lines of ``FILE`` into a pipe at ``rate`` lines per second, in small
-bursts, like an agent CLI would. The viewer (:class:`~streamview.ui.app.StreamviewApp`,
+bursts, like an agent CLI would. The viewer (:class:`~streamview.ui.frame.app.StreamviewApp`,
 headless, 120x40) reads the other end as a live :class:`~streamview.sources.PipeSource`.
 
 Latency of line *i* = the moment a screen refresh completed after a repaint
@@ -53,8 +53,9 @@ from textual import events
 from textual.binding import Binding, BindingType
 
 from streamview.sources import PipeSource
-from streamview.ui.app import StreamviewApp
-from streamview.ui.launch import prepare_process
+from streamview.ui import STYLESHEET
+from streamview.ui.frame.app import StreamviewApp
+from streamview.ui.frame.launch import prepare_process
 
 SIZE = (120, 40)
 BURST_SECONDS = 0.002
@@ -63,7 +64,7 @@ KEEP_UP_SECONDS = 0.5
 
 
 def prepare_process_like_run_app() -> None:
-    """Set the process up as :func:`streamview.ui.app.run_app` does before ``app.run()``."""
+    """Set the process up as :func:`streamview.ui.frame.app.run_app` does before ``app.run()``."""
     prepare_process()
 
 
@@ -120,9 +121,7 @@ def percentiles(values: list[float]) -> dict[str, float | None]:
 class LiveProbeApp(StreamviewApp):
     """The viewer, noting when each repaint reaches the screen and when F12 is handled."""
 
-    CSS_PATH = str(
-        Path(sys.modules[StreamviewApp.__module__].__file__ or "").with_name("streamview.tcss")
-    )
+    CSS_PATH = STYLESHEET
     BINDINGS: ClassVar[list[BindingType]] = [
         *StreamviewApp.BINDINGS,
         Binding("f12", "bench_ping", show=False, priority=True),

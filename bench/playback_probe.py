@@ -4,7 +4,7 @@ Usage::
 
     python bench/playback_probe.py FILE [--timeout SECONDS]
 
-Runs :class:`~streamview.ui.app.StreamviewApp` as ``streamview FILE`` builds it (see
+Runs :class:`~streamview.ui.frame.app.StreamviewApp` as ``streamview FILE`` builds it (see
 :func:`tui_probe.viewer_for_file`) with ``run_test(headless=True, size=(120, 40))``,
 waits until the whole run is browsable (the final state on screen), then presses,
 as a person would:
@@ -52,9 +52,9 @@ from tui_probe import (  # noqa: E402
     viewer_for_file,
 )
 
-from streamview.ui.app import StreamviewApp  # noqa: E402
-from streamview.ui.controls import PlaybackBar, describe_position  # noqa: E402
-from streamview.ui.playback import PlaybackFeed  # noqa: E402
+from streamview.ui.frame.app import StreamviewApp  # noqa: E402
+from streamview.ui.playback.controls import PlaybackBar, describe_position  # noqa: E402
+from streamview.ui.playback.feed import PlaybackFeed  # noqa: E402
 
 POLL_SECONDS = 0.002
 

@@ -235,7 +235,7 @@ def part_print(part: Part, workdir: Path) -> None:
         timeout=300,
     )
     if done.returncode == 0 and md.exists() and svg.exists():
-        from streamview.ui.safety import unsafe_in_svg
+        from hostile.safety import unsafe_in_svg
 
         found = len(UNSAFE.findall(md.read_text("utf-8"))) + len(
             unsafe_in_svg(svg.read_text("utf-8"))
@@ -373,9 +373,9 @@ SCALE: dict[str, tuple[str, Callable[[], Iterator[bytes]]]] = {
 
 async def drive_viewer(path: Path, detail: bool, timeout: float) -> dict[str, float]:
     """Open ``path`` headless, press keys, open a detail view, quit; return timings."""
-    from streamview.ui.capping import SHOW_ALL_KEY
-    from streamview.ui.detail import SectionView
-    from streamview.ui.tool_table import ToolCallTable
+    from streamview.ui.calls.table import ToolCallTable
+    from streamview.ui.details.screen import SectionView
+    from streamview.ui.text.capping import SHOW_ALL_KEY
     from tests.hostile.tui import FreezeMeter, make_app, screen_problems, settled, wait_until
 
     shown_all = 0.0
@@ -447,7 +447,7 @@ def in_own_process(kind: str, what: str, detail: str, timeout: float) -> dict[st
 
 def drive(kind: str, what: str, detail: str, timeout: str) -> None:
     """``--drive``: one viewer run in this process; print its figures as JSON."""
-    from streamview.ui.launch import prepare_process
+    from streamview.ui.frame.launch import prepare_process
 
     prepare_process()
     if kind == "live":

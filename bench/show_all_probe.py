@@ -34,10 +34,10 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from streamview.ui.capping import RAW_KEY, SHOW_ALL_KEY
-from streamview.ui.detail import SectionView
-from streamview.ui.launch import prepare_process
-from streamview.ui.tool_table import ToolCallTable
+from streamview.ui.calls.table import ToolCallTable
+from streamview.ui.details.screen import SectionView
+from streamview.ui.frame.launch import prepare_process
+from streamview.ui.text.capping import RAW_KEY, SHOW_ALL_KEY
 from tests.hostile import streams
 from tests.hostile.tui import FreezeMeter, make_app, settled, wait_until
 

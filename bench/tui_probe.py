@@ -4,7 +4,7 @@ Usage::
 
     python bench/tui_probe.py FILE [--t0 MONOTONIC] [--timeout SECONDS]
 
-Runs :class:`~streamview.ui.app.StreamviewApp`, built as ``streamview FILE`` builds
+Runs :class:`~streamview.ui.frame.app.StreamviewApp`, built as ``streamview FILE`` builds
 it, with ``run_test(headless=True, size=(120, 40))`` on ``FILE`` and prints one JSON
 object (seconds are counted from ``--t0``, a ``time.monotonic()`` reading taken by the
 parent just before it started this process, so interpreter start-up and imports
@@ -55,10 +55,10 @@ if __package__ in (None, ""):
 
 from streamview.core.state import RUNNING  # noqa: E402
 from streamview.sources import FileSource  # noqa: E402
-from streamview.ui.app import StreamviewApp  # noqa: E402
-from streamview.ui.launch import prepare_process  # noqa: E402
-from streamview.ui.playback import PlaybackFeed  # noqa: E402
-from streamview.ui.status_bar import StatusBar  # noqa: E402
+from streamview.ui.frame.app import StreamviewApp  # noqa: E402
+from streamview.ui.frame.launch import prepare_process  # noqa: E402
+from streamview.ui.frame.status_bar import StatusBar  # noqa: E402
+from streamview.ui.playback.feed import PlaybackFeed  # noqa: E402
 
 SIZE = (120, 40)
 """Terminal size of every headless measurement."""
@@ -66,7 +66,7 @@ POLL_SECONDS = 0.005
 
 
 def prepare_process_like_run_app() -> None:
-    """Set the process up as :func:`streamview.ui.app.run_app` does before ``app.run()``."""
+    """Set the process up as :func:`streamview.ui.frame.app.run_app` does before ``app.run()``."""
     prepare_process()
 
 

@@ -28,10 +28,10 @@ sys.path.insert(0, str(REPO))
 from textual.pilot import Pilot  # noqa: E402
 
 from streamview.sources import FileSource, Source  # noqa: E402
-from streamview.ui import highlight  # noqa: E402
-from streamview.ui.app import StreamviewApp  # noqa: E402
-from streamview.ui.playback import PlaybackFeed  # noqa: E402
-from streamview.ui.tool_table import ToolCallTable  # noqa: E402
+from streamview.ui.calls.table import ToolCallTable  # noqa: E402
+from streamview.ui.frame.app import StreamviewApp  # noqa: E402
+from streamview.ui.playback.feed import PlaybackFeed  # noqa: E402
+from streamview.ui.text import highlight  # noqa: E402
 
 RECORDINGS = REPO / "recordings"
 FIXTURES = REPO / "tests" / "fixtures" / "dialects"

@@ -38,14 +38,14 @@ def highlight_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Code blocks are coloured in the frame that first shows them: a screen compared
     with a snapshot must not depend on when a lexer thread finished. The tests of
     that deferral (tests/ui/test_highlight.py) turn it back on."""
-    from streamview.ui import highlight
+    from streamview.ui.text import highlight
 
     monkeypatch.setattr(highlight, "DEFER", False)
 
 
 @pytest.fixture(autouse=True)
 def nothing_stays_frozen() -> Iterator[None]:
-    """An app that folded a file froze the heap (streamview.ui.frame_gc): one test's
+    """An app that folded a file froze the heap (streamview.ui.feed.gc): one test's
     objects must not stay out of the collector's reach for the rest of the run."""
     yield
     gc.unfreeze()

@@ -71,7 +71,7 @@ def main_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 def run_front_end(source: ProcessSource, args: argparse.Namespace, ui: bool) -> int:
     """Show a running agent; returns the exit status the stream alone gives."""
     if ui:
-        from streamview.ui.launch import run_app
+        from streamview.ui.frame.launch import run_app
 
         return run_app(source, theme=args.theme)
     with forwarded_sigint(source):

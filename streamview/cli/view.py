@@ -152,12 +152,12 @@ def view(source: Source, args: argparse.Namespace) -> int:
         return run_json(source, sys.stdout, agent=agent)
     if chosen == PRINT:
         return run_print(source, sys.stdout, agent=agent, times=args.time)
-    from streamview.ui.launch import run_app
+    from streamview.ui.frame.launch import run_app
 
     options: dict[str, Any] = {"agent": agent}
     if args.input not in (None, "-") and not args.follow:
         from streamview.sources import FileSource
-        from streamview.ui.playback import PlaybackFeed
+        from streamview.ui.playback.feed import PlaybackFeed
 
         source = FileSource(Path(args.input))
         received = first_content(source)
@@ -202,7 +202,7 @@ def run_export(source: Source, args: argparse.Namespace) -> int:
             return fail(f"cannot write {args.export_markdown}: {error.strerror or error}")
         say(f"wrote {args.export_markdown}")
     if args.export_svg is not None:
-        from streamview.ui.svg_export import export_svg
+        from streamview.ui.frame.svg_export import export_svg
 
         try:
             export_svg(MemorySource(data, source.label), Path(args.export_svg), theme=args.theme)

@@ -84,7 +84,7 @@ def test_stderr_messages_are_inert(tmp_path: Path) -> None:
 
 def test_exports_hold_no_control_sequence(hostile_file: Path, tmp_path: Path) -> None:
     """``--export-markdown`` and ``--export-svg`` files are as inert as the screen."""
-    from streamview.ui.safety import unsafe_in_svg
+    from .safety import unsafe_in_svg
 
     markdown = tmp_path / "run.md"
     svg = tmp_path / "run.svg"

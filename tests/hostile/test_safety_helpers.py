@@ -8,7 +8,7 @@ from textual.app import App, ComposeResult
 from textual.widget import Widget
 from textual.widgets import Static
 
-from streamview.ui.safety import unsafe_in_segments, unsafe_in_svg, unsafe_on_screen
+from .safety import unsafe_in_segments, unsafe_in_svg, unsafe_on_screen
 
 
 class Leaky(App[None]):

@@ -8,7 +8,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from streamview.ui.tool_table import ToolCallTable
+from streamview.ui.calls.table import ToolCallTable
 
 from . import streams
 from .helpers import assert_no_traceback, run_cli

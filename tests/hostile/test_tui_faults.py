@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from streamview.sources import PipeSource
-from streamview.ui.tool_table import ToolCallTable
+from streamview.ui.calls.table import ToolCallTable
 
 from .helpers import real_captures
 from .mutate import expected_total, mutate

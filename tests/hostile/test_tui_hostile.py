@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from streamview.ui.tool_table import ToolCallTable
+from streamview.ui.calls.table import ToolCallTable
 
 from .corpus import ALL_TEXT, CORPUS, MARKUP
 from .streams import hostile_stream

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from streamview.sources import PipeSource
-from streamview.ui.app import StreamviewApp
-from streamview.ui.status_bar import StatusBar
+from streamview.ui.frame.app import StreamviewApp
+from streamview.ui.frame.status_bar import StatusBar
 
 from .streams import dumps, text_message
 from .test_faults import head_lines

@@ -12,8 +12,9 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 
 from streamview.sources import FileSource, PipeSource, Source
-from streamview.ui.app import StreamviewApp
-from streamview.ui.safety import unsafe_in_svg, unsafe_on_screen
+from streamview.ui.frame.app import StreamviewApp
+
+from .safety import unsafe_in_svg, unsafe_on_screen
 
 NOW_MS = 1_789_650_100_000
 

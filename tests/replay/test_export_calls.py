@@ -16,9 +16,9 @@ from streamview.core.markdown_export import to_markdown
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState
 from streamview.sources import FileSource
-from streamview.ui.app import StreamviewApp
-from streamview.ui.export_dialog import ExportDialog
-from streamview.ui.playback import PlaybackFeed
+from streamview.ui.frame.app import StreamviewApp
+from streamview.ui.frame.export_dialog import ExportDialog
+from streamview.ui.playback.feed import PlaybackFeed
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures" / "dialects"

@@ -12,9 +12,9 @@ import pytest
 from streamview.core.state import StreamState
 from streamview.core.summary import summarize
 from streamview.sources import FileSource
-from streamview.ui.app import StreamviewApp
-from streamview.ui.controls import PlaybackBar, clock_text, describe_position
-from streamview.ui.playback import PlaybackFeed
+from streamview.ui.frame.app import StreamviewApp
+from streamview.ui.playback.controls import PlaybackBar, clock_text, describe_position
+from streamview.ui.playback.feed import PlaybackFeed
 
 REPO = Path(__file__).resolve().parents[2]
 RECORDING = REPO / "recordings" / "success-multi-tool.ndjson"

@@ -15,10 +15,10 @@ from textual.pilot import Pilot
 from streamview.process import ProcessSource
 from streamview.recording import Recorder, RecordingSource
 from streamview.sources import FileSource, Source
-from streamview.ui.app import StreamviewApp
-from streamview.ui.controls import ProcessPanel
-from streamview.ui.export_dialog import ExportDialog
-from streamview.ui.playback import PlaybackFeed
+from streamview.ui.frame.app import StreamviewApp
+from streamview.ui.frame.export_dialog import ExportDialog
+from streamview.ui.playback.controls import ProcessPanel
+from streamview.ui.playback.feed import PlaybackFeed
 
 AGENTS = Path(__file__).parent / "agents"
 REPO = Path(__file__).resolve().parents[2]

@@ -14,7 +14,7 @@ from textual.app import App
 from textual.pilot import Pilot
 
 from streamview.sources import Source
-from streamview.ui.app import StreamviewApp
+from streamview.ui.frame.app import StreamviewApp
 
 REPO = Path(__file__).resolve().parents[2]
 CAPTURES = REPO.parent / "shared" / "samples" / "cursor-real"
@@ -123,7 +123,7 @@ async def settle(pilot: Pilot[Any]) -> None:
 
 async def settle_sections(app: App[Any], pilot: Pilot[Any]) -> None:
     """Wait until a detail or log-entry screen has loaded and laid out its sections."""
-    from streamview.ui.section_view import SectionView
+    from streamview.ui.details.section_view import SectionView
 
     for _ in range(50):
         await pilot.pause()

@@ -1,0 +1,1 @@
+"""The tool-call table: its rows, columns, keys, filter and search."""

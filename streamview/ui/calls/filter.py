@@ -1,0 +1,113 @@
+"""Which tool calls the table shows, and in what order: by status, by kind, by text in
+the target; as they ran, slowest first, or trouble first.
+
+A plain model (no widget): :class:`streamview.ui.calls.table.ToolCallTable` keeps one and
+shows the calls it lets through; the pane's title says how many of how many, and why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from streamview.core import tools
+from streamview.core.state import ToolCall
+
+STATUS_GROUPS: dict[str, frozenset[str]] = {
+    "failed": frozenset({tools.FAILED, tools.ERROR}),
+    "rejected": frozenset({tools.REJECTED, tools.INTERRUPTED}),
+    "running": frozenset({tools.RUNNING}),
+}
+"""The status filters ``F`` steps through, and the call statuses each lets through."""
+ORDERS: dict[str, str] = {
+    "run": "as they ran",
+    "slowest": "slowest first",
+    "trouble": "trouble first",
+}
+"""The orders ``s`` steps through, and how the pane's title says them."""
+TROUBLE_RANK = {
+    tools.FAILED: 0,
+    tools.ERROR: 0,
+    tools.REJECTED: 1,
+    tools.INTERRUPTED: 1,
+    tools.RUNNING: 2,
+}
+"""Trouble first: failed, then rejected or stopped, then running, then the rest."""
+
+
+@dataclass(frozen=True)
+class CallFilter:
+    """A filter on tool calls; the default lets every call through."""
+
+    status: str | None = None
+    """A key of :data:`STATUS_GROUPS`, or ``None``."""
+    kind: str | None = None
+    text: str = ""
+    """Case-insensitive text the call's target (or kind) must contain."""
+    order: str = "run"
+    """A key of :data:`ORDERS`: the rows' order (it leaves no call out)."""
+
+    @property
+    def active(self) -> bool:
+        """Whether any call can be left out."""
+        return self.status is not None or self.kind is not None or bool(self.text)
+
+    def admits(self, call: ToolCall) -> bool:
+        """Whether ``call`` is shown."""
+        if self.status is not None and call.status not in STATUS_GROUPS[self.status]:
+            return False
+        if self.kind is not None and call.kind != self.kind:
+            return False
+        if self.text:
+            haystack = f"{call.kind} {call.target or ''} {call.summary or ''}".casefold()
+            if self.text.casefold() not in haystack:
+                return False
+        return True
+
+    @property
+    def reordered(self) -> bool:
+        """Whether the rows are in another order than the calls ran."""
+        return self.order != "run"
+
+    def arrange(self, calls: Sequence[ToolCall]) -> list[ToolCall]:
+        """The calls shown, in the chosen order (a stable sort: ties keep their order)."""
+        shown = [call for call in calls if self.admits(call)] if self.active else list(calls)
+        if self.order == "slowest":
+            shown.sort(key=lambda call: -(call.duration_ms or -1))
+        elif self.order == "trouble":
+            shown.sort(key=lambda call: TROUBLE_RANK.get(call.status, 3))
+        return shown
+
+    def describe(self) -> str:
+        """``failed · shell · “pytest”``: what the filter keeps, for the pane's title."""
+        parts = [p for p in (self.status, self.kind) if p]
+        if self.text:
+            parts.append(f"“{self.text}”")
+        return " · ".join(parts)
+
+    def next_order(self) -> CallFilter:
+        """The next order: as they ran, slowest first, trouble first, as they ran..."""
+        order = list(ORDERS)
+        at = order.index(self.order) if self.order in order else 0
+        return replace(self, order=order[(at + 1) % len(order)])
+
+    def next_status(self) -> CallFilter:
+        """The next status filter: none, failed, rejected, running, none..."""
+        order: list[str | None] = [None, *STATUS_GROUPS]
+        return replace(self, status=order[(order.index(self.status) + 1) % len(order)])
+
+    def next_kind(self, calls: Sequence[ToolCall]) -> CallFilter:
+        """The next kind among ``calls``' kinds (sorted), then none again."""
+        kinds: list[str | None] = [None, *sorted({call.kind for call in calls})]
+        at = kinds.index(self.kind) if self.kind in kinds else 0
+        return replace(self, kind=kinds[(at + 1) % len(kinds)])
+
+
+def title(total: int, shown: int, call_filter: CallFilter) -> str:
+    """The tool-call pane's title: ``Tool calls (75)``, ``Tool calls 3 of 75 · failed``."""
+    order = (
+        f" · {ORDERS.get(call_filter.order, call_filter.order)}" if call_filter.reordered else ""
+    )
+    if not call_filter.active:
+        return (f"Tool calls ({total})" if total else "Tool calls") + order
+    return f"Tool calls {shown} of {total} · {call_filter.describe()}{order}"

@@ -1,0 +1,1 @@
+"""A call's details screen and its per-kind views."""

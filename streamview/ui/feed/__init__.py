@@ -1,0 +1,1 @@
+"""The background reader that feeds the viewer, and garbage collection between frames."""

@@ -1,0 +1,65 @@
+"""The help screen: every key of the viewer, in one place, made from its bindings
+(:func:`streamview.ui.frame.commands.viewer_help` makes the sections)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.cells import cell_len
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+
+@dataclass(frozen=True)
+class HelpSection:
+    """One group of the help screen: where the keys work, and ``(keys, meaning)`` rows."""
+
+    title: str
+    rows: list[tuple[str, str]]
+
+
+def keys_table(sections: Sequence[HelpSection]) -> Group:
+    """The key list as Rich renderables (no colours of its own: the screen's CSS styles
+    it): each section's title on a line of its own, then its keys, the key column as wide
+    as the widest keys of all sections so the meanings line up."""
+    key_width = max((cell_len(keys) for s in sections for keys, _ in s.rows), default=1)
+    parts: list[RenderableType] = []
+    for number, section in enumerate(sections):
+        if number:
+            parts.append(Text(""))
+        parts.append(Text(section.title, style="bold underline"))
+        table = Table.grid(padding=(0, 2))
+        table.add_column(no_wrap=True, style="bold", width=key_width)
+        table.add_column()
+        for keys, meaning in section.rows:
+            table.add_row(keys, meaning)
+        parts.append(table)
+    return Group(*parts)
+
+
+class HelpScreen(ModalScreen[None]):
+    """A modal list of keys; escape, q or ? closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark", "dismiss", "Close", tooltip="close this help"),
+    ]
+
+    def __init__(self, sections: Sequence[HelpSection]) -> None:
+        super().__init__()
+        self.sections = list(sections)
+        """What the screen lists (the viewer's, from its bindings)."""
+
+    def compose(self) -> ComposeResult:
+        """The key table in a scrollable box."""
+        with VerticalScroll(id="help-box") as box:
+            box.border_title = "streamview keys"
+            box.border_subtitle = "escape to close"
+            yield Static(keys_table(self.sections), id="help-keys")

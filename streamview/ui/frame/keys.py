@@ -1,0 +1,91 @@
+"""The viewer's keys that work anywhere: quit, help, search, thinking, hand-off, copy,
+follow, the event log, sessions, stopping the agent, and the playback and export keys
+(declared here, enabled by the app's ``check_action`` when they apply). The help
+screen and the palette are made from these (:mod:`streamview.ui.frame.commands`)."""
+
+from __future__ import annotations
+
+from textual.binding import Binding, BindingType
+
+from streamview.ui.playback.controls import EXPORT_BINDING, playback_bindings
+
+APP_BINDINGS: list[BindingType] = [
+    Binding("q", "quit", "Quit", tooltip="quit (the run's exit status becomes streamview's)"),
+    Binding("question_mark", "help", "Help", tooltip="this help: every key"),
+    # Priority: the app sees "/" before it forwards the next keys, so text typed
+    # right after it (fast typing, paste) lands in the search box.
+    Binding(
+        "slash",
+        "search",
+        "Search",
+        priority=True,
+        tooltip="search the transcript and the tool calls' targets, arguments and results, "
+        "in every session (a leading re: makes it a regular expression)",
+    ),
+    Binding("n", "next_match", "Next match", show=False, tooltip="next / previous match"),
+    Binding("N", "previous_match", "Previous match", show=False, tooltip="next / previous match"),
+    Binding("t", "toggle_thinking", "Thinking", tooltip="show / hide thinking"),
+    Binding(
+        "o",
+        "open_file",
+        "Open in editor",
+        show=False,
+        tooltip="open the file the tool call touched in $EDITOR (at the line, when known)",
+    ),
+    Binding(
+        "p",
+        "page_result",
+        "Result in pager",
+        show=False,
+        tooltip="read the tool call's whole result in $PAGER",
+    ),
+    Binding(
+        "backslash",
+        "filter_text",
+        "Filter calls by text",
+        show=False,
+        tooltip="show only the tool calls whose target holds a text (empty: all)",
+    ),
+    Binding(
+        "c",
+        "copy",
+        "Copy",
+        show=False,
+        tooltip="copy the selected text (drag to select), else the tool call's "
+        "command, path, pattern, URL or query",
+    ),
+    Binding("f", "toggle_follow", "Follow", tooltip="follow the newest content on / off"),
+    Binding(
+        "l,e",
+        "event_log",
+        "Log",
+        tooltip="event log: malformed lines, unknown records, connection notices",
+    ),
+    # One footer entry for both keys, shown only when there are sessions to switch.
+    Binding(
+        "left_square_bracket",
+        "previous_session",
+        "Session",
+        key_display="[ ]",
+        tooltip="previous / next session, when the stream holds several",
+    ),
+    Binding(
+        "right_square_bracket",
+        "next_session",
+        "Next session",
+        show=False,
+        tooltip="previous / next session, when the stream holds several",
+    ),
+    Binding(
+        "ctrl+c",
+        "playback('interrupt')",
+        "Stop agent",
+        show=False,
+        priority=True,
+        tooltip="run mode: stop the agent (again: harder; with text selected, copy it "
+        "instead); the viewer stays open",
+    ),
+    # Playback and export: declared here, enabled by check_action when they apply.
+    *playback_bindings(),
+    EXPORT_BINDING,
+]

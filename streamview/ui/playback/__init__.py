@@ -1,0 +1,1 @@
+"""The playback bar, its controls, and the timeline it plays."""

@@ -1,0 +1,1 @@
+"""Shared pieces every pane draws text with: wrapping, styles, capping, rows, selection."""

@@ -1,0 +1,1 @@
+"""The transcript pane: the agent's text, laid out block by block."""

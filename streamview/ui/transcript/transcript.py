@@ -1,0 +1,494 @@
+"""The transcript pane: the session's prompt, answer, thinking and tool calls, in order.
+
+A virtual view (Textual's Line API): each block of the session is rendered to lines
+once, at the current width, and cached; only blocks that changed (the open, growing
+one, a block a recap replaced, a tool marker whose call finished) are rendered again.
+Blocks far from the viewport keep an estimated height until they are first shown, so
+opening a huge recording renders only what is on screen. Blocks longer than a few KB
+are laid out on a layout thread (:mod:`streamview.ui.transcript.layout_thread`) so that keys and
+repaints never wait for Rich; the UI thread shows a placeholder, or the block's
+previous lines, until they come back.
+
+All stream text is untrusted and goes through :func:`streamview.core.sanitize.clean`
+before Rich sees it.
+"""
+
+from __future__ import annotations
+
+import time
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable
+from typing import ClassVar
+
+from rich.segment import Segment
+from textual.binding import Binding, BindingType
+from textual.events import Click, MouseScrollDown, MouseScrollUp, Resize
+from textual.message import Message
+from textual.selection import Selection
+from textual.strip import Strip
+
+from streamview.core.state import THINKING, TOOL
+from streamview.ui.text.highlight import on_ready
+from streamview.ui.text.selection import draw_selection, selected_text
+from streamview.ui.transcript.block_layout import NOTHING_FROZEN, has_fence
+from streamview.ui.transcript.blocks import (
+    BACKGROUND_MARKDOWN_CHARS,
+    BACKGROUND_PLAIN_CHARS,
+    Owner,
+)
+from streamview.ui.transcript.layout import TranscriptLayout
+from streamview.ui.transcript.search import Match, Matches
+
+__all__ = ["BACKGROUND_MARKDOWN_CHARS", "BACKGROUND_PLAIN_CHARS", "Transcript"]
+
+CODE_KINDS = frozenset({"text", "thinking"})
+"""Blocks laid out as Markdown, where code fences are."""
+
+SCROLL = "scroll from where the view is (scrolling up pauses following)"
+
+
+class Transcript(TranscriptLayout, can_focus=True):
+    """The answer as it grows, with thinking, tool markers and notices in place.
+
+    Follow mode keeps the view at the newest line while the user is at the bottom;
+    scrolling up pauses it (a :class:`FollowChanged` message says so) and scrolling to
+    the end, or :meth:`set_follow`, resumes it.
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "transcript--prompt",
+        "transcript--prompt-mark",
+        "transcript--thinking",
+        "transcript--thinking-label",
+        "transcript--notice",
+        "transcript--tool",
+        "transcript--tool-running",
+        "transcript--tool-ok",
+        "transcript--tool-failed",
+        "transcript--tool-rejected",
+        "transcript--tool-detail",
+        "transcript--code",
+        "transcript--heading",
+        "transcript--link",
+        "transcript--match",
+        "transcript--match-current",
+        "transcript--empty",
+        "transcript--marked",
+    }
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up,k", "scroll_up", "Up", show=False, tooltip=SCROLL),
+        Binding("down,j", "scroll_down", "Down", show=False, tooltip=SCROLL),
+        Binding("pageup", "page_up", "Page up", show=False, tooltip=SCROLL),
+        Binding("pagedown", "page_down", "Page down", show=False, tooltip=SCROLL),
+        Binding("home,g", "scroll_home", "Top", show=False, tooltip="to the top"),
+        Binding(
+            "end,G",
+            "scroll_end",
+            "End",
+            show=False,
+            tooltip="to the end: follow it again (a playback goes to 100 %)",
+        ),
+    ]
+
+    # -- public API ---------------------------------------------------------------------
+
+    @property
+    def query_text(self) -> str:
+        """What the last search looked for (``""``: no search)."""
+        return self._search.query
+
+    @property
+    def match_count(self) -> int:
+        """How many matches the last search found."""
+        return len(self._search.hits)
+
+    @property
+    def match_position(self) -> int:
+        """1-based index of the current match (0 when none)."""
+        return self._search.position
+
+    def mark_call(self, call_index: int | None) -> None:
+        """Highlight the marker of call ``call_index``; bring it into view unless following."""
+        entry = self._by_call.get(call_index) if call_index is not None else None
+        if entry == self._marked:
+            return
+        self._marked = entry
+        self.refresh()
+        if entry is None or self.following:
+            return
+        y = self._offsets[entry]
+        top = round(self.scroll_y)
+        height = self.scrollable_content_region.height
+        if not top <= y < top + height:
+            self._set_scroll(max(0, y - height // 3))
+
+    def set_show_thinking(self, show: bool) -> None:
+        """Show or hide thinking blocks."""
+        if show == self.show_thinking:
+            return
+        self.show_thinking = show
+        for entry in self._entries:
+            if entry.block.kind == THINKING:
+                entry.lines = None
+                entry.signature = None
+        self._clear_matches()
+        self._relayout()
+        self._refind()
+
+    def search(self, query: str) -> int:
+        """Find ``query`` (case-insensitive) in the rendered transcript and go to the first hit.
+
+        The first hit shown is the first one at or below the top of the viewport.
+
+        Returns:
+            How many matches there are.
+        """
+        self._search.query = query
+        matches = self._find()
+        self._search.waits = not matches and bool(self.laying_out)
+        if matches:
+            top = round(self.scroll_y)
+            first = next(
+                (i for i, m in enumerate(matches) if self._offsets[m.entry] + m.line >= top), 0
+            )
+            self._go_to_match(first)
+        self.refresh()
+        return len(matches)
+
+    def _find(self) -> list[Match]:
+        """Every occurrence of the query in the laid-out lines.
+
+        Lays every block out; long ones go to the layout thread, and each one that
+        comes back searches again (:meth:`_refind`).
+        """
+        if not self._search.query:
+            self._search.clear()
+            self.refresh()
+            return []
+        self._render_all()
+        return self._search.find(
+            (number, entry.lines or ()) for number, entry in enumerate(self._entries)
+        )
+
+    def _refind(self) -> None:
+        """Lines were rendered again (width, theme, thinking): find the matches again, in place."""
+        search = self._search
+        if not search.query:
+            return
+        current = search.index
+        matches = self._find()
+        search.index = min(max(current, 0), len(matches) - 1) if matches else -1
+        if matches and search.waits:
+            search.waits = False
+            self._go_to_match(0)
+        self.refresh()
+
+    def next_match(self, step: int = 1) -> bool:
+        """Go to the next (``step=1``) or previous (``-1``) match; False when there is none."""
+        hits = self._search.hits
+        if not hits:
+            return False
+        self._go_to_match((self._search.index + step) % len(hits))
+        return True
+
+    def go_to_match(self, index: int) -> None:
+        """Go to match ``index`` (0-based) of the last search, if there is one."""
+        if 0 <= index < len(self._search.hits):
+            self._go_to_match(index)
+
+    def clear_search(self) -> None:
+        """Forget the search and its highlights."""
+        self._search = Matches()
+        self.refresh()
+
+    def invalidate(self) -> None:
+        """Render everything again (the theme changed)."""
+        self._styles = None
+        self._cancel_layouts()
+        for entry in self._entries:
+            entry.lines = None
+            entry.signature = None
+            entry.frozen = NOTHING_FROZEN
+        self._clear_matches()
+        self._relayout()
+        self._refind()
+
+    # -- Textual hooks --------------------------------------------------------------------
+
+    _stop_lexer_news: Callable[[], None] | None = None
+    """Stops the news of built lexers (set on mount)."""
+
+    class LexerReady(Message):
+        """A lexer was built (on its thread): code shown plain can be coloured now."""
+
+    def on_mount(self) -> None:
+        """Render at the initial width, and again whenever the theme changes or a
+        lexer code waited for is built."""
+        self.watch(self.app, "theme", lambda _theme: self.invalidate(), init=False)
+        post = self.post_message  # thread-safe
+        self._stop_lexer_news = on_ready(lambda _language: post(self.LexerReady()))
+
+    def on_transcript_lexer_ready(self, _message: LexerReady) -> None:
+        """Lay everything out again if a block has a code fence: as after a change of
+        theme, so a fenced block on the layout thread, laid out plain, is dropped too."""
+        if any(
+            entry.block.kind in CODE_KINDS and has_fence(entry.block.text)
+            for entry in self._entries
+        ):
+            self.invalidate()
+
+    def _on_unmount(self) -> None:
+        if self._stop_lexer_news is not None:
+            self._stop_lexer_news()
+
+    def on_resize(self, event: Resize) -> None:
+        """A new width means new line breaks: drop the rendered lines."""
+        width = self._content_width()
+        if width != self._width:
+            self._width = width
+            self._cancel_layouts()
+            for entry in self._entries:
+                entry.lines = None
+                entry.signature = None
+                entry.frozen = NOTHING_FROZEN
+            self._clear_matches()
+            self._relayout()
+            self._refind()
+            return
+        self._relayout()
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        """Scrolling up pauses follow mode; scrolling down to the bottom resumes it.
+
+        Only the user's own scrolling counts: layout changes (the search box
+        opening, a resize) also move ``scroll_y`` and must not toggle follow mode.
+        """
+        super().watch_scroll_y(old_value, new_value)
+        user = self._user_scroll or self.is_vertical_scrollbar_grabbed
+        if user:  # also when the user's scroll to the end resumed follow mode
+            self._say_call_in_view(round(new_value))
+        if self._programmatic:
+            return
+        at_end = round(new_value) >= self.max_scroll_y
+        if self.following and new_value < old_value and not at_end and user:
+            self.following = False
+            self.post_message(self.FollowChanged(False, self.unseen))
+        elif not self.following and at_end and new_value > old_value and user:
+            # Not now: this may be the last step of a scroll animation, and scrolling
+            # to the end stops the animation Textual is finishing (its animator then
+            # fails on the missing key, and the app with it).
+            self.call_later(self._follow_if_at_end)
+
+    def _follow_if_at_end(self) -> None:
+        """Resume following, if the view is still at the end."""
+        if not self.following and round(self.scroll_y) >= self.max_scroll_y:
+            self.set_follow(True)
+
+    def call_in_view(self, top: int) -> int | None:
+        """The tool call a view starting at line ``top`` is at: the first one on screen,
+        else the last one above it (``None`` before the first call)."""
+        calls = self._call_entries
+        if not calls:
+            return None
+        offsets = self._offsets
+        first = bisect_left(calls, bisect_right(offsets, top) - 1)
+        bottom = top + self.scrollable_content_region.height
+        if first < len(calls) and offsets[calls[first]] < bottom:
+            entry = calls[first]
+        elif first > 0:
+            entry = calls[first - 1]
+        else:
+            return None
+        return self._entries[entry].block.call_index
+
+    def _say_call_in_view(self, top: int) -> None:
+        call_index = self.call_in_view(top)
+        if call_index is not None and call_index != self._call_in_view:
+            self._call_in_view = call_index
+            self.post_message(self.CallInView(call_index))
+
+    def _user_scrolls(self) -> None:
+        """The next scroll movement comes from the user."""
+        self._user_scroll = True
+        if self._user_scroll_timer is not None:
+            self._user_scroll_timer.stop()  # an earlier key's timer must not end this one's
+        self._user_scroll_timer = self.set_timer(1.0, self._user_scroll_done, name="user-scroll")
+
+    def _user_scroll_done(self) -> None:
+        self._user_scroll = False
+
+    def _resume_if_at_end(self) -> None:
+        if not self.following and round(self.scroll_y) >= self.max_scroll_y:
+            self.set_follow(True)
+
+    def action_scroll_up(self) -> None:
+        """Scroll up a line (pauses follow mode)."""
+        self._user_scrolls()
+        super().action_scroll_up()
+
+    def action_page_up(self) -> None:
+        """Scroll up a page (pauses follow mode)."""
+        self._user_scrolls()
+        super().action_page_up()
+
+    def action_scroll_home(self) -> None:
+        """Go to the top (pauses follow mode)."""
+        self._user_scrolls()
+        super().action_scroll_home()
+
+    def action_scroll_down(self) -> None:
+        """Scroll down a line (at the bottom, resumes follow mode)."""
+        self._user_scrolls()
+        self._resume_if_at_end()
+        super().action_scroll_down()
+
+    def action_page_down(self) -> None:
+        """Scroll down a page (at the bottom, resumes follow mode)."""
+        self._user_scrolls()
+        self._resume_if_at_end()
+        super().action_page_down()
+
+    def action_scroll_end(self) -> None:
+        """Go to the bottom and follow the newest content again (a playback goes to its end)."""
+        self.set_follow(True)
+        self.post_message(self.EndPressed())
+
+    def _on_mouse_scroll_up(self, event: MouseScrollUp) -> None:
+        self._user_scrolls()
+        super()._on_mouse_scroll_up(event)
+
+    def _on_mouse_scroll_down(self, event: MouseScrollDown) -> None:
+        self._user_scrolls()
+        self._resume_if_at_end()
+        super()._on_mouse_scroll_down(event)
+
+    def on_click(self, event: Click) -> None:
+        """A click on a tool marker opens that call."""
+        offset = event.get_content_offset(self)
+        if offset is None or self.session is None or not self._entries:
+            return
+        absolute = round(self.scroll_y) + offset.y
+        if absolute >= self._offsets[-1]:
+            return
+        entry = self._entries[bisect_right(self._offsets, absolute) - 1]
+        if entry.block.kind == TOOL and entry.block.call_index is not None:
+            event.stop()
+            self.post_message(self.OpenCall(entry.block.call_index))
+
+    def render_line(self, y: int) -> Strip:
+        """One line of the viewport."""
+        width = self.size.width
+        style = self.rich_style
+        absolute = round(self.scroll_y) + y
+        offsets = self._offsets
+        if absolute >= offsets[-1] or not self._entries:
+            if not self._entries and y == 0:
+                empty = self.get_component_rich_style("transcript--empty")
+                done = self.session is not None and self.session.finished
+                note = " no answer in this run" if done else " waiting for the answer…"
+                return Strip([Segment(note, empty)]).crop_extend(0, width, style)
+            return Strip.blank(width, style)
+        index = bisect_right(offsets, absolute) - 1
+        entry = self._entries[index]
+        if entry.lines is None:
+            self._render_entry(index)
+            if entry.lines is not None and len(entry.lines) != entry.height:
+                self._schedule_reflow()
+        lines = entry.lines or []
+        line_number = absolute - offsets[index]
+        if line_number >= len(lines):
+            return Strip.blank(width, style)
+        strip = lines[line_number]
+        hits = self._search.by_line.get((index, line_number))
+        if hits:
+            strip = self._search.highlight(
+                strip,
+                hits,
+                self.get_component_rich_style("transcript--match"),
+                self.get_component_rich_style("transcript--match-current"),
+            )
+        if index == self._marked:
+            marked = self.get_component_rich_style("transcript--marked", partial=True)
+            strip = strip.extend_cell_length(width).apply_style(marked)
+        selection = self.text_selection
+        if selection is not None and (span := selection.get_span(absolute)) is not None:
+            strip = draw_selection(
+                strip, span, self.screen.get_component_rich_style("screen--selection")
+            )
+        # The offsets tell Textual which line and column the mouse is on: drag selects.
+        return strip.apply_style(style).crop_extend(0, width, style).apply_offsets(0, absolute)
+
+    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
+        """The selected text: the transcript's lines as laid out (what is on screen)."""
+        texts: list[str] = []
+        for entry in self._entries:
+            lines = entry.lines or []
+            texts.extend(strip.text for strip in lines[: entry.height])
+            texts.extend([""] * (entry.height - len(lines)))
+        return selected_text(texts, selection)
+
+    def selection_updated(self, selection: Selection | None) -> None:
+        """Draw the selection as it changes."""
+        self.refresh()
+
+    def _go_to_match(self, index: int) -> None:
+        self._search.index = index
+        match = self._search.hits[index]
+        y = self._offsets[match.entry] + match.line
+        if self.following:
+            self.following = False
+            self.post_message(self.FollowChanged(False, self.unseen))
+        height = self.scrollable_content_region.height
+        self._set_scroll(max(0, y - height // 3))
+        self.refresh()
+
+    def on_transcript_layout_laid_out(self, message: TranscriptLayout.LaidOut) -> None:
+        """Show a block the layout thread finished, keeping the view where it was."""
+        message.stop()
+        job, result = message.job, message.result
+        owner = job.owner
+        assert isinstance(owner, Owner)
+        entry, index = owner.entry, owner.index
+        if entry.job is job:
+            entry.job = None
+        current = index < len(self._entries) and self._entries[index] is entry
+        if (
+            not current
+            or owner.width != self._width - 1
+            or job.styles is not self._styles
+            or owner.request < entry.shown
+        ):
+            return  # another session, width or theme, or newer lines already shown
+        anchor = self._anchor()
+        keep_match = self._match_in_view()
+        grew = len(result.lines) + entry.gap + 1 > entry.height
+        entry.lines = [*[Strip.blank(0)] * entry.gap, *result.lines, Strip.blank(0)]
+        entry.frozen = result.frozen
+        entry.signature = owner.signature
+        entry.shown = owner.request
+        entry.rendered_at = time.monotonic()
+        entry.cost = result.seconds
+        self._reflow(index)
+        if self.following:
+            self._scroll_to_end()
+        else:
+            self._restore(anchor)
+            if grew and index >= self._watch_from and not self.unseen:
+                # The growing block got longer below a paused view.
+                self.unseen = True
+                self.post_message(self.FollowChanged(self.following, self.unseen))
+        self._refind()
+        if keep_match and self._search.hits and not self.following:
+            self._go_to_match(self._search.index)  # the lines moved under the search hit
+        self.refresh()
+
+    def _match_in_view(self) -> bool:
+        """Whether the current search match is on screen."""
+        search = self._search
+        if not 0 <= search.index < len(search.hits):
+            return False
+        match = search.hits[search.index]
+        y = self._offsets[match.entry] + match.line
+        top = round(self.scroll_y)
+        return top <= y < top + self.scrollable_content_region.height
