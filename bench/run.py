@@ -28,6 +28,9 @@ The figures (see ``bench/README.md`` for what each means):
    finished file and on a silent pipe, CPU ticks over ``--idle-seconds``.
 5. ``streamview --json`` on a file of each agent's dialect (``bench/dialect_streams.py``;
    Cursor's is ``bench/generate.py``'s), against the bare loop on the same file.
+8. ``streamview --events FILE`` per size (one normalized JSON event per line, written
+   to /dev/null): time, against the bare loop like ``--json``. No target: the figure
+   says what a program pays for one event vocabulary over its own orjson loop.
 7. Playback (``bench/playback_probe.py``): the viewer opened on each file, headless;
    once browsable, the first playback key (space), a seek (``5``) and a step back
    (``,``), each until the screen shows the new position; the process's peak RSS.
@@ -205,6 +208,31 @@ def bench_json(path: Path, repeats: int) -> dict[str, Any]:
         },
         "ratio_wall": json_wall / bare_wall,
         "ratio_cpu": json_cpu / bare_cpu,
+    }
+
+
+def bench_events(path: Path, repeats: int) -> dict[str, Any]:
+    """``streamview --events`` against the bare loop, alternating; each side's best time."""
+    bare: list[Run] = []
+    runs: list[Run] = []
+    for _ in range(repeats):
+        bare.append(measure([sys.executable, str(BENCH / "bare_loop.py"), str(path)]))
+        runs.append(measure([sys.executable, "-m", "streamview", "--events", str(path)]))
+    bare_wall = min(r.wall_s for r in bare)
+    bare_cpu = min(r.cpu_s for r in bare)
+    wall = min(r.wall_s for r in runs)
+    cpu = min(r.cpu_s for r in runs)
+    return {
+        "bare": {"wall_s": bare_wall, "cpu_s": bare_cpu},
+        "events": {
+            "wall_s": wall,
+            "cpu_s": cpu,
+            "peak_rss_mb": max(r.peak_rss_mb for r in runs),
+            "samples_wall_s": [r.wall_s for r in runs],
+            "exit_codes": sorted({r.returncode for r in runs}),
+        },
+        "ratio_wall": wall / bare_wall,
+        "ratio_cpu": cpu / bare_cpu,
     }
 
 
@@ -445,6 +473,18 @@ def table(results: dict[str, Any]) -> list[list[str]]:
                 verdict(max(entry["ratio_wall"], entry["ratio_cpu"]), JSON_RATIO_TARGET, "x"),
             ]
         )
+    for name, entry in results.get("events", {}).items():
+        rows.append(
+            [
+                "`--events` time",
+                name,
+                fmt(entry["events"]["wall_s"], "s"),
+                fmt(entry["bare"]["wall_s"], "s"),
+                fmt(entry["ratio_wall"], "x") + f" (CPU {entry['ratio_cpu']:.2f}x)",
+                "",
+                f"peak RSS {entry['events']['peak_rss_mb']:.0f} MB",
+            ]
+        )
     for name, entry in results["json"].items():
         # The issue sets the memory target on the 1M-event file.
         targeted = parse_size(name) >= TARGET_SIZE
@@ -655,7 +695,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--skip",
         default="",
-        help="comma list of json,tui,live,startup,dialects,idle,playback",
+        help="comma list of json,events,tui,live,startup,dialects,idle,playback",
     )
     parser.add_argument(
         "--idle-seconds", type=float, help="seconds of each idle CPU count (default 20; 2 quick)"
@@ -690,6 +730,12 @@ def main(argv: list[str] | None = None) -> int:
             entry = bench_json(path, times)
             entry["file_mb"] = path.stat().st_size / 1e6
             results["json"][name] = entry
+    if "events" not in skip:
+        results["events"] = {}
+        for name, path in files.items():
+            times = min(repeats, 3)
+            note(f"--events and bare loop on {name} ({times}x)...")
+            results["events"][name] = bench_events(path, times)
     if "tui" not in skip:
         for name, path in files.items():
             times = min(repeats, 3)

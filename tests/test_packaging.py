@@ -99,6 +99,7 @@ def test_a_fresh_clone_builds_a_wheel_with_no_warning(tmp_path: Path) -> None:
     assert metadata["License-Expression"] == "MIT"
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert "streamview/ui/streamview.tcss" in names
+    assert "streamview/schema/events.v1.json" in names  # --events' contract, for programs
     classifiers = metadata.get_all("Classifier") or []
     assert "Environment :: Console" in classifiers
     assert any(c.startswith("Programming Language :: Python :: 3.") for c in classifiers)

@@ -15,6 +15,7 @@ from streamview.sources import Source
 UI = "ui"
 JSON = "json"
 PRINT = "print"
+EVENTS = "events"
 
 
 def say(message: str) -> None:
@@ -52,9 +53,11 @@ def port_number(text: str) -> int:
 
 
 def front_end(args: argparse.Namespace) -> str:
-    """``json``, ``print`` (asked for, or stdout is not a terminal) or ``ui``."""
+    """``json``, ``events``, ``print`` (asked for, or stdout is not a terminal) or ``ui``."""
     if args.json:
         return JSON
+    if getattr(args, "events", False):
+        return EVENTS
     from streamview.serve import served  # a socket module, for the other fronts only
 
     if args.print_mode or not (sys.stdout.isatty() or served()):

@@ -40,6 +40,7 @@ examples:
   streamview recordings/success-multi-tool.ndjson
   streamview --print run.ndjson | less
   streamview --json run.ndjson | jq '.sessions[-1].outcome'
+  claude -p "..." --output-format stream-json --verbose | streamview --events | my-harness
   streamview --replay -s 4 -i 2 run.ndjson
   streamview run -- cursor-agent -p "fix it" --output-format stream-json
   streamview runs; streamview last
@@ -100,6 +101,12 @@ def add_view_options(parser: argparse.ArgumentParser, file: bool = True) -> None
         action="store_true",
         dest="print_mode",
         help="no UI: one readable line per event (default when stdout is not a terminal)",
+    )
+    mode.add_argument(
+        "--events",
+        action="store_true",
+        help="no UI: one normalized JSON event per line, as it is read, whatever the "
+        "agent (for programs; see the README's 'Normalized events')",
     )
     parser.add_argument(
         "--time",
@@ -182,6 +189,9 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     mode.add_argument(
         "--print", action="store_true", dest="print_mode", help="no UI: one line per event"
     )
+    mode.add_argument(
+        "--events", action="store_true", help="no UI: one normalized JSON event per line"
+    )
     parser.add_argument("--theme", default=None, help="Textual theme for the viewer")
     parser.add_argument(
         "command",
@@ -199,7 +209,8 @@ def build_command_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.
     run = commands.add_parser(
         "run",
         prog="streamview run",
-        usage="streamview run [-h] [--record PATH] [--json | --print] [--theme THEME] "
+        usage="streamview run [-h] [--record PATH] [--json | --print | --events] "
+        "[--theme THEME] "
         "-- COMMAND [ARGS...]",
         help=COMMANDS["run"],
         description=RUN_DESCRIPTION,

@@ -82,6 +82,20 @@ def run_front_end(source: ProcessSource, args: argparse.Namespace, ui: bool) -> 
                 return source.summary()
 
             return run_json(source, sys.stdout, process=process)
+        if args.events:
+            from streamview.cli.events_front import run_events
+
+            def ended() -> dict[str, Any]:
+                stop_agent(source, ui=False)
+                return source.summary()
+
+            return run_events(
+                source,
+                sys.stdout,
+                allow_empty=True,
+                process=ended,
+                exit_code=lambda code: run_exit_code(code, source),
+            )
         code = run_print(source, sys.stdout, allow_empty=True)
         stop_agent(source, ui=False)
         print_process(source, sys.stdout)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from streamview.cli.common import (
+    EVENTS,
     JSON,
     PRINT,
     UI,
@@ -107,9 +108,12 @@ def check_options(args: argparse.Namespace, reading_stdin: bool) -> str | None:
     if args.serve:
         if reading_stdin:
             return "--serve needs a FILE (every browser tab opens its own viewer)"
-        if args.json or args.print_mode or args.record is not None or exporting:
-            return "--serve shows the viewer: not with --json, --print, --record or --export-*"
-    if exporting and (args.follow or args.replay or args.json or args.print_mode):
+        if args.json or args.print_mode or args.events or args.record is not None or exporting:
+            return (
+                "--serve shows the viewer: not with --json, --print, --events, --record "
+                "or --export-*"
+            )
+    if exporting and (args.follow or args.replay or args.json or args.print_mode or args.events):
         return "--export-markdown/--export-svg read the whole input: not with other modes"
     return None
 
@@ -150,6 +154,10 @@ def view(source: Source, args: argparse.Namespace) -> int:
     agent = getattr(args, "agent", None)
     if chosen == JSON:
         return run_json(source, sys.stdout, agent=agent)
+    if chosen == EVENTS:
+        from streamview.cli.events_front import run_events
+
+        return run_events(source, sys.stdout, agent=agent)
     if chosen == PRINT:
         return run_print(source, sys.stdout, agent=agent, times=args.time)
     from streamview.ui.frame.launch import run_app

@@ -117,6 +117,17 @@ def _json_escape(match: re.Match[bytes]) -> bytes:
     return b"\\u%04x" % ord(match.group().decode("utf-8"))
 
 
+def escape_json_unsafe(data: bytes) -> bytes:
+    """JSON from orjson or msgspec with DEL, C1 and bidi controls and U+2028/9 escaped.
+
+    Both encoders escape C0 controls but write those raw inside strings; as ``\\uXXXX``
+    escapes the JSON decodes to the same strings and is safe to show on a terminal.
+    """
+    if any(lead in data for lead in _JSON_UNSAFE_LEADS) and _JSON_UNSAFE.search(data):
+        return _JSON_UNSAFE.sub(_json_escape, data)
+    return data
+
+
 _JSON_MAX_DEPTH = 200
 TOO_DEEP = "<nested too deep>"
 """What :func:`dumps_for_terminal` writes in place of values nested deeper than Python can."""

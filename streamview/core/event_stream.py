@@ -1,0 +1,108 @@
+"""Bytes in, normalized events out: the pipeline behind ``--events`` and ``read_events``.
+
+:class:`EventStream` reads one stream with the :class:`EventReader` (framing, the
+stream's dialect, its records as events), folds each event into a
+:class:`StreamState` (the fold of the viewer, ``--print`` and ``--json``) and lets the
+:class:`~streamview.core.normalizer.Normalizer` say what it changed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamview.core.normalized as n
+from streamview.core.events import AnyEvent
+from streamview.core.exit_status import exit_code_for
+from streamview.core.normalizer import Normalizer
+from streamview.core.reader import EventReader
+from streamview.core.state import StreamState
+
+
+class EventStream:
+    """Bytes in, normalized events out: one stream read from its start.
+
+    ``start()`` first, ``feed()`` each chunk as it arrives, then ``finish()`` at the end
+    of input, ``process_exit()`` (``streamview run``) and ``end()`` last.
+
+    Args:
+        agent: A dialect's name to read the stream as; ``None`` or ``auto`` recognises it.
+    """
+
+    def __init__(self, agent: str | None = None) -> None:
+        self.reader = EventReader(agent=agent)
+        self.state = StreamState(track_changes=False)
+        self._forced = self.reader.dialect.name if self.reader.dialect is not None else None
+        self.normalizer = Normalizer(self.state, self._dialect)
+        self.received = 0
+        """Bytes fed so far."""
+
+    def _dialect(self) -> str | None:
+        dialect = self.reader.dialect
+        return dialect.name if dialect is not None else None
+
+    def start(self) -> n.StreamStart:
+        """The first event."""
+        return n.StreamStart(line=None, time_ms=None, agent=self._forced)
+
+    def feed(self, chunk: bytes, recv_ms: int | None = None) -> list[n.NormalizedEvent]:
+        """The events the lines ``chunk`` completes stand for."""
+        self.received += len(chunk)
+        return self._apply(self.reader.feed(chunk, recv_ms))
+
+    def _apply(self, events: list[AnyEvent]) -> list[n.NormalizedEvent]:
+        out: list[n.NormalizedEvent] = []
+        apply = self.state.apply
+        handle = self.normalizer.handle
+        for event in events:
+            out.extend(handle(event, apply(event)))
+        return out
+
+    def finish(self) -> list[n.NormalizedEvent]:
+        """End of input: the last line, then the end of every session."""
+        out = self._apply(self.reader.finish())
+        self.state.counts.blank += self.reader.blank_lines
+        self.reader.blank_lines = 0
+        self.state.finish()
+        out.extend(self.normalizer.close())
+        return out
+
+    @property
+    def exit_code(self) -> int:
+        """The exit status the stream alone gives (0 the last session succeeded)."""
+        return exit_code_for(self.state)
+
+    @staticmethod
+    def process_exit(summary: dict[str, Any]) -> n.ProcessExit:
+        """``streamview run``: the agent's process ended (its ``ProcessSource.summary()``)."""
+        code = summary.get("exit_code")
+        return n.ProcessExit(
+            line=None,
+            time_ms=None,
+            exit_code=code if isinstance(code, int) else None,
+            interrupted=bool(summary.get("interrupted")),
+            lingered=bool(summary.get("lingered")),
+            stderr=str(summary.get("stderr") or ""),
+        )
+
+    def end(self, exit_code: int | None = None, error: str | None = None) -> n.StreamEnd:
+        """The last event.
+
+        Args:
+            exit_code: The status streamview exits with, if not the stream's own.
+            error: Why the input could not be read to its end.
+        """
+        counts = self.state.counts
+        return n.StreamEnd(
+            line=None,
+            time_ms=None,
+            lines=n.LineCounts(
+                total=counts.total,
+                events=counts.events,
+                malformed=counts.malformed,
+                unknown=counts.unknown,
+                blank=counts.blank,
+            ),
+            sessions=len(self.state.sessions),
+            exit_code=self.exit_code if exit_code is None else exit_code,
+            error=error,
+        )

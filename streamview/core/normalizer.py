@@ -1,0 +1,392 @@
+"""The fold's account of a stream, told as normalized events while it is read.
+
+:class:`EventStream` is the whole pipeline behind ``streamview --events`` and
+:func:`streamview.read_events`: bytes go through the :class:`EventReader` (framing,
+the stream's dialect, its records turned into :mod:`streamview.core.events`), each
+event is applied to a :class:`StreamState` (the same fold as the viewer, ``--print``
+and ``--json``), and :class:`Normalizer` says what the event changed in the state's
+terms (:mod:`streamview.core.normalized`). Nothing here knows any agent: a dialect
+added beside the others is read the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import streamview.core.normalized as n
+from streamview.core import tools
+from streamview.core.events import (
+    AnyEvent,
+    AssistantMessage,
+    ConnectionNotice,
+    MalformedLine,
+    PromptSubmitted,
+    RunResult,
+    ToolCallEvent,
+    UnknownRecord,
+)
+from streamview.core.events import ThinkingDelta as ThinkingEvent
+from streamview.core.fields import as_int
+from streamview.core.model import RUNNING, TEXT, THINKING, TOOL, Block, Session, ToolCall
+from streamview.core.state import StreamState
+
+_USAGE_KEYS: dict[str, tuple[str, ...]] = {
+    "input_tokens": ("inputTokens", "input_tokens"),
+    "output_tokens": ("outputTokens", "output_tokens"),
+    "cache_read_tokens": ("cacheReadTokens", "cache_read_input_tokens", "cached_input_tokens"),
+    "cache_write_tokens": ("cacheWriteTokens", "cache_creation_input_tokens"),
+    "reasoning_tokens": ("reasoningTokens", "reasoning_output_tokens"),
+}
+"""Each normalized token count and the usage keys it is read from: the names dialects
+give usage (Cursor's), and the agents' own where a dialect keeps them raw."""
+
+_Facts = tuple[str | None, str | None, str | None, str | None, str | None]
+
+
+def _time(event: AnyEvent) -> int | None:
+    return event.recv_ms if event.recv_ms is not None else event.timestamp_ms
+
+
+def _facts(session: Session, agent: str | None) -> _Facts:
+    return (
+        session.session_id,
+        session.agent or agent,
+        session.model,
+        session.cwd,
+        session.permission_mode,
+    )
+
+
+def usage_count(usage: dict[str, Any] | None, name: str) -> int | None:
+    """One token count of a usage object (``input_tokens``...), ``None`` if unknown."""
+    if usage:
+        for key in _USAGE_KEYS[name]:
+            value = as_int(usage.get(key))
+            if value is not None:
+                return value
+    return None
+
+
+@dataclass(slots=True)
+class _Shown:
+    """What has been told of one text or thinking block."""
+
+    revision: int
+    deltas: int
+    told: list[str] = field(default_factory=list)
+    """The text told in deltas so far, in pieces."""
+    corrected: bool = False
+    finished: bool = False
+
+
+class Normalizer:
+    """Turn each event applied to a state into the normalized events it stands for.
+
+    Args:
+        state: The state every event is applied to before :meth:`handle` sees it.
+        agent: The stream's dialect, when known (a session the agent's records did not
+            name is still that agent's).
+    """
+
+    def __init__(self, state: StreamState, agent: Callable[[], str | None]) -> None:
+        self.state = state
+        self._agent = agent
+        self._facts: list[_Facts] = []
+        """What ``session.start``/``session.update`` last said of each session."""
+        self._closed = 0
+        """Sessions before this index are told to their end."""
+        self._settled: dict[int, int] = {}
+        """Per session: blocks before this position need nothing more told."""
+        self._shown: dict[tuple[int, int], _Shown] = {}
+        self._started: set[tuple[int, int]] = set()
+        self._ended: set[tuple[int, int]] = set()
+        self._outcomes: set[int] = set()
+
+    def handle(self, event: AnyEvent, session: Session | None) -> list[n.NormalizedEvent]:
+        """The normalized events one applied event stands for, in order."""
+        out: list[n.NormalizedEvent] = []
+        when = _time(event)
+        if isinstance(event, MalformedLine):
+            text = event.text
+            out.append(
+                n.Malformed(
+                    line=event.line,
+                    time_ms=when,
+                    reason=event.reason,
+                    raw=text[: n.RAW_LIMIT],
+                    raw_size=event.raw_size,
+                )
+            )
+            return out
+        assert session is not None
+        index = session.index
+        line = event.line
+        if index >= len(self._facts):
+            self._announce(session, line, when, out)
+        else:
+            facts = _facts(session, self._agent())
+            if facts != self._facts[index]:
+                self._facts[index] = facts
+                out.append(_session_event(n.SessionUpdate, facts, index, line, when))
+        self._sweep(session, event, line, when, out)
+        kind = type(event)
+        if kind is ToolCallEvent:
+            assert isinstance(event, ToolCallEvent)
+            call = session.calls_by_id.get(event.call_id)
+            if call is not None and event.completed and call.status != RUNNING:
+                self._end_call(session, call, line, when, out)
+        elif kind is PromptSubmitted:
+            assert isinstance(event, PromptSubmitted)
+            out.append(n.Prompt(line=line, time_ms=when, session=index, text=event.text))
+        elif kind is RunResult:
+            self._outcome(session, line, when, out)
+        elif kind is ConnectionNotice:
+            assert isinstance(event, ConnectionNotice)
+            out.append(
+                n.Notice(
+                    line=line,
+                    time_ms=when,
+                    session=index,
+                    notice=event.type,
+                    subtype=event.subtype,
+                    attempt=event.attempt,
+                    detail=event.detail,
+                )
+            )
+        elif kind is UnknownRecord:
+            assert isinstance(event, UnknownRecord)
+            out.append(
+                n.Unknown(
+                    line=line,
+                    time_ms=when,
+                    session=index,
+                    record_type=event.type,
+                    subtype=event.subtype,
+                )
+            )
+        return out
+
+    def close(self) -> list[n.NormalizedEvent]:
+        """After :meth:`StreamState.finish`: the end of every session not yet told."""
+        out: list[n.NormalizedEvent] = []
+        for session in self.state.sessions[self._closed :]:
+            self._close(session, out)
+        self._closed = len(self.state.sessions)
+        return out
+
+    # -- sessions ---------------------------------------------------------------------
+
+    def _announce(
+        self, session: Session, line: int, when: int | None, out: list[n.NormalizedEvent]
+    ) -> None:
+        """A new session: the end of those before it (the fold closed them), then its start."""
+        for earlier in self.state.sessions[self._closed : session.index]:
+            self._close(earlier, out)
+        self._closed = session.index
+        facts = _facts(session, self._agent())
+        self._facts.append(facts)
+        out.append(_session_event(n.SessionStart, facts, session.index, line, when))
+
+    def _close(self, session: Session, out: list[n.NormalizedEvent]) -> None:
+        """Everything left to tell of a session the fold closed: its blocks, its open
+        calls (interrupted), and its outcome (incomplete) if no result told one."""
+        self._sweep(session, None, None, None, out)
+        for call in session.tool_calls:
+            if (session.index, call.index) not in self._ended and call.status != RUNNING:
+                self._end_call(session, call, None, None, out)
+        if session.index not in self._outcomes and session.outcome.status != RUNNING:
+            self._outcome(session, None, None, out)
+
+    def _outcome(
+        self, session: Session, line: int | None, when: int | None, out: list[n.NormalizedEvent]
+    ) -> None:
+        outcome = session.outcome
+        usage = outcome.usage
+        self._outcomes.add(session.index)
+        if usage is not None or outcome.cost_usd is not None:
+            out.append(
+                n.Usage(
+                    line=line,
+                    time_ms=when,
+                    session=session.index,
+                    cost_usd=outcome.cost_usd,
+                    raw=usage,
+                    input_tokens=usage_count(usage, "input_tokens"),
+                    output_tokens=usage_count(usage, "output_tokens"),
+                    cache_read_tokens=usage_count(usage, "cache_read_tokens"),
+                    cache_write_tokens=usage_count(usage, "cache_write_tokens"),
+                    reasoning_tokens=usage_count(usage, "reasoning_tokens"),
+                )
+            )
+        out.append(
+            n.Outcome(
+                line=line,
+                time_ms=when,
+                session=session.index,
+                status=outcome.status,  # type: ignore[arg-type]
+                subtype=outcome.subtype,
+                duration_ms=outcome.duration_ms,
+                num_turns=outcome.num_turns,
+                cost_usd=outcome.cost_usd,
+                message=outcome.message,
+                result=outcome.result,
+            )
+        )
+
+    # -- transcript -------------------------------------------------------------------
+
+    def _sweep(
+        self,
+        session: Session,
+        event: AnyEvent | None,
+        line: int | None,
+        when: int | None,
+        out: list[n.NormalizedEvent],
+    ) -> None:
+        """Tell what changed in the session's transcript, in its order: text and
+        thinking that grew or closed, calls that appeared."""
+        index = session.index
+        blocks = session.blocks
+        settled = True
+        for position in range(self._settled.get(index, 0), len(blocks)):
+            block = blocks[position]
+            kind = block.kind
+            if kind in (TEXT, THINKING):
+                finished = self._block(session, position, block, event, line, when, out)
+                settled = settled and finished
+            elif kind == TOOL and block.call_index is not None:
+                key = (index, block.call_index)
+                if key not in self._started:
+                    self._started.add(key)
+                    call = session.tool_calls[block.call_index]
+                    out.append(
+                        n.ToolStart(
+                            line=line if call.started_line is None else call.started_line,
+                            time_ms=when,
+                            session=index,
+                            call=call.index,
+                            call_id=call.call_id,
+                            kind=n.shared_kind(call.kind),
+                            name=call.kind,
+                            target=call.target,
+                            parent_call_id=call.parent_call_id,
+                        )
+                    )
+            if settled:
+                self._settled[index] = position + 1
+
+    def _block(
+        self,
+        session: Session,
+        position: int,
+        block: Block,
+        event: AnyEvent | None,
+        line: int | None,
+        when: int | None,
+        out: list[n.NormalizedEvent],
+    ) -> bool:
+        """Tell what is new in one text or thinking block; ``True`` once it is told whole."""
+        key = (session.index, position)
+        shown = self._shown.get(key)
+        if shown is not None and shown.finished:
+            return True
+        thinking = block.kind == THINKING
+        if (
+            shown is not None
+            and block.open
+            and shown.revision == block.revision
+            and block.deltas == shown.deltas + 1
+            and type(event) is (ThinkingEvent if thinking else AssistantMessage)
+        ):
+            # One delta appended to a block being told: the event's text is what is new.
+            shown.deltas = block.deltas
+            piece: str = event.text
+            if piece:
+                shown.told.append(piece)
+                out.append(self._delta(thinking, session.index, position, piece, line, when))
+            return False
+        text = block.text
+        told = "".join(shown.told) if shown is not None else ""
+        corrected = shown.corrected if shown is not None else False
+        if text.startswith(told):
+            fresh = text[len(told) :]
+            if fresh:
+                out.append(self._delta(thinking, session.index, position, fresh, line, when))
+        else:
+            corrected = True  # a recap replaced what the deltas said
+        if not block.open:
+            done = n.ThinkingDone if thinking else n.TextDone
+            out.append(
+                done(
+                    line=line,
+                    time_ms=when,
+                    session=session.index,
+                    block=position,
+                    text=text,
+                    corrected=corrected,
+                )
+            )
+            self._shown[key] = _Shown(block.revision, block.deltas, finished=True)
+            return True
+        self._shown[key] = _Shown(block.revision, block.deltas, [text], corrected)
+        return False
+
+    @staticmethod
+    def _delta(
+        thinking: bool, session: int, block: int, text: str, line: int | None, when: int | None
+    ) -> n.TextDelta | n.ThinkingDelta:
+        delta = n.ThinkingDelta if thinking else n.TextDelta
+        return delta(line=line, time_ms=when, session=session, block=block, text=text)
+
+    def _end_call(
+        self,
+        session: Session,
+        call: ToolCall,
+        line: int | None,
+        when: int | None,
+        out: list[n.NormalizedEvent],
+    ) -> None:
+        key = (session.index, call.index)
+        if key in self._ended:
+            return
+        self._ended.add(key)
+        out.append(
+            n.ToolEnd(
+                line=line,
+                time_ms=when,
+                session=session.index,
+                call=call.index,
+                call_id=call.call_id,
+                kind=n.shared_kind(call.kind),
+                name=call.kind,
+                target=call.target,
+                parent_call_id=call.parent_call_id,
+                status=call.status  # type: ignore[arg-type]
+                if call.status in tools.STATUSES
+                else tools.COMPLETED,
+                summary=call.summary,
+                duration_ms=call.duration_ms,
+            )
+        )
+
+
+def _session_event(
+    kind: type[n.SessionStart] | type[n.SessionUpdate],
+    facts: _Facts,
+    session: int,
+    line: int | None,
+    when: int | None,
+) -> n.SessionStart | n.SessionUpdate:
+    session_id, agent, model, cwd, permission_mode = facts
+    return kind(
+        line=line,
+        time_ms=when,
+        session=session,
+        session_id=session_id,
+        agent=agent,
+        model=model,
+        cwd=cwd,
+        permission_mode=permission_mode,
+    )
