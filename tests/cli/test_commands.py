@@ -223,3 +223,11 @@ def test_the_serve_install_hint_names_this_checkout(tmp_path: Path) -> None:
     assert root == REPO_ROOT and hint[5].endswith("[serve]")
     extras = tomllib.loads((root / "pyproject.toml").read_text())["project"]
     assert any("textual-serve" in dep for dep in extras["optional-dependencies"]["serve"])
+
+
+def test_a_cwd_map_that_is_not_two_absolute_directories_is_bad_usage() -> None:
+    done = streamview("--cwd-map", "src=/work", "--print", str(RECORDING))
+    assert done.returncode == 2
+    assert "--cwd-map: both sides must be absolute directories: 'src=/work'" in done.stderr
+    good = streamview("--cwd-map", "/home/dev=/work", "--print", str(RECORDING))
+    assert good.returncode == 0
