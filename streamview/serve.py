@@ -15,6 +15,7 @@ import shlex
 import socket
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 DEFAULT_PORT = 8000
 WEB_DRIVER_SUFFIX = ":WebDriver"
@@ -62,9 +63,7 @@ def serve(arguments: Sequence[str], host: str = "localhost", port: int = DEFAULT
     try:
         from textual_serve.server import Server
     except ImportError:
-        sys.stderr.write(
-            "streamview: --serve needs textual-serve: pip install 'streamview[serve]'\n"
-        )
+        sys.stderr.write(f"streamview: --serve needs textual-serve: {install_hint()}\n")
         return 2
     problem = cannot_listen(host, port)
     if problem is not None:
@@ -81,6 +80,22 @@ def serve(arguments: Sequence[str], host: str = "localhost", port: int = DEFAULT
         sys.stderr.write(f"streamview: cannot serve on {host}:{port}: {error.strerror or error}\n")
         return 2
     return 0
+
+
+def install_hint(package_root: Path | None = None) -> str:
+    """How to install textual-serve into the Python running streamview.
+
+    From a checkout (``pyproject.toml`` beside the package), the checkout's own ``serve``
+    extra, installed editable: the name ``streamview`` on the package index is another
+    project, so ``pip install 'streamview[serve]'`` would fetch that. Otherwise the
+    dependency itself.
+    """
+    root = package_root or Path(__file__).resolve().parent.parent
+    python = shlex.quote(sys.executable)
+    pyproject = root / "pyproject.toml"
+    if pyproject.is_file() and 'name = "streamview"' in pyproject.read_text(encoding="utf-8"):
+        return f"{python} -m pip install -e {shlex.quote(str(root) + '[serve]')}"
+    return f"{python} -m pip install 'textual-serve>=1.1'"
 
 
 def cannot_listen(host: str, port: int) -> str | None:

@@ -1,15 +1,21 @@
 """What the viewer remembers between runs: the theme, whether thinking is shown, and the
-tool-call filter, in a small TOML file in the user's config directory.
+tool-call filter, in a small TOML file in the user's config directory; and what the
+person wrote there themselves: the cwd map (``[cwd_map]``, ``"/recorded/dir" =
+"/local/checkout"``) where ``o`` looks for a recorded path.
 
 Command-line flags win over it. A file that cannot be read is reported once and the
 defaults are used; one that cannot be written is left as it was (the viewer goes on).
+A file that cannot be parsed is never replaced silently: before the viewer writes its
+settings over it, the file is kept beside it (``settings.toml.broken-…``) and the
+viewer says where.
 """
 
 from __future__ import annotations
 
 import os
+import time
 import tomllib
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 
@@ -29,6 +35,10 @@ class Settings:
     filter_status: str | None = None
     filter_kind: str | None = None
     filter_text: str = ""
+    cwd_map: dict[str, str] = field(default_factory=dict)
+    """Recorded directories and the local checkouts they stand for (``--cwd-map``)."""
+    kept_as: Path | None = field(default=None, compare=False)
+    """Where the last save kept a settings file it could not parse, if it did."""
 
     @classmethod
     def load(cls, path: Path | None = None) -> tuple[Settings, str | None]:
@@ -39,32 +49,73 @@ class Settings:
         except FileNotFoundError:
             return cls(), None
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-            return cls(), f"ignoring {path}: {error}"
+            return cls(), (
+                f"ignoring {path}: {error} (a change of settings keeps it as {path.name}.broken-…)"
+            )
         settings = cls()
-        for field in fields(cls):
-            value = data.get(field.name)
-            default = getattr(settings, field.name)
-            if isinstance(value, bool) if isinstance(default, bool) else isinstance(value, str):
-                setattr(settings, field.name, value)
+        for known in fields(cls):
+            value = data.get(known.name)
+            default = getattr(settings, known.name)
+            if isinstance(default, dict):
+                if isinstance(value, dict):
+                    pairs = {k: v for k, v in value.items() if isinstance(v, str)}
+                    setattr(settings, known.name, pairs)
+            elif isinstance(value, bool) if isinstance(default, bool) else isinstance(value, str):
+                setattr(settings, known.name, value)
         return settings, None
 
     def save(self, path: Path | None = None) -> str | None:
         """Write the settings; why that failed, or ``None``."""
         path = path or settings_path()
         lines = ["# streamview's settings: written by the viewer, flags win over them"]
+        tables: list[str] = []
         for name, value in asdict(self).items():
             if isinstance(value, bool):
                 lines.append(f"{name} = {'true' if value else 'false'}")
             elif isinstance(value, str):
                 lines.append(f"{name} = {_toml_string(value)}")
+            elif isinstance(value, dict) and value:
+                tables += ["", f"[{name}]"]
+                tables += [f"{_toml_string(k)} = {_toml_string(v)}" for k, v in value.items()]
+        lines += tables
+        self.kept_as = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+            self.kept_as = keep_if_broken(path)
             temporary = path.with_suffix(".tmp")
             temporary.write_text("\n".join(lines) + "\n", encoding="utf-8")
             os.replace(temporary, path)
         except OSError as error:
             return f"cannot save settings to {path}: {error.strerror or error}"
         return None
+
+
+def keep_if_broken(path: Path) -> Path | None:
+    """Move a settings file that does not parse aside (its name and the time, never over
+    another file), so writing new settings loses nothing; where it went, or ``None``.
+
+    Raises:
+        OSError: The file could not be moved (then nothing is written over it).
+    """
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    try:
+        tomllib.loads(data.decode("utf-8"))
+        return None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        pass
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for attempt in range(1000):
+        kept = path.with_name(f"{path.name}.broken-{stamp}" + (f"-{attempt}" if attempt else ""))
+        try:
+            with open(kept, "xb") as backup:  # "x": never over an earlier backup
+                backup.write(data)
+        except FileExistsError:
+            continue
+        return kept
+    raise FileExistsError(f"no free name for a backup of {path}")
 
 
 def _toml_string(value: str) -> str:

@@ -8,6 +8,7 @@ import argparse
 from streamview import __version__
 from streamview.cli.common import port_number, positive_number
 from streamview.core import dialects
+from streamview.core.local_paths import parse_cwd_map
 
 COMMANDS = {
     "run": "start an agent, watch it and record the run",
@@ -81,6 +82,14 @@ first: when, which agent, the outcome, the size and the prompt.
 """
 
 
+def cwd_pair(text: str) -> tuple[str, str]:
+    """``--cwd-map OLD=NEW`` as a pair of absolute directories (argparse's type)."""
+    try:
+        return parse_cwd_map(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def add_view_options(parser: argparse.ArgumentParser, file: bool = True) -> None:
     """The options of the viewer (and of ``last``, which has no FILE)."""
     if file:
@@ -129,6 +138,16 @@ def add_view_options(parser: argparse.ArgumentParser, file: bool = True) -> None
         "--record",
         metavar="PATH",
         help="save the live input to PATH as it arrives, each line with its arrival time",
+    )
+    parser.add_argument(
+        "--cwd-map",
+        metavar="OLD=NEW",
+        action="append",
+        type=cwd_pair,
+        default=[],
+        help="o (open in $EDITOR) looks for files the run recorded under directory OLD "
+        "in NEW, a local checkout (repeatable; also [cwd_map] in the settings; without "
+        "it, a path missing here is looked for under the current directory)",
     )
     replay = parser.add_argument_group("replay and demos")
     replay.add_argument(

@@ -64,6 +64,10 @@ def main_view(arguments: list[str], args: argparse.Namespace | None = None) -> i
     if args.serve:
         from streamview.serve import serve
 
+        # Every browser tab would open its own viewer of FILE: check it here, once.
+        problem = unviewable(Path(args.input))
+        if problem is not None:
+            return fail(problem)
         return serve(arguments, host=args.host, port=args.port)
     recorder = None
     if args.record is not None:
@@ -118,6 +122,20 @@ def check_options(args: argparse.Namespace, reading_stdin: bool) -> str | None:
     return None
 
 
+def unviewable(path: Path) -> str | None:
+    """Why the viewer would refuse the file ``path`` (missing, unreadable, a directory,
+    nothing in it), or ``None``."""
+    from streamview.sources import FileSource
+
+    try:
+        open_file(path).close()
+    except InputError as error:
+        return str(error)
+    source = FileSource(path)
+    received = first_content(source)
+    return None if received is None else empty_input(source, received)
+
+
 def _same_file(first: str, second: str) -> bool:
     try:
         return Path(first).resolve() == Path(second).resolve()
@@ -162,7 +180,7 @@ def view(source: Source, args: argparse.Namespace) -> int:
         return run_print(source, sys.stdout, agent=agent, times=args.time)
     from streamview.ui.frame.launch import run_app
 
-    options: dict[str, Any] = {"agent": agent}
+    options: dict[str, Any] = {"agent": agent, "cwd_map": getattr(args, "cwd_map", None) or ()}
     if args.input not in (None, "-") and not args.follow:
         from streamview.sources import FileSource
         from streamview.ui.playback.feed import PlaybackFeed

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 import streamview.core.dialects as dialects
+from streamview.core.diff_paths import with_relative_diff
 from streamview.core.linestore import LineStore
 from streamview.core.sanitize import clean, dumps_for_terminal
 from streamview.core.state import ToolCall
@@ -58,9 +59,13 @@ def call_parts(call: ToolCall, store: LineStore | None) -> tuple[Any, str | None
     return args, outcome, payload
 
 
-def call_details(call: ToolCall, store: LineStore | None) -> list[str]:
-    """Markdown for a call's arguments and result (nothing when neither is known)."""
+def call_details(call: ToolCall, store: LineStore | None, cwd: str | None = None) -> list[str]:
+    """Markdown for a call's arguments and result (nothing when neither is known); an
+    edit's diff is written with its file headers relative to ``cwd`` (``a/src/x.py``),
+    so ``git apply`` takes it in a checkout of the project."""
     args, outcome, payload = call_parts(call, store)
+    if call.kind == "edit":
+        payload = with_relative_diff(payload, cwd, call.target)
     lines: list[str] = []
     if args:
         lines += ["<details><summary>Arguments</summary>", ""]

@@ -140,7 +140,7 @@ def session_markdown(
             lines.append(call_line(call))
             if store is not None:
                 lines.append("")
-                lines.extend(call_details(call, store))
+                lines.extend(call_details(call, store, session.cwd))
         elif block.kind == NOTICE:
             lines.append(f"*{table_cell(text, 400)}*")
         lines.append("")

@@ -6,10 +6,12 @@ from __future__ import annotations
 import os
 import pty
 import select
+import shlex
 import socket
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import orjson
@@ -183,3 +185,49 @@ def test_runs_names_the_agent_of_a_claude_recording(state_env: dict[str, str]) -
     (folder / "20261124-101010-claude.ndjson").write_bytes(CLAUDE.read_bytes())
     listing = streamview("runs", env=state_env)
     assert "Claude Code" in listing.stdout and "✓ success" in listing.stdout
+
+
+@pytest.mark.parametrize("content", [None, b"", b"\n\n"])
+def test_serving_a_file_the_viewer_would_refuse_exits_2_as_the_viewer_does(
+    tmp_path: Path, content: bytes | None
+) -> None:
+    """A missing or empty FILE: refused before serving (each browser tab would show a
+    blank page), with the viewer's own words."""
+    path = tmp_path / "run.ndjson"
+    if content is not None:
+        path.write_bytes(content)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    served = streamview("--serve", "--host", "127.0.0.1", "--port", str(port), str(path))
+    viewed = streamview(str(path))
+    assert served.returncode == viewed.returncode == 2
+    assert served.stderr == viewed.stderr and served.stderr.startswith("streamview: ")
+    assert "serving on" not in served.stderr
+
+
+def test_the_serve_install_hint_names_this_checkout(tmp_path: Path) -> None:
+    """Without textual-serve, the hint installs this checkout's serve extra; the name
+    streamview on the package index is another project."""
+    blocker = tmp_path / "textual_serve"
+    blocker.mkdir()
+    (blocker / "__init__.py").write_text("raise ImportError('blocked for the test')\n")
+    env = {**child_env(), "PYTHONPATH": str(tmp_path)}
+    done = streamview("--serve", "--port", "8765", str(RECORDING), env=env)
+    assert done.returncode == 2
+    prefix = "streamview: --serve needs textual-serve: "
+    assert done.stderr.startswith(prefix) and "'streamview[serve]'" not in done.stderr
+    hint = shlex.split(done.stderr[len(prefix) :])
+    assert hint[:5] == [sys.executable, "-m", "pip", "install", "-e"]
+    root = Path(hint[5].removesuffix("[serve]"))
+    assert root == REPO_ROOT and hint[5].endswith("[serve]")
+    extras = tomllib.loads((root / "pyproject.toml").read_text())["project"]
+    assert any("textual-serve" in dep for dep in extras["optional-dependencies"]["serve"])
+
+
+def test_a_cwd_map_that_is_not_two_absolute_directories_is_bad_usage() -> None:
+    done = streamview("--cwd-map", "src=/work", "--print", str(RECORDING))
+    assert done.returncode == 2
+    assert "--cwd-map: both sides must be absolute directories: 'src=/work'" in done.stderr
+    good = streamview("--cwd-map", "/home/dev=/work", "--print", str(RECORDING))
+    assert good.returncode == 0

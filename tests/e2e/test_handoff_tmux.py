@@ -4,6 +4,7 @@ viewer comes back as it was."""
 
 from __future__ import annotations
 
+import json
 import shlex
 import shutil
 import sys
@@ -39,18 +40,84 @@ def test_o_and_p_hand_the_call_over_and_the_viewer_comes_back(tmux: Tmux, tmp_pa
     log = tmp_path / "handoff.log"
     tool = stand_in(tmp_path, log)
     exit_file = tmp_path / "exit"
-    tmux.start(
-        viewer_line(shlex.quote(str(CLAUDE)), exit_file, env={"EDITOR": tool, "PAGER": tool})
-    )
+    checkout = tmp_path / "app"  # the run's /work/app, checked out here
+    (checkout / "src").mkdir(parents=True)
+    (checkout / "src" / "parse.py").write_text("def parse(): ...\n")
+    args = f"--cwd-map /work/app={shlex.quote(str(checkout))} {shlex.quote(str(CLAUDE))}"
+    tmux.start(viewer_line(args, exit_file, env={"EDITOR": tool, "PAGER": tool}))
     tmux.wait_for(lambda s: "✓ success in 41.2s" in s)
     tmux.keys("Tab", "Home", "Down", "Down", "Down")  # the read of src/parse.py
     tmux.wait_for(lambda s: "Tool calls (8)" in s)
     tmux.keys("o")
     tmux.wait_for(lambda s: "✓ success in 41.2s" in s and log.exists())
-    assert log.read_text().splitlines()[0] == "/work/app/src/parse.py"
+    assert log.read_text().splitlines()[0] == str(checkout / "src" / "parse.py")
     tmux.keys("Up", "Up")  # the failing pytest run
     tmux.keys("p")
     tmux.wait_for(lambda s: "Tool calls (8)" in s and "FAILED" in log.read_text())
     assert "FAILED tests/test_parse.py::test_empty - assert None == []" in log.read_text()
+    tmux.keys("q")
+    assert wait_exit(exit_file, timeout=8) == 0
+
+
+def test_o_says_a_path_is_not_here_and_launches_nothing(tmux: Tmux, tmp_path: Path) -> None:
+    log = tmp_path / "handoff.log"
+    exit_file = tmp_path / "exit"
+    tool = stand_in(tmp_path, log)
+    tmux.start(viewer_line(shlex.quote(str(CLAUDE)), exit_file, env={"EDITOR": tool}))
+    tmux.wait_for(lambda s: "✓ success in 41.2s" in s)
+    tmux.keys("Tab", "Home", "Down", "Down", "Down")  # the read of /work/app/src/parse.py
+    tmux.wait_for(lambda s: "Tool calls (8)" in s)
+    tmux.keys("o")
+    tmux.wait_for(lambda s: "is not on this machine" in s)
+    assert not log.exists()
+    tmux.keys("q")
+    assert wait_exit(exit_file, timeout=8) == 0
+
+
+HOSTILE_NAME = "+:!touch pwned-marker"
+"""A read's path that vim, given it as it stands, runs as ``:!touch pwned-marker``."""
+
+
+def hostile_recording(folder: Path) -> Path:
+    """A Cursor run with no cwd in its init whose one call reads :data:`HOSTILE_NAME`."""
+    call = {"readToolCall": {"args": {"path": HOSTILE_NAME}}}
+    done = {"readToolCall": {"args": {"path": HOSTILE_NAME}, "result": {"success": {}}}}
+    records = [
+        {"type": "system", "subtype": "init", "session_id": "s1", "model": "m"},
+        {"type": "tool_call", "subtype": "started", "call_id": "c1", "tool_call": call},
+        {"type": "tool_call", "subtype": "completed", "call_id": "c1", "tool_call": done},
+        {"type": "result", "subtype": "success", "is_error": False, "result": "ok"},
+    ]
+    path = folder / "hostile.ndjson"
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    return path
+
+
+@pytest.mark.skipif(
+    shutil.which("vim") is None, reason="vim is not installed (.ci/run installs it)"
+)
+def test_o_with_a_hostile_path_never_runs_a_command_in_real_vim(tmux: Tmux, tmp_path: Path) -> None:
+    """vim opens the file of that odd name (it exists here, in the current directory)
+    and runs nothing: the marker the command would create never appears."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / HOSTILE_NAME).write_text("a file with an odd name\n")
+    recording = hostile_recording(tmp_path)
+    exit_file = tmp_path / "exit"
+    python = shlex.quote(sys.executable)
+    tmux.start(
+        f"cd {shlex.quote(str(work))} && unset COLUMNS LINES && "
+        "export EDITOR='vim -u NONE -i NONE -N' && "
+        f"{python} -m streamview {shlex.quote(str(recording))}; "
+        f"echo $? > {shlex.quote(str(exit_file))}; sleep 60"
+    )
+    tmux.wait_for(lambda s: "Tool calls (1)" in s)
+    tmux.keys("Tab", "Home")
+    tmux.keys("o")
+    tmux.wait_for(lambda s: "a file with an odd name" in s)  # vim shows the file
+    tmux.keys("Escape", ":qa!", "Enter")
+    tmux.wait_for(lambda s: "Tool calls (1)" in s)
+    assert not (work / "pwned-marker").exists()
+    assert sorted(p.name for p in work.iterdir()) == [HOSTILE_NAME]
     tmux.keys("q")
     assert wait_exit(exit_file, timeout=8) == 0

@@ -4,9 +4,13 @@ session's; x asks where to save, and in a browser hands the files over instead."
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 from unittest.mock import patch
 
+import orjson
 import pytest
 
 from streamview.core import export_calls
@@ -51,9 +55,78 @@ def test_every_agents_calls_come_with_their_arguments_and_results(agent: str, na
 
 def test_an_edit_is_a_diff_block_and_shell_output_a_text_block() -> None:
     text = exported(FIXTURES / "claude" / "success-tools.jsonl")
-    assert "```diff\n--- a/work/app/src/parse.py" in text
+    # The headers are relative to the session's cwd (/work/app), as git writes them.
+    assert "```diff\n--- a/src/parse.py\n+++ b/src/parse.py\n" in text
     assert "-        return None\n+        return []" in text
     assert "```text\n" in text and "FAILED tests/test_parse.py::test_empty" in text
+
+
+def git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["git", "-C", str(repo), *args], capture_output=True, text=True, check=check, timeout=30
+    )
+
+
+def diff_blocks(markdown: str) -> list[str]:
+    """The ```diff blocks of an export, each as a patch file's text."""
+    blocks, current = [], None
+    for line in markdown.split("\n"):
+        if current is None and line == "```diff":
+            current = []
+        elif current is not None and line == "```":
+            blocks.append("\n".join(current) + "\n")
+            current = None
+        elif current is not None:
+            current.append(line)
+    return blocks
+
+
+def test_an_exported_diff_applies_in_a_checkout_of_the_project(tmp_path: Path) -> None:
+    """The demo recording was made in /home/dev/src/tidepool; a checkout of the project
+    at its state before the run (the files as the edits found them) lives elsewhere
+    here, and `git apply --check` takes each exported diff there."""
+    recording = REPO / "recordings" / "success-multi-tool.ndjson"
+    repo = tmp_path / "tidepool"
+    repo.mkdir()
+    befores: dict[str, str] = {}
+    for line in recording.read_bytes().splitlines():
+        record = orjson.loads(line)
+        if record.get("type") != "tool_call" or record.get("subtype") != "completed":
+            continue
+        for value in record["tool_call"].values():
+            result = value.get("result") if isinstance(value, dict) else None
+            success = result.get("success") if isinstance(result, dict) else None
+            if not isinstance(success, dict):
+                continue
+            if "beforeFullFileContent" in success:
+                befores.setdefault(success["path"], success["beforeFullFileContent"])
+    assert len(befores) == 2
+    for path, text in befores.items():
+        local = repo / os.path.relpath(path, "/home/dev/src/tidepool")
+        local.parent.mkdir(parents=True, exist_ok=True)
+        local.write_text(text)
+    git(repo, "init", "-q")
+    out = tmp_path / "run.md"
+    done = subprocess.run(
+        [sys.executable, "-m", "streamview", "--export-markdown", str(out), str(recording)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    blocks = diff_blocks(out.read_text())
+    assert len(blocks) == 2
+    assert blocks[0].startswith("--- a/src/tidepool/backoff.py\n+++ b/src/tidepool/backoff.py\n")
+    for number, block in enumerate(blocks):
+        patch = tmp_path / f"{number}.diff"
+        patch.write_text(block)
+        check = git(repo, "apply", "--check", str(patch), check=False)
+        assert check.returncode == 0, check.stderr
+    # The headers as the agent wrote them (a//home/dev/...) do not apply here.
+    raw = blocks[0].replace("a/src/", "a//home/dev/src/tidepool/src/", 1)
+    raw = raw.replace("b/src/", "b//home/dev/src/tidepool/src/", 1)
+    (tmp_path / "raw.diff").write_text(raw)
+    assert git(repo, "apply", "--check", str(tmp_path / "raw.diff"), check=False).returncode != 0
 
 
 def test_long_blocks_are_cut_with_a_note() -> None:

@@ -166,16 +166,20 @@ class ToolCallDetailScreen(SectionScreen):
 
     LOADING_ID = "detail-loading"
 
-    def __init__(self, call: ToolCall, store: LineStore | None, find: str = "") -> None:
+    def __init__(
+        self, call: ToolCall, store: LineStore | None, find: str = "", cwd: str | None = None
+    ) -> None:
         """Create the screen.
 
         Args:
             call: The call to show.
             store: Where to read the call's full lines from (``None``: summary only).
             find: Text to bring into view and select once laid out (a search's hit).
+            cwd: The session's working directory (diff headers are shown relative to it).
         """
         super().__init__(store)
         self.call = call
+        self.cwd = cwd
         self.find = find
         self.raw = False
         """Showing the raw JSON records instead of the laid-out result."""
@@ -271,6 +275,7 @@ class ToolCallDetailScreen(SectionScreen):
             records.payload,
             approval=call.approval,
             full=self.full,
+            cwd=self.cwd,
         )
         return sections
 

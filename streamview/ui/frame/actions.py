@@ -38,6 +38,8 @@ class ViewerActions(SearchActions):
 
     settings: Settings
     _settings_problem: str | None
+    cwd_map: list[tuple[str, str]]
+    """``--cwd-map`` pairs: recorded directories and the local checkouts they stand for."""
 
     def action_playback(self, command: str) -> None:
         """Playback, agent and export keys (the app's)."""
@@ -88,9 +90,8 @@ class ViewerActions(SearchActions):
             return
         from streamview.ui.details.screen import ToolCallDetailScreen
 
-        self.push_screen(
-            ToolCallDetailScreen(session.tool_calls[message.call_index], self.feed.store)
-        )
+        call = session.tool_calls[message.call_index]
+        self.push_screen(ToolCallDetailScreen(call, self.feed.store, cwd=session.cwd))
 
     def on_key(self, event: Key) -> None:
         """Escape closes the search or filter box, or else clears the search's highlights."""
@@ -152,6 +153,13 @@ class ViewerActions(SearchActions):
         for name, value in changes.items():
             setattr(settings, name, value)
         problem = settings.save()
+        if settings.kept_as is not None:
+            self.notify(
+                f"the settings file did not parse: kept it as {settings.kept_as} "
+                "and wrote new settings",
+                severity="warning",
+                timeout=10,
+            )
         if problem and not self._settings_problem:
             self._settings_problem = problem
             self.notify(problem, severity="warning", timeout=5)
@@ -190,14 +198,17 @@ class ViewerActions(SearchActions):
         session = (
             self.state.sessions[self.session_index] if self.session_index is not None else None
         )
-        found = handoff.file_of(call, session.cwd if session is not None else None)
-        if found is None:
-            self.notify(f"a {call.kind} call touches no file", timeout=3)
+        cwd_map = handoff.merged_map(self.cwd_map, self.settings.cwd_map)
+        cwd = session.cwd if session is not None else None
+        command, note = handoff.open_command(call, cwd, cwd_map, self.feed.store)
+        if command is None:
+            self.notify(note, severity="warning", timeout=5)
             return
-        path, line = found
-        problem = handoff.run_suspended(self, handoff.editor_command(path, line))
+        problem = handoff.run_suspended(self, command)
         if problem:
             self.notify(problem, severity="error", timeout=5)
+        elif note:
+            self.notify(note, timeout=4)
 
     def action_page_result(self) -> None:
         """Show the chosen call's whole result in $PAGER."""

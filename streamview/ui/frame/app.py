@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult
@@ -73,6 +73,8 @@ class StreamviewApp(ViewerActions):
         feed: A ready-made feed (tests); by default one is made from ``source``.
         frame_seconds: How often pending events are folded in.
         agent: The dialect to read the stream as (``None``: recognised from its start).
+        cwd_map: ``(OLD, NEW)`` directories from ``--cwd-map``: where ``o`` looks for a
+            recorded path on this machine (the settings add theirs).
     """
 
     CSS_PATH = STYLESHEET
@@ -89,9 +91,11 @@ class StreamviewApp(ViewerActions):
         feed: Feed | PlaybackFeed | None = None,
         frame_seconds: float = FRAME_SECONDS,
         agent: str | None = None,
+        cwd_map: Sequence[tuple[str, str]] = (),
     ) -> None:
         super().__init__()
         self.source = source
+        self.cwd_map = list(cwd_map)
         self.clock = clock
         self.feed = feed or Feed(source, clock=clock, agent=agent)
         self.controls: ViewerControls | None = None

@@ -249,6 +249,7 @@ class SearchActions(App[int]):
             return
         from streamview.ui.details.screen import ToolCallDetailScreen
 
-        call = self.state.sessions[self.session_index].tool_calls[hit.call_index]
+        session = self.state.sessions[self.session_index]
+        call = session.tool_calls[hit.call_index]
         query = self.transcript.query_text
-        self.push_screen(ToolCallDetailScreen(call, self.feed.store, find=query))
+        self.push_screen(ToolCallDetailScreen(call, self.feed.store, find=query, cwd=session.cwd))

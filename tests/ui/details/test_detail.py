@@ -307,13 +307,14 @@ class DetailApp(App[None]):
 
     CSS_PATH = STYLESHEET
 
-    def __init__(self, call: ToolCall, store: LineStore | None) -> None:
+    def __init__(self, call: ToolCall, store: LineStore | None, cwd: str | None = None) -> None:
         super().__init__()
         self.call = call
         self.store = store
+        self.cwd = cwd
 
     def on_mount(self) -> None:
-        self.push_screen(ToolCallDetailScreen(self.call, self.store))
+        self.push_screen(ToolCallDetailScreen(self.call, self.store, cwd=self.cwd))
 
 
 async def shown_text(app: App[None], pilot: Any) -> str:
@@ -454,9 +455,11 @@ async def test_big_payload_offers_show_all() -> None:
 @needs_captures
 def test_snapshot_detail_of_an_edit_diff(snap_compare: Any) -> None:
     """Title bar (edit, path, ✓ succeeded, 147ms), call id and line numbers, the
-    arguments, the file facts, and the diff with '+probe13' in green."""
+    arguments, the file facts, and the diff with '+probe13' in green, its headers
+    relative to the session's directory ('--- a/notes.txt', as git writes them)."""
     state, store = load_capture("hcn_2026.09.10_probe-13_read-edit-composer.ndjson")
-    app = DetailApp(state.sessions[0].tool_calls[1], store)
+    session = state.sessions[0]
+    app = DetailApp(session.tool_calls[1], store, cwd=session.cwd)
 
     async def loaded(pilot: Any) -> None:
         await settle_sections(app, pilot)

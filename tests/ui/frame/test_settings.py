@@ -67,3 +67,49 @@ def test_strings_round_trip_through_the_file(tmp_path: Path) -> None:
     assert wanted.save(path) is None
     loaded, problem = Settings.load(path)
     assert problem is None and loaded == wanted
+
+
+async def test_a_broken_file_is_kept_beside_before_a_toggle_writes_new_settings() -> None:
+    """The person's file had a syntax error; pressing t (a setting that persists) keeps
+    it byte for byte beside the new one, and the viewer says where."""
+    path = settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    broken = 'theme = "textual-light"\n[cwd_map\n"/home/dev" = "/work"\n'
+    path.write_text(broken)
+    app = viewer()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("t")  # thinking hidden: saved
+        await pilot.pause()
+        messages = [str(n.message) for n in app._notifications]
+    kept = sorted(path.parent.glob("settings.toml.broken-*"))
+    assert len(kept) == 1 and kept[0].read_text() == broken
+    assert tomllib.loads(path.read_text())["show_thinking"] is False
+    assert any(f"kept it as {kept[0]}" in message for message in messages)
+    again = viewer()  # the file is good now: the next save keeps nothing more
+    async with again.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("t")
+        await pilot.pause()
+    assert len(list(path.parent.glob("settings.toml.broken-*"))) == 1
+
+
+def test_a_second_broken_file_never_overwrites_the_first_backup(tmp_path: Path) -> None:
+    path = tmp_path / "settings.toml"
+    for text in ("a = [\n", "b = {\n"):
+        path.write_text(text)
+        settings = Settings()
+        assert settings.save(path) is None and settings.kept_as is not None
+    kept = sorted(p.read_text() for p in tmp_path.glob("settings.toml.broken-*"))
+    assert kept == ["a = [\n", "b = {\n"]
+
+
+def test_the_cwd_map_written_by_hand_survives_the_viewers_saves(tmp_path: Path) -> None:
+    path = tmp_path / "s.toml"
+    path.write_text('theme = "x"\n\n[cwd_map]\n"/home/dev/src" = "/work/src"\n')
+    loaded, problem = Settings.load(path)
+    assert problem is None and loaded.cwd_map == {"/home/dev/src": "/work/src"}
+    loaded.show_thinking = False
+    assert loaded.save(path) is None and loaded.kept_as is None
+    again, _ = Settings.load(path)
+    assert again.cwd_map == {"/home/dev/src": "/work/src"} and again.show_thinking is False

@@ -13,6 +13,7 @@ from typing import Any
 
 from rich.text import Text
 
+from streamview.core.diff_paths import with_relative_diff
 from streamview.core.sanitize import clean, one_line
 from streamview.ui.details.sections import Section, fields, plain, raw_json
 from streamview.ui.details.views import edit, files, mcp, search, shell, task, todos, web
@@ -102,6 +103,7 @@ def result_sections(
     *,
     approval: str | None = None,
     full: bool = False,
+    cwd: str | None = None,
 ) -> list[Section]:
     """Everything worth showing about a call's result, as titled sections.
 
@@ -113,12 +115,16 @@ def result_sections(
         payload: The value under that key.
         approval: What the approval traffic said about the call, if anything.
         full: Render every line of big texts instead of the first :data:`MAX_LINES`.
+        cwd: The session's working directory: an edit's diff headers are shown
+            relative to it (``a/src/x.py``), as ``git diff`` writes them.
 
     Returns:
         Sections to show in order. Never raises on odd input: an unexpected shape
         falls back to the raw JSON.
     """
     args = args if isinstance(args, dict) else {}
+    if kind == "edit":
+        payload = with_relative_diff(payload, cwd, as_str(args.get("path")))
     try:
         return _result_sections(kind, args, outcome, payload, approval, full)
     except Exception as error:  # odd input must show up, not crash the screen

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
+from streamview.core.diff_paths import file_diff
 from streamview.ui.details.sections import Section, code, diff_text, fields
 from streamview.ui.details.views.base import ToolView, as_int, as_str
 
@@ -38,15 +38,7 @@ def edit_view(args: dict[str, Any], payload: dict[str, Any], full: bool) -> list
 
 def unified_diff(before: str, after: str, path: str) -> str:
     """A unified diff of two versions of a file (for edits without ``diffString``)."""
-    lines = difflib.unified_diff(
-        before.splitlines(),
-        after.splitlines(),
-        fromfile=f"a/{path}" if before else "/dev/null",
-        tofile=f"b/{path}",
-        lineterm="",
-        n=3,
-    )
-    return "\n".join(lines)
+    return file_diff(before, after, path)
 
 
 EDIT = ToolView(edit_view, big_arg="streamContent")
