@@ -180,7 +180,7 @@ def print_lines(meta: RunMeta, stderr_lines: int = 40) -> list[str]:
     it failed, and a cut recording; as ``streamview run --print`` said it at the time."""
     lines = []
     if meta.exit_code is not None and (meta.failed or meta.ended != FINISHED):
-        lines.append(f"!! agent {meta.how()}, exit status {meta.exit_code}")
+        lines.append(f"!! agent {meta.ended} (exit {meta.exit_code})")
         if meta.failed and meta.stderr.strip():
             for line in meta.stderr.rstrip("\n").split("\n")[-stderr_lines:]:
                 lines.append(f"   stderr: {line}" if line else "   stderr:")
