@@ -29,9 +29,9 @@ import orjson
 
 SUFFIX = ".meta.json"
 """Added to the recording's name: ``run.ndjson`` → ``run.ndjson.meta.json``."""
-SIDECAR_BYTES = 16 * 1024
+SIDECAR_BYTES = 8 * 1024
 """Room the first write reserves, so later writes fit where it stands (a full disk)."""
-STDERR_KEEP = 4 * 1024
+STDERR_KEEP = 3 * 1024
 """Characters of the agent's stderr kept (the end, where the reason usually is)."""
 ARGUMENT_KEEP = 1024
 """Characters kept of each command argument (a prompt may be long)."""

@@ -165,8 +165,16 @@ def list_runs(out: TextIO, directory: Path | None = None, width: int | None = No
             f"{one_line(info.path.name, 200):<{name_width}}  "
         )
         room = max(20, width - len(line) - 1)
-        out.write(line + (one_line(info.prompt, room) if info.prompt else "") + "\n")
+        out.write((line + one_line(evidence(info), room)).rstrip() + "\n")
     return EXIT_SUCCESS
+
+
+def evidence(info: RunInfo) -> str:
+    """The prompt; for an agent that failed before it took one, its stderr's first line."""
+    if info.prompt or info.meta is None or not info.meta.failed:
+        return info.prompt
+    reason = next((line for line in info.meta.stderr.splitlines() if line.strip()), "")
+    return f"stderr: {reason.strip()}" if reason else ""
 
 
 def prune_runs(age: str, out: TextIO, directory: Path | None = None) -> int:
