@@ -64,7 +64,7 @@ def test_runs_lists_how_each_run_ended_and_any_run_opens(state_env: dict[str, st
     assert streamview("run", "--print", "--", *agent("success"), env=state_env).returncode == 0
     assert streamview("run", "--print", "--", *agent("silent_failure"), env=state_env).returncode
     stopped_run(state_env)
-    listing = streamview("runs", env=state_env)
+    listing = streamview("runs", env={**state_env, "COLUMNS": "200"})
     assert listing.returncode == 0
     lines = listing.stdout.splitlines()
     assert lines[0].startswith("3 recorded runs in ") and "streamview last N" in lines[0]
