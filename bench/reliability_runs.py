@@ -41,7 +41,7 @@ def env_for(state: Path) -> dict[str, str]:
 
 
 def streamview(*arguments: str, env: dict[str, str], **options: object) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
+    return subprocess.Popen(  # type: ignore[no-any-return]
         [PYTHON, "-m", "streamview", *arguments],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
@@ -146,12 +146,12 @@ def part_runs(part: Part, workdir: Path, count: int = 24) -> None:
             if disk.preexec is None
             else "RLIMIT_FSIZE 64 KB (no tmpfs could be mounted)"
         )
-        lines = data.count(b"\n")
+        whole = data.count(b"\n")
         said = f"cut: {disk.reason}" if f"cut: {disk.reason}" in row else repr(row)
         part.add(
             f"`run --print` of a 100 KB run with the state directory on {how} (before:"
             ' the recording stopped at 65,536 bytes mid-line; `runs` said "no result")',
-            f"exit {process.returncode}; recording {len(data):,} bytes, {lines} whole lines,"
+            f"exit {process.returncode}; recording {len(data):,} bytes, {whole} whole lines,"
             f" {torn(data)} torn; sidecar cut={meta.cut if meta else None!r},"
             f" exit {meta.exit_code if meta else None}; `runs` row says {said}",
         )
@@ -168,14 +168,14 @@ def part_runs(part: Part, workdir: Path, count: int = 24) -> None:
         env=env_for(failing),
         cwd=REPO,
     )
-    held = "stderr: ⚠ Workspace Trust Required" in last.stdout and last.returncode == 3
+    explained = "stderr: ⚠ Workspace Trust Required" in last.stdout and last.returncode == 3
     part.add(
         "an agent failing at once (stderr only, exit 3), then `streamview last --print`"
         ' (before: "input is empty", exit 2)',
         f"`last` exit {last.returncode}, says {last.stdout.strip().splitlines()[0]!r}"
         " and the stderr line",
     )
-    if not held:
+    if not explained:
         part.fail(f"failing agent: last said {last.stdout!r} {last.stderr!r}")
 
     modes = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import stat
 import subprocess
 import threading
@@ -20,7 +21,8 @@ from streamview.recording import (
     default_recording_path,
     strip_timing,
 )
-from streamview.run_meta import sidecar_path
+from streamview.recording_files import recording_held
+from streamview.run_meta import read_meta, sidecar_path
 from streamview.sources import Source
 
 REPO = Path(__file__).resolve().parents[2]
@@ -222,6 +224,22 @@ def test_default_path_is_named_after_the_program_and_claims_a_new_name(tmp_path:
     assert stat.S_IMODE(first.parent.stat().st_mode) == 0o700
     for path in (one.path, two.path, sidecar_path(one.path)):
         assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+
+
+def test_a_recording_is_held_while_written_and_said_so(tmp_path: Path) -> None:
+    """`streamview runs` tells a run still writing from one whose streamview died."""
+    target = tmp_path / "run.ndjson"
+    recorder = Recorder(target)
+    assert recorder.open()
+    assert recording_held(target)
+    meta = read_meta(target)
+    assert meta is not None and meta.ended == "running" and meta.writer_pid == os.getpid()
+    recorder.write(b'{"type":"a"}\n', 1)
+    recorder.close()
+    assert not recording_held(target)
+    recorder.seal()
+    meta = read_meta(target)
+    assert meta is not None and (meta.ended, meta.lines) == ("stopped", 1)  # never reached EOF
 
 
 def test_a_file_another_run_records_into_is_left_alone(tmp_path: Path) -> None:
