@@ -3,24 +3,36 @@
 A recording is the stream exactly as received, so it stays a valid stream-json
 file: every line that is a JSON object gets one key added as its last key,
 ``"streamview_recv_ms":<epoch ms>``; every other line is written verbatim. Each line
-is flushed as soon as it is complete, so a crash of either process loses nothing
-that had arrived. A failure to write (read-only place, full disk) never reaches the
-viewer as an exception: the recorder stops, keeps the reason, and says so once.
+is written as soon as it is complete, so a crash of either process loses nothing
+that had arrived. A line that already carries the key (a recording played into
+another) keeps it: its first arrival is the run's own timing.
+
+Recordings are private (0600 in a 0700 runs directory: they hold source code, command
+output and the keys an agent printed), claimed with an exclusive create so runs started
+together never share a file, and locked while written. A failure to write (read-only
+place, full disk) never reaches the viewer as an exception and never leaves half a
+line: the recorder cuts back to the last whole line, stops, keeps the reason, says so
+once, and marks the recording as cut in its sidecar (:mod:`streamview.run_meta`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import os
 import re
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import Protocol
 
 import orjson
 
+from streamview import run_meta
 from streamview.core.parse import RECV_KEY
+from streamview.recording_files import claim_file, take_file
 from streamview.sources import Source, now_ms
 
 _KEY = RECV_KEY.encode()
@@ -45,13 +57,13 @@ def add_timing(line: bytes, recv_ms: int) -> bytes:
 
     Returns:
         ``line`` with ``"streamview_recv_ms":recv_ms`` inserted before its last ``}``
-        when it is a JSON object, else ``line`` unchanged.
+        when it is a JSON object without one, else ``line`` unchanged.
     """
     body = line.rstrip()
     if not (body.endswith(b"}") and body.lstrip().startswith(b"{")):
         return line
     record = _json_object(body)
-    if record is None:
+    if record is None or RECV_KEY in record:
         return line
     separator = b"," if record else b""
     stamp = b'%s"%s":%d}' % (separator, _KEY, recv_ms)
@@ -61,8 +73,8 @@ def add_timing(line: bytes, recv_ms: int) -> bytes:
 def strip_timing(line: bytes) -> bytes:
     """Undo :func:`add_timing`: the line as it was received.
 
-    Only the last ``streamview_recv_ms`` key is removed, so a recording of a recording
-    gives back the first recording.
+    A line that came with its key (a recording of a recording) loses it here too: it
+    cannot tell it from one :func:`add_timing` gave the key.
     """
     for pattern in (_TIMED_TAIL, _TIMED_ONLY):
         match = pattern.search(line)
@@ -75,28 +87,56 @@ def strip_timing(line: bytes) -> bytes:
 
 
 class Recorder:
-    """Write lines to a recording file, flushed one by one.
+    """Write lines to a recording file, each whole line on disk as soon as it arrives.
+
+    The file is created private (0600, never wider than the umask allows) and held with
+    an exclusive lock while it is written, so two runs never write into one file. Only
+    whole lines reach it: a write that fails (a full disk) is cut back to the last whole
+    line, the recording stops there, and its sidecar (:mod:`streamview.run_meta`) says
+    it was cut and why.
 
     Args:
-        path: Where to write (created or truncated).
+        path: Where to write. With ``claim``, the first name to try: ``NAME-2.ndjson``,
+            ``NAME-3.ndjson``... are tried next, each created only if it does not exist.
+            Without it, ``path`` is the user's (``--record PATH``): emptied and written,
+            unless another run is recording there.
         on_error: Called once, with a one-line message, when writing fails.
+        claim: Make a new file next to ``path`` (the runs directory, made 0700).
     """
 
-    def __init__(self, path: Path, on_error: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self, path: Path, on_error: Callable[[str], None] | None = None, *, claim: bool = False
+    ) -> None:
         self.path = path
         self.on_error = on_error
+        self.claim = claim
         self.error: str | None = None
         """Why recording stopped, when it failed."""
+        self.cut: str | None = None
+        """Why the recording ends before the run did (``disk full``), when it does."""
         self.lines = 0
         """Lines written so far."""
-        self._handle: BinaryIO | None = None
+        self.size = 0
+        """Bytes of whole lines on disk."""
+        self.process: RunProcess | None = None
+        """The agent whose run this is (``streamview run``), for the sidecar."""
+        self.input_ended = False
+        """The recorded input reached its end (rather than the viewer closing first)."""
+        self._fd: int | None = None
         self._lock = threading.Lock()
         self._opened = False
+        self._sidecar = False
+        self._started = run_meta.now()
+        self._sealed = False
 
     @property
     def failed(self) -> bool:
         """Whether writing failed (the recording then stops)."""
         return self.error is not None
+
+    def attach(self, process: RunProcess) -> None:
+        """Record ``process``'s command, exit code and stderr in the sidecar."""
+        self.process = process
 
     def open(self) -> bool:
         """Create the file now, so a bad path is reported before the run starts.
@@ -109,48 +149,116 @@ class Recorder:
 
     def _open(self) -> bool:
         if self._opened:
-            return self._handle is not None
+            return self._fd is not None
         self._opened = True
         try:
-            self._handle = open(self.path, "wb")  # noqa: SIM115 - closed in close()
+            if self.claim:
+                self._fd, self.path = claim_file(self.path)
+            else:
+                self._fd = take_file(self.path)
         except OSError as error:
             self._fail("cannot create", error)
-        return self._handle is not None
+            return False
+        regular = stat.S_ISREG(os.fstat(self._fd).st_mode)
+        self._sidecar = regular and run_meta.write_meta(self.path, self._meta(), first=True)
+        return True
 
     def write(self, line: bytes, recv_ms: int) -> None:
-        """Record one complete line as received (terminator included), then flush."""
+        """Record one complete line as received (terminator included)."""
         with self._lock:
             if self.error is not None or not self._open():
                 return
-            assert self._handle is not None
+            assert self._fd is not None
+            data = add_timing(line, recv_ms)
             try:
-                self._handle.write(add_timing(line, recv_ms))
-                self._handle.flush()
+                _write_all(self._fd, data)
             except OSError as error:
-                self._fail("cannot write", error)
+                self._cut(error)
                 return
+            self.size += len(data)
             self.lines += 1
 
     def close(self) -> None:
-        """Close the file (safe to call more than once)."""
+        """Close the file (safe to call more than once); the sidecar says where it ended."""
         with self._lock:
-            handle, self._handle = self._handle, None
-            if handle is None:
+            fd, self._fd = self._fd, None
+            if fd is None:
                 return
             try:
-                handle.close()
+                os.close(fd)
             except OSError as error:
                 self._fail("cannot write", error)
+            self._update_sidecar()
+
+    def seal(self) -> None:
+        """streamview is done with the run: write its ending to the sidecar (once)."""
+        with self._lock:
+            if self._sealed:
+                return
+            self._sealed = True
+            self._update_sidecar(final=True)
+
+    def _cut(self, error: OSError) -> None:
+        """A write failed: keep only the whole lines, say why the recording ends here."""
+        assert self._fd is not None
+        with contextlib.suppress(OSError):
+            os.ftruncate(self._fd, self.size)
+        self.cut = run_meta.cut_reason(error)
+        self._fail("cannot write", error)
 
     def _fail(self, what: str, error: OSError) -> None:
         reason = error.strerror or str(error)
-        self.error = f"recording stopped: {what} {self.path}: {reason}"
-        handle, self._handle = self._handle, None
-        if handle is not None:
+        if self.cut is not None:
+            self.error = f"recording cut: {self.cut} ({reason}) after {self.lines:,} lines: "
+            self.error += str(self.path)
+        else:
+            self.error = f"recording stopped: {what} {self.path}: {reason}"
+        fd, self._fd = self._fd, None
+        if fd is not None:
             with contextlib.suppress(OSError):
-                handle.close()
+                os.close(fd)
+        self._update_sidecar(detail=reason)
         if self.on_error is not None:
             self.on_error(self.error)
+
+    def _update_sidecar(self, final: bool = False, detail: str = "") -> None:
+        if self._sidecar:
+            run_meta.write_meta(self.path, self._meta(final, detail))
+
+    def _meta(self, final: bool = False, detail: str = "") -> run_meta.RunMeta:
+        """The sidecar as things stand."""
+        meta = run_meta.RunMeta(
+            recording=self.path.name,
+            source="stdin",
+            cwd=os.getcwd(),
+            started=self._started,
+            lines=self.lines,
+            size=self.size,
+            cut=self.cut,
+            cut_detail=detail,
+            writer_pid=os.getpid(),
+        )
+        process = self.process
+        if process is None:
+            if self._fd is None and self._opened:
+                how = run_meta.FINISHED if self.input_ended else run_meta.STOPPED
+                return dataclasses.replace(meta, ended=how, ended_at=run_meta.now())
+            return meta
+        state = process.state()
+        how = run_meta.ending(state.exit_code, state.interrupted, state.result_seen)
+        return dataclasses.replace(
+            meta,
+            source=state.command,
+            command=run_meta.clip_command(process.command),
+            agent_pid=state.pid,
+            exit_code=state.exit_code,
+            stderr=run_meta.clip_stderr(state.stderr),
+            interrupted=state.interrupted,
+            result_seen=state.result_seen,
+            lingered=process.lingered,
+            ended=how,
+            ended_at=None if how == run_meta.RUNNING else run_meta.now(),
+        )
 
 
 class LineTee:
@@ -220,12 +328,15 @@ class RecordingSource(Source):
             for chunk in self.inner.chunks(stop):
                 tee.feed(chunk)
                 yield chunk
+            self.recorder.input_ended = not stop.is_set()
         finally:
             tee.finish()
 
 
 def default_recording_path(command: list[str], directory: Path | None = None) -> Path:
-    """A new file for a run of ``command`` in the user's state directory.
+    """The name to claim for a run of ``command`` in the user's state directory.
+
+    ``Recorder(path, claim=True)`` creates it, or ``NAME-2.ndjson``... if it is taken.
 
     Args:
         command: The agent's command line (its program name goes into the file name).
@@ -238,9 +349,38 @@ def default_recording_path(command: list[str], directory: Path | None = None) ->
     program = Path(command[0]).name if command else "run"
     program = re.sub(r"[^A-Za-z0-9._-]+", "-", program).strip("-.") or "run"
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    candidate = directory / f"{stamp}-{program}.ndjson"
-    number = 2
-    while candidate.exists():
-        candidate = directory / f"{stamp}-{program}-{number}.ndjson"
-        number += 1
-    return candidate
+    return directory / f"{stamp}-{program}.ndjson"
+
+
+class RunProcess(Protocol):
+    """What the sidecar asks of the agent's process (:class:`~streamview.process.ProcessSource`)."""
+
+    command: list[str]
+    lingered: bool
+
+    def state(self) -> ProcessFacts:
+        """A snapshot of the process."""
+        ...
+
+
+class ProcessFacts(Protocol):
+    """The parts of :class:`~streamview.process.ProcessState` the sidecar keeps."""
+
+    @property
+    def command(self) -> str: ...
+    @property
+    def pid(self) -> int | None: ...
+    @property
+    def exit_code(self) -> int | None: ...
+    @property
+    def stderr(self) -> str: ...
+    @property
+    def interrupted(self) -> bool: ...
+    @property
+    def result_seen(self) -> bool: ...
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]

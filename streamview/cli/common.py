@@ -41,6 +41,17 @@ def positive_number(text: str) -> float:
     return value
 
 
+def run_number(text: str) -> int:
+    """An argparse type: a run's number in ``streamview runs`` (1 the latest)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a run number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"runs are numbered from 1, not {value}")
+    return value
+
+
 def port_number(text: str) -> int:
     """An argparse type: a TCP port, 1 to 65535."""
     try:
@@ -81,9 +92,13 @@ def first_content(source: Source) -> int | None:
 
 
 def report_recording(recorder: Recorder, ui: bool) -> None:
-    """On exit: where the recording is, or why it stopped (the viewer could not say it)."""
+    """On exit: seal the recording's sidecar; say where the recording is, or why it
+    stopped (the viewer could not say it)."""
+    recorder.seal()
     if recorder.error is not None:
         if ui:
             say(recorder.error)
-        return
-    say(f"recorded {recorder.lines} lines to {recorder.path}")
+        if recorder.cut is None:
+            return
+    cut = f" (cut: {recorder.cut})" if recorder.cut is not None else ""
+    say(f"recorded {recorder.lines} lines to {recorder.path}{cut}")

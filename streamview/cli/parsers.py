@@ -6,22 +6,22 @@ from __future__ import annotations
 import argparse
 
 from streamview import __version__
-from streamview.cli.common import port_number, positive_number
+from streamview.cli.common import port_number, positive_number, run_number
 from streamview.core import dialects
 from streamview.core.local_paths import parse_cwd_map
 
 COMMANDS = {
     "run": "start an agent, watch it and record the run",
-    "runs": "list the runs `streamview run` recorded (--prune AGE deletes old ones)",
-    "last": "open the latest recorded run (takes the viewer's options)",
+    "runs": "list the runs `streamview run` recorded (--open N opens one, --prune AGE)",
+    "last": "open the latest recorded run, or run N (takes the viewer's options)",
 }
 """The words that start a command rather than name a FILE to view, and what each does."""
 
 USAGE = """\
 streamview [options] [FILE]
        streamview run [options] -- COMMAND [ARGS...]
-       streamview runs [--prune AGE]
-       streamview last [options]"""
+       streamview runs [--prune AGE | --open N]
+       streamview last [N] [options]"""
 
 DESCRIPTION = """\
 Watch, replay and understand the runs of headless coding agents.
@@ -78,7 +78,9 @@ cannot start.
 
 RUNS_DESCRIPTION = """\
 List the runs `streamview run` recorded in the user's state directory, newest
-first: when, which agent, the outcome, the size and the prompt.
+first: when (to the second), which agent, how it ended (success, error, no result,
+stopped, crashed, or the recording cut short: disk full), the agent's exit code, the
+size, the file and the prompt. `streamview last N` or `runs --open N` opens run N.
 """
 
 
@@ -244,17 +246,33 @@ def build_command_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.
         description=RUNS_DESCRIPTION,
         formatter_class=raw,
     )
-    runs.add_argument(
+    runs_action = runs.add_mutually_exclusive_group()
+    runs_action.add_argument(
         "--prune",
         metavar="AGE",
         help="delete recordings older than AGE (e.g. 30d, 12h, 2w) instead of listing",
+    )
+    runs_action.add_argument(
+        "--open",
+        type=run_number,
+        metavar="N",
+        help="open run N of the list in the viewer (as `streamview last N`)",
     )
     last = commands.add_parser(
         "last",
         prog="streamview last",
         help=COMMANDS["last"],
-        description="Open the run `streamview run` recorded last, as `streamview FILE` would.",
+        description="Open the run `streamview run` recorded last (or the Nth latest, as "
+        "`streamview runs` numbers them), as `streamview FILE` would.",
         formatter_class=raw,
+    )
+    last.add_argument(
+        "number",
+        nargs="?",
+        type=run_number,
+        default=1,
+        metavar="N",
+        help="which run: 1 the latest (default), 2 the one before...",
     )
     add_view_options(last, file=False)
     return parser, {"run": run, "runs": runs, "last": last}

@@ -38,13 +38,9 @@ def main_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.print_usage(sys.stderr)
         return fail("run: no command given (streamview run -- COMMAND ARGS...)")
     ui = front_end(args) == UI
-    if args.record is not None:
-        path = Path(args.record)
-    else:
-        path = default_recording_path(command)
-        with contextlib.suppress(OSError):
-            path.parent.mkdir(parents=True, exist_ok=True)
-    recorder = Recorder(path, on_error=None if ui else say)
+    claim = args.record is None  # a new private file of its own in the runs directory
+    path = default_recording_path(command) if claim else Path(args.record)
+    recorder = Recorder(path, on_error=None if ui else say, claim=claim)
     source = ProcessSource(
         command,
         recorder=recorder,
@@ -55,6 +51,7 @@ def main_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         source.start()
     except InputError as error:
         return fail(str(error))
+    recorder.attach(source)  # its exit code and stderr go into the recording's sidecar
     recorder.open()
     code = EXIT_RUN_FAILED
     try:

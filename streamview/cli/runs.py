@@ -1,12 +1,16 @@
 """``streamview runs`` and ``streamview last``: the runs ``streamview run`` recorded.
 
 Recordings live in ``user_state_dir("streamview")/runs`` (``$XDG_STATE_HOME`` on
-Linux), one file per run, named ``YYYYmmdd-HHMMSS-PROGRAM.ndjson``.
+Linux, a 0700 directory), one private file per run, named
+``YYYYmmdd-HHMMSS-PROGRAM[-N].ndjson``, each with its sidecar
+``….ndjson.meta.json`` (:mod:`streamview.run_meta`): the agent's command, exit code,
+stderr and how the run ended, which the listing shows beside the stream's outcome.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
 import shutil
 import sys
@@ -22,9 +26,11 @@ from streamview.core.model import ERROR, INCOMPLETE, RUNNING, SUCCESS
 from streamview.core.reader import fold
 from streamview.core.sanitize import one_line
 from streamview.core.state import StreamState
+from streamview.recording_files import recording_held
+from streamview.run_meta import CRASHED, FINISHED, STOPPED, RunMeta, read_meta, sidecar_path
 
 FOLD_LIMIT_BYTES = 64 << 20
-"""Recordings bigger than this are listed without reading them (outcome ``?``)."""
+"""Recordings bigger than this are listed without reading them (outcome from the sidecar)."""
 AGE_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 7 * 86_400}
 OUTCOME_MARK = {SUCCESS: "✓ success", ERROR: "✗ error", INCOMPLETE: "… no result"}
 
@@ -54,14 +60,19 @@ class RunInfo:
     started: float
     agent: str
     outcome: str
+    """How it ended: ``✓ success``, ``■ stopped``, ``✗ crashed``, ``✂ cut: disk full``..."""
+    exit_code: int | None
     size: int
     prompt: str
+    meta: RunMeta | None = None
 
 
 def describe(path: Path) -> RunInfo:
-    """What a recording holds: agent, outcome, prompt (read whole, unless huge)."""
+    """What a recording holds: agent, outcome, prompt (read whole, unless huge), and
+    how the run around it ended (its sidecar)."""
     stat = path.stat()
-    agent, outcome, prompt = "?", "?", ""
+    meta = read_meta(path)
+    agent, status, prompt = "?", "?", ""
     if stat.st_size <= FOLD_LIMIT_BYTES:
         try:
             state = fold([path.read_bytes()], StreamState(track_changes=False, compact=True))
@@ -71,11 +82,41 @@ def describe(path: Path) -> RunInfo:
             session = state.sessions[-1]
             agent = label_of(session.agent) or "?"
             status = session.outcome.status
-            outcome = OUTCOME_MARK.get(status, "running" if status == RUNNING else status)
             prompt = next((s.prompt for s in state.sessions if s.prompt), "") or ""
         elif state is not None:
-            outcome = "empty"
-    return RunInfo(path, stat.st_mtime, agent, outcome, stat.st_size, prompt)
+            status = "empty"
+    started = meta.started if meta is not None and meta.started else stat.st_mtime
+    outcome = outcome_of(status, meta, recording_held(path))
+    exit_code = meta.exit_code if meta is not None else None
+    return RunInfo(path, started, agent, outcome, exit_code, stat.st_size, prompt, meta)
+
+
+def outcome_of(status: str, meta: RunMeta | None, held: bool) -> str:
+    """How a run ended, in one mark: its sidecar first (a cut recording, a stopped or
+    crashed agent), then its stream (``✓ success``, ``… no result``).
+
+    Args:
+        status: The stream's outcome (``success``, ``error``, ``incomplete``,
+            ``running``, ``empty``, ``?`` when not read).
+        meta: The sidecar, if any.
+        held: A streamview run is writing the recording now.
+    """
+    if meta is not None and meta.cut is not None:
+        return f"✂ cut: {meta.cut}"
+    if held:
+        return "● recording"
+    if meta is not None:
+        if meta.ended == STOPPED:
+            return "■ stopped"
+        if meta.ended == CRASHED:
+            return "✗ crashed"
+        if meta.ended == RUNNING and meta.exit_code is None and meta.agent_pid is not None:
+            return "? unfinished"  # its streamview was killed before it could say
+        if status in ("?", "empty") and meta.ended == FINISHED:
+            return "✓ finished" if status == "?" else "… no output"
+    if status == RUNNING:
+        return "… no result"  # the stream stops mid-run and no one is writing it
+    return OUTCOME_MARK.get(status, status)
 
 
 def human_size(size: int) -> str:
@@ -96,7 +137,7 @@ def parse_age(text: str) -> float | None:
 
 
 def list_runs(out: TextIO, directory: Path | None = None, width: int | None = None) -> int:
-    """Print the recordings, newest first, numbered (1 is what ``last`` opens)."""
+    """Print the recordings, newest first, numbered (``last N`` opens number N)."""
     folder = directory or runs_directory()
     found = recordings(folder)
     if not found:
@@ -106,20 +147,34 @@ def list_runs(out: TextIO, directory: Path | None = None, width: int | None = No
     infos = [describe(path) for path in found]
     agent_width = max(5, *(len(info.agent) for info in infos))
     outcome_width = max(7, *(len(info.outcome) for info in infos))
+    name_width = max(4, *(len(info.path.name) for info in infos))
     noun = "run" if len(infos) == 1 else "runs"
-    out.write(f"{len(infos)} recorded {noun} in {folder}, newest first:\n")
-    head = f"{'#':>3}  {'started':<16}  {'agent':<{agent_width}}  {'outcome':<{outcome_width}}"
-    out.write(f"{head}  {'size':>7}  prompt (file)\n")
+    out.write(f"{len(infos)} recorded {noun} in {folder}, newest first")
+    out.write(" (streamview last N opens run N):\n")
+    head = (
+        f"{'#':>3}  {'started':<19}  {'agent':<{agent_width}}  {'outcome':<{outcome_width}}"
+        f"  {'exit':>4}  {'size':>7}  {'file':<{name_width}}"
+    )
+    out.write(f"{head}  prompt\n")
     for number, info in enumerate(infos, 1):
-        started = time.strftime("%Y-%m-%d %H:%M", time.localtime(info.started))
+        started = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(info.started))
+        code = "-" if info.exit_code is None else str(info.exit_code)
         line = (
-            f"{number:>3}  {started:<16}  {info.agent:<{agent_width}}  "
-            f"{info.outcome:<{outcome_width}}  {human_size(info.size):>7}  "
+            f"{number:>3}  {started:<19}  {info.agent:<{agent_width}}  "
+            f"{info.outcome:<{outcome_width}}  {code:>4}  {human_size(info.size):>7}  "
+            f"{one_line(info.path.name, 200):<{name_width}}  "
         )
         room = max(20, width - len(line) - 1)
-        label = one_line(info.prompt, room) if info.prompt else f"({info.path.name})"
-        out.write(line + label + "\n")
+        out.write((line + one_line(evidence(info), room)).rstrip() + "\n")
     return EXIT_SUCCESS
+
+
+def evidence(info: RunInfo) -> str:
+    """The prompt; for an agent that failed before it took one, its stderr's first line."""
+    if info.prompt or info.meta is None or not info.meta.failed:
+        return info.prompt
+    reason = next((line for line in info.meta.stderr.splitlines() if line.strip()), "")
+    return f"stderr: {reason.strip()}" if reason else ""
 
 
 def prune_runs(age: str, out: TextIO, directory: Path | None = None) -> int:
@@ -132,10 +187,12 @@ def prune_runs(age: str, out: TextIO, directory: Path | None = None) -> int:
     for path in recordings(directory):
         try:
             stat = path.stat()
-            if stat.st_mtime < cutoff:
+            if stat.st_mtime < cutoff and not recording_held(path):
                 path.unlink()
                 removed += 1
                 freed += stat.st_size
+                with contextlib.suppress(FileNotFoundError):
+                    sidecar_path(path).unlink()
         except OSError as error:
             return fail(f"cannot delete {path}: {error.strerror or error}")
     folder = directory or runs_directory()
@@ -145,18 +202,33 @@ def prune_runs(age: str, out: TextIO, directory: Path | None = None) -> int:
 
 
 def main_runs(args: argparse.Namespace) -> int:
-    """``streamview runs [--prune AGE]``."""
+    """``streamview runs [--prune AGE | --open N]``."""
     if args.prune is not None:
         return prune_runs(args.prune, sys.stdout)
+    if args.open is not None:
+        from streamview.cli.parsers import build_parser
+
+        view_args = build_parser().parse_args([])
+        view_args.number = args.open
+        return open_run(view_args, [])
     return list_runs(sys.stdout)
 
 
 def main_last(args: argparse.Namespace) -> int:
-    """``streamview last [options]``: the latest recording, as ``streamview FILE``."""
-    from streamview.cli.view import main_view
+    """``streamview last [N] [options]``: the Nth latest recording, as ``streamview FILE``."""
+    return open_run(args, sys.argv[2:])
 
+
+def open_run(args: argparse.Namespace, arguments: list[str]) -> int:
+    """Open recording number ``args.number`` (1: the latest) with the viewer's options."""
     found = recordings()
     if not found:
         return fail(f"no recorded runs in {runs_directory()} (streamview run -- COMMAND)")
-    args.input = str(found[0])
-    return main_view(["last", *sys.argv[2:]], args)
+    number = args.number
+    if not 1 <= number <= len(found):
+        noun = "run" if len(found) == 1 else "runs"
+        return fail(f"no run {number}: {len(found)} recorded {noun} (streamview runs lists them)")
+    from streamview.cli.view import main_view
+
+    args.input = str(found[number - 1])
+    return main_view(["last", *arguments], args)

@@ -10,6 +10,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from streamview import run_meta
 from streamview.cli.common import (
     EVENTS,
     JSON,
@@ -170,14 +171,22 @@ def view(source: Source, args: argparse.Namespace) -> int:
     """Show ``source`` with the front end the options ask for."""
     chosen = front_end(args)
     agent = getattr(args, "agent", None)
+    meta = recorded_run(args)
     if chosen == JSON:
-        return run_json(source, sys.stdout, agent=agent)
+        process = (lambda: run_meta.summary(meta)) if meta is not None else None
+        code = run_json(source, sys.stdout, process=process, agent=agent)
+        return run_meta.exit_status(code, meta)
     if chosen == EVENTS:
         from streamview.cli.events_front import run_events
 
         return run_events(source, sys.stdout, agent=agent)
     if chosen == PRINT:
-        return run_print(source, sys.stdout, agent=agent, times=args.time)
+        code = run_print(
+            source, sys.stdout, allow_empty=meta is not None, agent=agent, times=args.time
+        )
+        if meta is not None:
+            sys.stdout.write("".join(line + "\n" for line in run_meta.print_lines(meta)))
+        return run_meta.exit_status(code, meta)
     from streamview.ui.frame.launch import run_app
 
     options: dict[str, Any] = {"agent": agent, "cwd_map": getattr(args, "cwd_map", None) or ()}
@@ -187,7 +196,7 @@ def view(source: Source, args: argparse.Namespace) -> int:
 
         source = FileSource(Path(args.input))
         received = first_content(source)
-        if received is not None:
+        if received is not None and meta is None:
             # A finished file with nothing to show: say so instead of opening a blank UI.
             return fail(empty_input(source, received))
         feed = PlaybackFeed(
@@ -201,8 +210,16 @@ def view(source: Source, args: argparse.Namespace) -> int:
         options["clock"] = feed.recorded_now_ms
         code = run_app(source, theme=args.theme, **options)
         # Quitting mid-playback: the exit status still says how the recorded run ended.
-        return exit_code_for(feed.final_state()) if feed.loaded else code
+        code = exit_code_for(feed.final_state()) if feed.loaded else code
+        return run_meta.exit_status(code, meta)
     return run_app(source, theme=args.theme, **options)
+
+
+def recorded_run(args: argparse.Namespace) -> run_meta.RunMeta | None:
+    """The sidecar of the FILE being read (how its run ended), if it has one."""
+    if args.input in (None, "-"):
+        return None
+    return run_meta.read_meta(Path(args.input))
 
 
 def run_export(source: Source, args: argparse.Namespace) -> int:

@@ -18,6 +18,7 @@ import orjson
 import pytest
 
 from streamview.cli.parsers import build_parser
+from streamview.run_meta import sidecar_path
 
 from .helpers import REPO_ROOT, child_env, command
 
@@ -175,6 +176,7 @@ def test_runs_prune_deletes_only_older_recordings(state_env: dict[str, str]) -> 
     assert done.returncode == 0
     assert done.stdout.startswith("pruned 1 recording (")
     assert not old.exists() and new.exists()
+    assert not sidecar_path(old).exists() and sidecar_path(new).exists()  # pruned together
     bad = streamview("runs", "--prune", "soon", env=state_env)
     assert bad.returncode == 2 and "not an age: 'soon'" in bad.stderr
 

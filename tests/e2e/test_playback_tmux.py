@@ -130,8 +130,12 @@ def test_run_mode_shows_a_failure_with_its_stderr(tmux: PlaybackTmux, tmp_path: 
     agent = f"{shlex.quote(sys.executable)} {shlex.quote(str(AGENTS / 'failure.py'))}"
     tmux.start(viewer(f"run -- {agent}", exit_file, tmp_path))
     screen = tmux.wait_for(
-        lambda text: "agent exited with 1" in text and "⚠ stream ended without a result" in text
+        lambda text: (
+            "agent exited with 1" in text
+            and "✗ agent exited with 1 · Error: authentication failed" in text
+        )  # the outcome
     )
+    assert "⚠ stream ended without a result" not in screen
     assert "Error: authentication failed" in screen
     assert "Run 'agent login' first." in screen
     tmux.keys("q")

@@ -82,7 +82,9 @@ async def test_recording_fails_while_viewing(tmp_path: Path) -> None:
         os.write(write_fd, b"".join(head_lines()))
         await wait_until(pilot, lambda: recorder.failed, 20)
         await wait_until(
-            pilot, lambda: any("recording stopped" in n.message for n in app._notifications), 20
+            pilot,
+            lambda: any("recording cut: disk full" in n.message for n in app._notifications),
+            20,
         )
         os.write(write_fd, dumps({"type": "result", "subtype": "success", "session_id": "s"}))
         os.close(write_fd)

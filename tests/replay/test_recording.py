@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import errno
 import os
+import stat
+import subprocess
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +21,8 @@ from streamview.recording import (
     default_recording_path,
     strip_timing,
 )
+from streamview.recording_files import recording_held
+from streamview.run_meta import read_meta, sidecar_path
 from streamview.sources import Source
 
 REPO = Path(__file__).resolve().parents[2]
@@ -86,11 +89,16 @@ def test_strip_timing_is_the_exact_inverse(line: bytes) -> None:
     assert strip_timing(line) == line
 
 
-def test_a_recording_of_a_recording_strips_back_one_layer() -> None:
+def test_a_recording_of_a_recording_keeps_one_key_with_the_first_arrival() -> None:
     once = add_timing(b'{"a":1}\n', 1)
     twice = add_timing(once, 2)
-    assert strip_timing(twice) == once
-    assert parse_line(twice.rstrip(b"\n"), 1).recv_ms == 2
+    assert twice == once
+    assert twice.count(b"streamview_recv_ms") == 1
+    assert parse_line(twice.rstrip(b"\n"), 1).recv_ms == 1
+    first = add_timing(b'{"streamview_recv_ms":7,"a":1}\n', 9)  # the key anywhere at the top
+    assert first == b'{"streamview_recv_ms":7,"a":1}\n'
+    nested = add_timing(b'{"a":{"streamview_recv_ms":7}}\n', 9)  # not at the top: not ours
+    assert orjson.loads(nested)["streamview_recv_ms"] == 9
 
 
 def test_strip_timing_leaves_lookalikes_that_are_not_json() -> None:
@@ -190,72 +198,94 @@ def test_a_full_disk_stops_the_recording_but_not_the_stream() -> None:
     recorder = Recorder(Path("/dev/full"), on_error=messages.append)
     source = RecordingSource(ListSource([b'{"type":"a"}\n', b'{"type":"b"}\n']), recorder)
     assert list(source.chunks(threading.Event())) == [b'{"type":"a"}\n', b'{"type":"b"}\n']
-    assert len(messages) == 1
-    assert "cannot write /dev/full: No space left on device" in messages[0]
-    assert recorder.lines == 0
+    assert messages == [
+        "recording cut: disk full (No space left on device) after 0 lines: /dev/full"
+    ]
+    assert recorder.lines == 0 and recorder.cut == "disk full"
+    assert not Path("/dev/full.meta.json").exists()  # a device gets no sidecar
 
 
-def test_default_path_is_new_and_named_after_the_program(tmp_path: Path) -> None:
-    first = default_recording_path(["/usr/bin/cursor-agent", "-p", "x"], tmp_path)
-    assert first.parent == tmp_path
+def test_default_path_is_named_after_the_program_and_claims_a_new_name(tmp_path: Path) -> None:
+    first = default_recording_path(["/usr/bin/cursor-agent", "-p", "x"], tmp_path / "runs")
+    assert first.parent == tmp_path / "runs"
     assert first.name.endswith("-cursor-agent.ndjson")
-    first.write_bytes(b"")
-    second = default_recording_path(["/usr/bin/cursor-agent"], tmp_path)
-    assert second != first
     assert default_recording_path(["../../weird name!"], tmp_path).name.endswith(
         "-weird-name.ndjson"
     )
+    one, two = Recorder(first, claim=True), Recorder(first, claim=True)
+    assert one.open() and two.open()
+    assert one.path == first and two.path == first.with_name(first.stem + "-2.ndjson")
+    one.write(b'{"n":1}\n', 1)
+    two.write(b'{"n":2}\n', 2)
+    one.close()
+    two.close()
+    assert one.path.read_bytes() == b'{"n":1,"streamview_recv_ms":1}\n'
+    assert two.path.read_bytes() == b'{"n":2,"streamview_recv_ms":2}\n'
+    assert stat.S_IMODE(first.parent.stat().st_mode) == 0o700
+    for path in (one.path, two.path, sidecar_path(one.path)):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
 
 
-class ReadOnlyAfter:
-    """A file on a file system remounted read-only after ``good`` writes."""
+def test_a_recording_is_held_while_written_and_said_so(tmp_path: Path) -> None:
+    """`streamview runs` tells a run still writing from one whose streamview died."""
+    target = tmp_path / "run.ndjson"
+    recorder = Recorder(target)
+    assert recorder.open()
+    assert recording_held(target)
+    meta = read_meta(target)
+    assert meta is not None and meta.ended == "running" and meta.writer_pid == os.getpid()
+    recorder.write(b'{"type":"a"}\n', 1)
+    recorder.close()
+    assert not recording_held(target)
+    recorder.seal()
+    meta = read_meta(target)
+    assert meta is not None and (meta.ended, meta.lines) == ("stopped", 1)  # never reached EOF
 
-    def __init__(self, path: Path, good: int) -> None:
-        self._file = path.open("wb")
-        self._good = good
 
-    def write(self, data: bytes) -> int:
-        if self._good <= 0:
-            raise OSError(errno.EROFS, os.strerror(errno.EROFS))
-        self._good -= 1
-        return self._file.write(data)
-
-    def flush(self) -> None:
-        self._file.flush()
-
-    def close(self) -> None:
-        self._file.close()
+def test_a_file_another_run_records_into_is_left_alone(tmp_path: Path) -> None:
+    target = tmp_path / "run.ndjson"
+    first = Recorder(target)
+    assert first.open()
+    first.write(b'{"n":1}\n', 1)
+    second = Recorder(target)
+    assert second.open() is False
+    assert second.error is not None and "another streamview run is recording there" in (
+        second.error
+    )
+    first.write(b'{"n":2}\n', 2)
+    first.close()
+    assert target.read_bytes().count(b"\n") == 2  # not emptied by the second
+    third = Recorder(target)  # once the first is done, the path can be recorded again
+    assert third.open()
+    third.close()
+    assert target.read_bytes() == b""
 
 
 def test_a_read_only_file_system_stops_the_recording_with_a_clear_message(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
-    """Read-only from the start: one message naming the file and the reason; the stream passes."""
-    target = tmp_path / "ro" / "run.ndjson"
-
-    def refuse(path: Path, mode: str) -> object:
-        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
-
-    monkeypatch.setattr("streamview.recording.open", refuse, raising=False)
-    messages: list[str] = []
-    recorder = Recorder(target, on_error=messages.append)
-    lines = [b'{"type":"a"}\n', b'{"type":"b"}\n']
-    assert list(RecordingSource(ListSource(lines), recorder).chunks(threading.Event())) == lines
-    assert messages == [f"recording stopped: cannot create {target}: Read-only file system"]
-
-
-def test_a_file_system_turning_read_only_keeps_the_lines_written_before(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Remounted read-only mid-run: the lines before stay whole in the file, one message."""
-    target = tmp_path / "run.ndjson"
-    monkeypatch.setattr(
-        "streamview.recording.open", lambda path, mode: ReadOnlyAfter(path, 2), raising=False
+    """A real read-only tmpfs (root can mount one here; as another user, a /proc file no
+    one may create in): one message naming the file and the reason; the stream passes."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", str(folder)],
+        capture_output=True,
+        check=False,
     )
-    messages: list[str] = []
-    recorder = Recorder(target, on_error=messages.append)
-    lines = [b'{"type":"a","n":%d}\n' % n for n in range(5)]
-    assert list(RecordingSource(ListSource(lines), recorder).chunks(threading.Event())) == lines
-    assert messages == [f"recording stopped: cannot write {target}: Read-only file system"]
-    kept = target.read_bytes().splitlines()
-    assert [strip_timing(line) for line in kept] == [line.rstrip(b"\n") for line in lines[:2]]
+    try:
+        target = folder / "run.ndjson" if mounted.returncode == 0 else Path("/proc/x.ndjson")
+        messages: list[str] = []
+        recorder = Recorder(target, on_error=messages.append)
+        lines = [b'{"type":"a"}\n', b'{"type":"b"}\n']
+        assert list(RecordingSource(ListSource(lines), recorder).chunks(threading.Event())) == (
+            lines
+        )
+        assert len(messages) == 1 and messages[0].startswith(
+            f"recording stopped: cannot create {target}: "
+        )
+        if mounted.returncode == 0:
+            assert messages[0].endswith("Read-only file system")
+    finally:
+        if mounted.returncode == 0:
+            subprocess.run(["umount", str(folder)], check=False)

@@ -169,7 +169,10 @@ def test_recording_failure_is_reported_and_the_run_still_shown() -> None:
     done = streamview("--print", "--record", "/dev/full", stdin=capture)
     assert done.returncode == 0
     assert "== success" in done.stdout
-    assert "recording stopped: cannot write /dev/full: No space left on device" in done.stderr
+    assert done.stderr.splitlines() == [
+        "streamview: recording cut: disk full (No space left on device) after 0 lines: /dev/full",
+        "streamview: recorded 0 lines to /dev/full (cut: disk full)",
+    ]
 
 
 def test_option_errors(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from streamview.recording import Recorder, RecordingSource
 from streamview.sources import FileSource, Source
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.frame.export_dialog import ExportDialog
+from streamview.ui.frame.status_bar import StatusBar
 from streamview.ui.playback.controls import ProcessPanel
 from streamview.ui.playback.feed import PlaybackFeed
 
@@ -142,8 +143,15 @@ async def test_a_recording_that_cannot_be_written_is_reported_and_the_run_shown(
     app.notify = lambda message, **options: notices.append(str(message))  # type: ignore[method-assign]
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: app.state.ended and bool(notices))
-        assert notices == ["recording stopped: cannot write /dev/full: No space left on device"]
+        assert notices == [
+            "recording cut: disk full (No space left on device) after 0 lines: /dev/full"
+        ]
         assert app.state.sessions[0].outcome.status == "success"
+        # The toast goes; the status bar keeps the mark beside the outcome.
+        app.clear_notifications()
+        await pilot.pause(0.3)
+        bar = app.query_one(StatusBar).text
+        assert bar.startswith("✓ success") and "✂ recording cut: disk full" in bar
 
 
 async def test_export_key_writes_markdown_and_svg(

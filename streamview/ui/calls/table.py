@@ -43,6 +43,9 @@ class ToolCallTable(RowCursorView, TableKeys):
     and :meth:`tick` once a second so running calls show how long they have run.
     """
 
+    input_ended = False
+    """The input ended before any session began: nothing is coming (set by the app)."""
+
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "tool-table--header",
         "tool-table--cursor",
@@ -298,7 +301,7 @@ class ToolCallTable(RowCursorView, TableKeys):
         base = self.rich_style
         if not 0 <= index < len(self._calls):
             if index == 0 and not self._calls:
-                done = self._session is not None and self._session.finished
+                done = self.input_ended or (self._session is not None and self._session.finished)
                 text = fit_end(" no tool calls" if done else " no tool calls yet", width)
                 style = base + self.get_component_rich_style("tool-table--empty", partial=True)
                 return Strip([Segment(text, style)], width)

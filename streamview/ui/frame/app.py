@@ -369,6 +369,10 @@ class StreamviewApp(ViewerActions):
                 self.tool_table.show_session(None)
                 self.header.show(None, (0, 0))
             self.header.set_ended(state.ended)
+            for pane in (self.transcript, self.tool_table):  # "waiting…" notes: no more
+                if pane.input_ended != state.ended:
+                    pane.input_ended = state.ended
+                    pane.refresh()
             self.refresh_status()
             return
         session = state.sessions[index]

@@ -6,7 +6,7 @@ long it has been quiet and which calls are still open, instead of looking hung.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from rich.text import Text
@@ -15,7 +15,7 @@ from textual.widget import Widget
 from streamview.core import tools
 from streamview.core.formatting import format_duration, format_usage
 from streamview.core.sanitize import one_line
-from streamview.core.state import ERROR, INCOMPLETE, SUCCESS, LineCounts, Session
+from streamview.core.state import ERROR, INCOMPLETE, RUNNING, SUCCESS, LineCounts, Session
 from streamview.printer import describe_call
 
 TROUBLE_STATUSES = (tools.REJECTED, tools.FAILED, tools.ERROR)
@@ -49,6 +49,10 @@ class StatusInfo:
     """``"foo" 2/5`` while a search is active."""
     playback: str | None = None
     """Playback paused before the end of the run: where (shown instead of "streaming")."""
+    failure: str | None = None
+    """The agent failed without a result: why (its exit code and stderr), as the outcome."""
+    marks: tuple[str, ...] = ()
+    """Lasting notes on the right (``✂ recording cut: disk full``), never hidden."""
 
 
 def _seconds(ms: int) -> str:
@@ -69,6 +73,8 @@ def describe_state(info: StatusInfo) -> tuple[str, str]:
         return (f"✗ {one_line(info.error, 200)}", "error")
     if info.loading is not None:
         return (f"loading {info.loading:.0%} · showing the start and end of the file", "live")
+    if info.failure and (session is None or session.outcome.status in (INCOMPLETE, RUNNING)):
+        return (f"✗ {one_line(info.failure, 200)}", "error")
     if session is None:
         if info.ended:
             return ("input is empty" if info.bytes_read == 0 else "no session in input", "warning")
@@ -157,7 +163,7 @@ def run_costs(session: Session) -> list[str]:
 def describe_counts(info: StatusInfo) -> list[tuple[str, str]]:
     """The right part: ``(text, style kind)`` pieces, malformed and unknown never hidden."""
     counts = info.counts
-    pieces: list[tuple[str, str]] = []
+    pieces: list[tuple[str, str]] = [(mark, "bad") for mark in info.marks]
     if info.search:
         pieces.append((info.search, "search"))
     if info.unseen:
@@ -199,9 +205,19 @@ class StatusBar(Widget):
         self.info = StatusInfo()
         self._shown: tuple[object, ...] = ()
         """What the line said when it was last painted."""
+        self._failure: str | None = None
+        self._marks: tuple[str, ...] = ()
+
+    def set_notes(self, failure: str | None, marks: tuple[str, ...] = ()) -> None:
+        """Keep saying, whatever the app shows next, why the agent failed (as the
+        outcome, while the stream has none) and ``marks`` (a cut recording)."""
+        self._failure, self._marks = failure, marks
+        self.show(self.info)
 
     def show(self, info: StatusInfo) -> None:
         """Show ``info`` (no repaint when the line would read the same)."""
+        if (info.failure, info.marks) != (self._failure, self._marks):
+            info = replace(info, failure=self._failure, marks=self._marks)
         self.info = info
         shown = (describe_state(info), describe_counts(info))
         if shown != self._shown:

@@ -23,8 +23,10 @@ from textual.widgets import Static
 from streamview.core.markdown_export import to_markdown
 from streamview.core.state import StreamState
 from streamview.process import ProcessSource, ProcessState
+from streamview.run_meta import RunMeta, failure_note, read_meta
 from streamview.sources import Source
 from streamview.ui.feed.reader import Feed
+from streamview.ui.frame.status_bar import StatusBar
 from streamview.ui.playback.feed import PlaybackFeed
 
 PLAYBACK_KEYS: list[tuple[str, str, str, str, str]] = [
@@ -135,6 +137,19 @@ def describe_process(state: ProcessState) -> Text:
     return text
 
 
+def recorded_process(meta: RunMeta) -> ProcessState:
+    """The agent of a recorded run, as its sidecar keeps it, for the agent panel."""
+    return ProcessState(
+        command=meta.source,
+        pid=meta.agent_pid,
+        running=False,
+        exit_code=meta.exit_code,
+        stderr=meta.stderr,
+        interrupted=meta.interrupted,
+        result_seen=meta.result_seen,
+    )
+
+
 class PlaybackBar(Static):
     """One line: play state, speed, event n of N, elapsed / total time."""
 
@@ -175,6 +190,9 @@ class ViewerControls:
         self._rewind = rewind
         self.process = source if isinstance(source, ProcessSource) else None
         self.recorder = getattr(source, "recorder", None)
+        path = source.path if self.process is None else None
+        self.meta = read_meta(path) if path is not None else None
+        """A recording's sidecar: how its run ended, when the file has one."""
         self._recording_warned = False
         self._last_process: ProcessState | None = None
         self._last_position: str | None = None
@@ -190,6 +208,13 @@ class ViewerControls:
             app.mount(PlaybackBar(id="playback-bar"), before=before)
         if self.process is not None:
             app.mount(ProcessPanel(id="process-panel"), before=before)
+        elif self.meta is not None and self.meta.exit_code is not None:
+            recorded = recorded_process(self.meta)
+            panel = ProcessPanel(describe_process(recorded), id="process-panel")
+            app.mount(panel.set_class(recorded.failed, "-failed"), before=before)
+            self._show_notes(recorded)
+        elif self.meta is not None:
+            self._show_notes(None)
         app.refresh_bindings()
         self.timer = app.set_interval(0.25, self.refresh, name="controls")
         """Paused with the app's own timers while nothing can change."""
@@ -329,7 +354,21 @@ class ViewerControls:
                 for panel in app.query(ProcessPanel):
                     panel.update(describe_process(state))
                     panel.set_class(state.failed, "-failed")
+                self._show_notes(state)
         recorder = self.recorder
         if recorder is not None and recorder.error and not self._recording_warned:
             self._recording_warned = True
             app.notify(recorder.error, severity="error", timeout=10)
+            self._show_notes(self._last_process)
+
+    def _show_notes(self, state: ProcessState | None) -> None:
+        """The status bar keeps saying why the agent failed and that the recording was cut."""
+        failure = None
+        if state is not None and state.failed and not state.interrupted:
+            failure = failure_note(state.describe(), state.stderr)
+        cut = self.recorder.cut if self.recorder is not None else None
+        if self.meta is not None:
+            cut = self.meta.cut
+        marks = (f"✂ recording cut: {cut}",) if cut else ()
+        for bar in self.app.query(StatusBar):
+            bar.set_notes(failure, marks)

@@ -218,6 +218,8 @@ class Transcript(TranscriptLayout, can_focus=True):
 
     _stop_lexer_news: Callable[[], None] | None = None
     """Stops the news of built lexers (set on mount)."""
+    input_ended = False
+    """The input ended before any session began: nothing is coming (set by the app)."""
 
     class LexerReady(Message):
         """A lexer was built (on its thread): code shown plain can be coloured now."""
@@ -385,7 +387,7 @@ class Transcript(TranscriptLayout, can_focus=True):
         if absolute >= offsets[-1] or not self._entries:
             if not self._entries and y == 0:
                 empty = self.get_component_rich_style("transcript--empty")
-                done = self.session is not None and self.session.finished
+                done = self.input_ended or (self.session is not None and self.session.finished)
                 note = " no answer in this run" if done else " waiting for the answer…"
                 return Strip([Segment(note, empty)]).crop_extend(0, width, style)
             return Strip.blank(width, style)

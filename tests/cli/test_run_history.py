@@ -1,0 +1,132 @@
+"""``streamview runs`` and ``last N`` keep the evidence of each run (issues 21.10, 20.9):
+when to the second, the file, the agent's exit code and how the run ended, read from
+the recording's sidecar; any run can be opened, a run that failed before its first
+line included."""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+from pathlib import Path
+
+import orjson
+import pytest
+
+from streamview.run_meta import read_meta
+
+from .helpers import REPO_ROOT, child_env, command
+
+AGENTS = REPO_ROOT / "tests" / "run" / "agents"
+
+
+def streamview(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        command(*args),
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        cwd=REPO_ROOT,
+        env=env,
+        timeout=60,
+    )
+
+
+def agent(name: str) -> list[str]:
+    return [command()[0], str(AGENTS / f"{name}.py")]
+
+
+@pytest.fixture
+def state_env(tmp_path: Path) -> dict[str, str]:
+    return {**child_env(), "XDG_STATE_HOME": str(tmp_path / "state")}
+
+
+def stopped_run(env: dict[str, str]) -> None:
+    """`run --print` of an agent that is thinking, stopped with Ctrl+C (SIGINT)."""
+    viewer = subprocess.Popen(
+        command("run", "--print", "--", *agent("sigint")),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO_ROOT,
+        env=env,
+    )
+    assert viewer.stdout is not None
+    for line in viewer.stdout:
+        if line.startswith("-> read"):
+            break
+    viewer.send_signal(signal.SIGINT)
+    viewer.communicate(timeout=30)
+
+
+def test_runs_lists_how_each_run_ended_and_any_run_opens(state_env: dict[str, str]) -> None:
+    assert streamview("run", "--print", "--", *agent("success"), env=state_env).returncode == 0
+    assert streamview("run", "--print", "--", *agent("silent_failure"), env=state_env).returncode
+    stopped_run(state_env)
+    listing = streamview("runs", env={**state_env, "COLUMNS": "200"})
+    assert listing.returncode == 0
+    lines = listing.stdout.splitlines()
+    assert lines[0].startswith("3 recorded runs in ") and "streamview last N" in lines[0]
+    assert re.split(r"\s{2,}", lines[1].strip()) == [
+        "#",
+        "started",
+        "agent",
+        "outcome",
+        "exit",
+        "size",
+        "file",
+        "prompt",
+    ]
+    folder = Path(state_env["XDG_STATE_HOME"]) / "streamview" / "runs"
+    files = {path.name for path in folder.glob("*.ndjson")}
+    stopped, crashed, success = lines[2:5]
+    for row, number, outcome, code in (
+        (stopped, 1, "■ stopped", "130"),
+        (crashed, 2, "✗ crashed", "3"),
+        (success, 3, "✓ success", "0"),
+    ):
+        cells = re.split(r"\s{2,}", row.strip())
+        assert cells[0] == str(number)
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", cells[1]), row
+        assert outcome in cells and code in cells, row
+        assert any(cell in files for cell in cells), row  # the file is named
+    assert "say hi" in success  # the prompt
+    assert crashed.endswith("stderr: ⚠ Workspace Trust Required")  # no prompt: why it failed
+
+    second = streamview("last", "2", "--print", env=state_env)
+    assert second.returncode == 3  # the agent's own status, as `run` returned it
+    assert second.stdout.splitlines() == [
+        "!! agent crashed (exit 3)",
+        "   stderr: ⚠ Workspace Trust Required",
+    ]
+    summary = orjson.loads(streamview("last", "2", "--json", env=state_env).stdout)
+    assert summary["process"]["exit_code"] == 3
+    assert summary["process"]["stderr"] == "⚠ Workspace Trust Required\n"
+    assert summary["process"]["ended"] == "crashed"
+    opened = streamview("runs", "--open", "3", env=state_env)  # not a terminal: --print
+    assert opened.returncode == 0 and opened.stdout.rstrip().endswith("== success · in 300ms")
+    first = streamview("last", "--print", env=state_env)
+    assert "!! agent stopped (exit 130)" in first.stdout
+    missing = streamview("last", "9", env=state_env)
+    assert missing.returncode == 2
+    assert "no run 9: 3 recorded runs (streamview runs lists them)" in missing.stderr
+
+
+def test_a_run_failing_before_its_first_line_keeps_why(state_env: dict[str, str]) -> None:
+    """Issue 20.9: a 0-byte recording, yet its sidecar keeps the command, the exit
+    code, the stderr and the times."""
+    done = streamview("run", "--print", "--", *agent("silent_failure"), env=state_env)
+    assert done.returncode == 3
+    path = Path(done.stderr.split(" lines to ")[1].strip())
+    assert path.read_bytes() == b""
+    meta = read_meta(path)
+    assert meta is not None
+    assert meta.command == tuple(agent("silent_failure"))
+    assert (meta.exit_code, meta.ended, meta.stderr) == (
+        3,
+        "crashed",
+        "⚠ Workspace Trust Required\n",
+    )
+    assert meta.ended_at is not None and meta.started <= meta.ended_at
+    assert meta.cut is None and meta.lines == 0
