@@ -128,15 +128,15 @@ def run_print(
         for chunk in chunks:
             received += len(chunk)
             if guarded.closed_early:
-                if source.live:
-                    stop.set()
-                    return EXIT_OUTPUT_CLOSED
                 for event in reader.feed(chunk):  # only to know how the run ended
                     state.apply(event)
                 continue
             for event in reader.feed(chunk):
                 printer.handle(event, state.apply(event))
             guarded.flush()
+            if guarded.closed_early and source.live:
+                stop.set()  # a live input's end may be far off: leave now, as `cat` would
+                return EXIT_OUTPUT_CLOSED
     finally:
         close = getattr(chunks, "close", None)
         if close is not None:
