@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from streamview.cli import signals
+from streamview import signals
 from streamview.cli.common import UI, fail, front_end, report_recording, say
 from streamview.cli.fronts import run_json, run_print
 from streamview.cli.output import EXIT_OUTPUT_CLOSED, GuardedOutput, release_stdout

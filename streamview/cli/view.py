@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from streamview.cli import signals
+from streamview import signals
 from streamview.cli.common import (
     JSON,
     PRINT,

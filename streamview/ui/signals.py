@@ -2,7 +2,7 @@
 
 Without this, the default action ends Python at once and the terminal stays in the
 alternate screen, in raw mode, with mouse reporting on and the cursor hidden. Here
-the signal is noted (:mod:`streamview.cli.signals`, for the exit status 128 + N) and
+the signal is noted (:mod:`streamview.signals`, for the exit status 128 + N) and
 the app is asked to exit from its own event loop, so Textual's driver restores the
 terminal; the command then stops the agent and closes the recording as on ``q``.
 Inside the viewer Ctrl+C is a key (raw mode), not a signal.
@@ -30,7 +30,7 @@ from typing import Any
 
 from textual.app import App
 
-from streamview.cli import signals
+from streamview import signals
 
 HANGUP_POLL_SECONDS = 0.25
 """How often the watcher checks that the terminal is still there."""
