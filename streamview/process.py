@@ -26,11 +26,9 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
 
-import orjson
-
 from streamview import agent_group
 from streamview.agent_group import Member
-from streamview.process_state import ProcessState, exit_status, strip_escapes
+from streamview.process_state import ProcessState, ResultWatcher, exit_status, strip_escapes
 from streamview.recording import LineTee, Recorder
 from streamview.sources import PIPE_CHUNK_SIZE, POLL_SECONDS, InputError, Source
 
@@ -113,6 +111,8 @@ class ProcessSource(Source):
         self._stderr = bytearray()
         self._stderr_lock = threading.Lock()
         self._stderr_thread: threading.Thread | None = None
+        self._stderr_at = time.monotonic()
+        """When stderr last brought bytes."""
         self._signal_step = 0
         self._escalation: threading.Timer | None = None
         self._lock = threading.Lock()
@@ -162,7 +162,7 @@ class ProcessSource(Source):
         assert process is not None and process.stdout is not None
         fd = process.stdout.fileno()
         tee = LineTee(self.recorder) if self.recorder is not None else None
-        watcher = _ResultWatcher()
+        watcher = ResultWatcher()
         result_at: float | None = None
         try:
             with selectors.DefaultSelector() as selector:
@@ -249,8 +249,14 @@ class ProcessSource(Source):
         return self.left_behind
 
     def _report_exit(self) -> None:
-        if self._stderr_thread is not None:
-            self._stderr_thread.join(1.0)
+        thread = self._stderr_thread
+        deadline = time.monotonic() + EXIT_WAIT
+        while thread is not None and thread.is_alive() and time.monotonic() < deadline:
+            # Its last words are in the pipe already; a child that inherited stderr may
+            # keep it open for ever: wait only while stderr still moves.
+            thread.join(POLL_SECONDS)
+            if time.monotonic() - self._stderr_at > 2 * POLL_SECONDS:
+                break
         with self._lock:
             if self._exit_reported:
                 return
@@ -268,6 +274,7 @@ class ProcessSource(Source):
             if not data:
                 return
             with self._stderr_lock:
+                self._stderr_at = time.monotonic()
                 self._stderr += data
                 if len(self._stderr) > limit:
                     del self._stderr[: len(self._stderr) - limit]
@@ -465,29 +472,3 @@ class ProcessSource(Source):
             return None
         self._report_exit()
         return self.exit_code
-
-
-class _ResultWatcher:
-    """Notice a ``result`` line in the raw stream, without parsing every line."""
-
-    def __init__(self) -> None:
-        self._pending = bytearray()
-
-    def feed(self, chunk: bytes) -> bool:
-        """Whether ``chunk`` completes a line that is a ``result`` record."""
-        cut = chunk.rfind(b"\n")
-        if cut < 0:
-            self._pending += chunk
-            return False
-        lines = (bytes(self._pending) + chunk[:cut]).split(b"\n")
-        self._pending[:] = chunk[cut + 1 :]
-        for line in lines:
-            if b'"result"' not in line:
-                continue
-            try:
-                record = orjson.loads(line)
-            except orjson.JSONDecodeError:
-                continue
-            if isinstance(record, dict) and record.get("type") == "result":
-                return True
-        return False

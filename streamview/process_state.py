@@ -1,11 +1,13 @@
 """What the viewer and the summaries know of an agent process: its state, its exit
-status in the shell's terms, and its stderr as plain text."""
+status in the shell's terms, its stderr as plain text, and whether a ``result`` went by."""
 
 from __future__ import annotations
 
 import re
 import signal
 from dataclasses import dataclass
+
+import orjson
 
 from streamview.core.sanitize import clean
 
@@ -91,3 +93,29 @@ class ProcessState:
         them = "them" if count != 1 else "it"
         fate = f"left {them} running (--keep-children)" if self.children_kept else f"stopped {them}"
         return f"left {what} running: {fate}"
+
+
+class ResultWatcher:
+    """Notice a ``result`` line in the raw stream, without parsing every line."""
+
+    def __init__(self) -> None:
+        self._pending = bytearray()
+
+    def feed(self, chunk: bytes) -> bool:
+        """Whether ``chunk`` completes a line that is a ``result`` record."""
+        cut = chunk.rfind(b"\n")
+        if cut < 0:
+            self._pending += chunk
+            return False
+        lines = (bytes(self._pending) + chunk[:cut]).split(b"\n")
+        self._pending[:] = chunk[cut + 1 :]
+        for line in lines:
+            if b'"result"' not in line:
+                continue
+            try:
+                record = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                continue
+            if isinstance(record, dict) and record.get("type") == "result":
+                return True
+        return False
