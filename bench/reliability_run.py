@@ -262,10 +262,14 @@ def tmux_case(part: Part, workdir: Path) -> None:
         expected = 128 + signal.SIGHUP if how != "SIGTERM" else 128 + signal.SIGTERM
         if code != expected or left or flags not in ("", "0 0 1"):
             part.fail(f"viewer + {how}: exit {code}, terminal {flags!r}, {len(left)} left")
-        terminal = "pane gone" if how == "kill-pane" else f"terminal `{flags}`"
+        terminal = (
+            "the pane is gone"
+            if how == "kill-pane"
+            else f"terminal `{flags}` (alternate screen, mouse, cursor)"
+        )
         part.add(
             f"the viewer (`run -- AGENT`, 2 children) in tmux, {how}",
-            f"exit {code}; {terminal} (alternate screen, mouse, cursor); {len(left)} processes"
+            f"exit {code}; {terminal}; {len(left)} processes"
             f" left; signal → exit {took:.2f} s",
         )
 
