@@ -173,3 +173,15 @@ def test_the_stream_ends_a_grace_after_the_agent_exits(tmp_path: Path, pids_file
     assert 1.8 < ended < 10
     assert [entry["pid"] for entry in json.loads(out)["process"]["lingered"]] == children
     wait_until(lambda: not any(alive(pid) for pid in children), timeout=10)
+
+
+def test_run_help_names_the_new_options_and_its_default_grace() -> None:
+    from streamview import process
+    from streamview.cli import parsers
+
+    assert parsers.EXIT_GRACE == process.EXIT_GRACE
+    done = subprocess.run(
+        [PYTHON, "-m", "streamview", "run", "--help"], capture_output=True, text=True, cwd=REPO
+    )
+    assert "--keep-children" in done.stdout and "--exit-grace S" in done.stdout
+    assert "130 Ctrl+C, 143 SIGTERM" in done.stdout
