@@ -269,8 +269,7 @@ def tmux_case(part: Part, workdir: Path) -> None:
         )
         part.add(
             f"the viewer (`run -- AGENT`, 2 children) in tmux, {how}",
-            f"exit {code}; {terminal}; {len(left)} processes"
-            f" left; signal → exit {took:.2f} s",
+            f"exit {code}; {terminal}; {len(left)} processes left; signal → exit {took:.2f} s",
         )
 
 
