@@ -34,6 +34,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from bench.reliability_run import part_run_control  # noqa: E402
 from bench.reliability_runs import part_runs  # noqa: E402
 from streamview.core.sanitize import UNSAFE_CHARS, clean, one_line  # noqa: E402
 from tests.hostile import streams  # noqa: E402
@@ -648,7 +649,18 @@ def markdown_report(parts: list[Part], seconds: float, quick: bool) -> str:
     return "\n".join(out)
 
 
-PARTS = ("safety", "print", "fuzz", "faults", "scale", "markdown", "live", "viewer", "runs")
+PARTS = (
+    "safety",
+    "print",
+    "fuzz",
+    "faults",
+    "scale",
+    "markdown",
+    "live",
+    "viewer",
+    "runs",
+    "run",
+)
 """The campaign's parts, in the order they run (``--only`` picks some)."""
 
 
@@ -690,6 +702,10 @@ def main(argv: list[str] | None = None) -> int:
             "runs": (
                 lambda p: part_runs(p, workdir, 6 if quick else 24),
                 "Recorded runs: at once, a full disk, a failing agent, file modes",
+            ),
+            "run": (
+                lambda p: part_run_control(p, workdir, 2 if quick else 5),
+                "Run mode: signals, lingering children, a closed output",
             ),
         }
         parts = [timed(run, title) for name, (run, title) in runs.items() if name in only]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Protocol
 
 from streamview.core import tools
 from streamview.core.dialects import label_of
@@ -30,6 +30,19 @@ from streamview.core.events import (
 from streamview.core.formatting import STATUS_MARK, format_duration, format_offset, format_usage
 from streamview.core.sanitize import clean, one_line
 from streamview.core.state import INCOMPLETE, Block, Session, StreamState, ToolCall
+
+
+class Output(Protocol):
+    """Where the printer writes: a text file, or a guard around one
+    (:class:`streamview.cli.output.GuardedOutput`)."""
+
+    def write(self, text: str, /) -> int:
+        """Write ``text``."""
+        ...
+
+    def flush(self) -> None:
+        """Hand what was written on."""
+        ...
 
 
 def describe_call(call: ToolCall, limit: int = 120) -> str:
@@ -67,7 +80,7 @@ class Printer:
         state: The state the events are applied to; the printer reads it for context.
     """
 
-    def __init__(self, out: TextIO, state: StreamState, times: bool = False) -> None:
+    def __init__(self, out: Output, state: StreamState, times: bool = False) -> None:
         self.out = out
         self.state = state
         self.times = times

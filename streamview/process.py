@@ -1,17 +1,22 @@
 """Run the agent as a child process and read its stdout as the stream.
 
-The child gets its own process group, so streamview decides what a Ctrl+C does:
-:meth:`ProcessSource.interrupt` sends SIGINT to the group, then SIGTERM, then
-SIGKILL if it still has not stopped. stderr is collected in a thread (the last
+The child gets its own session and process group, so streamview decides what a
+Ctrl+C does: :meth:`ProcessSource.interrupt` sends SIGINT to the group, then SIGTERM,
+then SIGKILL while any of it still runs. stderr is collected in a thread (the last
 :data:`STDERR_LIMIT` bytes) to show when the run fails. A ``result`` line ends the
 turn even when the agent lingers afterwards: with ``linger_seconds`` set (the plain
 front ends), reading stops that long after it.
+
+The run ends when the agent ends: once its process exited, the stream is read for
+:data:`EXIT_GRACE` seconds more (what it wrote last, what its children still write),
+then closed even if a background child (a dev server started with ``&``) still holds
+its stdout. The processes it left behind are listed (:mod:`streamview.agent_group`)
+and stopped, unless the user keeps them (``--keep-children``).
 """
 
 from __future__ import annotations
 
 import os
-import re
 import selectors
 import shlex
 import signal
@@ -19,14 +24,15 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import IO, Any
 
-import orjson
-
-from streamview.core.sanitize import clean
+from streamview import agent_group
+from streamview.agent_group import Member
+from streamview.process_state import ProcessState, ResultWatcher, exit_status, strip_escapes
 from streamview.recording import LineTee, Recorder
 from streamview.sources import PIPE_CHUNK_SIZE, POLL_SECONDS, InputError, Source
+
+__all__ = ["EXIT_GRACE", "ProcessSource", "ProcessState", "exit_status", "strip_escapes"]
 
 STDERR_LIMIT = 64 * 1024
 """Bytes of stderr kept: the end, where the reason for a failure is."""
@@ -37,75 +43,11 @@ KILL_AFTER = 3.0
 """Seconds after SIGTERM before SIGKILL."""
 EXIT_WAIT = 1.0
 """Seconds to wait for the exit status once stdout closed, when not told otherwise."""
-
-_ESCAPES = re.compile(
-    r"\x1b(?:\[[0-?]*[ -/]*[@-~]"  # CSI
-    r"|[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC, DCS, SOS, PM, APC strings
-    r"|[ -/]*[0-~])"  # other escapes
-    r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
-)
-
-
-def strip_escapes(text: str) -> str:
-    """Terminal output as plain text: escape sequences removed, ``\\r`` overwrites applied.
-
-    A line redrawn with ``\\r`` (spinners, progress) keeps only what was drawn last;
-    any other control character is made visible by :func:`clean`.
-    """
-    text = _ESCAPES.sub("", text).replace("\r\n", "\n")
-    lines = []
-    for line in text.split("\n"):
-        if "\r" in line:
-            pieces = [piece for piece in line.split("\r") if piece]
-            line = pieces[-1] if pieces else ""
-        lines.append(line)
-    return clean("\n".join(lines))
-
-
-def exit_status(returncode: int | None) -> int | None:
-    """A shell-style exit status: killed by signal N becomes 128 + N."""
-    if returncode is None:
-        return None
-    return 128 - returncode if returncode < 0 else returncode
-
-
-@dataclass(frozen=True, slots=True)
-class ProcessState:
-    """What the viewer shows about the agent process."""
-
-    command: str
-    """The command line, shell-quoted."""
-    pid: int | None
-    running: bool
-    exit_code: int | None
-    """Shell-style: 130 after SIGINT, 143 after SIGTERM; ``None`` while running."""
-    stderr: str
-    """The end of its stderr, escape codes stripped, safe to paint."""
-    interrupted: bool
-    """streamview sent it a signal (Ctrl+C, or quitting)."""
-    result_seen: bool
-    """A ``result`` line came; the turn is over even if the process lingers."""
-
-    @property
-    def failed(self) -> bool:
-        """It exited with a non-zero status."""
-        return self.exit_code not in (None, 0)
-
-    def describe(self) -> str:
-        """One line: ``running``, ``exited with 1``, ``still running after its result``."""
-        if self.running:
-            return "still running after its result" if self.result_seen else "running"
-        if self.pid is None:
-            return "starting"
-        if self.exit_code is None:
-            return "not started"
-        if self.exit_code > 128 and self.exit_code - 128 < signal.NSIG:
-            try:
-                name = signal.Signals(self.exit_code - 128).name
-            except ValueError:
-                name = f"signal {self.exit_code - 128}"
-            return f"exited with {self.exit_code} ({name})"
-        return f"exited with {self.exit_code}"
+EXIT_GRACE = 1.0
+"""Seconds the stream stays open once the agent exited (``--exit-grace``): its last
+lines are in the pipe already; a child still holding stdout is not waited for longer."""
+STEPS = (signal.SIGINT, signal.SIGTERM, signal.SIGKILL)
+"""How the agent is stopped, gentlest first."""
 
 
 class ProcessSource(Source):
@@ -121,6 +63,8 @@ class ProcessSource(Source):
         env: The child's environment (default: ours).
         cwd: The child's working directory.
         on_exit: Called (from a reader thread) once the process has exited.
+        exit_grace: Seconds to keep reading once the agent exited.
+        keep_children: Leave running what the agent left behind, instead of stopping it.
     """
 
     live = True
@@ -136,6 +80,8 @@ class ProcessSource(Source):
         env: dict[str, str] | None = None,
         cwd: str | None = None,
         on_exit: Callable[[ProcessState], None] | None = None,
+        exit_grace: float = EXIT_GRACE,
+        keep_children: bool = False,
     ) -> None:
         if not command:
             raise InputError("run: no command given (streamview run -- COMMAND ARGS...)")
@@ -148,15 +94,25 @@ class ProcessSource(Source):
         self.env = env
         self.cwd = cwd
         self.on_exit = on_exit
+        self.exit_grace = exit_grace
+        self.keep_children = keep_children
         self.process: subprocess.Popen[bytes] | None = None
         self.interrupted = False
         self.result_seen = False
         self.lingered = False
         """The agent was still running after its ``result`` when streamview stopped
         reading or stopped it: the result, not the exit code, says how the run went."""
+        self.left_behind: list[Member] = []
+        """What the agent left running when it exited (found once the stream ended)."""
+        self.held_stdout = False
+        """The stream was closed while something the agent left behind still held it."""
+        self.exited_at: float | None = None
+        """``time.monotonic()`` when the reader saw the agent's process gone."""
         self._stderr = bytearray()
         self._stderr_lock = threading.Lock()
         self._stderr_thread: threading.Thread | None = None
+        self._stderr_at = time.monotonic()
+        """When stderr last brought bytes."""
         self._signal_step = 0
         self._escalation: threading.Timer | None = None
         self._lock = threading.Lock()
@@ -199,19 +155,24 @@ class ProcessSource(Source):
         self._stderr_thread.start()
 
     def chunks(self, stop: threading.Event) -> Iterator[bytes]:
-        """Yield the agent's stdout until it closes it, lingers after ``result``, or ``stop``."""
+        """Yield the agent's stdout until it closes it, lingers after ``result``, has
+        exited :attr:`exit_grace` seconds ago, or ``stop``."""
         self.start()
         process = self.process
         assert process is not None and process.stdout is not None
         fd = process.stdout.fileno()
         tee = LineTee(self.recorder) if self.recorder is not None else None
-        watcher = _ResultWatcher()
+        watcher = ResultWatcher()
         result_at: float | None = None
         try:
             with selectors.DefaultSelector() as selector:
                 selector.register(fd, selectors.EVENT_READ)
                 while not stop.is_set():
-                    if not selector.select(POLL_SECONDS):
+                    ready = selector.select(POLL_SECONDS)
+                    if self._grace_over(process):
+                        self.held_stdout = True
+                        break
+                    if not ready:
                         if self._linger_over(result_at):
                             self.lingered = True
                             return
@@ -235,6 +196,16 @@ class ProcessSource(Source):
             if tee is not None:
                 tee.finish()
             process.stdout.close()
+        if process.poll() is not None and not stop.is_set():
+            self.settle_left_behind()
+
+    def _grace_over(self, process: subprocess.Popen[bytes]) -> bool:
+        """The agent exited over :attr:`exit_grace` seconds ago (stdout may still be open)."""
+        if self.exited_at is None:
+            if process.poll() is None:
+                return False
+            self.exited_at = time.monotonic()
+        return time.monotonic() - self.exited_at >= self.exit_grace
 
     def _linger_over(self, result_at: float | None) -> bool:
         return (
@@ -260,9 +231,32 @@ class ProcessSource(Source):
             self._report_exit()
             return
 
+    def settle_left_behind(self) -> list[Member]:
+        """Once the agent exited: note what it left running and, unless
+        :attr:`keep_children`, start stopping it (SIGTERM now, SIGKILL later; it does
+        not wait). Called by :meth:`chunks` when the stream ends; again is harmless."""
+        process = self.process
+        if process is None or process.poll() is None:
+            return self.left_behind
+        found = agent_group.members(process.pid) or []
+        with self._lock:
+            known = {member.pid for member in self.left_behind}
+            self.left_behind += [member for member in found if member.pid not in known]
+            if found and not self.keep_children:
+                self._signal_step = max(self._signal_step, 1)
+                self._send_next()
+                self._schedule_escalation(TERM_AFTER, KILL_AFTER)
+        return self.left_behind
+
     def _report_exit(self) -> None:
-        if self._stderr_thread is not None:
-            self._stderr_thread.join(1.0)
+        thread = self._stderr_thread
+        deadline = time.monotonic() + EXIT_WAIT
+        while thread is not None and thread.is_alive() and time.monotonic() < deadline:
+            # Its last words are in the pipe already; a child that inherited stderr may
+            # keep it open for ever: wait only while stderr still moves.
+            thread.join(POLL_SECONDS)
+            if time.monotonic() - self._stderr_at > 2 * POLL_SECONDS:
+                break
         with self._lock:
             if self._exit_reported:
                 return
@@ -280,6 +274,7 @@ class ProcessSource(Source):
             if not data:
                 return
             with self._stderr_lock:
+                self._stderr_at = time.monotonic()
                 self._stderr += data
                 if len(self._stderr) > limit:
                     del self._stderr[: len(self._stderr) - limit]
@@ -295,6 +290,12 @@ class ProcessSource(Source):
     def running(self) -> bool:
         """The agent has started and not exited."""
         return self.process is not None and self.process.poll() is None
+
+    def group_alive(self) -> bool:
+        """The agent, or anything of its session or process group, still runs."""
+        if self.process is None:
+            return False
+        return self.running or agent_group.alive(self.process.pid)
 
     @property
     def exit_code(self) -> int | None:
@@ -328,20 +329,33 @@ class ProcessSource(Source):
             stderr=self.stderr_text,
             interrupted=self.interrupted,
             result_seen=self.result_seen,
+            left_behind=tuple(strip_escapes(member.describe()) for member in self.left_behind),
+            children_kept=self.keep_children,
         )
+
+    def lingering(self) -> list[dict[str, Any]]:
+        """What still ran when the stream ended: the agent after its result, then what
+        it left behind; each ``{"pid", "command", "stopped"}``."""
+        kept = self.keep_children
+        found: list[dict[str, Any]] = []
+        if self.lingered and self.pid is not None:
+            found.append({"pid": self.pid, "command": self.label, "stopped": self.interrupted})
+        found += [{**member.as_json(), "stopped": not kept} for member in self.left_behind]
+        return found
 
     def summary(self) -> dict[str, Any]:
         """``{"exit_code", "stderr", "interrupted", "lingered"}`` for the ``--json`` summary.
 
-        ``interrupted``: streamview signalled the agent (Ctrl+C, or it lingered after
-        its result and was stopped); ``lingered``: it was still running after its result.
+        ``interrupted``: streamview signalled the agent (Ctrl+C, a signal, or it lingered
+        after its result and was stopped); ``lingered``: what still ran when the stream
+        ended (:meth:`lingering`), an empty list when nothing did.
         """
         state = self.state()
         return {
             "exit_code": state.exit_code,
             "stderr": state.stderr,
             "interrupted": state.interrupted,
-            "lingered": self.lingered,
+            "lingered": self.lingering(),
         }
 
     # -- stopping ---------------------------------------------------------------------
@@ -349,7 +363,8 @@ class ProcessSource(Source):
     def interrupt(
         self, term_after: float = TERM_AFTER, kill_after: float = KILL_AFTER
     ) -> str | None:
-        """Stop the agent: SIGINT now, SIGTERM and SIGKILL later if it does not stop.
+        """Stop the agent: SIGINT now, SIGTERM and SIGKILL later while any of its
+        process group still runs.
 
         A second call while it is still running skips straight to the next signal.
 
@@ -357,35 +372,31 @@ class ProcessSource(Source):
             The name of the signal sent, or ``None`` when nothing was running.
         """
         with self._lock:
-            if not self.running:
+            if not self.group_alive():
                 return None
-            self.interrupted = True
-            self.lingered = self.lingered or self.result_seen
+            self.interrupted = self.interrupted or self.running
+            self.lingered = self.lingered or (self.result_seen and self.running)
             sent = self._send_next()
             self._schedule_escalation(term_after, kill_after)
             return sent
 
     def _send_next(self) -> str | None:
-        steps = (signal.SIGINT, signal.SIGTERM, signal.SIGKILL)
-        signum = steps[min(self._signal_step, len(steps) - 1)]
+        signum = STEPS[min(self._signal_step, len(STEPS) - 1)]
         self._signal_step += 1
         process = self.process
         assert process is not None
+        if agent_group.signal_members(process.pid, signum):
+            return signum.name
         try:
-            os.killpg(process.pid, signum)
+            process.send_signal(signum)
         except ProcessLookupError:
             return None
-        except PermissionError:
-            try:
-                process.send_signal(signum)
-            except ProcessLookupError:
-                return None
-        return signum.name
+        return signum.name if process.poll() is None else None
 
     def _schedule_escalation(self, term_after: float, kill_after: float) -> None:
         if self._escalation is not None:
             self._escalation.cancel()
-        if self._signal_step >= 3:
+        if self._signal_step >= len(STEPS):
             return
         delay = term_after if self._signal_step == 1 else kill_after
         timer = threading.Timer(delay, self._escalate, args=(term_after, kill_after))
@@ -396,15 +407,25 @@ class ProcessSource(Source):
 
     def _escalate(self, term_after: float, kill_after: float) -> None:
         with self._lock:
-            if not self.running:
+            if not self._must_stop():
                 return
             self._send_next()
             self._schedule_escalation(term_after, kill_after)
 
-    def stop(self, timeout: float = KILL_AFTER) -> int | None:
-        """Stop the agent now and wait for it (streamview is quitting).
+    def _must_stop(self) -> bool:
+        """Something streamview is to stop still runs: the agent, or (unless they are
+        kept) the processes it left."""
+        if self.running:
+            return True
+        return not self.keep_children and self.group_alive()
 
-        SIGTERM, then SIGKILL after ``timeout`` seconds.
+    def stop(self, timeout: float = KILL_AFTER, gentle: bool = False) -> int | None:
+        """Stop the agent and its process group now and wait for them (streamview is
+        quitting). What it left behind after it exited on its own is kept with
+        :attr:`keep_children`.
+
+        SIGTERM, then SIGKILL after ``timeout`` seconds; ``gentle`` starts with SIGINT
+        and waits ``timeout`` before each next step, as Ctrl+C does.
 
         Returns:
             Its exit status, or ``None`` if it had not been started.
@@ -412,19 +433,30 @@ class ProcessSource(Source):
         process = self.process
         if process is None:
             return None
-        if process.poll() is None:
-            with self._lock:
-                self.interrupted = True
-                self.lingered = self.lingered or self.result_seen
-                self._signal_step = max(self._signal_step, 1)
+        with self._lock:
+            if self._must_stop():
+                self.interrupted = self.interrupted or self.running
+                self.lingered = self.lingered or (self.result_seen and self.running)
+                if self._escalation is not None:
+                    self._escalation.cancel()
+                if not gentle:
+                    self._signal_step = max(self._signal_step, 1)
                 self._send_next()
-            try:
-                process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                with self._lock:
-                    self._signal_step = 2
-                    self._send_next()
-                process.wait()
+        while self._must_stop():
+            deadline = time.monotonic() + timeout
+            while self._must_stop() and time.monotonic() < deadline:
+                if not self.running and self._signal_step < 2:
+                    break  # the agent stopped; what it left ignores SIGINT (`cmd &` does)
+                time.sleep(POLL_SECONDS / 2)
+            if not self._must_stop():
+                break
+            with self._lock:
+                if self._escalation is not None:
+                    self._escalation.cancel()
+                if self._signal_step >= len(STEPS):  # SIGKILL sent: only the kernel now
+                    break
+                self._send_next()
+        process.wait()
         if self._escalation is not None:
             self._escalation.cancel()
         self._report_exit()
@@ -440,29 +472,3 @@ class ProcessSource(Source):
             return None
         self._report_exit()
         return self.exit_code
-
-
-class _ResultWatcher:
-    """Notice a ``result`` line in the raw stream, without parsing every line."""
-
-    def __init__(self) -> None:
-        self._pending = bytearray()
-
-    def feed(self, chunk: bytes) -> bool:
-        """Whether ``chunk`` completes a line that is a ``result`` record."""
-        cut = chunk.rfind(b"\n")
-        if cut < 0:
-            self._pending += chunk
-            return False
-        lines = (bytes(self._pending) + chunk[:cut]).split(b"\n")
-        self._pending[:] = chunk[cut + 1 :]
-        for line in lines:
-            if b'"result"' not in line:
-                continue
-            try:
-                record = orjson.loads(line)
-            except orjson.JSONDecodeError:
-                continue
-            if isinstance(record, dict) and record.get("type") == "result":
-                return True
-        return False

@@ -20,8 +20,11 @@ EVENTS = "events"
 
 def say(message: str) -> None:
     """One line on stderr, prefixed with the program's name."""
-    sys.stderr.write(f"streamview: {one_line(message, 2000)}\n")
-    sys.stderr.flush()
+    try:
+        sys.stderr.write(f"streamview: {one_line(message, 2000)}\n")
+        sys.stderr.flush()
+    except OSError:  # stderr closed, or its terminal is gone (SIGHUP): nobody to tell
+        pass
 
 
 def fail(message: str) -> int:

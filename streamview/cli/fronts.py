@@ -6,15 +6,19 @@ from __future__ import annotations
 import gc
 import threading
 from collections.abc import Callable, Iterator
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from streamview.cli.common import fail
+from streamview.cli.output import EXIT_OUTPUT_CLOSED, GuardedOutput, release
 from streamview.core.exit_status import exit_code_for
 from streamview.core.reader import EventReader, fold
 from streamview.core.sanitize import dumps_for_terminal
 from streamview.core.state import StreamState
 from streamview.core.summary import summarize, summary_json
 from streamview.sources import Source, empty_input
+
+if TYPE_CHECKING:
+    from streamview.printer import Output
 
 
 def run_json(
@@ -53,7 +57,11 @@ def run_json(
         if state.counts.total == 0 and process is None:
             return fail(empty_input(source, received))
         ran = process() if process is not None else None
-        _write_summary(state, ran, out)
+        try:
+            _write_summary(state, ran, out)
+            out.flush()
+        except OSError:  # the reader left (EPIPE) or the terminal is gone (EIO)
+            release(out)  # the run's outcome is known: it is the exit status still
     finally:
         gc.enable()
     return exit_code_for(state)
@@ -86,12 +94,18 @@ def _is_terminal(out: TextIO) -> bool:
 
 def run_print(
     source: Source,
-    out: TextIO,
+    out: TextIO | Output,
     allow_empty: bool = False,
     agent: str | None = None,
     times: bool = False,
 ) -> int:
     """Print one line per happening, as the input arrives.
+
+    When the output closes early (``| head``, a closed terminal), a finished input (a
+    file) is still read to its end, without printing, so that the exit status is the
+    run's whatever the reader did; a live input (a pipe, ``--follow``, an agent) is
+    left at once, as ``cat`` would be, with :data:`EXIT_OUTPUT_CLOSED`, unless it had
+    already ended.
 
     Args:
         source: The input.
@@ -103,21 +117,35 @@ def run_print(
 
     from streamview.printer import Printer  # not --json's: imported when printing
 
+    guarded = out if isinstance(out, GuardedOutput) else GuardedOutput(out)
     state = StreamState(track_changes=False)
-    printer = Printer(out, state, times=times)
+    printer = Printer(guarded, state, times=times)
     reader = EventReader(agent=agent)
     stop = threading.Event()
     received = 0
-    for chunk in source.chunks(stop):
-        received += len(chunk)
-        for event in reader.feed(chunk):
-            printer.handle(event, state.apply(event))
-        out.flush()
+    chunks = source.chunks(stop)
+    try:
+        for chunk in chunks:
+            received += len(chunk)
+            if guarded.closed_early:
+                for event in reader.feed(chunk):  # only to know how the run ended
+                    state.apply(event)
+                continue
+            for event in reader.feed(chunk):
+                printer.handle(event, state.apply(event))
+            guarded.flush()
+            if guarded.closed_early and source.live:
+                stop.set()  # a live input's end may be far off: leave now, as `cat` would
+                return EXIT_OUTPUT_CLOSED
+    finally:
+        close = getattr(chunks, "close", None)
+        if close is not None:
+            close()  # a live source left early: its reader stops, its recording closes
     for event in reader.finish():
         printer.handle(event, state.apply(event))
     if state.counts.total == 0 and not allow_empty:
         return fail(empty_input(source, received))
     state.finish()
     printer.finish()
-    out.flush()
+    guarded.flush()
     return exit_code_for(state)

@@ -10,6 +10,10 @@ from streamview.cli.common import port_number, positive_number, run_number
 from streamview.core import dialects
 from streamview.core.local_paths import parse_cwd_map
 
+EXIT_GRACE = 1.0
+"""``--exit-grace``'s default (:data:`streamview.process.EXIT_GRACE`, which imports
+more than the parser should)."""
+
 COMMANDS = {
     "run": "start an agent, watch it and record the run",
     "runs": "list the runs `streamview run` recorded (--open N opens one, --prune AGE)",
@@ -51,16 +55,22 @@ settings: the viewer remembers its theme, whether thinking is shown and the tool
 filter in {settings}; flags such as --theme win over it.
 
 exit status: 0 the (last) run succeeded; 1 it failed or ended without a result;
-2 bad usage or unreadable input. In the viewer, press ? for keys, Ctrl+P for every
-action.
+2 bad usage or unreadable input; 141 the output closed (| head) before a live input
+told how the run ended; 128 + N after signal N (143 SIGTERM, 129 SIGHUP). In the
+viewer, press ? for keys, Ctrl+P for every action.
 """
 
 RUN_DESCRIPTION = """\
 Start the agent, show its stream as it runs, and record it.
 
 Reads the agent's stdout as the stream, and keeps its stderr and exit code to show
-when the run fails. Ctrl+C stops the agent (SIGINT, then SIGTERM and SIGKILL if it
-does not stop) and leaves the viewer open on the interrupted run. Every run is
+when the run fails. Ctrl+C stops the agent and its process group (SIGINT, then
+SIGTERM and SIGKILL 3 s apart while any of it runs) and leaves the viewer open on the
+interrupted run. SIGTERM, SIGHUP (a closed terminal) and, without the viewer, SIGINT
+stop it the same way, then streamview shows how the run ended, closes the recording,
+restores the terminal and exits. The run ends when the agent exits: its output is
+read --exit-grace seconds more, then what it left running is listed and stopped
+(--keep-children leaves it running). Every run is
 recorded: to --record PATH, or to a new file in the user's state directory
 (`streamview runs` lists them), whose path is printed on exit.
 """
@@ -71,9 +81,10 @@ examples:
   streamview run --print -- claude -p "..." --output-format stream-json --verbose
   streamview run --json -- cursor-agent -p "..." --output-format stream-json | jq .process
 
-exit status: the agent's own when it failed (130 after Ctrl+C); otherwise 0 when the
-run succeeded and 1 when it ended without a result; 2 bad usage or a command that
-cannot start.
+exit status: 128 + the signal when one stopped streamview (130 Ctrl+C, 143 SIGTERM,
+129 SIGHUP); 141 when its output closed before the run ended (| head); the agent's
+own when it failed; otherwise 0 when the run succeeded and 1 when it ended without a
+result; 2 bad usage or a command that cannot start.
 """
 
 RUNS_DESCRIPTION = """\
@@ -215,6 +226,20 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--theme", default=None, help="Textual theme for the viewer")
     parser.add_argument(
+        "--keep-children",
+        action="store_true",
+        help="leave running what the agent started and left behind when it exited (a dev "
+        "server started with &); by default those are listed and stopped",
+    )
+    parser.add_argument(
+        "--exit-grace",
+        type=positive_number,
+        default=EXIT_GRACE,
+        metavar="S",
+        help="once the agent exited, read its output S seconds more, then end the run even "
+        f"if a process it left still holds its stdout (default {EXIT_GRACE:g})",
+    )
+    parser.add_argument(
         "command",
         nargs=argparse.REMAINDER,
         metavar="-- COMMAND ARGS",
@@ -231,8 +256,7 @@ def build_command_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.
         "run",
         prog="streamview run",
         usage="streamview run [-h] [--record PATH] [--json | --print | --events] "
-        "[--theme THEME] "
-        "-- COMMAND [ARGS...]",
+        "[--theme THEME] [--keep-children] [--exit-grace S] -- COMMAND [ARGS...]",
         help=COMMANDS["run"],
         description=RUN_DESCRIPTION,
         epilog=RUN_EPILOG,

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
 import signal
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
+from streamview import signals
 from streamview.cli.common import UI, fail, front_end, report_recording, say
 from streamview.cli.fronts import run_json, run_print
+from streamview.cli.output import EXIT_OUTPUT_CLOSED, GuardedOutput, release_stdout
 from streamview.core.exit_status import EXIT_RUN_FAILED
+from streamview.printer import Output
 from streamview.process import ProcessSource
 from streamview.recording import Recorder, default_recording_path
 from streamview.sources import InputError
@@ -46,6 +46,8 @@ def main_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         recorder=recorder,
         linger_seconds=None if ui else LINGER_SECONDS,
         stdin=None if ui or sys.stdin.isatty() else 0,
+        exit_grace=args.exit_grace,
+        keep_children=args.keep_children,
     )
     try:
         source.start()
@@ -56,11 +58,12 @@ def main_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     code = EXIT_RUN_FAILED
     try:
         code = run_front_end(source, args, ui)
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+    except OSError:  # stdout closed where a front end does not guard it
+        release_stdout()
+        code = EXIT_OUTPUT_CLOSED
     finally:
         stop_agent(source, ui)
+        report_left_behind(source, ui or args.json)
         report_recording(recorder, ui)
     return run_exit_code(code, source)
 
@@ -71,7 +74,7 @@ def run_front_end(source: ProcessSource, args: argparse.Namespace, ui: bool) -> 
         from streamview.ui.frame.launch import run_app
 
         return run_app(source, theme=args.theme)
-    with forwarded_sigint(source):
+    with signals.handled(lambda sig: forward(source, sig)):
         if args.json:
 
             def process() -> dict[str, Any]:
@@ -93,52 +96,88 @@ def run_front_end(source: ProcessSource, args: argparse.Namespace, ui: bool) -> 
                 process=ended,
                 exit_code=lambda code: run_exit_code(code, source),
             )
-        code = run_print(source, sys.stdout, allow_empty=True)
+        out = GuardedOutput(sys.stdout)
+        code = run_print(source, out, allow_empty=True)
         stop_agent(source, ui=False)
-        print_process(source, sys.stdout)
+        print_process(source, out)
         return code
 
 
-@contextlib.contextmanager
-def forwarded_sigint(source: ProcessSource) -> Iterator[None]:
-    """While it runs, Ctrl+C stops the agent (harder each time) instead of streamview."""
-
-    def handler(signum: int, frame: object) -> None:
-        sent = source.interrupt()
-        if sent is not None:
-            say(f"sent {sent} to the agent (pid {source.pid}); Ctrl+C again to insist")
-
-    previous = signal.signal(signal.SIGINT, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
+def forward(source: ProcessSource, sig: signal.Signals) -> None:
+    """A terminating signal reached streamview: stop the agent, harder each time (its
+    stream then ends, and is shown and recorded to its end)."""
+    sent = source.interrupt()
+    if sent is None:
+        return
+    again = "Ctrl+C" if sig == signal.SIGINT else sig.name
+    got = "" if sig == signal.SIGINT else f"got {sig.name}: "
+    say(f"{got}sent {sent} to the agent (pid {source.pid}); {again} again to insist")
 
 
 def stop_agent(source: ProcessSource, ui: bool) -> None:
-    """Stop an agent still running when streamview is done with it, and say so."""
-    if not source.running:
+    """Stop an agent still running when streamview is done with it, and say so.
+
+    After a terminating signal the stop is gentle (SIGINT first, as Ctrl+C), and
+    reaches what the agent left behind even with ``--keep-children``.
+    """
+    sig = signals.first()
+    if sig is not None:
+        source.keep_children = False
+    if not source.group_alive() or (not source.running and source.keep_children):
         return
     pid = source.pid
-    source.stop()
-    if ui:
+    was_running = source.running
+    source.stop(gentle=sig is not None)
+    if not was_running:
+        return  # what it left behind: reported by report_left_behind
+    if sig is not None:
+        say(f"got {sig.name}: stopped the agent (pid {pid}) and its process group")
+    elif ui:
         say(f"stopped the agent (pid {pid}): it was still running when the viewer closed")
 
 
-def print_process(source: ProcessSource, out: TextIO) -> None:
-    """``--print`` in run mode: how the agent process ended, with its stderr if it failed."""
+def report_left_behind(source: ProcessSource, to_stderr: bool) -> None:
+    """On stderr: what the agent left running when it exited (``--print`` has it in
+    its output already)."""
+    state = source.state()
+    told = state.describe_left_behind()
+    if told is None or not to_stderr:
+        return
+    say(f"the agent {told}")
+    for member in state.left_behind:
+        say(f"  {member}")
+
+
+def print_process(source: ProcessSource, out: Output) -> None:
+    """``--print`` in run mode: how the agent process ended, with its stderr if it
+    failed, and what it left running."""
     state = source.state()
     if source.lingered:
         out.write("!! the agent was still running after its result: stopped it\n")
     elif state.failed:
         out.write(f"!! agent {state.describe()}\n")
-        for line in state.stderr.rstrip("\n").split("\n")[-STDERR_LINES:]:
+        stderr = state.stderr.rstrip("\n")
+        for line in stderr.split("\n")[-STDERR_LINES:] if stderr.strip() else ():
             out.write(f"   stderr: {line}\n" if line else "   stderr:\n")
+    told = state.describe_left_behind()
+    if told is not None:
+        out.write(f"!! the agent {told}\n")
+        for member in state.left_behind:
+            out.write(f"   {member}\n")
     out.flush()
 
 
 def run_exit_code(stream_code: int, source: ProcessSource) -> int:
-    """The agent's exit status when it failed on its own, else what the stream says."""
+    """The exit status of a run.
+
+    128 + the signal when one stopped streamview; 141 when the output closed before
+    the run's end; the agent's own when it failed on its own; else what the stream
+    says (0 success, 1 failed or no result).
+    """
+    if signals.first() is not None:
+        return signals.exit_status(stream_code)
+    if stream_code == EXIT_OUTPUT_CLOSED:
+        return stream_code
     status = source.exit_code
     if status is None or status == 0 or source.lingered:
         return stream_code

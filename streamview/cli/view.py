@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 import sys
 import threading
 from pathlib import Path
 from typing import Any
 
-from streamview import run_meta
+from streamview import run_meta, signals
 from streamview.cli.common import (
     EVENTS,
     JSON,
@@ -23,8 +22,9 @@ from streamview.cli.common import (
     say,
 )
 from streamview.cli.fronts import run_json, run_print
+from streamview.cli.output import EXIT_OUTPUT_CLOSED, release_stdout
 from streamview.cli.parsers import build_parser
-from streamview.core.exit_status import EXIT_SUCCESS, EXIT_USAGE, exit_code_for
+from streamview.core.exit_status import EXIT_USAGE, exit_code_for
 from streamview.core.linestore import LineStore
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState
@@ -82,10 +82,10 @@ def main_view(arguments: list[str], args: argparse.Namespace | None = None) -> i
     except InputError as error:
         return fail(str(error))
     except BrokenPipeError:
-        # `streamview --print run.ndjson | head`: the reader left; that is not an error.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_SUCCESS
+        # A write the front ends do not guard (they return the run's status themselves):
+        # the reader left before the outcome was known.
+        release_stdout()
+        return EXIT_OUTPUT_CLOSED
     except OSError as error:
         # A read that fails after the open (EIO on a bad disk, /proc/self/mem).
         return fail(f"cannot read {args.input or 'stdin'}: {error.strerror or error}")
@@ -211,8 +211,8 @@ def view(source: Source, args: argparse.Namespace) -> int:
         code = run_app(source, theme=args.theme, **options)
         # Quitting mid-playback: the exit status still says how the recorded run ended.
         code = exit_code_for(feed.final_state()) if feed.loaded else code
-        return run_meta.exit_status(code, meta)
-    return run_app(source, theme=args.theme, **options)
+        return signals.exit_status(run_meta.exit_status(code, meta))
+    return signals.exit_status(run_app(source, theme=args.theme, **options))
 
 
 def recorded_run(args: argparse.Namespace) -> run_meta.RunMeta | None:
@@ -230,14 +230,14 @@ def run_export(source: Source, args: argparse.Namespace) -> int:
     data = b"".join(source.chunks(threading.Event()))
     if not data.strip():
         return fail(empty_input(source, len(data)))
+    store = LineStore()
+    reader = EventReader(store, agent=getattr(args, "agent", None))
+    state = StreamState(track_changes=False)
+    for event in [*reader.feed(data), *reader.finish()]:
+        state.apply(event)
+    state.counts.blank += reader.blank_lines
+    state.finish()
     if args.export_markdown is not None:
-        store = LineStore()
-        reader = EventReader(store, agent=getattr(args, "agent", None))
-        state = StreamState(track_changes=False)
-        for event in [*reader.feed(data), *reader.finish()]:
-            state.apply(event)
-        state.counts.blank += reader.blank_lines
-        state.finish()
         text = to_markdown(state, title=source.label, store=store)
         try:
             Path(args.export_markdown).write_text(text, encoding="utf-8")
@@ -252,4 +252,5 @@ def run_export(source: Source, args: argparse.Namespace) -> int:
         except OSError as error:
             return fail(f"cannot write {args.export_svg}: {error.strerror or error}")
         say(f"wrote {args.export_svg}")
-    return EXIT_SUCCESS
+    # Written, and the status says how the run ended, as --print and --json say it.
+    return exit_code_for(state)

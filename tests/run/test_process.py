@@ -53,7 +53,7 @@ def test_failure_keeps_exit_code_and_clean_stderr() -> None:
         "exit_code": 1,
         "stderr": process.stderr,
         "interrupted": False,
-        "lingered": False,
+        "lingered": [],
     }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -79,7 +80,7 @@ def test_run_json_adds_the_process(state_env: dict[str, str]) -> None:
         "exit_code": 3,
         "stderr": "⚠ Workspace Trust Required\n",
         "interrupted": False,
-        "lingered": False,
+        "lingered": [],
     }
 
 
@@ -98,7 +99,9 @@ def test_run_with_a_lingering_agent_ends_after_the_result(state_env: dict[str, s
     assert time.monotonic() - started < 30
     assert done.returncode == 0  # the result says success; the agent was stopped by us
     process = json.loads(done.stdout)["process"]
-    assert process["lingered"] is True and process["interrupted"] is True
+    assert process["interrupted"] is True
+    assert [entry["command"] for entry in process["lingered"]] == [shlex.join(agent("linger"))]
+    assert process["lingered"][0]["stopped"] is True
     assert process["exit_code"] == 143
     assert json.loads(done.stdout)["sessions"][0]["outcome"]["status"] == "success"
 
@@ -195,7 +198,7 @@ def test_option_errors(tmp_path: Path) -> None:
 def test_export_markdown_from_the_command_line(tmp_path: Path) -> None:
     out = tmp_path / "run.md"
     done = streamview("--export-markdown", str(out), "recordings/failure-no-result.ndjson")
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1, done.stderr  # written, and the run had no result
     text = out.read_text()
     assert text.startswith("# recordings/failure-no-result.ndjson")
     assert "| 2 | shell |" in text

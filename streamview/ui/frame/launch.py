@@ -10,6 +10,7 @@ from typing import Any
 from streamview.core.exit_status import EXIT_USAGE
 from streamview.sources import PipeSource, Source, detach_stdin_for_keys, empty_input
 from streamview.ui.frame.app import StreamviewApp
+from streamview.ui.frame.signals import leave_on_signal
 
 
 def prepare_process() -> None:
@@ -45,7 +46,8 @@ def run_app(source: Source, theme: str | None = None, **options: Any) -> int:
     prepare_process()
     app = StreamviewApp(source, theme=theme, **options)
     try:
-        app.run()
+        with leave_on_signal(app):
+            app.run()
     finally:
         app.feed.stop(timeout=0.5)
     if app.read_error is not None:

@@ -130,6 +130,9 @@ def describe_process(state: ProcessState) -> Text:
     text.append(f"agent {status}", style)
     if state.interrupted:
         text.append(" · stopped by streamview")
+    left = state.describe_left_behind()
+    if left is not None:
+        text.append(f" · {left}: {', '.join(state.left_behind)}")
     stderr = state.stderr.strip("\n")
     if state.failed and stderr:
         text.append("\n")

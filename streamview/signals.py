@@ -1,0 +1,57 @@
+"""The signals that end streamview (SIGINT, SIGTERM, SIGHUP), handled like Ctrl+C.
+
+Every front end stops the same way whatever stops it: the agent's process group is
+stopped with Ctrl+C's escalation, the recording is flushed and closed, the terminal
+restored, the closing lines printed, and the exit status is 128 + the signal (130,
+143, 129), as a shell reports a program the signal killed. :data:`received` keeps
+the first such signal for the exit status; :func:`handled` installs the handlers of
+the plain front ends (the viewer's are in :mod:`streamview.ui.frame.signals`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+from collections.abc import Callable, Iterator
+
+TERMINATING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+"""What a person (Ctrl+C), a process manager (SIGTERM) or a closed terminal (SIGHUP)
+sends to say "stop"."""
+
+received: list[signal.Signals] = []
+"""The terminating signals streamview got, first first."""
+
+
+def note(signum: int) -> signal.Signals:
+    """Remember a terminating signal; returns it as a :class:`signal.Signals`."""
+    sig = signal.Signals(signum)
+    received.append(sig)
+    return sig
+
+
+def first() -> signal.Signals | None:
+    """The first terminating signal streamview got, if any."""
+    return received[0] if received else None
+
+
+def exit_status(otherwise: int) -> int:
+    """128 + the first terminating signal streamview got, else ``otherwise``."""
+    sig = first()
+    return otherwise if sig is None else 128 + sig
+
+
+@contextlib.contextmanager
+def handled(on_signal: Callable[[signal.Signals], None]) -> Iterator[None]:
+    """While inside, SIGINT, SIGTERM and SIGHUP call ``on_signal`` instead of ending
+    streamview at once (the handler runs on the main thread between two bytecodes:
+    it must only signal and note, never block)."""
+
+    def handler(signum: int, frame: object) -> None:
+        on_signal(note(signum))
+
+    previous = {sig: signal.signal(sig, handler) for sig in TERMINATING}
+    try:
+        yield
+    finally:
+        for sig, action in previous.items():
+            signal.signal(sig, action)

@@ -1,0 +1,77 @@
+"""The viewer under SIGTERM, SIGHUP or an outside SIGINT: leave as ``q`` does.
+
+Without this, the default action ends Python at once and the terminal stays in the
+alternate screen, in raw mode, with mouse reporting on and the cursor hidden. Here
+the signal is noted (:mod:`streamview.signals`, for the exit status 128 + N) and
+the app is asked to exit from its own event loop, so Textual's driver restores the
+terminal; the command then stops the agent and closes the recording as on ``q``.
+Inside the viewer Ctrl+C is a key (raw mode), not a signal.
+
+A terminal that goes away (``tmux kill-pane``, a closed window) does not always send
+SIGHUP to the viewer: the kernel signals the session leader (the shell, or a wrapper
+that ignores it), and the viewer would wait on a dead terminal for ever, its agent
+running on. So a watcher thread asks the terminal for its settings every
+:data:`HANGUP_POLL_SECONDS`; once it answers EIO (hung up), the viewer gets the
+SIGHUP it missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import os
+import signal
+import termios
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from textual.app import App
+
+from streamview import signals
+
+HANGUP_POLL_SECONDS = 0.25
+"""How often the watcher checks that the terminal is still there."""
+
+
+def _watch_terminal(fd: int, done: threading.Event) -> None:
+    """Until ``done``: raise SIGHUP in this process once ``fd``'s terminal hung up."""
+    while not done.wait(HANGUP_POLL_SECONDS):
+        try:
+            termios.tcgetattr(fd)
+        except termios.error as error:
+            if error.args and error.args[0] == errno.EIO:
+                os.kill(os.getpid(), signal.SIGHUP)
+                return
+        except OSError:
+            return
+
+
+@contextmanager
+def leave_on_signal(app: App[Any]) -> Iterator[None]:
+    """While the viewer runs, a terminating signal makes it exit with 128 + N."""
+
+    def handler(signum: int, frame: object) -> None:
+        sig = signals.note(signum)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # the app's loop is not running (yet, or any more)
+            raise SystemExit(128 + sig) from None
+        loop.call_soon_threadsafe(app.exit, 128 + sig)
+
+    previous = {sig: signal.signal(sig, handler) for sig in signals.TERMINATING}
+    done = threading.Event()
+    if os.isatty(0):
+        watcher = threading.Thread(
+            target=_watch_terminal, args=(0, done), name="streamview-hangup", daemon=True
+        )
+        watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        for sig, action in previous.items():
+            with contextlib.suppress(ValueError):
+                signal.signal(sig, action)
