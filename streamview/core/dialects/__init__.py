@@ -10,7 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from streamview.core.dialects import claude, codex, copilot, cursor, gemini, goose, opencode
+from streamview.core.dialects import (
+    claude,
+    cline,
+    codex,
+    copilot,
+    cursor,
+    gemini,
+    goose,
+    opencode,
+)
 from streamview.core.dialects.base import Dialect, Translator
 from streamview.core.dialects.lines import CallReparser, translate_line
 from streamview.core.events import JSONObject
@@ -24,6 +33,7 @@ DIALECTS: tuple[Dialect, ...] = (
     opencode.KILO_DIALECT,
     copilot.DIALECT,
     goose.DIALECT,
+    cline.DIALECT,
 )
 """Every dialect, in the order detection asks them."""
 
