@@ -123,6 +123,8 @@ class ClineTranslator:
             found = [
                 UnknownRecord(line, self._task, ts, recv_ms, type=kind, subtype=what, record=record)
             ]
+        if events and len(found) == 1 and isinstance(found[0], ThinkingCompleted):
+            return events  # the session's start says enough for a quiet record
         return events + found
 
     def fast(self, record: JSONObject, line: int) -> FastRecord | None:
@@ -139,8 +141,10 @@ class ClineTranslator:
             SessionStarted(line, self._task, ts, recv, model=model, agent=NAME)
         ]
         if self._prompt is not None:
-            at, when, text = self._prompt
-            events.append(PromptSubmitted(at, self._task, when, recv, text=text))
+            # Shown now, at this line: events go forward line by line (the ``task``
+            # line itself was read as the session's quiet start).
+            _, when, text = self._prompt
+            events.append(PromptSubmitted(line, self._task, when, recv, text=text))
         return events
 
     def _grown(self, ts: int | None, what: str, text: str, partial: bool) -> tuple[str, bool]:
