@@ -14,7 +14,6 @@ from streamview.core.state import StreamState
 from ..test_fast_fold import account
 from .fixtures import FIXTURES, every_fixture, fixture_files
 
-
 SAME_STREAM = {"kilo": "opencode"}
 """Dialects whose CLI prints another's stream, with nothing in it to tell them apart:
 recognised as that other one, chosen with ``--agent``."""
