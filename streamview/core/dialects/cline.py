@@ -198,9 +198,9 @@ class ClineTranslator:
             question = as_str(info.get("question")) or as_str(info.get("response")) or text
             return [AssistantMessage(line, sid, ts, recv, text=question, delta=False)]
         if what in _NOTICES:
-            detail = text or what
+            detail = text or None
             if _NOTICES[what] == "error":
-                self._error = detail
+                self._error = detail or what
             return [
                 ConnectionNotice(
                     line, sid, ts, recv, type=_NOTICES[what], subtype=what, detail=detail
