@@ -80,6 +80,10 @@ CASES = {
 }
 
 
+WATCHED_A = {*CASES, "kilo"}
+"""Agents this file watches; Kilo prints opencode's stream, watched as opencode's."""
+
+
 @pytest.mark.parametrize("agent", sorted(CASES))
 def test_a_slow_pipe_grows_then_finishes(tmux: Tmux, tmp_path: Path, agent: str) -> None:
     """Header (agent, model), the first words while calls are still coming, every call
