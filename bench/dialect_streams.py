@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from dialect_streams_a import GENERATORS_A
 
 WORDS = [
     "the",
@@ -314,6 +315,7 @@ GENERATORS: dict[str, Callable[[int, int], Iterator[dict[str, Any]]]] = {
     "claude": _claude,
     "codex": _codex,
     "gemini": _gemini,
+    **GENERATORS_A,
 }
 """A stream generator per dialect name (Cursor's is ``bench/generate.py``)."""
 

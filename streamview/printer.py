@@ -108,6 +108,10 @@ class Printer:
             self.write(f"?? line {event.line}: {event.reason}: {one_line(event.text, 160)}")
             return
         assert session is not None
+        if isinstance(event, ThinkingCompleted) and session.index != self._announced:
+            # Nothing to print (a dialect's record of the CLI's own state, read and
+            # quiet): it must not announce a session its init is still to name.
+            return
         if session.index != self._announced:
             # A new session_id starts a session without system/init: announce it too.
             self._announced = session.index

@@ -10,7 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from streamview.core.dialects import claude, codex, cursor, gemini
+from streamview.core.dialects import (
+    claude,
+    cline,
+    codex,
+    copilot,
+    cursor,
+    gemini,
+    goose,
+    opencode,
+)
 from streamview.core.dialects.base import Dialect, Translator
 from streamview.core.dialects.lines import CallReparser, translate_line
 from streamview.core.events import JSONObject
@@ -20,6 +29,11 @@ DIALECTS: tuple[Dialect, ...] = (
     claude.DIALECT,
     codex.DIALECT,
     gemini.DIALECT,
+    opencode.DIALECT,
+    opencode.KILO_DIALECT,
+    copilot.DIALECT,
+    goose.DIALECT,
+    cline.DIALECT,
 )
 """Every dialect, in the order detection asks them."""
 

@@ -53,8 +53,11 @@ def detail_cases() -> list[Any]:
 
 
 def test_every_dialect_has_a_showcase() -> None:
-    assert sorted(SHOWCASE) == sorted(dialect.name for dialect in dialects.DIALECTS)
-    for agent, path in SHOWCASE.items():
+    from .test_dialect_snapshots_a import SHOWCASE_A
+
+    everyone = {**SHOWCASE, **SHOWCASE_A}
+    assert sorted(everyone) == sorted(dialect.name for dialect in dialects.DIALECTS)
+    for agent, path in everyone.items():
         assert fold([path.read_bytes()], agent=agent).sessions, agent
 
 

@@ -1,0 +1,245 @@
+"""opencode's ``opencode run --format json`` (and Kilo's ``kilo run --format json``).
+
+Records (one JSON object a line), as ``packages/opencode/src/cli/cmd/run.ts`` of
+sst/opencode writes them: ``{"type", "timestamp" (epoch ms), "sessionID", ...}`` and
+
+- ``step_start``: ``part`` (a ``step-start`` part: ``messageID``, ``snapshot``): a model
+  step begins.
+- ``text``: ``part`` (a ``text`` part, written once, when it is finished): the answer.
+- ``reasoning``: ``part`` (a ``reasoning`` part, with ``--thinking``): what the model
+  thought.
+- ``tool_use``: ``part`` (a ``tool`` part whose ``state.status`` is ``completed`` or
+  ``error``: ``input``, ``output``, ``metadata``, ``error``, ``time.start``/``end``): a
+  finished call. Calls are only printed once they end.
+- ``step_finish``: ``part`` (a ``step-finish`` part: ``reason``, ``cost``, ``tokens``
+  with ``input``, ``output``, ``reasoning``, ``cache.read``/``write``): a step ends; a
+  ``reason`` other than ``tool-calls`` ends the turn.
+- ``error``: ``error`` (``name``, ``data.message``): the session failed.
+- ``done``: ``reason``, ``rejected`` (newer builds): the session went idle.
+
+No model, no working directory and no prompt are printed. Kilo's CLI is a fork that
+prints the same stream, with nothing in it to tell the two apart: it is read as
+opencode's, and named Kilo when ``--agent kilo`` says so.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamview.core.dialects.opencode_tools as tools
+import streamview.core.dialects.shapes as shapes
+from streamview.core.dialects.base import Dialect
+from streamview.core.events import (
+    AnyEvent,
+    AssistantMessage,
+    JSONObject,
+    MalformedLine,
+    RunResult,
+    SessionStarted,
+    ThinkingCompleted,
+    ThinkingDelta,
+    ToolCallEvent,
+    UnknownRecord,
+)
+from streamview.core.fast_path import FastRecord
+from streamview.core.fields import as_int, as_str
+
+NAME = "opencode"
+KILO = "kilo"
+_TYPES = frozenset({"step_start", "step_finish", "text", "reasoning", "tool_use", "error", "done"})
+_TURN_GOES_ON = frozenset({"tool-calls", "tool_calls"})
+_SUCCESS = frozenset({"stop", "end_turn", "end-turn", "unknown"})
+
+
+class OpenCodeTranslator:
+    """One opencode stream, keeping the run's token and cost totals."""
+
+    def __init__(self, agent: str = NAME) -> None:
+        self._agent = agent
+        """The name sessions are given (``opencode`` or ``kilo``)."""
+        self._session: str | None = None
+        """The ``sessionID`` of the first record (the session announced)."""
+        self._started_ms: int | None = None
+        """The first record's ``timestamp``: the run's duration is counted from it."""
+        self._usage: JSONObject = {}
+        """Tokens of every finished step, summed (Cursor's key names)."""
+        self._cost: float | None = None
+        """Cost of every finished step, summed."""
+        self._error: tuple[str, str] | None = None
+        """The last ``error`` record's name and message."""
+        self._ended = False
+        """The turn's outcome was given (a ``done`` after it says nothing new)."""
+
+    def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
+        """The events one opencode record stands for (see ``Translator``)."""
+        kind = record.get("type")
+        if not isinstance(kind, str):
+            reason = "no 'type' field" if kind is None else "'type' is not a string"
+            return [MalformedLine(line, self._session, None, recv_ms, reason=reason)]
+        ts = as_int(record.get("timestamp"))
+        events: list[AnyEvent] = []
+        if self._session is None and kind in _TYPES:
+            self._session = as_str(record.get("sessionID"))
+            self._started_ms = ts
+            events.append(SessionStarted(line, self._session, ts, recv_ms, agent=self._agent))
+        sid = self._session
+        part = record.get("part")
+        part = part if isinstance(part, dict) else {}
+        found: list[AnyEvent] | None = None
+        if kind == "text" and isinstance(part.get("text"), str):
+            found = [AssistantMessage(line, sid, ts, recv_ms, text=part["text"], delta=False)]
+        elif kind == "tool_use" and isinstance(part.get("state"), dict):
+            found = self._tool(part, line, ts, recv_ms)
+        elif kind == "step_start":
+            self._ended = False
+            found = [ThinkingCompleted(line, sid, ts, recv_ms)]  # nothing to show
+        elif kind == "step_finish":
+            found = self._step_finish(part, line, ts, recv_ms)
+        elif kind == "reasoning" and isinstance(part.get("text"), str):
+            found = [
+                ThinkingDelta(line, sid, ts, recv_ms, text=part["text"]),
+                ThinkingCompleted(line, sid, ts, recv_ms),
+            ]
+        elif kind == "error":
+            found = [self._failed(record.get("error"), line, ts, recv_ms)]
+        elif kind == "done":
+            if self._ended:  # the last step's end or an error said how the run went
+                found = [ThinkingCompleted(line, sid, ts, recv_ms)]
+            else:
+                found = [self._result(line, ts, recv_ms, as_str(record.get("reason")) or "idle")]
+        if not found:
+            events.append(UnknownRecord(line, sid, ts, recv_ms, type=kind, record=record))
+        else:
+            events.extend(found)
+        return events
+
+    def fast(self, record: JSONObject, line: int) -> FastRecord | None:
+        """opencode prints no deltas: every record goes through :meth:`translate`."""
+        return None
+
+    def _tool(
+        self, part: JSONObject, line: int, ts: int | None, recv: int | None
+    ) -> list[AnyEvent]:
+        """A finished ``tool`` part: the call, started and ended, from one record."""
+        state: JSONObject = part["state"]
+        name = as_str(part.get("tool")) or "unknown"
+        call_id = as_str(part.get("callID")) or as_str(part.get("id")) or f"<line {line}>"
+        kind = tools.kind_of(name)
+        args = tools.args_of(name, state.get("input"))
+        times = shapes.obj(state.get("time"))
+        start, end = as_int(times.get("start")), as_int(times.get("end"))
+        status = state.get("status")
+        if status == "completed":
+            output = as_str(state.get("output")) or ""
+            outcome, payload = (
+                "success",
+                tools.success_payload(kind, args, output, state.get("metadata")),
+            )
+        elif status == "error":
+            outcome, payload = tools.error_outcome(state.get("error"))
+        else:  # a status this reader does not know: kept as it came
+            outcome, payload = str(status), state
+        # One event, started and ended: a view re-reading the call reads this line only.
+        return [
+            ToolCallEvent(
+                line,
+                self._session,
+                ts,
+                recv,
+                completed=True,
+                call_id=call_id,
+                kind=kind,
+                args=args,
+                outcome=outcome,
+                payload=payload,
+                started_at_ms=start,
+                completed_at_ms=end,
+                description=tools.description_of(name, state.get("input")),
+            )
+        ]
+
+    def _step_finish(
+        self, part: JSONObject, line: int, ts: int | None, recv: int | None
+    ) -> list[AnyEvent]:
+        tokens = part.get("tokens")
+        if isinstance(tokens, dict):
+            cache = shapes.obj(tokens.get("cache"))
+            for key, value in (
+                ("inputTokens", tokens.get("input")),
+                ("outputTokens", tokens.get("output")),
+                ("reasoningTokens", tokens.get("reasoning")),
+                ("cacheReadTokens", cache.get("read")),
+                ("cacheWriteTokens", cache.get("write")),
+            ):
+                count = as_int(value)
+                if count is not None:
+                    self._usage[key] = self._usage.get(key, 0) + count
+        cost = part.get("cost")
+        if isinstance(cost, int | float) and not isinstance(cost, bool):
+            self._cost = (self._cost or 0.0) + float(cost)
+        reason = as_str(part.get("reason")) or "unknown"
+        if reason in _TURN_GOES_ON:
+            return [ThinkingCompleted(line, self._session, ts, recv)]
+        self._error = None if reason in _SUCCESS else self._error
+        return [self._result(line, ts, recv, reason)]
+
+    def _failed(self, error: Any, line: int, ts: int | None, recv: int | None) -> AnyEvent:
+        info: JSONObject = error if isinstance(error, dict) else {}
+        data = shapes.obj(info.get("data"))
+        name = as_str(info.get("name")) or "error"
+        message = as_str(data.get("message")) or as_str(info.get("message")) or name
+        self._error = (name, message)
+        return self._result(line, ts, recv, name)
+
+    def _result(self, line: int, ts: int | None, recv: int | None, reason: str) -> AnyEvent:
+        """The outcome so far: an error if one was printed, else how the turn ended."""
+        self._ended = True
+        duration = None
+        if ts is not None and self._started_ms is not None and ts >= self._started_ms:
+            duration = ts - self._started_ms
+        message: str | None = None
+        if self._error is not None:
+            subtype, message = self._error
+            is_error = True
+        else:
+            is_error = reason not in _SUCCESS and reason != "idle"
+            subtype = reason if is_error else "success"
+        return RunResult(
+            line,
+            self._session,
+            ts,
+            recv,
+            subtype=subtype,
+            is_error=is_error,
+            duration_ms=duration,
+            usage=dict(self._usage) or None,
+            total_cost_usd=None if self._cost is None else round(self._cost, 8),
+            result=message,
+            message=message,
+        )
+
+
+def detect(record: JSONObject) -> bool:
+    """An opencode record: one of its types, a string ``sessionID`` and a numeric
+    ``timestamp``, with a ``part`` object (``error`` and ``done`` have none).
+
+    No other dialect's records have ``sessionID`` spelled so; Gemini CLI's
+    ``tool_use`` has a ``tool_id`` and an ISO ``timestamp``.
+    """
+    kind = record.get("type")
+    if kind not in _TYPES or not isinstance(record.get("sessionID"), str):
+        return False
+    if kind in ("error", "done"):
+        return True
+    return isinstance(record.get("part"), dict)
+
+
+def _kilo() -> OpenCodeTranslator:
+    return OpenCodeTranslator(KILO)
+
+
+DIALECT = Dialect(name=NAME, label="opencode", detect=detect, translator=OpenCodeTranslator)
+KILO_DIALECT = Dialect(
+    name=KILO, label="Kilo Code CLI", detect=lambda record: False, translator=_kilo
+)
+"""Kilo's stream is opencode's: never recognised from it, chosen with ``--agent kilo``."""
