@@ -16,11 +16,11 @@ from textual.pilot import Pilot
 
 from streamview.core.reader import fold
 from streamview.sources import FileSource
-from streamview.ui.app import StreamviewApp
+from streamview.ui.frame.app import StreamviewApp
 
-from .conftest import FakeClock, settle, settle_sections
+from ..conftest import FakeClock, settle, settle_sections
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "dialects"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dialects"
 
 SHOWCASE_A: dict[str, Path] = {
     "opencode": FIXTURES / "opencode" / "success-tools.jsonl",
