@@ -15,6 +15,7 @@ from typing import Any
 
 _HUNK = re.compile(r"^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 _PREFIXES = ("a/", "b/")
+_GIT_HEADER = "diff --git "
 
 
 def relative_name(name: str, cwd: str | None) -> str:
@@ -62,7 +63,18 @@ def relative_headers(diff: str, cwd: str | None) -> str:
         elif line.startswith(("--- ", "+++ ")):
             name, tab, rest = line[4:].partition("\t")
             lines[index] = line[:4] + relative_name(name, cwd) + tab + rest
+        elif line.startswith(_GIT_HEADER):
+            lines[index] = _relative_git_header(line, cwd)
     return "\n".join(lines)
+
+
+def _relative_git_header(line: str, cwd: str | None) -> str:
+    """``diff --git a/X b/Y`` with both names relative to ``cwd``: ``git apply`` rejects
+    a patch whose ``diff --git`` names disagree with its ``---``/``+++`` headers."""
+    old, separator, new = line[len(_GIT_HEADER) :].rpartition(" b/")
+    if not separator or not old.startswith("a/"):
+        return line
+    return f"{_GIT_HEADER}{relative_name(old, cwd)} {relative_name('b/' + new, cwd)}"
 
 
 def first_changed_line(diff: str) -> int | None:

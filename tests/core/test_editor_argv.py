@@ -5,6 +5,7 @@ looked up on this machine (cwd map, as recorded, under the current directory).""
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -180,6 +181,29 @@ def test_diff_headers_are_made_relative_to_the_session() -> None:
     # A removed line reading "-- a//w/p/x" is part of the hunk, not a header.
     sql = "--- a//w/p/q.sql\n+++ b//w/p/q.sql\n@@ -1,2 +1,1 @@\n--- a//w/p/x\n keep"
     assert relative_headers(sql, "/w/p").split("\n")[3] == "--- a//w/p/x"
+
+
+def test_a_git_diff_header_is_made_relative_too_and_git_applies_the_patch(
+    tmp_path: Path,
+) -> None:
+    """Copilot's diffs start ``diff --git a/work/app/x.py b/work/app/x.py``: left alone,
+    ``git apply`` finds its names disagree with the rewritten ``---``/``+++`` lines."""
+    recorded = (
+        "diff --git a/w/p/src/x.py b/w/p/src/x.py\n"
+        "index 0000000..0000000 100644\n"
+        "--- a/w/p/src/x.py\n+++ b/w/p/src/x.py\n@@ -1,2 +1,3 @@\n a\n+b\n c\n"
+    )
+    made = relative_headers(recorded, "/w/p")
+    assert made.split("\n")[0] == "diff --git a/src/x.py b/src/x.py"
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "x.py").write_text("a\nc\n")
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    for patch, applies in ((made, True), (recorded, False)):
+        (tmp_path / "change.patch").write_text(patch)
+        checked = subprocess.run(
+            ["git", "apply", "--check", "change.patch"], cwd=tmp_path, capture_output=True
+        )
+        assert (checked.returncode == 0) is applies, checked.stderr
 
 
 def test_the_first_changed_line_of_an_edit() -> None:
