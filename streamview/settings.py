@@ -29,6 +29,8 @@ class Settings:
     filter_status: str | None = None
     filter_kind: str | None = None
     filter_text: str = ""
+    max_line: str | None = None
+    """The longest line read whole (``64M``; ``--max-line`` wins): see the README."""
 
     @classmethod
     def load(cls, path: Path | None = None) -> tuple[Settings, str | None]:
