@@ -34,6 +34,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from bench.reliability_input import part_input  # noqa: E402
 from streamview.core.sanitize import UNSAFE_CHARS, clean, one_line  # noqa: E402
 from tests.hostile import streams  # noqa: E402
 from tests.hostile.checks import check_stream  # noqa: E402
@@ -647,7 +648,7 @@ def markdown_report(parts: list[Part], seconds: float, quick: bool) -> str:
     return "\n".join(out)
 
 
-PARTS = ("safety", "print", "fuzz", "faults", "scale", "markdown", "live", "viewer")
+PARTS = ("safety", "print", "fuzz", "faults", "scale", "markdown", "live", "viewer", "input")
 """The campaign's parts, in the order they run (``--only`` picks some)."""
 
 
@@ -685,6 +686,10 @@ def main(argv: list[str] | None = None) -> int:
             "viewer": (
                 lambda p: part_app_fuzz(p, workdir, 3 if quick else 40),
                 "Fuzzing the viewer",
+            ),
+            "input": (
+                lambda p: part_input(p, workdir, 1 if quick else 5),
+                "Replaced files and endless input (issue 20)",
             ),
         }
         parts = [timed(run, title) for name, (run, title) in runs.items() if name in only]
