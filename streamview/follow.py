@@ -23,6 +23,7 @@ unfinished is dropped and said so. Before a restart, a
 from __future__ import annotations
 
 import os
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -87,6 +88,8 @@ class FollowedFile:
         handle = self._open(self.path)
         self._handle = handle
         self._stat = os.fstat(handle.fileno())
+        self._regular = stat.S_ISREG(self._stat.st_mode)
+        """Only a regular file can be compared with what was read (not a FIFO, a tty)."""
         self._position = 0
         self._head = b""
         self._tail = b""
@@ -123,7 +126,7 @@ class FollowedFile:
             if key == seen:
                 continue
             seen = key
-            if status.st_size < self._position:
+            if self._regular and status.st_size < self._position:
                 yield self._restart("truncated", f"shrank to {describe_size(status.st_size)}")
                 handle = self._handle
             elif self._rewritten():
@@ -149,6 +152,8 @@ class FollowedFile:
 
     def _rewritten(self) -> bool:
         """Whether the bytes already read are no longer those in the file."""
+        if not self._regular:
+            return False
         fd = self._handle.fileno()
         try:
             if self._head and os.pread(fd, len(self._head), 0) != self._head:

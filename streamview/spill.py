@@ -20,6 +20,7 @@ import atexit
 import contextlib
 import os
 import tempfile
+import weakref
 from pathlib import Path
 
 
@@ -47,6 +48,10 @@ class Spill:
         else:
             self.path = Path(name)
             atexit.register(self.close)
+        # A feed dropped without close (a test's app, say) still gives its descriptor back.
+        self._finalizer = weakref.finalize(
+            self, _release, fd, None if self.path == through_fd else name
+        )
 
     def write(self, chunk: bytes) -> None:
         """Append ``chunk`` (all of it, or stop spilling on an error)."""
@@ -63,11 +68,15 @@ class Spill:
 
     def close(self) -> None:
         """Close and remove the file (once)."""
-        if self.fd < 0:
-            return
+        if self.fd >= 0:
+            self.fd = -1
+            self._finalizer()
+
+
+def _release(fd: int, name: str | None) -> None:
+    """Close a spill's descriptor and remove its name, if it still has one."""
+    with contextlib.suppress(OSError):
+        os.close(fd)
+    if name is not None:
         with contextlib.suppress(OSError):
-            os.close(self.fd)
-        self.fd = -1
-        if self.path == Path(self.name):
-            with contextlib.suppress(OSError):
-                os.unlink(self.name)
+            os.unlink(name)

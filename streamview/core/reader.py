@@ -379,6 +379,8 @@ def _fold(
         elif chunk.__class__ is Restart:
             assert isinstance(chunk, Restart)
             # A followed file started over: its new lines are read from their start.
+            if store is not None:
+                store.restart(framer.lines_seen + 1)
             framer.restart()
             notice = restart_notice(chunk, framer.lines_seen)
             apply(notice)
