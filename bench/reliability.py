@@ -34,6 +34,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from bench.reliability_input import part_input  # noqa: E402
 from bench.reliability_run import part_run_control  # noqa: E402
 from bench.reliability_runs import part_runs  # noqa: E402
 from streamview.core.sanitize import UNSAFE_CHARS, clean, one_line  # noqa: E402
@@ -660,6 +661,7 @@ PARTS = (
     "viewer",
     "runs",
     "run",
+    "input",
 )
 """The campaign's parts, in the order they run (``--only`` picks some)."""
 
@@ -706,6 +708,10 @@ def main(argv: list[str] | None = None) -> int:
             "run": (
                 lambda p: part_run_control(p, workdir, 2 if quick else 5),
                 "Run mode: signals, lingering children, a closed output",
+            ),
+            "input": (
+                lambda p: part_input(p, workdir, 1 if quick else 5),
+                "Replaced files and endless input (issue 20)",
             ),
         }
         parts = [timed(run, title) for name, (run, title) in runs.items() if name in only]

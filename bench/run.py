@@ -34,6 +34,9 @@ The figures (see ``bench/README.md`` for what each means):
 7. Playback (``bench/playback_probe.py``): the viewer opened on each file, headless;
    once browsable, the first playback key (space), a seek (``5``) and a step back
    (``,``), each until the screen shows the new position; the process's peak RSS.
+8. Memory of long runs (``bench/memory_probe.py``, issue 20): ``--replay`` of the
+   biggest file (first event on screen, peak RSS) and the same file through a pipe
+   as fast as the viewer reads it (peak RSS).
 
 Writes ``bench/results.json`` (everything, with the machine) and
 ``bench/results.md`` (the table), and puts the table into ``bench/PERFORMANCE.md``
@@ -79,6 +82,10 @@ STARTUP_TARGET_S = 0.5
 PLAYBACK_KEY_TARGET_S = 1.0
 """The first playback key on a file shown at its final state (issue 12, on 1M events)."""
 PLAYBACK_RSS_TARGET_MB = 500.0
+REPLAY_RSS_TARGET_MB = 500.0
+REPLAY_FIRST_EVENT_TARGET_S = 1.0
+PIPE_RSS_TARGET_MB = 450.0
+"""``--replay`` and a live pipe of the 1M-event file (issue 20, point 7)."""
 TARGET_SIZE = 1_000_000
 """The memory and browsable targets are set on the 1M-event file."""
 TABLE_START = "<!-- TABLE -->"
@@ -284,6 +291,66 @@ def playback_probe(path: Path, timeout: float = 300.0) -> dict[str, Any]:
     result["peak_rss_mb"] = run.peak_rss_mb
     result["returncode"] = run.returncode
     return result
+
+
+def memory_probe(path: Path, mode: str, timeout: float = 600.0) -> dict[str, Any]:
+    """``bench/memory_probe.py`` on ``path`` (``--replay`` or ``--pipe``), fresh child."""
+    command = [sys.executable, str(BENCH / "memory_probe.py"), str(path), f"--{mode}"]
+    run = measure([*command, "--timeout", str(timeout)], capture=True, timeout=timeout + 60)
+    result = child_json(run)
+    result["peak_rss_mb"] = run.peak_rss_mb
+    result["returncode"] = run.returncode
+    return result
+
+
+def memory_rows(results: dict[str, Any]) -> list[list[str]]:
+    """The rows of ``--replay`` and the live pipe (targets on the 1M-event file)."""
+    rows: list[list[str]] = []
+    memory = results.get("memory", {})
+    targeted = parse_size(memory.get("size", "0")) >= TARGET_SIZE
+    replay, pipe = memory.get("replay"), memory.get("pipe")
+    if replay:
+        rows.append(
+            [
+                "`--replay` first event on screen",
+                memory["size"],
+                fmt(replay.get("first_event_s"), "s")
+                + f" (first frame {fmt(replay.get('first_frame_s'), 's')}; whole file "
+                f"indexed {fmt(replay.get('indexed_s'), 's')})",
+                "",
+                "",
+                f"< {REPLAY_FIRST_EVENT_TARGET_S:g} s" if targeted else "",
+                verdict(replay.get("first_event_s"), REPLAY_FIRST_EVENT_TARGET_S, "s")
+                if targeted
+                else "",
+            ]
+        )
+        rows.append(
+            [
+                "`--replay` peak RSS",
+                memory["size"],
+                fmt(replay.get("peak_rss_mb"), "MB", 0),
+                "",
+                "",
+                f"< {REPLAY_RSS_TARGET_MB:.0f} MB" if targeted else "",
+                verdict(replay.get("peak_rss_mb"), REPLAY_RSS_TARGET_MB, "MB") if targeted else "",
+            ]
+        )
+    if pipe:
+        rows.append(
+            [
+                "live pipe at full speed, peak RSS",
+                memory["size"],
+                fmt(pipe.get("peak_rss_mb"), "MB", 0)
+                + f" (all {pipe.get('events', 0):,} events folded in "
+                f"{fmt(pipe.get('all_folded_s'), 's')})",
+                "",
+                "",
+                f"< {PIPE_RSS_TARGET_MB:.0f} MB" if targeted else "",
+                verdict(pipe.get("peak_rss_mb"), PIPE_RSS_TARGET_MB, "MB") if targeted else "",
+            ]
+        )
+    return rows
 
 
 def live_probe(path: Path, rate: int, seconds: float) -> dict[str, Any]:
@@ -577,6 +644,7 @@ def table(results: dict[str, Any]) -> list[list[str]]:
                 verdict(entry.get("peak_rss_mb"), PLAYBACK_RSS_TARGET_MB, "MB") if targeted else "",
             ]
         )
+    rows += memory_rows(results)
     worst_key: float | None = None
     for rate, entry in results["live"].items():
         latency = entry.get("latency_ms", {})
@@ -695,7 +763,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--skip",
         default="",
-        help="comma list of json,events,tui,live,startup,dialects,idle,playback",
+        help="comma list of json,events,tui,live,startup,dialects,idle,playback,memory",
     )
     parser.add_argument(
         "--idle-seconds", type=float, help="seconds of each idle CPU count (default 20; 2 quick)"
@@ -746,6 +814,12 @@ def main(argv: list[str] | None = None) -> int:
         for name, path in files.items():
             note(f"playback keys on {name}...")
             results["playback"][name] = playback_probe(path)
+    if "memory" not in skip:
+        biggest = max(files, key=parse_size)
+        results["memory"] = {"size": biggest}
+        for mode in ("replay", "pipe"):
+            note(f"memory of long runs: {mode} of {biggest}...")
+            results["memory"][mode] = memory_probe(files[biggest], mode)
     if "live" not in skip:
         live_file = max(files.values(), key=lambda p: p.stat().st_size if p.exists() else 0)
         live_file = files.get("100k", live_file)

@@ -3,7 +3,9 @@
 :class:`ReplaySource` hands out the lines of a file when the schedule of
 :mod:`streamview.core.timing` says they are due, so every front end (the viewer,
 ``--print``, ``--json``) shows a replay exactly as it would show the live run. The
-file itself is passed on unchanged. Pause, speed and seek are thread-safe: the
+file itself is passed on unchanged, and is not held: one pass records where each
+unit starts and its times in compact arrays (:class:`IndexedRecording`), and the
+units are read from the file when due. Pause, speed and seek are thread-safe: the
 viewer calls them from its own thread while a reader thread consumes the lines.
 """
 
@@ -11,14 +13,17 @@ from __future__ import annotations
 
 import threading
 import time
+from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from streamview.core.timing import (
     STEADY_MS,
     Playhead,
     Schedule,
+    build_column_schedule,
     build_schedule,
     faster,
     slower,
@@ -78,6 +83,54 @@ def load_recording(
     return Recording(tuple(units), build_schedule(times, idle_limit, steady_ms))
 
 
+MAX_UNITS_AT_ONCE = 10_000
+"""Units handed on in one chunk at most (a seek far ahead reads the file in pieces)."""
+NO_TIME = -(1 << 63)
+"""Stands for "no time" in the time columns."""
+
+
+class IndexedRecording:
+    """A recording's units left in the file: where each starts, and the schedule.
+
+    The same units as :func:`split_lines` (a unit is one non-blank line; blank lines
+    ride with the line before them, or with the first), found in one pass; a million
+    lines cost three arrays (24 MB), not a million ``bytes``.
+    """
+
+    def __init__(self, handle: BinaryIO, idle_limit: float | None, steady_ms: int) -> None:
+        self._handle = handle
+        starts, received, stamps = array("q"), array("q"), array("q")
+        position = 0
+        for line in handle:
+            if line.strip():
+                starts.append(position if starts else 0)
+                recv, stamp = times_of_line(line)
+                received.append(NO_TIME if recv is None else recv)
+                stamps.append(NO_TIME if stamp is None else stamp)
+            position += len(line)
+        if not starts and position:  # only blank lines: one unit of them all
+            starts.append(0)
+            received.append(NO_TIME)
+            stamps.append(NO_TIME)
+        self.size = position
+        self.starts = starts
+        self.schedule = build_column_schedule(received, stamps, NO_TIME, idle_limit, steady_ms)
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def read(self, first: int, end: int) -> bytes:
+        """Units ``first`` to ``end`` (exclusive), as they are in the file."""
+        starts = self.starts
+        stop = starts[end] if end < len(starts) else self.size
+        self._handle.seek(starts[first])
+        return self._handle.read(stop - starts[first])
+
+    def close(self) -> None:
+        """Let go of the file."""
+        self._handle.close()
+
+
 class ReplaySource(Source):
     """A recorded file, played back on its schedule.
 
@@ -111,7 +164,7 @@ class ReplaySource(Source):
         self._condition = threading.Condition()
         self._playhead = Playhead(clock, speed=speed, paused=paused)
         self._sleep = sleep
-        self._recording: Recording | None = None
+        self._recording: IndexedRecording | None = None
         self.emitted = 0
         """How many units have been handed out."""
 
@@ -120,39 +173,45 @@ class ReplaySource(Source):
         """The recording (lines can be re-read from it: it is passed on unchanged)."""
         return self._path
 
-    def load(self) -> Recording:
-        """Read and schedule the file (once); playback time starts now.
+    def load(self) -> IndexedRecording:
+        """Index and schedule the file (once); playback time starts now.
 
         Raises:
             InputError: The file cannot be read.
         """
         with self._condition:
             if self._recording is None:
-                with open_file(self._path) as handle:
-                    data = handle.read()
-                self._recording = load_recording(data, self.idle_limit, self.steady_ms)
+                handle = open_file(self._path)
+                try:
+                    self._recording = IndexedRecording(handle, self.idle_limit, self.steady_ms)
+                except BaseException:
+                    handle.close()
+                    raise
                 self._playhead.seek(0)
             return self._recording
 
     def chunks(self, stop: threading.Event) -> Iterator[bytes]:
         """Yield the file's lines as they come due, until the end or ``stop``."""
         recording = self.load()
-        lines = recording.lines
         schedule = recording.schedule
-        total = len(lines)
-        while not stop.is_set():
-            with self._condition:
-                index = self.emitted
-                if index >= total:
-                    return
-                wait = self._playhead.seconds_until(schedule.offsets[index])
-                if wait != 0:
-                    self._wait(POLL_SECONDS if wait is None else min(wait, POLL_SECONDS))
-                    continue
-                due = max(index + 1, schedule.due_at(self._playhead.position_ms))
-                chunk = b"".join(lines[index:due])
-                self.emitted = due
-            yield chunk
+        total = len(recording)
+        try:
+            while not stop.is_set():
+                with self._condition:
+                    index = self.emitted
+                    if index >= total:
+                        return
+                    wait = self._playhead.seconds_until(schedule.offsets[index])
+                    if wait != 0:
+                        self._wait(POLL_SECONDS if wait is None else min(wait, POLL_SECONDS))
+                        continue
+                    due = max(index + 1, schedule.due_at(self._playhead.position_ms))
+                    due = min(due, index + MAX_UNITS_AT_ONCE)
+                    chunk = recording.read(index, due)
+                    self.emitted = due
+                yield chunk
+        finally:
+            recording.close()
 
     def _wait(self, seconds: float) -> None:
         if self._sleep is None:

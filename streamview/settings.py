@@ -39,6 +39,8 @@ class Settings:
     """Recorded directories and the local checkouts they stand for (``--cwd-map``)."""
     kept_as: Path | None = field(default=None, compare=False)
     """Where the last save kept a settings file it could not parse, if it did."""
+    max_line: str | None = None
+    """The longest line read whole (``64M``; ``--max-line`` wins): see the README."""
 
     @classmethod
     def load(cls, path: Path | None = None) -> tuple[Settings, str | None]:

@@ -16,6 +16,9 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
+
+from streamview.follow import FollowedFile
 
 POLL_SECONDS = 0.05
 CHUNK_SIZE = 1 << 20
@@ -53,10 +56,11 @@ class Source(ABC):
 
 
 class FileSource(Source):
-    """A recorded run in a file; with ``follow``, keep reading as it grows (``tail -f``).
+    """A recorded run in a file; with ``follow``, keep reading as it grows (``tail -F``).
 
-    A followed file that is truncated is read again from the start; one that is
-    replaced (a new inode at the same path) is reopened.
+    A followed file that is truncated, rewritten or replaced is read again from its
+    start, after a :class:`~streamview.core.framing.Restart` chunk (see
+    :mod:`streamview.follow`).
     """
 
     def __init__(self, path: Path, follow: bool = False) -> None:
@@ -64,8 +68,13 @@ class FileSource(Source):
         self.follow = follow
         self.live = follow
         self.label = str(path)
-        self.truncations = 0
-        """How many times a followed file shrank or was replaced."""
+        self._followed: FollowedFile | None = None
+
+    @property
+    def truncations(self) -> int:
+        """How many times a followed file shrank, was rewritten or was replaced."""
+        followed = self._followed
+        return 0 if followed is None else followed.truncations + followed.replacements
 
     @property
     def path(self) -> Path:
@@ -74,31 +83,16 @@ class FileSource(Source):
 
     def chunks(self, stop: threading.Event) -> Iterator[bytes]:
         """Yield the file's bytes; when following, wait for more until stopped."""
-        handle = open_file(self._path)
-        try:
-            position = 0
-            inode = os.fstat(handle.fileno()).st_ino
+        if self.follow:
+            self._followed = FollowedFile(self._path, open_file, CHUNK_SIZE, POLL_SECONDS)
+            yield from self._followed.chunks(stop)
+            return
+        with open_file(self._path) as handle:
             while not stop.is_set():
                 data = handle.read(CHUNK_SIZE)
-                if data:
-                    position += len(data)
-                    yield data
-                    continue
-                if not self.follow:
+                if not data:
                     return
-                stop.wait(POLL_SECONDS)
-                try:
-                    current = os.stat(self._path)
-                except OSError:
-                    continue
-                if current.st_ino != inode or current.st_size < position:
-                    handle.close()
-                    handle = open_file(self._path)
-                    inode = os.fstat(handle.fileno()).st_ino
-                    position = 0
-                    self.truncations += 1
-        finally:
-            handle.close()
+                yield data
 
 
 class PipeSource(Source):
@@ -162,7 +156,7 @@ def empty_input(source: Source, received: int) -> str:
     return f"{source.label}: input is empty (only blank lines)"
 
 
-def open_file(path: Path):  # type: ignore[no-untyped-def]
+def open_file(path: Path) -> BinaryIO:
     """Open ``path`` for binary reading, turning OS errors into one-line messages.
 
     Raises:

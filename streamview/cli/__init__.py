@@ -28,6 +28,11 @@ def _main(arguments: list[str]) -> int:
         return main_view(arguments)
     parser, subparsers = build_command_parser()
     args = parser.parse_args(arguments)
+    from streamview.cli.limits import apply_line_limit
+
+    problem = apply_line_limit(getattr(args, "max_line", None))
+    if problem is not None:
+        parser.error(problem)
     if args.subcommand == "run":
         from streamview.cli.run import main_run
 

@@ -136,7 +136,16 @@ def add_view_options(parser: argparse.ArgumentParser, file: bool = True) -> None
         help="with --print: start each line with the time since its session started (+1:23)",
     )
     parser.add_argument(
-        "--follow", "-f", action="store_true", help="keep reading FILE as it grows, like tail -f"
+        "--follow",
+        "-f",
+        action="store_true",
+        help="keep reading FILE as it grows, like tail -F (truncated or replaced: read afresh)",
+    )
+    parser.add_argument(
+        "--max-line",
+        metavar="SIZE",
+        help="longest line read whole (default 64M, or max_line in the settings file); "
+        "a longer one keeps its first 64 KiB and is shown as too long",
     )
     parser.add_argument(
         "--theme", default=None, help="Textual theme for the viewer (e.g. textual-light)"

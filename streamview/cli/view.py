@@ -22,6 +22,7 @@ from streamview.cli.common import (
     say,
 )
 from streamview.cli.fronts import run_json, run_print
+from streamview.cli.limits import apply_line_limit
 from streamview.cli.output import EXIT_OUTPUT_CLOSED, release_stdout
 from streamview.cli.parsers import build_parser
 from streamview.core.exit_status import EXIT_USAGE, exit_code_for
@@ -59,7 +60,7 @@ def main_view(arguments: list[str], args: argparse.Namespace | None = None) -> i
         return EXIT_USAGE
     if reading_stdin and args.follow:
         return fail("--follow needs a FILE")
-    problem = check_options(args, reading_stdin)
+    problem = check_options(args, reading_stdin) or apply_line_limit(args.max_line)
     if problem is not None:
         return fail(problem)
     if args.serve:

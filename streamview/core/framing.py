@@ -1,13 +1,92 @@
 """Turn a byte stream that arrives in chunks of any size into numbered lines.
 
 Lines are split on ``\\n`` before any decoding, so a multi-byte UTF-8 character cut
-between two chunks is never damaged. There is no line-length limit, a final line
-without ``\\n`` still counts, and a trailing ``\\r`` (``\\r\\n`` endings) is dropped.
+between two chunks is never damaged. A final line without ``\\n`` still counts, and a
+trailing ``\\r`` (``\\r\\n`` endings) is dropped.
+
+A line is at most :func:`line_limit` bytes (64 MiB unless ``--max-line`` or the
+``max_line`` setting says otherwise): past it only its first :data:`KEPT_BYTES` are kept,
+the rest is counted and dropped until the next newline, and the line is reported as cut
+(:attr:`LineFramer.cut`). Memory stays bounded on ``/dev/zero`` or a producer that
+never writes a newline.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
+
+DEFAULT_LINE_LIMIT = 64 << 20
+"""Bytes a line may have before it is cut (64 MiB)."""
+KEPT_BYTES = 64 << 10
+"""Bytes of a cut line's start that are kept (and shown)."""
+_limit = DEFAULT_LINE_LIMIT
+
+
+def line_limit() -> int:
+    """The largest line, in bytes, a framer built without ``max_line`` accepts."""
+    return _limit
+
+
+def set_line_limit(size: int) -> None:
+    """Set the process-wide line limit (the command line's ``--max-line``)."""
+    global _limit
+    _limit = max(1, size)
+
+
+def parse_size(text: str) -> int:
+    """``64M``, ``512k``, ``1G``, ``4096`` (bytes; k/M/G are powers of 1024).
+
+    Raises:
+        ValueError: Not a positive size.
+    """
+    value = text.strip().lower().removesuffix("b").removesuffix("i")
+    scale = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}.get(value[-1:], 1)
+    number = float(value[:-1] if scale != 1 else value)
+    if not number > 0 or number * scale > 1 << 62:
+        raise ValueError(f"not a size: {text!r}")
+    return max(1, int(number * scale))
+
+
+def describe_size(size: int) -> str:
+    """``70 MiB``, ``12 KiB``, ``512 bytes``: a size for a person."""
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if size >= scale:
+            value = size / scale
+            return f"{value:.1f} {unit}" if value < 10 else f"{value:,.0f} {unit}"
+    return f"{size} bytes"
+
+
+def too_long_reason(size: int, limit: int | None = None) -> str:
+    """What a cut line is called: its size, the limit, how much of it is kept."""
+    limit = line_limit() if limit is None else limit
+    return (
+        f"line too long: {describe_size(size)} ({size:,} bytes), over the "
+        f"{describe_size(limit)} limit (--max-line); its first "
+        f"{describe_size(min(KEPT_BYTES, size))} kept"
+    )
+
+
+class Restart(bytes):
+    """An empty chunk saying the input starts over from its first byte.
+
+    A followed file that was truncated or replaced yields one before the new content:
+    a reader forgets an unfinished line and counts offsets from 0 again (line numbers
+    go on). Readers that do not know it see an empty chunk.
+
+    Attributes:
+        reason: ``truncated`` or ``replaced``.
+        detail: One line for the person (what happened, what was dropped).
+    """
+
+    reason: str
+    detail: str
+
+    def __new__(cls, reason: str, detail: str = "") -> Restart:
+        """An empty chunk with ``reason`` and ``detail``."""
+        chunk = super().__new__(cls, b"")
+        chunk.reason = reason
+        chunk.detail = detail
+        return chunk
 
 
 class RawLine(NamedTuple):
@@ -28,13 +107,28 @@ class LineFramer:
     line that had no terminating newline.
     """
 
-    __slots__ = ("_buffer", "_buffer_offset", "_number", "_scan_from")
+    __slots__ = ("_buffer", "_buffer_offset", "_cut_head", "_cut_size", "_number", "cut", "limit")
 
-    def __init__(self) -> None:
+    def __init__(self, max_line: int | None = None) -> None:
         self._buffer = bytearray()
         self._buffer_offset = 0
         self._number = 0
-        self._scan_from = 0
+        self.limit = line_limit() if max_line is None else max(1, max_line)
+        """The largest line kept whole, in bytes."""
+        self._cut_head: bytes | None = None
+        """The start of a line over the limit, while the rest of it is skipped."""
+        self._cut_size = 0
+        self.cut: dict[int, int] = {}
+        """Lines returned cut to their first :data:`KEPT_BYTES`: number -> full size.
+        The reader takes (and clears) them after each call."""
+
+    def restart(self) -> None:
+        """The input starts over (a replaced file): drop an unfinished line, count
+        offsets from 0; line numbers go on."""
+        self._buffer.clear()
+        self._buffer_offset = 0
+        self._cut_head = None
+        self._cut_size = 0
 
     @property
     def lines_seen(self) -> int:
@@ -49,7 +143,7 @@ class LineFramer:
     @property
     def pending_bytes(self) -> int:
         """Bytes received that do not yet form a complete line."""
-        return len(self._buffer)
+        return len(self._buffer) + self._cut_size
 
     def feed(self, chunk: bytes) -> list[RawLine]:
         """Add a chunk of input and return the lines it completed.
@@ -59,7 +153,8 @@ class LineFramer:
                 character in two.
 
         Returns:
-            The complete lines, in order.
+            The complete lines, in order (a cut line's ``data`` is its first bytes;
+            :attr:`cut` has its size).
         """
         return self._emit(self._complete(chunk))
 
@@ -72,11 +167,11 @@ class LineFramer:
         (it is JSON whitespace, so a JSON decoder does not care); strip it before
         showing a line.
         """
-        before = len(self._buffer)
+        before = self.pending_bytes
         pieces = self._complete(chunk)
         if pieces:
             self._number += len(pieces)
-            self._buffer_offset += before + len(chunk) - len(self._buffer)
+            self._buffer_offset += before + len(chunk) - self.pending_bytes
         return pieces
 
     def _complete(self, chunk: bytes) -> list[bytes]:
@@ -89,32 +184,82 @@ class LineFramer:
         pieces = chunk.split(b"\n")
         rest = pieces.pop()
         buffer = self._buffer
-        if not pieces:
+        limit = self.limit
+        if self._cut_head is not None:  # the rest of a line over the limit: skipped
+            if not pieces:
+                self._cut_size += len(rest)
+                return pieces
+            self._cut_size += len(pieces[0])
+            self.cut[self._number + 1] = self._cut_size
+            pieces[0] = self._cut_head
+            self._cut_head = None
+            self._cut_size = 0
+        elif not pieces:
             buffer += rest
+            if len(buffer) > limit:
+                self._start_cut()
             return pieces
-        if buffer:
-            pieces[0] = bytes(buffer) + pieces[0]
+        elif buffer:
+            if len(buffer) + len(pieces[0]) > limit:
+                self.cut[self._number + 1] = len(buffer) + len(pieces[0])
+                pieces[0] = (bytes(buffer[:KEPT_BYTES]) + pieces[0][:KEPT_BYTES])[:KEPT_BYTES]
+            else:
+                pieces[0] = bytes(buffer) + pieces[0]
             buffer.clear()
+        if len(chunk) > limit:  # a chunk bigger than a line may be: any piece may be over
+            for place, piece in enumerate(pieces):
+                if len(piece) > limit and self._number + 1 + place not in self.cut:
+                    self.cut[self._number + 1 + place] = len(piece)
+                    pieces[place] = piece[:KEPT_BYTES]
         if rest:
             buffer += rest
+            if len(buffer) > limit:
+                self._start_cut()
         return pieces
+
+    def _start_cut(self) -> None:
+        """The unfinished line passed the limit: keep its start, count the rest."""
+        buffer = self._buffer
+        self._cut_head = bytes(buffer[:KEPT_BYTES])
+        self._cut_size = len(buffer)
+        buffer.clear()
+
+    def take_cut(self) -> dict[int, int] | None:
+        """The lines cut since the last call (number -> full size), or ``None``."""
+        if not self.cut:
+            return None
+        cut = self.cut
+        self.cut = {}
+        return cut
 
     def finish(self) -> list[RawLine]:
         """Signal end of input and return the unterminated last line, if any."""
+        if self._cut_head is not None:
+            self.cut[self._number + 1] = self._cut_size
+            data = self._cut_head
+            size = self._cut_size
+            self._cut_head = None
+            self._cut_size = 0
+            return self._emit([data], terminated=False, sizes=[size])
         if not self._buffer:
             return []
         data = bytes(self._buffer)
         self._buffer.clear()
         return self._emit([data], terminated=False)
 
-    def _emit(self, pieces: list[bytes], terminated: bool = True) -> list[RawLine]:
+    def _emit(
+        self, pieces: list[bytes], terminated: bool = True, sizes: list[int] | None = None
+    ) -> list[RawLine]:
         lines: list[RawLine] = []
         offset = self._buffer_offset
         number = self._number
         append = lines.append
-        for piece in pieces:
+        cut = self.cut
+        for place, piece in enumerate(pieces):
             number += 1
             size = len(piece)
+            if cut and number in cut:
+                size = sizes[place] if sizes is not None else cut[number]
             if piece.endswith(b"\r"):
                 piece = piece[:-1]
             append(RawLine(number, offset, piece))

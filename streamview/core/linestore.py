@@ -35,6 +35,9 @@ class LineStore:
         """The line's bytes, or ``None`` when they were not kept."""
         return self._lines.get(number)
 
+    def restart(self, first: int) -> None:
+        """The input started over at line ``first`` (kept bytes stay readable)."""
+
 
 class FileLineStore(LineStore):
     """Offsets into a file that can be read again; bytes are loaded on demand.
@@ -50,6 +53,8 @@ class FileLineStore(LineStore):
         self._lengths = array("q")
         self._end = 0
         """Where the line after the last one :meth:`remember_next` saw starts."""
+        self._first = 0
+        """Lines before this one were in an earlier version of the file (:meth:`restart`)."""
 
     def remember(self, number: int, offset: int, data: bytes, event: AnyEvent) -> None:
         """Record where line ``number`` sits in the file."""
@@ -75,20 +80,31 @@ class FileLineStore(LineStore):
         offsets.append(start)
         self._lengths.append(len(data) - 1 if data.endswith(b"\r") else len(data))
 
-    def remember_lines(self, lines: list[bytes], crlf: bool = True) -> None:
+    def remember_lines(
+        self, lines: list[bytes], crlf: bool = True, cut: dict[int, int] | None = None
+    ) -> None:
         """:meth:`remember_next` for each of ``lines``, the offsets summed in C.
 
         Args:
             lines: The next lines of the file, in order, as split on ``\n``.
             crlf: Whether any of them may end in ``\r`` (its length leaves it out);
                 ``False`` lets the lengths go in as they are.
+            cut: Lines the framer cut at the line limit (number -> size in the file):
+                their place is counted at their real size, their length is what was kept.
         """
         offsets, lengths = self._offsets, self._lengths
         if not offsets:
             offsets.append(-1)  # line numbers start at 1
             lengths.append(0)
         sizes = array("q", map(len, lines))
-        starts = array("q", accumulate(map(add, sizes, repeat(1)), initial=self._end))
+        steps = sizes
+        if cut:
+            first = len(offsets)
+            steps = array("q", sizes)
+            for number, size in cut.items():
+                if 0 <= number - first < len(steps):
+                    steps[number - first] = size
+        starts = array("q", accumulate(map(add, steps, repeat(1)), initial=self._end))
         self._end = starts.pop()
         offsets.extend(starts)
         if crlf:
@@ -98,9 +114,15 @@ class FileLineStore(LineStore):
             sizes = array("q", trimmed)
         lengths.extend(sizes)
 
+    def restart(self, first: int) -> None:
+        """The file started over (truncated or replaced) at line ``first``: the lines
+        before it are no longer in it, so they cannot be read again."""
+        self._first = first
+        self._end = 0
+
     def get(self, number: int) -> bytes | None:
         """Read line ``number`` from the file (``None`` if unknown or unreadable)."""
-        if number >= len(self._offsets) or self._offsets[number] < 0:
+        if number >= len(self._offsets) or self._offsets[number] < 0 or number < self._first:
             return None
         try:
             with open(self.path, "rb") as handle:
@@ -114,7 +136,7 @@ class FileLineStore(LineStore):
         from the file at once; lines it does not know, or cannot read, are left out."""
         offsets, lengths = self._offsets, self._lengths
         last = min(last, len(offsets) - 1)
-        first = max(first, 1)
+        first = max(first, 1, self._first)
         if first > last:
             return
         start = offsets[first]

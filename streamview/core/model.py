@@ -227,6 +227,8 @@ class LineCounts:
     unknown: int = 0
     blank: int = 0
     """Empty or whitespace-only lines: not counted in ``total``."""
+    restarts: int = 0
+    """Times a followed file was truncated or replaced (its notices say which)."""
 
 
 @dataclass(slots=True)

@@ -369,7 +369,32 @@ def decode_line(data: bytes, line: int) -> tuple[Any, bytes]:
         if line == 1 and data.startswith(_BOM):
             # A file re-saved by an editor may start with a byte-order mark.
             return decode_line(data[len(_BOM) :], line)
-        return _fallback_loads(data), data
+        record = _fallback_loads(data)
+        if record is _NOT_JSON and _malformed_reason(data) == "not valid UTF-8":
+            # One bad byte must not lose the record: read it with U+FFFD in its place.
+            fixed = RepairedLine(data.decode("utf-8", "replace").encode())
+            repaired = _fallback_loads(fixed)
+            if repaired is not _NOT_JSON:
+                return repaired, fixed
+        return record, data
+
+
+class RepairedLine(bytes):
+    """A line's bytes with its invalid UTF-8 replaced by U+FFFD, as :func:`decode_line`
+    gives them back for a line that is JSON once repaired (:func:`repair_notice`)."""
+
+
+def repair_notice(line: int, recv_ms: int | None = None) -> ConnectionNotice:
+    """The mark of a line read with invalid UTF-8 replaced (shown in the event log)."""
+    return ConnectionNotice(
+        line,
+        None,
+        None,
+        recv_ms,
+        type="input",
+        subtype="invalid-utf8",
+        detail=f"line {line}: invalid UTF-8 bytes replaced with U+FFFD",
+    )
 
 
 def parse_decoded(record: Any, data: bytes, line: int, recv_ms: int | None = None) -> AnyEvent:

@@ -12,19 +12,63 @@ import streamview.core.dialects as dialects
 from streamview.core.dialects import cursor
 from streamview.core.dialects.base import Dialect, Translator
 from streamview.core.dialects.lines import translate_decoded
-from streamview.core.events import AnyEvent, MalformedLine, ToolCallEvent, UnknownRecord
-from streamview.core.framing import LineFramer, RawLine
+from streamview.core.events import (
+    AnyEvent,
+    ConnectionNotice,
+    MalformedLine,
+    ToolCallEvent,
+    UnknownRecord,
+)
+from streamview.core.framing import LineFramer, RawLine, Restart, too_long_reason
 from streamview.core.linestore import FileLineStore, LineStore
-from streamview.core.parse import decode_line, parse_decoded, parse_line
+from streamview.core.parse import (
+    MALFORMED_RAW_LIMIT,
+    RepairedLine,
+    decode_line,
+    parse_decoded,
+    repair_notice,
+)
 from streamview.core.state import StreamState
 
 if TYPE_CHECKING:  # only playback records one; --json need not import it
     from streamview.core.checkpoints import PlaybackIndex
 
 READ_SIZE = 1 << 20
+SNIFF_BYTES = 16 << 20
+"""Bytes read to recognise the dialect at most: past them (one endless first line, say)
+the stream is read as the default dialect rather than held in memory."""
 
 _Held = tuple[int, int, bytes, "int | None"]
 """A line read before the dialect was known: number, offset, bytes, arrival time."""
+
+
+def too_long(number: int, data: bytes, size: int, recv_ms: int | None = None) -> MalformedLine:
+    """The event of a line cut at the line limit: its first bytes and its real size."""
+    return MalformedLine(
+        number,
+        None,
+        None,
+        recv_ms,
+        reason=too_long_reason(size),
+        raw=data[:MALFORMED_RAW_LIMIT],
+        raw_size=size,
+    )
+
+
+def restart_notice(chunk: Restart, line: int, recv_ms: int | None = None) -> ConnectionNotice:
+    """The event saying the input starts over (a followed file truncated or replaced)."""
+    return ConnectionNotice(
+        line, None, None, recv_ms, type="input", subtype=chunk.reason, detail=chunk.detail
+    )
+
+
+def _cursor(data: bytes, number: int, recv_ms: int | None) -> list[AnyEvent]:
+    """A Cursor line's event (and the mark of a line whose bad UTF-8 was replaced)."""
+    record, data = decode_line(data, number)
+    event = cursor.mark(parse_decoded(record, data, number, recv_ms))
+    if data.__class__ is RepairedLine:
+        return [event, repair_notice(number, recv_ms)]
+    return [event]
 
 
 def _kept(events: list[AnyEvent]) -> AnyEvent:
@@ -50,7 +94,7 @@ class EventReader:
             recognises it.
     """
 
-    __slots__ = ("_framer", "_held", "_translator", "blank_lines", "dialect", "store")
+    __slots__ = ("_forced", "_framer", "_held", "_translator", "blank_lines", "dialect", "store")
 
     def __init__(self, store: LineStore | None = None, agent: str | None = None) -> None:
         self._framer = LineFramer()
@@ -61,7 +105,7 @@ class EventReader:
         """The stream's dialect, once known."""
         self._translator: Translator | None = None
         self._held: list[_Held] = []
-        forced = dialects.by_name(agent)
+        forced = self._forced = dialects.by_name(agent)
         if forced is not None:
             self._choose(forced)
 
@@ -79,7 +123,7 @@ class EventReader:
     def _events(self, number: int, start: int, data: bytes, recv_ms: int | None) -> list[AnyEvent]:
         translator = self._translator
         if translator is None:
-            events = [cursor.mark(parse_line(data, number, recv_ms))]
+            events = _cursor(data, number, recv_ms)
         else:
             events = dialects.translate_line(translator, data, number, recv_ms)
         if self.store is not None:
@@ -94,11 +138,13 @@ class EventReader:
         hidden until the agent's first record).
         """
         number, start, data, recv = line
-        record, data = decode_line(data, number)
+        record, decoded = decode_line(data, number)
         if not self._held and record.__class__ is not dict:
-            event = parse_decoded(record, data, number, recv)
+            event = parse_decoded(record, decoded, number, recv)
             if self.store is not None:
                 self.store.remember(number, start, data, event)
+            if decoded.__class__ is RepairedLine:
+                return [event, repair_notice(number, recv)]
             return [event]
         self._held.append(line)
         found = dialects.decide(record)
@@ -121,6 +167,9 @@ class EventReader:
             chunk: The next bytes of the stream.
             recv_ms: When they arrived (epoch ms), for live sources.
         """
+        if chunk.__class__ is Restart:
+            assert isinstance(chunk, Restart)
+            return self.restart(chunk, recv_ms)
         framer = self._framer
         number = framer.lines_seen
         offset = framer.next_offset
@@ -128,11 +177,20 @@ class EventReader:
         append = events.append
         extend = events.extend
         store = self.store
+        pieces = framer.split(chunk)
+        cut = framer.take_cut()
         # The framer's own RawLine tuples cost more than the rest of the framing:
         # number and place each line here, in the loop that parses it.
-        for data in framer.split(chunk):
+        for data in pieces:
             number += 1
             start = offset
+            if cut is not None and number in cut:
+                offset += cut[number] + 1
+                cut_line = too_long(number, data, cut[number], recv_ms)
+                if store is not None:
+                    store.remember(number, start, data, cut_line)
+                append(cut_line)
+                continue
             offset += len(data) + 1
             if data.endswith(b"\r"):
                 data = data[:-1]
@@ -142,12 +200,35 @@ class EventReader:
             if self.dialect is None:
                 extend(self._hold((number, start, data, recv_ms)))
             elif self._translator is None:
-                event = cursor.mark(parse_line(data, number, recv_ms))
+                record, decoded = decode_line(data, number)
+                event = cursor.mark(parse_decoded(record, decoded, number, recv_ms))
                 if store is not None:
                     store.remember(number, start, data, event)
                 append(event)
+                if decoded.__class__ is RepairedLine:
+                    append(repair_notice(number, recv_ms))
             else:
                 extend(self._events(number, start, data, recv_ms))
+        return events
+
+    def restart(self, chunk: Restart, recv_ms: int | None = None) -> list[AnyEvent]:
+        """The input starts over from its first byte (a followed file truncated or
+        replaced): held lines are parsed, an unfinished line dropped, the dialect
+        recognised again (unless forced), and a notice says what happened."""
+        events: list[AnyEvent] = []
+        if self.dialect is None and self._held:
+            self._choose(dialects.DEFAULT)
+            events.extend(self._release())
+        line = self._framer.lines_seen
+        self._framer.restart()
+        if self.store is not None:
+            self.store.restart(line + 1)
+        if self._forced is None:
+            self.dialect = None
+            self._translator = None
+        else:
+            self._choose(self._forced)
+        events.append(restart_notice(chunk, line, recv_ms))
         return events
 
     def finish(self, recv_ms: int | None = None) -> list[AnyEvent]:
@@ -156,7 +237,14 @@ class EventReader:
 
     def _parse(self, lines: list[RawLine], recv_ms: int | None) -> list[AnyEvent]:
         events: list[AnyEvent] = []
+        cut = self._framer.take_cut()
         for number, offset, data in lines:
+            if cut is not None and number in cut:
+                event = too_long(number, data, cut[number], recv_ms)
+                if self.store is not None:
+                    self.store.remember(number, offset, data, event)
+                events.append(event)
+                continue
             if not data or data.isspace():
                 self.blank_lines += 1
                 continue
@@ -188,8 +276,12 @@ def sniff(chunks: Iterable[bytes]) -> tuple[Dialect, Iterator[bytes]]:
     read: list[bytes] = []
     framer = LineFramer()
     seen = 0
+    held = 0
     for chunk in source:
         read.append(chunk)
+        held += len(chunk)
+        if held > SNIFF_BYTES:
+            return dialects.DEFAULT, chain(read, source)
         number = framer.lines_seen
         for data in framer.split(chunk):
             number += 1
@@ -276,22 +368,43 @@ def _fold(
     blank = 0
     remember = store.remember_lines if store is not None else None
     lines: Iterable[tuple[int, bytes]]
+    cut: dict[int, int] | None = None
     for chunk in chain(chunks, [None]):
         if chunk is None:
             last = framer.finish()
+            cut = framer.take_cut()
             if remember is not None and last:
-                remember([last[0].data])  # its \r, if any, is dropped already
+                remember([last[0].data], True, cut)  # its \r, if any, is dropped already
             lines = [(number, data) for number, _, data in last]
+        elif chunk.__class__ is Restart:
+            assert isinstance(chunk, Restart)
+            # A followed file started over: its new lines are read from their start.
+            if store is not None:
+                store.restart(framer.lines_seen + 1)
+            framer.restart()
+            notice = restart_notice(chunk, framer.lines_seen)
+            apply(notice)
+            if index is not None:
+                index.note_event(notice)
+            continue
         else:
             first = framer.lines_seen + 1
             pieces = framer.split(chunk)
+            cut = framer.take_cut()
             if remember is not None and pieces:
                 # A line can end in \r only if the chunk has one (the first line
                 # aside: its start came with the chunk before). One byte is a memchr;
                 # looking for b"\r\n" took 60 ms per 71 MB.
-                remember(pieces, b"\r" in chunk or pieces[0][-1:] == b"\r")
+                remember(pieces, b"\r" in chunk or pieces[0][-1:] == b"\r", cut)
             lines = enumerate(pieces, first)
         for number, data in lines:
+            if cut is not None and number in cut:
+                cut_line = too_long(number, data, cut[number])
+                apply(cut_line)
+                if index is not None:
+                    index.note_event(cut_line)
+                    index.end_line(state, number, translator)
+                continue
             hot = fast_line(data, number) if fast_line is not None else None
             if hot is None:
                 try:

@@ -469,6 +469,8 @@ class StreamState:
 
     def _on_connection(self, session: Session, event: ConnectionNotice) -> None:
         self.notices.append(event)
+        if event.type == "input" and event.subtype in ("truncated", "replaced"):
+            self.counts.restarts += 1
         self._notice(session, event)
 
     def _on_result(self, session: Session, event: RunResult) -> None:

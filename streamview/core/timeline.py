@@ -15,6 +15,7 @@ import copy
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import overload
 
 import streamview.core.dialects as dialects
@@ -25,6 +26,9 @@ from streamview.core.reader import fold
 from streamview.core.state import StreamState
 from streamview.core.timing import Schedule, build_column_schedule, build_schedule
 
+PLAY_PREFIX_BYTES = 1 << 20
+"""A file bigger than this starts playing from a fold of its first bytes (whole lines)
+while the whole file is folded."""
 WINDOWS_KEPT = 3
 """Windows of parsed events a :class:`FileTimeline` keeps (the one played, the one
 before it for stepping back, one more)."""
@@ -223,6 +227,20 @@ def fold_indexed(
     index = PlaybackIndex(every)
     state = fold(chunks, StreamState(track_changes=False), store=store, agent=agent, index=index)
     return state, FileTimeline(store, index)
+
+
+def file_prefix(path: Path, size: int = PLAY_PREFIX_BYTES) -> bytes | None:
+    """The first ``size`` bytes of a bigger file, cut after its last whole line in them
+    (``None``: the file is no bigger, or has no newline there)."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(size + 1)
+    except OSError:
+        return None
+    if len(data) <= size:
+        return None
+    end = data.rfind(b"\n", 0, size) + 1
+    return data[:end] if end else None
 
 
 def last_moment(

@@ -163,3 +163,54 @@ def test_unicode_line_separators_do_not_split_lines() -> None:
     lines = frame([data])
     assert len(lines) == 1
     assert lines[0].data == data[:-1]
+
+
+def test_a_line_over_the_limit_is_cut_wherever_the_chunks_split_it() -> None:
+    """Past ``max_line`` only the first bytes are kept, the size is counted, and the
+    next line is read whole, with its true offset, whatever the chunk boundaries."""
+    from streamview.core import framing
+
+    long_line = b"x" * 300
+    data = b"first\n" + long_line + b"\nafter\n" + b"y" * 250
+    for size in (1, 7, 64, 299, 301, len(data)):
+        framer = LineFramer(max_line=100)
+        lines: list[RawLine] = []
+        cut: dict[int, int] = {}
+        for start in range(0, len(data), size):
+            lines.extend(framer.feed(data[start : start + size]))
+            cut.update(framer.take_cut() or {})
+        lines.extend(framer.finish())
+        cut.update(framer.take_cut() or {})
+        assert [line.number for line in lines] == [1, 2, 3, 4], size
+        assert lines[0].data == b"first" and lines[2].data == b"after"
+        assert cut == {2: 300, 4: 250}, size
+        # Its start is kept (at most KEPT_BYTES; here the limit is below that).
+        assert long_line.startswith(lines[1].data) and len(lines[1].data) >= 100
+        assert len(lines[1].data) <= framing.KEPT_BYTES
+        assert lines[2].offset == len(b"first\n") + 301, size
+        assert framer.pending_bytes == 0
+
+
+def test_endless_input_without_newline_keeps_memory_bounded() -> None:
+    """1 GiB without a newline: the framer holds at most the limit, never the input."""
+    framer = LineFramer(max_line=1 << 20)
+    chunk = b"\0" * (1 << 20)
+    most = 0
+    for _ in range(1024):
+        assert framer.split(chunk) == []
+        most = max(most, len(framer._buffer))  # what is really held in memory
+    assert most <= (1 << 20) * 2
+    assert framer.pending_bytes == 1 << 30
+    assert framer.split(b"\n") == [b"\0" * min(1 << 16, 1 << 30)][:1]
+    assert framer.take_cut() == {1: 1 << 30}
+
+
+def test_a_cut_line_becomes_a_malformed_line_saying_its_size() -> None:
+    """The reader shows a cut line as too long, with its size and its first bytes."""
+    reader = EventReader(agent="cursor")
+    reader._framer.limit = 50
+    events = [*reader.feed(b'{"type":"user"}\n' + b"z" * 120 + b"\n"), *reader.finish()]
+    bad = events[-1]
+    assert bad.line == 2
+    assert "too long" in bad.reason and "120 bytes" in bad.reason
+    assert bad.raw_size == 120 and bad.raw == b"z" * 120

@@ -175,7 +175,7 @@ def test_result_with_is_error_true() -> None:
         (b"42", "int"),
         (b'"just a string"', "str"),
         (b"null", "NoneType"),
-        (b'{"type":"user","text":"\xff\xfe"}', "UTF-8"),
+        (b'{"type":"user","text":"\xff\xfe"', "UTF-8"),
         (b'{"session_id":"s","message":{}}', "type"),
         (b'{"type":42}', "type"),
         (b'{"type":null}', "type"),
@@ -189,6 +189,27 @@ def test_bad_lines_become_malformed_with_line_number_and_raw(raw: bytes, reason_
     assert event.raw == raw
     assert event.raw_size == len(raw)
     assert reason_part in event.reason
+
+
+def test_a_record_with_invalid_utf8_is_read_with_replacement_characters() -> None:
+    """One bad byte no longer loses the record: its text keeps U+FFFD in its place,
+    and every path (Cursor's reader, the fold, other dialects) marks the line."""
+    from streamview.core.events import ConnectionNotice
+    from streamview.core.reader import EventReader, fold
+    from streamview.core.state import StreamState
+
+    line = b'{"type":"user","message":{"content":[{"type":"text","text":"caf\xe9 ok"}]}}\n'
+    event = parse_line(line.rstrip(), 3)
+    assert isinstance(event, PromptSubmitted)
+    assert event.text == "caf\ufffd ok"
+    reader = EventReader(agent="cursor")
+    events = [*reader.feed(line), *reader.finish()]
+    assert [type(e) for e in events] == [PromptSubmitted, ConnectionNotice]
+    assert isinstance(events[1], ConnectionNotice) and events[1].subtype == "invalid-utf8"
+    state = fold([line], StreamState(track_changes=False))
+    assert state.counts.malformed == 0 and state.counts.events == 1
+    assert [n.subtype for n in state.notices] == ["invalid-utf8"]
+    assert state.sessions[0].prompt == "caf\ufffd ok"
 
 
 def test_malformed_line_text_replaces_invalid_utf8() -> None:

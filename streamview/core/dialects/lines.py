@@ -15,9 +15,11 @@ from streamview.core.events import AnyEvent, MalformedLine, ToolCallEvent, Unkno
 from streamview.core.fields import as_int
 from streamview.core.parse import (
     RECV_KEY,
+    RepairedLine,
     decode_line,
     parse_decoded,
     parse_line,
+    repair_notice,
     with_raw,
 )
 
@@ -54,6 +56,11 @@ def translate_decoded(
         line: The 1-based line number.
         recv_ms: Arrival time stamped by a live source, if any.
     """
+    if data.__class__ is RepairedLine:
+        return [
+            *translate_decoded(translator, record, bytes(data), line, recv_ms),
+            repair_notice(line, recv_ms),
+        ]
     if record.__class__ is not dict:
         return [parse_decoded(record, data, line, recv_ms)]
     if RECV_KEY in record:

@@ -20,6 +20,7 @@ from streamview.core.linestore import FileLineStore, LineStore
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState
 from streamview.sources import InputError, Source, now_ms
+from streamview.spill import Spill
 
 MAX_BUFFERED = 200_000
 """Events the reader may run ahead of the UI before it waits (bounds memory)."""
@@ -63,6 +64,11 @@ class Feed:
         self.source = source
         self.agent = agent
         path = source.path
+        self.spill: Spill | None = None
+        """Where a live input without a file is kept, so payloads are read back from disk."""
+        if store is None and path is None and source.live:
+            self.spill = Spill()
+            path = self.spill.path
         self.store: LineStore = store or (FileLineStore(path) if path else LineStore())
         self._clock = clock
         self._stop = threading.Event()
@@ -79,6 +85,16 @@ class Feed:
         self.on_arrival: Callable[[], object] | None = None
         """Called (on the reader thread) when events arrive in an empty buffer, so a UI
         can fold them at once rather than at its next frame. Must not block."""
+
+    @property
+    def ended(self) -> bool:
+        """The reader reached the end of the input (events may still be waiting)."""
+        return self._ended
+
+    @property
+    def pending(self) -> int:
+        """Events read and not drained yet."""
+        return len(self._events)
 
     @property
     def stopping(self) -> bool:
@@ -138,7 +154,10 @@ class Feed:
         live = source.live
         clock = self._clock
         try:
+            spill = self.spill
             for chunk in source.chunks(self._stop):
+                if spill is not None:
+                    spill.write(chunk)  # before the lines are remembered: readable at once
                 self.bytes_read += len(chunk)
                 self._push(reader.feed(chunk, clock() if live else None))
                 self.blank_lines = reader.blank_lines

@@ -180,6 +180,8 @@ def describe_counts(info: StatusInfo) -> list[tuple[str, str]]:
         bad.append(f"{counts.malformed:,} malformed")
     if counts.unknown:
         bad.append(f"{counts.unknown:,} unknown")
+    if counts.restarts:
+        bad.append(f"file truncated/replaced: {counts.restarts:,}")
     if bad:
         pieces.append((" · ".join(bad) + " (l)", "bad"))
     return pieces

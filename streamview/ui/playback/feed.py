@@ -6,7 +6,8 @@ is a finished file. Opened at its final state, it folds the file on a thread
 a preview) and hands the app the finished state in one piece; the fold also records
 each event's times and checkpoints of the state, so no event is held (a
 :class:`~streamview.core.timeline.FileTimeline` reads them from the file when due).
-Played from its start, or from a pipe, the events are held in memory.
+Played from its start (``--replay``), a big file's first MiBs are folded first, so
+playback starts at once. Only a pipe's events are held in memory.
 
 Playing, it hands the app the events a :class:`~streamview.core.timing.Playhead` says
 are due. Going forward only appends; going back (or far ahead) hands the app the state
@@ -29,6 +30,7 @@ from streamview.core.state import StreamState
 from streamview.core.timeline import (
     FileTimeline,
     MemoryTimeline,
+    file_prefix,
     fold_indexed,
     last_moment,
     next_call,
@@ -115,6 +117,7 @@ class PlaybackFeed:
         self._indexer: threading.Thread | None = None
         self._error: str | None = None
         self._applied = 0
+        self._partial = False  # only a big file's start is scheduled yet (--replay)
         self._target: int | None = None
         """Events wanted while paused; ``None`` means all that are loaded."""
 
@@ -152,11 +155,11 @@ class PlaybackFeed:
         and the state handed over.
         """
         store = self.store
-        if self._start_playing or not isinstance(store, FileLineStore):
+        if not isinstance(store, FileLineStore):
             self._load_events(EventReader(self.store, agent=self.agent))
             return
         try:
-            self._fold_final(store)
+            (self._play_file if self._start_playing else self._fold_final)(store)
         except InputError as error:
             self._error = str(error)
         except Exception as error:  # shown in the status line, never a dead thread
@@ -213,6 +216,21 @@ class PlaybackFeed:
             self._handover = self._final = state
             self.blank_lines = state.counts.blank
 
+    def _play_file(self, store: FileLineStore) -> None:
+        """``--replay``: a big file's start is folded and played while it is all folded."""
+        prefix = file_prefix(store.path)
+        if prefix is not None:
+            self.timeline = fold_indexed([prefix], FileLineStore(store.path), self.agent)[1]
+            self._partial = True
+            self._schedule(0)
+        with folding_a_file():
+            state, timeline = fold_indexed(
+                self._counted(), store, self.agent, self._checkpoint_every
+            )
+        with self._lock:
+            self.timeline, self._final, self._partial = timeline, state, False
+        self._schedule(state.counts.blank)
+
     def _counted(self) -> Iterator[bytes]:
         """The file's chunks, counted into :attr:`bytes_read`."""
         for chunk in self.source.chunks(self._stop):
@@ -242,9 +260,10 @@ class PlaybackFeed:
         """Time the loaded events and put the playhead at its start or its end."""
         schedule = self.timeline.schedule(self.idle_limit, self.steady_ms)
         with self._lock:
-            if self._final is None:
-                self.blank_lines = blank_lines
+            self.blank_lines = blank_lines
             self.schedule = schedule
+            if self._loaded:
+                return  # the whole file's, after its start's (--replay)
             self._loaded = True
             if self._start_playing:
                 self._playhead.seek(0)
@@ -280,7 +299,7 @@ class PlaybackFeed:
             taken = self.timeline.between(self._applied, end) if end > self._applied else []
             self._applied = max(self._applied, end)
             more = self._applied < target
-            ended = self._loaded and self._applied >= len(self.timeline)
+            ended = self._loaded and not self._partial and self._applied >= len(self.timeline)
             return Batch(taken, ended and not more, self._error, more, state)
 
     def _due(self) -> int:
@@ -291,12 +310,12 @@ class PlaybackFeed:
         if self._playhead.paused:
             return total if self._target is None else self._target
         due = schedule.due_at(self._playhead.position_ms)
-        if due >= total:
+        if due >= total and not self._partial:  # partial: the rest is still being folded
             self._playhead.pause()
             self._playhead.seek(schedule.total_ms)
             self._target = None
             return total
-        return due
+        return min(due, total)
 
     def final_state(self) -> StreamState:
         """The whole file folded, as it ends (whatever the playback position)."""

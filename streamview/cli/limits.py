@@ -1,0 +1,36 @@
+"""The line limit (``--max-line``, the ``max_line`` setting): how long one line may be.
+
+See :mod:`streamview.core.framing`: a longer line keeps its first bytes and its size,
+and reading goes on at the next newline.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from streamview.core.framing import parse_size, set_line_limit
+
+
+def apply_line_limit(flag: str | None) -> str | None:
+    """Set the process's line limit from ``--max-line``, else from the settings file.
+
+    Args:
+        flag: The ``--max-line`` value, if given.
+
+    Returns:
+        Why the value cannot be used (a usage error for the flag), else ``None``. A bad
+        setting is ignored: the default stays.
+    """
+    if flag is not None:
+        try:
+            set_line_limit(parse_size(flag))
+        except ValueError:
+            return f"--max-line: not a size: {flag!r} (e.g. 64M, 512k, 1G)"
+        return None
+    from streamview.settings import Settings
+
+    settings, _ = Settings.load()
+    if settings.max_line:
+        with contextlib.suppress(ValueError):
+            set_line_limit(parse_size(settings.max_line))
+    return None
