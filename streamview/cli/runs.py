@@ -43,13 +43,26 @@ def runs_directory() -> Path:
 
 
 def recordings(directory: Path | None = None) -> list[Path]:
-    """Every recording, newest first."""
+    """Every recording, newest first: by when its run started (the sidecar's time, else
+    the file's), so the list agrees with its "started" column and a run that failed at
+    once is not ranked below longer runs started before it."""
     folder = directory or runs_directory()
     try:
         files = [path for path in folder.glob("*.ndjson") if path.is_file()]
     except OSError:
         return []
-    return sorted(files, key=lambda path: (path.stat().st_mtime, path.name), reverse=True)
+    return sorted(files, key=lambda path: (started_at(path), path.name), reverse=True)
+
+
+def started_at(path: Path) -> float:
+    """When the run behind a recording started: its sidecar says, else its file's mtime."""
+    meta = read_meta(path)
+    if meta is not None and meta.started:
+        return meta.started
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 @dataclass(frozen=True)
@@ -85,7 +98,7 @@ def describe(path: Path) -> RunInfo:
             prompt = next((s.prompt for s in state.sessions if s.prompt), "") or ""
         elif state is not None:
             status = "empty"
-    started = meta.started if meta is not None and meta.started else stat.st_mtime
+    started = started_at(path)
     outcome = outcome_of(status, meta, recording_held(path))
     exit_code = meta.exit_code if meta is not None else None
     return RunInfo(path, started, agent, outcome, exit_code, stat.st_size, prompt, meta)

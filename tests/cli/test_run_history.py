@@ -5,6 +5,7 @@ line included."""
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 import subprocess
@@ -130,3 +131,19 @@ def test_a_run_failing_before_its_first_line_keeps_why(state_env: dict[str, str]
     )
     assert meta.ended_at is not None and meta.started <= meta.ended_at
     assert meta.cut is None and meta.lines == 0
+
+
+def test_runs_are_ranked_by_when_they_started_not_by_their_last_write(tmp_path: Path) -> None:
+    """A run that failed at once (its empty recording never written again) started after
+    a long run that wrote its last line later: newest first means the failed one first,
+    as the "started" column says."""
+    from streamview.cli.runs import recordings
+    from streamview.run_meta import RunMeta, write_meta
+
+    long_run, failed = tmp_path / "a-long.ndjson", tmp_path / "b-failed.ndjson"
+    for path, started in ((long_run, 1_000.0), (failed, 1_005.0)):
+        path.write_bytes(b"")
+        assert write_meta(path, RunMeta(path.name, "stdin", started=started), first=True)
+    os.utime(failed, (1_005.0, 1_005.0))
+    os.utime(long_run, (1_060.0, 1_060.0))  # its last line came a minute after it began
+    assert recordings(tmp_path) == [failed, long_run]
