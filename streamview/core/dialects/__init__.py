@@ -10,18 +10,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from streamview.core.dialects import claude, codex, cursor, gemini
+from streamview.core.dialects import amp, claude, codex, cursor, droid, gemini, kimi, pi, qwen
 from streamview.core.dialects.base import Dialect, Translator
 from streamview.core.dialects.lines import CallReparser, translate_line
 from streamview.core.events import JSONObject
 
 DIALECTS: tuple[Dialect, ...] = (
     cursor.DIALECT,
+    amp.DIALECT,
+    qwen.DIALECT,
+    droid.DIALECT,
     claude.DIALECT,
     codex.DIALECT,
     gemini.DIALECT,
+    kimi.DIALECT,
+    pi.DIALECT,
 )
-"""Every dialect, in the order detection asks them."""
+"""Every dialect, in the order detection asks them: Amp, Qwen Code and Droid print
+Claude Code's ``system/init`` and are asked before it."""
 
 DEFAULT = cursor.DIALECT
 """The dialect of a stream nobody recognises: streamview's history is Cursor's."""
