@@ -138,7 +138,12 @@ def success_payload(kind: str, args: JSONObject, text: str) -> JSONObject:
         text: The result as the model reads it.
     """
     if kind == "read":
-        return {"content": numbered(text), "path": args.get("path")}
+        content = numbered(text)
+        return {
+            "content": content,
+            "path": args.get("path"),
+            "totalLines": len(content.splitlines()),
+        }
     if kind == "write":
         file_text = as_str(args.get("fileText"))
         lines = file_text.count("\n") + (not file_text.endswith("\n")) if file_text else 0
