@@ -25,14 +25,16 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
 ]
 
+FIRST = "I'll run the tests first."
+LAST = "both tests pass."
 CASES = {
     # agent: (header label, model or None, first words, last words, outcome mark)
-    "qwen": ("Qwen Code", "qwen3-coder-plus", "I'll run the failing test", "both tests pass.", "✓ success"),
-    "amp": ("Amp", None, "I'll run the tests first.", "both tests pass.", "✓ success"),
-    "droid": ("Droid", "claude-sonnet-4-5", "I'll run the tests first.", "both tests pass.", "✓ success"),
-    "kimi": ("Kimi CLI", None, "I'll run the tests first.", "both tests pass.", "stream ended without a result"),
-    "pi": ("pi", "claude-sonnet-4-5", "I'll run the tests first.", "both tests pass.", "✓ success"),
-}  # fmt: skip
+    "qwen": ("Qwen Code", "qwen3-coder-plus", "I'll run the failing test", LAST, "✓ success"),
+    "amp": ("Amp", None, FIRST, LAST, "✓ success"),
+    "droid": ("Droid", "claude-sonnet-4-5", FIRST, LAST, "✓ success"),
+    "kimi": ("Kimi CLI", None, FIRST, LAST, "stream ended without a result"),
+    "pi": ("pi", "claude-sonnet-4-5", FIRST, LAST, "✓ success"),
+}
 
 
 def slow_agent(fixture: Path, delay: float, linger: float) -> str:
