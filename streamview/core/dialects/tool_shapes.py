@@ -88,35 +88,44 @@ def exit_code_in(text: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
-def _grep_payload(text: str) -> JSONObject:
-    """``path:line:content`` lines as the grep view walks them; other lines as names."""
+def _file_sections(text: str) -> dict[str, list[JSONObject]]:
+    """Gemini CLI's and Qwen Code's grep display: ``File: path`` then ``L12: text`` lines."""
     files: dict[str, list[JSONObject]] = {}
-    names: list[str] = []
-    current: str | None = None
+    current: list[JSONObject] | None = None
     for line in text.splitlines():
-        if line.startswith("File: "):  # Gemini CLI's and Qwen Code's grep: File:, then L12: lines
-            current = line[len("File: ") :].strip()
-            files.setdefault(current, [])
+        if line.startswith("File: "):
+            current = files.setdefault(line[len("File: ") :].strip(), [])
             continue
-        numbered_line = _MATCH_LINE.match(line)
-        if current is not None and numbered_line:
-            files[current].append(
-                {"lineNumber": int(numbered_line.group(1)), "content": numbered_line.group(2)}
-            )
-            continue
-        parts = line.split(":", 2)
-        if len(parts) == 3 and parts[1].strip().isdigit():
-            files.setdefault(parts[0], []).append(
-                {"lineNumber": int(parts[1]), "content": parts[2]}
-            )
-        elif line.strip() and line.strip() not in _NO_FILES and not line.startswith("Found "):
-            names.append(line.strip())
+        found = _MATCH_LINE.match(line) if current is not None else None
+        if current is not None and found:
+            current.append({"lineNumber": int(found.group(1)), "content": found.group(2)})
+    return files
+
+
+def _grep_payload(text: str) -> JSONObject:
+    """``path:line:content`` lines as the grep view walks them; other lines as names.
+
+    Big outputs are common: each line is cut with ``str.find``, not split or matched.
+    """
+    files = _file_sections(text) if "File: " in text else {}
+    names: list[str] = []
+    if not files:
+        for line in text.splitlines():
+            first = line.find(":")
+            second = line.find(":", first + 1) if first > 0 else -1
+            number = line[first + 1 : second].strip() if second > 0 else ""
+            if number.isdigit():
+                files.setdefault(line[:first], []).append(
+                    {"lineNumber": int(number), "content": line[second + 1 :]}
+                )
+            elif first == -1 and ("/" in line or "." in line):
+                name = line.strip()
+                if name and name not in _NO_FILES and not name.startswith("Found "):
+                    names.append(name)
     if files:
         return {"workspaceResults": [{"file": f, "matches": m} for f, m in files.items()]}
     if names:
-        return {
-            "workspaceResults": [{"file": name} for name in names if "/" in name or "." in name]
-        }
+        return {"workspaceResults": [{"file": name} for name in names]}
     return {"workspaceResults": [], "text": text} if text else {"workspaceResults": []}
 
 
