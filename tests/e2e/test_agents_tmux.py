@@ -87,7 +87,10 @@ AGENTS: dict[str, Watched] = {
 
 
 def test_every_dialect_is_watched_in_a_terminal() -> None:
-    assert sorted(AGENTS) == sorted(dialect.name for dialect in dialects.DIALECTS)
+    from .test_dialects_b_tmux import CASES
+
+    watched = {*AGENTS, *CASES}
+    assert sorted(watched) == sorted(dialect.name for dialect in dialects.DIALECTS)
 
 
 @pytest.mark.parametrize("agent", sorted(AGENTS))

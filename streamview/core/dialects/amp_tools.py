@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from streamview.core.dialects import tool_shapes
+import streamview.core.dialects.tool_shapes as tool_shapes
 from streamview.core.dialects.claude_like import ToolMap
 from streamview.core.events import JSONObject
 from streamview.core.fields import as_int, as_str

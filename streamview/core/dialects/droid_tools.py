@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 
-from streamview.core.dialects import tool_shapes
+import streamview.core.dialects.tool_shapes as tool_shapes
 from streamview.core.events import JSONObject
 from streamview.core.fields import as_str
 

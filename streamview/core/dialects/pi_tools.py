@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from streamview.core.dialects import tool_shapes
+import streamview.core.dialects.tool_shapes as tool_shapes
 from streamview.core.events import JSONObject
 
 KINDS: dict[str, str] = {

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from streamview.core.dialects import gemini_tools, tool_shapes
+import streamview.core.dialects.gemini_tools as gemini_tools
+import streamview.core.dialects.tool_shapes as tool_shapes
 from streamview.core.dialects.claude_like import ToolMap
 from streamview.core.events import JSONObject
 from streamview.core.fields import as_str
