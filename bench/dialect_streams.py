@@ -319,6 +319,10 @@ GENERATORS: dict[str, Callable[[int, int], Iterator[dict[str, Any]]]] = {
 }
 """A stream generator per dialect name (Cursor's is ``bench/generate.py``)."""
 
+from dialect_streams_b import MORE  # noqa: E402  (Qwen Code, Amp, Droid, Kimi CLI, pi)
+
+GENERATORS.update(MORE)
+
 
 def write(dialect: str, events: int, out: Path, seed: int = 1) -> None:
     """Write about ``events`` lines of ``dialect`` to ``out``."""

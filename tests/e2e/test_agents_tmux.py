@@ -88,8 +88,9 @@ AGENTS: dict[str, Watched] = {
 
 def test_every_dialect_is_watched_in_a_terminal() -> None:
     from .test_dialects_a_tmux import WATCHED_A
+    from .test_dialects_b_tmux import CASES
 
-    watched = {*AGENTS, *WATCHED_A}
+    watched = {*AGENTS, *WATCHED_A, *CASES}
     assert sorted(watched) == sorted(dialect.name for dialect in dialects.DIALECTS)
 
 

@@ -11,14 +11,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from streamview.core.dialects import (
+    amp,
     claude,
     cline,
     codex,
     copilot,
     cursor,
+    droid,
     gemini,
     goose,
+    kimi,
     opencode,
+    pi,
+    qwen,
 )
 from streamview.core.dialects.base import Dialect, Translator
 from streamview.core.dialects.lines import CallReparser, translate_line
@@ -26,6 +31,9 @@ from streamview.core.events import JSONObject
 
 DIALECTS: tuple[Dialect, ...] = (
     cursor.DIALECT,
+    amp.DIALECT,
+    qwen.DIALECT,
+    droid.DIALECT,
     claude.DIALECT,
     codex.DIALECT,
     gemini.DIALECT,
@@ -34,8 +42,11 @@ DIALECTS: tuple[Dialect, ...] = (
     copilot.DIALECT,
     goose.DIALECT,
     cline.DIALECT,
+    kimi.DIALECT,
+    pi.DIALECT,
 )
-"""Every dialect, in the order detection asks them."""
+"""Every dialect, in the order detection asks them: Amp, Qwen Code and Droid print
+Claude Code's ``system/init`` and are asked before it."""
 
 DEFAULT = cursor.DIALECT
 """The dialect of a stream nobody recognises: streamview's history is Cursor's."""

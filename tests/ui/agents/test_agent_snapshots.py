@@ -54,8 +54,9 @@ def detail_cases() -> list[Any]:
 
 def test_every_dialect_has_a_showcase() -> None:
     from .test_dialect_snapshots_a import SHOWCASE_A
+    from .test_dialect_snapshots_b import SHOWCASE_B
 
-    everyone = {**SHOWCASE, **SHOWCASE_A}
+    everyone = {**SHOWCASE, **SHOWCASE_A, **SHOWCASE_B}
     assert sorted(everyone) == sorted(dialect.name for dialect in dialects.DIALECTS)
     for agent, path in everyone.items():
         assert fold([path.read_bytes()], agent=agent).sessions, agent

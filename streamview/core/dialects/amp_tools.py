@@ -1,0 +1,164 @@
+"""Amp's tools in the shapes streamview's tool kinds have.
+
+Names from the ``tools`` list of Amp's real ``system/init`` records (``Bash``,
+``Read``, ``create_file``, ``edit_file``, ``undo_edit``, ``Grep``, ``glob``,
+``web_search``, ``read_web_page``, ``Task``, ``finder``, ``oracle``, ``librarian``,
+``mermaid``...; older builds also ``list_directory``, ``todo_write``, ``todo_read``);
+see tests/fixtures/dialects/amp/SOURCES.md. Amp is closed source: the argument names
+(``cmd``, ``path``, ``old_str``/``new_str``, ``filePattern``, ``read_range``) are those
+of its published tool descriptions, and each is also read under Claude Code's name. A
+result may be plain text or a JSON object (``output``/``exitCode``, ``content``,
+``diff``): both are read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+import streamview.core.dialects.tool_shapes as tool_shapes
+from streamview.core.dialects.claude_like import ToolMap
+from streamview.core.events import JSONObject
+from streamview.core.fields import as_int, as_str
+
+KINDS: dict[str, str] = {
+    "Read": "read",
+    "read_file": "read",
+    "create_file": "write",
+    "edit_file": "edit",
+    "undo_edit": "edit",
+    "Bash": "shell",
+    "Grep": "grep",
+    "glob": "glob",
+    "list_directory": "ls",
+    "read_web_page": "webFetch",
+    "web_search": "webSearch",
+    "todo_write": "updateTodos",
+    "todo_read": "updateTodos",
+    "Task": "task",
+    "finder": "task",
+    "oracle": "task",
+    "librarian": "task",
+}
+"""Amp tool names and the kinds they are shown as (its subagents are ``task``)."""
+
+OWN_NAMES = frozenset(
+    {
+        "create_file",
+        "edit_file",
+        "undo_edit",
+        "finder",
+        "oracle",
+        "librarian",
+        "read_web_page",
+        "mermaid",
+        "look_at",
+        "painter",
+        "handoff",
+        "find_thread",
+        "read_thread",
+    }
+)
+"""Tool names only Amp has: a ``tool_use`` of one is Amp's."""
+
+MCP_PREFIX = "mcp__"
+
+
+def kind_of(name: str) -> str:
+    """The kind a tool name is shown as: a known kind, ``mcp``, or the name itself."""
+    if name.startswith(MCP_PREFIX):
+        return "mcp"
+    return KINDS.get(name, name or "unknown")
+
+
+def args_of(name: str, tool_input: Any) -> JSONObject:
+    """A ``tool_use`` block's ``input`` in the argument shape of the tool's kind."""
+    given: JSONObject = tool_input if isinstance(tool_input, dict) else {}
+    kind = kind_of(name)
+    if kind == "mcp":
+        server, _, tool = name[len(MCP_PREFIX) :].partition("__")
+        return {"providerIdentifier": server, "toolName": tool or server, "args": given}
+    args = dict(given)
+    if kind in ("read", "write", "edit", "ls"):
+        path = as_str(given.get("path")) or as_str(given.get("file_path"))
+        if path is not None:
+            args["path"] = path
+        if kind == "write" and isinstance(given.get("content"), str):
+            args["fileText"] = args.pop("content")
+        read_range = given.get("read_range")
+        if kind == "read" and isinstance(read_range, list) and read_range:
+            start = as_int(read_range[0])
+            if start is not None:
+                args["offset"] = start
+    elif kind == "shell":
+        command = as_str(given.get("cmd")) or as_str(given.get("command"))
+        if command is not None:
+            args["command"] = command
+        if isinstance(given.get("cwd"), str):
+            args["workingDirectory"] = given["cwd"]
+    elif kind == "glob":
+        pattern = as_str(given.get("filePattern")) or as_str(given.get("pattern"))
+        if pattern is not None:
+            args["globPattern"] = pattern
+    elif kind == "webSearch" and isinstance(given.get("query"), str):
+        args["searchTerm"] = given["query"]
+    elif kind == "updateTodos" and isinstance(given.get("todos"), list):
+        args["todos"] = [tool_shapes.todo(item) for item in given["todos"]]
+    elif kind == "task" and name != "Task":
+        text = as_str(given.get("query")) or as_str(given.get("task"))
+        if text is not None:
+            args.setdefault("description", f"{name}: {text}")
+    return args
+
+
+def description_of(name: str, tool_input: Any) -> str | None:
+    """A subagent's ``description``, if its input says it."""
+    if kind_of(name) == "task" and isinstance(tool_input, dict):
+        return as_str(tool_input.get("description"))
+    return None
+
+
+def _json_object(text: str) -> JSONObject | None:
+    if not text.startswith("{"):
+        return None
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def success_payload(kind: str, args: JSONObject, text: str) -> JSONObject:
+    """A completed call's payload, from plain text or Amp's JSON result objects."""
+    found = _json_object(text) if kind in ("shell", "read", "edit") else None
+    if found is not None:
+        if kind == "shell":
+            output = as_str(found.get("output")) or ""
+            return tool_shapes.shell_payload(output, as_int(found.get("exitCode")))
+        if kind == "read" and isinstance(found.get("content"), str):
+            text = found["content"]
+        if kind == "edit" and isinstance(found.get("diff"), str):
+            payload = tool_shapes.success_payload(kind, args, "")
+            payload["message"] = "edited"
+            return payload
+    return tool_shapes.success_payload(kind, args, text)
+
+
+def error_outcome(kind: str, text: str) -> tuple[str, JSONObject]:
+    """A failed call; a shell's JSON result with a non-zero ``exitCode`` ran and failed."""
+    found = _json_object(text) if kind == "shell" else None
+    if found is not None and as_int(found.get("exitCode")) is not None:
+        output = as_str(found.get("output")) or ""
+        return "success", tool_shapes.shell_payload(output, as_int(found.get("exitCode")))
+    return tool_shapes.error_outcome(kind, text)
+
+
+TOOLS = ToolMap(
+    kind_of=kind_of,
+    args_of=args_of,
+    description_of=description_of,
+    error_outcome=error_outcome,
+    success_payload=success_payload,
+)
+"""Amp's tools, for :class:`~streamview.core.dialects.claude_like.ClaudeLikeTranslator`."""

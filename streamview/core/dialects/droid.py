@@ -1,0 +1,247 @@
+"""Factory's ``droid exec --output-format stream-json``.
+
+Droid is closed source; its records are those of the ``droid exec`` docs
+(docs.factory.ai ``cli/droid-exec/overview``) and of the harnesses that drive it,
+checked against droid 0.105.1 and 0.116.0 (see tests/fixtures/dialects/droid/
+SOURCES.md). Every record but ``error`` carries ``session_id``; most carry a
+``timestamp`` in epoch milliseconds.
+
+- ``system/init``: ``cwd``, ``session_id``, ``tools``, ``model``, ``reasoning_effort``.
+- ``message``: ``role`` (``user``: the prompt; ``assistant``: a complete answer
+  segment), ``id``, ``text``.
+- ``reasoning``: ``id``, ``text``: the model's thinking (a repeat of the same ``id``
+  restates it).
+- ``tool_call``: ``id``, ``messageId``, ``toolId``, ``toolName``, ``parameters``.
+- ``tool_result``: ``id`` (missing in some builds: the oldest open call is meant),
+  ``toolId``, ``isError``, ``value`` or ``error`` (``type``, ``message``).
+- ``error``: ``source`` (``agent_loop``, ``cli``), ``message``: shown as a notice.
+- ``completion``: ``finalText``, ``numTurns``, ``durationMs``, ``usage``
+  (``input_tokens``, ``output_tokens``, ``cache_read_input_tokens``,
+  ``cache_creation_input_tokens``, ``thinking_tokens``): the run's end.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamview.core.dialects.droid_tools as tools
+from streamview.core.dialects.base import Dialect
+from streamview.core.dialects.claude_like import usage_of
+from streamview.core.events import (
+    AnyEvent,
+    AssistantMessage,
+    ConnectionNotice,
+    JSONObject,
+    MalformedLine,
+    PromptSubmitted,
+    RunResult,
+    SessionStarted,
+    ThinkingCompleted,
+    ThinkingDelta,
+    ToolCallEvent,
+    UnknownRecord,
+)
+from streamview.core.fast_path import FastRecord
+from streamview.core.fields import as_int, as_str
+
+NAME = "droid"
+_INIT_KEYS = frozenset({"type", "subtype", "session_id", "model", "cwd"})
+_OWN_TYPES = frozenset({"tool_call", "tool_result", "completion", "reasoning", "message"})
+
+
+class DroidTranslator:
+    """One ``droid exec`` stream, remembering each open call's tool and arguments."""
+
+    def __init__(self) -> None:
+        self._calls: dict[str, tuple[str, JSONObject]] = {}
+        """Open calls by id, in the order they started."""
+        self._session: str | None = None
+        self._thought: tuple[str | None, str] = (None, "")
+        """The last ``reasoning`` record's id and text (a repeat restates it)."""
+        self._thinking = False
+        """Reasoning was the last thing read: the next other record closes it."""
+
+    def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
+        """The events one Droid record stands for (see ``Translator``)."""
+        kind = record.get("type")
+        if not isinstance(kind, str):
+            return [MalformedLine(line, self._session, None, recv_ms, reason="no 'type' field")]
+        sid = as_str(record.get("session_id")) or self._session
+        ts = as_int(record.get("timestamp"))
+        if kind != "reasoning" and self._thinking:
+            self._thinking = False
+            return [
+                ThinkingCompleted(line, sid, ts, recv_ms),
+                *self.translate(record, line, recv_ms),
+            ]
+        events: list[AnyEvent] | None = None
+        if kind == "message":
+            events = self._message(record, line, sid, ts, recv_ms)
+        elif kind == "reasoning":
+            events = self._reasoning(record, line, sid, ts, recv_ms)
+        elif kind == "tool_call":
+            events = [self._started(record, line, sid, ts, recv_ms)]
+        elif kind == "tool_result":
+            events = [self._completed(record, line, sid, ts, recv_ms)]
+        elif kind == "system" and record.get("subtype") == "init":
+            self._session = sid
+            events = [
+                SessionStarted(
+                    line,
+                    sid,
+                    ts,
+                    recv_ms,
+                    model=as_str(record.get("model")),
+                    cwd=as_str(record.get("cwd")),
+                    agent=NAME,
+                    extra={k: v for k, v in record.items() if k not in _INIT_KEYS},
+                )
+            ]
+        elif kind == "completion":
+            events = [self._completion(record, line, sid, ts, recv_ms)]
+        elif kind == "error" and as_str(record.get("message")):
+            events = [
+                ConnectionNotice(
+                    line,
+                    sid,
+                    ts,
+                    recv_ms,
+                    type="error",
+                    subtype=as_str(record.get("source")) or "error",
+                    detail=as_str(record.get("message")),
+                )
+            ]
+        if not events:
+            subtype = as_str(record.get("subtype"))
+            return [
+                UnknownRecord(line, sid, ts, recv_ms, type=kind, subtype=subtype, record=record)
+            ]
+        return events
+
+    def fast(self, record: JSONObject, line: int) -> FastRecord | None:
+        """Droid prints whole messages, no deltas: nothing for the fast path."""
+        return None
+
+    def _message(
+        self, record: JSONObject, line: int, sid: str | None, ts: int | None, recv: int | None
+    ) -> list[AnyEvent] | None:
+        text = record.get("text")
+        if not isinstance(text, str):
+            return None
+        role = record.get("role")
+        if role == "user":
+            return [PromptSubmitted(line, sid, ts, recv, text=text)]
+        if role == "assistant":
+            return [AssistantMessage(line, sid, ts, recv, text=text, delta=False)]
+        return None
+
+    def _reasoning(
+        self, record: JSONObject, line: int, sid: str | None, ts: int | None, recv: int | None
+    ) -> list[AnyEvent] | None:
+        text = record.get("text")
+        if not isinstance(text, str):
+            return None
+        ident = as_str(record.get("id"))
+        before_id, before = self._thought
+        self._thought = (ident, text)
+        if ident is not None and ident == before_id and text.startswith(before):
+            text = text[len(before) :]  # the same thought restated: only what is new
+        self._thinking = True
+        return [ThinkingDelta(line, sid, ts, recv, text=text)]
+
+    def _started(
+        self, record: JSONObject, line: int, sid: str | None, ts: int | None, recv: int | None
+    ) -> AnyEvent:
+        name = as_str(record.get("toolName")) or as_str(record.get("toolId")) or "unknown"
+        call_id = as_str(record.get("id")) or f"<line {line}>"
+        parameters = record.get("parameters")
+        args = tools.args_of(name, parameters)
+        self._calls[call_id] = (name, args)
+        return ToolCallEvent(
+            line,
+            sid,
+            ts,
+            recv,
+            completed=False,
+            call_id=call_id,
+            kind=tools.kind_of(name),
+            args=args,
+            description=tools.description_of(name, parameters),
+            model_call_id=as_str(record.get("messageId")),
+            started_at_ms=ts,
+        )
+
+    def _completed(
+        self, record: JSONObject, line: int, sid: str | None, ts: int | None, recv: int | None
+    ) -> AnyEvent:
+        call_id = as_str(record.get("id"))
+        if call_id is None or call_id not in self._calls:
+            # Builds that leave out the id answer the oldest open call.
+            call_id = next(iter(self._calls), call_id or f"<line {line}>")
+        name, args = self._calls.pop(call_id, (as_str(record.get("toolId")) or "", {}))
+        outcome: str
+        payload: Any
+        if record.get("isError") is True or isinstance(record.get("error"), dict):
+            outcome, payload = tools.error_outcome(name, record.get("error"), record.get("value"))
+        else:
+            outcome, payload = "success", tools.success_payload(name, args, record.get("value"))
+        return ToolCallEvent(
+            line,
+            sid,
+            ts,
+            recv,
+            completed=True,
+            call_id=call_id,
+            kind=tools.kind_of(name) if name else "unknown",
+            outcome=outcome,
+            payload=payload,
+            completed_at_ms=ts,
+        )
+
+    def _completion(
+        self, record: JSONObject, line: int, sid: str | None, ts: int | None, recv: int | None
+    ) -> AnyEvent:
+        is_error = record.get("isError") is True
+        text = as_str(record.get("finalText"))
+        usage = usage_of(record.get("usage"))
+        raw = record.get("usage")
+        if usage is not None and isinstance(raw, dict) and as_int(raw.get("thinking_tokens")):
+            usage["thinkingTokens"] = raw["thinking_tokens"]
+        return RunResult(
+            line,
+            sid,
+            ts,
+            recv,
+            subtype="error" if is_error else "success",
+            is_error=is_error,
+            duration_ms=as_int(record.get("durationMs")),
+            result=text,
+            usage=usage,
+            num_turns=as_int(record.get("numTurns")),
+            message=text if is_error else None,
+        )
+
+
+def detect(record: JSONObject) -> bool:
+    """Droid's ``system/init`` (``reasoning_effort``, or ``Execute`` among its tools),
+    or a record only Droid prints: a ``tool_call`` with ``toolName``, a
+    ``tool_result`` with ``toolId``, a ``completion`` with ``finalText``, a
+    ``message`` with ``text`` and a ``role``, a ``reasoning`` with ``text``."""
+    kind = record.get("type")
+    if kind == "system":
+        if record.get("subtype") != "init":
+            return False
+        listed = record.get("tools")
+        return "reasoning_effort" in record or (isinstance(listed, list) and "Execute" in listed)
+    if kind not in _OWN_TYPES:
+        return False
+    if kind == "tool_call":
+        return "toolName" in record or "toolId" in record
+    if kind == "tool_result":
+        return "toolId" in record or "isError" in record
+    if kind == "completion":
+        return "finalText" in record
+    return isinstance(record.get("text"), str) and (kind == "reasoning" or "role" in record)
+
+
+DIALECT = Dialect(name=NAME, label="Droid", detect=detect, translator=DroidTranslator)

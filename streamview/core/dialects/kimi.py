@@ -1,0 +1,209 @@
+"""Kimi CLI's ``kimi --print -p "..." --output-format stream-json`` (MoonshotAI/kimi-cli).
+
+Kimi prints kosong ``Message`` objects, one a line, as ``JsonPrinter`` in
+``src/kimi_cli/ui/print/visualize.py`` writes them (and ``docs/en/customization/
+print-mode.md`` shows them): records with a ``role`` and no ``type``.
+
+- ``assistant``: ``content`` (a string, or parts: ``text``, ``think`` with its
+  ``think`` text, ``image_url``...) and ``tool_calls`` (``id``,
+  ``function.name``, ``function.arguments`` as a JSON string).
+- ``tool``: ``tool_call_id`` and ``content``: ``<system>...</system>`` text (the
+  tool's note; ``<system>ERROR: ...</system>`` when it failed) then its output.
+- A background task's ``Notification`` (``id``, ``category``, ``type``,
+  ``source_kind``, ``title``, ``body``, ``severity``...) and a ``PlanDisplay``
+  (``content``, ``file_path``).
+
+There is no init record, no session id, no model, no usage and no final record: the
+run's outcome is its exit status (0 done, 1 failed, 75 retryable), which ``streamview
+run`` sees. Errors are printed as plain text lines ("Max steps reached: 100").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+import streamview.core.dialects.kimi_tools as tools
+from streamview.core.dialects.base import Dialect
+from streamview.core.events import (
+    AnyEvent,
+    AssistantMessage,
+    ConnectionNotice,
+    JSONObject,
+    PromptSubmitted,
+    SessionStarted,
+    ThinkingCompleted,
+    ThinkingDelta,
+    ToolCallEvent,
+    UnknownRecord,
+)
+from streamview.core.fast_path import FastRecord
+from streamview.core.fields import as_str
+
+NAME = "kimi"
+_NOTE_OPEN, _NOTE_CLOSE = "<system>", "</system>"
+_NOTIFICATION_KEYS = frozenset({"category", "source_kind", "severity", "title"})
+_ROLES = frozenset({"assistant", "tool", "user"})
+
+
+def _parts(content: Any) -> list[JSONObject]:
+    """A message's content as parts (a bare string is one text part)."""
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    if isinstance(content, list):
+        return [part for part in content if isinstance(part, dict)]
+    return []
+
+
+def _arguments(raw: Any) -> Any:
+    """A tool call's ``arguments``: a JSON string, decoded (kept as it came if it is not)."""
+    if not isinstance(raw, str):
+        return raw
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return {"arguments": raw}
+
+
+def split_note(parts: list[JSONObject]) -> tuple[str, str]:
+    """A tool message's ``<system>`` note and the rest of its text."""
+    notes: list[str] = []
+    output: list[str] = []
+    for part in parts:
+        text = part.get("text")
+        if part.get("type") != "text" or not isinstance(text, str):
+            continue
+        if text.startswith(_NOTE_OPEN) and text.endswith(_NOTE_CLOSE):
+            notes.append(text[len(_NOTE_OPEN) : -len(_NOTE_CLOSE)])
+        else:
+            output.append(text)
+    return "\n".join(notes), "".join(output)
+
+
+class KimiTranslator:
+    """One Kimi CLI stream, remembering each open call's tool and arguments."""
+
+    def __init__(self) -> None:
+        self._calls: dict[str, tuple[str, JSONObject]] = {}
+        self._started = False
+        """A ``SessionStarted`` was given (Kimi prints no init record of its own)."""
+
+    def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
+        """The events one Kimi CLI record stands for (see ``Translator``)."""
+        events: list[AnyEvent] = []
+        if not self._started:
+            self._started = True
+            events.append(SessionStarted(line, None, None, recv_ms, agent=NAME))
+        role = record.get("role")
+        found: list[AnyEvent] | None = None
+        if "type" not in record and role == "assistant":
+            found = self._assistant(record, line, recv_ms)
+        elif "type" not in record and role == "tool":
+            found = [self._tool(record, line, recv_ms)]
+        elif "type" not in record and role == "user":
+            text = "".join(
+                p["text"] for p in _parts(record.get("content")) if isinstance(p.get("text"), str)
+            )
+            found = [PromptSubmitted(line, None, None, recv_ms, text=text)]
+        elif record.keys() >= _NOTIFICATION_KEYS:
+            title = as_str(record.get("title")) or ""
+            body = as_str(record.get("body"))
+            found = [
+                ConnectionNotice(
+                    line,
+                    None,
+                    None,
+                    recv_ms,
+                    type="notification",
+                    subtype=as_str(record.get("type")) or "notification",
+                    detail=f"{title}: {body}" if body else title,
+                )
+            ]
+        elif isinstance(record.get("content"), str) and isinstance(record.get("file_path"), str):
+            found = [
+                AssistantMessage(line, None, None, recv_ms, text=record["content"], delta=False)
+            ]
+        if not found:
+            kind = record.get("type")
+            label = kind if isinstance(kind, str) else as_str(role) or "?"
+            found = [UnknownRecord(line, None, None, recv_ms, type=label, record=record)]
+        return events + found
+
+    def fast(self, record: JSONObject, line: int) -> FastRecord | None:
+        """Kimi prints whole messages, no deltas: nothing for the fast path."""
+        return None
+
+    def _assistant(self, record: JSONObject, line: int, recv: int | None) -> list[AnyEvent]:
+        events: list[AnyEvent] = []
+        texts: list[str] = []
+        for part in _parts(record.get("content")):
+            if part.get("type") == "think" and isinstance(part.get("think"), str):
+                if part["think"]:
+                    events.append(ThinkingDelta(line, None, None, recv, text=part["think"]))
+                events.append(ThinkingCompleted(line, None, None, recv))
+            elif part.get("type") == "text" and isinstance(part.get("text"), str):
+                texts.append(part["text"])
+        if texts and "".join(texts):
+            events.append(
+                AssistantMessage(line, None, None, recv, text="".join(texts), delta=False)
+            )
+        calls = record.get("tool_calls")
+        for call in calls if isinstance(calls, list) else []:
+            if not isinstance(call, dict):
+                continue
+            function = call.get("function")
+            body: JSONObject = function if isinstance(function, dict) else {}
+            name = as_str(body.get("name")) or "unknown"
+            call_id = as_str(call.get("id")) or f"<line {line}>"
+            arguments = _arguments(body.get("arguments"))
+            args = tools.args_of(name, arguments)
+            self._calls[call_id] = (name, args)
+            events.append(
+                ToolCallEvent(
+                    line,
+                    None,
+                    None,
+                    recv,
+                    completed=False,
+                    call_id=call_id,
+                    kind=tools.kind_of(name),
+                    args=args,
+                    description=tools.description_of(name, arguments),
+                )
+            )
+        return events or [ThinkingCompleted(line, None, None, recv)]
+
+    def _tool(self, record: JSONObject, line: int, recv: int | None) -> AnyEvent:
+        call_id = as_str(record.get("tool_call_id")) or f"<line {line}>"
+        name, args = self._calls.pop(call_id, ("", {}))
+        kind = tools.kind_of(name) if name else "unknown"
+        note, output = split_note(_parts(record.get("content")))
+        outcome, payload = tools.outcome_of(kind, args, note, output)
+        return ToolCallEvent(
+            line,
+            None,
+            None,
+            recv,
+            completed=True,
+            call_id=call_id,
+            kind=kind,
+            outcome=outcome,
+            payload=payload,
+        )
+
+
+def detect(record: JSONObject) -> bool:
+    """A message with a ``role`` and no ``type`` (an assistant's with ``content`` or
+    ``tool_calls``, a tool's with ``tool_call_id``), or Kimi's notification record."""
+    if "type" not in record:
+        role = record.get("role")
+        if role not in _ROLES:
+            return False
+        if role == "tool":
+            return isinstance(record.get("tool_call_id"), str)
+        return "content" in record or "tool_calls" in record
+    return record.keys() >= _NOTIFICATION_KEYS and "source_kind" in record
+
+
+DIALECT = Dialect(name=NAME, label="Kimi CLI", detect=detect, translator=KimiTranslator)

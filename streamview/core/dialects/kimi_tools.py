@@ -1,0 +1,85 @@
+"""Kimi CLI's tools in the shapes streamview's tool kinds have.
+
+Names and parameters: the ``Params`` models of ``src/kimi_cli/tools/`` in
+MoonshotAI/kimi-cli (``Shell`` ``command``; ``ReadFile`` ``path``/``line_offset``/
+``n_lines``; ``WriteFile`` ``path``/``content``/``mode``; ``StrReplaceFile`` ``path``/
+``edit`` (``old``, ``new``, ``replace_all``, or a list of them); ``Glob`` ``pattern``/
+``directory``; ``Grep``; ``SearchWeb`` ``query``; ``FetchURL`` ``url``; ``Agent``
+``description``/``prompt``/``subagent_type``; ``SetTodoList`` ``todos`` (``title``,
+``status`` ``pending``/``in_progress``/``done``); ``Think`` ``thought``). An MCP
+server's tools keep their own bare names: nothing tells them apart.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamview.core.dialects.tool_shapes as tool_shapes
+from streamview.core.events import JSONObject
+from streamview.core.fields import as_str
+
+KINDS: dict[str, str] = {
+    "Shell": "shell",
+    "ReadFile": "read",
+    "ReadMediaFile": "read",
+    "WriteFile": "write",
+    "StrReplaceFile": "edit",
+    "Glob": "glob",
+    "Grep": "grep",
+    "SearchWeb": "webSearch",
+    "FetchURL": "webFetch",
+    "Agent": "task",
+    "Task": "task",
+    "SetTodoList": "updateTodos",
+}
+"""Kimi CLI tool names and the kinds they are shown as."""
+
+
+def kind_of(name: str) -> str:
+    """The kind a tool name is shown as: a known kind, or the name itself."""
+    return KINDS.get(name, name or "unknown")
+
+
+def args_of(name: str, arguments: Any) -> JSONObject:
+    """A tool call's decoded ``arguments`` in the argument shape of the tool's kind."""
+    given: JSONObject = arguments if isinstance(arguments, dict) else {}
+    kind = kind_of(name)
+    args = dict(given)
+    if kind == "write" and isinstance(given.get("content"), str):
+        args["fileText"] = args.pop("content")
+    elif kind == "glob":
+        if isinstance(given.get("pattern"), str):
+            args["globPattern"] = given["pattern"]
+        if isinstance(given.get("directory"), str):
+            args["targetDirectory"] = given["directory"]
+    elif kind == "webSearch" and isinstance(given.get("query"), str):
+        args["searchTerm"] = given["query"]
+    elif kind == "updateTodos" and isinstance(given.get("todos"), list):
+        args["todos"] = [tool_shapes.todo(item) for item in given["todos"]]
+    return args
+
+
+def description_of(name: str, arguments: Any) -> str | None:
+    """What a command or a subagent is for, if its arguments say it."""
+    if kind_of(name) in ("shell", "task") and isinstance(arguments, dict):
+        return as_str(arguments.get("description"))
+    return None
+
+
+def outcome_of(kind: str, args: JSONObject, note: str, output: str) -> tuple[str, JSONObject]:
+    """``(outcome, payload)`` of a tool message: ``note`` is its ``<system>`` text (an
+    ``ERROR: ...`` one says the call failed), ``output`` the rest of it."""
+    if note.startswith("ERROR:"):
+        message = note[len("ERROR:") :].strip()
+        outcome, payload = tool_shapes.error_outcome(kind, message)
+        if outcome == "success":  # a command that ran and failed: its own output
+            payload["stdout"] = output
+        elif output:
+            payload["output"] = output
+        return outcome, payload
+    if kind == "shell":
+        return "success", tool_shapes.shell_payload(output)
+    payload = tool_shapes.success_payload(kind, args, output or note)
+    if note and kind in ("read", "write", "edit"):
+        payload["message"] = note
+    return "success", payload

@@ -1,0 +1,201 @@
+"""A tool's text result in the payload shapes streamview's kinds have (Cursor's).
+
+Qwen Code, Amp, Factory's Droid, Kimi CLI and pi send a call's result as the text the
+model reads. Each of their tools modules maps its tool names and argument names onto
+the shared kinds and canonical argument keys (``path``, ``fileText``, ``command``,
+``globPattern``, ``url``, ``searchTerm``, ``todos``...); this module turns the text into
+the payload each kind's summary and detail view read, the same way for all of them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from streamview.core.dialects.claude_tools import edit_diff, is_denial
+from streamview.core.events import JSONObject
+from streamview.core.fields import as_str
+
+_NUMBERED = re.compile(r"^ *\d+(?:→|\t)", re.MULTILINE)
+"""``cat -n`` line numbers some read tools put before each line (``   12→``, ``    12\t``)."""
+_EXIT = re.compile(
+    r"(?:exit(?:ed)? (?:with )?code:? |Exit code:? |exit status )(-?\d+)", re.IGNORECASE
+)
+_MATCH_LINE = re.compile(r"^L(\d+): ?(.*)$")
+_NO_FILES = frozenset({"No files found", "No files found matching pattern", "No matches found"})
+_EDIT_KEYS = (
+    ("old_string", "new_string"),
+    ("old_str", "new_str"),
+    ("oldText", "newText"),
+    ("old", "new"),
+)
+"""How agents name an edit's text before and after."""
+_DONE = frozenset({"done", "complete", "finished"})
+
+
+def numbered(text: str) -> str:
+    """``text`` without the line numbers a read tool put before every line, if it did."""
+    lines = text.splitlines()
+    if lines and all(_NUMBERED.match(line) for line in lines if line):
+        return _NUMBERED.sub("", text)
+    return text
+
+
+def edit_pairs(args: JSONObject) -> list[tuple[str, str]]:
+    """The ``(old, new)`` texts of an edit: its own, or those of its ``edits`` list."""
+    found: list[tuple[str, str]] = []
+    items = args.get("edits", args.get("edit"))
+    candidates = items if isinstance(items, list) else [items] if isinstance(items, dict) else []
+    for item in [args, *candidates]:
+        if not isinstance(item, dict):
+            continue
+        for old_key, new_key in _EDIT_KEYS:
+            old, new = item.get(old_key), item.get(new_key)
+            if isinstance(old, str) and isinstance(new, str):
+                found.append((old, new))
+                break
+    return found
+
+
+def todo(item: Any, text_keys: tuple[str, ...] = ("content", "title", "description")) -> Any:
+    """A todo item as the todo view reads one (``content``, ``status`` spelled
+    ``completed``/``in_progress``/``pending``), keeping what else it has."""
+    if not isinstance(item, dict):
+        return item
+    shown = dict(item)
+    if "content" not in item:
+        for key in text_keys:
+            if isinstance(item.get(key), str):
+                shown["content"] = item[key]
+                break
+    status = as_str(item.get("status"))
+    if status is not None and status.lower() in _DONE:
+        shown["status"] = "completed"
+    return shown
+
+
+def shell_payload(text: str, exit_code: int | None = None) -> JSONObject:
+    """A command's output, with its exit code if known."""
+    payload: JSONObject = {"stdout": text}
+    if exit_code is not None:
+        payload["exitCode"] = exit_code
+    return payload
+
+
+def exit_code_in(text: str) -> int | None:
+    """The exit code an error text states (``Command failed with exit code: 2``)."""
+    found = _EXIT.search(text)
+    return int(found.group(1)) if found else None
+
+
+def _file_sections(text: str) -> dict[str, list[JSONObject]]:
+    """Gemini CLI's and Qwen Code's grep display: ``File: path`` then ``L12: text`` lines."""
+    files: dict[str, list[JSONObject]] = {}
+    current: list[JSONObject] | None = None
+    for line in text.splitlines():
+        if line.startswith("File: "):
+            current = files.setdefault(line[len("File: ") :].strip(), [])
+            continue
+        found = _MATCH_LINE.match(line) if current is not None else None
+        if current is not None and found:
+            current.append({"lineNumber": int(found.group(1)), "content": found.group(2)})
+    return files
+
+
+def _grep_payload(text: str) -> JSONObject:
+    """``path:line:content`` lines as the grep view walks them; other lines as names.
+
+    Big outputs are common: each line is cut with ``str.find``, not split or matched.
+    """
+    files = _file_sections(text) if "File: " in text else {}
+    names: list[str] = []
+    if not files:
+        for line in text.splitlines():
+            first = line.find(":")
+            second = line.find(":", first + 1) if first > 0 else -1
+            number = line[first + 1 : second].strip() if second > 0 else ""
+            if number.isdigit():
+                files.setdefault(line[:first], []).append(
+                    {"lineNumber": int(number), "content": line[second + 1 :]}
+                )
+            elif first == -1 and ("/" in line or "." in line):
+                name = line.strip()
+                if name and name not in _NO_FILES and not name.startswith("Found "):
+                    names.append(name)
+    if files:
+        return {"workspaceResults": [{"file": f, "matches": m} for f, m in files.items()]}
+    if names:
+        return {"workspaceResults": [{"file": name} for name in names]}
+    return {"workspaceResults": [], "text": text} if text else {"workspaceResults": []}
+
+
+def _lines(text: str) -> list[str]:
+    """A listing's names: its lines, but for a ``Found N file(s)...`` heading and blanks."""
+    return [
+        line
+        for line in text.splitlines()
+        if line.strip() and line.strip() not in _NO_FILES and not line.startswith("Found ")
+    ]
+
+
+def success_payload(kind: str, args: JSONObject, text: str) -> JSONObject:
+    """The ``success`` payload of a call whose result is ``text``, in its kind's shape.
+
+    Args:
+        kind: The call's kind (``read``, ``shell``...; another name for a tool nobody maps).
+        args: Its arguments, with the canonical keys (``path``, ``fileText``...).
+        text: The result as the model reads it.
+    """
+    if kind == "read":
+        content = numbered(text)
+        return {
+            "content": content,
+            "path": args.get("path"),
+            "totalLines": len(content.splitlines()),
+        }
+    if kind == "write":
+        file_text = as_str(args.get("fileText"))
+        lines = file_text.count("\n") + (not file_text.endswith("\n")) if file_text else 0
+        return {"path": args.get("path"), "linesCreated": lines, "message": text}
+    if kind == "edit":
+        path = as_str(args.get("path")) or "file"
+        payload: JSONObject = {"path": path, "message": text.split("\n", 1)[0]}
+        pairs = edit_pairs(args)
+        if pairs:
+            payload["diffString"], payload["linesAdded"], payload["linesRemoved"] = edit_diff(
+                path, pairs
+            )
+        return payload
+    if kind == "shell":
+        return shell_payload(text)
+    if kind == "glob":
+        files = _lines(text)
+        return {"files": files, "totalFiles": len(files)}
+    if kind == "grep":
+        return _grep_payload(text)
+    if kind == "webFetch":
+        return {"url": args.get("url"), "markdown": text}
+    if kind == "updateTodos":
+        todos = args.get("todos")
+        return {"todos": todos if isinstance(todos, list) else [], "message": text}
+    if kind == "mcp":
+        return {"content": [{"text": text}] if text else []}
+    if kind in ("task", "ls", "webSearch"):
+        return {"message": text}
+    return {"content": text}
+
+
+def error_outcome(kind: str, text: str) -> tuple[str, JSONObject]:
+    """``(outcome, payload)`` of a call that ended in error with ``text``.
+
+    A refused permission is ``rejected``; a shell command that says its exit code ran
+    and failed (``success`` with that ``exitCode``, as Cursor says it); anything else
+    is an ``error`` with its message.
+    """
+    if is_denial(text) or "declined" in text.lower():
+        return "rejected", {"reason": text}
+    if kind == "shell":
+        code = exit_code_in(text)
+        if code is not None:
+            return "success", shell_payload(text, code)
+    return "error", {"message": text or "error"}
