@@ -38,6 +38,8 @@ class ViewerActions(SearchActions):
 
     settings: Settings
     _settings_problem: str | None
+    _transcript_followed = True
+    """The transcript was following when it last said so (its changes move the table)."""
 
     def action_playback(self, command: str) -> None:
         """Playback, agent and export keys (the app's)."""
@@ -57,6 +59,11 @@ class ViewerActions(SearchActions):
 
     @on(Transcript.FollowChanged)
     def _follow_changed(self, message: Transcript.FollowChanged) -> None:
+        """The table follows the newest call while the transcript follows the end."""
+        table = self.tool_table
+        if message.following != self._transcript_followed:
+            self._transcript_followed = message.following
+            table.follow_newest(message.following)
         self.refresh_status()
 
     def _focus_moved(self, focused: Widget | None) -> None:
