@@ -53,8 +53,12 @@ class ViewerActions(SearchActions):
 
     @on(Transcript.EndPressed)
     def _end_pressed(self, message: Transcript.EndPressed) -> None:
+        """End follows a playing playback's playhead (the transcript follows again);
+        ``G``, or End while paused, takes the playback to its end."""
         feed = self.feed
-        if isinstance(feed, PlaybackFeed) and feed.loaded and feed.position < feed.total:
+        if not isinstance(feed, PlaybackFeed) or not feed.loaded:
+            return
+        if feed.position < feed.total and (message.to_run_end or not feed.playing):
             self.action_playback("end")
 
     @on(Transcript.FollowChanged)

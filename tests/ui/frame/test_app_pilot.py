@@ -112,7 +112,7 @@ async def test_status_says_success_with_duration_and_tokens() -> None:
         await pilot.press("q")
     assert "✓ success in 9.9s" in text
     assert "7,120 in · 354 out" in text
-    assert "9 events" in text
+    assert "9 lines" in text
     assert app.return_value == 0
     assert app.exit_code == 0
 
