@@ -1,5 +1,6 @@
 """What the viewer remembers between runs: the theme, whether thinking is shown, and the
-tool-call filter, in a small TOML file in the user's config directory.
+tool-call filter of the last run filtered, in a small TOML file in the user's config
+directory.
 
 Command-line flags win over it. A file that cannot be read is reported once and the
 defaults are used; one that cannot be written is left as it was (the viewer goes on).
@@ -29,6 +30,8 @@ class Settings:
     filter_status: str | None = None
     filter_kind: str | None = None
     filter_text: str = ""
+    filter_run: str = ""
+    """The file the filter was set on: it is shown filtered again, no other run is."""
 
     @classmethod
     def load(cls, path: Path | None = None) -> tuple[Settings, str | None]:

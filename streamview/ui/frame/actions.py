@@ -21,6 +21,7 @@ from textual.widgets import Input
 
 from streamview.core.state import Session, ToolCall
 from streamview.settings import Settings
+from streamview.sources import Source
 from streamview.ui.calls.filter import STATUS_GROUPS, CallFilter
 from streamview.ui.calls.table import ToolCallTable
 from streamview.ui.details import handoff
@@ -38,6 +39,7 @@ class ViewerActions(SearchActions):
 
     settings: Settings
     _settings_problem: str | None
+    source: Source
     _transcript_followed = True
     """The transcript was following when it last said so (its changes move the table)."""
 
@@ -135,9 +137,19 @@ class ViewerActions(SearchActions):
         if self.session_index is not None:
             self._title_table(self.state.sessions[self.session_index])
         chosen = self.tool_table.call_filter
-        self._remember(
-            filter_status=chosen.status, filter_kind=chosen.kind, filter_text=chosen.text
-        )
+        run = self._run_key()
+        if run:  # a pipe's filter is not kept: no later run is the same one
+            self._remember(
+                filter_status=chosen.status,
+                filter_kind=chosen.kind,
+                filter_text=chosen.text,
+                filter_run=run,
+            )
+
+    def _run_key(self) -> str:
+        """The file on show, as the settings name the run a filter was set on."""
+        path = self.source.path
+        return str(path.resolve()) if path is not None else ""
 
     # -- settings that persist --------------------------------------------------------
 
@@ -151,7 +163,8 @@ class ViewerActions(SearchActions):
         chosen = CallFilter(settings.filter_status, settings.filter_kind, settings.filter_text)
         if chosen.status not in (None, *STATUS_GROUPS):
             chosen = replace(chosen, status=None)
-        if chosen.active:
+        if chosen.active and settings.filter_run and settings.filter_run == self._run_key():
+            # A filter belongs to the run it was set on: another run opens unfiltered.
             self.tool_table.set_filter(chosen)
         self.watch(self, "theme", lambda theme: self._remember(theme=theme), init=False)
 
