@@ -122,6 +122,8 @@ class Transcript(TranscriptLayout, can_focus=True):
         if show == self.show_thinking:
             return
         self.show_thinking = show
+        # A quiet marker: hidden thinking is still there, and t brings it back.
+        self.border_title = "Transcript" if show else "Transcript · thinking hidden (t)"
         for entry in self._entries:
             if entry.block.kind == THINKING:
                 entry.lines = None

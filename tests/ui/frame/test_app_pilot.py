@@ -178,10 +178,14 @@ async def test_thinking_toggles_with_t() -> None:
         await settle(pilot)
         transcript = app.query_one(Transcript)
         shown = "\n".join(transcript.plain_lines())
+        assert "hidden" not in str(transcript.border_title)
         await pilot.press("t")
         hidden = "\n".join(transcript.plain_lines())
+        # A quiet marker says the thinking is hidden, not gone, and which key shows it.
+        assert transcript.border_title == "Transcript · thinking hidden (t)"
         await pilot.press("t")
         again = "\n".join(transcript.plain_lines())
+        assert transcript.border_title == "Transcript"
     assert "Writing a four-line poem about rivers" in shown
     assert "thinking" in shown
     assert "Writing a four-line poem" not in hidden
