@@ -83,9 +83,11 @@ def test_the_tool_table_follows_a_piped_run_until_moved_and_end_resumes(
     time.sleep(0.3)
     tmux.keys("PPage")
     time.sleep(0.8)
-    held = table(tmux.screen())[1]
+    # (The table goes with the call the transcript shows; it no longer chases the end.)
     screen = wait_more_calls(tmux, table(tmux.screen())[0])
-    assert table(screen)[1] == held and not newest_in_view(screen)
+    screen = wait_more_calls(tmux, table(screen)[0])
+    total, rows = table(screen)
+    assert rows and rows[-1] < total - 10, screen
     # End in the transcript: both follow the run again.
     tmux.keys("End")
     wait_more_calls(tmux, table(tmux.screen())[0])

@@ -57,6 +57,9 @@ class ViewerActions(SearchActions):
     def _end_pressed(self, message: Transcript.EndPressed) -> None:
         """End follows a playing playback's playhead (the transcript follows again);
         ``G``, or End while paused, takes the playback to its end."""
+        table = self.tool_table
+        if table.session is not None and not table.session.finished:
+            table.follow_newest()  # the live end: of the transcript and of the calls
         feed = self.feed
         if not isinstance(feed, PlaybackFeed) or not feed.loaded:
             return
@@ -84,9 +87,12 @@ class ViewerActions(SearchActions):
 
     @on(Transcript.CallInView)
     def _call_in_view(self, message: Transcript.CallInView) -> None:
-        """Scrolling the transcript moves the table's cursor to the call on screen."""
-        if not self.tool_table.has_focus:
-            self.tool_table.select_call(message.call_index)
+        """Scrolling the transcript moves the table's cursor to the call on screen
+        (back at the end of a live run, the table follows the newest call instead)."""
+        table = self.tool_table
+        live = table.session is not None and not table.session.finished
+        if not table.has_focus and not (live and self.transcript.following):
+            table.select_call(message.call_index)
 
     @on(Transcript.OpenCall)
     @on(ToolCallTable.OpenDetail)

@@ -70,3 +70,9 @@ async def test_the_table_follows_a_live_run_until_the_person_moves_in_it() -> No
         await pilot.press("end")
         await stream(pilot, source, 90)
         await wait_for(pilot, lambda: newest_on_screen(table))
+        # Up in the table, then End in the transcript (which never stopped following).
+        await pilot.press("tab", "up", "shift+tab")
+        assert app.transcript.following and not table.following
+        await pilot.press("end")
+        await stream(pilot, source, 100)
+        await wait_for(pilot, lambda: newest_on_screen(table))
