@@ -1,7 +1,7 @@
 """What the viewer remembers between runs: the theme, whether thinking is shown, and the
-tool-call filter, in a small TOML file in the user's config directory; and what the
-person wrote there themselves: the cwd map (``[cwd_map]``, ``"/recorded/dir" =
-"/local/checkout"``) where ``o`` looks for a recorded path.
+tool-call filter of the last run filtered, in a small TOML file in the user's config
+directory; and what the person wrote there themselves: the cwd map (``[cwd_map]``,
+``"/recorded/dir" = "/local/checkout"``) where ``o`` looks for a recorded path.
 
 Command-line flags win over it. A file that cannot be read is reported once and the
 defaults are used; one that cannot be written is left as it was (the viewer goes on).
@@ -41,6 +41,8 @@ class Settings:
     """Where the last save kept a settings file it could not parse, if it did."""
     max_line: str | None = None
     """The longest line read whole (``64M``; ``--max-line`` wins): see the README."""
+    filter_run: str = ""
+    """The file the filter was set on: it is shown filtered again, no other run is."""
 
     @classmethod
     def load(cls, path: Path | None = None) -> tuple[Settings, str | None]:

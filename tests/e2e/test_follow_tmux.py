@@ -1,47 +1,119 @@
-"""The viewer following a file that ``cp`` rewrites (issue 20, point 5): the new run is
-shown from its start, and the status bar and the event log say the file was replaced."""
+"""Following a live run and a replay in the real viewer, in a real terminal (tmux),
+with the keys in a person's order: the tool table keeps the newest call in view while
+the run streams, stays where the person puts it, and End resumes; during a playing
+replay End follows the playhead while G goes to the end."""
 
 from __future__ import annotations
 
+import re
 import shlex
-import subprocess
+import shutil
+import sys
+import time
 from pathlib import Path
 
-import orjson
+import pytest
 
-from .terminal import Tmux, viewer_line, wait_exit
+from .terminal import REPO, Tmux, viewer_line
+
+LONG_RUN = REPO / "recordings" / "long-run.ndjson"
+
+pytestmark = [
+    pytest.mark.tmux,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+]
+
+PRODUCER = """\
+import sys, time
+for line in open(sys.argv[1], "rb"):
+    sys.stdout.buffer.write(line)
+    sys.stdout.buffer.flush()
+    time.sleep(float(sys.argv[2]))
+time.sleep(120)
+"""
+"""Prints a recording line by line, about 100 lines a second, then stays open."""
+
+TITLE = re.compile(r"Tool calls \((\d+)\)")
+ROW = re.compile(r"^│\s+(\d+) ", re.MULTILINE)
+POSITION = re.compile(r"([▶‖]) \S+x · event ([\d,]+) of ([\d,]+)")
 
 
-def run_bytes(tag: str, prompts: int) -> bytes:
-    """An init and ``prompts`` prompts of session ``tag``."""
-    records = [{"type": "system", "subtype": "init", "session_id": tag, "model": "M"}]
-    records += [
-        {
-            "type": "user",
-            "session_id": tag,
-            "message": {"role": "user", "content": [{"type": "text", "text": f"{tag} ask {n}"}]},
-        }
-        for n in range(prompts)
-    ]
-    return b"".join(orjson.dumps(record) + b"\n" for record in records)
+def table(screen: str) -> tuple[int, list[int]]:
+    """``(calls in the title, call numbers of the rows on screen)``."""
+    title = TITLE.search(screen)
+    assert title is not None, screen
+    pane = screen[title.end() :]
+    return int(title[1]), [int(n) for n in ROW.findall(pane)]
 
 
-def test_cp_over_a_followed_file_shows_in_the_status_bar_and_event_log(
+def newest_in_view(screen: str) -> bool:
+    total, rows = table(screen)
+    return bool(rows) and rows[-1] == total
+
+
+def wait_more_calls(tmux: Tmux, than: int) -> str:
+    return tmux.wait_for(lambda s: TITLE.search(s) is not None and table(s)[0] > than + 8)
+
+
+def test_the_tool_table_follows_a_piped_run_until_moved_and_end_resumes(
     tmux: Tmux, tmp_path: Path
 ) -> None:
-    exit_file = tmp_path / "exit"
-    followed = tmp_path / "followed.ndjson"
-    followed.write_bytes(run_bytes("alpha", 30))
-    fresh = tmp_path / "fresh.ndjson"
-    fresh.write_bytes(run_bytes("bravo", 40))
-    tmux.start(viewer_line(f"--follow {shlex.quote(str(followed))}", exit_file))
-    tmux.wait_for(lambda s: "alpha ask 29" in s)
-    subprocess.run(["cp", str(fresh), str(followed)], check=True)
-    screen = tmux.wait_for(lambda s: "bravo ask 39" in s and "file truncated/replaced: 1" in s)
-    assert "malformed" not in screen
-    tmux.keys("l")
-    tmux.wait_for(lambda s: "input/truncated" in s)
-    tmux.keys("Escape")
-    tmux.wait_for(lambda s: "bravo ask 39" in s)
+    script = tmp_path / "slowcat.py"
+    script.write_text(PRODUCER)
+    python = shlex.quote(sys.executable)
+    source = f"{python} {shlex.quote(str(script))} {shlex.quote(str(LONG_RUN))} 0.01"
+    tmux.start(viewer_line("", tmp_path / "exit", stdin_from=source))
+    screen = tmux.wait_for(lambda s: TITLE.search(s) is not None and table(s)[0] >= 20)
+    screen = wait_more_calls(tmux, table(screen)[0])
+    assert newest_in_view(screen), screen  # not rows 1-10 while the title counts on
+    # Tab into the table, one row up: it stays there while the run goes on.
+    tmux.keys("Tab")
+    time.sleep(0.3)
+    tmux.keys("Up")
+    time.sleep(0.5)
+    held = table(tmux.screen())[1]
+    screen = wait_more_calls(tmux, table(tmux.screen())[0])
+    assert table(screen)[1] == held and not newest_in_view(screen)
+    # End in the table follows again.
+    tmux.keys("End")
+    screen = wait_more_calls(tmux, table(tmux.screen())[0])
+    tmux.wait_for(newest_in_view)
+    # Back to the transcript; a page up while it streams: the table stays with it.
+    tmux.keys("BTab")
+    time.sleep(0.3)
+    tmux.keys("PPage")
+    time.sleep(0.8)
+    # (The table goes with the call the transcript shows; it no longer chases the end.)
+    screen = wait_more_calls(tmux, table(tmux.screen())[0])
+    screen = wait_more_calls(tmux, table(screen)[0])
+    total, rows = table(screen)
+    assert rows and rows[-1] < total - 10, screen
+    # End in the transcript: both follow the run again.
+    tmux.keys("End")
+    wait_more_calls(tmux, table(tmux.screen())[0])
+    tmux.wait_for(newest_in_view)
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=20) == 1  # the followed run has no result yet
+
+
+def position(screen: str) -> tuple[str, int, int]:
+    match = POSITION.search(screen)
+    assert match is not None, screen
+    return match[1], int(match[2].replace(",", "")), int(match[3].replace(",", ""))
+
+
+def test_end_during_a_playing_replay_follows_the_playhead_and_g_goes_to_the_end(
+    tmux: Tmux, tmp_path: Path
+) -> None:
+    args = f"--replay -s 10 {shlex.quote(str(LONG_RUN))}"
+    tmux.start(viewer_line(args, tmp_path / "exit"))
+    tmux.wait_for(lambda s: POSITION.search(s) is not None and position(s)[1] > 60)
+    tmux.keys("Up")
+    tmux.wait_for(lambda s: "paused (f)" in s or "new content (f)" in s)
+    tmux.keys("End")
+    time.sleep(1.0)
+    mark, at, total = position(tmux.screen())
+    assert mark == "▶" and at < total // 2, "End kept playing from where it was"
+    tmux.wait_for(lambda s: position(s)[1] > at + 20 and "(f)" not in s)  # following it
+    tmux.keys("G")
+    tmux.wait_for(lambda s: position(s)[1] == position(s)[2] == total)
+    tmux.keys("q")

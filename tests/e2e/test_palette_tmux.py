@@ -66,7 +66,8 @@ def test_the_palette_runs_export_thinking_filter_and_play(tmux: Tmux, tmp_path: 
 
     palette(tmux, "restart", "Restart")
     tmux.wait_for(lambda s: "event 170 of 170" not in s and "of 170" in s)
-    palette(tmux, "end", "End")
+    # (The transcript's "End" follows a playing replay; "End of the run" is G: 100 %.)
+    palette(tmux, "end of the run", "End of the run")
     tmux.wait_for(lambda s: "event 170 of 170" in s)
     tmux.keys("q")
     assert wait_exit(exit_file, timeout=8) == 0

@@ -96,11 +96,24 @@ class CallFilter:
         order: list[str | None] = [None, *STATUS_GROUPS]
         return replace(self, status=order[(order.index(self.status) + 1) % len(order)])
 
-    def next_kind(self, calls: Sequence[ToolCall]) -> CallFilter:
-        """The next kind among ``calls``' kinds (sorted), then none again."""
-        kinds: list[str | None] = [None, *sorted({call.kind for call in calls})]
+    def next_kind(self, counts: dict[str, int]) -> CallFilter:
+        """The next kind of a run whose kinds have ``counts`` calls (most calls first,
+        as :func:`kind_counts` orders them), then none again."""
+        kinds: list[str | None] = [None, *counts]
         at = kinds.index(self.kind) if self.kind in kinds else 0
         return replace(self, kind=kinds[(at + 1) % len(kinds)])
+
+    def with_kind(self, kind: str | None) -> CallFilter:
+        """This filter, showing only calls of ``kind`` (``None``: every kind)."""
+        return replace(self, kind=kind)
+
+
+def kind_counts(calls: Sequence[ToolCall]) -> dict[str, int]:
+    """Calls of each kind in ``calls``, the most frequent kind first (ties by name)."""
+    counts: dict[str, int] = {}
+    for call in calls:
+        counts[call.kind] = counts.get(call.kind, 0) + 1
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
 def title(total: int, shown: int, call_filter: CallFilter) -> str:

@@ -1,20 +1,16 @@
 """The tool table's own keys: filter by status or kind, sort, the start-time clock,
-escape to show every call again. The table (:mod:`streamview.ui.calls.table`) declares
-these bindings and takes these actions; the palette and help list them from here."""
+escape to show every call again, and following the newest call (a move in the table
+stops it, End resumes it). The table (:mod:`streamview.ui.calls.table`) declares these
+bindings and takes these actions; the palette and help list them from here."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from textual import events
 from textual.binding import Binding, BindingType
 
-from streamview.core.state import Session
-from streamview.ui.calls.filter import CallFilter
-
-if TYPE_CHECKING:
-    from typing import Self
-
-    from textual.geometry import Region
+from streamview.core.state import Session, ToolCall
+from streamview.ui.calls.filter import CallFilter, kind_counts
+from streamview.ui.text.row_cursor import RowCursorView
 
 TABLE_BINDINGS: list[BindingType] = [
     Binding(
@@ -62,33 +58,116 @@ TABLE_BINDINGS: list[BindingType] = [
 """Enter opens a call; F, K, s and w change what the rows show; escape clears a filter."""
 
 
-class TableKeys:
-    """What the keys do, on the table's filter and clock (a mixin of the table)."""
+class TableKeys(RowCursorView):
+    """What the keys do, on the table's cursor, filter and clock (the table's base)."""
 
     call_filter: CallFilter
     wall_clock: bool
+    following: bool
     _session: Session | None
+    _calls: list[ToolCall]
 
-    if TYPE_CHECKING:  # the table's and the widget's, which this mixin comes after
+    def set_filter(self, call_filter: CallFilter) -> None:
+        """Show only the calls ``call_filter`` lets through (the table's)."""
+        raise NotImplementedError
 
-        def set_filter(self, call_filter: CallFilter) -> None: ...
+    def _clear_cache(self) -> None:
+        raise NotImplementedError
 
-        def _clear_cache(self) -> None: ...
+    # -- following the newest call ----------------------------------------------------
 
-        def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False) -> Self: ...
+    def _newest_row(self) -> int:
+        """The row of the newest call shown (the last row, unless the rows are sorted)."""
+        calls = self._calls
+        if not self.call_filter.reordered:
+            return len(calls) - 1
+        return max(range(len(calls)), key=lambda row: calls[row].index)
+
+    def follow_newest(self, follow: bool = True) -> None:
+        """Follow the newest call (the cursor goes there now), or stop following."""
+        self.following = follow
+        if follow and self._calls:
+            self.move_cursor(self._newest_row())
+
+    def action_cursor_up(self) -> None:
+        """One row up: the cursor stays where the person puts it."""
+        self.following = False
+        super().action_cursor_up()
+
+    def action_cursor_down(self) -> None:
+        """One row down: onto the newest call, it follows again (as the transcript
+        does at its end); elsewhere it stays where the person puts it."""
+        super().action_cursor_down()
+        self._follow_if_newest()
+
+    def action_page_up(self) -> None:
+        """A page up: the cursor stays where the person puts it."""
+        self.following = False
+        super().action_page_up()
+
+    def action_page_down(self) -> None:
+        """A page down (onto the newest call, it follows again)."""
+        super().action_page_down()
+        self._follow_if_newest()
+
+    def _follow_if_newest(self) -> None:
+        self.following = bool(self._calls) and self.cursor == self._newest_row()
+
+    def action_first(self) -> None:
+        """The first row: the cursor stays there."""
+        self.following = False
+        super().action_first()
+
+    def action_last(self) -> None:
+        """The last row, and follow the newest call again as calls arrive."""
+        super().action_last()
+        self.following = True
+
+    def on_click(self, event: events.Click) -> None:
+        """A click puts the cursor on a row (the base's handler, run after this one,
+        moves it there and opens it): it stays there."""
+        self.following = False
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        """Wheeling up looks back: the view is no longer pulled to the newest call
+        (Textual runs the base classes' scrolling handler as well)."""
+        self.following = False
+
+    # -- filter, order, clock ---------------------------------------------------------
 
     def action_filter_status(self) -> None:
         """The next status filter (failed, rejected, running, all)."""
         self.set_filter(self.call_filter.next_status())
 
     def action_filter_kind(self) -> None:
-        """The next kind filter among the session's kinds, then all."""
+        """The selected call's kind first, then the run's other kinds (most calls
+        first), then all; says how many calls of each."""
         calls = self._session.tool_calls if self._session is not None else []
-        self.set_filter(self.call_filter.next_kind(calls))
+        counts = kind_counts(calls)
+        current = self.call_filter.kind
+        cursor = self.cursor
+        if current is None and cursor is not None and cursor < len(self._calls):
+            chosen = self.call_filter.with_kind(self._calls[cursor].kind)
+        else:
+            chosen = self.call_filter.next_kind(counts)
+        self.set_filter(chosen)
+        kind = chosen.kind
+        if kind is None:
+            self.notify(f"all kinds · {len(calls):,} calls", timeout=2)
+            return
+        upcoming = chosen.next_kind(counts).kind
+        then = f"{upcoming} ({counts[upcoming]:,})" if upcoming is not None else "all"
+        self.notify(
+            f"{kind}: {counts.get(kind, 0):,} of {len(calls):,} calls · K: {then}", timeout=2
+        )
 
     def action_sort(self) -> None:
-        """The next order: as they ran, slowest first, trouble first."""
+        """The next order: as they ran, slowest first, trouble first; a sorted table
+        shows its top (the slowest, the worst)."""
         self.set_filter(self.call_filter.next_order())
+        if self.call_filter.reordered and self._calls:
+            self.following = False
+            self.move_cursor(0)
 
     def action_toggle_clock(self) -> None:
         """Start times as offsets, or as the wall clock."""

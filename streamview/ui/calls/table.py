@@ -29,13 +29,12 @@ from streamview.core.state import Session, ToolCall
 from streamview.ui.calls.columns import GAP, Columns, fit_end, fit_middle
 from streamview.ui.calls.filter import CallFilter
 from streamview.ui.calls.keys import TABLE_BINDINGS, TableKeys
-from streamview.ui.text.row_cursor import RowCursorView
 
 CACHED_ROWS = 2_000
 """Rendered rows kept; enough for any screen, bounded however far the user scrolls."""
 
 
-class ToolCallTable(RowCursorView, TableKeys):
+class ToolCallTable(TableKeys):
     """A session's tool calls: number, kind, target, status, duration, result.
 
     The header row stays on top while the rows scroll under it. Feed it with
@@ -110,6 +109,12 @@ class ToolCallTable(RowCursorView, TableKeys):
         self.wall_clock = False
         """Start times as the wall clock (``14:03:22``), not offsets (``+1:23``)."""
         self.cursor: int | None = None
+        self.following = True
+        """The cursor rides on the newest call as calls arrive: until the person moves
+        it in the table (End there, or the transcript following again, resumes it)."""
+        self._place: int | None = None
+        """The call the cursor was put on (a call index): a filter that hides it and is
+        cleared again brings the cursor back to it."""
         self._now_ms = now_ms
         self._running_rows: set[int] = set()
         self._cache: LRUCache[int, Strip] = LRUCache(CACHED_ROWS)
@@ -148,14 +153,26 @@ class ToolCallTable(RowCursorView, TableKeys):
         self.post_message(self.FilterChanged())
 
     def _apply_filter(self) -> None:
-        current = self.cursor_call
+        if self._place is None:
+            self._place = self.cursor_call
+        place = self._place
+        live = self._session is not None and not self._session.finished
         calls = self._session.tool_calls if self._session is not None else []
         if self.call_filter.active or self.call_filter.reordered:
             calls = self.call_filter.arrange(calls)
         self._calls = calls
         self._running_rows = {row for row, call in enumerate(calls) if call.status == tools.RUNNING}
-        rows = [row for row, call in enumerate(calls) if call.index == current]
-        self.cursor = rows[0] if rows else (0 if calls else None)
+        if not calls:
+            self.cursor = None
+        elif self.following and live:
+            self.cursor = self._newest_row()
+        elif place is None:
+            self.cursor = 0
+        else:
+            # The call it was on, else the nearest one shown (the place is kept).
+            self.cursor = min(
+                range(len(calls)), key=lambda row: (abs(calls[row].index - place), row)
+            )
         self._clear_cache()
         self._update_virtual_size()
         if self.is_mounted:
@@ -188,6 +205,8 @@ class ToolCallTable(RowCursorView, TableKeys):
         self._measure(self._calls)
         self._clear_cache()
         self.cursor = 0 if self._calls else None
+        self._place = None
+        self.following = True
         self._update_virtual_size()
         if self.is_mounted:
             self.scroll_to(y=0, animate=False, force=True)
@@ -209,7 +228,6 @@ class ToolCallTable(RowCursorView, TableKeys):
             return
         count = len(self._calls)
         shown = self.virtual_size.height - 1
-        following = self.cursor is not None and shown > 0 and self.cursor >= shown - 1
         running = self._running_rows
         changed: list[ToolCall] = []
         for index in indices:
@@ -228,11 +246,11 @@ class ToolCallTable(RowCursorView, TableKeys):
             self.refresh()
         if count != shown:
             self._update_virtual_size()
-            if self.cursor is None and count:
+            if self.following and count:
+                self.move_cursor(count - 1)
+            elif self.cursor is None and count:
                 self.cursor = 0
                 self._post_highlighted()
-            elif following and count:
-                self.move_cursor(count - 1)
             if len(str(count)) != len(str(max(shown, 1))):
                 self._clear_cache()
                 self.refresh()
@@ -254,7 +272,9 @@ class ToolCallTable(RowCursorView, TableKeys):
                 self.refresh_line(index + 1)
 
     def select_call(self, index: int) -> None:
-        """Put the cursor on call ``index`` (of the session) and scroll it into view."""
+        """Put the cursor on call ``index`` (of the session) and scroll it into view (the
+        person went there: the newest call is no longer followed)."""
+        self.following = False
         rows = [row for row, call in enumerate(self._calls) if call.index == index]
         if rows:
             self.move_cursor(rows[0])
@@ -272,8 +292,9 @@ class ToolCallTable(RowCursorView, TableKeys):
         self.post_message(self.OpenDetail(self._calls[index].index))
 
     def cursor_moved(self, index: int) -> None:
-        """Say which call is under the cursor now."""
-        self.post_message(self.Highlighted(self._calls[index].index))
+        """Say which call is under the cursor now (the place a filter keeps)."""
+        self._place = self._calls[index].index
+        self.post_message(self.Highlighted(self._place))
 
     # -- events -----------------------------------------------------------------------
 
@@ -301,8 +322,7 @@ class ToolCallTable(RowCursorView, TableKeys):
         base = self.rich_style
         if not 0 <= index < len(self._calls):
             if index == 0 and not self._calls:
-                done = self.input_ended or (self._session is not None and self._session.finished)
-                text = fit_end(" no tool calls" if done else " no tool calls yet", width)
+                text = fit_end(self._empty_text(), width)
                 style = base + self.get_component_rich_style("tool-table--empty", partial=True)
                 return Strip([Segment(text, style)], width)
             return Strip.blank(width, base)
@@ -316,6 +336,14 @@ class ToolCallTable(RowCursorView, TableKeys):
                 # A running row's timer moves every tick: it is drawn afresh each time.
                 self._cache.set(index, strip)
         return strip
+
+    def _empty_text(self) -> str:
+        """What an empty table says: no calls (yet), or none the filter lets through."""
+        total = self.total_calls
+        if total and self.call_filter.active:
+            return f" no {self.call_filter.describe()} calls · esc shows all {total:,}"
+        done = self.input_ended or (self._session is not None and self._session.finished)
+        return " no tool calls" if done else " no tool calls yet"
 
     def _render_header(self, width: int) -> Strip:
         columns = self._layout(width)
@@ -457,6 +485,7 @@ class ToolCallTable(RowCursorView, TableKeys):
         self.virtual_size = size
 
     def _post_highlighted(self) -> None:
-        """The cursor was set without moving through :meth:`move_cursor`: say so."""
+        """The cursor was set without moving through :meth:`move_cursor`: say so (the
+        place stays: a filter moved the cursor, not the person)."""
         if self.cursor is not None:
-            self.cursor_moved(self.cursor)
+            self.post_message(self.Highlighted(self._calls[self.cursor].index))

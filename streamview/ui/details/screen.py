@@ -72,6 +72,8 @@ class SectionScreen(Screen[None]):
         """Showing every line of big payloads."""
         self.truncated = False
         """Something on show was cut to the display limits."""
+        self._keep_y: float | None = None
+        """Where the body was when "show all" laid it out again (it goes back there)."""
 
     def loading_line(self) -> Static:
         """The line shown until the body is laid out."""
@@ -103,7 +105,11 @@ class SectionScreen(Screen[None]):
         """Laid out: the loading line goes; a searched text is brought into view."""
         for loading in self.query(f"#{self.LOADING_ID}"):
             loading.remove()
-        if self.find:
+        keep, self._keep_y = self._keep_y, None
+        if keep:
+            view = self.query_one(SectionView)
+            self.call_after_refresh(view.scroll_to, y=keep, animate=False, immediate=True)
+        elif self.find:
             self.call_after_refresh(self._show_found, self.find)
 
     def _show_found(self, find: str) -> None:
@@ -129,9 +135,11 @@ class SectionScreen(Screen[None]):
         self.load()
 
     def action_show_all(self) -> None:
-        """Render big payloads in full instead of their first lines."""
+        """Render big payloads in full instead of their first lines, at the same place
+        (the lines shown before are the first lines of the full text)."""
         if not self.full:
             self.full = True
+            self._keep_y = self.query_one(SectionView).scroll_y
             self.reload()
 
     def action_close(self) -> None:

@@ -21,6 +21,7 @@ from textual.widgets import Input
 
 from streamview.core.state import Session, ToolCall
 from streamview.settings import Settings
+from streamview.sources import Source
 from streamview.ui.calls.filter import STATUS_GROUPS, CallFilter
 from streamview.ui.calls.table import ToolCallTable
 from streamview.ui.details import handoff
@@ -40,6 +41,9 @@ class ViewerActions(SearchActions):
     _settings_problem: str | None
     cwd_map: list[tuple[str, str]]
     """``--cwd-map`` pairs: recorded directories and the local checkouts they stand for."""
+    source: Source
+    _transcript_followed = True
+    """The transcript was following when it last said so (its changes move the table)."""
 
     def action_playback(self, command: str) -> None:
         """Playback, agent and export keys (the app's)."""
@@ -53,12 +57,24 @@ class ViewerActions(SearchActions):
 
     @on(Transcript.EndPressed)
     def _end_pressed(self, message: Transcript.EndPressed) -> None:
+        """End follows a playing playback's playhead (the transcript follows again);
+        ``G``, or End while paused, takes the playback to its end."""
+        table = self.tool_table
+        if table.session is not None and not table.session.finished:
+            table.follow_newest()  # the live end: of the transcript and of the calls
         feed = self.feed
-        if isinstance(feed, PlaybackFeed) and feed.loaded and feed.position < feed.total:
+        if not isinstance(feed, PlaybackFeed) or not feed.loaded:
+            return
+        if feed.position < feed.total and (message.to_run_end or not feed.playing):
             self.action_playback("end")
 
     @on(Transcript.FollowChanged)
     def _follow_changed(self, message: Transcript.FollowChanged) -> None:
+        """The table follows the newest call while the transcript follows the end."""
+        table = self.tool_table
+        if message.following != self._transcript_followed:
+            self._transcript_followed = message.following
+            table.follow_newest(message.following)
         self.refresh_status()
 
     def _focus_moved(self, focused: Widget | None) -> None:
@@ -73,9 +89,12 @@ class ViewerActions(SearchActions):
 
     @on(Transcript.CallInView)
     def _call_in_view(self, message: Transcript.CallInView) -> None:
-        """Scrolling the transcript moves the table's cursor to the call on screen."""
-        if not self.tool_table.has_focus:
-            self.tool_table.select_call(message.call_index)
+        """Scrolling the transcript moves the table's cursor to the call on screen
+        (back at the end of a live run, the table follows the newest call instead)."""
+        table = self.tool_table
+        live = table.session is not None and not table.session.finished
+        if not table.has_focus and not (live and self.transcript.following):
+            table.select_call(message.call_index)
 
     @on(Transcript.OpenCall)
     @on(ToolCallTable.OpenDetail)
@@ -125,9 +144,19 @@ class ViewerActions(SearchActions):
         if self.session_index is not None:
             self._title_table(self.state.sessions[self.session_index])
         chosen = self.tool_table.call_filter
-        self._remember(
-            filter_status=chosen.status, filter_kind=chosen.kind, filter_text=chosen.text
-        )
+        run = self._run_key()
+        if run:  # a pipe's filter is not kept: no later run is the same one
+            self._remember(
+                filter_status=chosen.status,
+                filter_kind=chosen.kind,
+                filter_text=chosen.text,
+                filter_run=run,
+            )
+
+    def _run_key(self) -> str:
+        """The file on show, as the settings name the run a filter was set on."""
+        path = self.source.path
+        return str(path.resolve()) if path is not None else ""
 
     # -- settings that persist --------------------------------------------------------
 
@@ -141,7 +170,8 @@ class ViewerActions(SearchActions):
         chosen = CallFilter(settings.filter_status, settings.filter_kind, settings.filter_text)
         if chosen.status not in (None, *STATUS_GROUPS):
             chosen = replace(chosen, status=None)
-        if chosen.active:
+        if chosen.active and settings.filter_run and settings.filter_run == self._run_key():
+            # A filter belongs to the run it was set on: another run opens unfiltered.
             self.tool_table.set_filter(chosen)
         self.watch(self, "theme", lambda theme: self._remember(theme=theme), init=False)
 

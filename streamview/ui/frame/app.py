@@ -59,7 +59,7 @@ CATCHING_UP_EVENTS = 2_000
 WIDE_LAYOUT_COLUMNS = 150
 """From this width on, transcript and tool calls sit side by side."""
 RATE_WINDOW_MS = 3_000
-"""The events/s shown is measured over this much recent time."""
+"""The lines/s shown is measured over this much recent time."""
 
 
 class StreamviewApp(ViewerActions):
@@ -402,6 +402,7 @@ class StreamviewApp(ViewerActions):
         self.transcript.show_session(session)
         table = self.tool_table
         table.show_session(session)
+        table.following = self.transcript.following  # it follows the newest call with it
         self._title_table(session)
 
     def _show_header(self) -> None:
@@ -448,6 +449,8 @@ class StreamviewApp(ViewerActions):
             # A playback shows the run as it went: streaming, idle, calls still open;
             # paused before the end, it says where it stopped.
             live = feed.loaded
+            if self.controls is not None:
+                self.controls.refresh()  # the bar's "event n" and the counts: one moment
             if live and not feed.playing and feed.position < feed.total:
                 playback = (
                     f"‖ paused at event {feed.position:,} of {feed.total:,}"

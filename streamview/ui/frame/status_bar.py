@@ -38,7 +38,7 @@ class StatusInfo:
     idle_ms: int | None = None
     """Since the last event, for live sources."""
     rate: float | None = None
-    """Events per second lately."""
+    """Input lines per second lately."""
     bytes_read: int = 0
     loading: float | None = None
     """Share of the file read, while only a preview of its start and end is shown."""
@@ -125,7 +125,7 @@ def describe_state(info: StatusInfo) -> tuple[str, str]:
         return (text, "idle")
     text = "● streaming"
     if info.rate is not None:
-        text += f" · {info.rate:,.0f} events/s"
+        text += f" · {info.rate:,.0f} lines/s"
     return (text, "live")
 
 
@@ -170,7 +170,9 @@ def describe_counts(info: StatusInfo) -> list[tuple[str, str]]:
         pieces.append(("▼ new content (f)", "unseen"))
     elif not info.following:
         pieces.append(("paused (f)", "unseen"))
-    pieces.append((f"{counts.total:,} events", "count"))
+    # Input lines, as the file has them; the playback bar counts events (a line may
+    # hold several: a message with two tool calls).
+    pieces.append((f"{counts.total:,} lines", "count"))
     session = info.session
     open_calls = len(session.open_calls) if session is not None else 0
     if open_calls:

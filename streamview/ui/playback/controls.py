@@ -105,8 +105,8 @@ def describe_position(feed: PlaybackFeed) -> str:
         if feed.indexing:
             return f"indexing for playback… {feed.total:,} events"
         if feed.folded:
-            count = feed.final_state().counts.total
-            return f"‖ end of the run · {count:,} events · a playback key indexes them"
+            count = feed.final_state().counts.total  # lines: the events are not read yet
+            return f"‖ end of the run · {count:,} lines · a playback key indexes them"
         progress = feed.progress
         if progress is not None:
             return f"loading… {progress:.0%}"

@@ -66,9 +66,6 @@ class TranscriptLayout(ScrollView):
         call_index: int
         """Index of the call in the session's ``tool_calls``."""
 
-    class EndPressed(Message):
-        """The user asked for the end (End, G): of the view, and of a playback too."""
-
     def __init__(
         self,
         *,

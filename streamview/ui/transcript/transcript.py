@@ -18,10 +18,11 @@ from __future__ import annotations
 import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.segment import Segment
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.events import Click, MouseScrollDown, MouseScrollUp, Resize
 from textual.message import Message
 from textual.selection import Selection
@@ -36,6 +37,7 @@ from streamview.ui.transcript.blocks import (
     BACKGROUND_PLAIN_CHARS,
     Owner,
 )
+from streamview.ui.transcript.keys import TRANSCRIPT_BINDINGS
 from streamview.ui.transcript.layout import TranscriptLayout
 from streamview.ui.transcript.search import Match, Matches
 
@@ -43,8 +45,6 @@ __all__ = ["BACKGROUND_MARKDOWN_CHARS", "BACKGROUND_PLAIN_CHARS", "Transcript"]
 
 CODE_KINDS = frozenset({"text", "thinking"})
 """Blocks laid out as Markdown, where code fences are."""
-
-SCROLL = "scroll from where the view is (scrolling up pauses following)"
 
 
 class Transcript(TranscriptLayout, can_focus=True):
@@ -76,20 +76,14 @@ class Transcript(TranscriptLayout, can_focus=True):
         "transcript--marked",
     }
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up,k", "scroll_up", "Up", show=False, tooltip=SCROLL),
-        Binding("down,j", "scroll_down", "Down", show=False, tooltip=SCROLL),
-        Binding("pageup", "page_up", "Page up", show=False, tooltip=SCROLL),
-        Binding("pagedown", "page_down", "Page down", show=False, tooltip=SCROLL),
-        Binding("home,g", "scroll_home", "Top", show=False, tooltip="to the top"),
-        Binding(
-            "end,G",
-            "scroll_end",
-            "End",
-            show=False,
-            tooltip="to the end: follow it again (a playback goes to 100 %)",
-        ),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = TRANSCRIPT_BINDINGS
+
+    @dataclass
+    class EndPressed(Message):
+        """The user asked for the end: of the view, and of a paused playback too."""
+
+        to_run_end: bool = False
+        """``G``: to the end of a playback even while it plays (End follows the playhead)."""
 
     # -- public API ---------------------------------------------------------------------
 
@@ -128,6 +122,8 @@ class Transcript(TranscriptLayout, can_focus=True):
         if show == self.show_thinking:
             return
         self.show_thinking = show
+        # A quiet marker: hidden thinking is still there, and t brings it back.
+        self.border_title = "Transcript" if show else "Transcript · thinking hidden (t)"
         for entry in self._entries:
             if entry.block.kind == THINKING:
                 entry.lines = None
@@ -351,10 +347,11 @@ class Transcript(TranscriptLayout, can_focus=True):
         self._resume_if_at_end()
         super().action_page_down()
 
-    def action_scroll_end(self) -> None:
-        """Go to the bottom and follow the newest content again (a playback goes to its end)."""
+    def action_scroll_end(self, to_run_end: bool = False) -> None:
+        """Go to the bottom and follow the newest content again (End: a playing playback
+        is followed; ``G``, or End while paused, goes to its end)."""
         self.set_follow(True)
-        self.post_message(self.EndPressed())
+        self.post_message(self.EndPressed(to_run_end))
 
     def _on_mouse_scroll_up(self, event: MouseScrollUp) -> None:
         self._user_scrolls()

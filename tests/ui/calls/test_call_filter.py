@@ -7,7 +7,7 @@ from pathlib import Path
 
 from streamview.core import tools
 from streamview.sources import FileSource
-from streamview.ui.calls.filter import CallFilter, title
+from streamview.ui.calls.filter import CallFilter, kind_counts, title
 from streamview.ui.calls.table import ToolCallTable
 from streamview.ui.frame.app import StreamviewApp
 
@@ -36,9 +36,14 @@ async def test_f_k_backslash_and_escape_filter_the_table_and_say_so() -> None:
         await pilot.press("F", "F", "F")  # rejected, running, all
         await pilot.pause()
         assert table.border_title == "Tool calls (8)"
-        await pilot.press("K")  # the first kind, alphabetically: edit
+        assert table.cursor_call == 0  # back on the call it was on, not the failed one
+        await pilot.press("down", "down", "down")
+        kind = table.session.tool_calls[3].kind  # type: ignore[union-attr]
+        of_kind = [c for c in table.session.tool_calls if c.kind == kind]  # type: ignore[union-attr]
+        await pilot.press("K")  # the selected call's kind first
         await pilot.pause()
-        assert table.border_title == "Tool calls 1 of 8 · edit"
+        assert table.border_title == f"Tool calls {len(of_kind)} of 8 · {kind}"
+        assert table.cursor_call == 3
         await pilot.press("escape")
         await pilot.pause()
         assert table.row_count == 8
@@ -78,7 +83,10 @@ def test_the_filter_model() -> None:
     assert [c.index for c in calls if failed.admits(c)] == [0, 3]
     assert [c.index for c in calls if CallFilter(kind="shell").admits(c)] == [0, 2]
     assert [c.index for c in calls if CallFilter(text="SRC").admits(c)] == [1]
-    assert CallFilter().next_kind(calls).kind == "grep"
-    assert CallFilter(kind="shell").next_kind(calls).kind is None
+    counts = kind_counts(calls)
+    assert list(counts.items()) == [("shell", 2), ("grep", 1), ("read", 1)]  # most first
+    assert CallFilter().next_kind(counts).kind == "shell"
+    assert CallFilter(kind="shell").next_kind(counts).kind == "grep"
+    assert CallFilter(kind="read").next_kind(counts).kind is None
     assert title(4, 2, failed) == "Tool calls 2 of 4 · failed"
     assert title(4, 4, CallFilter()) == "Tool calls (4)"

@@ -120,7 +120,8 @@ async def test_new_rows_extend_the_table_and_a_cursor_on_the_last_row_follows() 
     app = TableApp(session)
     async with app.run_test(size=(80, 10)) as pilot:
         table = app.query_one(ToolCallTable)
-        table.select_call(2)
+        table.focus()
+        await pilot.press("down", "up", "down", "down")  # up stops following, down resumes
         await pilot.pause()
         for index in range(3, 30):
             session.tool_calls.append(make_call(index, "glob", f"**/*.{index}"))
@@ -330,12 +331,12 @@ class PaneApp(App[None]):
 
 async def test_a_full_table_takes_new_rows_without_changing_size_and_shows_them() -> None:
     """Rows added to a table already taller than its pane only scroll it (no new layout);
-    the cursor on the last row follows them and the scrollbar takes the new range."""
+    the cursor follows them (it follows the newest call until moved) and the scrollbar
+    takes the new range."""
     session = make_session([make_call(0)])
     app = PaneApp(session)
     async with app.run_test(size=(80, 24)) as pilot:
         table = app.query_one(ToolCallTable)
-        table.select_call(0)
         await pilot.pause()
         heights = [table.outer_size.height]
         for index in range(1, 40):

@@ -431,3 +431,27 @@ def test_show_all_of_a_long_diff_styles_every_row_by_its_line(
     assert "".join(row.plain for row in removed) == "-" + "r" * 250
     assert [row.style for row in removed] == ["red"] * 3
     assert rows.row(rows.line_count - 1).plain == " end" and not rows.row(rows.line_count - 1).style
+
+
+async def test_show_all_keeps_the_place_the_person_scrolled_to() -> None:
+    """Scrolled down to the "… more lines" note, ``a`` shows the rest from there: the
+    lines on screen stay where they were, the view does not jump to the top."""
+    lines = MAX_LINES * 3
+    app = ShellApp("".join(f"line {n}\n" for n in range(lines)))
+    async with app.run_test(size=(80, 20)) as pilot:
+        await settle_sections(app, pilot)
+        view = app.screen.query_one(SectionView)
+        await pilot.press("end")
+        await pilot.pause()
+        before = [view.render_line(y).text.rstrip() for y in range(view.size.height)]
+        top = round(view.scroll_y)
+        note = next(y for y, text in enumerate(before) if "more lines" in text)
+        assert top > 0 and before[note - 1] == f"line {MAX_LINES - 1}"
+        await pilot.press(SHOW_ALL_KEY)
+        await settle_sections(app, pilot)
+        await pilot.pause()
+        view = app.screen.query_one(SectionView)
+        assert round(view.scroll_y) == top
+        after = [view.render_line(y).text.rstrip() for y in range(view.size.height)]
+        assert after[:note] == before[:note]  # what was on screen stays where it was
+        assert after[note] == f"line {MAX_LINES}"  # and the rest goes on below it

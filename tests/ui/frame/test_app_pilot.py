@@ -112,7 +112,7 @@ async def test_status_says_success_with_duration_and_tokens() -> None:
         await pilot.press("q")
     assert "✓ success in 9.9s" in text
     assert "7,120 in · 354 out" in text
-    assert "9 events" in text
+    assert "9 lines" in text
     assert app.return_value == 0
     assert app.exit_code == 0
 
@@ -178,10 +178,14 @@ async def test_thinking_toggles_with_t() -> None:
         await settle(pilot)
         transcript = app.query_one(Transcript)
         shown = "\n".join(transcript.plain_lines())
+        assert "hidden" not in str(transcript.border_title)
         await pilot.press("t")
         hidden = "\n".join(transcript.plain_lines())
+        # A quiet marker says the thinking is hidden, not gone, and which key shows it.
+        assert transcript.border_title == "Transcript · thinking hidden (t)"
         await pilot.press("t")
         again = "\n".join(transcript.plain_lines())
+        assert transcript.border_title == "Transcript"
     assert "Writing a four-line poem about rivers" in shown
     assert "thinking" in shown
     assert "Writing a four-line poem" not in hidden

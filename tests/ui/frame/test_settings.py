@@ -34,6 +34,7 @@ async def test_theme_thinking_and_filter_survive_a_restart(private_settings: Pat
     assert saved["theme"] == "textual-light"
     assert saved["show_thinking"] is False
     assert saved["filter_status"] == "failed"
+    assert saved["filter_run"] == str(CLAUDE.resolve())  # the run it was set on
     again = viewer()
     async with again.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -113,3 +114,64 @@ def test_the_cwd_map_written_by_hand_survives_the_viewers_saves(tmp_path: Path) 
     assert loaded.save(path) is None and loaded.kept_as is None
     again, _ = Settings.load(path)
     assert again.cwd_map == {"/home/dev/src": "/work/src"} and again.show_thinking is False
+
+
+RECORDINGS = REPO / "recordings"
+WITH_EDITS = RECORDINGS / "success-multi-tool.ndjson"
+NO_EDITS = RECORDINGS / "denied-tools.ndjson"
+
+
+async def test_a_filter_belongs_to_its_run_another_run_opens_unfiltered() -> None:
+    """K until edit on a run with edits, quit, open a run with none: all its calls show;
+    open the first run again: its filter is back."""
+    first = StreamviewApp(FileSource(WITH_EDITS), clock=FakeClock())
+    async with first.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("tab")
+        for _ in range(12):
+            if first.tool_table.call_filter.kind == "edit":
+                break
+            await pilot.press("K")
+        assert first.tool_table.border_title == "Tool calls 2 of 10 · edit"
+    other = StreamviewApp(FileSource(NO_EDITS), clock=FakeClock())
+    async with other.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert other.tool_table.border_title == "Tool calls (5)"
+        assert other.tool_table.row_count == 5
+    again = StreamviewApp(FileSource(WITH_EDITS), clock=FakeClock())
+    async with again.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert again.tool_table.border_title == "Tool calls 2 of 10 · edit"
+
+
+async def test_a_filter_that_keeps_nothing_says_so_and_how_to_show_all() -> None:
+    """The run's file was rewritten with a run that has no edits: the saved filter
+    applies to it, and the body says what is filtered and that escape shows all."""
+    Settings(filter_kind="edit", filter_run=str(NO_EDITS.resolve())).save()
+    app = StreamviewApp(FileSource(NO_EDITS), clock=FakeClock())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        table = app.tool_table
+        assert table.border_title == "Tool calls 0 of 5 · edit"
+        assert table.render_line(1).text.strip() == "no edit calls · esc shows all 5"
+        await pilot.press("tab", "escape")
+        await pilot.pause()
+        assert table.row_count == 5
+
+
+async def test_a_pipe_never_overwrites_a_runs_filter() -> None:
+    """A filter set on a pipe lives as long as the pipe: the file's filter stays saved."""
+    from ..conftest import ScriptedSource
+
+    Settings(filter_status="failed", filter_run=str(WITH_EDITS.resolve())).save()
+    source = ScriptedSource([NO_EDITS.read_bytes()])
+    source.close()
+    app = StreamviewApp(source, clock=FakeClock())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.tool_table.border_title == "Tool calls (5)"
+        await pilot.press("tab", "F", "F")
+        await pilot.pause()
+        assert app.tool_table.call_filter.status == "rejected"
+    saved, _ = Settings.load()
+    assert saved.filter_status == "failed" and saved.filter_run == str(WITH_EDITS.resolve())

@@ -115,7 +115,8 @@ def test_light_theme(snap_compare: Snap) -> None:
 
 
 def test_thinking_hidden(snap_compare: Snap) -> None:
-    """After t: no thinking blocks, only the answer and the tool markers."""
+    """After t: no thinking blocks, only the answer and the tool markers; the pane's title
+    says "thinking hidden (t)"."""
 
     async def hide(pilot: Pilot[Any]) -> None:
         await pilot.press("t")

@@ -34,7 +34,7 @@ def test_streaming_shows_the_rate_when_known() -> None:
         "live",
     )
     text, _ = describe_state(StatusInfo(session=session, live=True, idle_ms=100, rate=42.4))
-    assert text == "● streaming · 42 events/s"
+    assert text == "● streaming · 42 lines/s"
 
 
 def test_idle_names_the_open_calls() -> None:
@@ -78,7 +78,7 @@ def test_counts_never_hide_malformed_or_unknown_lines() -> None:
     counts = LineCounts(total=1234, malformed=2, unknown=1)
     pieces = describe_counts(StatusInfo(session=session_with_calls("x"), counts=counts))
     assert pieces == [
-        ("1,234 events", "count"),
+        ("1,234 lines", "count"),
         ("1 open", "count"),
         ("2 malformed · 1 unknown (l)", "bad"),
     ]

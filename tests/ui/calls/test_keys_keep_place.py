@@ -1,0 +1,86 @@
+"""The table's keys as a person presses them on a long run: F cycled back to "all"
+leaves the cursor on the call it was on; K starts at the selected call's kind and says
+how many calls each kind has; after s the sorted table shows its top."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from streamview.sources import FileSource
+from streamview.ui.calls.table import ToolCallTable
+from streamview.ui.frame.app import StreamviewApp
+
+from ..conftest import FakeClock, settle
+
+REPO = Path(__file__).resolve().parents[3]
+LONG_RUN = REPO / "recordings" / "long-run.ndjson"
+
+
+def top_row(table: ToolCallTable) -> int:
+    return round(table.scroll_y)
+
+
+def in_view(table: ToolCallTable) -> bool:
+    rows = table.scrollable_content_region.height - 1
+    return table.cursor is not None and top_row(table) <= table.cursor < top_row(table) + rows
+
+
+async def opened(app: StreamviewApp) -> None:
+    app.tool_table.focus()
+
+
+async def test_f_cycled_back_to_all_keeps_the_place() -> None:
+    app = StreamviewApp(FileSource(LONG_RUN), clock=FakeClock())
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        table = app.tool_table
+        await pilot.press("tab", "pagedown", "pagedown", "down", "down")
+        place = table.cursor_call
+        assert place is not None and place > 10
+        for _ in range(4):  # failed, rejected, running, all
+            await pilot.press("F")
+            await pilot.pause()
+        assert table.border_title == f"Tool calls ({table.total_calls})"
+        assert table.cursor_call == place and in_view(table)
+
+
+async def test_k_starts_at_the_selected_calls_kind_and_counts_each_kind() -> None:
+    app = StreamviewApp(FileSource(LONG_RUN), clock=FakeClock())
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        table = app.tool_table
+        calls = app.state.sessions[-1].tool_calls
+        counts = Counter(call.kind for call in calls)
+        await pilot.press("tab", "pagedown", "down")
+        kind = calls[table.cursor_call or 0].kind
+        await pilot.press("K")
+        await pilot.pause()
+        assert table.call_filter.kind == kind
+        assert table.border_title == f"Tool calls {counts[kind]} of {len(calls)} · {kind}"
+        said = str(list(app._notifications)[-1].message)
+        assert said.startswith(f"{kind}: {counts[kind]} of {len(calls)} calls · K: ")
+        # Again: the other kinds, the most frequent first, each once, then all.
+        seen = [kind]
+        while seen[-1] is not None and len(seen) <= len(counts):
+            await pilot.press("K")
+            await pilot.pause()
+            seen.append(table.call_filter.kind)  # type: ignore[arg-type]
+        assert seen[-1] is None
+        by_count = sorted(counts, key=lambda k: (-counts[k], k))
+        assert seen[1:-1] == by_count[by_count.index(kind) + 1 :]
+
+
+async def test_after_s_the_top_of_the_sorted_table_is_in_view() -> None:
+    app = StreamviewApp(FileSource(LONG_RUN), clock=FakeClock())
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        table = app.tool_table
+        await pilot.press("tab", "end")  # far down: the last call
+        assert top_row(table) > 50
+        await pilot.press("s")
+        await pilot.pause()
+        assert table.border_title.endswith("slowest first")
+        assert top_row(table) == 0 and table.cursor == 0
+        slowest = max(app.state.sessions[-1].tool_calls, key=lambda c: c.duration_ms or -1)
+        assert table.cursor_call == slowest.index
