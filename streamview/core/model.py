@@ -10,7 +10,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import streamview.core.tools as tools
-from streamview.core.events import ConnectionNotice, Event, JSONObject, RunResult, UnknownRecord
+from streamview.core.events import (
+    AgentNotice,
+    ConnectionNotice,
+    Event,
+    JSONObject,
+    RunResult,
+    UnknownRecord,
+)
 
 TEXT = "text"
 THINKING = "thinking"
@@ -178,6 +185,11 @@ class Session:
     """``interaction_query`` id to the ``toolCallId`` it asked about."""
     pending_args: dict[str, JSONObject] = field(default_factory=dict)
     pending_approval: dict[str, str] = field(default_factory=dict)
+    live_mark: str | None = None
+    """What the agent says holds right now and a person should see live (``rate
+    limited``, ``compacting``, ``retrying (attempt 2)``); ``None`` when nothing does.
+    Set by notices, ended by the next notice that clears it, by the model's output
+    (text, thinking, a call) or by the run's result."""
 
     @property
     def text(self) -> str:
@@ -263,7 +275,7 @@ def has_run(session: Session) -> bool:
 
 
 def describe_notice(event: Event) -> str:
-    """One line saying what a connection notice or an unknown record is."""
+    """One line saying what a connection notice, an agent's notice or an unknown record is."""
     if isinstance(event, ConnectionNotice):
         text = f"{event.type}/{event.subtype}"
         if event.attempt is not None:
@@ -274,4 +286,6 @@ def describe_notice(event: Event) -> str:
     if isinstance(event, UnknownRecord):
         name = event.type + (f"/{event.subtype}" if event.subtype else "")
         return f"unknown record {name} (line {event.line})"
+    if isinstance(event, AgentNotice):
+        return event.text or (event.type + (f"/{event.subtype}" if event.subtype else ""))
     return type(event).__name__

@@ -26,6 +26,7 @@ import re
 from typing import Any
 
 import streamview.core.dialects.codex_tools as tools
+from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
 from streamview.core.events import (
     AnyEvent,
@@ -42,7 +43,6 @@ from streamview.core.events import (
 )
 from streamview.core.fast_path import FastRecord
 from streamview.core.fields import as_str
-from streamview.core.parse import RECV_KEY
 
 NAME = "codex"
 _RETRY = re.compile(r"\AReconnecting\.{0,3}\s*(\d+)\s*/\s*(\d+)")
