@@ -110,7 +110,7 @@ def test_entries_are_in_line_order_with_counts() -> None:
     assert entries[2].label == "system/task_notification"
     assert entries[4].label.startswith("retry/starting")
     assert describe_counts(state) == (
-        "3 malformed lines · 2 unknown records · 2 connection notices  (of 9 lines)"
+        "3 malformed lines · 2 unknown records · 2 notices  (of 9 lines)"
     )
     for entry in entries:
         assert "\x1b" not in entry.preview and "\x07" not in entry.preview
