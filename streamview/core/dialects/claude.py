@@ -380,8 +380,8 @@ class ClaudeTranslator:
             named = self._named_model(
                 event.get("message"), as_str(record.get("parent_tool_use_id")), line, sid, ts, recv
             )
-            if named:
-                return named
+            if named:  # and the line's own (silent) event, which counts it
+                return [*named, ThinkingCompleted(line, sid, ts, recv)]
         if event["type"] == "content_block_delta":
             delta = event.get("delta")
             delta_type = delta.get("type") if isinstance(delta, dict) else None

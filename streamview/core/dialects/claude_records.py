@@ -6,8 +6,8 @@ subtypes and top-level types of the SDK's message union (``SDKMessage`` of
 ``@anthropic-ai/claude-agent-sdk``; the list and what each means is in
 ``tests/fixtures/dialects/claude/SOURCES.md``). Each becomes an
 :class:`~streamview.core.events.AgentNotice` saying what it means, with the status-bar
-mark a person should see live (compacting, rate limited), or, for a background task
-that is no call of the model's (no ``tool_use_id``), a row of the tool table.
+mark a person should see live (compacting, rate limited). A task that is a call (its
+``tool_use_id``) is named by its line: the call is the row of the table.
 
 A ``system`` record of a subtype not listed here is still Claude Code's own notice: it
 is shown by name with its text, never as an unknown record. A new top-level type is
@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import streamview.core.notices as notices
-from streamview.core.events import AnyEvent, ConnectionNotice, JSONObject, ToolCallEvent
+from streamview.core.events import AnyEvent, ConnectionNotice, JSONObject
 from streamview.core.fields import as_int, as_str
 from streamview.core.notices import notice, text_of
 
@@ -331,19 +331,15 @@ def _other_system(record: JSONObject) -> Said:
     return notices.STATUS, f"{label}: {text}" if text else label, None, False
 
 
-_TERMINAL = {"completed": "success", "failed": "failure", "stopped": "error", "killed": "error"}
-
-
 class ClaudeRecords:
     """One stream's records about Claude Code's own work, as events.
 
-    Remembers which background tasks have a row of their own in the tool table (a
-    task with no ``tool_use_id``: no call of the model's stands for it), so their end
-    completes the row.
+    A task (``system/task_*``) is a line of the event log. One with a ``tool_use_id``
+    is the work of that call, already a row of the table (a ``Task`` subagent, a
+    background ``Bash``): the line names the call. One without (a monitor, a
+    workflow) is no call of the model's, and is not made one: a row opened mid-answer
+    would cut the answer in two.
     """
-
-    def __init__(self) -> None:
-        self._rows: set[str] = set()
 
     def translate(
         self, record: JSONObject, line: int, sid: str | None, ts: int | None, recv: int | None
@@ -361,55 +357,7 @@ class ClaudeRecords:
         if said is None:
             return None
         topic, text, mark, chatter = said(record)
-        events: list[AnyEvent] = [notice(record, line, sid, ts, recv, topic, text, mark, chatter)]
-        if topic == notices.TASK:
-            events.extend(self._row(record, line, sid, ts, recv))
-        return events
-
-    def _row(
-        self, record: JSONObject, line: int, sid: str | None, ts: int | None, recv: int | None
-    ) -> list[AnyEvent]:
-        """A task with no call of its own, as a row of the table (started, then ended)."""
-        task = as_str(record.get("task_id"))
-        if task is None or as_str(record.get("tool_use_id")) is not None:
-            return []
-        call_id = f"task:{task}"
-        subtype = record.get("subtype")
-        if subtype == "task_started" and task not in self._rows:
-            self._rows.add(task)
-            args = {
-                key: record[key]
-                for key in ("description", "workflow_name", "task_type", "subagent_type", "prompt")
-                if isinstance(record.get(key), str)
-            }
-            return [ToolCallEvent(line, sid, ts, recv, call_id=call_id, kind="task", args=args)]
-        status: str | None = None
-        if subtype == "task_notification":
-            status = as_str(record.get("status"))
-        elif subtype == "task_updated":
-            patch = record.get("patch")
-            status = as_str(patch.get("status")) if isinstance(patch, dict) else None
-        outcome = _TERMINAL.get(status or "")
-        if outcome is None or task not in self._rows:
-            return []
-        self._rows.discard(task)
-        message = text_of(record.get("summary")) or status or ""
-        payload = (
-            {"message": message} if outcome != "error" else {"message": f"{status}: {message}"}
-        )
-        return [
-            ToolCallEvent(
-                line,
-                sid,
-                ts,
-                recv,
-                completed=True,
-                call_id=call_id,
-                kind="task",
-                outcome=outcome,
-                payload=payload,
-            )
-        ]
+        return [notice(record, line, sid, ts, recv, topic, text, mark, chatter)]
 
 
 def _api_error(
