@@ -76,7 +76,8 @@ def _rate_limit(record: JSONObject) -> Said:
     detail = ", ".join(part for part in parts if part)
     detail = f" ({detail})" if detail else ""
     if status == "rejected":
-        return notices.RATE_LIMIT, f"rate limited{detail}", notices.RATE_LIMITED, False
+        mark = notices.RATE_LIMITED + (f" until {resets}" if resets else "")
+        return notices.RATE_LIMIT, f"rate limited{detail}", mark, False
     if status == "allowed_warning":
         return notices.RATE_LIMIT, f"rate-limit warning{detail}", None, False
     # Printed once a turn while all is well: the mark of an earlier limit is over.

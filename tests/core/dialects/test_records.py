@@ -81,7 +81,8 @@ def test_rate_limits_mark_the_status_only_when_limited() -> None:
         )
         marks.append((event.topic, event.mark))
         assert "five hour window, 91% used, resets 2026-09-02 04:00 UTC" in event.text
-    assert marks == [("rate_limit", None), ("rate_limit", "rate limited"), ("rate_limit", "")]
+    limited = "rate limited until 2026-09-02 04:00 UTC"
+    assert marks == [("rate_limit", None), ("rate_limit", limited), ("rate_limit", "")]
 
 
 def test_compaction_marks_the_status_until_its_boundary() -> None:
@@ -161,7 +162,8 @@ def test_the_live_mark_holds_until_the_model_produces_again() -> None:
     assert marks[compacting] == "compacting"
     assert marks[compacting + 1] is None  # the compaction's boundary ends it
     limited = next(i for i, t in enumerate(types) if t[0] == "rate_limit_event" and i > compacting)
-    assert marks[limited] == marks[limited + 1] == "rate limited"  # an informational note keeps it
+    # An informational note keeps it.
+    assert marks[limited] == marks[limited + 1] == "rate limited until 2026-09-02 04:00 UTC"
     assert marks[limited + 2] is None  # the model's answer: the limit is over
     assert marks[len(types) - 1] is None
 
