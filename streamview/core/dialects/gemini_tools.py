@@ -287,9 +287,10 @@ def said(text: str) -> JSONObject:
     count: "Found 1 match" of "Found 1 match for pattern \"x\" in path \"src\":")."""
     if not text:
         return {}
-    line = text.strip().split("\n", 1)[0]
-    short = _SHORT.match(line)
-    return {"message": text, "summary": short.group(1) if short else line}
+    short = _SHORT.match(text)
+    if short is None or short.group(1) == text.strip():
+        return {"message": text}  # the line itself is the summary (tools.summary_of)
+    return {"message": text, "summary": short.group(1)}
 
 
 def success_payload(kind: str, args: JSONObject, text: str) -> JSONObject:
