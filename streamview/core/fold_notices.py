@@ -23,10 +23,17 @@ class NoticeFold:
 
     def _mark(self, session: Session, mark: str | None) -> None:
         """Set what the status bar shows live for ``session`` (``None``: nothing)."""
+        session.mark_events = session.events
         if session.live_mark != mark:
             session.live_mark = mark
             if self._track:
                 self._changes.sessions.add(session.index)
+
+    def _keep(self, session: Session) -> None:
+        """A notice that says nothing of the mark: one that holds still holds (nothing
+        but this notice came after the one that set it)."""
+        if session.live_mark is not None and session.mark_events == session.events - 1:
+            session.mark_events = session.events
 
     def _notice(self, session: Session, event: Event) -> None:
         """A connection notice's line in the transcript."""
@@ -40,10 +47,14 @@ class NoticeFold:
         if event.type in ("retry", "connection"):
             attempt = f" (attempt {event.attempt})" if event.attempt is not None else ""
             self._mark(session, f"retrying{attempt}")
+        else:
+            self._keep(session)
 
     def _on_notice(self, session: Session, event: AgentNotice) -> None:
         self.notices.append(event)  # the event log's: the transcript holds the answer
         if event.mark is not None:
             self._mark(session, event.mark or None)
+        else:
+            self._keep(session)
         if self._track:
             self._changes.log = True

@@ -186,10 +186,10 @@ class Session:
     pending_args: dict[str, JSONObject] = field(default_factory=dict)
     pending_approval: dict[str, str] = field(default_factory=dict)
     live_mark: str | None = None
-    """What the agent says holds right now and a person should see live (``rate
-    limited``, ``compacting``, ``retrying (attempt 2)``); ``None`` when nothing does.
-    Set by notices, ended by the next notice that clears it, by the model's output
-    (text, thinking, a call) or by the run's result."""
+    """The last live mark a notice set (``rate limited``, ``compacting``, ``retrying
+    (attempt 2)``), ``None`` once one cleared it; :attr:`mark` says if it still holds."""
+    mark_events: int = 0
+    """:attr:`events` as of the last notice that set or kept :attr:`live_mark`."""
 
     @property
     def text(self) -> str:
@@ -218,6 +218,14 @@ class Session:
     def open_calls(self) -> list[ToolCall]:
         """Calls still running."""
         return [call for call in self.tool_calls if call.status == tools.RUNNING]
+
+    @property
+    def mark(self) -> str | None:
+        """What holds right now and a person should see live, if anything: the live mark,
+        while only notices followed it. The model's output (text, thinking, a call),
+        the run's result or any other record ends it; the fold pays nothing for that."""
+        mark = self.live_mark
+        return mark if mark is not None and self.mark_events == self.events else None
 
     @property
     def finished(self) -> bool:

@@ -126,8 +126,8 @@ class StreamState(NoticeFold):
         Returns:
             The session the event landed in, or ``None`` for a malformed line.
         """
-        counts = self.counts
-        inferred = isinstance(event, SessionStarted) and event.inferred  # counts no line
+        counts, kind = self.counts, type(event)
+        inferred = kind is SessionStarted and event.inferred  # type: ignore[union-attr]
         first = event.line != self._counted_line and not inferred
         if first:
             self._counted_line = event.line
@@ -145,17 +145,15 @@ class StreamState(NoticeFold):
             if track:
                 changes.log = True
             return None
-        starts = not inferred and isinstance(event, SessionStarted)
+        starts = kind is SessionStarted and not inferred
         session = self._session_for(event.session_id, event.line, starts)
-        if session.live_mark is not None and event.__class__ in _OUTPUT:
-            self._mark(session, None)  # the model is producing again: what held is over
         session.events += 1
         session.last_line = event.line
         if when is not None:
             if session.first_time_ms is None:
                 session.first_time_ms = when
             session.last_time_ms = when
-        handler = _HANDLERS.get(type(event))
+        handler = _HANDLERS.get(kind)
         if handler is None:
             counts.unknown += first
             assert isinstance(event, UnknownRecord)
@@ -194,8 +192,6 @@ class StreamState(NoticeFold):
             session = self._session_for(session_id, line, False)
         session.events += 1
         session.last_line = line
-        if session.live_mark is not None:
-            self._mark(session, None)  # the model is producing again
         when = timestamp if recv is None else recv
         if when is not None:
             self.last_event_ms = when
@@ -496,5 +492,3 @@ _HANDLERS: dict[type, Any] = {
     AgentNotice: StreamState._on_notice,
     RunResult: StreamState._on_result,
 }
-_OUTPUT = frozenset({AssistantMessage, ThinkingDelta, ToolCallEvent, PromptSubmitted, RunResult})
-"""Events that mean the model produces again (or the run ended): a live mark is over."""

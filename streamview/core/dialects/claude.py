@@ -197,8 +197,10 @@ class ClaudeTranslator:
     ) -> list[AnyEvent]:
         """The model an assistant message names, when the stream has not said it yet
         (no ``init``, or one without a model): the session's, not a subagent's."""
+        if self._model is not None or parent is not None:
+            return []
         model = as_str(message.get("model")) if isinstance(message, dict) else None
-        if self._model is not None or model is None or parent is not None or model.startswith("<"):
+        if model is None or model.startswith("<"):
             return []  # "<synthetic>": the CLI's own message (an API error), no model
         self._model = model
         return [SessionStarted(line, sid, ts, recv, model=model, agent=NAME, inferred=True)]

@@ -146,7 +146,7 @@ def marks_along(data: bytes) -> list[str | None]:
     for line in data.splitlines(keepends=True):
         for event in reader.feed(line):
             state.apply(event)
-        marks.append(state.current.live_mark if state.current else None)
+        marks.append(state.current.mark if state.current else None)
     return marks
 
 
