@@ -19,6 +19,10 @@ Records (one JSON object a line):
 
 Records with a ``parent_tool_use_id`` come from a subagent working for that ``Task``
 call: their calls carry it as ``parent_call_id``.
+
+Everything else Claude Code prints is about its own work (hooks, status, rate limits,
+compaction, tasks...): :mod:`.claude_records` says what each means. The model comes
+from ``init``, else from the first assistant message (or ``message_start``) naming it.
 """
 
 from __future__ import annotations
