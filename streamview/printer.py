@@ -15,6 +15,7 @@ from typing import Protocol
 from streamview.core import tools
 from streamview.core.dialects import label_of
 from streamview.core.events import (
+    AgentNotice,
     AnyEvent,
     AssistantMessage,
     ConnectionNotice,
@@ -108,6 +109,13 @@ class Printer:
             self.write(f"?? line {event.line}: {event.reason}: {one_line(event.text, 160)}")
             return
         assert session is not None
+        if isinstance(event, AgentNotice | UnknownRecord) or (
+            isinstance(event, SessionStarted) and event.inferred
+        ):
+            # Printed under the session the next record announces: hooks before an
+            # init belong to the session it opens, not to one of their own.
+            self._aside(event, session)
+            return
         if isinstance(event, ThinkingCompleted) and session.index != self._announced:
             # Nothing to print (a dialect's record of the CLI's own state, read and
             # quiet): it must not announce a session its init is still to name.
@@ -144,9 +152,18 @@ class Printer:
         elif isinstance(event, RunResult):
             self._flush_blocks(session)
             self._outcome(session)
-        elif isinstance(event, UnknownRecord):
+
+    def _aside(self, event: AnyEvent, session: Session) -> None:
+        """What the agent says about its own work, an unknown record, or a fact the
+        stream gives outside its ``init`` (a model first named by a message)."""
+        if isinstance(event, UnknownRecord):
             name = one_line(event.type) + (f"/{one_line(event.subtype)}" if event.subtype else "")
             self.write(f"?? line {event.line}: unknown record {name}")
+        elif isinstance(event, AgentNotice):
+            if not event.chatter:
+                self.write(f"~~ {one_line(event.text, 240)}")
+        elif isinstance(event, SessionStarted) and event.model and self._announced == session.index:
+            self.write(f"== model {one_line(event.model, 120)}")  # the header lacked it
 
     def finish(self) -> None:
         """After :meth:`StreamState.finish`: flush text, report interrupted calls and sessions."""

@@ -180,6 +180,9 @@ class PlaybackIndex:
         """Index of the first event of each tool call (by ``call_id``), in order."""
         self.checkpoints: list[Checkpoint] = []
         self.due = 0
+        self.named: tuple[str, int] | None = None
+        """The agent the fold named and the line it named it before
+        (:func:`~streamview.core.reader.named`), for parsing the file again."""
         """Event count at which :meth:`end_line` takes the next checkpoint."""
         self._calls_seen: set[str] | None = set()
         self._add_received = self.received.append

@@ -39,6 +39,10 @@ class SessionStarted(Event):
     """The dialect's name (``cursor``, ``claude``, ``codex``, ``gemini``)."""
     extra: JSONObject = field(default_factory=dict)
     """Fields of the record streamview does not interpret (``tools``, ...)."""
+    inferred: bool = False
+    """Not a ``system/init``: what the stream says of its session elsewhere (the dialect
+    it was recognised as, the model an assistant message names). It fills in what the
+    session does not know yet and never starts a run of its own."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +128,32 @@ class ConnectionNotice(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class AgentNotice(Event):
+    """A record the agent prints about its own work, not about the answer: a hook ran,
+    a rate-limit warning, a status change, a compaction, a subagent's task...
+
+    It goes to the event log (and ``--print``), never into the transcript; ``mark``
+    says what the status bar shows while it holds.
+    """
+
+    type: str = ""
+    """The record's ``type``."""
+    subtype: str | None = None
+    """The record's ``subtype``, if any."""
+    topic: str = "status"
+    """What it is about (:mod:`streamview.core.notices`): ``hook``, ``rate_limit``,
+    ``retry``, ``status``, ``compaction``, ``task``, ``session``, ``model``..."""
+    text: str = ""
+    """One line saying what it means (it quotes the stream: sanitize before painting)."""
+    mark: str | None = None
+    """What the status bar shows live while this holds (``rate limited``,
+    ``compacting``); ``""`` clears the mark; ``None`` leaves it as it is."""
+    chatter: bool = False
+    """Frequent bookkeeping (a token meter, a progress tick): the event log keeps it,
+    ``--print`` does not print it."""
+
+
+@dataclass(frozen=True, slots=True)
 class RunResult(Event):
     """``result``: the turn is over."""
 
@@ -176,6 +206,7 @@ KnownEvent = (
     | ToolCallEvent
     | InteractionQuery
     | ConnectionNotice
+    | AgentNotice
     | RunResult
 )
 AnyEvent = KnownEvent | UnknownRecord | MalformedLine

@@ -1,9 +1,11 @@
 """The fast path's first step: the few records most of a run is made of, checked and
-taken apart straight from the decoded dict.
+taken apart straight from the decoded dict or the line's bytes.
 
-Cursor's translator offers :func:`fast_record` as its ``fast``;
-:meth:`streamview.core.state.StreamState.apply_fast` applies what it returns. Any record
-it declines goes the long way (an event from :mod:`streamview.core.parse`).
+A dialect's translator offers ``fast`` (and maybe ``fast_line``) returning a
+:data:`FastRecord`; :meth:`streamview.core.state.StreamState.apply_fast` applies it.
+Any record declined goes the long way (an event from the dialect's translator). This
+module holds what every dialect's fast path shares; Cursor's own is
+:mod:`streamview.core.dialects.cursor_fast`.
 """
 
 from __future__ import annotations
@@ -12,10 +14,6 @@ from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
 import msgspec
-
-from streamview.core.events import JSONObject
-from streamview.core.parse import RECV_KEY
-from streamview.core.tool_record import tool_call_fields
 
 Int64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
 """An integer field of a typed hot record: ``orjson`` reads it as an int too (past 64
@@ -53,65 +51,3 @@ FastRecord = tuple[str, Any, Any, Any, Any, Any, Any]
 does) or ``tool_call`` (Cursor's: the fields of
 :func:`~streamview.core.tool_record.tool_call_fields`). Every field has its usual type.
 """
-
-
-def fast_record(record: JSONObject, line: int) -> FastRecord | None:
-    """A thinking, assistant or tool-call record's fields, if its fields have the usual types.
-
-    Args:
-        record: A decoded line; it is not modified.
-        line: Its 1-based line number.
-
-    Returns:
-        ``None`` for any other record, or one whose fields have unusual types.
-    """
-    subtype: Any = None
-    kind = record.get("type")
-    model_call_id = None
-    text: Any
-    if kind == "thinking":
-        subtype = record.get("subtype")
-        if subtype == "delta":
-            text = record.get("text")
-            if text.__class__ is not str:
-                return None
-        elif subtype == "completed":
-            text = None
-        else:
-            return None
-    elif kind == "assistant":
-        message = record.get("message")
-        if message.__class__ is not dict:
-            return None
-        content = message.get("content")
-        if content.__class__ is not list or len(content) != 1:
-            return None
-        item = content[0]
-        if item.__class__ is not dict or item.get("type") != "text":
-            return None
-        text = item.get("text")
-        model_call_id = record.get("model_call_id")
-        if text.__class__ is not str or (
-            model_call_id is not None and model_call_id.__class__ is not str
-        ):
-            return None
-    elif kind == "tool_call":
-        subtype = record.get("subtype")
-        if subtype != "started" and subtype != "completed":
-            return None
-        try:
-            text = tool_call_fields(record, line)
-        except Exception:
-            return None  # parse_record turns this into an UnknownRecord
-    else:
-        return None
-    session_id = record.get("session_id")
-    timestamp = record.get("timestamp_ms")
-    recv = record.get(RECV_KEY)
-    if (
-        (session_id is not None and session_id.__class__ is not str)
-        or (timestamp is not None and timestamp.__class__ is not int)
-        or (recv is not None and recv.__class__ is not int)
-    ):
-        return None
-    return kind, subtype, text, model_call_id, session_id, timestamp, recv

@@ -10,7 +10,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import streamview.core.tools as tools
-from streamview.core.events import ConnectionNotice, Event, JSONObject, RunResult, UnknownRecord
+from streamview.core.events import (
+    AgentNotice,
+    ConnectionNotice,
+    Event,
+    JSONObject,
+    RunResult,
+    UnknownRecord,
+)
 
 TEXT = "text"
 THINKING = "thinking"
@@ -178,6 +185,11 @@ class Session:
     """``interaction_query`` id to the ``toolCallId`` it asked about."""
     pending_args: dict[str, JSONObject] = field(default_factory=dict)
     pending_approval: dict[str, str] = field(default_factory=dict)
+    live_mark: str | None = None
+    """The last live mark a notice set (``rate limited``, ``compacting``, ``retrying
+    (attempt 2)``), ``None`` once one cleared it; :attr:`mark` says if it still holds."""
+    mark_events: int = 0
+    """:attr:`events` as of the last notice that set or kept :attr:`live_mark`."""
 
     @property
     def text(self) -> str:
@@ -206,6 +218,14 @@ class Session:
     def open_calls(self) -> list[ToolCall]:
         """Calls still running."""
         return [call for call in self.tool_calls if call.status == tools.RUNNING]
+
+    @property
+    def mark(self) -> str | None:
+        """What holds right now and a person should see live, if anything: the live mark,
+        while only notices followed it. The model's output (text, thinking, a call),
+        the run's result or any other record ends it; the fold pays nothing for that."""
+        mark = self.live_mark
+        return mark if mark is not None and self.mark_events == self.events else None
 
     @property
     def finished(self) -> bool:
@@ -265,7 +285,7 @@ def has_run(session: Session) -> bool:
 
 
 def describe_notice(event: Event) -> str:
-    """One line saying what a connection notice or an unknown record is."""
+    """One line saying what a connection notice, an agent's notice or an unknown record is."""
     if isinstance(event, ConnectionNotice):
         text = f"{event.type}/{event.subtype}"
         if event.attempt is not None:
@@ -276,4 +296,6 @@ def describe_notice(event: Event) -> str:
     if isinstance(event, UnknownRecord):
         name = event.type + (f"/{event.subtype}" if event.subtype else "")
         return f"unknown record {name} (line {event.line})"
+    if isinstance(event, AgentNotice):
+        return event.text or (event.type + (f"/{event.subtype}" if event.subtype else ""))
     return type(event).__name__

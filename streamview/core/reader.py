@@ -9,25 +9,27 @@ from typing import TYPE_CHECKING
 import orjson
 
 import streamview.core.dialects as dialects
+from streamview.core.decoding import (
+    MALFORMED_RAW_LIMIT,
+    RepairedLine,
+    decode_line,
+    not_an_object,
+    repair_notice,
+)
 from streamview.core.dialects import cursor
 from streamview.core.dialects.base import Dialect, Translator
+from streamview.core.dialects.cursor_records import parse_decoded
 from streamview.core.dialects.lines import translate_decoded
 from streamview.core.events import (
     AnyEvent,
     ConnectionNotice,
     MalformedLine,
+    SessionStarted,
     ToolCallEvent,
     UnknownRecord,
 )
 from streamview.core.framing import LineFramer, RawLine, Restart, too_long_reason
 from streamview.core.linestore import FileLineStore, LineStore
-from streamview.core.parse import (
-    MALFORMED_RAW_LIMIT,
-    RepairedLine,
-    decode_line,
-    parse_decoded,
-    repair_notice,
-)
 from streamview.core.state import StreamState
 
 if TYPE_CHECKING:  # only playback records one; --json need not import it
@@ -71,6 +73,16 @@ def _cursor(data: bytes, number: int, recv_ms: int | None) -> list[AnyEvent]:
     return [event]
 
 
+def named(dialect: Dialect, line: int) -> SessionStarted:
+    """The event that names the stream's agent, before the first record's own events.
+
+    The dialect was forced or recognised (from any record, not only an ``init``): a
+    stream cut before its ``init``, or whose hooks come first, is still named. It
+    fills in what the session does not know and starts no run of its own.
+    """
+    return SessionStarted(line, agent=dialect.name, inferred=True)
+
+
 def _kept(events: list[AnyEvent]) -> AnyEvent:
     """The event a line store judges a line by (a view may open its tool call)."""
     for event in events:
@@ -94,7 +106,16 @@ class EventReader:
             recognises it.
     """
 
-    __slots__ = ("_forced", "_framer", "_held", "_translator", "blank_lines", "dialect", "store")
+    __slots__ = (
+        "_forced",
+        "_framer",
+        "_held",
+        "_named",
+        "_translator",
+        "blank_lines",
+        "dialect",
+        "store",
+    )
 
     def __init__(self, store: LineStore | None = None, agent: str | None = None) -> None:
         self._framer = LineFramer()
@@ -105,17 +126,20 @@ class EventReader:
         """The stream's dialect, once known."""
         self._translator: Translator | None = None
         self._held: list[_Held] = []
+        self._named: Dialect | None = None
+        """A dialect forced or recognised, not named yet (:func:`named`)."""
         forced = self._forced = dialects.by_name(agent)
         if forced is not None:
-            self._choose(forced)
+            self._choose(forced, known=True)
 
     @property
     def pending_bytes(self) -> int:
         """Bytes of an unfinished line waiting for more input."""
         return self._framer.pending_bytes
 
-    def _choose(self, dialect: Dialect) -> None:
+    def _choose(self, dialect: Dialect, known: bool) -> None:
         self.dialect = dialect
+        self._named = dialect if known else None
         self._translator = None if dialect is cursor.DIALECT else dialect.translator()
         if self.store is not None:
             self.store.agent = dialect.name
@@ -128,6 +152,10 @@ class EventReader:
             events = dialects.translate_line(translator, data, number, recv_ms)
         if self.store is not None:
             self.store.remember(number, start, data, _kept(events))
+        if self._named is not None and not isinstance(events[0], MalformedLine):
+            if not isinstance(events[0], SessionStarted):  # an init names it itself
+                events.insert(0, named(self._named, number))
+            self._named = None
         return events
 
     def _hold(self, line: _Held) -> list[AnyEvent]:
@@ -140,17 +168,17 @@ class EventReader:
         number, start, data, recv = line
         record, decoded = decode_line(data, number)
         if not self._held and record.__class__ is not dict:
-            event = parse_decoded(record, decoded, number, recv)
+            event = not_an_object(record, decoded, number, recv)
             if self.store is not None:
                 self.store.remember(number, start, data, event)
             if decoded.__class__ is RepairedLine:
                 return [event, repair_notice(number, recv)]
             return [event]
         self._held.append(line)
-        found = dialects.decide(record)
+        found, known = dialects.decide_how(record)
         if found is None and len(self._held) < dialects.DETECT_WINDOW:
             return []
-        self._choose(found or dialects.DEFAULT)
+        self._choose(found or dialects.DEFAULT, known=known)
         return self._release()
 
     def _release(self) -> list[AnyEvent]:
@@ -199,7 +227,7 @@ class EventReader:
                 continue
             if self.dialect is None:
                 extend(self._hold((number, start, data, recv_ms)))
-            elif self._translator is None:
+            elif self._translator is None and self._named is None:
                 record, decoded = decode_line(data, number)
                 event = cursor.mark(parse_decoded(record, decoded, number, recv_ms))
                 if store is not None:
@@ -217,7 +245,7 @@ class EventReader:
         recognised again (unless forced), and a notice says what happened."""
         events: list[AnyEvent] = []
         if self.dialect is None and self._held:
-            self._choose(dialects.DEFAULT)
+            self._choose(dialects.DEFAULT, known=False)
             events.extend(self._release())
         line = self._framer.lines_seen
         self._framer.restart()
@@ -227,7 +255,7 @@ class EventReader:
             self.dialect = None
             self._translator = None
         else:
-            self._choose(self._forced)
+            self._choose(self._forced, known=True)
         events.append(restart_notice(chunk, line, recv_ms))
         return events
 
@@ -253,7 +281,7 @@ class EventReader:
             else:
                 events.extend(self._events(number, offset, data, recv_ms))
         if self.dialect is None:
-            self._choose(dialects.DEFAULT)
+            self._choose(dialects.DEFAULT, known=False)
             events.extend(self._release())
         return events
 
@@ -272,6 +300,13 @@ def sniff(chunks: Iterable[bytes]) -> tuple[Dialect, Iterator[bytes]]:
     Returns:
         The dialect, and an iterator over every chunk (those read to decide first).
     """
+    found, source = recognise(chunks)
+    return found or dialects.DEFAULT, source
+
+
+def recognise(chunks: Iterable[bytes]) -> tuple[Dialect | None, Iterator[bytes]]:
+    """:func:`sniff`, saying ``None`` when no record proved the dialect (the stream is
+    then read as :data:`~streamview.core.dialects.DEFAULT`'s, but not named after it)."""
     source = iter(chunks)
     read: list[bytes] = []
     framer = LineFramer()
@@ -289,17 +324,17 @@ def sniff(chunks: Iterable[bytes]) -> tuple[Dialect, Iterator[bytes]]:
                 continue
             seen += 1
             record, _ = decode_line(data.rstrip(b"\r"), number)
-            found = dialects.decide(record)
+            found, known = dialects.decide_how(record)
             if found is not None:
-                return found, chain(read, source)
+                return found if known else None, chain(read, source)
             if seen >= dialects.DETECT_WINDOW:
-                return dialects.DEFAULT, chain(read, source)
+                return None, chain(read, source)
     for number, _, data in framer.finish():
         record, _ = decode_line(data, number)
-        found = dialects.decide(record)
+        found, known = dialects.decide_how(record)
         if found is not None:
-            return found, iter(read)
-    return dialects.DEFAULT, iter(read)
+            return found if known else None, iter(read)
+    return None, iter(read)
 
 
 def fold(
@@ -332,16 +367,17 @@ def fold(
             are recorded for playback (the input must be the whole file from its start).
     """
     state = state or StreamState(track_changes=False)
-    dialect = dialects.by_name(agent)
+    known = dialects.by_name(agent)
     source: Iterable[bytes] = chunks
-    if dialect is None:
-        dialect, source = sniff(chunks)
+    if known is None:
+        known, source = recognise(chunks)
+    dialect = known or dialects.DEFAULT
     if store is not None:
         store.agent = dialect.name
     translator = dialect.translator()
     if index is not None:
         index.begin(state, translator)
-    _fold(source, state, store, translator, index)
+    _fold(source, state, store, translator, index, known)
     if index is not None:
         index.finish()
     if finish:
@@ -355,8 +391,13 @@ def _fold(
     store: FileLineStore | None,
     translator: Translator,
     index: PlaybackIndex | None = None,
+    known: Dialect | None = None,
 ) -> None:
-    """Fold a stream: its hot records straight from their dicts, the rest event by event."""
+    """Fold a stream: its hot records straight from their dicts, the rest event by event.
+
+    ``known``: the dialect, when forced or recognised; it is named (:func:`named`)
+    before the first line that is a JSON object, as :class:`EventReader` names it.
+    """
     framer = LineFramer()
     apply = state.apply
     apply_fast = state.apply_fast
@@ -422,14 +463,31 @@ def _fold(
                     if data.endswith(b"\r"):
                         data = data[:-1]
             if hot is not None:
+                if known is not None:  # once: before the first record's own events
+                    _name(state, known, number, index)
+                    known = None
                 apply_fast(hot, number)
                 if index is not None and index.note_fast(hot):
                     index.end_line(state, number, translator)
                 continue
-            for event in translate(translator, record, data, number):
+            events = translate(translator, record, data, number)
+            if known is not None and events[0].__class__ is not MalformedLine:
+                if events[0].__class__ is not SessionStarted:  # an init names it itself
+                    _name(state, known, number, index)
+                known = None
+            for event in events:
                 apply(event)
                 if index is not None:
                     index.note_event(event)
             if index is not None:
                 index.end_line(state, number, translator)
     state.counts.blank += blank
+
+
+def _name(state: StreamState, dialect: Dialect, line: int, index: PlaybackIndex | None) -> None:
+    """Apply :func:`named` (and note it for playback, as any event of the fold)."""
+    event = named(dialect, line)
+    state.apply(event)
+    if index is not None:
+        index.note_event(event)
+        index.named = (dialect.name, line)

@@ -12,6 +12,7 @@ from typing import Any
 import streamview.core.approvals as approvals
 import streamview.core.tools as tools
 from streamview.core.events import (
+    AgentNotice,
     AnyEvent,
     AssistantMessage,
     ConnectionNotice,
@@ -28,6 +29,7 @@ from streamview.core.events import (
     UnknownRecord,
 )
 from streamview.core.fast_path import FastRecord
+from streamview.core.fold_notices import NoticeFold
 from streamview.core.model import (
     ERROR,
     INCOMPLETE,
@@ -72,7 +74,7 @@ __all__ = [
 _NO_ARGS: JSONObject = {}  # a compact state's finished calls' arguments: never changed
 
 
-class StreamState:
+class StreamState(NoticeFold):
     """The account of a stream, built one event at a time.
 
     Args:
@@ -91,7 +93,7 @@ class StreamState:
         self.malformed: list[MalformedLine] = []
         self.unknown: list[UnknownRecord] = []
         self.notices: list[Event] = []
-        """Connection and retry notices, in order."""
+        """Connection and retry notices and the agent's own notices, in order."""
         self.ended = False
         """The input reached its end."""
         self.last_event_ms: int | None = None
@@ -124,8 +126,9 @@ class StreamState:
         Returns:
             The session the event landed in, or ``None`` for a malformed line.
         """
-        counts = self.counts
-        first = event.line != self._counted_line
+        counts, kind = self.counts, type(event)
+        inferred = kind is SessionStarted and event.inferred  # type: ignore[union-attr]
+        first = event.line != self._counted_line and not inferred
         if first:
             self._counted_line = event.line
             counts.total += 1
@@ -142,19 +145,19 @@ class StreamState:
             if track:
                 changes.log = True
             return None
-        session = self._session_for(event.session_id, event.line, isinstance(event, SessionStarted))
+        starts = kind is SessionStarted and not inferred
+        session = self._session_for(event.session_id, event.line, starts)
         session.events += 1
         session.last_line = event.line
         if when is not None:
             if session.first_time_ms is None:
                 session.first_time_ms = when
             session.last_time_ms = when
-        handler = _HANDLERS.get(type(event))
+        handler = _HANDLERS.get(kind)
         if handler is None:
             counts.unknown += first
             assert isinstance(event, UnknownRecord)
-            self.unknown.append(event)
-            self._notice(session, event)
+            self.unknown.append(event)  # the event log's, never the transcript's
             if track:
                 changes.log = True
             return session
@@ -286,13 +289,15 @@ class StreamState:
                 block.parts = ["".join(block.parts)]
             self._touch_transcript(session)
 
-    def _notice(self, session: Session, event: Event) -> None:
-        session.blocks.append(Block(NOTICE, event.line, parts=[describe_notice(event)]))
-        self._touch_transcript(session)
-
     # -- handlers ---------------------------------------------------------------------
 
     def _on_init(self, session: Session, event: SessionStarted) -> None:
+        if event.inferred:  # what the stream says elsewhere: only what is not known yet
+            session.agent = session.agent or event.agent
+            session.model = session.model or event.model
+            if self._track:
+                self._changes.sessions.add(session.index)
+            return
         session.model = event.model
         session.agent = event.agent or session.agent
         session.cwd = event.cwd
@@ -467,12 +472,6 @@ class StreamState:
         if call is not None and self._track:
             self._changes.calls.add((session.index, call.index))
 
-    def _on_connection(self, session: Session, event: ConnectionNotice) -> None:
-        self.notices.append(event)
-        if event.type == "input" and event.subtype in ("truncated", "replaced"):
-            self.counts.restarts += 1
-        self._notice(session, event)
-
     def _on_result(self, session: Session, event: RunResult) -> None:
         self._close_text(session)
         self._close_thinking(session)
@@ -490,5 +489,6 @@ _HANDLERS: dict[type, Any] = {
     ToolCallEvent: StreamState._on_tool,
     InteractionQuery: StreamState._on_query,
     ConnectionNotice: StreamState._on_connection,
+    AgentNotice: StreamState._on_notice,
     RunResult: StreamState._on_result,
 }

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from streamview.core.events import AgentNotice, ConnectionNotice
+from streamview.core.notices import record_name
 from streamview.core.sanitize import json_for_terminal
 from streamview.core.state import Session, StreamState, ToolCall
 
@@ -75,10 +77,26 @@ def summary_tail(state: StreamState, process: dict[str, Any] | None = None) -> d
             "malformed": counts.malformed,
             "unknown": counts.unknown,
         },
+        "notices": notice_counts(state),
     }
     if process is not None:
         tail["process"] = process
     return tail
+
+
+def notice_counts(state: StreamState) -> dict[str, int]:
+    """How many of each record the agent printed about its own work (``system/hook_started``:
+    2, ``rate_limit_event``: 1...) and of each connection notice, in first-seen order."""
+    counted: dict[str, int] = {}
+    for event in state.notices:
+        if isinstance(event, AgentNotice):
+            name = record_name(event)
+        elif isinstance(event, ConnectionNotice):
+            name = f"{event.type}/{event.subtype}" if event.subtype else event.type
+        else:
+            continue
+        counted[name] = counted.get(name, 0) + 1
+    return counted
 
 
 def summary_json(state: StreamState, process: dict[str, Any] | None = None) -> Iterator[bytes]:

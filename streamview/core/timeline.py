@@ -23,6 +23,7 @@ from streamview.core.checkpoints import CHECKPOINT_EVERY, NO_TIME, PlaybackIndex
 from streamview.core.events import AnyEvent, ToolCallEvent
 from streamview.core.linestore import FileLineStore
 from streamview.core.reader import fold
+from streamview.core.reader import named as name_event
 from streamview.core.state import StreamState
 from streamview.core.timing import Schedule, build_column_schedule, build_schedule
 
@@ -150,9 +151,13 @@ class FileTimeline(Sequence[AnyEvent]):
             checkpoint = checkpoints[number]
             translator = copy.deepcopy(checkpoint.translator)
             last_line = checkpoints[number + 1].line if number + 1 < len(starts) else 1 << 62
+            named = self.recorded.named
+            agent = dialects.by_name(named[0]) if named is not None else None
             for line, data in self.store.read_lines(checkpoint.line + 1, last_line):
                 if not data or data.isspace():
                     continue
+                if agent is not None and named is not None and line == named[1]:
+                    events.append(name_event(agent, line))  # as the fold named it
                 events.extend(dialects.translate_line(translator, data, line))
             del events[end - first :]  # a file changed since its fold: never more
         self._windows[number] = events

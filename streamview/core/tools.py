@@ -367,6 +367,10 @@ _SUCCESS_SUMMARY: dict[str, Callable[[JSONObject], str | None]] = {
 }
 
 
+_SAID_BY_MESSAGE = frozenset({"grep", "ls", "webFetch"})
+"""Kinds whose summary is the result's own ``message`` when their payload holds no more."""
+
+
 def summary_of(kind: str, outcome: str | None, payload: Any) -> str | None:
     """A short, one-line account of a call's result.
 
@@ -400,6 +404,11 @@ def summary_of(kind: str, outcome: str | None, payload: Any) -> str | None:
     if outcome in ("success", "failure") and isinstance(payload, dict):
         summarise = _SUCCESS_SUMMARY.get(kind)
         text = summarise(payload) if summarise else None
+        if text is None and kind in _SAID_BY_MESSAGE:
+            # An agent whose result is a display line only ("Listed 3 item(s).", "Found
+            # 1 match": Gemini CLI's): its summary, else that line, is the summary.
+            said = payload.get("summary") or payload.get("message")
+            text = _first_line(said) or None if isinstance(said, str) else None
         if text is None and kind not in _SUCCESS_SUMMARY and outcome == "success":
             return None
         if text is None and outcome == "failure":

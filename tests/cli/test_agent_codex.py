@@ -78,8 +78,9 @@ def test_print_shows_every_turn_of_a_resumed_thread() -> None:
 def test_agent_codex_forces_the_dialect() -> None:
     path = CODEX / "every-kind.jsonl"
     as_cursor = orjson.loads(run("--json", "--agent", "cursor", str(path)).stdout)
-    # Cursor knows none of these records: every line is kept as an unknown record.
-    assert as_cursor["sessions"][0]["agent"] is None
+    # Cursor knows none of these records: every line is kept as an unknown record. The
+    # agent is the one forced (issue 22.3: named whenever the dialect is known).
+    assert as_cursor["sessions"][0]["agent"] == "cursor"
     assert as_cursor["sessions"][0]["tool_calls"] == []
     assert as_cursor["lines"]["unknown"] == 18
     as_codex = orjson.loads(run("--json", "--agent", "codex", str(path)).stdout)

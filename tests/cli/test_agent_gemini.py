@@ -106,7 +106,7 @@ def test_agent_forces_gemini_or_cursor() -> None:
     as_cursor = orjson.loads(run("--json", "--agent", "cursor", str(path)).stdout)
     # Cursor's reader knows only the result: the rest is shown as unknown records.
     assert as_cursor["lines"] == {"total": 6, "events": 1, "malformed": 0, "unknown": 5}
-    assert [s["agent"] for s in as_cursor["sessions"]] == [None]
+    assert [s["agent"] for s in as_cursor["sessions"]] == ["cursor"]  # forced: named
     assert as_cursor["sessions"][0]["tool_calls"] == []
     as_gemini = orjson.loads(run("--json", "--agent", "gemini", str(path)).stdout)
     assert [call["kind"] for call in as_gemini["sessions"][0]["tool_calls"]] == ["shell"]

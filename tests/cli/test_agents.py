@@ -105,4 +105,5 @@ def test_a_recorded_claude_run_replays_the_same(tmp_path: Path) -> None:
     (session,) = replayed["sessions"]
     assert session["agent"] == "claude"
     assert [call["status"] for call in session["tool_calls"]] == ["succeeded", "succeeded"]
-    assert replayed["lines"] == {"total": 10, "events": 9, "malformed": 0, "unknown": 1}
+    # The subagent's task_started is Claude Code's notice now, no unknown record.
+    assert replayed["lines"] == {"total": 10, "events": 10, "malformed": 0, "unknown": 0}

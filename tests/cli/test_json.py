@@ -28,7 +28,7 @@ from .helpers import (
 )
 
 RECORDINGS = REPO_ROOT / "recordings"
-TOP_KEYS = {"sessions", "lines"}
+TOP_KEYS = {"sessions", "lines", "notices"}
 SESSION_KEYS = {
     "session_id",
     "agent",
@@ -74,6 +74,8 @@ def check_contract(document: dict[str, Any]) -> None:
     """Assert the exact keys and value types of the ``--json`` object."""
     assert set(document) == TOP_KEYS
     assert set(document["lines"]) == LINE_KEYS
+    notices = document["notices"]
+    assert all(isinstance(k, str) and isinstance(v, int) and v > 0 for k, v in notices.items())
     assert all(isinstance(v, int) for v in document["lines"].values())
     lines = document["lines"]
     assert lines["total"] == lines["events"] + lines["malformed"] + lines["unknown"]
@@ -208,7 +210,7 @@ def test_malformed_and_unknown_lines_are_counted(
     path.write_bytes(
         ndjson(init_record(), user_record("hi"))
         + b"Not logged in\n\n[1,2]\n"
-        + ndjson({"type": "system", "subtype": "task_notification"}, result_record("ok"))
+        + ndjson({"type": "hologram", "subtype": "beam"}, result_record("ok"))
     )
     code, document = run_main(["--json", str(path)], capsys)
     check_contract(document)

@@ -10,6 +10,7 @@ from streamview.core.state import ERROR, INCOMPLETE, SUCCESS
 from .helpers import (
     assistant,
     completed,
+    delta,
     fold_bytes,
     init,
     line,
@@ -162,7 +163,7 @@ def test_malformed_and_unknown_lines_do_not_start_or_end_sessions() -> None:
         init(A),
         b"Not logged in\n",
         user("p", session_id=A),
-        b'{"type":"system","subtype":"task_notification","session_id":"' + A.encode() + b'"}\n',
+        b'{"type":"hologram","subtype":"beam","session_id":"' + A.encode() + b'"}\n',
         result("r", session_id=A),
     )
     state = fold_bytes(data)
@@ -174,11 +175,19 @@ def test_malformed_and_unknown_lines_do_not_start_or_end_sessions() -> None:
     assert state.unknown[0].line == 4
 
 
-def test_an_unknown_record_is_shown_in_the_transcript() -> None:
-    data = stream(init(), b'{"type":"text","text":"hello","session_id":"x"}\n')
+def test_an_unknown_record_is_kept_for_the_event_log_never_painted_in_the_transcript() -> None:
+    """Issue 22.2: "unknown record system/task_started" was painted inside the answer."""
+    data = stream(
+        init(),
+        delta("Hel"),
+        b'{"type":"hologram","subtype":"beam"}\n',
+        delta("lo"),
+    )
     state = fold_bytes(data)
-    notices = [b.text for s in state.sessions for b in s.blocks if b.kind == "notice"]
-    assert any("text" in notice for notice in notices)
+    (session,) = state.sessions
+    assert [(u.type, u.subtype, u.line) for u in state.unknown] == [("hologram", "beam", 3)]
+    assert [b.kind for b in session.blocks] == ["text"]
+    assert session.text == "Hello"
 
 
 def test_connection_and_retry_notices_are_kept_in_order() -> None:

@@ -96,12 +96,18 @@ def decide(record: object) -> Dialect | None:
     Cursor, so a live stream is not held back. Anything else (a malformed line, an
     unknown record: noise before the stream proper) decides nothing.
     """
+    return decide_how(record)[0]
+
+
+def decide_how(record: object) -> tuple[Dialect | None, bool]:
+    """:func:`decide`, and whether the record proved the dialect (it recognised it)
+    rather than only decided for Cursor because Cursor's parser reads it."""
     if not isinstance(record, dict):
-        return None
+        return None, False
     found = recognise(record)
     if found is None and cursor.reads(record):
-        return DEFAULT
-    return found
+        return DEFAULT, False
+    return found, found is not None
 
 
 def detect(records: Iterable[JSONObject]) -> Dialect:
@@ -134,6 +140,7 @@ __all__ = [
     "Translator",
     "by_name",
     "decide",
+    "decide_how",
     "detect",
     "label_of",
     "names",

@@ -30,7 +30,7 @@ class Translator(Protocol):
 
     A translator may also have ``fast_line(data, line)``: :meth:`fast` for a line
     not yet decoded, with a typed decoder that reads only what the hot records need
-    (Cursor's, :mod:`streamview.core.dialects.cursor_typed`). It returns what
+    (Cursor's, :mod:`streamview.core.dialects.cursor_fast`). It returns what
     ``fast(orjson.loads(data), line)`` would, or ``None`` to have the line decoded
     in full.
     """

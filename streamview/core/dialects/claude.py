@@ -19,16 +19,21 @@ Records (one JSON object a line):
 
 Records with a ``parent_tool_use_id`` come from a subagent working for that ``Task``
 call: their calls carry it as ``parent_call_id``.
+
+Everything else Claude Code prints is about its own work (hooks, status, rate limits,
+compaction, tasks...): :mod:`.claude_records` says what each means. The model comes
+from ``init``, else from the first assistant message (or ``message_start``) naming it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
 import streamview.core.dialects.claude_tools as tools
+from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
+from streamview.core.dialects.claude_fast import decode_stream_event
+from streamview.core.dialects.claude_records import ClaudeRecords, recognises
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -43,40 +48,13 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
-from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord, Int64, hot_decoder
+from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord
 from streamview.core.fields import as_int, as_str, iso_ms
-from streamview.core.parse import RECV_KEY
 
 NAME = "claude"
 _INIT_KEYS = frozenset(
     {"type", "subtype", "session_id", "model", "cwd", "permissionMode", "apiKeySource"}
 )
-
-
-class _Delta(msgspec.Struct, gc=False):
-    type: Any = None
-    text: Any = None
-    thinking: Any = None
-
-
-class _Event(msgspec.Struct, gc=False):
-    type: Any = None
-    delta: _Delta | None = None
-
-
-class _StreamEvent(msgspec.Struct, gc=False):
-    """A ``stream_event`` record's fields :meth:`ClaudeTranslator.fast` reads, typed
-    as it checks them; the rest of the line is skipped."""
-
-    type: Any = None
-    event: _Event | None = None
-    session_id: Any = None
-    parent_tool_use_id: Any = None
-    timestamp: Any = None
-    streamview_recv_ms: Int64 | None = None
-
-
-_decode_stream_event = hot_decoder(_StreamEvent)
 
 
 class ClaudeTranslator:
@@ -89,6 +67,10 @@ class ClaudeTranslator:
         """Calls whose result said they were refused (the ``result`` lists them again)."""
         self._streamed_thinking = False
         """Thinking deltas arrived; the complete thinking block only closes them."""
+        self._model: str | None = None
+        """The model the stream named so far (``init``, else an assistant message)."""
+        self._records = ClaudeRecords()
+        """Records about Claude Code's own work (hooks, rate limits, tasks...)."""
 
     def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
         """The events one Claude Code record stands for (see ``Translator``)."""
@@ -135,6 +117,8 @@ class ClaudeTranslator:
             events = self._user(record, line, sid, ts, recv_ms)
         elif kind == "result":
             events = self._result(record, line, sid, ts, recv_ms)
+        else:
+            events = self._records.translate(record, line, sid, ts, recv_ms)
         if not events:
             return [
                 UnknownRecord(line, sid, ts, recv_ms, type=kind, subtype=subtype, record=record)
@@ -144,6 +128,7 @@ class ClaudeTranslator:
     def _init(
         self, record: JSONObject, line: int, sid: str | None, ts: int | None, recv: int | None
     ) -> AnyEvent:
+        self._model = as_str(record.get("model")) or self._model
         return SessionStarted(
             line,
             sid,
@@ -167,7 +152,7 @@ class ClaudeTranslator:
         if not isinstance(content, list):
             return None
         parent = as_str(record.get("parent_tool_use_id"))
-        events: list[AnyEvent] = []
+        events: list[AnyEvent] = self._named_model(message, parent, line, sid, ts, recv)
         for block in content:
             block_type = block.get("type") if isinstance(block, dict) else None
             if block_type == "text" and isinstance(block.get("text"), str):
@@ -204,6 +189,25 @@ class ClaudeTranslator:
         if not events:  # an empty message: nothing to show, but the line is read
             events.append(ThinkingCompleted(line, sid, ts, recv))
         return events
+
+    def _named_model(
+        self,
+        message: Any,
+        parent: str | None,
+        line: int,
+        sid: str | None,
+        ts: int | None,
+        recv: int | None,
+    ) -> list[AnyEvent]:
+        """The model an assistant message names, when the stream has not said it yet
+        (no ``init``, or one without a model): the session's, not a subagent's."""
+        if self._model is not None or parent is not None:
+            return []
+        model = as_str(message.get("model")) if isinstance(message, dict) else None
+        if model is None or model.startswith("<"):
+            return []  # "<synthetic>": the CLI's own message (an API error), no model
+        self._model = model
+        return [SessionStarted(line, sid, ts, recv, model=model, agent=NAME, inferred=True)]
 
     def _started(
         self,
@@ -321,7 +325,7 @@ class ClaudeTranslator:
         if not data.startswith(b'{"type":"stream_event"'):
             return None
         try:
-            hot = _decode_stream_event(data)
+            hot = decode_stream_event(data)
         except HOT_DECODE_ERRORS:
             return None
         event = hot.event
@@ -378,6 +382,12 @@ class ClaudeTranslator:
         event = record.get("event")
         if not isinstance(event, dict) or not isinstance(event.get("type"), str):
             return None
+        if event["type"] == "message_start" and self._model is None:
+            named = self._named_model(
+                event.get("message"), as_str(record.get("parent_tool_use_id")), line, sid, ts, recv
+            )
+            if named:  # and the line's own (silent) event, which counts it
+                return [*named, ThinkingCompleted(line, sid, ts, recv)]
         if event["type"] == "content_block_delta":
             delta = event.get("delta")
             delta_type = delta.get("type") if isinstance(delta, dict) else None
@@ -458,11 +468,14 @@ def _has_block(record: JSONObject, block_type: str) -> bool:
 
 
 def detect(record: JSONObject) -> bool:
-    """Claude Code's ``system/init`` (with ``tools`` or ``mcp_servers``), a
-    ``stream_event``, an ``assistant`` message using a tool, or a ``tool_result``."""
+    """Claude Code's ``system/init`` (with ``tools`` or ``mcp_servers``), a record only
+    Claude Code prints (a hook, a ``rate_limit_event``...), a ``stream_event``, an
+    ``assistant`` message using a tool, or a ``tool_result``."""
     kind = record.get("type")
-    if kind == "system":
-        return record.get("subtype") == "init" and ("tools" in record or "mcp_servers" in record)
+    if kind == "system" and record.get("subtype") == "init":
+        return "tools" in record or "mcp_servers" in record
+    if recognises(record):
+        return True
     if kind == "stream_event":
         return isinstance(record.get("event"), dict)
     if kind == "assistant":

@@ -13,6 +13,10 @@ Records (one JSON object a line; ``codex-rs/exec/src/exec_events.rs``):
   ``reasoning`` (a summary of the model's thinking), ``command_execution``,
   ``file_change``, ``mcp_tool_call``, ``web_search``, ``todo_list`` (tool calls,
   correlated by the item ``id``), ``error`` (a non-fatal notice), ``plan``.
+- ``item.plan.delta`` (``item_id``, ``delta``): a plan's text as it grows, shown as
+  the answer grows until the complete ``plan`` item replaces it.
+- ``request_user_input`` (``call_id``, ``questions``): the model asks the user; a call
+  of the table (``askQuestion``) and a notice that the run waits for input.
 - ``error``: a stream error; ``Reconnecting... n/m`` ones are retries, others fatal.
 
 Builds of late September 2025 spelled the item type ``item_type`` and the answer
@@ -26,6 +30,8 @@ import re
 from typing import Any
 
 import streamview.core.dialects.codex_tools as tools
+import streamview.core.notices as notices
+from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
 from streamview.core.events import (
     AnyEvent,
@@ -42,7 +48,7 @@ from streamview.core.events import (
 )
 from streamview.core.fast_path import FastRecord
 from streamview.core.fields import as_str
-from streamview.core.parse import RECV_KEY
+from streamview.core.notices import notice
 
 NAME = "codex"
 _RETRY = re.compile(r"\AReconnecting\.{0,3}\s*(\d+)\s*/\s*(\d+)")
@@ -87,12 +93,14 @@ class CodexTranslator:
             reason = "no 'type' field" if kind is None else "'type' is not a string"
             return [MalformedLine(line, sid, None, recv_ms, reason=reason)]
         events: list[AnyEvent] | None = None
-        if kind.startswith("item."):
+        if kind == "item.plan.delta":
+            events = self._plan_delta(record, line, recv_ms)
+        elif kind.startswith("item."):
             item = record.get("item")
             if isinstance(item, dict):
                 events = self._item(kind[5:], item, line, recv_ms)
-            # ``item.plan.delta`` (a plan's text as it grows) stays an unknown record:
-            # shown as it came; the complete ``plan`` item is shown as text.
+        elif kind == "request_user_input":
+            events = self._asks(record, line, recv_ms)
         elif kind == "thread.started":
             events = [self._started(record, line, recv_ms)]
         elif kind == "turn.started":
@@ -191,6 +199,37 @@ class CodexTranslator:
         if text.startswith(shown) and len(text) > len(shown):
             return "assistant", True, text[len(shown) :], None, sid, None, recv
         return "thinking", "completed", None, None, sid, None, recv
+
+    def _plan_delta(self, record: JSONObject, line: int, recv: int | None) -> list[AnyEvent] | None:
+        """``item.plan.delta``: the plan's text as it grows, shown as the answer grows;
+        the complete ``plan`` item replaces what the deltas built."""
+        item_id, delta = as_str(record.get("item_id")), as_str(record.get("delta"))
+        if item_id is None or delta is None:
+            return None
+        self._texts[item_id] = self._texts.get(item_id, "") + delta
+        return [AssistantMessage(line, self._thread, None, recv, text=delta, delta=True)]
+
+    def _asks(self, record: JSONObject, line: int, recv: int | None) -> list[AnyEvent]:
+        """``request_user_input``: the model's question, a call of the table, and a
+        notice that the run waits for an answer a headless run cannot give."""
+        questions = record.get("questions")
+        questions = questions if isinstance(questions, list) else []
+        first = questions[0] if questions and isinstance(questions[0], dict) else {}
+        title = as_str(first.get("question")) or as_str(first.get("header")) or "a question"
+        call_id = as_str(record.get("call_id")) or f"<line {line}>"
+        said = f"asks for input: {notices.text_of(title) or 'a question'}"
+        return [
+            ToolCallEvent(
+                line,
+                self._thread,
+                None,
+                recv,
+                call_id=call_id,
+                kind="askQuestion",
+                args={"title": title, "questions": questions},
+            ),
+            notice(record, line, self._thread, None, recv, notices.INPUT, said, notices.WAITING),
+        ]
 
     def _started(self, record: JSONObject, line: int, recv: int | None) -> AnyEvent:
         thread = as_str(record.get("thread_id"))

@@ -27,6 +27,7 @@ from typing import Any
 import msgspec
 
 import streamview.core.dialects.gemini_tools as tools
+from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
 from streamview.core.events import (
     AnyEvent,
@@ -42,7 +43,6 @@ from streamview.core.events import (
 )
 from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord, Int64, hot_decoder
 from streamview.core.fields import as_int, as_str, iso_ms
-from streamview.core.parse import RECV_KEY
 
 NAME = "gemini"
 _INIT_KEYS = frozenset({"type", "timestamp", "session_id", "model"})

@@ -279,6 +279,20 @@ def _shell_payload(text: str) -> JSONObject:
     return payload
 
 
+_SHORT = re.compile(r"\A(Found \d+ match(?:es)?|No matches found)")
+
+
+def said(text: str) -> JSONObject:
+    """A result that is a display line only: the text, and its summary (the line, or its
+    count: "Found 1 match" of "Found 1 match for pattern \"x\" in path \"src\":")."""
+    if not text:
+        return {}
+    short = _SHORT.match(text)
+    if short is None or short.group(1) == text.strip():
+        return {"message": text}  # the line itself is the summary (tools.summary_of)
+    return {"message": text, "summary": short.group(1)}
+
+
 def success_payload(kind: str, args: JSONObject, text: str) -> JSONObject:
     """The ``success`` payload of a completed call, in its kind's shape.
 
@@ -304,13 +318,15 @@ def success_payload(kind: str, args: JSONObject, text: str) -> JSONObject:
             return {"totalFiles": int(found.group(1)), "message": text}
         return {"message": text} if text else {}
     if kind == "webFetch":  # the display line ("Content processed from prompt."), not the page
-        return {"url": args.get("url"), "message": text} if text else {"url": args.get("url")}
+        return {"url": args.get("url"), **said(text)}
     if kind == "updateTodos":
         todos = args.get("todos")
         payload = {"todos": todos if isinstance(todos, list) else []}
         return {**payload, "message": text} if text else payload
     if kind == "mcp":
         return {"content": [{"text": text}] if text else []}
-    if kind in ("grep", "ls", "webSearch"):
+    if kind in ("grep", "ls"):
+        return said(text)
+    if kind == "webSearch":
         return {"message": text} if text else {}
     return {"content": text}

@@ -2,26 +2,19 @@
 
 A translator sees decoded JSON objects only; what every dialect shares (a line that is
 not JSON, a byte-order mark, the recording's arrival stamp, a translator that fails)
-is handled here once, the way :func:`~streamview.core.parse.parse_line` handles it for
-Cursor.
+is handled here once, the way :func:`~streamview.core.dialects.cursor_records.parse_line`
+handles it for Cursor.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from streamview.core.decoding import RECV_KEY, RepairedLine, decode_line, repair_notice, with_raw
 from streamview.core.dialects.base import Dialect, Translator
+from streamview.core.dialects.cursor_records import parse_decoded, parse_line
 from streamview.core.events import AnyEvent, MalformedLine, ToolCallEvent, UnknownRecord
 from streamview.core.fields import as_int
-from streamview.core.parse import (
-    RECV_KEY,
-    RepairedLine,
-    decode_line,
-    parse_decoded,
-    parse_line,
-    repair_notice,
-    with_raw,
-)
 
 
 def translate_line(
@@ -51,7 +44,7 @@ def translate_decoded(
 
     Args:
         translator: The stream's translator.
-        record: What :func:`~streamview.core.parse.decode_line` returned for the line.
+        record: What :func:`~streamview.core.decoding.decode_line` returned for the line.
         data: The line's bytes, as ``decode_line`` gave them back.
         line: The 1-based line number.
         recv_ms: Arrival time stamped by a live source, if any.

@@ -114,6 +114,11 @@ def describe_state(info: StatusInfo) -> tuple[str, str]:
         return (info.playback, "idle")
     if not info.live:
         return (f"reading… {info.counts.total:,} lines", "live")
+    if session.mark:  # what the agent says holds now: rate limited, compacting...
+        text = f"⚠ {one_line(session.mark, 80)}"
+        if info.idle_ms is not None and info.idle_ms >= IDLE_AFTER_MS:
+            text += f" · idle {_seconds(info.idle_ms)} since last event"
+        return (text, "warning")
     if info.idle_ms is not None and info.idle_ms >= IDLE_AFTER_MS:
         text = f"idle {_seconds(info.idle_ms)} since last event"
         if open_calls:

@@ -1,5 +1,6 @@
 """Everything in the stream that was not a normal event: bad lines, unknown records,
-connection and retry notices, in line order.
+connection and retry notices, and what the agent says about its own work (hooks, rate
+limits, compaction, tasks: each with what it means), in line order.
 
 The list is a virtual Line-API widget (a broken producer can emit thousands of bad
 lines); each row shows a one-line, sanitized preview, and Enter opens the whole line.
@@ -25,8 +26,15 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.widgets import Footer, Static
 
-from streamview.core.events import ConnectionNotice, Event, MalformedLine, UnknownRecord
+from streamview.core.events import (
+    AgentNotice,
+    ConnectionNotice,
+    Event,
+    MalformedLine,
+    UnknownRecord,
+)
 from streamview.core.linestore import LineStore
+from streamview.core.notices import record_name
 from streamview.core.sanitize import one_line
 from streamview.core.state import StreamState, describe_notice
 from streamview.ui.calls.columns import fit_end
@@ -74,11 +82,13 @@ class LogEntry:
             return one_line(data.decode("utf-8", "replace"), 1_000)
         if isinstance(event, ConnectionNotice):
             return one_line(event.detail or "", 1_000)
+        if isinstance(event, AgentNotice):
+            return one_line(record_name(event), 200)
         return ""
 
 
 def entry_for(event: Event) -> LogEntry:
-    """The log entry of a malformed line, an unknown record or a connection notice."""
+    """The log entry of a malformed line, an unknown record or a notice."""
     if isinstance(event, MalformedLine):
         return LogEntry(event.line, MALFORMED, one_line(event.reason, 200), event)
     if isinstance(event, UnknownRecord):
@@ -154,7 +164,7 @@ def describe_counts(state: StreamState) -> str:
     return (
         f"{plural(len(state.malformed), 'malformed line')} · "
         f"{plural(len(state.unknown), 'unknown record')} · "
-        f"{plural(len(state.notices), 'connection notice')}"
+        f"{plural(len(state.notices), 'notice')}"
         f"  (of {plural(state.counts.total, 'line')})"
     )
 
@@ -278,7 +288,7 @@ class EventLogList(RowCursorView):
 
 
 class EventLogScreen(Screen[None]):
-    """Malformed lines, unknown records and connection notices, with counts on top."""
+    """Malformed lines, unknown records and notices, with counts on top."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "close", "Close", tooltip="back to the viewer"),

@@ -13,7 +13,7 @@ import orjson
 from streamview.core import tools
 from streamview.core.dialects import CallReparser, by_name, translate_line
 from streamview.core.dialects.claude import ClaudeTranslator
-from streamview.core.events import AssistantMessage, ToolCallEvent, UnknownRecord
+from streamview.core.events import AgentNotice, AssistantMessage, ToolCallEvent, UnknownRecord
 from streamview.core.linestore import LineStore
 from streamview.core.reader import EventReader, fold
 from streamview.core.state import StreamState
@@ -207,7 +207,11 @@ def test_a_subagents_calls_name_their_task() -> None:
     assert session.text == "The subagent found it: src/parse.py, line 4."
     assert "Empty input is handled" in session.thinking
     assert session.prompt is None
-    assert [record.subtype for record in state.unknown] == ["task_started"]
+    # The subagent's task is its Task call's: a line of the event log, no second row.
+    assert state.unknown == []
+    (task_started,) = state.notices
+    assert isinstance(task_started, AgentNotice) and task_started.topic == "task"
+    assert "toolu_01TASK" in task_started.text and "Find the parser" in task_started.text
 
 
 def test_noise_and_unknown_records_are_kept_and_counted() -> None:
@@ -215,7 +219,12 @@ def test_noise_and_unknown_records_are_kept_and_counted() -> None:
     assert len(state.sessions) == 1
     assert state.sessions[0].agent == "claude"
     assert state.counts.malformed == 1
-    assert [u.type for u in state.unknown] == ["system", "rate_limit_event"]
+    # A hook before the init and a rate-limit warning: Claude Code's own notices now.
+    assert state.unknown == []
+    assert [(n.type, n.subtype) for n in state.notices] == [  # type: ignore[attr-defined]
+        ("system", "hook_started"),
+        ("rate_limit_event", None),
+    ]
     assert state.counts.total == 9
     assert state.sessions[0].outcome.status == "success"
 
@@ -258,8 +267,8 @@ def test_odd_records_never_raise() -> None:
 
 
 def test_unknown_record_types_are_unknown_records() -> None:
-    (event,) = ClaudeTranslator().translate({"type": "control_request", "x": 1}, 4, None)
-    assert isinstance(event, UnknownRecord) and event.type == "control_request"
+    (event,) = ClaudeTranslator().translate({"type": "hologram", "x": 1}, 4, None)
+    assert isinstance(event, UnknownRecord) and event.type == "hologram"
 
 
 def test_the_detail_view_re_reads_a_call_through_its_dialect() -> None:

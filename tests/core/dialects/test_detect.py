@@ -13,6 +13,7 @@ import orjson
 import pytest
 
 from streamview.core.dialects import DEFAULT, DETECT_WINDOW, by_name, decide, detect
+from streamview.core.events import SessionStarted
 from streamview.core.reader import EventReader, fold, sniff
 from streamview.core.state import StreamState
 
@@ -35,7 +36,7 @@ CLAUDE_TOOL_USE = {
     "type": "assistant",
     "message": {"content": [{"type": "tool_use", "id": "t", "name": "Bash", "input": {}}]},
 }
-NOISE: list[Any] = [None, {"type": "system", "subtype": "hook_started"}, {"no": "type"}, [1]]
+NOISE: list[Any] = [None, {"type": "system", "subtype": "mystery"}, {"no": "type"}, [1]]
 
 
 def test_cursor_init_is_cursor() -> None:
@@ -49,6 +50,15 @@ def test_claude_init_is_claude_although_it_has_cursors_fields_too() -> None:
 
 def test_a_claude_tool_use_without_an_init_is_claude() -> None:
     assert detect([CLAUDE_TOOL_USE]).name == "claude"
+
+
+def test_claude_codes_own_records_decide_for_it_before_its_init() -> None:
+    """Hooks run first: a stream whose first records are hooks (or cut before its init)
+    is recognised from them. Cursor's own ``task_notification`` decides nothing."""
+    hook = {"type": "system", "subtype": "hook_started", "hook_name": "SessionStart:startup"}
+    assert detect([hook]).name == "claude"
+    assert detect([{"type": "rate_limit_event", "rate_limit_info": {}}]).name == "claude"
+    assert decide({"type": "system", "subtype": "task_notification"}) is None
 
 
 def test_a_cursor_tool_call_record_is_cursor() -> None:
@@ -93,7 +103,10 @@ def test_the_reader_shows_bad_lines_at_once_and_holds_unknown_records() -> None:
     assert reader.feed(orjson.dumps({"type": "mystery"}) + b"\nnot json either\n") == []
     events = reader.feed(orjson.dumps(CLAUDE_INIT) + b"\n")
     assert reader.dialect is not None and reader.dialect.name == "claude"
-    assert [event.line for event in events] == [2, 3, 4]
+    # The agent is named before the first held record (not an init: it cannot name it).
+    assert [event.line for event in events] == [2, 2, 3, 4]
+    assert isinstance(events[0], SessionStarted) and events[0].inferred
+    assert events[0].agent == "claude"
 
 
 def test_the_reader_gives_up_after_the_window_and_reads_as_cursor() -> None:

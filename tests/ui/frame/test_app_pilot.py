@@ -162,6 +162,7 @@ async def test_malformed_and_unknown_lines_are_counted(tmp_path: Path) -> None:
         b"T: a banner, not JSON\n"
         + record(type="system", subtype="init", session_id="s1", model="Auto")
         + record(type="system", subtype="task_notification", session_id="s1")
+        + record(type="hologram", subtype="beam", session_id="s1")
     )
     app = file_app(path)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -169,7 +170,9 @@ async def test_malformed_and_unknown_lines_are_counted(tmp_path: Path) -> None:
         text = status_text(app)
         lines = app.query_one(Transcript).plain_lines()
     assert "1 malformed · 1 unknown (l)" in text
-    assert any("unknown record system/task_notification" in line for line in lines)
+    # Cursor's task_notification is its notice now, and no record is painted inline.
+    assert not any("task_notification" in line or "unknown record" in line for line in lines)
+    assert [(n.type, n.subtype) for n in app.state.notices] == [("system", "task_notification")]
 
 
 async def test_thinking_toggles_with_t() -> None:

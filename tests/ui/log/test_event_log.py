@@ -40,7 +40,7 @@ STREAM = b"\n".join(
         b'{"type":"system","subtype":"init","session_id":"s1","model":"GPT-5"}',
         b"T: \x1b[31mfree plan\x1b[0m \x1b]52;c;aGk=\x07 banner",
         b'{"type":"connection","subtype":"reconnecting","attempt":1,"session_id":"s1"}',
-        b'{"type":"system","subtype":"task_notification","note":"\\u001b[2Jhi","session_id":"s1"}',
+        b'{"type":"plasma","subtype":"burst","note":"\\u001b[2Jhi","session_id":"s1"}',
         b'{"type":"assistant","message":{"content":[{"type":"text","text":"hi"}]},"session_id":"s1"}',
         b'{"broken": ' + b"x" * 9_000 + LONG_TAIL.encode(),
         b'{"type":"retry","subtype":"starting","is_resume":true,"session_id":"s1"}',
@@ -107,10 +107,10 @@ def test_entries_are_in_line_order_with_counts() -> None:
         (8, UNKNOWN),
         (9, MALFORMED),
     ]
-    assert entries[2].label == "system/task_notification"
+    assert entries[2].label == "plasma/burst"
     assert entries[4].label.startswith("retry/starting")
     assert describe_counts(state) == (
-        "3 malformed lines · 2 unknown records · 2 connection notices  (of 9 lines)"
+        "3 malformed lines · 2 unknown records · 2 notices  (of 9 lines)"
     )
     for entry in entries:
         assert "\x1b" not in entry.preview and "\x07" not in entry.preview
@@ -127,7 +127,7 @@ async def test_log_lists_every_entry_inert_and_opens_the_whole_line() -> None:
         assert "line" in rows[0] and "kind" in rows[0]
         assert rows[1].split()[:2] == ["2", "malformed"]
         assert "T: free plan ␛]52;c;aGk=␇ banner" in rows[1]  # colour dropped, OSC inert
-        assert rows[3].split()[:3] == ["4", "unknown", "system/task_notification"]
+        assert rows[3].split()[:3] == ["4", "unknown", "plasma/burst"]
         assert all("\x1b" not in "".join(s.text for s in widget.render_line(y)) for y in range(16))
         assert LONG_TAIL not in rows[4]  # the preview is cut to the width
         assert "3 malformed lines" in static_text(app.screen)
@@ -147,7 +147,7 @@ async def test_log_lists_every_entry_inert_and_opens_the_whole_line() -> None:
         await pilot.press("up", "enter")
         await settle_sections(app, pilot)
         text = static_text(app.screen)
-        assert '"subtype": "task_notification"' in text and '"note": "␛[2Jhi"' in text
+        assert '"subtype": "burst"' in text and '"note": "␛[2Jhi"' in text
         await pilot.press("escape", "escape")
         await pilot.pause()
         assert not isinstance(app.screen, (EventLogScreen, EventEntryScreen))
