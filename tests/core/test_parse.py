@@ -194,7 +194,7 @@ def test_bad_lines_become_malformed_with_line_number_and_raw(raw: bytes, reason_
 def test_a_record_with_invalid_utf8_is_read_with_replacement_characters() -> None:
     """One bad byte no longer loses the record: its text keeps U+FFFD in its place,
     and every path (Cursor's reader, the fold, other dialects) marks the line."""
-    from streamview.core.events import ConnectionNotice
+    from streamview.core.events import ConnectionNotice, SessionStarted
     from streamview.core.reader import EventReader, fold
     from streamview.core.state import StreamState
 
@@ -204,8 +204,10 @@ def test_a_record_with_invalid_utf8_is_read_with_replacement_characters() -> Non
     assert event.text == "caf\ufffd ok"
     reader = EventReader(agent="cursor")
     events = [*reader.feed(line), *reader.finish()]
-    assert [type(e) for e in events] == [PromptSubmitted, ConnectionNotice]
-    assert isinstance(events[1], ConnectionNotice) and events[1].subtype == "invalid-utf8"
+    # The forced dialect is named first (issue 22.3), then the line and its mark.
+    assert [type(e) for e in events] == [SessionStarted, PromptSubmitted, ConnectionNotice]
+    assert isinstance(events[0], SessionStarted) and events[0].agent == "cursor"
+    assert isinstance(events[2], ConnectionNotice) and events[2].subtype == "invalid-utf8"
     state = fold([line], StreamState(track_changes=False))
     assert state.counts.malformed == 0 and state.counts.events == 1
     assert [n.subtype for n in state.notices] == ["invalid-utf8"]

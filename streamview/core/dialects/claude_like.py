@@ -24,7 +24,6 @@ from streamview.core.events import (
     RunResult,
     SessionStarted,
     ToolCallEvent,
-    UnknownRecord,
 )
 from streamview.core.fast_path import FastRecord
 from streamview.core.fields import as_str
@@ -100,7 +99,7 @@ class ClaudeLikeTranslator:
         name: The agent's dialect name (``SessionStarted.agent``).
         tools: How the agent's tools are shown.
         own: The agent's reading of records Claude Code's translator leaves unknown
-            (Qwen's ``system/model_fallback``...), tried before giving up on them.
+            (Qwen's ``system/model_fallback``...), tried first: it wins over Claude's.
         init_keys: ``system/init`` keys shown elsewhere than in its extra fields.
     """
 
@@ -126,8 +125,14 @@ class ClaudeLikeTranslator:
 
     def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
         """The events one record stands for (see ``Translator``)."""
-        events = self._inner.translate(record, line, recv_ms)
         kind = record.get("type")
+        if self._own is not None and kind != "assistant":
+            # The agent's own reading of a record wins over Claude Code's: Qwen's
+            # ``system/model_fallback`` has other fields than Claude's of that name.
+            own = self._own(record, line, as_str(record.get("session_id")), recv_ms)
+            if own:
+                return own
+        events = self._inner.translate(record, line, recv_ms)
         if kind == "assistant":
             self._note_usage(record, line)
         out: list[AnyEvent] = []
@@ -140,10 +145,6 @@ class ClaudeLikeTranslator:
                 out.append(self._init(event, record))
             elif isinstance(event, RunResult):
                 out.append(self._result(event, record))
-            elif isinstance(event, UnknownRecord) and self._own is not None and kind != "assistant":
-                sid = as_str(record.get("session_id"))
-                own = self._own(record, line, sid, recv_ms)
-                out.extend(own if own else [event])
             else:
                 out.append(event)
         return out or events[-1:]

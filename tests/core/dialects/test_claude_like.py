@@ -174,10 +174,18 @@ def test_an_amp_error_result_says_its_error() -> None:
     )
 
 
-def test_unknown_records_stay_unknown() -> None:
+def test_records_claude_code_defines_are_notices_and_others_stay_unknown() -> None:
+    """Qwen prints Claude Code's ``control_request`` and a ``system`` subtype of its own:
+    read as Claude Code reads them (notices in the event log, never the answer); a
+    record type nobody defines stays an unknown record."""
     state = folded("qwen", "noise-and-unknown.jsonl")
-    assert [(u.type, u.subtype) for u in state.unknown] == [
+    assert [(n.type, n.subtype) for n in state.notices] == [  # type: ignore[attr-defined]
         ("control_request", None),
         ("system", "session_summary"),
     ]
+    assert state.unknown == []
     assert state.sessions[0].text == "Hello!"
+    init = (FIXTURES / "qwen" / "noise-and-unknown.jsonl").read_bytes().splitlines()[0]
+    invented = b'{"type":"frobnicate","session_id":"s"}'
+    other = fold([init + b"\n" + invented + b"\n"], agent="qwen")
+    assert [(u.type, u.subtype) for u in other.unknown] == [("frobnicate", None)]
