@@ -371,6 +371,19 @@ _SAID_BY_MESSAGE = frozenset({"grep", "ls", "webFetch"})
 """Kinds whose summary is the result's own ``message`` when their payload holds no more."""
 
 
+def _said_summary(kind: str, said: str) -> str | None:
+    """A display text as a summary: a one-line text is itself ("Listed 3 item(s)."); a
+    listing is counted ("12 entries", "4 matching lines"), since its first line alone
+    would read as the only result; a page says its first line."""
+    lines = [line for line in said.splitlines() if line.strip()]
+    if len(lines) <= 1 or kind == "webFetch":
+        return _first_line(said) or None
+    if kind == "ls":  # "Directory listing for /x:" heads some listings
+        entries = sum(1 for line in lines if not line.rstrip().endswith(":"))
+        return f"{entries:,} entries" if entries != 1 else "1 entry"
+    return f"{len(lines):,} matching lines"
+
+
 def summary_of(kind: str, outcome: str | None, payload: Any) -> str | None:
     """A short, one-line account of a call's result.
 
@@ -408,7 +421,7 @@ def summary_of(kind: str, outcome: str | None, payload: Any) -> str | None:
             # An agent whose result is a display line only ("Listed 3 item(s).", "Found
             # 1 match": Gemini CLI's): its summary, else that line, is the summary.
             said = payload.get("summary") or payload.get("message")
-            text = _first_line(said) or None if isinstance(said, str) else None
+            text = _said_summary(kind, said) if isinstance(said, str) else None
         if text is None and kind not in _SUCCESS_SUMMARY and outcome == "success":
             return None
         if text is None and outcome == "failure":
