@@ -17,8 +17,8 @@ from streamview.recording import Recorder, RecordingSource
 from streamview.sources import FileSource, Source
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.frame.export_dialog import ExportDialog
+from streamview.ui.frame.run_panel import ProcessPanel
 from streamview.ui.frame.status_bar import StatusBar
-from streamview.ui.playback.controls import ProcessPanel
 from streamview.ui.playback.feed import PlaybackFeed
 
 AGENTS = Path(__file__).parent / "agents"

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from textual.binding import Binding, BindingType
 
-from streamview.ui.playback.controls import EXPORT_BINDING, playback_bindings
+from streamview.ui.frame.export_actions import EXPORT_BINDING
+from streamview.ui.playback.controls import playback_bindings
 
 APP_BINDINGS: list[BindingType] = [
     Binding("q", "quit", "Quit", tooltip="quit (the run's exit status becomes streamview's)"),
