@@ -77,15 +77,15 @@ class Transcript(TranscriptLayout, can_focus=True):
     }
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up,k", "scroll_up", "Up", show=False, tooltip=SCROLL),
-        Binding("down,j", "scroll_down", "Down", show=False, tooltip=SCROLL),
-        Binding("pageup", "page_up", "Page up", show=False, tooltip=SCROLL),
-        Binding("pagedown", "page_down", "Page down", show=False, tooltip=SCROLL),
-        Binding("home,g", "scroll_home", "Top", show=False, tooltip="to the top"),
+        Binding("up,k", "scroll_up", "Scroll transcript up", show=False, tooltip=SCROLL),
+        Binding("down,j", "scroll_down", "Scroll transcript down", show=False, tooltip=SCROLL),
+        Binding("pageup", "page_up", "Transcript page up", show=False, tooltip=SCROLL),
+        Binding("pagedown", "page_down", "Transcript page down", show=False, tooltip=SCROLL),
+        Binding("home,g", "scroll_home", "Top of transcript", show=False, tooltip="to the top"),
         Binding(
             "end,G",
             "scroll_end",
-            "End",
+            "End of transcript (follow)",
             show=False,
             tooltip="to the end: follow it again (a playback goes to 100 %)",
         ),
@@ -335,9 +335,10 @@ class Transcript(TranscriptLayout, can_focus=True):
         super().action_page_up()
 
     def action_scroll_home(self) -> None:
-        """Go to the top (pauses follow mode)."""
+        """Go to the top at once, as less and lnav do (pauses follow mode); Textual's
+        glide took up to a second on a long transcript."""
         self._user_scrolls()
-        super().action_scroll_home()
+        self.scroll_home(animate=False, x_axis=False)
 
     def action_scroll_down(self) -> None:
         """Scroll down a line (at the bottom, resumes follow mode)."""
