@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 
 from streamview.core.state import Session
 from streamview.ui.calls.filter import CallFilter
+from streamview.ui.text.row_cursor import cursor_bindings
 
 if TYPE_CHECKING:
     from typing import Self
@@ -17,10 +18,11 @@ if TYPE_CHECKING:
     from textual.geometry import Region
 
 TABLE_BINDINGS: list[BindingType] = [
+    *cursor_bindings("call", "calls"),
     Binding(
         "enter",
         "open",
-        "Details",
+        "Call details",
         tooltip="open the call (or click it): arguments, result, diff, output",
     ),
     Binding(

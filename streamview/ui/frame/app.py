@@ -228,12 +228,9 @@ class StreamviewApp(ViewerActions):
                 return controls.can_interrupt() and not self.screen.selections
             # Export works everywhere; the other playback keys need a file played back.
             return parameters == ("export",) or controls.playback is not None
-        if action in ("previous_session", "next_session"):
-            return len(self.state.sessions) > 1
-        if action == "search":
-            # "/" is a priority key: leave it to the detail and log screens.
-            return self.screen is self.main_screen
-        return True
+        if action in ("previous_session", "next_session") and len(self.state.sessions) < 2:
+            return False
+        return self.works_here(action)
 
     async def action_quit(self) -> None:
         """Stop the reader (it polls, so this is quick) and leave."""

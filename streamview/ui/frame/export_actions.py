@@ -25,7 +25,7 @@ from streamview.sources import Source
 EXPORT_BINDING = Binding(
     "x",
     "playback('export')",
-    "Export",
+    "Export transcript and screenshot",
     show=False,
     tooltip="export a Markdown transcript (tool calls with arguments and results) and an SVG "
     "screenshot: asks where (under --serve: to the browser)",
