@@ -4,7 +4,7 @@ these bindings and takes these actions; the palette and help list them from here
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.binding import Binding, BindingType
 
@@ -22,7 +22,7 @@ TABLE_BINDINGS: list[BindingType] = [
     Binding(
         "enter",
         "open",
-        "Call details",
+        "Details",
         tooltip="open the call (or click it): arguments, result, diff, output",
     ),
     Binding(
@@ -66,6 +66,9 @@ TABLE_BINDINGS: list[BindingType] = [
 
 class TableKeys:
     """What the keys do, on the table's filter and clock (a mixin of the table)."""
+
+    PALETTE_TITLES: ClassVar[dict[str, str]] = {"open": "Call details"}
+    """The palette's name of Enter (the footer says "Details")."""
 
     call_filter: CallFilter
     wall_clock: bool

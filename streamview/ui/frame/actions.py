@@ -76,12 +76,11 @@ class ViewerActions(SearchActions):
 
     @property
     def viewed_screen(self) -> Screen[Any]:
-        """The screen the person looks at: the palette's own screen does not count
-        (what it offers is what works on the screen under it)."""
-        from textual.command import CommandPalette
-
+        """The screen whose keys are in play: modal screens over it (the palette, the
+        help, the export dialog) do not count, as they hide the app's keys anyway; what
+        the palette offers is what works on the screen under it."""
         stack: list[Screen[Any]] = self.screen_stack
-        return next((s for s in reversed(stack) if not isinstance(s, CommandPalette)), stack[-1])
+        return next((s for s in reversed(stack) if not s.is_modal), stack[0])
 
     def works_here(self, action: str) -> bool:
         """Whether the app's ``action`` does something on the screen in view: the

@@ -195,7 +195,7 @@ def viewer_help(app: App[Any]) -> list[HelpSection]:
 
     declared = as_bindings(type(app).BINDINGS)
     playback = [b for b in declared if b.action.startswith("playback(") and b.action != STOP]
-    anywhere = [b for b in declared if b not in playback]
+    anywhere = [b for b in declared if b not in playback and not b.system]
     palette = Binding(
         app.COMMAND_PALETTE_BINDING,
         "command_palette",

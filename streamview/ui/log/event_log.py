@@ -282,8 +282,10 @@ class EventLogScreen(Screen[None]):
     """Malformed lines, unknown records and connection notices, with counts on top."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Close event log", tooltip="back to the viewer"),
+        Binding("escape", "close", "Close", tooltip="back to the viewer"),
     ]
+    PALETTE_TITLES: ClassVar[dict[str, str]] = {"close": "Close event log"}
+    """The palette's name of escape here (the footer says "Close")."""
 
     def __init__(self, state: StreamState, store: LineStore | None) -> None:
         """Create the screen.
@@ -366,11 +368,12 @@ class EventEntryScreen(SectionScreen):
     """One event-log entry in full: the whole malformed line, or the whole record."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Close line", tooltip="back to the event log"),
+        Binding("escape", "close", "Close", tooltip="back to the event log"),
         Binding(SHOW_ALL_KEY, "show_all", "Show all", tooltip="show a long line in full (not cut)"),
     ]
     LOADING_ID = "event-entry-loading"
     PALETTE_TITLES: ClassVar[dict[str, str]] = {
+        "close": "Close the line",
         "show_all": "Show the whole line",
         "copy": "Copy from the line",
     }
