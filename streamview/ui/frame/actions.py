@@ -34,15 +34,14 @@ from streamview.ui.transcript.transcript import Transcript
 TEXTUAL_COMMANDS_KEPT = {"Theme"}
 """Textual's own palette entries that the viewer keeps."""
 MAIN_SCREEN_ONLY = {
-    "search",
     "filter_text",
     "toggle_follow",
     "toggle_thinking",
     "previous_session",
     "next_session",
 }
-"""Actions on the panes of the main screen: behind another screen they would change
-what cannot be seen (and "/" is a priority key: the detail and log screens get it)."""
+"""Actions on the panes of the main screen (and ``search``): behind another screen they
+would change what cannot be seen."""
 CTRL_C_HINT = "nothing to copy or stop · q quits"
 """What ctrl+c says when it has nothing to copy and no agent to stop."""
 WITH_A_CALL = {"next_match", "previous_match", "open_file", "page_result"}
@@ -88,6 +87,13 @@ class ViewerActions(SearchActions):
         from streamview.ui.details.screen import ToolCallDetailScreen
 
         screen = self.viewed_screen
+        if action == "search":
+            # "/" is a priority key: Textual offers it even over a modal screen, whose
+            # text field (the export's path) must get it. Only the palette is seen through.
+            from textual.command import CommandPalette
+
+            stack = [s for s in self.screen_stack if not isinstance(s, CommandPalette)]
+            return stack[-1] is self.main_screen
         if action in MAIN_SCREEN_ONLY:
             return screen is self.main_screen
         if action in WITH_A_CALL:
