@@ -102,10 +102,6 @@ async def test_question_mark_toggles_the_help(tmp_path: Path) -> None:
         assert kinds(app) == ["Screen"]
 
 
-async def open_details(app: StreamviewApp, pilot: object) -> None:
-    await pilot.press("tab", "enter")  # type: ignore[attr-defined]
-
-
 @pytest.mark.parametrize(
     ("keys", "screen"),
     [
