@@ -192,3 +192,80 @@ def test_no_module_is_over_five_hundred_lines() -> None:
     assert len(sizes) > 50  # the walk found the package
     too_long = {name: lines for name, lines in sizes.items() if lines > MAX_LINES}
     assert not too_long, f"split these: {too_long}"
+
+
+UI_LAYERS: tuple[tuple[str, ...], ...] = (
+    ("frame",),
+    ("log",),
+    ("details",),
+    ("transcript", "calls", "playback"),
+    ("text", "feed"),
+)
+"""``streamview/ui``'s packages from the top down: a package imports only packages of
+lower layers (the app's frame everything, the panes the shared text and the reader)."""
+
+
+def ui_layer_breaches(graph: Graph, root: str = "streamview.ui") -> list[str]:
+    """Every import between ``root``'s packages that does not run downward, as
+    ``"a.b imports c.d (playback may not import frame)"``; a package not in
+    :data:`UI_LAYERS` is a breach of its own (its place must be decided)."""
+    rank = {name: level for level, names in enumerate(UI_LAYERS) for name in names}
+    prefix = root + "."
+
+    def package(module: str) -> str | None:
+        return module[len(prefix) :].split(".")[0] if module.startswith(prefix) else None
+
+    breaches = []
+    for module, targets in sorted(graph.items()):
+        source = package(module)
+        if source is None:
+            continue
+        if source not in rank:
+            breaches.append(f"{module}: {source} has no place in UI_LAYERS")
+            continue
+        for target in sorted(targets):
+            imported = package(target)
+            if imported is None or imported == source:
+                continue
+            if imported not in rank or rank[imported] <= rank[source]:
+                breaches.append(f"{module} imports {target} ({source} may not import {imported})")
+    return breaches
+
+
+def test_imports_between_the_ui_packages_run_downward_only() -> None:
+    graph, _ = import_graph(PACKAGE)
+    packages = {path.parent.name for path in (PACKAGE / "ui").glob("*/__init__.py")}
+    assert packages == {name for names in UI_LAYERS for name in names}
+    breaches = ui_layer_breaches(graph)
+    assert not breaches, "\n".join(breaches)
+
+
+def test_the_layer_check_sees_upward_and_sideways_imports(tmp_path: Path) -> None:
+    """The playback bar opening the export dialog (an import of the frame), as
+    ``ui/controls.py`` did, and a pane importing another pane of its layer are caught;
+    the frame importing a pane and a pane importing the shared text are not."""
+    ui = tmp_path / "pkg" / "ui"
+    for name in ("frame", "playback", "calls", "text"):
+        (ui / name).mkdir(parents=True)
+        (ui / name / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (ui / "__init__.py").write_text("", encoding="utf-8")
+    files = {
+        "frame/app.py": "from pkg.ui.playback.controls import bar\n",
+        "playback/controls.py": (
+            "from pkg.ui.text import style\n"
+            "def bar():\n    from pkg.ui.frame.export_dialog import ExportDialog\n"
+        ),
+        "frame/export_dialog.py": "ExportDialog = object\n",
+        "calls/table.py": "from ..playback import controls\n",
+        "text/style.py": "",
+    }
+    for name, text in files.items():
+        (ui / name).write_text(text, encoding="utf-8")
+    graph, _ = import_graph(tmp_path / "pkg")
+    assert ui_layer_breaches(graph, root="pkg.ui") == [
+        "pkg.ui.calls.table imports pkg.ui.playback (calls may not import playback)",
+        "pkg.ui.calls.table imports pkg.ui.playback.controls (calls may not import playback)",
+        "pkg.ui.playback.controls imports pkg.ui.frame.export_dialog "
+        "(playback may not import frame)",
+    ]

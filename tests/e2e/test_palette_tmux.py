@@ -41,7 +41,7 @@ def test_the_palette_runs_export_thinking_filter_and_play(tmux: Tmux, tmp_path: 
     tmux.start(viewer_line(shlex.quote(str(RECORDING)), exit_file))
     tmux.wait_for(lambda s: "✓ success in 36.5s" in s and "event 170 of 170" in s)
 
-    palette(tmux, "export", "Export")
+    palette(tmux, "export", "Export transcript and screenshot")
     tmux.wait_for(lambda s: "Export the transcript (Markdown)" in s)
     target = tmp_path / "from-palette.md"
     tmux.keys("C-u")  # the default path goes; this one is typed instead
@@ -58,13 +58,13 @@ def test_the_palette_runs_export_thinking_filter_and_play(tmux: Tmux, tmp_path: 
 
     tmux.keys("Home")  # the top of the transcript: the first thinking block
     tmux.wait_for(lambda s: "✻ thinking" in s)
-    palette(tmux, "thinking", "Thinking")
+    palette(tmux, "thinking", "Show or hide thinking")
     tmux.wait_for(lambda s: "✻ thinking" not in s)
 
-    palette(tmux, "failed", "Filter calls: failed, rejected, running (tool calls)")
+    palette(tmux, "failed", "Filter calls: failed, rejected, running")
     tmux.wait_for(lambda s: "Tool calls 1 of 10 · failed" in s)  # and the table has focus
 
-    palette(tmux, "restart", "Restart")
+    palette(tmux, "restart", "Restart playback")
     tmux.wait_for(lambda s: "event 170 of 170" not in s and "of 170" in s)
     # (The transcript's "End" follows a playing replay; "End of the run" is G: 100 %.)
     palette(tmux, "end of the run", "End of the run")

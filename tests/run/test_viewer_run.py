@@ -17,8 +17,8 @@ from streamview.recording import Recorder, RecordingSource
 from streamview.sources import FileSource, Source
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.frame.export_dialog import ExportDialog
+from streamview.ui.frame.run_panel import ProcessPanel
 from streamview.ui.frame.status_bar import StatusBar
-from streamview.ui.playback.controls import ProcessPanel
 from streamview.ui.playback.feed import PlaybackFeed
 
 AGENTS = Path(__file__).parent / "agents"
@@ -171,3 +171,20 @@ async def test_export_key_writes_markdown_and_svg(
     assert "## Session 1 · GPT-5" in markdown
     svg = next(tmp_path.glob("streamview-success-multi-tool-*.svg")).read_text()
     assert svg.startswith("<svg")
+
+
+async def test_ctrl_c_with_nothing_to_copy_or_stop_says_q_quits() -> None:
+    """A finished agent, nothing selected: ctrl+c (the reflex of a person who wants
+    out) says there is nothing to copy or stop and that q quits; the viewer stays."""
+    source = ProcessSource(agent("success"))
+    app = StreamviewApp(source, clock=lambda: NOW_MS)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.state.ended and "exited with 0" in panel_text(app))
+        assert not app.screen.selections
+        await pilot.press("ctrl+c")
+        await pilot.pause(0.2)
+        messages = [str(note.message) for note in app._notifications]
+        assert messages[-1:] == ["nothing to copy or stop · q quits"]
+        assert app.is_running
+        await pilot.press("q")
+    assert app.return_value == 0

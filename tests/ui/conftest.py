@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from textual.app import App
 from textual.pilot import Pilot
+from textual.widget import Widget
 
 from streamview.sources import Source
 from streamview.ui.frame.app import StreamviewApp
@@ -137,3 +138,17 @@ async def settle_sections(app: App[Any], pilot: Pilot[Any]) -> None:
         ):
             return
     raise AssertionError("the screen never finished loading")
+
+
+def spy_on_glides(widget: Widget) -> list[str]:
+    """The attributes ``widget`` animates from now on (a scroll key's glide animates
+    ``scroll_y``; a jump sets it)."""
+    started: list[str] = []
+    animate = widget.animate
+
+    def recording(attribute: str, *args: Any, **kwargs: Any) -> None:
+        started.append(attribute)
+        animate(attribute, *args, **kwargs)
+
+    widget.animate = recording  # type: ignore[method-assign]
+    return started

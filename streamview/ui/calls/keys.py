@@ -5,14 +5,20 @@ bindings and takes these actions; the palette and help list them from here."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, ClassVar
+
 from textual import events
 from textual.binding import Binding, BindingType
 
 from streamview.core.state import Session, ToolCall
 from streamview.ui.calls.filter import CallFilter, kind_counts
-from streamview.ui.text.row_cursor import RowCursorView
+from streamview.ui.text.row_cursor import RowCursorView, cursor_bindings
+
+if TYPE_CHECKING:
+    pass
 
 TABLE_BINDINGS: list[BindingType] = [
+    *cursor_bindings("call", "calls"),
     Binding(
         "enter",
         "open",
@@ -60,6 +66,9 @@ TABLE_BINDINGS: list[BindingType] = [
 
 class TableKeys(RowCursorView):
     """What the keys do, on the table's cursor, filter and clock (the table's base)."""
+
+    PALETTE_TITLES: ClassVar[dict[str, str]] = {"open": "Call details"}
+    """The palette's name of Enter (the footer says "Details")."""
 
     call_filter: CallFilter
     wall_clock: bool

@@ -163,7 +163,7 @@ class ToolCallDetailScreen(SectionScreen):
     """A tool call in full: what was asked, and everything that came back."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q", "close", "Close", tooltip="back to the viewer"),
+        Binding("escape", "close", "Close", tooltip="back to the viewer"),
         Binding(
             "r", "toggle_raw", "Raw JSON", tooltip="the raw JSON records of the call, or its views"
         ),
@@ -173,6 +173,13 @@ class ToolCallDetailScreen(SectionScreen):
     ]
 
     LOADING_ID = "detail-loading"
+    PALETTE_TITLES: ClassVar[dict[str, str]] = {
+        "close": "Close details",
+        "toggle_raw": "Raw JSON of the call",
+        "show_all": "Show the call in full",
+        "copy": "Copy from the details",
+    }
+    """The palette's names of the keys whose footer word is short."""
 
     def __init__(
         self, call: ToolCall, store: LineStore | None, find: str = "", cwd: str | None = None

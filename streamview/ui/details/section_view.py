@@ -16,6 +16,7 @@ from rich.measure import Measurement
 from rich.segment import Segment
 from rich.style import Style
 from textual import events, work
+from textual.actions import SkipAction
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
@@ -182,6 +183,18 @@ class SectionView(ScrollView, can_focus=True):
         self._strips: Sequence[Strip] = []
         self._laid_out_width = -1
         self._title_style: Style | None = None
+
+    def action_scroll_home(self) -> None:
+        """Home: to the top at once, as less does (Textual glides, up to a second)."""
+        if not self.allow_vertical_scroll:
+            raise SkipAction()
+        self.scroll_home(animate=False, x_axis=self.scroll_y == 0)
+
+    def action_scroll_end(self) -> None:
+        """End: to the bottom at once."""
+        if not self.allow_vertical_scroll:
+            raise SkipAction()
+        self.scroll_end(animate=False, x_axis=self.scroll_y == self.max_scroll_y)
 
     @property
     def lines(self) -> Sequence[Strip]:

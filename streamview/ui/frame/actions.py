@@ -8,9 +8,9 @@ cursor, follow mode). The app on top of it owns the panes, the feed and the fold
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import on
 from textual.app import SystemCommand
@@ -32,10 +32,38 @@ from streamview.ui.playback.feed import PlaybackFeed
 from streamview.ui.text.selection import amount, copy_target, copy_with_note
 from streamview.ui.transcript.transcript import Transcript
 
+TEXTUAL_COMMANDS_KEPT = {"Theme"}
+"""Textual's own palette entries that the viewer keeps."""
+MAIN_SCREEN_ONLY = {
+    "filter_text",
+    "toggle_follow",
+    "toggle_thinking",
+    "previous_session",
+    "next_session",
+}
+"""Actions on the panes of the main screen (and ``search``): behind another screen they
+would change what cannot be seen."""
+CTRL_C_HINT = "nothing to copy or stop · q quits"
+"""What ctrl+c says when it has nothing to copy and no agent to stop."""
+WITH_A_CALL = {"next_match", "previous_match", "open_file", "page_result"}
+"""Actions on a tool call: on the main screen (the table's) or in its details."""
+
 
 class ViewerActions(SearchActions):
     """The viewer's actions and message handlers (the panes and feed are the app's;
     search is :class:`~streamview.ui.frame.search_actions.SearchActions`')."""
+
+    PALETTE_TITLES: ClassVar[dict[str, str]] = {
+        "help": "Help: every key",
+        "toggle_thinking": "Show or hide thinking",
+        "toggle_follow": "Follow the newest on/off",
+        "event_log": "Event log",
+        "previous_session": "Previous session",
+        "playback('step(1)')": "Step one event forward",
+        "playback('step(-1)')": "Step one event back",
+    }
+    """The palette's names of keys whose footer word is short (see
+    :func:`~streamview.ui.frame.commands.palette_title`)."""
 
     settings: Settings
     _settings_problem: str | None
@@ -48,6 +76,33 @@ class ViewerActions(SearchActions):
     def action_playback(self, command: str) -> None:
         """Playback, agent and export keys (the app's)."""
         raise NotImplementedError
+
+    @property
+    def viewed_screen(self) -> Screen[Any]:
+        """The screen whose keys are in play: modal screens over it (the palette, the
+        help, the export dialog) do not count, as they hide the app's keys anyway; what
+        the palette offers is what works on the screen under it."""
+        stack: list[Screen[Any]] = self.screen_stack
+        return next((s for s in reversed(stack) if not s.is_modal), stack[0])
+
+    def works_here(self, action: str) -> bool:
+        """Whether the app's ``action`` does something on the screen in view: the
+        key is live there and the palette offers it (see :data:`MAIN_SCREEN_ONLY`)."""
+        from streamview.ui.details.screen import ToolCallDetailScreen
+
+        screen = self.viewed_screen
+        if action == "search":
+            # "/" is a priority key: Textual offers it even over a modal screen, whose
+            # text field (the export's path) must get it. Only the palette is seen through.
+            from textual.command import CommandPalette
+
+            stack = [s for s in self.screen_stack if not isinstance(s, CommandPalette)]
+            return stack[-1] is self.main_screen
+        if action in MAIN_SCREEN_ONLY:
+            return screen is self.main_screen
+        if action in WITH_A_CALL:
+            return screen is self.main_screen or isinstance(screen, ToolCallDetailScreen)
+        return True
 
     def _preview_progress(self) -> float | None:
         raise NotImplementedError
@@ -135,9 +190,21 @@ class ViewerActions(SearchActions):
             self.refresh_status()
 
     def action_help(self) -> None:
-        """Show every key."""
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(viewer_help(self)))
+        """Show every key (again: close the help)."""
+        self.toggle_screen(HelpScreen, lambda: HelpScreen(viewer_help(self)))
+
+    def toggle_screen(self, kind: type[Screen[Any]], make: Callable[[], Screen[Any]]) -> None:
+        """Open a screen of ``kind`` made by ``make``; if one is open already, close it
+        and whatever was opened over it: the key that opens a screen closes it, and
+        pressing it again never stacks a second copy (one escape closes one level)."""
+        opened = [screen for screen in self.screen_stack if isinstance(screen, kind)]
+        if not opened:
+            self.push_screen(make())
+            return
+        target = opened[-1]
+        while self.screen is not target:
+            self.pop_screen()
+        self.pop_screen()
 
     @on(ToolCallTable.FilterChanged)
     def _filter_changed(self, message: ToolCallTable.FilterChanged) -> None:
@@ -266,6 +333,11 @@ class ViewerActions(SearchActions):
             "nothing to copy: drag over text to select it, or pick a tool call (tab)", timeout=3
         )
 
+    def action_help_quit(self) -> None:
+        """Ctrl+C with no text selected and no agent running (Textual's own key, which
+        otherwise names ctrl+q): say there is nothing for it to do, and how to quit."""
+        self.notify(CTRL_C_HINT, timeout=3)
+
     def action_toggle_thinking(self) -> None:
         """Show or hide thinking blocks."""
         transcript = self.transcript
@@ -288,10 +360,11 @@ class ViewerActions(SearchActions):
                 self.refresh_status()
 
     def action_event_log(self) -> None:
-        """Open the event log: malformed lines, unknown records, connection notices."""
+        """Open the event log: malformed lines, unknown records, connection notices
+        (again: close it)."""
         from streamview.ui.log.event_log import EventLogScreen
 
-        self.push_screen(EventLogScreen(self.state, self.feed.store))
+        self.toggle_screen(EventLogScreen, lambda: EventLogScreen(self.state, self.feed.store))
 
     def action_previous_session(self) -> None:
         """Show the session before this one."""
@@ -315,16 +388,15 @@ class ViewerActions(SearchActions):
         self.refresh_status()
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        """Textual's commands, then every key's action where the palette was opened."""
-        titles = set()
+        """Textual's theme picker, then every key's action where the palette was opened
+        (and, on the main screen, the keys of the pane that is not focused).
+
+        Textual's other entries are left out: its "Keys" panel (the help is ``?``),
+        its "Screenshot" (which wrote to a ~/Downloads that may not exist: the export
+        writes one where asked), "Quit" (``q`` is in the list) and "Maximize"."""
         for command in super().get_system_commands(screen):
-            titles.add(command.title)
-            yield command
-        for command in palette_commands(self, screen):
-            if command.title not in titles:
-                titles.add(command.title)
+            if command.title in TEXTUAL_COMMANDS_KEPT:
                 yield command
+        yield from palette_commands(self, screen)
         if screen is self.main_screen:
-            for command in pane_commands(self, [self.tool_table, self.transcript]):
-                if command.title not in titles:
-                    yield command
+            yield from pane_commands(self, [self.tool_table, self.transcript])

@@ -38,11 +38,11 @@ from streamview.ui.calls.table import ToolCallTable
 from streamview.ui.feed.gc import collect_between_frames, collection_due
 from streamview.ui.feed.reader import Feed
 from streamview.ui.frame.actions import ViewerActions
+from streamview.ui.frame.controls import ViewerControls
 from streamview.ui.frame.keys import APP_BINDINGS
 from streamview.ui.frame.keys_footer import KeysFooter
 from streamview.ui.frame.session_header import SessionHeader
 from streamview.ui.frame.status_bar import StatusBar, StatusInfo
-from streamview.ui.playback.controls import ViewerControls
 from streamview.ui.playback.feed import PlaybackFeed
 from streamview.ui.transcript.transcript import Transcript
 
@@ -211,7 +211,7 @@ class StreamviewApp(ViewerActions):
         self.pinned = False
 
     def action_playback(self, command: str) -> None:
-        """Playback, agent and export keys: see :mod:`streamview.ui.playback.controls`."""
+        """Playback, agent and export keys: see :mod:`streamview.ui.frame.controls`."""
         self.wake()  # a playback key may start things moving
         if self.controls is not None:
             self.controls.run(command)
@@ -228,12 +228,9 @@ class StreamviewApp(ViewerActions):
                 return controls.can_interrupt() and not self.screen.selections
             # Export works everywhere; the other playback keys need a file played back.
             return parameters == ("export",) or controls.playback is not None
-        if action in ("previous_session", "next_session"):
-            return len(self.state.sessions) > 1
-        if action == "search":
-            # "/" is a priority key: leave it to the detail and log screens.
-            return self.screen is self.main_screen
-        return True
+        if action in ("previous_session", "next_session") and len(self.state.sessions) < 2:
+            return False
+        return self.works_here(action)
 
     async def action_quit(self) -> None:
         """Stop the reader (it polls, so this is quick) and leave."""

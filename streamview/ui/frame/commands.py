@@ -98,27 +98,53 @@ def help_sections(groups: Sequence[tuple[str, Iterable[BindingType]]]) -> list[H
     return [HelpSection(title, help_rows(as_bindings(declared))) for title, declared in groups]
 
 
-def palette_commands(app: App[Any], screen: Screen[Any]) -> Iterator[SystemCommand]:
-    """A palette entry for every binding active on ``screen`` (footer or not).
+def palette_title(node: DOMNode, binding: Binding) -> str:
+    """The binding's name in the palette: its description, unless the class that
+    declares it names it there more fully (``PALETTE_TITLES``, for keys whose footer
+    word alone would not say what they act on: "Log" is the "Event log")."""
+    titles: dict[str, str] = getattr(node, "PALETTE_TITLES", {})
+    return titles.get(binding.action, binding.description)
 
-    The title is the binding's description, the help its meaning and its key; choosing
-    an entry runs the action where the binding is declared, as the key would.
+
+def own_bindings(node: DOMNode) -> list[Binding]:
+    """The bindings streamview's classes declare on ``node`` (most derived first), not
+    those it inherits from Textual's (a transcript's "Scroll Left" scrolls nothing)."""
+    return [
+        binding
+        for cls in type(node).__mro__
+        if cls.__module__.startswith("streamview.") and "BINDINGS" in vars(cls)
+        for binding in as_bindings(vars(cls)["BINDINGS"])
+    ]
+
+
+def palette_commands(app: App[Any], screen: Screen[Any]) -> Iterator[SystemCommand]:
+    """A palette entry for every binding of streamview's active on ``screen`` (footer
+    or not).
+
+    The title is :func:`palette_title`, the help its meaning and its key; choosing an
+    entry runs the action where the binding is declared, as the key would.
     """
     seen: set[tuple[int, str]] = set()
+    owned: dict[int, set[tuple[str, str]]] = {}
     for key, active in screen.active_bindings.items():
-        binding = active.binding
+        binding, node = active.binding, active.node
         if binding.system or not binding.description or not active.enabled:
             continue
-        marker = (id(active.node), binding.action)
-        if marker in seen:
+        if id(node) not in owned:
+            owned[id(node)] = {
+                (one.strip(), own.action)
+                for own in own_bindings(node)
+                for one in own.key.split(",")
+            }
+        marker = (id(node), binding.action)
+        if (key, binding.action) not in owned[id(node)] or marker in seen:
             continue
         seen.add(marker)
         keys = binding.key_display or key_text(key)
         about = meaning(binding)
-        help_text = f"{about} · key {keys}" if about != binding.description else f"key {keys}"
-        yield SystemCommand(
-            binding.description, help_text, _runner(app, binding.action, active.node)
-        )
+        title = palette_title(node, binding)
+        help_text = f"{about} · key {keys}" if about != title else f"key {keys}"
+        yield SystemCommand(title, help_text, _runner(app, binding.action, node))
 
 
 def pane_commands(app: App[Any], panes: Iterable[Widget]) -> Iterator[SystemCommand]:
@@ -129,25 +155,23 @@ def pane_commands(app: App[Any], panes: Iterable[Widget]) -> Iterator[SystemComm
         if pane.has_focus:
             continue  # its keys are active: palette_commands has them
         seen: set[str] = set()
-        for cls in type(pane).__mro__:
-            for binding in as_bindings(vars(cls).get("BINDINGS", ())):
-                action = binding.action
-                if action in seen or binding.system or not binding.description:
-                    continue
-                seen.add(action)
-                if pane.check_action(action, ()) is False:
-                    continue
-                about = meaning(binding)
-                keys = binding.key_display or ", ".join(
-                    key_text(key.strip()) for key in binding.key.split(",")
-                )
-                where = (pane.id or type(pane).__name__).replace("-", " ")
-                yield SystemCommand(
-                    f"{binding.description} ({where})",
-                    f"{about} · key {keys}",
-                    # After the palette has closed: focus belongs to the main screen.
-                    partial(app.call_later, _focus_and_run, app, action, pane),
-                )
+        for binding in own_bindings(pane):
+            action = binding.action
+            if action in seen or binding.system or not binding.description:
+                continue
+            seen.add(action)
+            if pane.check_action(action, ()) is False:
+                continue
+            about = meaning(binding)
+            keys = binding.key_display or ", ".join(
+                key_text(key.strip()) for key in binding.key.split(",")
+            )
+            yield SystemCommand(
+                palette_title(pane, binding),
+                f"{about} · key {keys}",
+                # After the palette has closed: focus belongs to the main screen.
+                partial(app.call_later, _focus_and_run, app, action, pane),
+            )
 
 
 async def _focus_and_run(app: App[Any], action: str, pane: Widget) -> None:
@@ -167,12 +191,11 @@ def viewer_help(app: App[Any]) -> list[HelpSection]:
     from streamview.ui.details.screen import SectionScreen, ToolCallDetailScreen
     from streamview.ui.frame.export_dialog import ExportDialog
     from streamview.ui.log.event_log import EventEntryScreen, EventLogList, EventLogScreen
-    from streamview.ui.text.row_cursor import RowCursorView
     from streamview.ui.transcript.transcript import Transcript
 
     declared = as_bindings(type(app).BINDINGS)
     playback = [b for b in declared if b.action.startswith("playback(") and b.action != STOP]
-    anywhere = [b for b in declared if b not in playback]
+    anywhere = [b for b in declared if b not in playback and not b.system]
     palette = Binding(
         app.COMMAND_PALETTE_BINDING,
         "command_palette",
@@ -184,7 +207,7 @@ def viewer_help(app: App[Any]) -> list[HelpSection]:
         [
             ("Anywhere", [*anywhere, palette, *as_bindings(TextualScreen.BINDINGS)]),
             ("Transcript", Transcript.BINDINGS),
-            ("Tool calls", [*RowCursorView.BINDINGS, *ToolCallTable.BINDINGS]),
+            ("Tool calls", ToolCallTable.BINDINGS),
             ("Playback (a file) and export", playback),
             ("A tool call's details", [*SectionScreen.BINDINGS, *ToolCallDetailScreen.BINDINGS]),
             ("Event log", log),

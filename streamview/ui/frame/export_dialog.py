@@ -1,5 +1,7 @@
 """Where ``x`` saves the export: a one-line dialog with a default path in the current
-directory, editable; Enter saves, Escape cancels."""
+directory, editable; Enter saves, Escape cancels. A path whose Markdown file or the
+SVG beside it exists already is not overwritten at once: the dialog says so, and Enter
+again overwrites them, or another name can be typed."""
 
 from __future__ import annotations
 
@@ -12,6 +14,22 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+HINT = "enter: save · escape: cancel"
+"""What the dialog's last line says while nothing is in the way."""
+
+
+def existing_files(path: Path) -> list[Path]:
+    """The files an export to ``path`` would overwrite: the Markdown, the SVG beside it."""
+    return [p for p in (path, path.with_suffix(".svg")) if p.exists()]
+
+
+def overwrite_warning(existing: list[Path]) -> str:
+    """``run.md and run.svg exist: enter overwrites them · type another name · escape: cancel``."""
+    names = " and ".join(p.name for p in existing)
+    them = "them" if len(existing) > 1 else "it"
+    verb = "exist" if len(existing) > 1 else "exists"
+    return f"{names} {verb}: enter overwrites {them} · type another name · escape: cancel"
+
 
 class ExportDialog(ModalScreen[Path | None]):
     """Ask for the Markdown file's path (the SVG screenshot goes beside it)."""
@@ -23,6 +41,8 @@ class ExportDialog(ModalScreen[Path | None]):
     def __init__(self, default: Path) -> None:
         super().__init__()
         self.default = default
+        self.confirming: Path | None = None
+        """A path whose files exist, shown to the person: Enter on it again overwrites."""
 
     def compose(self) -> ComposeResult:
         """A title, the path (editable), and what Enter and Escape do."""
@@ -31,7 +51,7 @@ class ExportDialog(ModalScreen[Path | None]):
             # Not selected on focus: the cursor waits at the end (on_mount), and a
             # focus that comes back (another screen closed over it) keeps what was typed.
             yield Input(str(self.default), id="export-path", select_on_focus=False)
-            yield Static("enter: save · escape: cancel", id="export-hint")
+            yield Static(HINT, id="export-hint", markup=False)
 
     def on_mount(self) -> None:
         """The path is ready to edit, the cursor at its end."""
@@ -40,9 +60,32 @@ class ExportDialog(ModalScreen[Path | None]):
         field.cursor_position = len(field.value)
 
     def on_input_submitted(self, message: Input.Submitted) -> None:
-        """Enter: this path (``~`` expanded; an empty one cancels)."""
+        """Enter: this path (``~`` expanded; an empty one cancels); if its files exist,
+        say so first, and overwrite them on a second Enter."""
         value = message.value.strip()
-        self.dismiss(Path(value).expanduser() if value else None)
+        if not value:
+            self.dismiss(None)
+            return
+        path = Path(value).expanduser()
+        existing = existing_files(path)
+        if existing and path != self.confirming:
+            self.confirming = path
+            self._hint(overwrite_warning(existing), warning=True)
+            return
+        self.dismiss(path)
+
+    def on_input_changed(self, message: Input.Changed) -> None:
+        """Another name typed: the warning (and the consent) were for the old one."""
+        if self.confirming is not None and Path(message.value.strip()).expanduser() != (
+            self.confirming
+        ):
+            self.confirming = None
+            self._hint(HINT, warning=False)
+
+    def _hint(self, text: str, *, warning: bool) -> None:
+        hint = self.query_one("#export-hint", Static)
+        hint.update(text)
+        hint.set_class(warning, "-warning")
 
     def action_cancel(self) -> None:
         """Escape: no export."""

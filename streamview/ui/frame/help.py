@@ -17,6 +17,9 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+QUIT_MEANING = "quit (the run's exit status becomes streamview's)"
+"""What q does, on every screen."""
+
 
 @dataclass(frozen=True)
 class HelpSection:
@@ -46,10 +49,12 @@ def keys_table(sections: Sequence[HelpSection]) -> Group:
 
 
 class HelpScreen(ModalScreen[None]):
-    """A modal list of keys; escape, q or ? closes it."""
+    """A modal list of keys; escape or ? closes it, q quits as it does everywhere."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,question_mark", "dismiss", "Close", tooltip="close this help"),
+        Binding("escape,question_mark", "dismiss", "Close help", tooltip="close this help"),
+        # A modal screen hides the app's keys: q is bound here to quit as it does anywhere.
+        Binding("q", "app.quit", "Quit", tooltip=QUIT_MEANING),
     ]
 
     def __init__(self, sections: Sequence[HelpSection]) -> None:

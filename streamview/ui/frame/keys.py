@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from textual.binding import Binding, BindingType
 
-from streamview.ui.playback.controls import EXPORT_BINDING, playback_bindings
+from streamview.ui.frame.export_actions import EXPORT_BINDING
+from streamview.ui.frame.help import QUIT_MEANING
+from streamview.ui.playback.controls import playback_bindings
 
 APP_BINDINGS: list[BindingType] = [
-    Binding("q", "quit", "Quit", tooltip="quit (the run's exit status becomes streamview's)"),
+    Binding("q", "quit", "Quit", tooltip=QUIT_MEANING),
     Binding("question_mark", "help", "Help", tooltip="this help: every key"),
     # Priority: the app sees "/" before it forwards the next keys, so text typed
     # right after it (fast typing, paste) lands in the search box.
@@ -28,14 +30,14 @@ APP_BINDINGS: list[BindingType] = [
     Binding(
         "o",
         "open_file",
-        "Open in editor",
+        "Open call's file in editor",
         show=False,
         tooltip="open the file the tool call touched in $EDITOR (at the line, when known)",
     ),
     Binding(
         "p",
         "page_result",
-        "Result in pager",
+        "Call's result in pager",
         show=False,
         tooltip="read the tool call's whole result in $PAGER",
     ),
@@ -49,7 +51,7 @@ APP_BINDINGS: list[BindingType] = [
     Binding(
         "c",
         "copy",
-        "Copy",
+        "Copy selection or call's target",
         show=False,
         tooltip="copy the selected text (drag to select), else the tool call's "
         "command, path, pattern, URL or query",
@@ -85,6 +87,8 @@ APP_BINDINGS: list[BindingType] = [
         tooltip="run mode: stop the agent (again: harder; with text selected, copy it "
         "instead); the viewer stays open",
     ),
+    # Neither to copy nor to stop (Textual's copy passed): say so, and that q quits.
+    Binding("ctrl+c", "help_quit", show=False, system=True),
     # Playback and export: declared here, enabled by check_action when they apply.
     *playback_bindings(),
     EXPORT_BINDING,

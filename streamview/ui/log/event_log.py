@@ -42,7 +42,7 @@ from streamview.ui.details.screen import SectionScreen
 from streamview.ui.details.section_view import SectionView
 from streamview.ui.details.sections import Section, fields, plain, raw_json
 from streamview.ui.text.capping import SHOW_ALL_KEY
-from streamview.ui.text.row_cursor import RowCursorView
+from streamview.ui.text.row_cursor import RowCursorView, cursor_bindings
 
 MALFORMED = "malformed"
 UNKNOWN = "unknown"
@@ -185,7 +185,8 @@ class EventLogList(RowCursorView):
     """Component classes: styled in ``streamview.tcss``."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "open", "Show line", tooltip="open the line: its raw text in full")
+        *cursor_bindings("entry", "entries"),
+        Binding("enter", "open", "Show line", tooltip="open the line: its raw text in full"),
     ]
 
     @dataclass
@@ -291,8 +292,10 @@ class EventLogScreen(Screen[None]):
     """Malformed lines, unknown records and notices, with counts on top."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q", "close", "Close", tooltip="back to the viewer"),
+        Binding("escape", "close", "Close", tooltip="back to the viewer"),
     ]
+    PALETTE_TITLES: ClassVar[dict[str, str]] = {"close": "Close event log"}
+    """The palette's name of escape here (the footer says "Close")."""
 
     def __init__(self, state: StreamState, store: LineStore | None) -> None:
         """Create the screen.
@@ -375,10 +378,16 @@ class EventEntryScreen(SectionScreen):
     """One event-log entry in full: the whole malformed line, or the whole record."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q", "close", "Close", tooltip="back to the event log"),
+        Binding("escape", "close", "Close", tooltip="back to the event log"),
         Binding(SHOW_ALL_KEY, "show_all", "Show all", tooltip="show a long line in full (not cut)"),
     ]
     LOADING_ID = "event-entry-loading"
+    PALETTE_TITLES: ClassVar[dict[str, str]] = {
+        "close": "Close the line",
+        "show_all": "Show the whole line",
+        "copy": "Copy from the line",
+    }
+    """The palette's names of the keys whose footer word is short."""
 
     def __init__(self, entry: LogEntry, store: LineStore | None) -> None:
         """Create the screen for ``entry``, reading its whole line from ``store``."""

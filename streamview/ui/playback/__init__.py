@@ -1,1 +1,1 @@
-"""The playback bar, its controls, and the timeline it plays."""
+"""The playback bar, its keys, and the timeline it plays."""

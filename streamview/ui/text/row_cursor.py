@@ -8,6 +8,26 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.scroll_view import ScrollView
 
+MOVE = "move the cursor"
+"""What the up and down keys of a list do (the help's words)."""
+PAGE = "a page up / down"
+"""What the page keys of a list do."""
+ENDS = "first / last"
+"""What home and end do in a list."""
+
+
+def cursor_bindings(row: str, rows: str) -> list[BindingType]:
+    """The cursor keys, named by what a row is (``"call"``, ``"calls"``): the palette
+    offers them by these names ("First call"), which must say what they act on."""
+    return [
+        Binding("up,k", "cursor_up", f"{row.capitalize()} above", show=False, tooltip=MOVE),
+        Binding("down,j", "cursor_down", f"{row.capitalize()} below", show=False, tooltip=MOVE),
+        Binding("pageup", "page_up", f"Page of {rows} up", show=False, tooltip=PAGE),
+        Binding("pagedown", "page_down", f"Page of {rows} down", show=False, tooltip=PAGE),
+        Binding("home,g", "first", f"First {row}", show=False, tooltip=ENDS),
+        Binding("end,G", "last", f"Last {row}", show=False, tooltip=ENDS),
+    ]
+
 
 class RowCursorView(ScrollView, can_focus=True):
     """Rows drawn by :meth:`render_line` below a header on line 0, and a cursor over them.
@@ -18,14 +38,7 @@ class RowCursorView(ScrollView, can_focus=True):
     home/end (g/G); subclasses bind Enter to ``open`` with their own description.
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up,k", "cursor_up", "Up", show=False, tooltip="move the cursor"),
-        Binding("down,j", "cursor_down", "Down", show=False, tooltip="move the cursor"),
-        Binding("pageup", "page_up", "Page up", show=False, tooltip="a page up / down"),
-        Binding("pagedown", "page_down", "Page down", show=False, tooltip="a page up / down"),
-        Binding("home,g", "first", "First", show=False, tooltip="first / last"),
-        Binding("end,G", "last", "Last", show=False, tooltip="first / last"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = cursor_bindings("row", "rows")
 
     cursor: int | None = None
     """The row under the cursor, ``None`` when there are no rows."""

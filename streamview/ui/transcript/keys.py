@@ -8,15 +8,15 @@ from textual.binding import Binding, BindingType
 SCROLL = "scroll from where the view is (scrolling up pauses following)"
 
 TRANSCRIPT_BINDINGS: list[BindingType] = [
-    Binding("up,k", "scroll_up", "Up", show=False, tooltip=SCROLL),
-    Binding("down,j", "scroll_down", "Down", show=False, tooltip=SCROLL),
-    Binding("pageup", "page_up", "Page up", show=False, tooltip=SCROLL),
-    Binding("pagedown", "page_down", "Page down", show=False, tooltip=SCROLL),
-    Binding("home,g", "scroll_home", "Top", show=False, tooltip="to the top"),
+    Binding("up,k", "scroll_up", "Scroll transcript up", show=False, tooltip=SCROLL),
+    Binding("down,j", "scroll_down", "Scroll transcript down", show=False, tooltip=SCROLL),
+    Binding("pageup", "page_up", "Transcript page up", show=False, tooltip=SCROLL),
+    Binding("pagedown", "page_down", "Transcript page down", show=False, tooltip=SCROLL),
+    Binding("home,g", "scroll_home", "Top of transcript", show=False, tooltip="to the top"),
     Binding(
         "end",
         "scroll_end",
-        "End",
+        "End of transcript (follow)",
         show=False,
         tooltip="to the end: follow it again (a playing playback: follow the playhead)",
     ),

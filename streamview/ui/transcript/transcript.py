@@ -331,9 +331,10 @@ class Transcript(TranscriptLayout, can_focus=True):
         super().action_page_up()
 
     def action_scroll_home(self) -> None:
-        """Go to the top (pauses follow mode)."""
+        """Go to the top at once, as less and lnav do (pauses follow mode); Textual's
+        glide took up to a second on a long transcript."""
         self._user_scrolls()
-        super().action_scroll_home()
+        self.scroll_home(animate=False, x_axis=False)
 
     def action_scroll_down(self) -> None:
         """Scroll down a line (at the bottom, resumes follow mode)."""

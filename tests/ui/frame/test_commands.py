@@ -82,25 +82,41 @@ async def test_the_palette_finds_every_action_a_person_asks_for() -> None:
     async with app.run_test(size=(110, 40)) as pilot:
         await settle(pilot)
         titles = [command.title for command in app.get_system_commands(app.screen)]
-        for wanted in ("Play/Pause", "Export", "Seek 50%", "Speed up", "Speed down", "Next call"):
+        for wanted in (
+            "Play/Pause",
+            "Export transcript and screenshot",
+            "Seek to 50%",
+            "Play faster",
+            "Play slower",
+            "Play to next call",
+        ):
             assert wanted in titles, wanted
-        for wanted in ("Search", "Thinking", "Follow", "Log", "Help", "Step", "Back", "Restart"):
+        for wanted in (
+            "Search",
+            "Show or hide thinking",
+            "Follow the newest on/off",
+            "Event log",
+            "Help: every key",
+            "Step one event forward",
+            "Step one event back",
+            "Restart playback",
+        ):
             assert wanted in titles, wanted
         assert "Stop agent" not in titles  # no agent runs: nothing to stop
 
 
 async def test_the_tables_keys_are_in_the_palette_wherever_the_focus_is() -> None:
     """F, K and w belong to the tool table; from the transcript, the palette still has
-    them, and taking one moves the focus to the table it acted on."""
+    them (by the same names), and taking one moves the focus to the table it acted on."""
     app, _ = played_back()
     async with app.run_test(size=(110, 40)) as pilot:
         await settle(pilot)
         app.transcript.focus()
         await pilot.pause()
         titles = [command.title for command in app.get_system_commands(app.screen)]
-        for wanted in ("Filter calls by kind", "Start times: offset or clock"):
-            assert f"{wanted} (tool calls)" in titles
-        assert "Show all calls (tool calls)" not in titles  # no filter to clear yet
+        for wanted in ("Filter calls by kind", "Start times: offset or clock", "First call"):
+            assert wanted in titles
+        assert "Show all calls" not in titles  # no filter to clear yet
         await pilot.press("ctrl+p")
         await pilot.pause(0.2)
         for char in "failed":
@@ -120,7 +136,7 @@ async def test_choosing_next_call_in_the_palette_moves_the_playback() -> None:
         before = feed.position
         await pilot.press("ctrl+p")
         await pilot.pause(0.2)
-        for char in "next call":
+        for char in "play to next call":
             await pilot.press("space" if char == " " else char)
         await pilot.pause(0.5)
         await pilot.press("enter")
@@ -138,5 +154,44 @@ async def test_stop_agent_is_in_the_palette_while_the_agent_runs() -> None:
         titles = [command.title for command in app.get_system_commands(app.screen)]
         assert "Stop agent" in titles
         assert "Play/Pause" not in titles  # no file is played back in run mode
+        assert len(titles) == len(set(titles)), titles
         await pilot.press("ctrl+c")
         await wait_for(pilot, lambda: app.state.ended, timeout=20)
+
+
+def offered(app: StreamviewApp) -> list[str]:
+    return [command.title for command in app.get_system_commands(app.screen)]
+
+
+def twice(titles: list[str]) -> list[str]:
+    return sorted({title for title in titles if titles.count(title) > 1})
+
+
+async def test_palette_names_are_unique_wherever_it_opens(tmp_path: Path) -> None:
+    """No two entries share a name, wherever the palette opens and whatever is on:
+    two sessions (the session keys), a filter (Show all calls), each pane focused, a
+    call's details, the event log and a line of it. A shared name hid one of them."""
+    path = tmp_path / "two.ndjson"
+    path.write_bytes(RECORDING.read_bytes() + RECORDING.read_bytes().replace(b"GPT", b"GTP"))
+    source = FileSource(path)
+    feed = PlaybackFeed(source, playing=False, speed=1.0, idle_limit=None)
+    app = StreamviewApp(source, feed=feed, clock=feed.recorded_now_ms)
+    async with app.run_test(size=(110, 40)) as pilot:
+        await settle(pilot)
+        await wait_for(pilot, lambda: len(app.state.sessions) == 2)
+        places = {}
+        app.transcript.focus()
+        await pilot.pause()
+        places["transcript"] = offered(app)
+        await pilot.press("tab", "F")  # the table, filtered
+        places["table, filtered"] = offered(app)
+        assert "Show all calls" in places["table, filtered"]
+        assert {"Previous session", "Next session"} <= set(places["table, filtered"])
+        await pilot.press("escape", "enter")
+        await wait_for(pilot, lambda: "Detail" in type(app.screen).__name__)
+        places["details"] = offered(app)
+        await pilot.press("escape", "l")
+        places["log"] = offered(app)
+        for where, titles in places.items():
+            assert not twice(titles), f"{where}: {twice(titles)}"
+            assert len(titles) > 10, where

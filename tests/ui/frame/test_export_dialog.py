@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from streamview.sources import FileSource
 from streamview.ui.frame.app import StreamviewApp
@@ -43,3 +43,53 @@ async def test_a_typed_path_is_where_the_export_goes(tmp_path: Path) -> None:
         await pilot.press("ctrl+u", *str(target), "enter")
         await wait_for(pilot, target.is_file)
         assert "Root cause" in target.read_text()
+
+
+def hint(app: StreamviewApp) -> str:
+    return str(app.screen.query_one("#export-hint", Static).render())
+
+
+async def test_an_existing_export_is_not_overwritten_without_a_second_enter(
+    tmp_path: Path,
+) -> None:
+    """The dialog says the files exist; Enter again overwrites both."""
+    target = tmp_path / "report.md"
+    target.write_text("my notes", encoding="utf-8")
+    target.with_suffix(".svg").write_text("<svg/>", encoding="utf-8")
+    app = StreamviewApp(FileSource(RECORDINGS / "success-multi-tool.ndjson"), clock=FakeClock())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("x")
+        await wait_for(pilot, lambda: isinstance(app.screen, ExportDialog))
+        await pilot.press("ctrl+u", *str(target), "enter")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, ExportDialog)  # still asking
+        assert "report.md and report.svg exist: enter overwrites them" in hint(app)
+        assert target.read_text(encoding="utf-8") == "my notes"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "Root cause" in target.read_text(encoding="utf-8"))
+        assert target.with_suffix(".svg").read_text(encoding="utf-8").startswith("<svg")
+        assert target.with_suffix(".svg").stat().st_size > 1000
+
+
+async def test_another_name_typed_after_the_warning_keeps_the_old_files(tmp_path: Path) -> None:
+    """An SVG alone in the way counts too; typing another name takes the warning
+    back, and the export goes to the new name."""
+    old = tmp_path / "report.md"
+    old.with_suffix(".svg").write_text("<svg>mine</svg>", encoding="utf-8")
+    app = StreamviewApp(FileSource(RECORDINGS / "success-multi-tool.ndjson"), clock=FakeClock())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("x")
+        await wait_for(pilot, lambda: isinstance(app.screen, ExportDialog))
+        await pilot.press("ctrl+u", *str(old), "enter")
+        await pilot.pause(0.3)
+        assert "report.svg exists: enter overwrites it · type another name" in hint(app)
+        await pilot.press("backspace", "backspace", "backspace", *"-2.md")
+        assert hint(app) == "enter: save · escape: cancel"
+        await pilot.press("enter")
+        fresh = tmp_path / "report-2.md"
+        await wait_for(pilot, fresh.is_file)
+        assert fresh.with_suffix(".svg").is_file()
+        assert not old.exists()
+        assert old.with_suffix(".svg").read_text(encoding="utf-8") == "<svg>mine</svg>"

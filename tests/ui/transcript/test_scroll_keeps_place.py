@@ -15,7 +15,7 @@ from textual.pilot import Pilot
 from streamview.sources import FileSource
 from streamview.ui.frame.app import StreamviewApp
 
-from ..conftest import FakeClock, ScriptedSource, settle, wait_for
+from ..conftest import FakeClock, ScriptedSource, settle, spy_on_glides, wait_for
 
 REPO = Path(__file__).resolve().parents[3]
 RECORDING = REPO / "recordings" / "success-multi-tool.ndjson"
@@ -190,4 +190,30 @@ async def test_a_relayout_during_a_scroll_the_person_started_does_not_undo_it() 
         await wait_for(pilot, lambda: not app.animator.is_being_animated(transcript, "scroll_y"))
         await at_rest(pilot)
         assert transcript.scroll_y == 0
+        assert not transcript.following
+
+
+async def test_home_and_end_jump_as_in_less_and_keep_follow_semantics() -> None:
+    """Home and End move the view at once (Textual glided up to a second): right after
+    the key the view is there, no animation under way; End follows again, and one ↑
+    after it leaves following and moves exactly one line."""
+    app = StreamviewApp(FileSource(RECORDING), clock=FakeClock())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        transcript = app.transcript
+        transcript.focus()
+        assert transcript.max_scroll_y > 50 and transcript.following
+        glides = spy_on_glides(transcript)
+        await pilot.press("home")
+        assert transcript.scroll_y == 0 and transcript.scroll_target_y == 0
+        assert not transcript.following
+        await pilot.press("end")
+        assert transcript.scroll_y == transcript.max_scroll_y
+        assert glides == []  # neither key started an animation (Pilot waits one out)
+        await wait_for(pilot, lambda: transcript.following)
+        await pilot.press("g")  # the vi key too
+        assert transcript.scroll_y == 0
+        await pilot.press("G", "up")
+        await at_rest(pilot)
+        assert transcript.scroll_y == transcript.max_scroll_y - 1
         assert not transcript.following
