@@ -115,6 +115,8 @@ def first_screen(
     total = 0
     missing = list(markers)
     wall = cpu = None
+    first: tuple[float, float | None] | None = None
+    seen: dict[str, float] = {}
     try:
         deadline = began + timeout
         while missing and time.monotonic() < deadline:
@@ -130,6 +132,8 @@ def first_screen(
             if not data:
                 break
             now = time.monotonic()
+            if first is None:
+                first = (now - began, cpu_seconds(process.pid))
             total += len(data)
             raw += data
             # Strip up to the last escape: one cut in two by the read waits for the rest.
@@ -140,6 +144,9 @@ def first_screen(
             if len(raw) > 4096:  # an escape that never ends: take it as text
                 text += decoder.decode(raw)
                 raw = b""
+            for marker in missing:
+                if marker in text:
+                    seen[marker] = round(now - began, 3)
             missing = [marker for marker in missing if marker not in text]
             if not missing:
                 wall = now - began
@@ -151,6 +158,10 @@ def first_screen(
         os.close(master)
     result: dict[str, Any] = {"wall_s": wall, "cpu_s": cpu, "timed_out": wall is None}
     result["bytes"] = total
+    result["markers_s"] = seen
+    # The first bytes on the terminal: Textual is imported and running (how long the
+    # rest took says what the first screen itself cost).
+    result["first_output_s"], result["first_output_cpu_s"] = first or (None, None)
     if missing:
         result["missing"] = missing
         result["text_tail"] = text[-2000:]

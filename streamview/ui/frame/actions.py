@@ -4,6 +4,10 @@
 actions its bindings name (search, thinking, follow, sessions, event log, help), the
 command palette's entries, and the messages the panes send (a call to open, the table's
 cursor, follow mode). The app on top of it owns the panes, the feed and the fold.
+
+The help screen, the palette's entries and the editor and pager hand-off are imported
+when first used: the first screen needs none of them (issue 21;
+``tests/ui/frame/test_first_screen_imports.py`` keeps it so).
 """
 
 from __future__ import annotations
@@ -23,9 +27,6 @@ from streamview.core.state import Session, ToolCall
 from streamview.settings import Settings
 from streamview.ui.calls.filter import STATUS_GROUPS, CallFilter
 from streamview.ui.calls.table import ToolCallTable
-from streamview.ui.details import handoff
-from streamview.ui.frame.commands import palette_commands, pane_commands, viewer_help
-from streamview.ui.frame.help import HelpScreen
 from streamview.ui.frame.search_actions import SearchActions
 from streamview.ui.playback.feed import PlaybackFeed
 from streamview.ui.text.selection import amount, copy_target, copy_with_note
@@ -117,6 +118,9 @@ class ViewerActions(SearchActions):
 
     def action_help(self) -> None:
         """Show every key."""
+        from streamview.ui.frame.commands import viewer_help
+        from streamview.ui.frame.help import HelpScreen
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(viewer_help(self)))
 
@@ -191,6 +195,8 @@ class ViewerActions(SearchActions):
 
     def action_open_file(self) -> None:
         """Open the file the chosen call touched in $EDITOR (at the line, when known)."""
+        from streamview.ui.details import handoff
+
         call = self._chosen_call()
         if call is None:
             self.notify("pick a tool call first (tab, then ↑ ↓)", timeout=3)
@@ -212,6 +218,8 @@ class ViewerActions(SearchActions):
 
     def action_page_result(self) -> None:
         """Show the chosen call's whole result in $PAGER."""
+        from streamview.ui.details import handoff
+
         call = self._chosen_call()
         if call is None:
             self.notify("pick a tool call first (tab, then ↑ ↓)", timeout=3)
@@ -286,6 +294,8 @@ class ViewerActions(SearchActions):
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """Textual's commands, then every key's action where the palette was opened."""
+        from streamview.ui.frame.commands import palette_commands, pane_commands
+
         titles = set()
         for command in super().get_system_commands(screen):
             titles.add(command.title)

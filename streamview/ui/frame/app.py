@@ -44,6 +44,7 @@ from streamview.ui.frame.session_header import SessionHeader
 from streamview.ui.frame.status_bar import StatusBar, StatusInfo
 from streamview.ui.playback.controls import ViewerControls
 from streamview.ui.playback.feed import PlaybackFeed
+from streamview.ui.text import highlight
 from streamview.ui.transcript.transcript import Transcript
 
 FRAME_SECONDS = 1 / 30
@@ -58,6 +59,10 @@ CATCHING_UP_EVENTS = 2_000
 """Folding this many events in one frame means reading a backlog, not a live run."""
 WIDE_LAYOUT_COLUMNS = 150
 """From this width on, transcript and tool calls sit side by side."""
+HIGHLIGHT_AFTER_SECONDS = 0.25
+"""Lexers are built this long after the first session is on screen (1 s after the
+start at the latest): built earlier, their thread held the interpreter's lock while the
+first screen was painted (:mod:`streamview.ui.text.highlight`)."""
 RATE_WINDOW_MS = 3_000
 """The events/s shown is measured over this much recent time."""
 
@@ -172,6 +177,8 @@ class StreamviewApp(ViewerActions):
 
     def on_mount(self) -> None:
         """Start reading, fold every frame, and tick the clock every second."""
+        highlight.hold()  # no lexer competes with the first screen (see highlight)
+        self.set_timer(1.0, highlight.release, name="highlight")  # at the latest
         self.transcript.focus()
         self.main_screen = self.screen
         self._apply_width(self.size.width)
@@ -354,8 +361,12 @@ class StreamviewApp(ViewerActions):
             if self.session_index is None or (
                 not self.pinned and self.transcript.following and self.session_index != newest
             ):
+                first = self.session_index is None
                 self.show_session(newest)
                 self.refresh_status()
+                if first:  # colour code once this screen and the next (the panes'
+                    # heights settle as the table fills) are painted
+                    self.set_timer(HIGHLIGHT_AFTER_SECONDS, highlight.release, name="highlight")
                 return
             if newest + 1 > self._announced_sessions and self.session_index != newest:
                 # Paused or pinned: say so rather than pull the view away.

@@ -1,0 +1,131 @@
+"""The first screen waits for nothing it does not show (issue 21).
+
+``bench/first_screen.py`` times it against a bare Textual app; these tests keep what
+made it fast from being undone without anyone noticing, without timing anything: the
+modules only other screens and modes need are not imported when the viewer starts on
+a file, and no lexer thread competes with the first screen.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from streamview.sources import FileSource
+from streamview.ui.frame.app import StreamviewApp
+from streamview.ui.playback.feed import PlaybackFeed
+from streamview.ui.text import highlight
+
+from ..conftest import settle, wait_for
+
+REPO = Path(__file__).resolve().parents[3]
+RECORDING = REPO / "recordings" / "success-multi-tool.ndjson"
+
+NOT_FOR_THE_FIRST_SCREEN = (
+    "streamview.cli.fronts",  # --json, --print
+    "streamview.cli.events_front",
+    "streamview.cli.run",
+    "streamview.cli.runs",
+    "streamview.serve",
+    "streamview.replay",
+    "streamview.events_api",
+    "streamview.ui.details.handoff",  # o, p: the editor and the pager
+    "streamview.core.editor_argv",
+    "streamview.ui.details.screen",  # enter on a call
+    "streamview.ui.details.views",
+    "streamview.ui.log.event_log",  # l
+    "streamview.ui.frame.commands",  # the palette, ?
+    "streamview.ui.frame.help",
+    "streamview.ui.frame.export_dialog",
+    "streamview.ui.frame.svg_export",
+)
+"""Modules only other screens, keys or modes need."""
+
+STARTS_THE_VIEWER = textwrap.dedent(
+    """
+    import asyncio, json, sys
+    from pathlib import Path
+
+    from streamview.cli import view  # what `streamview FILE` imports, in its order
+    from streamview.ui.frame import launch
+    from streamview.sources import FileSource
+    from streamview.ui.playback.feed import PlaybackFeed
+
+    imported = sorted(sys.modules)
+    source = FileSource(Path(sys.argv[1]))
+    feed = PlaybackFeed(source)  # as cli.view builds it for a FILE
+    app = launch.StreamviewApp(source, feed=feed, clock=feed.recorded_now_ms)
+
+    async def first_screen() -> None:
+        async with app.run_test(headless=True, size=(120, 40)) as pilot:
+            while not (app.state.ended and app.session_index is not None):
+                await pilot.pause(0.02)
+            await pilot.pause(0.1)
+        feed.stop(timeout=0.5)
+
+    asyncio.run(first_screen())
+    print(json.dumps({"imported": imported, "shown": sorted(sys.modules)}))
+    """
+)
+
+
+def started_viewer_modules(tmp_path: Path) -> dict[str, list[str]]:
+    """A fresh interpreter starts the viewer on the recording, headless, until its
+    first screen is up: the modules imported by then, and before the app ran."""
+    done = subprocess.run(
+        [sys.executable, "-c", STARTS_THE_VIEWER, str(RECORDING)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "XDG_CONFIG_HOME": str(tmp_path), "HOME": str(tmp_path)},
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    result: dict[str, list[str]] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def test_the_first_screen_imports_only_what_it_shows(tmp_path: Path) -> None:
+    modules = started_viewer_modules(tmp_path)
+    # The check can see: the panes of the first screen are there.
+    for needed in ("streamview.ui.transcript.transcript", "streamview.ui.calls.table"):
+        assert needed in modules["imported"]
+    for name in NOT_FOR_THE_FIRST_SCREEN:
+        assert name not in modules["shown"], f"{name} imported before the first screen"
+    # No lexer is imported at start (rich.syntax brings Pygments' registry, not lexers).
+    lexers = [name for name in modules["imported"] if name.startswith("pygments.lexers.")]
+    assert lexers == ["pygments.lexers._mapping"]
+
+
+async def test_no_lexer_is_built_until_the_first_screen_is_painted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A lexer built on its thread holds the interpreter's lock as the UI thread paints:
+    the recording's Python block is coloured only once its first screen is up."""
+    monkeypatch.setattr(highlight, "DEFER", True)
+    monkeypatch.setattr(highlight, "_ready", set())
+    monkeypatch.setattr(highlight, "_building", set())
+    monkeypatch.setattr(highlight, "_held", None)
+    events: list[str] = []
+    start = highlight._start
+    monkeypatch.setattr(highlight, "_start", lambda key: (events.append("lexer"), start(key)))
+    source = FileSource(RECORDING)
+    feed = PlaybackFeed(source)
+    app = StreamviewApp(source, feed=feed, clock=feed.recorded_now_ms)
+    show_session = app.show_session
+
+    def shown(index: int) -> None:
+        show_session(index)
+        events.append("session shown")
+        app.call_after_refresh(events.append, "painted")
+
+    monkeypatch.setattr(app, "show_session", shown)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: "lexer" in events)
+        await settle(pilot)
+    assert events.index("session shown") < events.index("painted") < events.index("lexer")
