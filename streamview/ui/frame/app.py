@@ -59,6 +59,8 @@ CATCHING_UP_EVENTS = 2_000
 """Folding this many events in one frame means reading a backlog, not a live run."""
 WIDE_LAYOUT_COLUMNS = 150
 """From this width on, transcript and tool calls sit side by side."""
+FOLD_AT_ONCE_BYTES = 256 * 1024
+"""A finished file up to this size is folded before the first frame (a few ms)."""
 HIGHLIGHT_AFTER_SECONDS = 0.25
 """Lexers are built this long after the first session is on screen (1 s after the
 start at the latest): built earlier, their thread held the interpreter's lock while the
@@ -185,8 +187,11 @@ class StreamviewApp(ViewerActions):
         if isinstance(self.feed, Feed):
             # post_message is thread-safe; the handler runs in the app like any message.
             self.feed.on_arrival = lambda: self.post_message(self.EventsArrived())
-        # Read once the first frame is up: the window appears at once even for a huge file.
-        self.call_after_refresh(self.feed.start)
+        folded_now = self._fold_small_file()
+        if not folded_now:
+            # Read once the first frame is up: the window appears at once even for a
+            # huge file.
+            self.call_after_refresh(self.feed.start)
         self.controls = ViewerControls(
             self,
             self.source,
@@ -200,7 +205,28 @@ class StreamviewApp(ViewerActions):
         self._apply_settings()
         self._pump_timer = self.set_interval(self._frame_seconds, self.pump, name="pump")
         self._tick_timer = self.set_interval(1.0, self.tick, name="tick")
+        if folded_now:
+            self.pump()  # the first frame shows the file, not empty panes before it
         self.refresh_status()
+
+    def _fold_small_file(self) -> bool:
+        """Fold a small finished file here and now, before the first frame.
+
+        Its fold takes a few milliseconds; on the loader's thread it came after an
+        empty first frame, so the screen was painted twice (three times with the
+        panes' heights settling) before the file showed (issue 21).
+        """
+        feed = self.feed
+        path = self.source.path
+        if not isinstance(feed, PlaybackFeed) or path is None or self.source.live:
+            return False  # a pipe, or a file that grows: read on the loader's thread
+        try:
+            small = path.stat().st_size <= FOLD_AT_ONCE_BYTES
+        except OSError:
+            return False  # the loader says what is wrong, as for any file
+        if small:
+            feed.load()
+        return small
 
     def on_resize(self, event: Resize) -> None:
         """Side by side on wide terminals, stacked otherwise."""

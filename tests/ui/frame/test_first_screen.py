@@ -12,11 +12,13 @@ import json
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
 
 from streamview.sources import FileSource
+from streamview.ui.frame import app as app_module
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.playback.feed import PlaybackFeed
 from streamview.ui.text import highlight
@@ -102,30 +104,71 @@ def test_the_first_screen_imports_only_what_it_shows(tmp_path: Path) -> None:
     assert lexers == ["pygments.lexers._mapping"]
 
 
-async def test_no_lexer_is_built_until_the_first_screen_is_painted(
+async def test_no_lexer_is_built_while_the_first_screen_is_painted(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A lexer built on its thread holds the interpreter's lock as the UI thread paints:
-    the recording's Python block is coloured only once its first screen is up."""
+    the recording's Python block is coloured only a while after its session is first on
+    screen (its frame, and the next one as the panes' heights settle, are painted)."""
     monkeypatch.setattr(highlight, "DEFER", True)
     monkeypatch.setattr(highlight, "_ready", set())
     monkeypatch.setattr(highlight, "_building", set())
     monkeypatch.setattr(highlight, "_held", None)
-    events: list[str] = []
+    events: dict[str, float] = {}
     start = highlight._start
-    monkeypatch.setattr(highlight, "_start", lambda key: (events.append("lexer"), start(key)))
+
+    def started(key: tuple[str, str]) -> None:
+        events.setdefault("lexer", time.monotonic())
+        start(key)
+
+    monkeypatch.setattr(highlight, "_start", started)
     source = FileSource(RECORDING)
     feed = PlaybackFeed(source)
     app = StreamviewApp(source, feed=feed, clock=feed.recorded_now_ms)
     show_session = app.show_session
 
     def shown(index: int) -> None:
+        events.setdefault("session shown", time.monotonic())
         show_session(index)
-        events.append("session shown")
-        app.call_after_refresh(events.append, "painted")
 
     monkeypatch.setattr(app, "show_session", shown)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: "lexer" in events)
         await settle(pilot)
-    assert events.index("session shown") < events.index("painted") < events.index("lexer")
+    waited = events["lexer"] - events["session shown"]
+    assert waited >= app_module.HIGHLIGHT_AFTER_SECONDS
+
+
+class FirstFrameApp(StreamviewApp):
+    """The viewer, noting what its first frame showed: the session on show then."""
+
+    first_frame: list[int | None]
+
+    def on_mount(self) -> None:
+        self.first_frame = []
+        self.call_after_refresh(lambda: self.first_frame.append(self.session_index))
+
+
+def viewer_on(path: Path) -> FirstFrameApp:
+    source = FileSource(path)
+    feed = PlaybackFeed(source)  # as `streamview FILE` builds it
+    return FirstFrameApp(source, feed=feed, clock=feed.recorded_now_ms)
+
+
+async def test_a_small_file_is_on_the_first_frame() -> None:
+    """Folded before the first frame (a few ms): no empty panes are painted first."""
+    app = viewer_on(RECORDING)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.first_frame == [0]
+        assert app.state.ended
+
+
+async def test_a_big_file_is_read_after_the_first_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the limit the window comes first and the loader's thread reads the file."""
+    monkeypatch.setattr(app_module, "FOLD_AT_ONCE_BYTES", RECORDING.stat().st_size - 1)
+    app = viewer_on(RECORDING)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.first_frame == [None]
+        assert app.session_index == 0 and app.state.ended
