@@ -26,17 +26,14 @@ from textual.widgets import Input
 from streamview.core.exit_status import exit_code_for
 from streamview.core.state import Session, StreamState
 from streamview.settings import Settings
-from streamview.sources import (
-    InputError,
-    Source,
-    now_ms,
-)
+from streamview.sources import InputError, Source, now_ms
 from streamview.ui import STYLESHEET
 from streamview.ui.calls import filter as call_filter
 from streamview.ui.calls.search import CallHit
 from streamview.ui.calls.table import ToolCallTable
 from streamview.ui.feed.gc import collect_between_frames, collection_due
 from streamview.ui.feed.reader import Feed
+from streamview.ui.frame import opening
 from streamview.ui.frame.actions import ViewerActions
 from streamview.ui.frame.keys import APP_BINDINGS
 from streamview.ui.frame.keys_footer import KeysFooter
@@ -59,12 +56,6 @@ CATCHING_UP_EVENTS = 2_000
 """Folding this many events in one frame means reading a backlog, not a live run."""
 WIDE_LAYOUT_COLUMNS = 150
 """From this width on, transcript and tool calls sit side by side."""
-FOLD_AT_ONCE_BYTES = 256 * 1024
-"""A finished file up to this size is folded before the first frame (a few ms)."""
-HIGHLIGHT_AFTER_SECONDS = 0.25
-"""Lexers are built this long after the first session is on screen (1 s after the
-start at the latest): built earlier, their thread held the interpreter's lock while the
-first screen was painted (:mod:`streamview.ui.text.highlight`)."""
 RATE_WINDOW_MS = 3_000
 """The events/s shown is measured over this much recent time."""
 
@@ -179,18 +170,16 @@ class StreamviewApp(ViewerActions):
 
     def on_mount(self) -> None:
         """Start reading, fold every frame, and tick the clock every second."""
-        highlight.hold()  # no lexer competes with the first screen (see highlight)
-        self.set_timer(1.0, highlight.release, name="highlight")  # at the latest
+        highlight.hold()  # no lexer competes with the first screen (see opening)
+        self.set_timer(opening.HIGHLIGHT_AT_THE_LATEST_SECONDS, highlight.release)
         self.transcript.focus()
         self.main_screen = self.screen
         self._apply_width(self.size.width)
         if isinstance(self.feed, Feed):
             # post_message is thread-safe; the handler runs in the app like any message.
             self.feed.on_arrival = lambda: self.post_message(self.EventsArrived())
-        folded_now = self._fold_small_file()
-        if not folded_now:
-            # Read once the first frame is up: the window appears at once even for a
-            # huge file.
+        folded_now = opening.fold_small_file(self.source, self.feed)
+        if not folded_now:  # read once the first frame is up (see opening)
             self.call_after_refresh(self.feed.start)
         self.controls = ViewerControls(
             self,
@@ -208,25 +197,6 @@ class StreamviewApp(ViewerActions):
         if folded_now:
             self.pump()  # the first frame shows the file, not empty panes before it
         self.refresh_status()
-
-    def _fold_small_file(self) -> bool:
-        """Fold a small finished file here and now, before the first frame.
-
-        Its fold takes a few milliseconds; on the loader's thread it came after an
-        empty first frame, so the screen was painted twice (three times with the
-        panes' heights settling) before the file showed (issue 21).
-        """
-        feed = self.feed
-        path = self.source.path
-        if not isinstance(feed, PlaybackFeed) or path is None or self.source.live:
-            return False  # a pipe, or a file that grows: read on the loader's thread
-        try:
-            small = path.stat().st_size <= FOLD_AT_ONCE_BYTES
-        except OSError:
-            return False  # the loader says what is wrong, as for any file
-        if small:
-            feed.load()
-        return small
 
     def on_resize(self, event: Resize) -> None:
         """Side by side on wide terminals, stacked otherwise."""
@@ -390,9 +360,8 @@ class StreamviewApp(ViewerActions):
                 first = self.session_index is None
                 self.show_session(newest)
                 self.refresh_status()
-                if first:  # colour code once this screen and the next (the panes'
-                    # heights settle as the table fills) are painted
-                    self.set_timer(HIGHLIGHT_AFTER_SECONDS, highlight.release, name="highlight")
+                if first:  # colour code once this screen is painted (see opening)
+                    self.set_timer(opening.HIGHLIGHT_AFTER_SECONDS, highlight.release)
                 return
             if newest + 1 > self._announced_sessions and self.session_index != newest:
                 # Paused or pinned: say so rather than pull the view away.

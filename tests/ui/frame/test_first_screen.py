@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from streamview.sources import FileSource
-from streamview.ui.frame import app as app_module
+from streamview.ui.frame import opening
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.playback.feed import PlaybackFeed
 from streamview.ui.text import highlight
@@ -136,7 +136,7 @@ async def test_no_lexer_is_built_while_the_first_screen_is_painted(
         await wait_for(pilot, lambda: "lexer" in events)
         await settle(pilot)
     waited = events["lexer"] - events["session shown"]
-    assert waited >= app_module.HIGHLIGHT_AFTER_SECONDS
+    assert waited >= opening.HIGHLIGHT_AFTER_SECONDS
 
 
 class FirstFrameApp(StreamviewApp):
@@ -166,7 +166,7 @@ async def test_a_small_file_is_on_the_first_frame() -> None:
 
 async def test_a_big_file_is_read_after_the_first_frame(monkeypatch: pytest.MonkeyPatch) -> None:
     """Past the limit the window comes first and the loader's thread reads the file."""
-    monkeypatch.setattr(app_module, "FOLD_AT_ONCE_BYTES", RECORDING.stat().st_size - 1)
+    monkeypatch.setattr(opening, "FOLD_AT_ONCE_BYTES", RECORDING.stat().st_size - 1)
     app = viewer_on(RECORDING)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
