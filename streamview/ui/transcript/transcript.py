@@ -391,6 +391,10 @@ class Transcript(TranscriptLayout, can_focus=True):
                 note = " no answer in this run" if done else " waiting for the answer…"
                 return Strip([Segment(note, empty)]).crop_extend(0, width, style)
             return Strip.blank(width, style)
+        if not self._width:
+            # Painted before its first resize (a file folded before the first frame):
+            # a layout now would be at no width, and done again at once.
+            return Strip.blank(width, style)
         index = bisect_right(offsets, absolute) - 1
         entry = self._entries[index]
         if entry.lines is None:

@@ -14,6 +14,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,6 +23,7 @@ from streamview.ui.frame import opening
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.playback.feed import PlaybackFeed
 from streamview.ui.text import highlight
+from streamview.ui.transcript.block_layout import BlockLayout
 
 from ..conftest import settle, wait_for
 
@@ -172,3 +174,23 @@ async def test_a_big_file_is_read_after_the_first_frame(monkeypatch: pytest.Monk
         await settle(pilot)
         assert app.first_frame == [None]
         assert app.session_index == 0 and app.state.ended
+
+
+async def test_the_transcript_lays_out_nothing_before_it_has_a_width(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first frame comes before the transcript's first resize: laying the answer
+    out then, at no width, was thrown away at once (a Markdown layout for nothing)."""
+    widths: list[int] = []
+    answer = BlockLayout.answer
+
+    def noted(self: BlockLayout, *args: Any) -> Any:
+        widths.append(args[-1])
+        return answer(self, *args)
+
+    monkeypatch.setattr(BlockLayout, "answer", noted)
+    app = viewer_on(RECORDING)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert "parameter later." in "\n".join(app.transcript.plain_lines())
+    assert widths and min(widths) > 0
