@@ -244,7 +244,7 @@ class Transcript(TranscriptLayout, can_focus=True):
         if self._stop_lexer_news is not None:
             self._stop_lexer_news()
 
-    def on_resize(self, event: Resize) -> None:
+    def on_resize(self, event: Resize | None) -> None:
         """A new width means new line breaks: drop the rendered lines."""
         width = self._content_width()
         if width != self._width:
@@ -382,6 +382,8 @@ class Transcript(TranscriptLayout, can_focus=True):
         """One line of the viewport."""
         width = self.size.width
         style = self.rich_style
+        if not self._width and self._entries:  # painted before its first Resize (a file
+            self.on_resize(None)  # folded before the first frame): lay out at this width
         absolute = round(self.scroll_y) + y
         offsets = self._offsets
         if absolute >= offsets[-1] or not self._entries:
@@ -390,10 +392,6 @@ class Transcript(TranscriptLayout, can_focus=True):
                 done = self.input_ended or (self.session is not None and self.session.finished)
                 note = " no answer in this run" if done else " waiting for the answer…"
                 return Strip([Segment(note, empty)]).crop_extend(0, width, style)
-            return Strip.blank(width, style)
-        if not self._width:
-            # Painted before its first resize (a file folded before the first frame):
-            # a layout now would be at no width, and done again at once.
             return Strip.blank(width, style)
         index = bisect_right(offsets, absolute) - 1
         entry = self._entries[index]

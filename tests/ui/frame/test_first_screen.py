@@ -180,7 +180,8 @@ async def test_the_transcript_lays_out_nothing_before_it_has_a_width(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The first frame comes before the transcript's first resize: laying the answer
-    out then, at no width, was thrown away at once (a Markdown layout for nothing)."""
+    out then, at no width, was thrown away at once (a Markdown layout for nothing); the
+    first frame lays it out at the width the pane has, and shows its end."""
     widths: list[int] = []
     answer = BlockLayout.answer
 
