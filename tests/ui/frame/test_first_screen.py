@@ -148,7 +148,17 @@ class FirstFrameApp(StreamviewApp):
 
     def on_mount(self) -> None:
         self.first_frame = []
-        self.call_after_refresh(lambda: self.first_frame.append(self.session_index))
+        self.call_after_refresh(self._first_frame_painted)
+
+    def _first_frame_painted(self) -> None:
+        self.first_frame.append(self.session_index)
+
+    def _display(self, screen: Any, renderable: Any) -> None:
+        """The first screen update composed: were the answer's last lines in it?"""
+        if renderable is not None and not hasattr(self, "tail_on_first_frame"):
+            entries = self.transcript._entries
+            self.tail_on_first_frame = bool(entries) and entries[-1].lines is not None
+        super()._display(screen, renderable)
 
 
 def viewer_on(path: Path) -> FirstFrameApp:
@@ -163,6 +173,7 @@ async def test_a_small_file_is_on_the_first_frame() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         assert app.first_frame == [0]
+        assert app.tail_on_first_frame
         assert app.state.ended
 
 
