@@ -9,9 +9,13 @@ seconds`` lines of ``FILE`` into a pipe at ``rate`` lines per second, in small
 bursts, like an agent CLI would. The viewer (:class:`~streamview.ui.frame.app.StreamviewApp`,
 headless, 120x40) reads the other end as a live :class:`~streamview.sources.PipeSource`.
 
-Latency of line *i* = the moment a screen refresh completed after a repaint
-(``StreamviewApp.sync``) that included line *i*, minus the moment line *i* was due
-from the producer. Due, not written: when the viewer does not read fast enough, the
+Latency of line *i* = the moment the first screen update composed after a repaint
+(``StreamviewApp.sync``) that included line *i* was handed to the terminal
+(``App._display``: headless, everything but the write), minus the moment line *i* was
+due from the producer. (Until issue 21 the probe asked for a refresh of the whole
+screen after each repaint, to be called back after it: every frame was then a full
+120x40 repaint, which the viewer itself never asks for, and p99 came out 20-40 ms
+higher.) Due, not written: when the viewer does not read fast enough, the
 pipe fills, the producer waits, and that wait is latency too. Both processes read
 ``time.monotonic()``, one clock for the whole machine on Linux.
 
@@ -130,19 +134,24 @@ class LiveProbeApp(StreamviewApp):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.painted: list[tuple[float, int]] = []
-        """``(when the refresh completed, lines folded in at the repaint)``."""
+        """``(when the screen update went out, lines folded in at the repaint)``."""
+        self._synced: int | None = None
+        """Lines folded in at the last repaint not on screen yet."""
         self.pings: list[float] = []
 
     def sync(self) -> None:
-        """Repaint as usual, then note when that frame is on screen."""
+        """Repaint as usual; the next screen update shows it (:meth:`_display`)."""
         super().sync()
         total = self.state.counts.total
         if not self.painted or self.painted[-1][1] != total:
-            self.call_after_refresh(self._note_painted, total)
-            self.screen.refresh()
+            self._synced = total
 
-    def _note_painted(self, total: int) -> None:
-        self.painted.append((time.monotonic(), total))
+    def _display(self, screen: Any, renderable: Any) -> None:
+        """A screen update goes out: the repaints before it are on screen."""
+        super()._display(screen, renderable)
+        if renderable is not None and self._synced is not None:
+            self.painted.append((time.monotonic(), self._synced))
+            self._synced = None
 
     def action_bench_ping(self) -> None:
         """F12: note when the key was handled."""

@@ -21,9 +21,12 @@ The figures (see ``bench/README.md`` for what each means):
    final state on screen, everything browsable, peak RSS.
 3. Live (``bench/live_probe.py``): a producer writes into a pipe at each rate;
    latency from a line being due to its effect being on screen (p50, p99), key
-   latency, and whether the viewer keeps up; three runs at each rate, the one with
+   latency, and whether the viewer keeps up; five runs at each rate, the one with
    the median p99 shown, with the others' p99 beside it.
-4. Start-up to the first frame on a tiny file.
+4. Start-up to the first frame on a tiny file; and the first full screen of
+   ``streamview recordings/success-multi-tool.ndjson`` on a pseudo-terminal against a
+   bare Textual app's one line (``bench/first_screen.py``), alternating, medians and
+   their ratio.
 6. Idle CPU (``bench/idle_probe.py``): the real command on a pseudo-terminal, on a
    finished file and on a silent pipe, CPU ticks over ``--idle-seconds``.
 5. ``streamview --json`` on a file of each agent's dialect (``bench/dialect_streams.py``;
@@ -79,6 +82,8 @@ KEY_TARGET_MS = 50.0
 IDLE_CPU_TARGET_PERCENT = 0.5
 """Of one core, on a finished file and on a silent pipe (issue 12's targets)."""
 STARTUP_TARGET_S = 0.5
+FIRST_SCREEN_RATIO_TARGET = 1.3
+"""``streamview FILE``'s first full screen against a bare Textual app's (issue 21)."""
 PLAYBACK_KEY_TARGET_S = 1.0
 """The first playback key on a file shown at its final state (issue 12, on 1M events)."""
 PLAYBACK_RSS_TARGET_MB = 500.0
@@ -705,6 +710,22 @@ def table(results: dict[str, Any]) -> list[list[str]]:
                 verdict(entry["cpu_percent"], IDLE_CPU_TARGET_PERCENT, "%"),
             ]
         )
+    screen = results.get("first_screen")
+    if screen:
+        bare, viewer = screen["bare"], screen["streamview"]
+        ratio = screen.get("ratio_wall")
+        rows.append(
+            [
+                "first full screen (pty, median; CPU beside)",
+                f"{screen['file']} at {screen['size']}",
+                f"{fmt(viewer['wall_s'], 's')} (CPU {fmt(viewer['cpu_s'], 's')})",
+                f"bare Textual app: {fmt(bare['wall_s'], 's')} (CPU {fmt(bare['cpu_s'], 's')})",
+                fmt(ratio, "x") + f" (CPU {fmt(screen.get('ratio_cpu'), 'x')})",
+                f"≤ {FIRST_SCREEN_RATIO_TARGET}x",
+                verdict(ratio, FIRST_SCREEN_RATIO_TARGET, "x")
+                + f" (load {screen['load_before']:.1f})",
+            ]
+        )
     startup = results.get("startup")
     if startup:
         rows.append(
@@ -748,7 +769,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--live-seconds", type=float, help="seconds of each live run")
     parser.add_argument(
-        "--live-repeats", type=int, help="live runs at each rate, the median kept (3; 1 quick)"
+        "--live-repeats", type=int, help="live runs at each rate, the median kept (5; 1 quick)"
     )
     parser.add_argument("--data-dir", type=Path, default=BENCH / "data")
     parser.add_argument("--out", type=Path, default=BENCH / "results.json")
@@ -763,7 +784,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--skip",
         default="",
-        help="comma list of json,events,tui,live,startup,dialects,idle,playback,memory",
+        help="comma list of json,events,tui,live,startup,screen,dialects,idle,playback,memory",
     )
     parser.add_argument(
         "--idle-seconds", type=float, help="seconds of each idle CPU count (default 20; 2 quick)"
@@ -774,7 +795,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     repeats = args.repeats or (1 if args.quick else 5)
     live_seconds = args.live_seconds or (1.0 if args.quick else 5.0)
-    live_repeats = args.live_repeats or (1 if args.quick else 3)
+    live_repeats = args.live_repeats or (1 if args.quick else 5)
     skip = {part.strip() for part in args.skip.split(",") if part.strip()}
     names = [part.strip() for part in args.sizes.split(",") if part.strip()]
 
@@ -836,6 +857,13 @@ def main(argv: list[str] | None = None) -> int:
             "cpu_s": median([r["cpu_s"] for r in runs]),
             "events": runs[0].get("events"),
         }
+    if "screen" not in skip:
+        sys.path.insert(0, str(BENCH))
+        from first_screen import RECORDING, compare
+
+        screen_repeats = 2 if args.quick else max(repeats, 7)
+        note(f"first full screen against a bare Textual app ({screen_repeats}x each)...")
+        results["first_screen"] = compare(RECORDING, screen_repeats)
     if "idle" not in skip:
         idle_seconds = args.idle_seconds or (2.0 if args.quick else 20.0)
         # A bundled recording: it has arrival times, so the playback bar is on screen.

@@ -6,11 +6,14 @@ import argparse
 import math
 import sys
 import threading
+from typing import TYPE_CHECKING
 
 from streamview.core.exit_status import EXIT_USAGE
 from streamview.core.sanitize import one_line
-from streamview.recording import Recorder
 from streamview.sources import Source
+
+if TYPE_CHECKING:
+    from streamview.recording import Recorder  # only the recording modes import it
 
 UI = "ui"
 JSON = "json"

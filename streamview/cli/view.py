@@ -7,7 +7,7 @@ import signal
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from streamview import run_meta, signals
 from streamview.cli.common import (
@@ -21,15 +21,10 @@ from streamview.cli.common import (
     report_recording,
     say,
 )
-from streamview.cli.fronts import run_json, run_print
 from streamview.cli.limits import apply_line_limit
 from streamview.cli.output import EXIT_OUTPUT_CLOSED, release_stdout
 from streamview.cli.parsers import build_parser
 from streamview.core.exit_status import EXIT_USAGE, exit_code_for
-from streamview.core.linestore import LineStore
-from streamview.core.reader import EventReader
-from streamview.core.state import StreamState
-from streamview.recording import Recorder, RecordingSource
 from streamview.sources import (
     InputError,
     PipeSource,
@@ -39,6 +34,13 @@ from streamview.sources import (
     open_file,
     source_for,
 )
+
+if TYPE_CHECKING:
+    from streamview.recording import Recorder
+
+# What only some modes need is imported where they start (the fronts, recording,
+# exports): the viewer's first screen waits for every import (issue 21;
+# tests/ui/frame/test_first_screen_imports.py keeps it so).
 
 
 def main_view(arguments: list[str], args: argparse.Namespace | None = None) -> int:
@@ -73,6 +75,8 @@ def main_view(arguments: list[str], args: argparse.Namespace | None = None) -> i
         return serve(arguments, host=args.host, port=args.port)
     recorder = None
     if args.record is not None:
+        from streamview.recording import Recorder
+
         ui = front_end(args) == UI
         recorder = Recorder(Path(args.record), on_error=None if ui else say)
     try:
@@ -163,6 +167,8 @@ def open_source(args: argparse.Namespace, recorder: Recorder | None) -> Source:
             # The viewer reads keys from fd 0: move the pipe first (run_app cannot see
             # it inside the recording source).
             source = PipeSource(detach_stdin_for_keys(), label=source.label)
+        from streamview.recording import RecordingSource
+
         recorder.open()
         source = RecordingSource(source, recorder)
     return source
@@ -174,6 +180,8 @@ def view(source: Source, args: argparse.Namespace) -> int:
     agent = getattr(args, "agent", None)
     meta = recorded_run(args)
     if chosen == JSON:
+        from streamview.cli.fronts import run_json
+
         process = (lambda: run_meta.summary(meta)) if meta is not None else None
         code = run_json(source, sys.stdout, process=process, agent=agent)
         return run_meta.exit_status(code, meta)
@@ -182,6 +190,8 @@ def view(source: Source, args: argparse.Namespace) -> int:
 
         return run_events(source, sys.stdout, agent=agent)
     if chosen == PRINT:
+        from streamview.cli.fronts import run_print
+
         code = run_print(
             source, sys.stdout, allow_empty=meta is not None, agent=agent, times=args.time
         )
@@ -225,7 +235,10 @@ def recorded_run(args: argparse.Namespace) -> run_meta.RunMeta | None:
 
 def run_export(source: Source, args: argparse.Namespace) -> int:
     """Read the whole input and write the Markdown and/or SVG exports."""
+    from streamview.core.linestore import LineStore
     from streamview.core.markdown_export import to_markdown
+    from streamview.core.reader import EventReader
+    from streamview.core.state import StreamState
     from streamview.sources import MemorySource
 
     data = b"".join(source.chunks(threading.Event()))

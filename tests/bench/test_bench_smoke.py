@@ -69,6 +69,11 @@ def test_quick_run_writes_every_figure(tmp_path: Path) -> None:
         assert 0 < live["shown"] <= live["lines"]
         assert live["latency_ms"]["p50"] is not None
     assert results["startup"]["first_frame_s"] > 0
+    screen = results["first_screen"]
+    # Both programs reached their full screen on a pseudo-terminal, every time.
+    assert screen["bare"]["timed_out"] == 0 and screen["streamview"]["timed_out"] == 0
+    assert screen["bare"]["wall_s"] > 0 and screen["ratio_wall"] > 0
+    assert "first full screen" in table.read_text()
     from streamview.core.dialects import DIALECTS
 
     # One --json line per registered dialect (each needs a generator).

@@ -4,6 +4,10 @@
 actions its bindings name (search, thinking, follow, sessions, event log, help), the
 command palette's entries, and the messages the panes send (a call to open, the table's
 cursor, follow mode). The app on top of it owns the panes, the feed and the fold.
+
+The help screen, the palette's entries and the editor and pager hand-off are imported
+when first used: the first screen needs none of them (issue 21;
+``tests/ui/frame/test_first_screen_imports.py`` keeps it so).
 """
 
 from __future__ import annotations
@@ -24,9 +28,6 @@ from streamview.settings import Settings
 from streamview.sources import Source
 from streamview.ui.calls.filter import STATUS_GROUPS, CallFilter
 from streamview.ui.calls.table import ToolCallTable
-from streamview.ui.details import handoff
-from streamview.ui.frame.commands import palette_commands, pane_commands, viewer_help
-from streamview.ui.frame.help import HelpScreen
 from streamview.ui.frame.search_actions import SearchActions
 from streamview.ui.playback.feed import PlaybackFeed
 from streamview.ui.text.selection import amount, copy_target, copy_with_note
@@ -191,6 +192,9 @@ class ViewerActions(SearchActions):
 
     def action_help(self) -> None:
         """Show every key (again: close the help)."""
+        from streamview.ui.frame.commands import viewer_help
+        from streamview.ui.frame.help import HelpScreen
+
         self.toggle_screen(HelpScreen, lambda: HelpScreen(viewer_help(self)))
 
     def toggle_screen(self, kind: type[Screen[Any]], make: Callable[[], Screen[Any]]) -> None:
@@ -288,6 +292,8 @@ class ViewerActions(SearchActions):
 
     def action_open_file(self) -> None:
         """Open the file the chosen call touched in $EDITOR (at the line, when known)."""
+        from streamview.ui.details import handoff
+
         call = self._chosen_call()
         if call is None:
             self.notify("pick a tool call first (tab, then ↑ ↓)", timeout=3)
@@ -309,6 +315,8 @@ class ViewerActions(SearchActions):
 
     def action_page_result(self) -> None:
         """Show the chosen call's whole result in $PAGER."""
+        from streamview.ui.details import handoff
+
         call = self._chosen_call()
         if call is None:
             self.notify("pick a tool call first (tab, then ↑ ↓)", timeout=3)
@@ -394,6 +402,8 @@ class ViewerActions(SearchActions):
         Textual's other entries are left out: its "Keys" panel (the help is ``?``),
         its "Screenshot" (which wrote to a ~/Downloads that may not exist: the export
         writes one where asked), "Quit" (``q`` is in the list) and "Maximize"."""
+        from streamview.ui.frame.commands import palette_commands, pane_commands
+
         for command in super().get_system_commands(screen):
             if command.title in TEXTUAL_COMMANDS_KEPT:
                 yield command

@@ -26,17 +26,14 @@ from textual.widgets import Input
 from streamview.core.exit_status import exit_code_for
 from streamview.core.state import Session, StreamState
 from streamview.settings import Settings
-from streamview.sources import (
-    InputError,
-    Source,
-    now_ms,
-)
+from streamview.sources import InputError, Source, now_ms
 from streamview.ui import STYLESHEET
 from streamview.ui.calls import filter as call_filter
 from streamview.ui.calls.search import CallHit
 from streamview.ui.calls.table import ToolCallTable
 from streamview.ui.feed.gc import collect_between_frames, collection_due
 from streamview.ui.feed.reader import Feed
+from streamview.ui.frame import opening
 from streamview.ui.frame.actions import ViewerActions
 from streamview.ui.frame.controls import ViewerControls
 from streamview.ui.frame.keys import APP_BINDINGS
@@ -44,6 +41,7 @@ from streamview.ui.frame.keys_footer import KeysFooter
 from streamview.ui.frame.session_header import SessionHeader
 from streamview.ui.frame.status_bar import StatusBar, StatusInfo
 from streamview.ui.playback.feed import PlaybackFeed
+from streamview.ui.text import highlight
 from streamview.ui.transcript.transcript import Transcript
 
 FRAME_SECONDS = 1 / 30
@@ -172,14 +170,17 @@ class StreamviewApp(ViewerActions):
 
     def on_mount(self) -> None:
         """Start reading, fold every frame, and tick the clock every second."""
+        highlight.hold()  # no lexer competes with the first screen (see opening)
+        self.set_timer(opening.HIGHLIGHT_AT_THE_LATEST_SECONDS, highlight.release)
         self.transcript.focus()
         self.main_screen = self.screen
         self._apply_width(self.size.width)
         if isinstance(self.feed, Feed):
             # post_message is thread-safe; the handler runs in the app like any message.
             self.feed.on_arrival = lambda: self.post_message(self.EventsArrived())
-        # Read once the first frame is up: the window appears at once even for a huge file.
-        self.call_after_refresh(self.feed.start)
+        folded_now = opening.fold_small_file(self.source, self.feed)
+        if not folded_now:  # read once the first frame is up (see opening)
+            self.call_after_refresh(self.feed.start)
         self.controls = ViewerControls(
             self,
             self.source,
@@ -193,6 +194,8 @@ class StreamviewApp(ViewerActions):
         self._apply_settings()
         self._pump_timer = self.set_interval(self._frame_seconds, self.pump, name="pump")
         self._tick_timer = self.set_interval(1.0, self.tick, name="tick")
+        if folded_now:
+            self.pump()  # the first frame shows the file, not empty panes before it
         self.refresh_status()
 
     def on_resize(self, event: Resize) -> None:
@@ -351,8 +354,11 @@ class StreamviewApp(ViewerActions):
             if self.session_index is None or (
                 not self.pinned and self.transcript.following and self.session_index != newest
             ):
+                first = self.session_index is None
                 self.show_session(newest)
                 self.refresh_status()
+                if first:  # colour code once this screen is painted (see opening)
+                    self.set_timer(opening.HIGHLIGHT_AFTER_SECONDS, highlight.release)
                 return
             if newest + 1 > self._announced_sessions and self.session_index != newest:
                 # Paused or pinned: say so rather than pull the view away.

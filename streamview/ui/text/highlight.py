@@ -8,6 +8,11 @@ live answer opened a fence, came that much later. Now the first block in a langu
 is shown plain on the theme's background while its lexer and theme are built on a
 thread, and the transcript lays it out again in colour when they are ready
 (:func:`on_ready`).
+
+While the viewer paints its first screen it holds the builds back (:func:`hold`,
+:func:`release`): the thread needs the interpreter's lock as much as the UI thread
+does, so a lexer built then (50-60 ms of CPU for Python) delayed that screen by as
+much, and the transcript was laid out a second time inside it.
 """
 
 from __future__ import annotations
@@ -28,7 +33,30 @@ BACKGROUNDS = {"monokai": "#272822", "default": "#f8f8f8"}
 _ready: set[tuple[str, str]] = set()
 _building: set[tuple[str, str]] = set()
 _listeners: list[Callable[[str], object]] = []
+_held: list[tuple[str, str]] | None = None
+"""Builds asked for while held (``None``: not held)."""
 _lock = threading.Lock()
+
+
+def hold() -> None:
+    """Build no lexer until :func:`release` (the first screen is being painted)."""
+    global _held
+    with _lock:
+        if _held is None:
+            _held = []
+
+
+def release() -> None:
+    """Start the builds asked for while held, and any later one at once."""
+    global _held
+    with _lock:
+        waiting, _held = _held or [], None
+    for key in waiting:
+        _start(key)
+
+
+def _start(key: tuple[str, str]) -> None:
+    threading.Thread(target=_build, args=key, name="streamview-lexer", daemon=True).start()
 
 
 def highlight_now(language: str, theme: str) -> bool:
@@ -44,7 +72,10 @@ def highlight_now(language: str, theme: str) -> bool:
         if key in _building:
             return False
         _building.add(key)
-    threading.Thread(target=_build, args=key, name="streamview-lexer", daemon=True).start()
+        if _held is not None:
+            _held.append(key)
+            return False
+    _start(key)
     return False
 
 

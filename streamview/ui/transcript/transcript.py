@@ -240,7 +240,7 @@ class Transcript(TranscriptLayout, can_focus=True):
         if self._stop_lexer_news is not None:
             self._stop_lexer_news()
 
-    def on_resize(self, event: Resize) -> None:
+    def on_resize(self, event: Resize | None) -> None:
         """A new width means new line breaks: drop the rendered lines."""
         width = self._content_width()
         if width != self._width:
@@ -380,6 +380,8 @@ class Transcript(TranscriptLayout, can_focus=True):
         """One line of the viewport."""
         width = self.size.width
         style = self.rich_style
+        if not self._width and self._entries:  # painted before its first Resize (a file
+            self.on_resize(None)  # folded before the first frame): lay out at this width
         absolute = round(self.scroll_y) + y
         offsets = self._offsets
         if absolute >= offsets[-1] or not self._entries:

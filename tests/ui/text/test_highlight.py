@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -27,6 +28,7 @@ def deferred(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(highlight, "DEFER", True)
     monkeypatch.setattr(highlight, "_ready", set())
     monkeypatch.setattr(highlight, "_building", set())
+    monkeypatch.setattr(highlight, "_held", None)
 
 
 def code_colours(strips: list[Strip]) -> set[str]:
@@ -180,3 +182,27 @@ async def test_a_block_laid_out_plain_while_the_lexer_arrives_is_laid_out_again(
             return [strip for entry in transcript._entries for strip in entry.lines or ()]
 
         await wait_for(pilot, lambda: len(code_colours(lines())) >= 2, timeout=5)
+
+
+def test_builds_asked_for_while_held_start_on_release(
+    deferred: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the first screen is painted no lexer thread competes with it; the builds
+    asked for meanwhile start when it is released, each once."""
+    started: list[tuple[str, str]] = []
+    monkeypatch.setattr(highlight, "_build", lambda *key: started.append(key))
+    highlight.hold()
+    assert not highlight.highlight_now("python", "monokai")
+    assert not highlight.highlight_now("python", "monokai")
+    assert not highlight.highlight_now("go", "monokai")
+    assert not any(thread.name == "streamview-lexer" for thread in threading.enumerate())
+    assert started == []
+    highlight.release()
+    deadline = time.monotonic() + 10
+    while len(started) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert sorted(started) == [("go", "monokai"), ("python", "monokai")]
+    assert not highlight.highlight_now("rust", "monokai")  # released: at once now
+    while len(started) < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert started[-1] == ("rust", "monokai")
