@@ -89,8 +89,6 @@ class ViewerActions(SearchActions):
     def works_here(self, action: str) -> bool:
         """Whether the app's ``action`` does something on the screen in view: the
         key is live there and the palette offers it (see :data:`MAIN_SCREEN_ONLY`)."""
-        from streamview.ui.details.screen import ToolCallDetailScreen
-
         screen = self.viewed_screen
         if action == "search":
             # "/" is a priority key: Textual offers it even over a modal screen, whose
@@ -102,7 +100,12 @@ class ViewerActions(SearchActions):
         if action in MAIN_SCREEN_ONLY:
             return screen is self.main_screen
         if action in WITH_A_CALL:
-            return screen is self.main_screen or isinstance(screen, ToolCallDetailScreen)
+            if screen is self.main_screen:
+                return True
+            # Imported here: the footer asks on the first screen, which has no details.
+            from streamview.ui.details.screen import ToolCallDetailScreen
+
+            return isinstance(screen, ToolCallDetailScreen)
         return True
 
     def _preview_progress(self) -> float | None:
