@@ -17,8 +17,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-QUIT_MEANING = "quit (the run's exit status becomes streamview's)"
-"""What q does, on every screen."""
+from streamview.ui.frame.keys import QUIT_MEANING
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,10 @@ from __future__ import annotations
 from textual.binding import Binding, BindingType
 
 from streamview.ui.frame.export_actions import EXPORT_BINDING
-from streamview.ui.frame.help import QUIT_MEANING
 from streamview.ui.playback.controls import playback_bindings
+
+QUIT_MEANING = "quit (the run's exit status becomes streamview's)"
+"""What q does, on every screen."""
 
 APP_BINDINGS: list[BindingType] = [
     Binding("q", "quit", "Quit", tooltip=QUIT_MEANING),
