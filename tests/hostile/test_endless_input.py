@@ -97,8 +97,16 @@ def test_dev_zero_keeps_the_viewer_bounded() -> None:
         peak = peak_rss(pid, SECONDS)
         assert rss_mb(pid) is not None, "the viewer died"
         assert 0 < peak < RSS_BOUND_MB, peak
+        # The UI thread is free: the first screen is up (a fold of /dev/zero before the
+        # first frame once held it, with no screen and no way to answer a signal).
+        assert "Transcript" in terminal.tmux("capture-pane", "-p")
     finally:
         terminal.kill()
+    # Its terminal gone, the viewer is gone too: never left reading for ever.
+    deadline = time.monotonic() + 10
+    while rss_mb(pid) is not None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert rss_mb(pid) is None, "the viewer outlived its terminal"
 
 
 def test_a_line_over_the_limit_is_reported_and_reading_goes_on(tmp_path: Path) -> None:

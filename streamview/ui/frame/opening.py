@@ -14,6 +14,8 @@ Textual app's (issue 21). Two things the app does on opening follow from it:
 
 from __future__ import annotations
 
+import stat
+
 from streamview.sources import Source
 from streamview.ui.feed.reader import Feed
 from streamview.ui.playback.feed import PlaybackFeed
@@ -37,9 +39,12 @@ def fold_small_file(source: Source, feed: Feed | PlaybackFeed) -> bool:
     if not isinstance(feed, PlaybackFeed) or path is None or source.live:
         return False
     try:
-        small = path.stat().st_size <= FOLD_AT_ONCE_BYTES
+        found = path.stat()
     except OSError:
         return False  # the loader says what is wrong, as for any file
+    # Only a regular file has a size that says when it ends: /dev/zero or a named
+    # pipe says 0 and never ends, and folded here it would hold the UI thread for ever.
+    small = stat.S_ISREG(found.st_mode) and found.st_size <= FOLD_AT_ONCE_BYTES
     if small:
         feed.load()
     return small
