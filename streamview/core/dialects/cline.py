@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import streamview.core.dialects.cline_tools as tools
 import streamview.core.dialects.shapes as shapes
+import streamview.core.notices as notices
 from streamview.core.dialects.base import Dialect
 from streamview.core.events import (
     AnyEvent,
@@ -43,6 +44,12 @@ from streamview.core.fast_path import FastRecord
 from streamview.core.fields import as_int, as_str
 
 NAME = "cline"
+_OWN_WORK: dict[str, tuple[str, str]] = {
+    "hook_event": (notices.HOOK, "hook"),
+    "agent_event": (notices.STATUS, "agent"),
+}
+"""Cline 2.x records about its own work: their topic and how the event log names them."""
+_OWN_WORK_NAMES = ("hookName", "hook_name", "name", "event", "eventType", "status", "message")
 QUIET = frozenset(
     {
         "checkpoint_created",
@@ -108,6 +115,8 @@ class ClineTranslator:
             self._task = as_str(record.get("taskId")) or self._task
             return [ThinkingCompleted(line, self._task, ts, recv_ms)]
         what = as_str(record.get(kind)) if kind in ("say", "ask") else None
+        if what is None and kind in _OWN_WORK:
+            return [self._own_work(kind, record, line, ts, recv_ms)]
         if what is None:
             return [UnknownRecord(line, self._task, ts, recv_ms, type=kind, record=record)]
         if what == "task" and not self._started:
@@ -126,6 +135,20 @@ class ClineTranslator:
         if events and len(found) == 1 and isinstance(found[0], ThinkingCompleted):
             return events  # the session's start says enough for a quiet record
         return events + found
+
+    def _own_work(
+        self, kind: str, record: JSONObject, line: int, ts: int | None, recv_ms: int | None
+    ) -> AnyEvent:
+        """Cline 2.x's ``hook_event``/``agent_event``: what the CLI says of its own work,
+        a line of the event log (no capture shows their fields yet: the first that
+        names something is quoted)."""
+        named = next(
+            (text for key in _OWN_WORK_NAMES if (text := notices.text_of(record.get(key)))),
+            None,
+        )
+        topic, label = _OWN_WORK[kind]
+        text = f"{label}: {named}" if named else label
+        return notices.notice(record, line, self._task, ts, recv_ms, topic, text)
 
     def fast(self, record: JSONObject, line: int) -> FastRecord | None:
         """Growing messages carry their whole text: every record goes through

@@ -150,3 +150,20 @@ def test_goose_and_cline_first_records_decide_their_dialects() -> None:
     # Gemini CLI's ``message`` (role and content at the top) is not Goose's.
     gemini = {"type": "message", "role": "assistant", "content": "hi", "delta": True}
     assert decide(gemini) is not None and decide(gemini).name == "gemini"  # type: ignore[union-attr]
+
+
+def test_cline_2_hook_and_agent_events_are_notices_not_unknown() -> None:
+    """Cline 2.x prints ``hook_event`` and ``agent_event`` records: each is a line of the
+    event log saying what ran, never an unknown record, never in the answer."""
+    stream = (FIXTURES / "cline" / "success-tools.jsonl").read_bytes()
+    extra = (
+        b'{"type":"hook_event","ts":1,"hookName":"PreToolUse"}\n'
+        b'{"type":"agent_event","ts":2,"event":"subagent_started"}\n'
+        b'{"type":"agent_event","ts":3}\n'
+    )
+    plain = fold([stream], agent="cline")
+    state = fold([stream + extra], agent="cline")
+    assert state.unknown == plain.unknown
+    texts = [n.text for n in state.notices[len(plain.notices) :]]  # type: ignore[attr-defined]
+    assert texts == ["hook: PreToolUse", "agent: subagent_started", "agent"]
+    assert state.sessions[-1].text == plain.sessions[-1].text
