@@ -29,6 +29,11 @@ def note(signum: int) -> signal.Signals:
     return sig
 
 
+last_resort: list[Callable[[], None]] = []
+"""What must still happen if the viewer cannot leave in time after a signal (stop the
+agent, close the recording): run before the process ends by force."""
+
+
 def first() -> signal.Signals | None:
     """The first terminating signal streamview got, if any."""
     return received[0] if received else None

@@ -55,6 +55,9 @@ def main_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return fail(str(error))
     recorder.attach(source)  # its exit code and stderr go into the recording's sidecar
     recorder.open()
+    if ui:  # the viewer may have to end by force after a signal: these still happen
+        signals.last_resort.append(lambda: stop_agent(source, ui))
+        signals.last_resort.append(lambda: report_recording(recorder, ui))
     code = EXIT_RUN_FAILED
     try:
         code = run_front_end(source, args, ui)

@@ -34,6 +34,28 @@ from streamview import signals
 
 HANGUP_POLL_SECONDS = 0.25
 """How often the watcher checks that the terminal is still there."""
+FORCE_EXIT_SECONDS = 5.0
+"""How long the viewer may take to leave after a signal before it ends by force.
+
+Textual's shutdown can wait for ever on a terminal that is gone: its writer thread
+dies on the dead terminal and ``WriterThread.stop`` then blocks on a full queue (seen
+as viewers that outlived their tmux, reparented to PID 1). Past this delay the
+:data:`streamview.signals.last_resort` actions run (the agent stopped, the recording
+closed) and the process ends with 128 + the signal."""
+
+
+def _force_exit_later(code: int, done: threading.Event) -> None:
+    """Unless the viewer has left by then, run the last-resort actions and end."""
+
+    def wait() -> None:
+        if done.wait(FORCE_EXIT_SECONDS):
+            return
+        for action in signals.last_resort:
+            with contextlib.suppress(Exception):
+                action()
+        os._exit(code)
+
+    threading.Thread(target=wait, name="streamview-force-exit", daemon=True).start()
 
 
 def _watch_terminal(fd: int, done: threading.Event) -> None:
@@ -53,6 +75,9 @@ def _watch_terminal(fd: int, done: threading.Event) -> None:
 def leave_on_signal(app: App[Any]) -> Iterator[None]:
     """While the viewer runs, a terminating signal makes it exit with 128 + N."""
 
+    done = threading.Event()
+    """Set once the viewer has left: the watchers stop, and no force is needed."""
+
     def handler(signum: int, frame: object) -> None:
         sig = signals.note(signum)
         try:
@@ -60,9 +85,10 @@ def leave_on_signal(app: App[Any]) -> Iterator[None]:
         except RuntimeError:  # the app's loop is not running (yet, or any more)
             raise SystemExit(128 + sig) from None
         loop.call_soon_threadsafe(app.exit, 128 + sig)
+        if len(signals.received) == 1:
+            _force_exit_later(128 + sig, done)
 
     previous = {sig: signal.signal(sig, handler) for sig in signals.TERMINATING}
-    done = threading.Event()
     if os.isatty(0):
         watcher = threading.Thread(
             target=_watch_terminal, args=(0, done), name="streamview-hangup", daemon=True
