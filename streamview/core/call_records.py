@@ -4,9 +4,9 @@ result and, when wanted, its raw JSON."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
 import orjson
 
 from streamview.core import dialects
@@ -15,15 +15,14 @@ from streamview.core.linestore import LineStore
 from streamview.core.state import ToolCall
 
 
-@dataclass(slots=True)
-class CallRecords:
+class CallRecords(msgspec.Struct):
     """What the store still knows about a call: its parsed events and raw records."""
 
     args: dict[str, Any] | None = None
     outcome: str | None = None
     payload: Any = None
     description: str | None = None
-    raw: dict[str, Any] = field(default_factory=dict)
+    raw: dict[str, Any] = msgspec.field(default_factory=dict)
     """``started`` / ``completed`` to the record as decoded JSON (or its text), if asked for."""
     found: bool = False
     """At least one line was found in the store."""

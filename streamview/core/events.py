@@ -7,14 +7,14 @@ Every input line becomes exactly one of these: a known record, an
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 JSONObject = dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(msgspec.Struct, frozen=True):
     """Fields every event has."""
 
     line: int
@@ -27,8 +27,7 @@ class Event:
     """When the line arrived (epoch ms): from a recording, or stamped by a live source."""
 
 
-@dataclass(frozen=True, slots=True)
-class SessionStarted(Event):
+class SessionStarted(Event, frozen=True):
     """``system/init``: a run begins."""
 
     model: str | None = None
@@ -37,7 +36,7 @@ class SessionStarted(Event):
     api_key_source: str | None = None
     agent: str | None = None
     """The dialect's name (``cursor``, ``claude``, ``codex``, ``gemini``)."""
-    extra: JSONObject = field(default_factory=dict)
+    extra: JSONObject = msgspec.field(default_factory=dict)
     """Fields of the record streamview does not interpret (``tools``, ...)."""
     inferred: bool = False
     """Not a ``system/init``: what the stream says of its session elsewhere (the dialect
@@ -45,15 +44,13 @@ class SessionStarted(Event):
     session does not know yet and never starts a run of its own."""
 
 
-@dataclass(frozen=True, slots=True)
-class PromptSubmitted(Event):
+class PromptSubmitted(Event, frozen=True):
     """``user``: the prompt."""
 
     text: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class AssistantMessage(Event):
+class AssistantMessage(Event, frozen=True):
     """``assistant``: a complete segment, a token delta, a recap or a flush.
 
     Which one it is depends on ``model_call_id`` and on what came before; see
@@ -67,20 +64,17 @@ class AssistantMessage(Event):
     ``None``: Cursor's rules decide from ``model_call_id`` and ``timestamp_ms``."""
 
 
-@dataclass(frozen=True, slots=True)
-class ThinkingDelta(Event):
+class ThinkingDelta(Event, frozen=True):
     """``thinking/delta``: a fragment of the model's reasoning."""
 
     text: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class ThinkingCompleted(Event):
+class ThinkingCompleted(Event, frozen=True):
     """``thinking/completed``: the current thinking block ends."""
 
 
-@dataclass(frozen=True, slots=True)
-class ToolCallEvent(Event):
+class ToolCallEvent(Event, frozen=True):
     """``tool_call/started`` or ``tool_call/completed``."""
 
     completed: bool = False
@@ -102,8 +96,7 @@ class ToolCallEvent(Event):
     """The subagent (``task``) call this call was made under, if any."""
 
 
-@dataclass(frozen=True, slots=True)
-class InteractionQuery(Event):
+class InteractionQuery(Event, frozen=True):
     """``interaction_query``: approval traffic for a tool call."""
 
     subtype: str = ""
@@ -117,8 +110,7 @@ class InteractionQuery(Event):
     reason: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class ConnectionNotice(Event):
+class ConnectionNotice(Event, frozen=True):
     """``connection/*`` or ``retry/*``: the CLI lost its backend and retries."""
 
     type: str = "connection"
@@ -127,8 +119,7 @@ class ConnectionNotice(Event):
     detail: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class AgentNotice(Event):
+class AgentNotice(Event, frozen=True):
     """A record the agent prints about its own work, not about the answer: a hook ran,
     a rate-limit warning, a status change, a compaction, a subagent's task...
 
@@ -153,8 +144,7 @@ class AgentNotice(Event):
     ``--print`` does not print it."""
 
 
-@dataclass(frozen=True, slots=True)
-class RunResult(Event):
+class RunResult(Event, frozen=True):
     """``result``: the turn is over."""
 
     subtype: str = "success"
@@ -172,17 +162,15 @@ class RunResult(Event):
     """An error outcome's own message (``turn.failed``, ``error_max_turns``...)."""
 
 
-@dataclass(frozen=True, slots=True)
-class UnknownRecord(Event):
+class UnknownRecord(Event, frozen=True):
     """A JSON object with a ``type`` (or ``subtype``) streamview does not know."""
 
     type: str = ""
     subtype: str | None = None
-    record: JSONObject = field(default_factory=dict)
+    record: JSONObject = msgspec.field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
-class MalformedLine(Event):
+class MalformedLine(Event, frozen=True):
     """A line that is not a JSON object with a string ``type``."""
 
     reason: str = ""

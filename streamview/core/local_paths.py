@@ -20,7 +20,8 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 CwdMap = Sequence[tuple[str, str]]
 """``(OLD, NEW)`` pairs: a recorded directory and the local one it stands for."""
@@ -57,8 +58,7 @@ def _under(path: str, base: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class Located:
+class Located(msgspec.Struct, frozen=True):
     """Where a recorded path is on this machine, or why it is not here."""
 
     recorded: str

@@ -6,8 +6,9 @@ fills it in, and every front end reads it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 import streamview.core.tools as tools
 from streamview.core.events import (
@@ -31,8 +32,7 @@ ERROR = "error"
 INCOMPLETE = "incomplete"
 
 
-@dataclass(slots=True)
-class Block:
+class Block(msgspec.Struct):
     """One piece of a session's transcript, in the order things happened.
 
     Text and thinking blocks grow by ``parts``; a recap or flush replaces them, which
@@ -43,7 +43,7 @@ class Block:
     """``text``, ``thinking``, ``tool``, ``prompt`` or ``notice``."""
     line: int
     """Line number of the event that opened the block."""
-    parts: list[str] = field(default_factory=list)
+    parts: list[str] = msgspec.field(default_factory=list)
     open: bool = False
     """Still growing (deltas arriving)."""
     call_index: int | None = None
@@ -64,8 +64,7 @@ class Block:
         return parts[0] if parts else ""
 
 
-@dataclass(slots=True)
-class ToolCall:
+class ToolCall(msgspec.Struct):
     """One tool call, correlated across its ``started`` and ``completed`` records."""
 
     index: int
@@ -122,8 +121,7 @@ class ToolCall:
         return self.status == tools.RUNNING
 
 
-@dataclass(slots=True)
-class Outcome:
+class Outcome(msgspec.Struct):
     """How a session ended."""
 
     status: str = RUNNING
@@ -156,8 +154,7 @@ class Outcome:
         self.message = event.message
 
 
-@dataclass(slots=True)
-class Session:
+class Session(msgspec.Struct):
     """One run of the agent: from ``system/init`` to its ``result`` (or the end)."""
 
     index: int
@@ -168,12 +165,12 @@ class Session:
     cwd: str | None = None
     permission_mode: str | None = None
     api_key_source: str | None = None
-    init_extra: JSONObject = field(default_factory=dict)
+    init_extra: JSONObject = msgspec.field(default_factory=dict)
     prompt: str | None = None
-    blocks: list[Block] = field(default_factory=list)
-    tool_calls: list[ToolCall] = field(default_factory=list)
-    calls_by_id: dict[str, ToolCall] = field(default_factory=dict)
-    outcome: Outcome = field(default_factory=Outcome)
+    blocks: list[Block] = msgspec.field(default_factory=list)
+    tool_calls: list[ToolCall] = msgspec.field(default_factory=list)
+    calls_by_id: dict[str, ToolCall] = msgspec.field(default_factory=dict)
+    outcome: Outcome = msgspec.field(default_factory=Outcome)
     first_line: int = 0
     last_line: int = 0
     first_time_ms: int | None = None
@@ -181,10 +178,10 @@ class Session:
     events: int = 0
     open_text: Block | None = None
     open_thinking: Block | None = None
-    queries: dict[Any, str] = field(default_factory=dict)
+    queries: dict[Any, str] = msgspec.field(default_factory=dict)
     """``interaction_query`` id to the ``toolCallId`` it asked about."""
-    pending_args: dict[str, JSONObject] = field(default_factory=dict)
-    pending_approval: dict[str, str] = field(default_factory=dict)
+    pending_args: dict[str, JSONObject] = msgspec.field(default_factory=dict)
+    pending_approval: dict[str, str] = msgspec.field(default_factory=dict)
     live_mark: str | None = None
     """The last live mark a notice set (``rate limited``, ``compacting``, ``retrying
     (attempt 2)``), ``None`` once one cleared it; :attr:`mark` says if it still holds."""
@@ -233,8 +230,7 @@ class Session:
         return self.outcome.status != RUNNING
 
 
-@dataclass(slots=True)
-class LineCounts:
+class LineCounts(msgspec.Struct):
     """Every non-blank input line is exactly one of events, malformed or unknown.
 
     A line some dialect reads as several events (a message with two tool calls) is
@@ -251,14 +247,13 @@ class LineCounts:
     """Times a followed file was truncated or replaced (its notices say which)."""
 
 
-@dataclass(slots=True)
-class Changes:
+class Changes(msgspec.Struct):
     """What :meth:`StreamState.apply` changed since the last :meth:`take_changes`."""
 
-    sessions: set[int] = field(default_factory=set)
+    sessions: set[int] = msgspec.field(default_factory=set)
     """Sessions whose header or outcome changed (new sessions included)."""
-    transcript: set[int] = field(default_factory=set)
-    calls: set[tuple[int, int]] = field(default_factory=set)
+    transcript: set[int] = msgspec.field(default_factory=set)
+    calls: set[tuple[int, int]] = msgspec.field(default_factory=set)
     """``(session index, call index)`` of calls added or updated."""
     log: bool = False
     """A malformed line or unknown record was added."""

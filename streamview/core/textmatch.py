@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+
+import msgspec
 
 REGEX_PREFIX = "re:"
 
@@ -15,8 +16,7 @@ class BadPattern(ValueError):
     """A ``re:`` query whose regular expression does not compile (the message says why)."""
 
 
-@dataclass(frozen=True)
-class Matcher:
+class Matcher(msgspec.Struct, frozen=True):
     """Finds a query in texts."""
 
     query: str

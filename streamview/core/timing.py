@@ -21,10 +21,10 @@ import time
 from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
 
+import msgspec
 import orjson
 
 from streamview.core.parse import RECV_KEY
@@ -121,8 +121,7 @@ def offsets_ms(
     return offsets
 
 
-@dataclass(frozen=True, slots=True)
-class Schedule:
+class Schedule(msgspec.Struct, frozen=True):
     """Offsets of the lines of a recording, ready to be played."""
 
     clock: str

@@ -11,11 +11,11 @@ streams and on lines mutated at random (fixed seeds), cut into chunks of every s
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import orjson
 import pytest
 
@@ -43,10 +43,10 @@ from .helpers import (
 
 def dump(value: Any) -> Any:
     """Every field of a state object, recursively, as plain comparable values."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+    if isinstance(value, msgspec.Struct):
         return (
             type(value).__name__,
-            {f.name: dump(getattr(value, f.name)) for f in dataclasses.fields(value)},
+            {f.name: dump(getattr(value, f.name)) for f in msgspec.structs.fields(value)},
         )
     if isinstance(value, list | tuple):
         return [dump(item) for item in value]

@@ -15,8 +15,9 @@ A tool nobody maps keeps its own name and its raw JSON.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Protocol
+
+import msgspec
 
 from streamview.core.events import AnyEvent, JSONObject
 from streamview.core.fast_path import FastRecord
@@ -66,8 +67,7 @@ class Translator(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
-class Dialect:
+class Dialect(msgspec.Struct, frozen=True):
     """One agent's stream format."""
 
     name: str

@@ -13,8 +13,10 @@ name in ``SessionStarted``, each call's kind, arguments and result through the a
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 from typing import Any
+
+import msgspec
+from msgspec.structs import replace
 
 from streamview.core.dialects.claude import ClaudeTranslator
 from streamview.core.dialects.claude_tools import result_text
@@ -29,8 +31,7 @@ from streamview.core.fast_path import FastRecord
 from streamview.core.fields import as_str
 
 
-@dataclass(frozen=True, slots=True)
-class ToolMap:
+class ToolMap(msgspec.Struct, frozen=True):
     """How one agent's tools are shown: its names and arguments in streamview's kinds."""
 
     kind_of: Callable[[str], str]

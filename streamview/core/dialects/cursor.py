@@ -10,7 +10,7 @@ straight from their dicts or bytes (:mod:`.cursor_fast`, then
 
 from __future__ import annotations
 
-import dataclasses
+from msgspec.structs import replace
 
 from streamview.core.dialects.base import Dialect
 from streamview.core.dialects.cursor_fast import fast_line, fast_record
@@ -32,7 +32,7 @@ def mark(event: AnyEvent) -> AnyEvent:
     if event.__class__ is SessionStarted:
         assert isinstance(event, SessionStarted)
         if event.agent is None:
-            return dataclasses.replace(event, agent=NAME)
+            return replace(event, agent=NAME)
     return event
 
 

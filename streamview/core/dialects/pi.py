@@ -25,8 +25,9 @@ the usage and cost of every assistant message summed.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
+
+from msgspec.structs import replace
 
 import streamview.core.dialects.pi_tools as tools
 from streamview.core.dialects.base import Dialect

@@ -9,12 +9,12 @@ clock is a fake one: nothing depends on how fast the machine is.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import time
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from textual.pilot import Pilot
 
@@ -49,10 +49,10 @@ def dump(value: Any) -> Any:
     """Every field of a state object, recursively, as plain comparable values (a
     block's text, not how its parts are split: showing it joins them)."""
     if isinstance(value, Block):
-        fields = {f.name: dump(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        fields = {f.name: dump(getattr(value, f.name)) for f in msgspec.structs.fields(value)}
         return "Block", {**fields, "parts": "".join(value.parts)}
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = dataclasses.fields(value)
+    if isinstance(value, msgspec.Struct):
+        fields = msgspec.structs.fields(value)
         return type(value).__name__, {f.name: dump(getattr(value, f.name)) for f in fields}
     if isinstance(value, list | tuple):
         return [dump(item) for item in value]
