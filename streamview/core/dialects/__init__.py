@@ -1,6 +1,6 @@
 """Every agent streamview reads, and which one a stream is.
 
-One line per agent in :data:`DIALECTS`. A stream's dialect is recognised from its first
+One line per agent in :data:`REGISTRY`. A stream's dialect is recognised from its first
 records (:func:`detect`), or forced (``--agent``, :func:`by_name`). The fold, the
 printer, the ``--json`` summary and the UI know only events; see
 :mod:`streamview.core.dialects.base`.
@@ -9,44 +9,61 @@ printer, the ``--json`` summary and the UI know only events; see
 from __future__ import annotations
 
 from collections.abc import Iterable
+from importlib import import_module
+from typing import Any
 
-from streamview.core.dialects import (
-    amp,
-    claude,
-    cline,
-    codex,
-    copilot,
-    cursor,
-    droid,
-    gemini,
-    goose,
-    kimi,
-    opencode,
-    pi,
-    qwen,
-)
+from streamview.core.dialects import cursor
 from streamview.core.dialects.base import Dialect, Translator
 from streamview.core.dialects.lines import CallReparser, translate_line
 from streamview.core.events import JSONObject
 
-DIALECTS: tuple[Dialect, ...] = (
-    cursor.DIALECT,
-    amp.DIALECT,
-    qwen.DIALECT,
-    droid.DIALECT,
-    claude.DIALECT,
-    codex.DIALECT,
-    gemini.DIALECT,
-    opencode.DIALECT,
-    opencode.KILO_DIALECT,
-    copilot.DIALECT,
-    goose.DIALECT,
-    cline.DIALECT,
-    kimi.DIALECT,
-    pi.DIALECT,
+REGISTRY: tuple[tuple[str, str], ...] = (
+    ("cursor", "cursor"),
+    ("amp", "amp"),
+    ("qwen", "qwen"),
+    ("droid", "droid"),
+    ("claude", "claude"),
+    ("codex", "codex"),
+    ("gemini", "gemini"),
+    ("opencode", "opencode"),
+    ("kilo", "opencode:KILO_DIALECT"),
+    ("copilot", "copilot"),
+    ("goose", "goose"),
+    ("cline", "cline"),
+    ("kimi", "kimi"),
+    ("pi", "pi"),
 )
-"""Every dialect, in the order detection asks them: Amp, Qwen Code and Droid print
-Claude Code's ``system/init`` and are asked before it."""
+"""Every dialect: its name, and where it is (``module`` or ``module:ATTRIBUTE``), in the
+order detection asks them: Amp, Qwen Code and Droid print Claude Code's ``system/init``
+and are asked before it.
+
+A dialect's module is imported when it is first asked for: a Cursor file opens without
+the thirteen others (issue 21.12). ``tests/core/dialects/test_registry.py`` checks that
+every name here is its dialect's own."""
+
+_loaded: dict[str, Dialect] = {cursor.NAME: cursor.DIALECT}
+
+
+def _dialect(name: str, where: str) -> Dialect:
+    """The dialect listed as ``name`` at ``where``, imported on first use."""
+    found = _loaded.get(name)
+    if found is None:
+        module, _, attribute = where.partition(":")
+        found = getattr(import_module(f"{__name__}.{module}"), attribute or "DIALECT")
+        _loaded[name] = found
+    return found
+
+
+def every_dialect() -> tuple[Dialect, ...]:
+    """Every dialect, in detection order (this imports them all)."""
+    return tuple(_dialect(name, where) for name, where in REGISTRY)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "DIALECTS":  # kept for readers of the registry; imports every dialect
+        return every_dialect()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 DEFAULT = cursor.DIALECT
 """The dialect of a stream nobody recognises: streamview's history is Cursor's."""
@@ -60,14 +77,14 @@ DETECT_WINDOW = 8
 
 def names() -> list[str]:
     """The names ``--agent`` takes: every dialect's, then ``auto``."""
-    return [dialect.name for dialect in DIALECTS] + [AUTO]
+    return [name for name, _ in REGISTRY] + [AUTO]
 
 
 def by_name(name: str | None) -> Dialect | None:
     """The dialect called ``name``; ``None`` for ``auto``, ``None`` or a name nobody has."""
-    for dialect in DIALECTS:
-        if dialect.name == name:
-            return dialect
+    for listed, where in REGISTRY:
+        if listed == name:
+            return _dialect(listed, where)
     return None
 
 
@@ -79,7 +96,8 @@ def label_of(name: str | None) -> str | None:
 
 def recognise(record: JSONObject) -> Dialect | None:
     """The dialect one record unmistakably belongs to, if any. Never raises."""
-    for dialect in DIALECTS:
+    for name, where in REGISTRY:
+        dialect = _dialect(name, where)
         try:
             if dialect.detect(record):
                 return dialect
@@ -135,6 +153,7 @@ __all__ = [
     "DEFAULT",
     "DETECT_WINDOW",
     "DIALECTS",
+    "REGISTRY",
     "CallReparser",
     "Dialect",
     "Translator",
@@ -142,6 +161,7 @@ __all__ = [
     "decide",
     "decide_how",
     "detect",
+    "every_dialect",
     "label_of",
     "names",
     "recognise",

@@ -11,16 +11,16 @@ import io
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 from textual.binding import Binding
 
-from streamview.core.linestore import LineStore
-from streamview.core.markdown_export import to_markdown
 from streamview.core.state import StreamState
-from streamview.process import ProcessSource
-from streamview.sources import Source
+from streamview.sources import Source, agent_of
+
+if TYPE_CHECKING:  # the export's modules load when it is first used (issue 21.12)
+    from streamview.core.linestore import LineStore
 
 EXPORT_BINDING = Binding(
     "x",
@@ -61,7 +61,7 @@ class Exporter:
         self.source = source
         self.store = store
         self._state = state
-        self.process = source if isinstance(source, ProcessSource) else None
+        self.process = agent_of(source)
 
     def export(self) -> None:
         """Ask where to save the Markdown transcript (an SVG screenshot goes beside it);
@@ -83,6 +83,8 @@ class Exporter:
         app.push_screen(ExportDialog(Path.cwd() / f"{name}.md"), chosen)
 
     def _markdown(self, label: str) -> str:
+        from streamview.core.markdown_export import to_markdown
+
         process = self.process.summary() if self.process is not None else None
         return to_markdown(self._state(), title=label, process=process, store=self.store)
 

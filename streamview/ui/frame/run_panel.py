@@ -15,9 +15,9 @@ from textual.app import App
 from textual.widget import Widget
 from textual.widgets import Static
 
-from streamview.process import ProcessSource, ProcessState
+from streamview.process_state import ProcessState
 from streamview.run_meta import RunMeta, failure_note, read_meta
-from streamview.sources import Source
+from streamview.sources import Source, agent_of
 from streamview.ui.frame.status_bar import StatusBar
 
 
@@ -69,7 +69,7 @@ class RunPanel:
 
     def __init__(self, app: App[Any], source: Source) -> None:
         self.app = app
-        self.process = source if isinstance(source, ProcessSource) else None
+        self.process = agent_of(source)
         self.recorder = getattr(source, "recorder", None)
         path = source.path if self.process is None else None
         self.meta = read_meta(path) if path is not None else None

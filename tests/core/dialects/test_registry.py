@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from streamview.core import dialects
 from streamview.core.dialects import DIALECTS, Dialect, by_name, detect, names
 from streamview.core.reader import EventReader, fold
 from streamview.core.state import StreamState
@@ -32,6 +33,35 @@ def test_names_are_unique_and_auto_is_not_a_dialect() -> None:
     assert names() == [*listed, "auto"]
     assert by_name("auto") is None
     assert all(by_name(d.name) is d for d in DIALECTS)
+
+
+def test_the_registry_names_each_dialect_as_it_names_itself() -> None:
+    """The registry lists names without importing the modules: each must be the name its
+    module gives, or ``--agent NAME`` would load the wrong one."""
+    assert [name for name, _ in dialects.REGISTRY] == [d.name for d in dialects.every_dialect()]
+
+
+def test_a_cursor_stream_is_read_without_importing_other_dialects() -> None:
+    """A Cursor file must not pay for thirteen other dialects' imports (issue 21.12):
+    a fresh interpreter reads one and lists the dialect modules it imported."""
+    import json
+    import subprocess
+    import sys
+
+    capture = Path(__file__).parents[3] / "recordings" / "success-multi-tool.ndjson"
+    code = (
+        "import json, sys\n"
+        "from streamview.core.reader import fold\n"
+        f"state = fold([open({str(capture)!r}, 'rb').read()])\n"
+        "assert state.sessions and state.sessions[0].agent == 'cursor', state.sessions\n"
+        "print(json.dumps([m.rsplit('.', 1)[1] for m in sys.modules"
+        " if m.startswith('streamview.core.dialects.')]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = set(json.loads(done.stdout))
+    others = {where.partition(":")[0] for name, where in dialects.REGISTRY} - {"cursor"}
+    assert not loaded & others, loaded & others
+    assert "cursor" in loaded
 
 
 def event_by_event(chunks: list[bytes], agent: str | None = None) -> StreamState:
