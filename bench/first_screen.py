@@ -1,27 +1,32 @@
-"""Time to the first full screen: ``streamview FILE`` against a bare Textual app.
+"""Time to the first full screen: ``streamview FILE`` against a bare Textual app, and
+against the framework's floor for a screen that shows Markdown.
 
 Usage::
 
     python bench/first_screen.py [FILE] [--repeats 7] [--size 120x40]
 
-Both programs are started the same way, ``python -m streamview FILE`` and
-``python bench/bare_textual.py``, each in a fresh process on its own
+Three programs are started the same way, ``python -m streamview FILE``,
+``python bench/bare_textual.py`` and ``python bench/bare_markdown.py FILE`` (a bare
+app that shows FILE's final answer as Rich Markdown: what Textual and Rich need to
+paint that answer at all), each in a fresh process on its own
 pseudo-terminal (``TERM=xterm-256color``, an empty ``XDG_CONFIG_HOME``). The parent
 reads what each writes to its terminal, drops the escape sequences, and notes the
 moment the text holds every *marker* of its full screen:
 
-- the bare app: its one line (:data:`bare_textual.LINE`);
+- the bare apps: their one line (:data:`bare_textual.LINE`, :data:`bare_markdown.LINE`);
 - streamview: what only the finished first screen shows: the playback bar's
   ``event N of N`` (the whole file read and folded), the status bar's outcome, and
   the transcript's last words (:data:`MARKERS` for the bundled recording; ``--marker``,
   given once or more, for another file).
 
 The time runs from just before the process is started (interpreter start-up and
-imports count) to that moment; the CPU time is the child's ``utime + stime`` read
-from ``/proc`` at that moment (clock ticks, 10 ms). Then the child is killed. The
-two programs alternate, ``--repeats`` times each, so both see the same load; the
-medians and their ratio are printed as one JSON object, with every sample and the
-load average. Linux only. Nothing here fails on timing.
+imports count) to that moment; the CPU time is the child's, every thread's, read
+from ``/proc/PID/task/*/schedstat`` at that moment (nanoseconds). Then the child is killed. The
+programs take turns, ``--repeats`` times each, so all see the same load; the medians
+and their ratios (``ratio_*``: streamview over the bare app; ``markdown_ratio_*``: the
+Markdown floor over the bare app; ``over_markdown_wall``: streamview over the floor)
+are printed as one JSON object, with every sample and the load average. Linux only.
+Nothing here fails on timing.
 """
 
 from __future__ import annotations
@@ -57,6 +62,8 @@ MARKERS = {
 playback bar with every event folded, the outcome, the answer's last words."""
 BARE_LINE = "bare Textual app: one line"
 """:data:`bench.bare_textual.LINE` (not imported: that would import Textual here)."""
+MARKDOWN_LINE = "bare Markdown app: one line"
+""":data:`bench.bare_markdown.LINE`."""
 ESCAPES = re.compile(
     rb"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI: cursor moves, colours, modes
     rb"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"  # OSC: titles, clipboard
@@ -71,7 +78,19 @@ def markers_for(path: Path) -> tuple[str, ...]:
 
 
 def cpu_seconds(pid: int) -> float | None:
-    """User plus system CPU of process ``pid`` so far, from ``/proc``."""
+    """CPU time process ``pid`` has run so far, all its live threads together.
+
+    Read from ``/proc/PID/schedstat`` (nanoseconds, summed over its threads from
+    ``/proc/PID/task``), where the kernel has it; else ``utime + stime`` from
+    ``/proc/PID/stat`` (clock ticks: 10 ms steps).
+    """
+    try:
+        total = 0
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            total += int((task / "schedstat").read_text().split()[0])
+        return total / 1e9
+    except (OSError, ValueError, IndexError):
+        pass
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
@@ -184,14 +203,15 @@ def compare(
     if not markers:
         raise SystemExit(f"no markers known for {path.name}: give --marker")
     load_before = os.getloadavg()[0]
-    runs: dict[str, list[dict[str, Any]]] = {"bare": [], "streamview": []}
+    runs: dict[str, list[dict[str, Any]]] = {"bare": [], "markdown": [], "streamview": []}
     commands = {
         "bare": ([python, str(BENCH / "bare_textual.py")], (BARE_LINE,)),
+        "markdown": ([python, str(BENCH / "bare_markdown.py"), str(path)], (MARKDOWN_LINE,)),
         "streamview": ([python, "-m", "streamview", str(path)], markers),
     }
     for index in range(repeats):
-        # Alternate which goes first too: a burst of load then falls on both alike.
-        order = ("bare", "streamview") if index % 2 == 0 else ("streamview", "bare")
+        # Rotate which goes first too: a burst of load then falls on all alike.
+        order = list(commands)[index % 3 :] + list(commands)[: index % 3]
         for name in order:
             command, wanted = commands[name]
             with tempfile.TemporaryDirectory(prefix="streamview-bench-config-") as config:
@@ -211,16 +231,20 @@ def compare(
         if failed is not None:
             result[name]["missing"] = failed.get("missing")
             result[name]["text_tail"] = failed.get("text_tail")
-    bare, viewer = result["bare"], result["streamview"]
-    result["ratio_wall"] = (
-        viewer["wall_s"] / bare["wall_s"] if viewer["wall_s"] and bare["wall_s"] else None
-    )
-    result["ratio_cpu"] = (
-        viewer["cpu_s"] / bare["cpu_s"] if viewer["cpu_s"] and bare["cpu_s"] else None
-    )
+    bare, floor, viewer = result["bare"], result["markdown"], result["streamview"]
+    result["ratio_wall"] = _ratio(viewer["wall_s"], bare["wall_s"])
+    result["ratio_cpu"] = _ratio(viewer["cpu_s"], bare["cpu_s"])
+    # The floor: what painting Markdown with Textual and Rich costs by itself.
+    result["markdown_ratio_wall"] = _ratio(floor["wall_s"], bare["wall_s"])
+    result["markdown_ratio_cpu"] = _ratio(floor["cpu_s"], bare["cpu_s"])
+    result["over_markdown_wall"] = _ratio(viewer["wall_s"], floor["wall_s"])
     result["load_before"] = load_before
     result["load_after"] = os.getloadavg()[0]
     return result
+
+
+def _ratio(top: float | None, bottom: float | None) -> float | None:
+    return top / bottom if top and bottom else None
 
 
 def main(argv: list[str] | None = None) -> int:

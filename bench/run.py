@@ -726,6 +726,20 @@ def table(results: dict[str, Any]) -> list[list[str]]:
                 + f" (load {screen['load_before']:.1f})",
             ]
         )
+        floor = screen.get("markdown")
+        if floor:
+            rows.append(
+                [
+                    "first screen of a bare app showing the answer as Rich Markdown",
+                    "the framework's floor for this screen",
+                    f"{fmt(floor['wall_s'], 's')} (CPU {fmt(floor['cpu_s'], 's')})",
+                    f"bare Textual app: {fmt(bare['wall_s'], 's')}",
+                    fmt(screen.get("markdown_ratio_wall"), "x")
+                    + f" (streamview: {fmt(screen.get('over_markdown_wall'), 'x')} of it)",
+                    "",
+                    "",
+                ]
+            )
     startup = results.get("startup")
     if startup:
         rows.append(
