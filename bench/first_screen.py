@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import compileall
 import contextlib
 import fcntl
 import os
@@ -202,6 +203,11 @@ def compare(
     markers = markers or markers_for(path)
     if not markers:
         raise SystemExit(f"no markers known for {path.name}: give --marker")
+    # An installed package has its bytecode compiled; a checkout run with
+    # PYTHONDONTWRITEBYTECODE (set on some machines) would compile every changed module
+    # from source at each start (8 ms for the app's module alone) and time that instead.
+    compileall.compile_dir(REPO / "streamview", quiet=1)
+    compileall.compile_dir(BENCH, quiet=1, maxlevels=0)
     load_before = os.getloadavg()[0]
     runs: dict[str, list[dict[str, Any]]] = {"bare": [], "markdown": [], "streamview": []}
     commands = {
