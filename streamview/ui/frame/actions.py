@@ -271,9 +271,8 @@ class ViewerActions(SearchActions):
     def action_filter_text(self) -> None:
         """Open the box that filters the tool calls by text."""
         box = self.filter_box
-        box.display = True
+        self.open_box(box)
         box.value = self.tool_table.call_filter.text
-        self.screen.set_focus(box)
 
     @on(Input.Submitted, "#call-filter")
     def _filter_submitted(self, message: Input.Submitted) -> None:

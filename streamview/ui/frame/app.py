@@ -142,6 +142,7 @@ class StreamviewApp(ViewerActions):
             placeholder="\\ show the tool calls whose target holds… (enter: filter, escape: all)",
             id="call-filter",
         )
+        self.search_box.display = self.filter_box.display = False  # mounted when opened
         self.status_bar = StatusBar(id="status-bar")
         self.main_screen: Screen[Any] | None = None
         """The screen with the panes (set on mount; others are pushed over it)."""
@@ -158,13 +159,12 @@ class StreamviewApp(ViewerActions):
     # -- layout ---------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        """Header, the two panes, the (hidden) search box, status and footer."""
+        """Header, the two panes, status and footer (the search and filter boxes are
+        mounted under the panes when first opened)."""
         yield self.header
         with Container(id="panes"):
             yield self.transcript
             yield self.tool_table
-        yield self.search_box
-        yield self.filter_box
         yield self.status_bar
         yield KeysFooter()
 

@@ -166,9 +166,26 @@ class SearchActions(App[int]):
         if search.has_focus:
             search.insert_text_at_cursor("/")
             return
-        search.display = True
+        self.open_box(search)
+
+    def open_box(self, box: Input) -> None:
+        """Show the search or filter box under the panes and focus it.
+
+        The boxes are mounted when first opened: two hidden inputs made every opening
+        style and lay out two more widgets, and bounce the focus (Textual focused the
+        first of them before the transcript) (issue 21.12).
+        """
+        if not box.is_attached and self.main_screen is not None:
+            others = [self.search_box, self.filter_box]
+            after = [other for other in others if other is not box and other.is_attached]
+            # The search box first, as the keys list them; both right under the panes.
+            if box is self.search_box and after:
+                self.main_screen.mount(box, before=after[0])
+            else:
+                self.main_screen.mount(box, after=after[0] if after else "#panes")
+        box.display = True
         # Focus now, not after a refresh: keys typed right after "/" belong to the box.
-        self.screen.set_focus(search)
+        self.screen.set_focus(box)
 
     def action_next_match(self) -> None:
         """Go to the next search match."""
