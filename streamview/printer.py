@@ -9,8 +9,9 @@ string goes through :func:`streamview.core.sanitize.clean`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Protocol
+
+import msgspec
 
 from streamview.core import tools
 from streamview.core.dialects import label_of
@@ -54,8 +55,7 @@ def describe_call(call: ToolCall, limit: int = 120) -> str:
     return f"{one_line(call.kind, 60)} {target}".rstrip()
 
 
-@dataclass(slots=True)
-class _Shown:
+class _Shown(msgspec.Struct):
     """How much of one text or thinking block has been printed.
 
     Kept in pieces so that a growing block costs the printer the size of each delta,
@@ -66,8 +66,8 @@ class _Shown:
     """The block's ``revision`` when this was last brought up to date."""
     deltas: int
     """The block's ``deltas`` count then: one more means one more delta appended."""
-    printed: list[str] = field(default_factory=list)
-    pending: list[str] = field(default_factory=list)
+    printed: list[str] = msgspec.field(default_factory=list)
+    pending: list[str] = msgspec.field(default_factory=list)
     """Appended after ``printed``, not written yet (no line end so far)."""
     finished: bool = False
     """The block is closed and everything of it has been written."""

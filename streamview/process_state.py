@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 import signal
-from dataclasses import dataclass
 
+import msgspec
 import orjson
 
 from streamview.core.sanitize import clean
@@ -42,8 +42,7 @@ def exit_status(returncode: int | None) -> int | None:
     return 128 - returncode if returncode < 0 else returncode
 
 
-@dataclass(frozen=True, slots=True)
-class ProcessState:
+class ProcessState(msgspec.Struct, frozen=True):
     """What the viewer shows about the agent process."""
 
     command: str

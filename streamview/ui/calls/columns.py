@@ -4,8 +4,7 @@ text is cut to fit (a path in the middle, keeping its file name; anything else a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+import msgspec
 from rich.cells import cell_len, set_cell_size
 
 GAP = 1
@@ -50,8 +49,7 @@ def fit_middle(text: str, width: int) -> str:
     return set_cell_size(head + "…" + tail, width)
 
 
-@dataclass(frozen=True, slots=True)
-class Columns:
+class Columns(msgspec.Struct, frozen=True):
     """Cell widths of the columns for one table width; 0 means the column is hidden."""
 
     index: int

@@ -8,7 +8,9 @@ shows the calls it lets through; the pane's title says how many of how many, and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+
+import msgspec
+from msgspec.structs import replace
 
 from streamview.core import tools
 from streamview.core.state import ToolCall
@@ -35,8 +37,7 @@ TROUBLE_RANK = {
 """Trouble first: failed, then rejected or stopped, then running, then the rest."""
 
 
-@dataclass(frozen=True)
-class CallFilter:
+class CallFilter(msgspec.Struct, frozen=True):
     """A filter on tool calls; the default lets every call through."""
 
     status: str | None = None

@@ -9,8 +9,9 @@ summaries), so this runs on a worker thread; :func:`find_in_calls` never touches
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from streamview.core.call_records import load_records
 from streamview.core.linestore import LineStore
@@ -22,8 +23,7 @@ ARGUMENTS = "arguments"
 RESULT = "result"
 
 
-@dataclass(frozen=True)
-class CallHit:
+class CallHit(msgspec.Struct, frozen=True):
     """A call that holds the text, and where (the first place it was found)."""
 
     call_index: int

@@ -13,7 +13,8 @@ import contextlib
 import threading
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+
+import msgspec
 
 from streamview.core.events import AnyEvent
 from streamview.core.linestore import FileLineStore, LineStore
@@ -26,11 +27,10 @@ MAX_BUFFERED = 200_000
 """Events the reader may run ahead of the UI before it waits (bounds memory)."""
 
 
-@dataclass(slots=True)
-class Batch:
+class Batch(msgspec.Struct):
     """What the reader produced since the last :meth:`Feed.drain`."""
 
-    events: list[AnyEvent] = field(default_factory=list)
+    events: list[AnyEvent] = msgspec.field(default_factory=list)
     ended: bool = False
     """The input reached its end (or failed); no more events will come."""
     error: str | None = None

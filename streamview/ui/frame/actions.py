@@ -13,9 +13,9 @@ when first used: the first screen needs none of them (issue 21;
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from typing import Any, ClassVar
 
+from msgspec.structs import replace
 from textual import on
 from textual.app import SystemCommand
 from textual.events import Key

@@ -6,9 +6,10 @@ long it has been quiet and which calls are still open, instead of looking hung.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
+import msgspec
+from msgspec.structs import replace
 from rich.text import Text
 from textual.widget import Widget
 
@@ -24,12 +25,11 @@ IDLE_AFTER_MS = 2_000
 """Quiet for longer than this, a live run shows "idle" instead of "streaming"."""
 
 
-@dataclass(slots=True)
-class StatusInfo:
+class StatusInfo(msgspec.Struct):
     """Everything the status line shows, computed by the app."""
 
     session: Session | None = None
-    counts: LineCounts = field(default_factory=LineCounts)
+    counts: LineCounts = msgspec.field(default_factory=LineCounts)
     live: bool = False
     ended: bool = False
     """The input reached its end."""

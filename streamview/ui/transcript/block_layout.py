@@ -15,9 +15,9 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import ClassVar
 
+import msgspec
 from markdown_it import MarkdownIt
 from rich.cells import cell_len, chop_cells
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
@@ -214,8 +214,7 @@ def answer_parser() -> MarkdownIt:
     return MarkdownIt("commonmark", {"html": False}).enable("strikethrough").enable("table")
 
 
-@dataclass(frozen=True, slots=True)
-class LayoutStyles:
+class LayoutStyles(msgspec.Struct, frozen=True):
     """What a layout takes from the widget's stylesheet, captured on the UI thread."""
 
     theme: Theme
@@ -229,8 +228,7 @@ class LayoutStyles:
     prompt_mark: Style
 
 
-@dataclass(frozen=True, slots=True)
-class Frozen:
+class Frozen(msgspec.Struct, frozen=True):
     """The finished paragraphs of a growing answer, laid out once and kept."""
 
     revision: int

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 
+import msgspec
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
@@ -56,8 +56,7 @@ STATUS_CLASS = {
 """The component class that colours a tool marker, by call status."""
 
 
-@dataclass(slots=True)
-class Entry:
+class Entry(msgspec.Struct):
     """A block and its rendered lines."""
 
     block: Block
@@ -84,8 +83,7 @@ class Entry:
     """``(signature and width, height)`` of the last estimate, so reflows stay cheap."""
 
 
-@dataclass(frozen=True, slots=True)
-class Owner:
+class Owner(msgspec.Struct, frozen=True):
     """Which entry a layout job is for, and what it looked like when asked."""
 
     entry: Entry

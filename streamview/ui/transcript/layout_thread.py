@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
+import msgspec
 from textual.strip import Strip
 
 from streamview.ui.transcript.block_layout import NOTHING_FROZEN, BlockLayout, Frozen, LayoutStyles
 
 
-@dataclass(slots=True)
-class LayoutResult:
+class LayoutResult(msgspec.Struct):
     """What a job produced."""
 
     lines: list[Strip]
@@ -30,8 +29,7 @@ class LayoutResult:
     """How long the layout took."""
 
 
-@dataclass(eq=False, slots=True)
-class LayoutJob:
+class LayoutJob(msgspec.Struct, eq=False):
     """One block to lay out: everything it needs was captured on the UI thread."""
 
     key: tuple[object, ...]
@@ -43,7 +41,7 @@ class LayoutJob:
     """Called on the layout thread with the result (post a message from it)."""
     cancelled: bool = False
     """Set on the UI thread when the result is no longer wanted."""
-    owner: object = field(default=None)
+    owner: object = msgspec.field(default=None)
     """Whatever the requester needs to find the block again."""
 
 

@@ -9,8 +9,8 @@ draws.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 
+import msgspec
 from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
@@ -18,8 +18,7 @@ from textual.strip import Strip
 from streamview.core.textmatch import BadPattern, Matcher
 
 
-@dataclass(slots=True)
-class Match:
+class Match(msgspec.Struct):
     """One occurrence: entry, line within it, and the character span on that line."""
 
     entry: int
@@ -28,14 +27,13 @@ class Match:
     end: int
 
 
-@dataclass(slots=True)
-class Matches:
+class Matches(msgspec.Struct):
     """The hits of the current query, and which one is current."""
 
     query: str = ""
     """What was searched for (``""``: no search)."""
-    hits: list[Match] = field(default_factory=list)
-    by_line: dict[tuple[int, int], list[int]] = field(default_factory=dict)
+    hits: list[Match] = msgspec.field(default_factory=list)
+    by_line: dict[tuple[int, int], list[int]] = msgspec.field(default_factory=dict)
     """Indices into ``hits`` per ``(entry, line)``."""
     index: int = -1
     """The current hit (``-1``: none)."""
