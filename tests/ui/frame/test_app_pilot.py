@@ -255,6 +255,26 @@ async def test_search_escape_closes_the_box() -> None:
         assert app.query_one(Transcript).has_focus
 
 
+async def test_the_boxes_open_under_the_panes_in_the_order_the_keys_list_them() -> None:
+    """The search and filter boxes are mounted when first opened (not at every start):
+    either order of opening puts them right under the panes, search above filter, and
+    focuses the one opened."""
+    app = file_app(capture(PROBE_43))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert not app.query("#search") and not app.query("#call-filter")
+        assert app.query_one(Transcript).has_focus  # no hidden box took the focus first
+        await pilot.press("backslash")
+        assert app.filter_box.has_focus
+        await pilot.press("escape")
+        await pilot.press("slash")
+        assert app.search_box.has_focus and not app.filter_box.display
+        ids = [child.id for child in app.screen.children]
+        panes = ids.index("panes")
+        assert ids[panes + 1 : panes + 3] == ["search", "call-filter"]
+        assert ids.index("status-bar") > panes + 2
+
+
 def long_answer_lines(count: int) -> list[bytes]:
     """A session whose answer arrives as ``count`` one-line deltas."""
     lines = [

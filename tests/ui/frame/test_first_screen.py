@@ -47,8 +47,17 @@ NOT_FOR_THE_FIRST_SCREEN = (
     "streamview.ui.frame.help",
     "streamview.ui.frame.export_dialog",
     "streamview.ui.frame.svg_export",
+    "streamview.process",  # streamview run: the agent, its group, the recorder
+    "streamview.agent_group",
+    "streamview.recording",
+    "streamview.core.markdown_export",  # x
+    "streamview.core.dialects.claude",  # a Cursor file needs no other dialect
+    "streamview.core.dialects.codex",
+    "streamview.core.dialects.gemini",
+    "streamview.core.dialects.opencode",
+    "streamview.core.dialects.claude_like",
 )
-"""Modules only other screens, keys or modes need."""
+"""Modules only other screens, keys, modes or agents need."""
 
 STARTS_THE_VIEWER = textwrap.dedent(
     """
