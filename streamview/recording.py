@@ -30,7 +30,7 @@ from typing import Protocol
 
 import orjson
 
-from streamview import run_meta
+from streamview import run_meta, signals
 from streamview.core.parse import RECV_KEY
 from streamview.recording_files import claim_file, take_file
 from streamview.sources import Source, now_ms
@@ -242,7 +242,9 @@ class Recorder:
         if process is None:
             if self._fd is None and self._opened:
                 how = run_meta.FINISHED if self.input_ended else run_meta.STOPPED
-                return dataclasses.replace(meta, ended=how, ended_at=run_meta.now())
+                return dataclasses.replace(
+                    meta, ended=how, ended_at=run_meta.now(), stopped_by=_stopped_by(how)
+                )
             return meta
         state = process.state()
         how = run_meta.ending(state.exit_code, state.interrupted, state.result_seen)
@@ -258,7 +260,14 @@ class Recorder:
             lingered=process.lingered,
             ended=how,
             ended_at=None if how == run_meta.RUNNING else run_meta.now(),
+            stopped_by=_stopped_by(how),
         )
+
+
+def _stopped_by(how: str) -> str:
+    """The signal that made streamview stop a run that ended ``how``, if one did."""
+    sig = signals.first() if how == run_meta.STOPPED else None
+    return sig.name if sig is not None else ""
 
 
 class LineTee:

@@ -120,6 +120,9 @@ class RunMeta:
     """The system's words for it (``No space left on device``)."""
     writer_pid: int = 0
     """streamview's own process id."""
+    stopped_by: str = ""
+    """For a stopped run, the signal streamview got that made it stop the agent
+    (``SIGTERM``, ``SIGHUP``, ``SIGINT``); ``""``: the person, in the viewer (Ctrl+C, q)."""
 
     def to_json(self) -> bytes:
         """The sidecar's text (indented: a person may read it)."""
@@ -152,9 +155,12 @@ class RunMeta:
 
     def how(self) -> str:
         """``finished``, ``stopped``, ``crashed``, ``running`` (``exit 1`` added when it
-        failed); the cut, if any, is said by :meth:`cut_note`."""
+        failed, the signal when one stopped it); the cut, if any, is said by
+        :meth:`cut_note`."""
         if self.ended == CRASHED and self.exit_code is not None:
             return f"{CRASHED} (exit {self.exit_code})"
+        if self.ended == STOPPED and self.stopped_by:
+            return f"{STOPPED} by {self.stopped_by}"
         return self.ended
 
     def cut_note(self) -> str | None:

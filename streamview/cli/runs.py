@@ -120,7 +120,7 @@ def outcome_of(status: str, meta: RunMeta | None, held: bool) -> str:
         return "● recording"
     if meta is not None:
         if meta.ended == STOPPED:
-            return "■ stopped"
+            return f"■ stopped by {meta.stopped_by}" if meta.stopped_by else "■ stopped"
         if meta.ended == CRASHED:
             return "✗ crashed"
         if meta.ended == RUNNING and meta.exit_code is None and meta.agent_pid is not None:

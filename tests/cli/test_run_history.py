@@ -83,7 +83,7 @@ def test_runs_lists_how_each_run_ended_and_any_run_opens(state_env: dict[str, st
     files = {path.name for path in folder.glob("*.ndjson")}
     stopped, crashed, success = lines[2:5]
     for row, number, outcome, code in (
-        (stopped, 1, "■ stopped", "130"),
+        (stopped, 1, "■ stopped by SIGINT", "130"),
         (crashed, 2, "✗ crashed", "3"),
         (success, 3, "✓ success", "0"),
     ):

@@ -103,6 +103,8 @@ def test_a_signal_stops_the_whole_group_records_and_exits_128_plus_n(
         assert "sent SIGINT to the agent" in err and "Ctrl+C again to insist" in err
     else:
         assert f"got {sig.name}: sent SIGINT to the agent (pid {agent})" in err
+    meta = json.loads((tmp_path / "run.ndjson.meta.json").read_text())
+    assert meta["ended"] == "stopped" and meta["stopped_by"] == sig.name
     if mode == "--json":
         process = json.loads(out)["process"]
         assert process["interrupted"] is True and process["exit_code"] == 130
