@@ -9,6 +9,7 @@ import re
 import shlex
 import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -24,6 +25,7 @@ pytestmark = [
 CLAUDE = REPO / "tests" / "fixtures" / "dialects" / "claude" / "success-tools.jsonl"
 RECORDER = """\
 import sys
+import tempfile
 import time
 with open(sys.argv[1], "a") as out:
     out.write(" ".join(sys.argv[2:]) + "\\n")
@@ -147,9 +149,9 @@ def fake_vim(tmp_path: Path) -> Path:
     return vim
 
 
-def checkout_of_the_demo(tmp_path: Path) -> Path:
+def checkout_of_the_demo(folder: Path, name: str = "tidepool") -> Path:
     """A local checkout of the project the demo ran in (the files it read and edited)."""
-    checkout = tmp_path / "tidepool"
+    checkout = folder / name
     for name in ("src/tidepool/backoff.py", "tests/test_backoff.py"):
         (checkout / name).parent.mkdir(parents=True, exist_ok=True)
         (checkout / name).write_text("x = 1\n" * 40)
@@ -186,14 +188,18 @@ def test_o_in_a_checkout_opens_an_edit_at_its_line_and_says_why_for_no_file(
 
 
 def test_o_follows_the_cwd_map_of_the_settings_file_and_a_directory_opens_nothing(
-    tmux: Tmux, tmp_path: Path
+    tmux: Tmux, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     """The [cwd_map] a person wrote in the settings file maps the recorded cwd to the
     checkout: ``o`` on a read opens the local file; on an ``ls`` of the project (a
     directory here) it runs nothing and says so."""
     log = tmp_path / "argv.log"
     vim = fake_vim(tmp_path)
-    checkout = checkout_of_the_demo(tmp_path)
+    # A short path: the toast (at most 60 columns) says it on one line, whatever the
+    # length of pytest's folders (xdist's are longer).
+    short = Path(tempfile.mkdtemp(prefix="sv", dir="/tmp"))
+    request.addfinalizer(lambda: shutil.rmtree(short, ignore_errors=True))
+    checkout = checkout_of_the_demo(short, "tp")
     config = tmp_path / "cfg"
     (config / "streamview").mkdir(parents=True)
     (config / "streamview" / "settings.toml").write_text(
