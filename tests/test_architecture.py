@@ -269,3 +269,21 @@ def test_the_layer_check_sees_upward_and_sideways_imports(tmp_path: Path) -> Non
         "pkg.ui.playback.controls imports pkg.ui.frame.export_dialog "
         "(playback may not import frame)",
     ]
+
+
+def test_the_ui_is_arranged_by_pane_and_its_tests_mirror_it() -> None:
+    """Issue 21.13: a newcomer finds a pane's files in its package, not among 43 files
+    on one level; each pane's tests are under ``tests/ui/<pane>/``; the package holds
+    no test-only helper (they live under ``tests/``)."""
+    ui = PACKAGE / "ui"
+    loose = sorted(p.name for p in ui.glob("*.py") if p.name != "__init__.py")
+    assert not loose, f"modules outside a pane's package: {loose}"
+    panes = {path.parent.name for path in ui.glob("*/__init__.py")}
+    tests_ui = ROOT / "tests" / "ui"
+    missing = sorted(pane for pane in panes if not any((tests_ui / pane).glob("test_*.py")))
+    assert not missing, f"panes with no tests under tests/ui/<pane>/: {missing}"
+    loose_tests = sorted(p.name for p in tests_ui.glob("test_*.py"))
+    assert not loose_tests, f"UI tests outside a pane's folder: {loose_tests}"
+    graph, _ = import_graph(PACKAGE)
+    helpers = {name for name in graph if name.rsplit(".", 1)[-1] in {"safety", "testing"}}
+    assert not helpers, f"test-only helpers inside the package: {sorted(helpers)}"

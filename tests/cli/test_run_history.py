@@ -147,3 +147,22 @@ def test_runs_are_ranked_by_when_they_started_not_by_their_last_write(tmp_path: 
     os.utime(failed, (1_005.0, 1_005.0))
     os.utime(long_run, (1_060.0, 1_060.0))  # its last line came a minute after it began
     assert recordings(tmp_path) == [failed, long_run]
+
+
+def test_a_run_that_ended_without_a_result_is_not_listed_as_stopped_or_crashed(
+    state_env: dict[str, str],
+) -> None:
+    """Issue 21.10: "… no result" was shown alike for a Ctrl+C'd run and a crashed one.
+    A run whose agent exited 0 but whose stream stops before its result reads "… no
+    result"; a stopped and a crashed run each say so beside it."""
+    stopped_run(state_env)
+    assert streamview("run", "--print", "--", *agent("silent_failure"), env=state_env).returncode
+    cut_short = REPO_ROOT / "recordings" / "failure-no-result.ndjson"
+    listing_agent = [command()[0], "-c", f"print(open({str(cut_short)!r}).read(), end='')"]
+    done = streamview("run", "--print", "--", *listing_agent, env=state_env)
+    assert done.returncode == 1, done.stderr  # no result: 1, the agent's own status was 0
+    lines = streamview("runs", env={**state_env, "COLUMNS": "200"}).stdout.splitlines()
+    no_result, crashed, stopped = (re.split(r"\s{2,}", row.strip()) for row in lines[2:5])
+    assert "… no result" in no_result and "0" in no_result, no_result
+    assert "✗ crashed" in crashed and "3" in crashed, crashed
+    assert "■ stopped" in stopped and "130" in stopped, stopped

@@ -73,6 +73,7 @@ def viewer_line(
     exit_file: Path,
     stdin_from: str | None = None,
     env: Mapping[str, str] | None = None,
+    cwd: Path = REPO,
 ) -> str:
     """A shell line running the viewer and writing its exit status to ``exit_file``.
 
@@ -81,6 +82,8 @@ def viewer_line(
         exit_file: Where ``$?`` is written when the viewer exits.
         stdin_from: A shell command piped into the viewer, if any.
         env: Variables to export first (``XDG_STATE_HOME`` for run mode's recordings).
+        cwd: The directory the viewer is started in (the repository's, unless a test
+            starts it in a checkout of the recorded run).
     """
     python = shlex.quote(sys.executable)
     viewer = f"{python} -m streamview {args}; echo $? > {shlex.quote(str(exit_file))}"
@@ -90,7 +93,7 @@ def viewer_line(
         f"export {name}={shlex.quote(value)} && " for name, value in (env or {}).items()
     )
     # COLUMNS/LINES from the test's environment would override the terminal's size.
-    return f"cd {shlex.quote(str(REPO))} && unset COLUMNS LINES && {exports}{viewer}; sleep 60"
+    return f"cd {shlex.quote(str(cwd))} && unset COLUMNS LINES && {exports}{viewer}; sleep 60"
 
 
 def wait_exit(exit_file: Path, timeout: float = 20.0) -> int:

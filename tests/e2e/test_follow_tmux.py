@@ -1,7 +1,8 @@
 """Following a live run and a replay in the real viewer, in a real terminal (tmux),
 with the keys in a person's order: the tool table keeps the newest call in view while
 the run streams, stays where the person puts it, and End resumes; during a playing
-replay End follows the playhead while G goes to the end."""
+replay End follows the playhead while G goes to the end, and End when paused goes there
+too; the playback bar and the status line count the same lines the same."""
 
 from __future__ import annotations
 
@@ -32,6 +33,9 @@ for line in open(sys.argv[1], "rb"):
 time.sleep(120)
 """
 """Prints a recording line by line, about 100 lines a second, then stays open."""
+
+AGENT = PRODUCER.replace("time.sleep(120)\n", "")
+"""The same as an agent `streamview run` starts: it ends when the recording does."""
 
 TITLE = re.compile(r"Tool calls \((\d+)\)")
 ROW = re.compile(r"^│\s+(\d+) ", re.MULTILINE)
@@ -116,4 +120,87 @@ def test_end_during_a_playing_replay_follows_the_playhead_and_g_goes_to_the_end(
     tmux.wait_for(lambda s: position(s)[1] > at + 20 and "(f)" not in s)  # following it
     tmux.keys("G")
     tmux.wait_for(lambda s: position(s)[1] == position(s)[2] == total)
+    tmux.keys("q")
+
+
+def test_the_tool_table_follows_the_agent_streamview_runs_until_moved(
+    tmux: Tmux, tmp_path: Path
+) -> None:
+    """The same in run mode (`streamview run -- agent`): the newest call is in view
+    while the agent prints; Up in the table holds the rows; End follows again."""
+    script = tmp_path / "agent.py"
+    script.write_text(AGENT)
+    python = shlex.quote(sys.executable)
+    agent = f"{python} {shlex.quote(str(script))} {shlex.quote(str(LONG_RUN))} 0.01"
+    env = {"XDG_STATE_HOME": str(tmp_path / "state")}
+    tmux.start(viewer_line(f"run -- {agent}", tmp_path / "exit", env=env))
+    screen = tmux.wait_for(lambda s: TITLE.search(s) is not None and table(s)[0] >= 20)
+    screen = wait_more_calls(tmux, table(screen)[0])
+    assert "agent running" in screen and newest_in_view(screen), screen
+    tmux.keys("Tab")
+    time.sleep(0.3)
+    tmux.keys("Up")
+    time.sleep(0.5)
+    held = table(tmux.screen())[1]
+    screen = wait_more_calls(tmux, table(tmux.screen())[0])
+    assert table(screen)[1] == held and not newest_in_view(screen), screen
+    tmux.keys("End")
+    wait_more_calls(tmux, table(tmux.screen())[0])
+    tmux.wait_for(newest_in_view)
+    tmux.keys("C-c")  # stop the agent: the viewer stays, on the calls it got
+    tmux.wait_for(lambda s: "stopped by streamview" in s and "Tool calls (" in s)
+    tmux.keys("q")
+
+
+def test_end_when_paused_goes_to_the_end_of_the_run(tmux: Tmux, tmp_path: Path) -> None:
+    """Paused mid-replay there is no playhead to follow: End takes it to 100 %."""
+    args = f"--replay -s 10 {shlex.quote(str(LONG_RUN))}"
+    tmux.start(viewer_line(args, tmp_path / "exit"))
+    tmux.wait_for(lambda s: POSITION.search(s) is not None and position(s)[1] > 60)
+    tmux.keys("Space")
+    screen = tmux.wait_for(lambda s: position(s)[0] == "‖")
+    _, at, total = position(screen)
+    assert at < total // 2
+    tmux.keys("End")
+    tmux.wait_for(lambda s: position(s) == ("‖", total, total))
+    tmux.keys("q")
+
+
+LINES = re.compile(r"  ([\d,]+) lines\b")
+
+
+def status_lines(screen: str) -> int | None:
+    """The lines the status line counts (the line above the footer), if it says."""
+    rows = screen.rstrip("\n").splitlines()
+    found = LINES.search(rows[-2]) if len(rows) > 2 else None
+    return int(found[1].replace(",", "")) if found else None
+
+
+def test_the_playback_bar_and_the_status_line_count_alike_at_each_pause(
+    tmux: Tmux, tmp_path: Path
+) -> None:
+    """One event a line in this recording: paused anywhere, "event N of M" and
+    "N lines" read one number (they counted different things under one word)."""
+    args = f"--replay -s 10 {shlex.quote(str(LONG_RUN))}"
+    tmux.start(viewer_line(args, tmp_path / "exit"))
+    total = len(LONG_RUN.read_bytes().splitlines())
+    seen = set()
+    for wait in (60, 200, 400):
+        tmux.wait_for(lambda s, w=wait: POSITION.search(s) is not None and position(s)[1] > w)
+        tmux.keys("Space")  # pause: the screen holds still
+        tmux.wait_for(lambda s: position(s)[0] == "‖" and status_lines(s) is not None)
+        time.sleep(0.3)
+        screen = tmux.screen()
+        _, at, of = position(screen)
+        assert of == total and status_lines(screen) == at, screen
+        seen.add(at)
+        tmux.keys("Space")  # play on
+    for key in ("G", "5", ","):  # the end, half-way, one back
+        tmux.keys(key)
+        time.sleep(0.8)
+        screen = tmux.screen()
+        _, at, _ = position(screen)
+        assert status_lines(screen) == at, screen
+        seen.add(at)
+    assert len(seen) == 6
     tmux.keys("q")

@@ -5,9 +5,12 @@ viewer comes back as it was."""
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import shutil
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +25,8 @@ pytestmark = [
 CLAUDE = REPO / "tests" / "fixtures" / "dialects" / "claude" / "success-tools.jsonl"
 RECORDER = """\
 import sys
+import tempfile
+import time
 with open(sys.argv[1], "a") as out:
     out.write(" ".join(sys.argv[2:]) + "\\n")
     if not sys.stdin.isatty():
@@ -119,5 +124,108 @@ def test_o_with_a_hostile_path_never_runs_a_command_in_real_vim(tmux: Tmux, tmp_
     tmux.wait_for(lambda s: "Tool calls (1)" in s)
     assert not (work / "pwned-marker").exists()
     assert sorted(p.name for p in work.iterdir()) == [HOSTILE_NAME]
+    tmux.keys("q")
+    assert wait_exit(exit_file, timeout=8) == 0
+
+
+VIM = """\
+import os, sys
+with open(os.environ["ARGV_LOG"], "a") as out:
+    out.write(" ".join(sys.argv[1:]) + "\\n")
+"""
+"""A stand-in named ``vim`` (so ``o`` gives it ``+N``): writes its arguments to $ARGV_LOG."""
+DEMO = REPO / "recordings" / "success-multi-tool.ndjson"
+LONG_RUN = REPO / "recordings" / "long-run.ndjson"
+RECORDED_CWD = "/home/dev/src/tidepool"
+"""Where the demo recordings were made: not on this machine."""
+
+
+def fake_vim(tmp_path: Path) -> Path:
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    vim = folder / "vim"
+    vim.write_text(f"#!{sys.executable}\n{VIM}")
+    vim.chmod(0o755)
+    return vim
+
+
+def checkout_of_the_demo(folder: Path, name: str = "tidepool") -> Path:
+    """A local checkout of the project the demo ran in (the files it read and edited)."""
+    checkout = folder / name
+    for name in ("src/tidepool/backoff.py", "tests/test_backoff.py"):
+        (checkout / name).parent.mkdir(parents=True, exist_ok=True)
+        (checkout / name).write_text("x = 1\n" * 40)
+    return checkout
+
+
+def test_o_in_a_checkout_opens_an_edit_at_its_line_and_says_why_for_no_file(
+    tmux: Tmux, tmp_path: Path
+) -> None:
+    """Issue 21.4 as a person meets it: the viewer started in a checkout of the run's
+    project (the recorded cwd is another machine's). ``o`` on a shell call names no
+    file and runs nothing; ``o`` on the edit opens the local file, guessed from the
+    current directory, at the line the edit changed."""
+    log = tmp_path / "argv.log"
+    vim = fake_vim(tmp_path)
+    checkout = checkout_of_the_demo(tmp_path)
+    env = {"EDITOR": str(vim), "ARGV_LOG": str(log), "XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    exit_file = tmp_path / "exit"
+    tmux.start(viewer_line(shlex.quote(str(DEMO)), exit_file, env=env, cwd=checkout))
+    tmux.wait_for(lambda s: "✓ success in 36.5s" in s)
+    tmux.keys("Tab", "Home", "Down", "Down", "Down", "Down")  # call 5: the failing pytest
+    tmux.wait_for(lambda s: "Tool calls (10)" in s)
+    tmux.keys("o")
+    tmux.wait_for(lambda s: "names no file" in s)
+    assert not log.exists()
+    tmux.keys("Down")  # call 6: the edit of src/tidepool/backoff.py
+    time.sleep(0.3)
+    tmux.keys("o")
+    tmux.wait_for(lambda s: "✓ success in 36.5s" in s and log.exists())
+    local = checkout / "src" / "tidepool" / "backoff.py"
+    assert log.read_text().splitlines() == [f"+23 -- {local}"]
+    tmux.keys("q")
+    assert wait_exit(exit_file, timeout=8) == 0
+
+
+def test_o_follows_the_cwd_map_of_the_settings_file_and_a_directory_opens_nothing(
+    tmux: Tmux, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """The [cwd_map] a person wrote in the settings file maps the recorded cwd to the
+    checkout: ``o`` on a read opens the local file; on an ``ls`` of the project (a
+    directory here) it runs nothing and says so."""
+    log = tmp_path / "argv.log"
+    vim = fake_vim(tmp_path)
+    # A short path: the toast (at most 60 columns) says it on one line, whatever the
+    # length of pytest's folders (xdist's are longer).
+    short = Path(tempfile.mkdtemp(prefix="sv", dir="/tmp"))
+    request.addfinalizer(lambda: shutil.rmtree(short, ignore_errors=True))
+    checkout = checkout_of_the_demo(short, "tp")
+    config = tmp_path / "cfg"
+    (config / "streamview").mkdir(parents=True)
+    (config / "streamview" / "settings.toml").write_text(
+        f'[cwd_map]\n"{RECORDED_CWD}" = "{checkout}"\n'
+    )
+    env = {"EDITOR": str(vim), "ARGV_LOG": str(log), "XDG_CONFIG_HOME": str(config)}
+    exit_file = tmp_path / "exit"
+    tmux.start(viewer_line(shlex.quote(str(LONG_RUN)), exit_file, env=env))
+    tmux.wait_for(lambda s: "Tool calls (175)" in s)
+    tmux.keys("Tab", "Home", *["Down"] * 16)  # call 17: ls /home/dev/src/tidepool
+    tmux.wait_for(lambda s: re.search(r"17 ls +/home/dev/src/tidepool", s) is not None)
+    time.sleep(0.3)
+    tmux.keys("o")
+    tmux.wait_for(lambda s: "is a directory" in s)
+    assert not log.exists()
+    tmux.keys("q")
+    assert wait_exit(exit_file, timeout=8) == 0
+
+    exit_file.unlink()
+    tmux.kill()
+    tmux.start(viewer_line(shlex.quote(str(DEMO)), exit_file, env=env))
+    tmux.wait_for(lambda s: "✓ success in 36.5s" in s)
+    tmux.keys("Tab", "Home", "Down", "Down")  # call 3: the read of src/tidepool/backoff.py
+    time.sleep(0.3)
+    tmux.keys("o")
+    tmux.wait_for(lambda s: "✓ success in 36.5s" in s and log.exists())
+    assert log.read_text().splitlines() == [f"-- {checkout / 'src' / 'tidepool' / 'backoff.py'}"]
     tmux.keys("q")
     assert wait_exit(exit_file, timeout=8) == 0

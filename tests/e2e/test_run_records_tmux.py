@@ -4,9 +4,12 @@ two viewers started together each record their own run (issue 20.1)."""
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import orjson
@@ -88,3 +91,45 @@ def test_two_viewers_started_together_each_record_their_own_run(tmp_path: Path) 
         meta = read_meta(path)
         assert meta is not None and meta.command[-2:] == (tag, "30")
     assert tags == {"viewA", "viewB"}
+
+
+def test_last_n_and_runs_open_n_open_that_run_in_the_viewer(tmp_path: Path) -> None:
+    """Issue 21.10: any run opens, not only the newest. Three runs recorded (a crash
+    between two successes); on a terminal `last 2` opens the crash in the viewer with
+    its exit code and stderr, `runs --open 3` the oldest run, with its answer."""
+    env = {"XDG_STATE_HOME": str(tmp_path / "state")}
+    child = {**os.environ, **env}
+    for name in ("success", "silent_failure", "success"):
+        subprocess.run(
+            [sys.executable, "-m", "streamview", "run", "--print", "--", *shlex.split(agent(name))],
+            cwd=REPO,
+            env=child,
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+        time.sleep(1.1)  # runs are listed by the second they started
+    listing = subprocess.run(
+        [sys.executable, "-m", "streamview", "runs"],
+        cwd=REPO,
+        env={**child, "COLUMNS": "200"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout
+    assert "3 recorded runs" in listing and "✗ crashed" in listing.splitlines()[3], listing
+    for args, seen, status in (
+        ("last 2", "✗ agent exited with 3 · ⚠ Workspace Trust Required", 3),
+        ("runs --open 3", "✓ success", 0),
+    ):
+        server = Tmux()
+        try:
+            exit_file = tmp_path / f"exit-{args.replace(' ', '-')}"
+            server.start(viewer_line(args, exit_file, env=env))
+            screen = server.wait_for(lambda s, seen=seen: seen in s and "Transcript" in s)
+            assert "agent exited with" in screen  # the agent panel, from the sidecar
+            server.keys("q")
+            assert wait_exit(exit_file) == status
+        finally:
+            server.kill()

@@ -73,6 +73,9 @@ class TableKeys(RowCursorView):
     call_filter: CallFilter
     wall_clock: bool
     following: bool
+    kind_cycle: tuple[str, ...] = ()
+    """The kinds K steps through, from the one it started at (the selected call's),
+    then the run's other kinds, most calls first."""
     _session: Session | None
     _calls: list[ToolCall]
 
@@ -155,20 +158,35 @@ class TableKeys(RowCursorView):
         counts = kind_counts(calls)
         current = self.call_filter.kind
         cursor = self.cursor
-        if current is None and cursor is not None and cursor < len(self._calls):
-            chosen = self.call_filter.with_kind(self._calls[cursor].kind)
-        else:
-            chosen = self.call_filter.next_kind(counts)
+        if current is None:
+            start = None
+            if cursor is not None and cursor < len(self._calls):
+                start = self._calls[cursor].kind
+            others = [kind for kind in counts if kind != start]
+            self.kind_cycle = (start, *others) if start is not None else tuple(others)
+        elif current not in self.kind_cycle:  # set elsewhere (the settings)
+            self.kind_cycle = tuple(counts)
+        else:  # kinds first seen since (a live run): after the others
+            self.kind_cycle += tuple(kind for kind in counts if kind not in self.kind_cycle)
+        chosen = self.call_filter.with_kind(self._kind_after(current))
         self.set_filter(chosen)
         kind = chosen.kind
         if kind is None:
             self.notify(f"all kinds · {len(calls):,} calls", timeout=2)
             return
-        upcoming = chosen.next_kind(counts).kind
+        upcoming = self._kind_after(kind)
         then = f"{upcoming} ({counts[upcoming]:,})" if upcoming is not None else "all"
         self.notify(
             f"{kind}: {counts.get(kind, 0):,} of {len(calls):,} calls · K: {then}", timeout=2
         )
+
+    def _kind_after(self, kind: str | None) -> str | None:
+        """The kind K goes to after ``kind`` (``None``: all kinds) in :attr:`kind_cycle`."""
+        cycle = self.kind_cycle
+        if kind is None:
+            return cycle[0] if cycle else None
+        at = cycle.index(kind) + 1 if kind in cycle else len(cycle)
+        return cycle[at] if at < len(cycle) else None
 
     def action_sort(self) -> None:
         """The next order: as they ran, slowest first, trouble first; a sorted table

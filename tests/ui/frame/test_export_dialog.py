@@ -93,3 +93,19 @@ async def test_another_name_typed_after_the_warning_keeps_the_old_files(tmp_path
         assert fresh.with_suffix(".svg").is_file()
         assert not old.exists()
         assert old.with_suffix(".svg").read_text(encoding="utf-8") == "<svg>mine</svg>"
+
+
+async def test_the_dialog_fits_an_80_column_terminal_and_still_asks() -> None:
+    """At 80x24 the box was 90 wide: its right border and the path's end were off
+    screen. It fits now, and typing and the overwrite warning still work."""
+    app = StreamviewApp(FileSource(RECORDINGS / "success-multi-tool.ndjson"), clock=FakeClock())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("x")
+        await wait_for(pilot, lambda: isinstance(app.screen, ExportDialog))
+        box = app.screen.query_one("#export-box")
+        field = app.screen.query_one("#export-path", Input)
+        assert box.region.x >= 0 and box.region.right <= 80, box.region
+        assert field.region.right <= box.region.right
+        await pilot.press("escape")
+        assert not isinstance(app.screen, ExportDialog)
