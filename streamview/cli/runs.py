@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import TextIO
 
 from streamview.cli.common import fail
+from streamview.cli.runs_table import Row, table
 from streamview.core.dialects import label_of
 from streamview.core.exit_status import EXIT_SUCCESS
 from streamview.core.model import ERROR, INCOMPLETE, RUNNING, SUCCESS
 from streamview.core.reader import fold
-from streamview.core.sanitize import one_line
 from streamview.core.state import StreamState
 from streamview.recording_files import recording_held
 from streamview.run_meta import CRASHED, FINISHED, STOPPED, RunMeta, read_meta, sidecar_path
@@ -158,27 +158,21 @@ def list_runs(out: TextIO, directory: Path | None = None, width: int | None = No
         return EXIT_SUCCESS
     width = width or shutil.get_terminal_size((100, 24)).columns
     infos = [describe(path) for path in found]
-    agent_width = max(5, *(len(info.agent) for info in infos))
-    outcome_width = max(7, *(len(info.outcome) for info in infos))
-    name_width = max(4, *(len(info.path.name) for info in infos))
-    noun = "run" if len(infos) == 1 else "runs"
-    out.write(f"{len(infos)} recorded {noun} in {folder}, newest first")
-    out.write(" (streamview last N opens run N):\n")
-    head = (
-        f"{'#':>3}  {'started':<19}  {'agent':<{agent_width}}  {'outcome':<{outcome_width}}"
-        f"  {'exit':>4}  {'size':>7}  {'file':<{name_width}}"
-    )
-    out.write(f"{head}  prompt\n")
-    for number, info in enumerate(infos, 1):
-        started = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(info.started))
-        code = "-" if info.exit_code is None else str(info.exit_code)
-        line = (
-            f"{number:>3}  {started:<19}  {info.agent:<{agent_width}}  "
-            f"{info.outcome:<{outcome_width}}  {code:>4}  {human_size(info.size):>7}  "
-            f"{one_line(info.path.name, 200):<{name_width}}  "
+    rows = [
+        Row(
+            number,
+            info.started,
+            info.agent,
+            info.outcome,
+            info.exit_code,
+            human_size(info.size),
+            info.path.name,
+            evidence(info),
         )
-        room = max(20, width - len(line) - 1)
-        out.write((line + one_line(evidence(info), room)).rstrip() + "\n")
+        for number, info in enumerate(infos, 1)
+    ]
+    count = f"{len(infos)} recorded {'run' if len(infos) == 1 else 'runs'}"
+    out.write("".join(line + "\n" for line in table(rows, width, count, str(folder))))
     return EXIT_SUCCESS
 
 

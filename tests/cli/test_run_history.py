@@ -165,4 +165,47 @@ def test_a_run_that_ended_without_a_result_is_not_listed_as_stopped_or_crashed(
     no_result, crashed, stopped = (re.split(r"\s{2,}", row.strip()) for row in lines[2:5])
     assert "… no result" in no_result and "0" in no_result, no_result
     assert "✗ crashed" in crashed and "3" in crashed, crashed
-    assert "■ stopped" in stopped and "130" in stopped, stopped
+    assert "■ stopped by SIGINT" in stopped and "130" in stopped, stopped
+
+
+def test_runs_fits_the_terminal_and_gives_up_columns_in_order(tmp_path: Path) -> None:
+    """At 80 columns every row of `runs` wrapped (its columns needed ~90). Now no line
+    is wider than the terminal; narrower, the size goes first, then the start's year,
+    then the file name, and the prompt keeps its 20 characters at the least."""
+    import io
+
+    from streamview.cli.runs import list_runs
+    from streamview.run_meta import RunMeta, write_meta
+
+    folder = tmp_path / "r"
+    folder.mkdir()
+    names = ("20261126-101010-cursor-agent.ndjson", "20261126-101111-sh.ndjson")
+    for index, name in enumerate(names):
+        path = folder / name
+        path.write_bytes((REPO_ROOT / "recordings" / "success-multi-tool.ndjson").read_bytes())
+        meta = RunMeta(name, "cursor-agent -p fix", started=1_790_000_000.0 + index, exit_code=0)
+        assert write_meta(path, meta, first=True)
+    shown: dict[int, list[str]] = {}
+    for width in (60, 80, 90, 100, 110, 200):
+        out = io.StringIO()
+        list_runs(out, folder, width=width)
+        lines = out.getvalue().splitlines()
+        # The title names the folder whole, however long pytest's is; the table fits.
+        assert all(len(line) <= width for line in lines[-3:]), (width, [len(x) for x in lines])
+        assert all(len(line) - len(str(folder)) <= width for line in lines[:-3])
+        header = re.split(r"\s{2,}", lines[-3].strip())
+        rows = [re.split(r"\s{2,}", line.strip()) for line in lines[-2:]]
+        assert all(len(row) == len(header) for row in rows), (header, rows)
+        least = 20 if width >= 80 else 15  # at 60 the prompt has what is left: 15
+        assert all(len(row[-1]) >= least for row in rows), rows
+        year = len(rows[0][header.index("started")]) == len("2026-09-21 14:13:21")
+        shown[width] = header + (["year"] if year else [])
+        assert ("streamview last N opens run N" in lines[0]) == (len(lines) == 4)
+    every = ["#", "started", "agent", "outcome", "exit", "size", "file", "prompt", "year"]
+    assert sorted(shown[200]) == sorted(every)
+    assert sorted(shown[60]) == sorted(["#", "started", "agent", "outcome", "exit", "prompt"])
+    order = ["size", "year", "file"]  # given up first to last
+    for narrow, wide in zip((60, 80, 90, 100, 110), (80, 90, 100, 110, 200), strict=True):
+        assert set(shown[narrow]) <= set(shown[wide])
+        missing = [column for column in order if column not in shown[narrow]]
+        assert missing == order[: len(missing)], (narrow, missing)
