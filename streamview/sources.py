@@ -16,12 +16,9 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, cast
+from typing import BinaryIO
 
 from streamview.follow import FollowedFile
-
-if TYPE_CHECKING:
-    from streamview.process import ProcessSource
 
 POLL_SECONDS = 0.05
 CHUNK_SIZE = 1 << 20
@@ -56,20 +53,6 @@ class Source(ABC):
     def path(self) -> Path | None:
         """The file behind the source, if there is one (lets views re-read a line)."""
         return None
-
-
-def agent_of(source: Source) -> ProcessSource | None:
-    """``source`` if it runs an agent (``streamview run``), else ``None``.
-
-    Asked without importing :mod:`streamview.process`: if nothing has imported it, no
-    agent runs, and the viewer of a file opens without its imports (issue 21.12).
-    """
-    import sys
-
-    module = sys.modules.get("streamview.process")
-    if module is not None and isinstance(source, module.ProcessSource):
-        return cast("ProcessSource", source)
-    return None
 
 
 class FileSource(Source):

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 from textual.app import App
 from textual.binding import Binding
 
+from streamview.agent_source import agent_of
 from streamview.core.state import StreamState
-from streamview.sources import Source, agent_of
+from streamview.sources import Source
 
 if TYPE_CHECKING:  # the export's modules load when it is first used (issue 21.12)
     from streamview.core.linestore import LineStore

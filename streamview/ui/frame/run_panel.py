@@ -15,9 +15,10 @@ from textual.app import App
 from textual.widget import Widget
 from textual.widgets import Static
 
+from streamview.agent_source import agent_of
 from streamview.process_state import ProcessState
 from streamview.run_meta import RunMeta, failure_note, read_meta
-from streamview.sources import Source, agent_of
+from streamview.sources import Source
 from streamview.ui.frame.status_bar import StatusBar
 
 
