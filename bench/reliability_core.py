@@ -183,7 +183,7 @@ def part_print(part: Part, workdir: Path) -> None:
         timeout=300,
     )
     if done.returncode == 0 and md.exists() and svg.exists():
-        from hostile.safety import unsafe_in_svg
+        from tests.hostile.safety import unsafe_in_svg
 
         found = len(UNSAFE.findall(md.read_text("utf-8"))) + len(
             unsafe_in_svg(svg.read_text("utf-8"))
