@@ -183,15 +183,57 @@ def test_the_check_sees_cycles_through_functions_type_checking_and_relative_impo
 MAX_LINES = 500
 """No module over this: one that grows past it has grown a second reason to change."""
 
+SIZED = ("streamview", "bench", "tests")
+"""Where the limit holds: the package, the benchmark scripts and the tests."""
+
+BEING_SPLIT = {
+    "tests/ui/frame/test_app_pilot.py": "the lead splits it once a helper's new tests land",
+}
+"""Files over the limit that someone is splitting now, with who and when; each must still
+be over it (a file split since fails the check below until its entry goes)."""
+
+
+def python_sizes(root: Path = ROOT) -> dict[str, int]:
+    """Lines of every ``.py`` file under :data:`SIZED`, by path from the repository."""
+    return {
+        path.relative_to(root).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+        for folder in SIZED
+        for path in sorted((root / folder).rglob("*.py"))
+    }
+
 
 def test_no_module_is_over_five_hundred_lines() -> None:
-    sizes = {
-        path.relative_to(ROOT).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
-        for path in PACKAGE.rglob("*.py")
+    sizes = python_sizes()
+    for folder, least in (("streamview/", 50), ("bench/", 20), ("tests/", 100)):
+        assert sum(name.startswith(folder) for name in sizes) > least  # the walk found it
+    too_long = {
+        name: lines
+        for name, lines in sizes.items()
+        if lines > MAX_LINES and name not in BEING_SPLIT
     }
-    assert len(sizes) > 50  # the walk found the package
-    too_long = {name: lines for name, lines in sizes.items() if lines > MAX_LINES}
     assert not too_long, f"split these: {too_long}"
+
+
+def test_every_file_being_split_is_still_too_long() -> None:
+    sizes = python_sizes()
+    done = [name for name in BEING_SPLIT if sizes.get(name, 0) <= MAX_LINES]
+    assert not done, f"split or gone, take them out of BEING_SPLIT: {done}"
+
+
+def test_the_size_check_sees_a_long_test_and_a_long_bench_script(tmp_path: Path) -> None:
+    for folder in SIZED:
+        (tmp_path / folder / "sub").mkdir(parents=True)
+        (tmp_path / folder / "sub" / "short.py").write_text("x = 1\n" * MAX_LINES)
+    (tmp_path / "tests" / "sub" / "test_long.py").write_text("x = 1\n" * (MAX_LINES + 1))
+    (tmp_path / "bench" / "long.py").write_text("\n" * (MAX_LINES + 1))
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "long.py").write_text("x = 1\n" * 900)
+    sizes = python_sizes(tmp_path)
+    assert {name for name, lines in sizes.items() if lines > MAX_LINES} == {
+        "tests/sub/test_long.py",
+        "bench/long.py",
+    }
+    assert sizes["streamview/sub/short.py"] == MAX_LINES
 
 
 UI_LAYERS: tuple[tuple[str, ...], ...] = (

@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 
 from streamview.core import StreamState, fold, summarize
-from streamview.core.state import Session
+from streamview.core.state import Session, ToolCall
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CAPTURES = REPO_ROOT.parent / "shared" / "samples" / "cursor-real"
@@ -228,3 +228,10 @@ def only_session(data: bytes) -> Session:
 def summary(data: bytes) -> dict[str, Any]:
     """The ``--json`` object for ``data``, folded the way ``--json`` folds."""
     return summarize(fold([data]))
+
+
+def one_call(*lines: bytes) -> ToolCall:
+    """Fold a run made of these lines and return its only tool call."""
+    session = only_session(stream(init(), user("go"), *lines, result("done")))
+    assert len(session.tool_calls) == 1, session.tool_calls
+    return session.tool_calls[0]

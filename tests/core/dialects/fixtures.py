@@ -28,3 +28,8 @@ def every_fixture() -> list[tuple[str, Path]]:
 def claude(name: str) -> bytes:
     """The bytes of one Claude Code fixture."""
     return (FIXTURES / "claude" / name).read_bytes()
+
+
+def codex(name: str) -> bytes:
+    """The bytes of one Codex fixture."""
+    return (FIXTURES / "codex" / name).read_bytes()

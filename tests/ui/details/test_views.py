@@ -14,7 +14,7 @@ from streamview.ui.details.views.raw import RAW
 from streamview.ui.frame.app import StreamviewApp
 
 from ..conftest import RECORDINGS, FakeClock, settle, settle_sections, wait_for
-from .test_detail import styled, text_of
+from .helpers import styled, text_of
 
 TASK_ARGS: dict[str, Any] = {
     "description": "Probe README summary",
