@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from streamview.core.preview import PREVIEW_FROM_BYTES
 from streamview.sources import FileSource, Source
 from streamview.ui.calls.table import ToolCallTable
 from streamview.ui.frame.app import StreamviewApp
@@ -209,3 +210,27 @@ async def test_a_replay_follows_its_playhead_while_it_plays() -> None:
         await settle(pilot)
         newest_in_view(table)
         assert seen > 20  # seen while playing, not only at the end
+
+
+async def test_a_big_file_opens_on_call_1_through_its_preview(tmp_path: Path) -> None:
+    """A file big enough to be previewed first (its start and end, then the whole
+    fold): call #1 is on top in the preview and in the whole file."""
+    data = LONG_RUN.read_bytes()
+    path = tmp_path / "big.ndjson"
+    path.write_bytes(data * (PREVIEW_FROM_BYTES // len(data) + 1))
+    source = SlowDisk(path, 0.0)
+    source.start.clear()  # the whole fold waits: the preview stays on screen
+    app = viewer(source, "playback")
+    feed = app.feed
+    assert isinstance(feed, PlaybackFeed)
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.tool_table
+        await wait_for(pilot, lambda: table.total_calls > 0, timeout=30)
+        await pilot.pause(0.1)
+        assert feed.is_preview(app.state)
+        first_call_on_top(table)
+        source.start.set()
+        source.rest.set()
+        await wait_for(pilot, lambda: feed.folded and app.state is feed.final_state(), timeout=60)
+        await pilot.pause(0.1)
+        first_call_on_top(table)
