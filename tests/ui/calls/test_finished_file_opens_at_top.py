@@ -195,21 +195,22 @@ async def test_a_playback_follows_its_playhead_once_moved() -> None:
 
 
 async def test_a_replay_follows_its_playhead_while_it_plays() -> None:
-    """``--replay``: the run plays from its start, the table on its newest call."""
+    """``--replay``: the run plays from its start (for a few seconds here), the table
+    on its newest call at every moment it is looked at."""
     source = FileSource(LONG_RUN)
-    feed = PlaybackFeed(source, playing=True, speed=2000.0, idle_limit=0.5)
+    feed = PlaybackFeed(source, playing=True, speed=100.0, idle_limit=0.5)
     app = StreamviewApp(source, feed=feed, clock=feed.recorded_now_ms)
     async with app.run_test(size=SIZE) as pilot:
         table = app.tool_table
-        seen = 0
+        moments: set[int] = set()
         while not app.state.ended:
             await pilot.pause(0.05)
-            if table.total_calls > seen and not app.state.ended:
+            if table.total_calls and not app.state.ended:
                 newest_in_view(table)
-                seen = table.total_calls
+                moments.add(table.total_calls)
         await settle(pilot)
         newest_in_view(table)
-        assert seen > 20  # seen while playing, not only at the end
+        assert len(moments) >= 3  # seen while playing, not only at the end
 
 
 async def test_a_big_file_opens_on_call_1_through_its_preview(tmp_path: Path) -> None:
