@@ -105,13 +105,17 @@ class ToolCallTable(TableKeys):
         self._session: Session | None = None
         self._calls: list[ToolCall] = []
         """The calls shown, in order (all of the session's when no filter is set)."""
+        self._rows_taken = 0
+        """Rows taken in: ``_calls`` may be the session's own list, which the fold grows
+        before :meth:`refresh_calls` is told (a resize in between must not hide them)."""
         self.call_filter = CallFilter()
         self.wall_clock = False
         """Start times as the wall clock (``14:03:22``), not offsets (``+1:23``)."""
         self.cursor: int | None = None
         self.following = True
         """The cursor rides on the newest call as calls arrive: until the person moves
-        it in the table (End there, or the transcript following again, resumes it)."""
+        it in the table (End there, or the transcript following again, resumes it).
+        The app sets it as it shows a session: off for a finished file."""
         self._place: int | None = None
         """The call the cursor was put on (a call index): a filter that hides it and is
         cleared again brings the cursor back to it."""
@@ -161,6 +165,7 @@ class ToolCallTable(TableKeys):
         if self.call_filter.active or self.call_filter.reordered:
             calls = self.call_filter.arrange(calls)
         self._calls = calls
+        self._rows_taken = len(calls)
         self._running_rows = {row for row, call in enumerate(calls) if call.status == tools.RUNNING}
         if not calls:
             self.cursor = None
@@ -186,7 +191,8 @@ class ToolCallTable(TableKeys):
         return len(self._calls)
 
     def show_session(self, session: Session | None) -> None:
-        """Show another session's calls (or none), with the cursor on its first call.
+        """Show another session's calls (or none), with the cursor on its first call
+        (the app then says whether it follows the newest call: :meth:`follow_newest`).
 
         Showing the session already on show keeps the cursor, like :meth:`refresh_calls`.
         """
@@ -197,6 +203,7 @@ class ToolCallTable(TableKeys):
         self._calls = session.tool_calls if session is not None else []
         if self.call_filter.active or self.call_filter.reordered:
             self._calls = self.call_filter.arrange(self._calls)
+        self._rows_taken = len(self._calls)
         self._running_rows = {
             row for row, call in enumerate(self._calls) if call.status == tools.RUNNING
         }
@@ -227,7 +234,7 @@ class ToolCallTable(TableKeys):
             self._apply_filter()
             return
         count = len(self._calls)
-        shown = self.virtual_size.height - 1
+        shown = self._rows_taken
         running = self._running_rows
         changed: list[ToolCall] = []
         for index in indices:
@@ -245,6 +252,7 @@ class ToolCallTable(TableKeys):
             self._clear_cache()
             self.refresh()
         if count != shown:
+            self._rows_taken = count
             self._update_virtual_size()
             if self.following and count:
                 self.move_cursor(count - 1)

@@ -114,6 +114,24 @@ class ViewerActions(SearchActions):
     def _title_table(self, session: Session) -> None:
         raise NotImplementedError
 
+    def table_follows(self) -> bool:
+        """Whether the tool table rides on the newest call of a session being shown:
+        while the transcript follows, in a run that is going on (a pipe, ``run``, a
+        followed file) or in a playback, which follows its playhead. A finished file
+        opens on its first call, however it is read: its calls arrive as the disk and
+        the frames allow, not as the run went (read in batches, a file was shown
+        half-read on some openings and the rest of its calls pulled the cursor down)."""
+        if not self.transcript.following or self.pinned:
+            return False
+        feed = self.feed
+        if isinstance(feed, PlaybackFeed):
+            # Opened at its final state (or its preview): a finished file. Any other
+            # state is one the playhead reached (playing, a seek, a step, G).
+            state = self.state
+            opened = feed.is_preview(state) or (feed.folded and state is feed.final_state())
+            return not opened
+        return self.source.live
+
     @on(Transcript.EndPressed)
     def _end_pressed(self, message: Transcript.EndPressed) -> None:
         """End follows a playing playback's playhead (the transcript follows again);

@@ -405,7 +405,7 @@ class StreamviewApp(ViewerActions):
         self.transcript.show_session(session)
         table = self.tool_table
         table.show_session(session)
-        table.following = self.transcript.following  # it follows the newest call with it
+        table.follow_newest(self.table_follows())
         self._title_table(session)
 
     def _show_header(self) -> None:

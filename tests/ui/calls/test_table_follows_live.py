@@ -76,3 +76,27 @@ async def test_the_table_follows_a_live_run_until_the_person_moves_in_it() -> No
         await pilot.press("end")
         await stream(pilot, source, 100)
         await wait_for(pilot, lambda: newest_on_screen(table))
+
+
+async def test_calls_folded_before_a_resize_are_still_followed() -> None:
+    """The fold appends calls to the session's list before the table is told; a
+    resize in between (the panes settling, the terminal resized) used to take them
+    into the scroll range, and the table, told afterwards, saw no new row: the cursor
+    stayed behind on one playing of a replay in seven."""
+    from .test_tool_table import TableApp, make_call, make_session
+
+    session = make_session([make_call(i) for i in range(3)])
+    app = TableApp(session)
+    async with app.run_test(size=(80, 12)) as pilot:
+        table = app.query_one(ToolCallTable)
+        await pilot.pause()
+        table.follow_newest()
+        assert table.cursor_call == 2
+        for index in range(3, 40):  # folded: in the session's list, not yet shown
+            session.tool_calls.append(make_call(index))
+        await pilot.resize_terminal(80, 14)
+        await pilot.pause()
+        table.refresh_calls(range(3, 40))
+        await pilot.pause()
+        assert table.cursor_call == 39
+        assert newest_on_screen(table)
