@@ -5,7 +5,8 @@ of a row still says, in this order, before the prompt (or the reason a run faile
 cut to fewer than :data:`MIN_EVIDENCE` characters: the size; the year of the start
 (``11-26 14:02:07``); the file name (``YYYYmmdd-HHMMSS-PROGRAM.ndjson``: its start and
 agent are on the row, its folder on the title line). So no row wraps at 80 columns, as
-``ls -l`` or ``git log --oneline`` never do.
+``ls -l`` or ``git log --oneline`` never do. The table's shape stays: a title line, a
+header, a line per run.
 """
 
 from __future__ import annotations
@@ -99,7 +100,7 @@ def _line(cells: Sequence[str], columns: Sequence[Column], widths: Sequence[int]
 
 
 def _title(count: str, folder: str, width: int) -> list[str]:
+    """One line always (scripts read the rows from the third line on): the hint that
+    ``last N`` opens run N goes when the line would not fit."""
     whole = f"{count} in {folder}, newest first ({HINT}):"
-    if len(whole) <= width:
-        return [whole]
-    return [f"{count} in {folder}, newest first:", f"({HINT})"]
+    return [whole if len(whole) <= width else f"{count} in {folder}, newest first:"]
