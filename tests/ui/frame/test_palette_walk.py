@@ -153,7 +153,7 @@ CHECKS: dict[str, Check] = {
     # Textual's theme picker: the palette turns into the list of themes.
     "Theme": lambda b, a: top(a) == "CommandPalette",
     "Quit": lambda b, a: a.returned is not None,
-    "Help: every key": lambda b, a: top(a) == "HelpScreen",
+    "Help: key bindings and shortcuts": lambda b, a: top(a) == "HelpScreen",
     "Search": lambda b, a: a.search_open and a.focused == "search",
     "Next match": lambda b, a: a.search_at != b.search_at,
     "Previous match": lambda b, a: a.search_at != b.search_at,
