@@ -56,7 +56,7 @@ def test_l_toggles_the_log_and_q_quits_from_it(tmux: Tmux, tmp_path: Path) -> No
 
 def test_q_quits_from_the_help_the_palette_opened(tmux: Tmux, tmp_path: Path) -> None:
     exit_file = start(tmux, tmp_path)
-    palette(tmux, "Help: every key", "Help: every key")
+    palette(tmux, "Help: key bindings and shortcuts", "Help: key bindings and shortcuts")
     tmux.wait_for(lambda s: "streamview keys" in s)
     tmux.keys("q")
     assert wait_exit(exit_file, timeout=8) == 0

@@ -18,6 +18,10 @@ START_WIDTH = 8
 DURATION_WIDTH = 6
 """``850ms``, ``12.3s``, ``3m05s``, ``1h02m``."""
 """Kinds whose target is a path: cut in the middle, keeping the file name."""
+SUMMARY_MIN = 12
+"""Fewest cells of the result column when it is shown (``exit 1, 26 l…``)."""
+SUMMARY_MAX = 48
+"""Most cells of the result column."""
 
 
 def fit_end(text: str, width: int) -> str:
@@ -75,7 +79,9 @@ class Columns(msgspec.Struct, frozen=True):
                 its start and duration columns would stay empty, so they go).
 
         The status column keeps one width whatever the statuses, so that rows do not
-        jump sideways each time a call completes.
+        jump sideways each time a call completes. Where the result column would not
+        fit, the status keeps its symbol only (its colour says the rest) and the target
+        takes the cells of the word.
         """
         index = max(2, len(str(max(rows, 1))))
         kind = max(4, min(kind, KIND_WIDTH))
@@ -83,17 +89,17 @@ class Columns(msgspec.Struct, frozen=True):
         duration = DURATION_WIDTH if timed else 0
         fixed = index + kind + status + duration + 4 * GAP
         flexible = width - fixed
-        if flexible < 16:
-            # Narrow: the status keeps its symbol only, the duration goes.
-            status, duration = 1, 0
-            fixed = index + kind + status + 3 * GAP
-            flexible = width - fixed
         if flexible < 30:
-            return cls(index, kind, max(flexible, 0), status, duration, 0)
+            # Narrow: no result column; the status keeps its symbol, and below 16 cells
+            # the duration goes too.
+            status = 1
+            if flexible < 16:
+                duration = 0
+            fixed = index + kind + status + duration + (4 if duration else 3) * GAP
+            return cls(index, kind, max(width - fixed, 0), status, duration, 0)
         start = 0
         if flexible >= 60 and timed:
             start = START_WIDTH
             flexible -= start + GAP
-        summary = min(max(flexible // 3, 12), 48)
-        target = flexible - summary - GAP
-        return cls(index, kind, target, status, duration, summary, start)
+        summary = min(max(flexible // 3, SUMMARY_MIN), SUMMARY_MAX)
+        return cls(index, kind, flexible - summary - GAP, status, duration, summary, start)

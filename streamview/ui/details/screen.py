@@ -212,7 +212,7 @@ class ToolCallDetailScreen(SectionScreen):
             yield Static(id="detail-duration", markup=False)
         yield Static(id="detail-meta")
         yield self.loading_line()
-        yield SectionView(id="detail-body")
+        yield SectionView(id="detail-body", named="details")
         yield Footer()
 
     def _watched(self) -> tuple[object, ...]:

@@ -17,6 +17,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual import events, work
 from textual.actions import SkipAction
+from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
@@ -32,6 +33,12 @@ from streamview.ui.transcript.block_layout import offscreen_console
 
 MAX_RENDER_WIDTH = 20_000
 """Widest line laid out for sideways scrolling; wider texts are folded instead."""
+LINE = "scroll a line up / down"
+"""What the up and down keys of a section view do (the help's words)."""
+PAGE = "a page up / down"
+"""What the page keys do."""
+ENDS = "to the top / bottom, at once"
+"""What home, g, end and G do."""
 
 
 class LaidOutLines(Sequence[Strip]):
@@ -173,16 +180,68 @@ class SectionView(ScrollView, can_focus=True):
     COMPONENT_CLASSES: ClassVar[set[str]] = {"section-view--title"}
     """Component classes: styled in ``streamview.tcss``."""
 
+    # Textual binds the arrows, pgup/pgdn and home/end already; bound here as well, with
+    # less's letters, so the help and the palette list them by what they scroll.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up,k", "scroll_up", "Scroll up", show=False, tooltip=LINE),
+        Binding("down,j", "scroll_down", "Scroll down", show=False, tooltip=LINE),
+        Binding("pageup", "page_up", "Page up", show=False, tooltip=PAGE),
+        Binding("pagedown", "page_down", "Page down", show=False, tooltip=PAGE),
+        Binding("home,g", "scroll_home", "Top", show=False, tooltip=ENDS),
+        Binding("end", "scroll_end", "Bottom", show=False, tooltip=ENDS),
+        # G keeps what it means everywhere (a playback goes to 100 %) and scrolls here
+        # too; no name of its own: the palette's entry is end's ("Bottom of details").
+        Binding("G", "scroll_end(True)", "", show=False, tooltip=ENDS),
+    ]
+
     class Ready(Message):
         """The sections are laid out and on screen."""
 
-    def __init__(self, *, id: str | None = None) -> None:
-        """Create an empty view; :meth:`show` gives it sections."""
+    def __init__(self, *, id: str | None = None, named: str = "the view") -> None:
+        """Create an empty view; :meth:`show` gives it sections.
+
+        Args:
+            id: The widget's id.
+            named: What the view shows, as the palette names its keys ("Top of details").
+        """
         super().__init__(id=id)
+        self.PALETTE_TITLES = {
+            "scroll_up": f"Scroll {named} up",
+            "scroll_down": f"Scroll {named} down",
+            "page_up": f"Page {named} up",
+            "page_down": f"Page {named} down",
+            "scroll_home": f"Top of {named}",
+            "scroll_end": f"Bottom of {named}",
+        }
+        """The palette's names of the scrolling keys, saying what they scroll."""
         self.sections: Sequence[Section] | None = None
         self._strips: Sequence[Strip] = []
         self._laid_out_width = -1
         self._title_style: Style | None = None
+
+    def action_scroll_up(self) -> None:
+        """Up, k: a line up at once (a held key glides in Textual, and lags behind)."""
+        if not self.allow_vertical_scroll:
+            raise SkipAction()
+        self.scroll_up(animate=False)
+
+    def action_scroll_down(self) -> None:
+        """Down, j: a line down at once."""
+        if not self.allow_vertical_scroll:
+            raise SkipAction()
+        self.scroll_down(animate=False)
+
+    def action_page_up(self) -> None:
+        """Page up at once."""
+        if not self.allow_vertical_scroll:
+            raise SkipAction()
+        self.scroll_page_up(animate=False)
+
+    def action_page_down(self) -> None:
+        """Page down at once."""
+        if not self.allow_vertical_scroll:
+            raise SkipAction()
+        self.scroll_page_down(animate=False)
 
     def action_scroll_home(self) -> None:
         """Home: to the top at once, as less does (Textual glides, up to a second)."""
@@ -190,11 +249,18 @@ class SectionView(ScrollView, can_focus=True):
             raise SkipAction()
         self.scroll_home(animate=False, x_axis=self.scroll_y == 0)
 
-    def action_scroll_end(self) -> None:
-        """End: to the bottom at once."""
+    def action_scroll_end(self, pass_on: bool = False) -> None:
+        """End: to the bottom at once.
+
+        Args:
+            pass_on: The key goes on to the app's binding too (``G`` takes a playback
+                to its end wherever it is pressed).
+        """
         if not self.allow_vertical_scroll:
             raise SkipAction()
         self.scroll_end(animate=False, x_axis=self.scroll_y == self.max_scroll_y)
+        if pass_on:
+            raise SkipAction()
 
     @property
     def lines(self) -> Sequence[Strip]:

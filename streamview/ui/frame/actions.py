@@ -55,7 +55,7 @@ class ViewerActions(SearchActions):
     search is :class:`~streamview.ui.frame.search_actions.SearchActions`')."""
 
     PALETTE_TITLES: ClassVar[dict[str, str]] = {
-        "help": "Help: every key",
+        "help": "Help: key bindings and shortcuts",
         "toggle_thinking": "Show or hide thinking",
         "toggle_follow": "Follow the newest on/off",
         "event_log": "Event log",

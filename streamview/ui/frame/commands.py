@@ -189,6 +189,7 @@ def viewer_help(app: App[Any]) -> list[HelpSection]:
 
     from streamview.ui.calls.table import ToolCallTable
     from streamview.ui.details.screen import SectionScreen, ToolCallDetailScreen
+    from streamview.ui.details.section_view import SectionView
     from streamview.ui.frame.export_dialog import ExportDialog
     from streamview.ui.log.event_log import EventEntryScreen, EventLogList, EventLogScreen
     from streamview.ui.transcript.transcript import Transcript
@@ -202,15 +203,17 @@ def viewer_help(app: App[Any]) -> list[HelpSection]:
         "Palette",
         tooltip="command palette: every action by name",
     )
-    log = [*EventLogScreen.BINDINGS, *EventLogList.BINDINGS, *EventEntryScreen.BINDINGS]
+    log = [*EventLogScreen.BINDINGS, *EventLogList.BINDINGS]
+    sections = [*SectionScreen.BINDINGS, *SectionView.BINDINGS]
     return help_sections(
         [
             ("Anywhere", [*anywhere, palette, *as_bindings(TextualScreen.BINDINGS)]),
             ("Transcript", Transcript.BINDINGS),
             ("Tool calls", ToolCallTable.BINDINGS),
             ("Playback (a file) and export", playback),
-            ("A tool call's details", [*SectionScreen.BINDINGS, *ToolCallDetailScreen.BINDINGS]),
-            ("Event log", log),
+            ("A tool call's details (enter)", [*ToolCallDetailScreen.BINDINGS, *sections]),
+            ("Event log (l)", log),
+            ("A line of the event log (enter there)", [*EventEntryScreen.BINDINGS, *sections]),
             ("Export dialog (x): enter saves", ExportDialog.BINDINGS),
             ("This help", HelpScreen.BINDINGS),
         ]

@@ -399,7 +399,7 @@ class EventEntryScreen(SectionScreen):
         title = f"line {self.entry.line} · {self.entry.kind} · {self.entry.label}"
         yield Static(title, id="event-entry-title", markup=False)
         yield self.loading_line()
-        yield SectionView(id="event-entry-body")
+        yield SectionView(id="event-entry-body", named="the line")
         yield Footer()
 
     def on_mount(self) -> None:

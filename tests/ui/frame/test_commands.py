@@ -96,7 +96,7 @@ async def test_the_palette_finds_every_action_a_person_asks_for() -> None:
             "Show or hide thinking",
             "Follow the newest on/off",
             "Event log",
-            "Help: every key",
+            "Help: key bindings and shortcuts",
             "Step one event forward",
             "Step one event back",
             "Restart playback",

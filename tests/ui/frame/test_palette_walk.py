@@ -23,6 +23,7 @@ from streamview.sources import FileSource
 from streamview.ui.calls.filter import CallFilter
 from streamview.ui.details import handoff
 from streamview.ui.details.screen import ToolCallDetailScreen
+from streamview.ui.details.section_view import SectionView
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.log.event_log import EventLogList
 from streamview.ui.playback.feed import PlaybackFeed
@@ -81,6 +82,9 @@ class Seen:
     log_rows: int
     raw: bool | None
     handed: tuple[tuple[str, ...], ...]
+    body_scroll: float
+    """Where a call's details are scrolled to (0 elsewhere)."""
+    body_max: float
 
 
 @dataclass
@@ -98,6 +102,7 @@ class Walk:
         logs = screen.query(EventLogList)
         elapsed, total_ms = feed.times() if feed.loaded else (0.0, 1.0)
         focused = screen.focused
+        bodies = screen.query(SectionView)
         return Seen(
             screens=tuple(type(s).__name__ for s in app.screen_stack),
             focused=(focused.id or type(focused).__name__) if focused is not None else None,
@@ -124,6 +129,8 @@ class Walk:
             log_rows=logs.first().row_count if logs else 0,
             raw=getattr(screen, "raw", None),
             handed=tuple(self.handed),
+            body_scroll=bodies.first().scroll_y if bodies else 0,
+            body_max=bodies.first().max_scroll_y if bodies else 0,
         )
 
 
@@ -146,7 +153,7 @@ CHECKS: dict[str, Check] = {
     # Textual's theme picker: the palette turns into the list of themes.
     "Theme": lambda b, a: top(a) == "CommandPalette",
     "Quit": lambda b, a: a.returned is not None,
-    "Help: every key": lambda b, a: top(a) == "HelpScreen",
+    "Help: key bindings and shortcuts": lambda b, a: top(a) == "HelpScreen",
     "Search": lambda b, a: a.search_open and a.focused == "search",
     "Next match": lambda b, a: a.search_at != b.search_at,
     "Previous match": lambda b, a: a.search_at != b.search_at,
@@ -209,6 +216,12 @@ CHECKS: dict[str, Check] = {
     "Close event log": lambda b, a: a.screens == ("Screen",),
     "Close details": lambda b, a: a.screens == ("Screen",),
     "Raw JSON of the call": lambda b, a: a.raw is True and b.raw is False,
+    "Scroll details up": lambda b, a: a.body_scroll == b.body_scroll - 1,
+    "Scroll details down": lambda b, a: a.body_scroll == b.body_scroll + 1,
+    "Page details up": lambda b, a: a.body_scroll < b.body_scroll - 1,
+    "Page details down": lambda b, a: a.body_scroll > b.body_scroll + 1,
+    "Top of details": lambda b, a: a.body_scroll == 0 < b.body_scroll,
+    "Bottom of details": lambda b, a: a.body_scroll == a.body_max > b.body_scroll,
 }
 """What each entry's name promises, as a change between before and after."""
 
@@ -264,6 +277,9 @@ async def to_base(walk: Walk, pilot: Pilot[Any], where: str) -> None:
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ToolCallDetailScreen))
         await settle_walk(pilot)
+        body = app.screen.query_one(SectionView)
+        assert body.max_scroll_y > 10, "the details need a few pages to scroll"
+        body.scroll_to(y=body.max_scroll_y // 2, animate=False, immediate=True)
     elif where == "log":
         await pilot.press("l")
         await wait_for(pilot, lambda: bool(app.screen.query(EventLogList)))

@@ -18,6 +18,8 @@ from streamview.ui.frame.app import StreamviewApp
 from ..conftest import RECORDINGS, FakeClock, settle, wait_for
 
 RECORDING = RECORDINGS / "success-multi-tool.ndjson"
+HELP = "Help: key bindings and shortcuts"
+"""The palette's name of the help (``?``)."""
 TEXTUALS_OWN = {"Keys", "Screenshot", "Maximize", "Minimize", "Page Left", "Page Right"}
 """Textual's entries that did nothing here, or did it badly (and "Scroll …" below)."""
 
@@ -71,8 +73,8 @@ async def test_first_and_last_typed_bring_the_first_and_last_call(focus: str) ->
 @pytest.mark.parametrize(
     ("words", "first"),
     [
-        ("Keys", None),  # Textual's panel is gone (the word finds nothing else)
-        ("Key", "Help: every key"),
+        ("Keys", HELP),  # Textual's panel is gone: the word finds streamview's help
+        ("Key", HELP),
         ("Screenshot", "Export transcript and screenshot"),
         ("Page Left", None),
         ("Scroll Left", None),
@@ -106,3 +108,28 @@ async def test_keys_typed_opens_the_help_and_one_escape_closes_it() -> None:
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is app.main_screen)
         assert [type(s).__name__ for s in app.screen_stack] == ["Screen"]
+
+
+@pytest.mark.parametrize("where", ["transcript", "table", "details", "log"])
+@pytest.mark.parametrize("words", ["keys", "help", "shortcuts", "keybindings"])
+async def test_the_words_a_person_tries_for_the_key_list_bring_the_help(
+    words: str, where: str
+) -> None:
+    """What a person looking for the key list types (Textual's "Keys" entry was its
+    answer once; lazygit calls the list "keybindings"): the help comes first, Enter
+    opens it, one Escape goes back to where the palette was opened."""
+    app = StreamviewApp(FileSource(RECORDING), clock=FakeClock())
+    async with app.run_test(size=(110, 36)) as pilot:
+        await settle(pilot)
+        if where != "transcript":
+            await pilot.press("tab")
+        if where in ("details", "log"):
+            await pilot.press("enter" if where == "details" else "l")
+            await wait_for(pilot, lambda: app.screen is not app.main_screen)
+        below = app.screen
+        entries = await type_in_palette(pilot, words)
+        assert entries[0] == HELP, entries
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "HelpScreen")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is below)
