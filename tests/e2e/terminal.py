@@ -26,21 +26,30 @@ class Tmux:
         self.width = width
         self.height = height
 
-    def tmux(self, *args: str) -> str:
-        """Run a tmux command on this server; its stdout."""
-        result = subprocess.run(
+    def run(self, *args: str) -> subprocess.CompletedProcess[str]:
+        """Run a tmux command on this server."""
+        return subprocess.run(
             ["tmux", "-L", self.socket, *args],
             capture_output=True,
             text=True,
             timeout=10,
             check=False,
         )
-        return result.stdout
+
+    def tmux(self, *args: str) -> str:
+        """Run a tmux command on this server; its stdout."""
+        return self.run(*args).stdout
 
     def start(self, command: str) -> None:
         """Start ``command`` (a shell line) in a new detached session."""
         size = ("-x", str(self.width), "-y", str(self.height))
-        self.tmux("new-session", "-d", *size, command)
+        deadline = time.monotonic() + 10
+        # A server going away (one emptied a moment ago) refuses it: try again. (A
+        # server killed by kill() is gone before it returns.)
+        while self.run("new-session", "-d", *size, command).returncode != 0:
+            if time.monotonic() > deadline:
+                raise AssertionError("tmux would not start a session")
+            time.sleep(0.1)
         self.tmux("set-option", "-g", "window-size", "manual")
         self.tmux("resize-window", *size)
 
@@ -64,8 +73,11 @@ class Tmux:
         raise AssertionError(f"screen never matched; last screen:\n{screen}")
 
     def kill(self) -> None:
-        """Kill the server and everything in it."""
+        """Kill the server and everything in it, and wait until it is gone."""
         self.tmux("kill-server")
+        deadline = time.monotonic() + 5
+        while self.run("list-sessions").returncode == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
 
 
 def viewer_line(
