@@ -4,10 +4,15 @@ textual-serve starts one ``streamview`` process per browser tab, with the same
 arguments minus ``--serve``/``--port``, and draws its screen in the page; keys work
 as in a terminal. The served process has no terminal on stdout, so it is told apart
 by the driver textual-serve sets (:func:`served`).
+
+Only the person holding the printed address (its secret token) gets a viewer, from
+the page's own origin, under a name the server is served as, and no more than
+``--max-viewers`` at once (:mod:`streamview.serve_guard`, :mod:`streamview.serve_server`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import errno
 import os
@@ -20,6 +25,8 @@ from pathlib import Path
 DEFAULT_PORT = 8000
 WEB_DRIVER_SUFFIX = ":WebDriver"
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
+SERVER_OPTIONS = ("--port", "--host", "--public-url", "--max-viewers")
+"""Options of the server, with a value, that the served viewer is not given."""
 
 
 def served() -> bool:
@@ -28,16 +35,16 @@ def served() -> bool:
 
 
 def served_arguments(arguments: Sequence[str]) -> list[str]:
-    """``arguments`` without ``--serve``, ``--host`` and ``--port`` (and their values)."""
+    """``arguments`` without ``--serve`` and the server's options (and their values)."""
     out: list[str] = []
     skip_value = False
     for argument in arguments:
         if skip_value:
             skip_value = False
             continue
-        if argument == "--serve" or argument.startswith(("--port=", "--host=")):
+        if argument == "--serve" or argument.startswith(tuple(f"{o}=" for o in SERVER_OPTIONS)):
             continue
-        if argument in ("--port", "--host"):
+        if argument in SERVER_OPTIONS:
             skip_value = True
             continue
         out.append(argument)
@@ -46,40 +53,75 @@ def served_arguments(arguments: Sequence[str]) -> list[str]:
 
 def serve_command(arguments: Sequence[str]) -> str:
     """The shell command each browser tab runs."""
-    return shlex.join([sys.executable, "-m", "streamview", *served_arguments(arguments)])
+    return shlex.join(serve_argv(arguments))
 
 
-def serve(arguments: Sequence[str], host: str = "localhost", port: int = DEFAULT_PORT) -> int:
+def serve_argv(arguments: Sequence[str]) -> list[str]:
+    """The command each browser tab runs, as its arguments."""
+    return [sys.executable, "-m", "streamview", *served_arguments(arguments)]
+
+
+def serve(
+    arguments: Sequence[str],
+    host: str = "localhost",
+    port: int = DEFAULT_PORT,
+    public_url: str | None = None,
+    max_viewers: int | None = None,
+) -> int:
     """Serve the viewer on ``http://host:port`` until interrupted.
 
     Args:
         arguments: The command line streamview was given (``--serve`` included).
         host: Interface to listen on.
         port: Port to listen on.
+        public_url: The address a proxy serves it as, if any (the page's addresses).
+        max_viewers: Viewers at once (``None``: the settings', else 4).
 
     Returns:
         The exit status.
     """
     try:
-        from textual_serve.server import Server
+        from streamview.serve_server import ViewerServer
     except ImportError:
         sys.stderr.write(f"streamview: --serve needs textual-serve: {install_hint()}\n")
+        return 2
+    from streamview.serve_guard import Gate, check_public_url
+
+    problem = None if public_url is None else check_public_url(public_url)
+    if problem is not None:
+        sys.stderr.write(f"streamview: {problem}\n")
         return 2
     problem = cannot_listen(host, port)
     if problem is not None:
         sys.stderr.write(f"streamview: cannot serve on {host}:{port}: {problem}\n")
         return 2
-    command = serve_command(arguments)
-    exposed = "" if host in LOCAL_HOSTS else " (reachable from other machines)"
-    sys.stderr.write(f"streamview: serving on http://{host}:{port}{exposed} (Ctrl+C stops)\n")
-    server = Server(command, host=host, port=port, title="streamview")
+    gate = Gate(host, port, public_url=public_url, max_viewers=max_viewers or settings_cap())
+    server = ViewerServer(serve_argv(arguments), gate)
+
+    def listening() -> None:
+        exposed = "" if host in LOCAL_HOSTS else " (reachable from other machines)"
+        sys.stderr.write(
+            f"streamview: serving on {gate.printed_url()}{exposed}\n"
+            f"streamview: the token in that address lets a browser in; at most "
+            f"{gate.max_viewers} viewers at once (Ctrl+C stops)\n"
+        )
+        sys.stderr.flush()
+
     try:
-        with contextlib.suppress(KeyboardInterrupt):
-            server.serve()
+        with contextlib.suppress(KeyboardInterrupt):  # a Ctrl+C before the handler is set
+            asyncio.run(server.run(listening))
     except OSError as error:  # lost a race for the port, or the interface went away
         sys.stderr.write(f"streamview: cannot serve on {host}:{port}: {error.strerror or error}\n")
         return 2
     return 0
+
+
+def settings_cap() -> int:
+    """The ``max_viewers`` setting (4 unless the settings file says otherwise)."""
+    from streamview.settings import Settings
+
+    settings, _ = Settings.load()
+    return settings.max_viewers
 
 
 def install_hint(package_root: Path | None = None) -> str:

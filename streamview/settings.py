@@ -43,6 +43,8 @@ class Settings:
     """The longest line read whole (``64M``; ``--max-line`` wins): see the README."""
     filter_run: str = ""
     """The file the filter was set on: it is shown filtered again, no other run is."""
+    max_viewers: int = 4
+    """Browser tabs ``--serve`` gives a viewer at once (``--max-viewers`` wins)."""
 
     @classmethod
     def load(cls, path: Path | None = None) -> tuple[Settings, str | None]:
@@ -64,6 +66,9 @@ class Settings:
                 if isinstance(value, dict):
                     pairs = {k: v for k, v in value.items() if isinstance(v, str)}
                     setattr(settings, known.name, pairs)
+            elif type(default) is int:  # a count: a whole number above 0 (not a bool)
+                if type(value) is int and value > 0:
+                    setattr(settings, known.name, value)
             elif isinstance(value, bool) if isinstance(default, bool) else isinstance(value, str):
                 setattr(settings, known.name, value)
         return settings, None
@@ -78,6 +83,8 @@ class Settings:
                 lines.append(f"{name} = {'true' if value else 'false'}")
             elif isinstance(value, str):
                 lines.append(f"{name} = {_toml_string(value)}")
+            elif isinstance(value, int):
+                lines.append(f"{name} = {value}")
             elif isinstance(value, dict) and value:
                 tables += ["", f"[{name}]"]
                 tables += [f"{_toml_string(k)} = {_toml_string(v)}" for k, v in value.items()]

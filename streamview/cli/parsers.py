@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from streamview import __version__
-from streamview.cli.common import port_number, positive_number, run_number
+from streamview.cli.common import count, port_number, positive_number, run_number
 from streamview.core import dialects
 from streamview.core.local_paths import parse_cwd_map
 
@@ -205,6 +205,19 @@ def add_view_options(parser: argparse.ArgumentParser, file: bool = True) -> None
     )
     replay.add_argument(
         "--port", type=port_number, default=8000, help="port for --serve (default 8000)"
+    )
+    replay.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="with --serve behind a proxy: the address browsers use (https://host/path); "
+        "the page's scripts and websocket are written under it",
+    )
+    replay.add_argument(
+        "--max-viewers",
+        type=count,
+        metavar="N",
+        help="with --serve: browser tabs given a viewer at once, each a process "
+        "(default 4, or max_viewers in the settings file); more are refused",
     )
     replay.add_argument(
         "--export-markdown",

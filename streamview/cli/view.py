@@ -72,7 +72,13 @@ def main_view(arguments: list[str], args: argparse.Namespace | None = None) -> i
         problem = unviewable(Path(args.input))
         if problem is not None:
             return fail(problem)
-        return serve(arguments, host=args.host, port=args.port)
+        return serve(
+            arguments,
+            host=args.host,
+            port=args.port,
+            public_url=args.public_url,
+            max_viewers=args.max_viewers,
+        )
     recorder = None
     if args.record is not None:
         from streamview.recording import Recorder
@@ -115,6 +121,8 @@ def check_options(args: argparse.Namespace, reading_stdin: bool) -> str | None:
             return "--record needs live input: a pipe, --follow FILE, or `streamview run`"
         if args.input not in (None, "-") and _same_file(args.record, args.input):
             return "--record would overwrite the file being read"
+    if not args.serve and (args.public_url is not None or args.max_viewers is not None):
+        return "--public-url and --max-viewers go with --serve"
     if args.serve:
         if reading_stdin:
             return "--serve needs a FILE (every browser tab opens its own viewer)"

@@ -2,19 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
-import socket
-import subprocess
-import sys
-import time
-from pathlib import Path
-
 import aiohttp
 import pytest
 
 from streamview.serve import serve_command, served, served_arguments
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.replay.served import FINAL, OUTCOME, first_screen, serving
 
 
 def test_served_arguments_drop_the_serve_options() -> None:
@@ -34,61 +26,10 @@ def test_served_is_told_by_the_web_driver(monkeypatch: pytest.MonkeyPatch) -> No
     assert served()
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("localhost", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def test_the_served_viewer_draws_the_final_state() -> None:
-    port = free_port()
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamview",
-            "--serve",
-            "--port",
-            str(port),
-            "recordings/success-multi-tool.ndjson",
-        ],
-        cwd=REPO,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-
-    async def screen_text() -> str:
-        text = ""
-        deadline = time.monotonic() + 60
+async def test_the_served_viewer_draws_the_final_state() -> None:
+    with serving() as served:
         async with aiohttp.ClientSession() as session:
-            while True:
-                try:
-                    socket_ = await session.ws_connect(
-                        f"http://localhost:{port}/ws?width=120&height=40"
-                    )
-                    break
-                except aiohttp.ClientError:
-                    assert time.monotonic() < deadline, "server never answered"
-                    await asyncio.sleep(0.2)
+            socket_ = await session.ws_connect(served.url("/ws") + "&width=120&height=40")
             async with socket_:
-                while time.monotonic() < deadline and "event 170 of 170" not in text:
-                    try:
-                        message = await socket_.receive(timeout=5)
-                    except TimeoutError:
-                        continue
-                    if message.type == aiohttp.WSMsgType.TEXT:
-                        text += message.data
-                    elif message.type == aiohttp.WSMsgType.BINARY:
-                        text += message.data.decode("utf-8", "replace")
-                    else:
-                        break
-        return text
-
-    try:
-        text = asyncio.run(screen_text())
-    finally:
-        server.terminate()
-        server.wait(10)
-    assert "event 170 of 170" in text
-    assert "success in 36.5s" in text
+                text = await first_screen(socket_, until=OUTCOME)
+    assert FINAL in text
