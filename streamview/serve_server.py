@@ -147,7 +147,7 @@ class ViewerServer(Server):
         tabs = f"{self.viewers} viewer{'s' if self.viewers != 1 else ''}"
         return (
             f"streamview: {tabs} open already, the most this server allows "
-            "(--max-viewers): close a tab, then Restart"
+            "(--max-viewers): close a tab, then try again"
         )
 
     async def on_startup(self, app: web.Application) -> None:

@@ -93,7 +93,7 @@ async def test_a_tab_beyond_the_cap_is_told_so_and_a_closed_tab_ends_its_viewer(
             assert closed.type == aiohttp.WSMsgType.CLOSE and closed.data == 1013
             assert "--max-viewers" in closed.extra
             status, text = await page(served.url())
-            assert status == 503 and "(--max-viewers): close a tab, then Restart" in text
+            assert status == 503 and "(--max-viewers): close a tab, then try again" in text
             assert served.viewers() == [viewer]
             await first.close()
             wait_until(lambda: served.viewers() == [], "the viewer ended with its socket")
