@@ -5,6 +5,9 @@ its viewer; the page's addresses follow the browser's, not the listening address
 from __future__ import annotations
 
 import re
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import aiohttp
@@ -12,7 +15,7 @@ import pytest
 
 from streamview.serve import served_arguments, settings_cap
 from streamview.serve_guard import Gate
-from tests.replay.served import DEADLINE, Served, first_screen, serving, wait_until
+from tests.replay.served import DEADLINE, RECORDING, REPO, Served, first_screen, serving, wait_until
 
 pytest.importorskip("textual_serve")
 
@@ -170,3 +173,46 @@ def test_the_cap_comes_from_the_settings_unless_given(private_settings: Path) ->
     assert settings_cap() == 2
     path.write_text("max_viewers = true\n")
     assert settings_cap() == 4
+
+
+async def test_stopping_the_server_ends_its_viewers() -> None:
+    with serving() as served:
+        async with aiohttp.ClientSession() as session:
+            socket_ = await session.ws_connect(served.url("/ws"))
+            await first_screen(socket_)
+            viewers = served.viewers()
+            assert len(viewers) == 1
+            served.process.send_signal(signal.SIGTERM)
+            assert served.process.wait(DEADLINE) == 0
+            closed = await socket_.receive(timeout=DEADLINE)
+            assert closed.type == aiohttp.WSMsgType.CLOSE and closed.extra == "streamview stopped"
+    assert not Path(f"/proc/{viewers[0]}").exists() or "Z" in zombie_state(viewers[0])
+
+
+def zombie_state(pid: int) -> str:
+    """The state letter of ``pid`` (``Z``: ended, not yet reaped)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--serve", "--public-url", "ftp://demo.example/"], "--public-url: not an http(s)"),
+        (["--serve", "--max-viewers", "0"], "--max-viewers: must be 1 or more, not 0"),
+        (["--max-viewers", "2"], "--public-url and --max-viewers go with --serve"),
+    ],
+)
+def test_bad_server_options_are_refused_with_exit_2(options: list[str], said: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "streamview", *options, RECORDING],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 2 and said in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr and "serving on" not in done.stderr
