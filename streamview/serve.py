@@ -103,7 +103,8 @@ def serve(
         sys.stderr.write(
             f"streamview: serving on {gate.printed_url()}{exposed}\n"
             f"streamview: the token in that address lets a browser in; at most "
-            f"{gate.max_viewers} viewers at once (Ctrl+C stops)\n"
+            f"{gate.max_viewers} viewer{'s' if gate.max_viewers != 1 else ''} at once "
+            "(Ctrl+C stops)\n"
         )
         sys.stderr.flush()
 
