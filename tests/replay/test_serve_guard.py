@@ -216,3 +216,35 @@ def test_bad_server_options_are_refused_with_exit_2(options: list[str], said: st
     )
     assert done.returncode == 2 and said in done.stderr, done.stderr
     assert "Traceback" not in done.stderr and "serving on" not in done.stderr
+
+
+async def test_a_viewer_that_ignores_quit_and_sigterm_is_killed(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A hung viewer does not outlive its socket: quit asked, then SIGTERM, then SIGKILL."""
+    from textual_serve.download_manager import DownloadManager
+
+    from streamview import serve_server
+
+    monkeypatch.setattr(serve_server, "QUIT_GRACE", 0.3)
+    monkeypatch.setattr(serve_server, "KILL_GRACE", 0.3)
+    ready = tmp_path / "ready"
+    stubborn = (
+        "import pathlib, signal, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+        "pathlib.Path(sys.argv[1]).touch(); time.sleep(60)"
+    )
+    service = serve_server.ViewerService(
+        [sys.executable, "-c", stubborn, str(ready)],
+        write_bytes=nothing,
+        write_str=nothing,
+        close=nothing,
+        download_manager=DownloadManager(),
+    )
+    await service.start(80, 24)
+    wait_until(ready.exists, "the viewer ignoring SIGTERM")
+    await service.stop()
+    assert service._process is not None and service._process.returncode == -signal.SIGKILL
+
+
+async def nothing(*_: object) -> None:
+    """A socket that takes everything and sends nothing."""
