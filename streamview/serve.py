@@ -99,7 +99,9 @@ def serve(
     server = ViewerServer(serve_argv(arguments), gate)
 
     def listening() -> None:
-        exposed = "" if host in LOCAL_HOSTS else " (reachable from other machines)"
+        exposed = ""  # behind a proxy (--public-url), only its address makes the page work
+        if host not in LOCAL_HOSTS and public_url is None:
+            exposed = f" (reachable from other machines; here: {gate.printed_url(local=True)})"
         sys.stderr.write(
             f"streamview: serving on {gate.printed_url()}{exposed}\n"
             f"streamview: the token in that address lets a browser in; at most "

@@ -156,13 +156,16 @@ class Gate:
             return self.public_url.rstrip("/")
         return f"http://{host_header.strip()}"
 
-    def printed_url(self) -> str:
-        """The address the command prints, token included."""
-        if self.public_url is not None:
+    def printed_url(self, local: bool = False) -> str:
+        """The address the command prints, token included (``local``: as this machine
+        opens it, ``localhost``)."""
+        if self.public_url is not None and not local:
             base = self.public_url.rstrip("/")
         else:
-            name = socket.gethostname() if self.listens_everywhere() else self.host
-            base = f"http://{url_host(name.strip('[]'), self.port)}"
+            name = "localhost" if local else self.host.strip("[]")
+            if self.listens_everywhere() and not local:
+                name = socket.gethostname()
+            base = f"http://{url_host(name, self.port)}"
         return f"{base}/?{TOKEN_PARAMETER}={self.token}"
 
 

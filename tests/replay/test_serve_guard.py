@@ -110,6 +110,8 @@ async def test_the_page_is_written_for_the_address_the_browser_used() -> None:
     with serving("--host", "0.0.0.0") as served:
         status, text = await page(served.url(host="127.0.0.2"))
     assert status == 200
+    assert f"here: http://localhost:{served.port}/?token={served.token})" in served.stderr[0]
+    assert "0.0.0.0" not in served.stderr[0]
     addresses = set(re.findall(r"""(?:src|href|url)=?\(?["']([^"']+)""", text))
     addresses |= set(re.findall(r'data-session-websocket-url="([^"]+)"', text))
     base = f"127.0.0.2:{served.port}/"
