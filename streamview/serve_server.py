@@ -194,13 +194,12 @@ class ViewerServer(Server):
             raise web.HTTPForbidden(text=refused.text)
         websocket = web.WebSocketResponse(heartbeat=15)
         full = self._full()
-        await websocket.prepare(request)
         if full is not None:
+            await websocket.prepare(request)
             await websocket.send_bytes(f"\r\n  {full}\r\n".encode())
             await websocket.close(code=WSCloseCode.TRY_AGAIN_LATER, message=full.encode()[:120])
             return websocket
-        self.viewers += 1  # counted before any await: the check above cannot be raced
-        self.sockets.add(websocket)
+        self.viewers += 1  # taken with no await since the check: two sockets cannot race
         service = ViewerService(
             self.argv,
             write_bytes=websocket.send_bytes,
@@ -209,6 +208,8 @@ class ViewerServer(Server):
             download_manager=self.download_manager,
         )
         try:
+            await websocket.prepare(request)
+            self.sockets.add(websocket)
             width = to_int(request.query.get("width", "80"), 80)
             height = to_int(request.query.get("height", "24"), 24)
             await service.start(width, height)

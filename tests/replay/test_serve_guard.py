@@ -4,6 +4,7 @@ its viewer; the page's addresses follow the browser's, not the listening address
 
 from __future__ import annotations
 
+import asyncio
 import re
 import signal
 import subprocess
@@ -250,3 +251,17 @@ async def test_a_viewer_that_ignores_quit_and_sigterm_is_killed(
 
 async def nothing(*_: object) -> None:
     """A socket that takes everything and sends nothing."""
+
+
+async def test_sockets_opened_at_once_never_pass_the_cap() -> None:
+    with serving("--max-viewers", "2") as served:
+        async with aiohttp.ClientSession() as session:
+            sockets = await asyncio.gather(
+                *(session.ws_connect(served.url("/ws")) for _ in range(8))
+            )
+            firsts = await asyncio.gather(*(s.receive(timeout=DEADLINE) for s in sockets))
+            refused = [f for f in firsts if b"open already" in f.data]
+            assert len(refused) == 6
+            assert len(served.viewers()) == 2
+            for socket_ in sockets:
+                await socket_.close()
