@@ -21,6 +21,7 @@ import ipaddress
 import secrets
 import socket
 from dataclasses import dataclass, field
+from functools import cached_property
 from urllib.parse import urlsplit
 
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
@@ -110,21 +111,23 @@ class Gate:
         """Whether the server listens on every interface (``--host 0.0.0.0``)."""
         return self.host.strip("[]") in WILDCARD_HOSTS
 
-    def served_names(self) -> set[str]:
-        """The names (not addresses) the server answers to."""
+    @cached_property
+    def served_names(self) -> frozenset[str]:
+        """The names (not addresses) the server answers to (looked up once: ``getfqdn``
+        may ask a name server)."""
         names = {*LOCAL_NAMES, self.host.strip("[]").lower()}
         if self.public_url is not None and (public := origin_of(self.public_url)):
             names.add(public[1])
         if self.listens_everywhere():
             names |= {socket.gethostname().lower(), socket.getfqdn().lower()}
-        return names - {""}
+        return frozenset(names - {""})
 
     def host_allowed(self, header: str | None) -> bool:
         """Whether a request's ``Host`` names this server (not a rebinding attacker's)."""
         if not header or (parsed := split_host(header)) is None:
             return False
         name, _ = parsed
-        if name in self.served_names():
+        if name in self.served_names:
             return True
         address = as_address(name)
         if address is None:

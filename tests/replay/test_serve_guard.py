@@ -188,6 +188,8 @@ async def test_stopping_the_server_ends_its_viewers() -> None:
             served.process.send_signal(signal.SIGTERM)
             assert served.process.wait(DEADLINE) == 0
             closed = await socket_.receive(timeout=DEADLINE)
+            while closed.type == aiohttp.WSMsgType.BINARY:  # the last frames drawn
+                closed = await socket_.receive(timeout=DEADLINE)
             assert closed.type == aiohttp.WSMsgType.CLOSE and closed.extra == "streamview stopped"
     assert not Path(f"/proc/{viewers[0]}").exists() or "Z" in zombie_state(viewers[0])
 
