@@ -13,6 +13,7 @@ from textual.binding import Binding, BindingType
 from streamview.core.state import Session, ToolCall
 from streamview.ui.calls.filter import CallFilter, kind_counts
 from streamview.ui.text.row_cursor import RowCursorView, cursor_bindings
+from streamview.ui.text.safe_text import phrase, toast
 
 if TYPE_CHECKING:
     pass
@@ -172,13 +173,18 @@ class TableKeys(RowCursorView):
         self.set_filter(chosen)
         kind = chosen.kind
         if kind is None:
-            self.notify(f"all kinds · {len(calls):,} calls", timeout=2)
+            toast(self.app, phrase("all kinds · {n:,} calls", n=len(calls)), timeout=2)
             return
         upcoming = self._kind_after(kind)
         then = f"{upcoming} ({counts[upcoming]:,})" if upcoming is not None else "all"
-        self.notify(
-            f"{kind}: {counts.get(kind, 0):,} of {len(calls):,} calls · K: {then}", timeout=2
+        note = phrase(
+            "{kind}: {n:,} of {total:,} calls · K: {then}",
+            kind=kind,
+            n=counts.get(kind, 0),
+            total=len(calls),
+            then=then,
         )
+        toast(self.app, note, timeout=2)
 
     def _kind_after(self, kind: str | None) -> str | None:
         """The kind K goes to after ``kind`` (``None``: all kinds) in :attr:`kind_cycle`."""

@@ -32,7 +32,8 @@ from streamview.ui.details.section_view import SectionView
 from streamview.ui.details.sections import Section, raw_json
 from streamview.ui.details.views import args_section, result_sections
 from streamview.ui.text.capping import SHOW_ALL_KEY
-from streamview.ui.text.selection import amount, copy_with_note
+from streamview.ui.text.safe_text import copy_text, phrase, toast
+from streamview.ui.text.selection import amount
 
 
 def escaped_id(call_id: str) -> str:
@@ -150,13 +151,13 @@ class SectionScreen(Screen[None]):
         """Copy the selected text, else everything shown (the whole result)."""
         text = self.get_selected_text()
         if text:
-            copy_with_note(self.app, text, amount(text))
+            copy_text(self.app, text, phrase("{amount}", amount=amount(text)))
             return
         text = "\n".join(view.text for view in self.query(SectionView) if view.lines)
         if text.strip():
-            copy_with_note(self.app, text, f"all of it ({amount(text)})")
+            copy_text(self.app, text, phrase("all of it ({amount})", amount=amount(text)))
         else:
-            self.app.notify("nothing to copy yet", timeout=2)
+            toast(self.app, phrase("nothing to copy yet"), timeout=2)
 
 
 class ToolCallDetailScreen(SectionScreen):
@@ -207,10 +208,10 @@ class ToolCallDetailScreen(SectionScreen):
     def compose(self) -> ComposeResult:
         """Title bar, the scrollable body (loading at first), the footer."""
         with Horizontal(id="detail-title"):
-            yield Static(id="detail-heading")
+            yield Static(id="detail-heading", markup=False)
             yield Static(id="detail-status", markup=False)
             yield Static(id="detail-duration", markup=False)
-        yield Static(id="detail-meta")
+        yield Static(id="detail-meta", markup=False)
         yield self.loading_line()
         yield SectionView(id="detail-body", named="details")
         yield Footer()

@@ -30,7 +30,8 @@ from streamview.ui.calls.filter import STATUS_GROUPS, CallFilter
 from streamview.ui.calls.table import ToolCallTable
 from streamview.ui.frame.search_actions import SearchActions
 from streamview.ui.playback.feed import PlaybackFeed
-from streamview.ui.text.selection import amount, copy_target, copy_with_note
+from streamview.ui.text.safe_text import copy_text, phrase, safe, toast
+from streamview.ui.text.selection import amount, copy_target
 from streamview.ui.transcript.transcript import Transcript
 
 TEXTUAL_COMMANDS_KEPT = {"Theme"}
@@ -44,8 +45,6 @@ MAIN_SCREEN_ONLY = {
 }
 """Actions on the panes of the main screen (and ``search``): behind another screen they
 would change what cannot be seen."""
-CTRL_C_HINT = "nothing to copy or stop · q quits"
-"""What ctrl+c says when it has nothing to copy and no agent to stop."""
 WITH_A_CALL = {"next_match", "previous_match", "open_file", "page_result"}
 """Actions on a tool call: on the main screen (the table's) or in its details."""
 
@@ -179,7 +178,7 @@ class ViewerActions(SearchActions):
         if self.session_index is None:
             return
         if self._preview_progress() is not None:
-            self.notify("still loading the file…", timeout=1.5)
+            toast(self, phrase("still loading the file…"), timeout=1.5)
             return
         session = self.state.sessions[self.session_index]
         if not 0 <= message.call_index < len(session.tool_calls):
@@ -256,7 +255,7 @@ class ViewerActions(SearchActions):
         """On mount: thinking and the filter as they were left (the theme is set already)."""
         settings = self.settings
         if self._settings_problem:
-            self.notify(self._settings_problem, severity="warning", timeout=5)
+            toast(self, safe(self._settings_problem), severity="warning", timeout=5)
         if not settings.show_thinking:
             self.transcript.set_show_thinking(False)
         chosen = CallFilter(settings.filter_status, settings.filter_kind, settings.filter_text)
@@ -276,15 +275,18 @@ class ViewerActions(SearchActions):
             setattr(settings, name, value)
         problem = settings.save()
         if settings.kept_as is not None:
-            self.notify(
-                f"the settings file did not parse: kept it as {settings.kept_as} "
-                "and wrote new settings",
+            toast(
+                self,
+                phrase(
+                    "the settings file did not parse: kept it as {path} and wrote new settings",
+                    path=settings.kept_as,
+                ),
                 severity="warning",
                 timeout=10,
             )
         if problem and not self._settings_problem:
             self._settings_problem = problem
-            self.notify(problem, severity="warning", timeout=5)
+            toast(self, safe(problem), severity="warning", timeout=5)
 
     def action_filter_text(self) -> None:
         """Open the box that filters the tool calls by text."""
@@ -316,7 +318,7 @@ class ViewerActions(SearchActions):
 
         call = self._chosen_call()
         if call is None:
-            self.notify("pick a tool call first (tab, then ↑ ↓)", timeout=3)
+            toast(self, phrase("pick a tool call first (tab, then ↑ ↓)"), timeout=3)
             return
         session = (
             self.state.sessions[self.session_index] if self.session_index is not None else None
@@ -325,13 +327,13 @@ class ViewerActions(SearchActions):
         cwd = session.cwd if session is not None else None
         command, note = handoff.open_command(call, cwd, cwd_map, self.feed.store)
         if command is None:
-            self.notify(note, severity="warning", timeout=5)
+            toast(self, safe(note), severity="warning", timeout=5)
             return
         problem = handoff.run_suspended(self, command)
         if problem:
-            self.notify(problem, severity="error", timeout=5)
+            toast(self, safe(problem), severity="error", timeout=5)
         elif note:
-            self.notify(note, timeout=4)
+            toast(self, safe(note), timeout=4)
 
     def action_page_result(self) -> None:
         """Show the chosen call's whole result in $PAGER."""
@@ -339,41 +341,42 @@ class ViewerActions(SearchActions):
 
         call = self._chosen_call()
         if call is None:
-            self.notify("pick a tool call first (tab, then ↑ ↓)", timeout=3)
+            toast(self, phrase("pick a tool call first (tab, then ↑ ↓)"), timeout=3)
             return
         text = handoff.result_text(call, self.feed.store)
         problem = handoff.run_suspended(self, handoff.pager_command(), stdin_text=text)
         if problem:
-            self.notify(problem, severity="error", timeout=5)
+            toast(self, safe(problem), severity="error", timeout=5)
 
     def action_copy(self) -> None:
         """Copy the selected text, else the target of the tool call under the cursor."""
         text = self.screen.get_selected_text()
         if text:
-            copy_with_note(self, text, amount(text))
+            copy_text(self, text, phrase("{amount}", amount=amount(text)))
             return
         table = self.tool_table
         if table.has_focus and table.cursor_call is not None and self.session_index is not None:
             call = self.state.sessions[self.session_index].tool_calls[table.cursor_call]
             if copy_target(self, call):
                 return
-        self.notify(
-            "nothing to copy: drag over text to select it, or pick a tool call (tab)", timeout=3
+        toast(
+            self,
+            phrase("nothing to copy: drag over text to select it, or pick a tool call (tab)"),
+            timeout=3,
         )
 
     def action_help_quit(self) -> None:
         """Ctrl+C with no text selected and no agent running (Textual's own key, which
         otherwise names ctrl+q): say there is nothing for it to do, and how to quit."""
-        self.notify(CTRL_C_HINT, timeout=3)
+        toast(self, phrase("nothing to copy or stop · q quits"), timeout=3)
 
     def action_toggle_thinking(self) -> None:
         """Show or hide thinking blocks."""
         transcript = self.transcript
         transcript.set_show_thinking(not transcript.show_thinking)
         self._remember(show_thinking=transcript.show_thinking)
-        self.notify(
-            "thinking shown" if transcript.show_thinking else "thinking hidden", timeout=1.5
-        )
+        shown = phrase("thinking shown") if transcript.show_thinking else phrase("thinking hidden")
+        toast(self, shown, timeout=1.5)
 
     def action_toggle_follow(self) -> None:
         """Follow the newest content, or stop following it."""

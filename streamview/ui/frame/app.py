@@ -42,6 +42,7 @@ from streamview.ui.frame.session_header import SessionHeader
 from streamview.ui.frame.status_bar import StatusBar, StatusInfo
 from streamview.ui.playback.feed import PlaybackFeed
 from streamview.ui.text import highlight
+from streamview.ui.text.safe_text import phrase, safe, set_border_subtitle, set_border_title, toast
 from streamview.ui.transcript.transcript import Transcript
 
 FRAME_SECONDS = 1 / 30
@@ -122,9 +123,9 @@ class StreamviewApp(ViewerActions):
         # the active screen, which is the detail or log screen while one is open.
         self.header = SessionHeader(id="session-header")
         self.transcript = Transcript(id="transcript")
-        self.transcript.border_title = "Transcript"
+        set_border_title(self.transcript, phrase("Transcript"))
         self.tool_table = ToolCallTable(id="tool-calls", now_ms=clock())
-        self.tool_table.border_title = "Tool calls"
+        set_border_title(self.tool_table, phrase("Tool calls"))
         self.call_hits: list[CallHit] = []
         """Tool calls holding the searched text (after the transcript's matches)."""
         self.search_note: str | None = None
@@ -362,7 +363,8 @@ class StreamviewApp(ViewerActions):
                 return
             if newest + 1 > self._announced_sessions and self.session_index != newest:
                 # Paused or pinned: say so rather than pull the view away.
-                self.notify(f"session {newest + 1} started · ] or f to show it", timeout=4)
+                started = phrase("session {n} started · ] or f to show it", n=newest + 1)
+                toast(self, started, timeout=4)
         self._announced_sessions = len(state.sessions)
         index = self.session_index
         if index is None:
@@ -422,8 +424,7 @@ class StreamviewApp(ViewerActions):
     def _title_table(self, session: Session) -> None:
         table = self.tool_table
         title = call_filter.title(len(session.tool_calls), table.row_count, table.call_filter)
-        if table.border_title != title:  # setting it repaints the table
-            table.border_title = title
+        set_border_title(table, safe(title))  # the kind and text filter are the stream's
 
     def _note_rate(self) -> None:
         now = self.clock()
@@ -481,13 +482,9 @@ class StreamviewApp(ViewerActions):
                 playback=playback,
             )
         )
-        subtitle = (
-            "▼ new content · f to follow"
-            if transcript.unseen
-            else ("paused · f to follow" if not transcript.following else "")
-        )
-        if (transcript.border_subtitle or "") != subtitle:  # setting it repaints the pane
-            transcript.border_subtitle = subtitle
+        paused = phrase("paused · f to follow") if not transcript.following else None
+        unseen = phrase("▼ new content · f to follow") if transcript.unseen else None
+        set_border_subtitle(transcript, unseen or paused)
 
     def _preview_progress(self) -> float | None:
         """Share of the file read, while the state shown is a big file's preview."""

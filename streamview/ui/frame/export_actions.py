@@ -19,6 +19,7 @@ from textual.binding import Binding
 from streamview.agent_source import agent_of
 from streamview.core.state import StreamState
 from streamview.sources import Source
+from streamview.ui.text.safe_text import phrase, toast
 
 if TYPE_CHECKING:  # the export's modules load when it is first used (issue 21.12)
     from streamview.core.linestore import LineStore
@@ -73,7 +74,7 @@ class Exporter:
         if app.is_web:
             app.deliver_text(io.StringIO(self._markdown(label)), save_filename=f"{name}.md")
             app.deliver_screenshot(f"{name}.svg")
-            app.notify(f"sent {name}.md and {name}.svg to the browser", timeout=4)
+            toast(app, phrase("sent {name}.md and {name}.svg to the browser", name=name), timeout=4)
             return
         from streamview.ui.frame.export_dialog import ExportDialog
 
@@ -96,6 +97,8 @@ class Exporter:
             path.write_text(self._markdown(label), encoding="utf-8")
             svg = app.save_screenshot(path.with_suffix(".svg").name, str(path.parent))
         except OSError as error:
-            app.notify(f"export failed: {error.strerror or error}", severity="error")
+            toast(
+                app, phrase("export failed: {why}", why=error.strerror or error), severity="error"
+            )
             return
-        app.notify(f"exported {path} and {Path(svg).name}", timeout=4)
+        toast(app, phrase("exported {path} and {svg}", path=path, svg=Path(svg).name), timeout=4)

@@ -18,6 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from streamview.ui.frame.keys import QUIT_MEANING
+from streamview.ui.text.safe_text import phrase, set_border_subtitle, set_border_title
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,6 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         """The key table in a scrollable box."""
         with VerticalScroll(id="help-box") as box:
-            box.border_title = "streamview keys"
-            box.border_subtitle = "escape to close"
-            yield Static(keys_table(self.sections), id="help-keys")
+            set_border_title(box, phrase("streamview keys"))
+            set_border_subtitle(box, phrase("escape to close"))
+            yield Static(keys_table(self.sections), id="help-keys", markup=False)

@@ -20,6 +20,7 @@ from streamview.process_state import ProcessState
 from streamview.run_meta import RunMeta, failure_note, read_meta
 from streamview.sources import Source
 from streamview.ui.frame.status_bar import StatusBar
+from streamview.ui.text.safe_text import phrase, safe, toast
 
 
 def describe_process(state: ProcessState) -> Text:
@@ -83,10 +84,10 @@ class RunPanel:
         """Mount the panel above ``before`` (the status bar) when there is an agent to show."""
         app = self.app
         if self.process is not None:
-            app.mount(ProcessPanel(id="process-panel"), before=before)
+            app.mount(ProcessPanel(id="process-panel", markup=False), before=before)
         elif self.meta is not None and self.meta.exit_code is not None:
             recorded = recorded_process(self.meta)
-            panel = ProcessPanel(describe_process(recorded), id="process-panel")
+            panel = ProcessPanel(describe_process(recorded), id="process-panel", markup=False)
             app.mount(panel.set_class(recorded.failed, "-failed"), before=before)
             self._show_notes(recorded)
         elif self.meta is not None:
@@ -102,7 +103,11 @@ class RunPanel:
             return
         sent = self.process.interrupt()
         if sent is not None:
-            self.app.notify(f"sent {sent} to the agent · ctrl+c again to insist", timeout=3)
+            toast(
+                self.app,
+                phrase("sent {sent} to the agent · ctrl+c again to insist", sent=sent),
+                timeout=3,
+            )
         self.refresh()
 
     def refresh(self) -> None:
@@ -119,7 +124,7 @@ class RunPanel:
         recorder = self.recorder
         if recorder is not None and recorder.error and not self._recording_warned:
             self._recording_warned = True
-            app.notify(recorder.error, severity="error", timeout=10)
+            toast(app, safe(recorder.error), severity="error", timeout=10)
             self._show_notes(self.last_process)
 
     def _show_notes(self, state: ProcessState | None) -> None:

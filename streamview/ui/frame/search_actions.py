@@ -28,6 +28,7 @@ from streamview.ui.calls.search import (
 from streamview.ui.calls.table import ToolCallTable
 from streamview.ui.feed.reader import Feed
 from streamview.ui.playback.feed import PlaybackFeed
+from streamview.ui.text.safe_text import phrase, toast
 from streamview.ui.transcript.transcript import Transcript
 
 
@@ -241,7 +242,10 @@ class SearchActions(App[int]):
             transcript.set_follow(False)
             transcript.go_to_match(self.search_at)
             transcript.focus()
-        self.notify(f"session {target + 1} of {count}: “{query[:40]}”", timeout=2)
+        where = phrase(
+            "session {n} of {count}: “{query}”", n=target + 1, count=count, query=query, limit=40
+        )
+        toast(self, where, timeout=2)
         self._search_calls(target, query, land=step if not found else 0)
         self.refresh_status()
         return True

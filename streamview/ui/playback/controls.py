@@ -17,6 +17,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from streamview.ui.playback.feed import PlaybackFeed
+from streamview.ui.text.safe_text import phrase, toast
 
 PLAYBACK_KEYS: list[tuple[str, str, str, str, str]] = [
     (
@@ -133,7 +134,7 @@ class PlaybackControls:
     def install(self, before: Widget) -> None:
         """Mount the position bar above ``before`` (the status bar)."""
         self.feed.on_rewind = self._rewind
-        self.app.mount(PlaybackBar(id="playback-bar"), before=before)
+        self.app.mount(PlaybackBar(id="playback-bar", markup=False), before=before)
 
     def run(self, command: str) -> None:
         """Carry out a playback key's command (``toggle``, ``step(1)``, ``seek(3)``...)."""
@@ -145,9 +146,9 @@ class PlaybackControls:
                 self._pending.append(command)  # carried out once the events are read
                 if len(self._pending) == 1:
                     self._await_index()
-                self.app.notify("indexing for playback…", timeout=1.5)
+                toast(self.app, phrase("indexing for playback…"), timeout=1.5)
             else:
-                self.app.notify("still loading the file…", timeout=1.5)
+                toast(self.app, phrase("still loading the file…"), timeout=1.5)
             return
         if name == "toggle":
             feed.toggle()

@@ -17,6 +17,7 @@ from textual.selection import Selection
 from textual.strip import Strip
 
 from streamview.core.state import ToolCall
+from streamview.ui.text.safe_text import copy_text, phrase
 
 TARGET_NOUNS = {
     "shell": "command",
@@ -57,17 +58,11 @@ def amount(text: str) -> str:
     return f"{len(text):,} character{'s' if len(text) != 1 else ''}"
 
 
-def copy_with_note(app: App[Any], text: str, what: str) -> None:
-    """Put ``text`` on the clipboard (OSC 52) and say what it was."""
-    app.copy_to_clipboard(text)
-    app.notify(f"Copied {what}", timeout=2)
-
-
 def copy_target(app: App[Any], call: ToolCall) -> bool:
     """Copy a call's target (command, path, pattern, URL, query); False if it has none."""
     if not call.target:
         return False
     noun = TARGET_NOUNS.get(call.kind, "target")
-    shown = call.target if len(call.target) <= 60 else call.target[:57] + "…"
-    copy_with_note(app, call.target, f"{noun} {shown}")
+    what = phrase("{noun} {target}", noun=noun, target=call.target, limit=60)
+    copy_text(app, call.target, what, command=call.kind == "shell")
     return True

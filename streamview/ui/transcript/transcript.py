@@ -30,6 +30,7 @@ from textual.strip import Strip
 
 from streamview.core.state import THINKING, TOOL
 from streamview.ui.text.highlight import on_ready
+from streamview.ui.text.safe_text import phrase, set_border_title
 from streamview.ui.text.selection import draw_selection, selected_text
 from streamview.ui.transcript.block_layout import NOTHING_FROZEN, has_fence
 from streamview.ui.transcript.blocks import (
@@ -123,7 +124,8 @@ class Transcript(TranscriptLayout, can_focus=True):
             return
         self.show_thinking = show
         # A quiet marker: hidden thinking is still there, and t brings it back.
-        self.border_title = "Transcript" if show else "Transcript · thinking hidden (t)"
+        title = phrase("Transcript") if show else phrase("Transcript · thinking hidden (t)")
+        set_border_title(self, title)
         for entry in self._entries:
             if entry.block.kind == THINKING:
                 entry.lines = None
