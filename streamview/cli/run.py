@@ -127,6 +127,7 @@ def stop_agent(source: ProcessSource, ui: bool) -> None:
     if sig is not None:
         source.keep_children = False
     if not source.group_alive() or (not source.running and source.keep_children):
+        source.release_watch()
         return
     pid = source.pid
     was_running = source.running
