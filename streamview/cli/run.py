@@ -12,7 +12,7 @@ from streamview import signals
 from streamview.cli.common import UI, fail, front_end, report_recording, say
 from streamview.cli.fronts import run_json, run_print
 from streamview.cli.output import EXIT_OUTPUT_CLOSED, GuardedOutput, release_stdout
-from streamview.core.exit_status import EXIT_RUN_FAILED
+from streamview.core.exit_status import EXIT_RUN_FAILED, EXIT_SOFTWARE
 from streamview.printer import Output
 from streamview.process import ProcessSource
 from streamview.recording import Recorder, default_recording_path
@@ -174,10 +174,12 @@ def print_process(source: ProcessSource, out: Output) -> None:
 def run_exit_code(stream_code: int, source: ProcessSource) -> int:
     """The exit status of a run.
 
-    128 + the signal when one stopped streamview; 141 when the output closed before
-    the run's end; the agent's own when it failed on its own; else what the stream
-    says (0 success, 1 failed or no result).
+    70 when the viewer failed; 128 + the signal when one stopped streamview; 141 when
+    the output closed before the run's end; the agent's own when it failed on its own;
+    else what the stream says (0 success, 1 failed or no result).
     """
+    if stream_code == EXIT_SOFTWARE:
+        return stream_code
     if signals.first() is not None:
         return signals.exit_status(stream_code)
     if stream_code == EXIT_OUTPUT_CLOSED:

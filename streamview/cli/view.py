@@ -24,7 +24,7 @@ from streamview.cli.common import (
 from streamview.cli.limits import apply_line_limit
 from streamview.cli.output import EXIT_OUTPUT_CLOSED, release_stdout
 from streamview.cli.parsers import build_parser
-from streamview.core.exit_status import EXIT_USAGE, exit_code_for
+from streamview.core.exit_status import EXIT_SOFTWARE, EXIT_USAGE, exit_code_for
 from streamview.sources import (
     InputError,
     PipeSource,
@@ -220,10 +220,13 @@ def view(source: Source, args: argparse.Namespace) -> int:
         options["feed"] = feed
         options["clock"] = feed.recorded_now_ms
         code = run_app(source, theme=args.theme, **options)
+        if code == EXIT_SOFTWARE:
+            return code
         # Quitting mid-playback: the exit status still says how the recorded run ended.
         code = exit_code_for(feed.final_state()) if feed.loaded else code
         return signals.exit_status(run_meta.exit_status(code, meta))
-    return signals.exit_status(run_app(source, theme=args.theme, **options))
+    code = run_app(source, theme=args.theme, **options)
+    return code if code == EXIT_SOFTWARE else signals.exit_status(code)
 
 
 def recorded_run(args: argparse.Namespace) -> run_meta.RunMeta | None:
