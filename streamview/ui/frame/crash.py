@@ -70,7 +70,10 @@ class CrashHooks(App[int]):
     def crash_from_thread(self, error: BaseException) -> None:
         """A thread of ours died of ``error``: the viewer ends as for any crash."""
         if isinstance(error, Exception):
-            self._handle_exception(error)
+            try:  # Textual renders the exception being handled: make it that one
+                raise error
+            except Exception as raised:
+                self._handle_exception(raised)
         else:  # SystemExit, KeyboardInterrupt in a thread: nothing to show
             self.exit(EXIT_SOFTWARE)
 
