@@ -55,6 +55,8 @@ def main_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return fail(str(error))
     recorder.attach(source)  # its exit code and stderr go into the recording's sidecar
     recorder.open()
+    if recorder.warning is not None:  # before the viewer takes the screen
+        say(recorder.warning)
     if ui:  # the viewer may have to end by force after a signal: these still happen
         signals.last_resort.append(lambda: stop_agent(source, ui))
         signals.last_resort.append(lambda: report_recording(recorder, ui))
