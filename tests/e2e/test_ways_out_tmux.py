@@ -128,22 +128,25 @@ def test_an_unhandled_exception_exits_70_with_one_line_and_the_terminal_back(
     assert 'raise KeyError("x")' in crashes[0].read_text()
 
 
-def job_shell(tmux: Tmux, tmp_path: Path) -> None:
-    """An interactive shell with job control, running the viewer on a recording."""
+def job_shell(tmux: Tmux, producer: str | None = None) -> None:
+    """An interactive shell with job control, running the viewer on a recording (or on
+    the pipe from ``producer``)."""
     tmux.start("bash --norc --noprofile -i")
+    viewer = f"{PYTHON} -m streamview {RECORDING}"
+    if producer is not None:
+        viewer = f"{{ {producer}; }} | {PYTHON} -m streamview"
     tmux.keys(
-        f"cd {shlex.quote(str(REPO))} && unset COLUMNS LINES && "
-        f"{PYTHON} -m streamview {RECORDING}; echo $? >> {tmp_path}/exit",
+        f"cd {shlex.quote(str(REPO))} && unset COLUMNS LINES && {viewer}",
         "Enter",
     )
     tmux.wait_for(lambda s: "Transcript" in s and "Tool calls" in s)
     assert terminal_state(tmux) == IN_THE_VIEWER
 
 
-def test_ctrl_z_suspends_to_the_shell_and_fg_repaints_the_whole_screen(
-    tmux: Tmux, tmp_path: Path
-) -> None:
-    job_shell(tmux, tmp_path)
+def test_ctrl_z_suspends_to_the_shell_and_fg_repaints_the_whole_screen(tmux: Tmux) -> None:
+    """The viewer reads a pipe whose producer runs on: the whole job stops (else the
+    shell would wait on, the terminal given back but no prompt)."""
+    job_shell(tmux, producer=f"cat {RECORDING}; sleep 60")
     tmux.keys("C-z")
     tmux.wait_for(lambda s: "Stopped" in s, timeout=20)
     assert terminal_state(tmux) == RESTORED
@@ -152,11 +155,11 @@ def test_ctrl_z_suspends_to_the_shell_and_fg_repaints_the_whole_screen(
     tmux.wait_for(lambda s: "Transcript" in s and "Tool calls" in s and "q Quit" in s)
     assert terminal_state(tmux) == IN_THE_VIEWER
     tmux.keys("q")
-    wait_until(lambda: (tmp_path / "exit").exists() and (tmp_path / "exit").read_text().strip())
+    wait_until(lambda: terminal_state(tmux) == RESTORED)
 
 
-def test_sigtstp_then_fg_repaints_the_whole_screen(tmux: Tmux, tmp_path: Path) -> None:
-    job_shell(tmux, tmp_path)
+def test_sigtstp_then_fg_repaints_the_whole_screen(tmux: Tmux) -> None:
+    job_shell(tmux)
     pids = [int(pid) for pid in tmux.tmux("list-panes", "-F", "#{pane_pid}").split()]
     viewer = int(
         next(

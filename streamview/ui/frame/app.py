@@ -36,7 +36,6 @@ from streamview.ui.feed.reader import Feed
 from streamview.ui.frame import opening
 from streamview.ui.frame.actions import ViewerActions
 from streamview.ui.frame.controls import ViewerControls
-from streamview.ui.frame.crash import CrashHooks
 from streamview.ui.frame.keys import APP_BINDINGS
 from streamview.ui.frame.keys_footer import KeysFooter
 from streamview.ui.frame.session_header import SessionHeader
@@ -61,7 +60,7 @@ RATE_WINDOW_MS = 3_000
 """The lines/s shown is measured over this much recent time."""
 
 
-class StreamviewApp(CrashHooks, ViewerActions):
+class StreamviewApp(ViewerActions):
     """Watch one Cursor agent stream: live from a pipe, or replayed from a file.
 
     Args:

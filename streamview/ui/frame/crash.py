@@ -20,9 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from textual import on
 from textual.app import App
-from textual.driver import Driver
 
 from streamview.core.exit_status import EXIT_SOFTWARE
 from streamview.core.sanitize import clean
@@ -52,8 +50,7 @@ class Crash:
 
 
 class CrashHooks(App[int]):
-    """Mixed into the viewer: an unhandled exception ends it with 70, its traceback kept;
-    and it comes back whole after a suspension (ctrl+z, SIGTSTP, then ``fg``)."""
+    """Mixed into the viewer: an unhandled exception ends it with 70, its traceback kept."""
 
     crash: Crash | None = None
     """The first unhandled exception, once one happened."""
@@ -76,12 +73,6 @@ class CrashHooks(App[int]):
                 self._handle_exception(raised)
         else:  # SystemExit, KeyboardInterrupt in a thread: nothing to show
             self.exit(EXIT_SOFTWARE)
-
-    @on(Driver.SignalResume)
-    def _repaint_after_resume(self) -> None:
-        """Back from a suspension: the terminal's alternate screen is blank; paint all
-        of it now rather than as keys happen to repaint it, piece by piece."""
-        self.refresh(layout=True)
 
 
 def thread_hook(app: CrashHooks) -> Any:
