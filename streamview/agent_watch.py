@@ -22,6 +22,7 @@ without ``/proc`` (not Linux) only the agent's own process group is found and st
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import signal
@@ -38,6 +39,8 @@ KILL_AFTER = 3.0
 """Seconds after SIGTERM before SIGKILL, as when streamview stops the agent itself."""
 RELEASE = b"k"
 """What streamview writes to let the watcher go without stopping anything."""
+RELEASE_WAIT = 2.0
+"""Seconds streamview waits for a released watcher to leave (it reaps it)."""
 
 _ROOT = str(Path(__file__).resolve().parent.parent)
 _LAUNCH = (
@@ -64,7 +67,8 @@ class Watch:
             pass  # it left already: the session is gone
         finally:
             os.close(fd)
-        self.process.wait()
+        with contextlib.suppress(subprocess.TimeoutExpired):  # never hang streamview's exit
+            self.process.wait(RELEASE_WAIT)
 
 
 def start(leader: int) -> Watch | None:
