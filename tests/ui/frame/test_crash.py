@@ -92,3 +92,14 @@ def test_ctrl_z_is_in_the_help() -> None:
     app = StreamviewApp(FileSource(RECORDING), clock=FakeClock())
     rows = [row for section in viewer_help(app) for row in section.rows]
     assert any("ctrl+z" in str(row) and "suspend" in str(row) for row in rows), rows
+
+
+def test_a_crash_of_the_run_viewer_is_70_whatever_the_agent_did() -> None:
+    from streamview.cli.run import run_exit_code
+
+    class FailedAgent:
+        exit_code = 3
+        lingered = False
+
+    assert run_exit_code(1, FailedAgent()) == 3  # type: ignore[arg-type]
+    assert run_exit_code(EXIT_SOFTWARE, FailedAgent()) == EXIT_SOFTWARE  # type: ignore[arg-type]
