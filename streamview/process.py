@@ -11,7 +11,8 @@ The run ends when the agent ends: once its process exited, the stream is read fo
 :data:`EXIT_GRACE` seconds more (what it wrote last, what its children still write),
 then closed even if a background child (a dev server started with ``&``) still holds
 its stdout. The processes it left behind are listed (:mod:`streamview.agent_group`)
-and stopped, unless the user keeps them (``--keep-children``).
+and stopped, unless the user keeps them (``--keep-children``). If streamview dies
+without a chance to stop them (``kill -9``), a watcher does (:mod:`streamview.agent_watch`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
 
-from streamview import agent_group
+from streamview import agent_group, agent_watch
 from streamview.agent_group import Member
 from streamview.process_state import ProcessState, ResultWatcher, exit_status, strip_escapes
 from streamview.recording import LineTee, Recorder
@@ -117,6 +118,7 @@ class ProcessSource(Source):
         self._escalation: threading.Timer | None = None
         self._lock = threading.Lock()
         self._exit_reported = False
+        self._watch: agent_watch.Watch | None = None
 
     # -- lifecycle --------------------------------------------------------------------
 
@@ -145,6 +147,7 @@ class ProcessSource(Source):
             raise InputError(f"cannot run {program}: permission denied") from error
         except OSError as error:
             raise InputError(f"cannot run {program}: {error.strerror or error}") from error
+        self._watch = agent_watch.start(self.process.pid)
         assert self.process.stderr is not None
         self._stderr_thread = threading.Thread(
             target=self._collect_stderr,
@@ -246,7 +249,16 @@ class ProcessSource(Source):
                 self._signal_step = max(self._signal_step, 1)
                 self._send_next()
                 self._schedule_escalation(TERM_AFTER, KILL_AFTER)
+        if self.keep_children:
+            self.release_watch()
         return self.left_behind
+
+    def release_watch(self) -> None:
+        """What runs of the agent's session may outlive streamview from now on (it
+        exited, and what it left is kept): the watcher that would stop it if streamview
+        died (:mod:`streamview.agent_watch`) leaves."""
+        if self._watch is not None:
+            self._watch.release()
 
     def _report_exit(self) -> None:
         thread = self._stderr_thread
@@ -459,6 +471,8 @@ class ProcessSource(Source):
         process.wait()
         if self._escalation is not None:
             self._escalation.cancel()
+        if not self._must_stop():
+            self.release_watch()
         self._report_exit()
         return self.exit_code
 

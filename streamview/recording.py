@@ -112,6 +112,8 @@ class Recorder:
         self.claim = claim
         self.error: str | None = None
         """Why recording stopped, when it failed."""
+        self.warning: str | None = None
+        """Said at the start: the sidecar's room could not be reserved (a full disk)."""
         self.cut: str | None = None
         """Why the recording ends before the run did (``disk full``), when it does."""
         self.lines = 0
@@ -159,9 +161,20 @@ class Recorder:
         except OSError as error:
             self._fail("cannot create", error)
             return False
-        regular = stat.S_ISREG(os.fstat(self._fd).st_mode)
-        self._sidecar = regular and run_meta.write_meta(self.path, self._meta(), first=True)
+        if stat.S_ISREG(os.fstat(self._fd).st_mode):
+            self._reserve_sidecar()
         return True
+
+    def _reserve_sidecar(self) -> None:
+        """Create the sidecar with its room; if the room cannot be had, say so now."""
+        reason = run_meta.reserve_meta(self.path, self._meta())
+        sidecar = run_meta.sidecar_path(self.path)
+        self._sidecar = sidecar.exists()  # what fitted of it: later writes go there
+        if reason is not None:
+            self.warning = (
+                f"cannot reserve room for the run's note {sidecar}: {reason}; if the "
+                "recording is cut, the note may not say so (streamview runs: cut or unknown)"
+            )
 
     def write(self, line: bytes, recv_ms: int) -> None:
         """Record one complete line as received (terminator included)."""

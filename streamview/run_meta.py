@@ -12,7 +12,10 @@ when the agent's output ends and when streamview is done with the run. Each writ
 renames a new file over the old (a reader never sees half of one). When that fails
 because the disk is full, the new text is written in place, into the room the first
 write reserved (:data:`SIDECAR_BYTES`, padded with spaces), so "the disk filled up" can
-still be said on the disk that filled up.
+still be said on the disk that filled up. When even that room cannot be had (the disk
+was full at the start), :func:`reserve_meta` says why, the recorder says so on stderr,
+and what fits is kept; a sidecar that is missing, unreadable or still as it was at the
+start (:func:`unfinished`) is read as "cut or unknown", never as an empty run.
 """
 
 from __future__ import annotations
@@ -193,6 +196,8 @@ def print_lines(meta: RunMeta, stderr_lines: int = 40) -> list[str]:
     note = meta.cut_note()
     if note is not None:
         lines.append(f"!! {note}: the run went on after it")
+    elif unfinished(meta):
+        lines.append(f"!! {UNKNOWN_NOTE}")
     return lines
 
 
@@ -223,6 +228,46 @@ def read_meta(recording: Path) -> RunMeta | None:
     except OSError:
         return None
     return RunMeta.from_json(data)
+
+
+def read_note(recording: Path) -> RunMeta | None:
+    """Like :func:`read_meta`, but a sidecar that exists and cannot be read (0 bytes: the
+    disk was full when it was made) is a blank one, as at the start (:func:`unfinished`)."""
+    meta = read_meta(recording)
+    if meta is None and sidecar_path(recording).exists():
+        return RunMeta(recording=recording.name, source="")
+    return meta
+
+
+def unfinished(meta: RunMeta) -> bool:
+    """The sidecar still says what it said when the run started: streamview never came
+    back to it (it was killed, or the disk was full). Unless the run is still being
+    recorded, the recording may be cut and how the run ended is unknown."""
+    return meta.ended == RUNNING and meta.ended_at is None and meta.exit_code is None
+
+
+UNKNOWN_NOTE = (
+    "how this run ended is unknown (cut or unknown): its note beside the recording was "
+    "never completed; the disk may have been full, or streamview was killed"
+)
+"""What ``--print`` says after a recording whose sidecar is :func:`unfinished`."""
+
+
+def reserve_meta(recording: Path, meta: RunMeta) -> str | None:
+    """Create the sidecar of a just-claimed recording, with its reserved room.
+
+    Returns:
+        ``None`` when all of the room is on disk; else why not (``No space left on
+        device``): what fitted is kept, and later writes go into it.
+    """
+    target = sidecar_path(recording)
+    try:
+        _create_file(target, _fitted(meta), exclusive=True)
+        return None
+    except FileExistsError:  # left by a run whose recording was deleted by hand: ours now
+        return None if write_meta(recording, meta) else "cannot write it"
+    except OSError as error:
+        return error.strerror or str(error)
 
 
 def write_meta(recording: Path, meta: RunMeta, first: bool = False) -> bool:

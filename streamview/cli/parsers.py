@@ -56,7 +56,8 @@ filter in {settings}; flags such as --theme win over it.
 
 exit status: 0 the (last) run succeeded; 1 it failed or ended without a result;
 2 bad usage or unreadable input; 141 the output closed (| head) before a live input
-told how the run ended; 128 + N after signal N (143 SIGTERM, 129 SIGHUP). In the
+told how the run ended; 128 + N after signal N (143 SIGTERM, 129 SIGHUP); 70 the
+viewer failed (an internal error: the traceback's file is named on stderr). In the
 viewer, press ? for keys, Ctrl+P for every action.
 """
 
@@ -84,7 +85,7 @@ examples:
 exit status: 128 + the signal when one stopped streamview (130 Ctrl+C, 143 SIGTERM,
 129 SIGHUP); 141 when its output closed before the run ended (| head); the agent's
 own when it failed; otherwise 0 when the run succeeded and 1 when it ended without a
-result; 2 bad usage or a command that cannot start.
+result; 2 bad usage or a command that cannot start; 70 the viewer failed.
 """
 
 RUNS_DESCRIPTION = """\

@@ -12,7 +12,7 @@ from streamview import signals
 from streamview.cli.common import UI, fail, front_end, report_recording, say
 from streamview.cli.fronts import run_json, run_print
 from streamview.cli.output import EXIT_OUTPUT_CLOSED, GuardedOutput, release_stdout
-from streamview.core.exit_status import EXIT_RUN_FAILED
+from streamview.core.exit_status import EXIT_RUN_FAILED, EXIT_SOFTWARE
 from streamview.printer import Output
 from streamview.process import ProcessSource
 from streamview.recording import Recorder, default_recording_path
@@ -55,6 +55,8 @@ def main_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return fail(str(error))
     recorder.attach(source)  # its exit code and stderr go into the recording's sidecar
     recorder.open()
+    if recorder.warning is not None:  # before the viewer takes the screen
+        say(recorder.warning)
     if ui:  # the viewer may have to end by force after a signal: these still happen
         signals.last_resort.append(lambda: stop_agent(source, ui))
         signals.last_resort.append(lambda: report_recording(recorder, ui))
@@ -127,6 +129,7 @@ def stop_agent(source: ProcessSource, ui: bool) -> None:
     if sig is not None:
         source.keep_children = False
     if not source.group_alive() or (not source.running and source.keep_children):
+        source.release_watch()
         return
     pid = source.pid
     was_running = source.running
@@ -173,10 +176,12 @@ def print_process(source: ProcessSource, out: Output) -> None:
 def run_exit_code(stream_code: int, source: ProcessSource) -> int:
     """The exit status of a run.
 
-    128 + the signal when one stopped streamview; 141 when the output closed before
-    the run's end; the agent's own when it failed on its own; else what the stream
-    says (0 success, 1 failed or no result).
+    70 when the viewer failed; 128 + the signal when one stopped streamview; 141 when
+    the output closed before the run's end; the agent's own when it failed on its own;
+    else what the stream says (0 success, 1 failed or no result).
     """
+    if stream_code == EXIT_SOFTWARE:
+        return stream_code
     if signals.first() is not None:
         return signals.exit_status(stream_code)
     if stream_code == EXIT_OUTPUT_CLOSED:

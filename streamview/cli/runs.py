@@ -27,12 +27,24 @@ from streamview.core.model import ERROR, INCOMPLETE, RUNNING, SUCCESS
 from streamview.core.reader import fold
 from streamview.core.state import StreamState
 from streamview.recording_files import recording_held
-from streamview.run_meta import CRASHED, FINISHED, STOPPED, RunMeta, read_meta, sidecar_path
+from streamview.run_meta import (
+    CRASHED,
+    FINISHED,
+    STOPPED,
+    RunMeta,
+    read_meta,
+    read_note,
+    sidecar_path,
+    unfinished,
+)
 
 FOLD_LIMIT_BYTES = 64 << 20
 """Recordings bigger than this are listed without reading them (outcome from the sidecar)."""
 AGE_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 7 * 86_400}
 OUTCOME_MARK = {SUCCESS: "✓ success", ERROR: "✗ error", INCOMPLETE: "… no result"}
+UNKNOWN = "? cut or unknown"
+"""A run whose note was never completed (streamview killed, or a full disk), or is missing
+beside an empty recording: it may have been cut, and how it ended is not known."""
 
 
 def runs_directory() -> Path:
@@ -84,7 +96,7 @@ def describe(path: Path) -> RunInfo:
     """What a recording holds: agent, outcome, prompt (read whole, unless huge), and
     how the run around it ended (its sidecar)."""
     stat = path.stat()
-    meta = read_meta(path)
+    meta = read_note(path)
     agent, status, prompt = "?", "?", ""
     if stat.st_size <= FOLD_LIMIT_BYTES:
         try:
@@ -123,10 +135,12 @@ def outcome_of(status: str, meta: RunMeta | None, held: bool) -> str:
             return f"■ stopped by {meta.stopped_by}" if meta.stopped_by else "■ stopped"
         if meta.ended == CRASHED:
             return "✗ crashed"
-        if meta.ended == RUNNING and meta.exit_code is None and meta.agent_pid is not None:
-            return "? unfinished"  # its streamview was killed before it could say
+        if unfinished(meta):  # its streamview was killed, or the disk was full
+            return UNKNOWN
         if status in ("?", "empty") and meta.ended == FINISHED:
             return "✓ finished" if status == "?" else "… no output"
+    elif status == "empty":
+        return UNKNOWN  # every run has a note: this one could not be written
     if status == RUNNING:
         return "… no result"  # the stream stops mid-run and no one is writing it
     return OUTCOME_MARK.get(status, status)

@@ -24,7 +24,8 @@ from streamview.cli.common import (
 from streamview.cli.limits import apply_line_limit
 from streamview.cli.output import EXIT_OUTPUT_CLOSED, release_stdout
 from streamview.cli.parsers import build_parser
-from streamview.core.exit_status import EXIT_USAGE, exit_code_for
+from streamview.core.exit_status import EXIT_SOFTWARE, EXIT_USAGE, exit_code_for
+from streamview.recording_files import recording_held
 from streamview.sources import (
     InputError,
     PipeSource,
@@ -178,6 +179,8 @@ def open_source(args: argparse.Namespace, recorder: Recorder | None) -> Source:
         from streamview.recording import RecordingSource
 
         recorder.open()
+        if recorder.warning is not None:
+            say(recorder.warning)
         source = RecordingSource(source, recorder)
     return source
 
@@ -228,17 +231,25 @@ def view(source: Source, args: argparse.Namespace) -> int:
         options["feed"] = feed
         options["clock"] = feed.recorded_now_ms
         code = run_app(source, theme=args.theme, **options)
+        if code == EXIT_SOFTWARE:
+            return code
         # Quitting mid-playback: the exit status still says how the recorded run ended.
         code = exit_code_for(feed.final_state()) if feed.loaded else code
         return signals.exit_status(run_meta.exit_status(code, meta))
-    return signals.exit_status(run_app(source, theme=args.theme, **options))
+    code = run_app(source, theme=args.theme, **options)
+    return code if code == EXIT_SOFTWARE else signals.exit_status(code)
 
 
 def recorded_run(args: argparse.Namespace) -> run_meta.RunMeta | None:
-    """The sidecar of the FILE being read (how its run ended), if it has one."""
+    """The sidecar of the FILE being read (how its run ended), if it has one (a blank
+    one when it is there but unreadable: the disk was full when it was made)."""
     if args.input in (None, "-"):
         return None
-    return run_meta.read_meta(Path(args.input))
+    path = Path(args.input)
+    meta = run_meta.read_note(path)
+    if meta is not None and run_meta.unfinished(meta) and recording_held(path):
+        return None  # being recorded now: it has not ended yet, nothing unknown about it
+    return meta
 
 
 def run_export(source: Source, args: argparse.Namespace) -> int:

@@ -10,6 +10,8 @@ EXIT_RUN_FAILED = 1
 """The run ended with an error, or without a result."""
 EXIT_USAGE = 2
 """Bad arguments, or an input that cannot be read."""
+EXIT_SOFTWARE = 70
+"""``EX_SOFTWARE`` (``sysexits.h``): streamview itself failed (an unhandled exception)."""
 
 
 def exit_code_for(state: StreamState) -> int:

@@ -1,4 +1,4 @@
-"""The real viewer in tmux under SIGTERM, SIGHUP and a killed pane: the terminal is
+"""The real viewer in tmux under SIGTERM, SIGHUP, SIGQUIT and a killed pane: the terminal is
 given back (``#{alternate_on} #{mouse_any_flag} #{cursor_flag}`` = ``0 0 1``), the
 agent and its children are gone, the run is recorded, the exit status is 128 + N."""
 
@@ -58,7 +58,7 @@ def viewer_pid(tmp_path: Path) -> int:
     return int((tmp_path / "pid").read_text())
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT])
 def test_a_signal_on_the_run_viewer_gives_the_terminal_back_and_stops_the_agent(
     tmux: Tmux, tmp_path: Path, sig: signal.Signals
 ) -> None:

@@ -28,7 +28,9 @@ from streamview.settings import Settings
 from streamview.sources import Source
 from streamview.ui.calls.filter import STATUS_GROUPS, CallFilter
 from streamview.ui.calls.table import ToolCallTable
+from streamview.ui.frame.crash import CrashHooks
 from streamview.ui.frame.search_actions import SearchActions
+from streamview.ui.frame.suspend import Suspension
 from streamview.ui.playback.feed import PlaybackFeed
 from streamview.ui.text.safe_text import copy_text, phrase, safe, toast
 from streamview.ui.text.selection import amount, copy_target
@@ -49,7 +51,7 @@ WITH_A_CALL = {"next_match", "previous_match", "open_file", "page_result"}
 """Actions on a tool call: on the main screen (the table's) or in its details."""
 
 
-class ViewerActions(SearchActions):
+class ViewerActions(CrashHooks, Suspension, SearchActions):
     """The viewer's actions and message handlers (the panes and feed are the app's;
     search is :class:`~streamview.ui.frame.search_actions.SearchActions`')."""
 

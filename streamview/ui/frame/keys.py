@@ -89,6 +89,14 @@ APP_BINDINGS: list[BindingType] = [
         tooltip="run mode: stop the agent (again: harder; with text selected, copy it "
         "instead); the viewer stays open",
     ),
+    Binding(
+        "ctrl+z",
+        "suspend_process",
+        "Suspend",
+        show=False,
+        tooltip="suspend streamview to the shell, the terminal given back (fg: back, "
+        "repainted); a run's agent goes on meanwhile",
+    ),
     # Neither to copy nor to stop (Textual's copy passed): say so, and that q quits.
     Binding("ctrl+c", "help_quit", show=False, system=True),
     # Playback and export: declared here, enabled by check_action when they apply.

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import gc
 import sys
+import threading
 from typing import Any
 
-from streamview.core.exit_status import EXIT_USAGE
+from streamview.core.exit_status import EXIT_SOFTWARE, EXIT_USAGE
 from streamview.sources import PipeSource, Source, detach_stdin_for_keys, empty_input
 from streamview.ui.frame.app import StreamviewApp
+from streamview.ui.frame.crash import Crash, report, thread_hook
 from streamview.ui.frame.signals import leave_on_signal
 
 
@@ -36,7 +38,8 @@ def run_app(source: Source, theme: str | None = None, **options: Any) -> int:
 
     Returns:
         The exit status: 0 when the last session succeeded, 1 otherwise, 2 when the
-        input was empty or could not be read (the reason goes to stderr).
+        input was empty or could not be read (the reason goes to stderr), 70 when
+        the viewer failed (one line on stderr, the traceback in a file it names).
 
     Raises:
         InputError: No terminal for keys, or an unknown theme.
@@ -45,11 +48,19 @@ def run_app(source: Source, theme: str | None = None, **options: Any) -> int:
         source = PipeSource(detach_stdin_for_keys(), label=source.label)
     prepare_process()
     app = StreamviewApp(source, theme=theme, **options)
+    previous_hook = threading.excepthook
+    threading.excepthook = thread_hook(app)
     try:
         with leave_on_signal(app):
             app.run()
+    except Exception as error:  # raised past Textual's own handling (its start, its end)
+        app.crash = app.crash or Crash.of(error)
     finally:
+        threading.excepthook = previous_hook
         app.feed.stop(timeout=0.5)
+    if app.crash is not None:
+        sys.stderr.write(f"streamview: {report(app.crash)}\n")
+        return EXIT_SOFTWARE
     if app.read_error is not None:
         sys.stderr.write(f"streamview: {app.read_error}\n")
         return EXIT_USAGE

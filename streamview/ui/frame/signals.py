@@ -1,11 +1,14 @@
-"""The viewer under SIGTERM, SIGHUP or an outside SIGINT: leave as ``q`` does.
+"""The viewer under SIGTERM, SIGHUP, SIGQUIT or an outside SIGINT: leave as ``q`` does.
 
 Without this, the default action ends Python at once and the terminal stays in the
 alternate screen, in raw mode, with mouse reporting on and the cursor hidden. Here
 the signal is noted (:mod:`streamview.signals`, for the exit status 128 + N) and
 the app is asked to exit from its own event loop, so Textual's driver restores the
 terminal; the command then stops the agent and closes the recording as on ``q``.
-Inside the viewer Ctrl+C is a key (raw mode), not a signal.
+Inside the viewer Ctrl+C and Ctrl+\\ are keys (raw mode), not signals. SIGQUIT, whose
+default would end Python at once, is one of these signals in the viewer only: the
+plain front ends keep it as the hard way out (the agent still dies with them,
+:mod:`streamview.agent_watch`).
 
 A terminal that goes away (``tmux kill-pane``, a closed window) does not always send
 SIGHUP to the viewer: the kernel signals the session leader (the shell, or a wrapper
@@ -31,6 +34,7 @@ from typing import Any
 from textual.app import App
 
 from streamview import signals
+from streamview.ui.frame.restore import TerminalModes
 
 HANGUP_POLL_SECONDS = 0.25
 """How often the watcher checks that the terminal is still there."""
@@ -41,11 +45,15 @@ Textual's shutdown can wait for ever on a terminal that is gone: its writer thre
 dies on the dead terminal and ``WriterThread.stop`` then blocks on a full queue (seen
 as viewers that outlived their tmux, reparented to PID 1). Past this delay the
 :data:`streamview.signals.last_resort` actions run (the agent stopped, the recording
-closed) and the process ends with 128 + the signal."""
+closed), the terminal is given back by hand (:mod:`streamview.ui.frame.restore`) and
+the process ends with 128 + the signal."""
+VIEWER_SIGNALS = (*signals.TERMINATING, signal.SIGQUIT)
+"""The signals that make the viewer leave as ``q`` does."""
 
 
-def _force_exit_later(code: int, done: threading.Event) -> None:
-    """Unless the viewer has left by then, run the last-resort actions and end."""
+def _force_exit_later(code: int, done: threading.Event, modes: TerminalModes) -> None:
+    """Unless the viewer has left by then, run the last-resort actions, give the
+    terminal back and end."""
 
     def wait() -> None:
         if done.wait(FORCE_EXIT_SECONDS):
@@ -53,6 +61,7 @@ def _force_exit_later(code: int, done: threading.Event) -> None:
         for action in signals.last_resort:
             with contextlib.suppress(Exception):
                 action()
+        modes.give_back()
         os._exit(code)
 
     threading.Thread(target=wait, name="streamview-force-exit", daemon=True).start()
@@ -77,6 +86,7 @@ def leave_on_signal(app: App[Any]) -> Iterator[None]:
 
     done = threading.Event()
     """Set once the viewer has left: the watchers stop, and no force is needed."""
+    modes = TerminalModes()
 
     def handler(signum: int, frame: object) -> None:
         sig = signals.note(signum)
@@ -86,9 +96,9 @@ def leave_on_signal(app: App[Any]) -> Iterator[None]:
             raise SystemExit(128 + sig) from None
         loop.call_soon_threadsafe(app.exit, 128 + sig)
         if len(signals.received) == 1:
-            _force_exit_later(128 + sig, done)
+            _force_exit_later(128 + sig, done, modes)
 
-    previous = {sig: signal.signal(sig, handler) for sig in signals.TERMINATING}
+    previous = {sig: signal.signal(sig, handler) for sig in VIEWER_SIGNALS}
     if os.isatty(0):
         watcher = threading.Thread(
             target=_watch_terminal, args=(0, done), name="streamview-hangup", daemon=True

@@ -153,6 +153,8 @@ CHECKS: dict[str, Check] = {
     # Textual's theme picker: the palette turns into the list of themes.
     "Theme": lambda b, a: top(a) == "CommandPalette",
     "Quit": lambda b, a: a.returned is not None,
+    # Pilot's headless driver cannot suspend (tmux does it: tests/e2e/test_ways_out_tmux.py).
+    "Suspend": lambda b, a: bool(a.notes) and a.notes[-1].startswith("cannot suspend here"),
     "Help: key bindings and shortcuts": lambda b, a: top(a) == "HelpScreen",
     "Search": lambda b, a: a.search_open and a.focused == "search",
     "Next match": lambda b, a: a.search_at != b.search_at,
