@@ -17,6 +17,8 @@ from textual import on
 from textual.app import App
 from textual.driver import Driver
 
+from streamview.ui.text.safe_text import phrase, toast
+
 
 class Suspension(App[int]):
     """Mixed into the viewer: ctrl+z suspends the job; coming back repaints it all."""
@@ -26,7 +28,7 @@ class Suspension(App[int]):
         terminal's foreground job: a shell script's child)."""
         driver = self._driver
         if driver is None or not driver.can_suspend:  # a browser (--serve), a test
-            self.notify("cannot suspend here: no shell to go back to", timeout=3)
+            toast(self, phrase("cannot suspend here: no shell to go back to"), timeout=3)
             return
         self.app_suspend_signal.publish(self)
         try:
