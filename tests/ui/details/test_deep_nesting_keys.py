@@ -1,0 +1,35 @@
+"""``r`` on a call whose record nests 900 deep, then Escape and ``q`` (issue 26.4): the
+raw view spun at 100 % CPU with the keys ignored."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hostile.test_deep_nesting import deep_run
+
+from streamview.sources import FileSource
+from streamview.ui.details.screen import ToolCallDetailScreen
+from streamview.ui.details.section_view import SectionView
+from streamview.ui.frame.app import StreamviewApp
+
+from ..conftest import FakeClock, settle, settle_sections, wait_for
+
+
+async def test_r_on_a_900_deep_call_then_escape_and_q_work(tmp_path: Path) -> None:
+    """The issue's case: ``r`` spun at 100 % CPU and Escape and ``q`` were ignored."""
+    app = StreamviewApp(FileSource(deep_run(tmp_path / "run.ndjson")), clock=FakeClock())
+    async with app.run_test(size=(90, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ToolCallDetailScreen))
+        await settle_sections(app, pilot)
+        await pilot.press("r")
+        await settle_sections(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, ToolCallDetailScreen) and screen.raw
+        shown = "\n".join(view.text for view in screen.query(SectionView))
+        assert "raw JSON" in shown and "… nested" in shown
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ToolCallDetailScreen))
+        await pilot.press("q")
+        await wait_for(pilot, lambda: not app.is_running)
