@@ -31,6 +31,7 @@ from streamview.sources import (
     Source,
     detach_stdin_for_keys,
     empty_input,
+    is_fifo,
     open_file,
     source_for,
 )
@@ -110,8 +111,11 @@ def check_options(args: argparse.Namespace, reading_stdin: bool) -> str | None:
         return "--replay plays a finished file; it does not go with --follow"
     if (args.speed is not None or args.idle_limit is not None) and not args.replay:
         return "--speed and --idle-limit need --replay"
+    fifo = not reading_stdin and is_fifo(Path(args.input))
+    if fifo and (args.replay or args.serve):
+        return f"{args.input} is a named pipe: --replay and --serve need a finished file"
     if args.record is not None:
-        if not (reading_stdin or args.follow):
+        if not (reading_stdin or args.follow or fifo):
             return "--record needs live input: a pipe, --follow FILE, or `streamview run`"
         if args.input not in (None, "-") and _same_file(args.record, args.input):
             return "--record would overwrite the file being read"
@@ -201,7 +205,7 @@ def view(source: Source, args: argparse.Namespace) -> int:
     from streamview.ui.frame.launch import run_app
 
     options: dict[str, Any] = {"agent": agent, "cwd_map": getattr(args, "cwd_map", None) or ()}
-    if args.input not in (None, "-") and not args.follow:
+    if args.input not in (None, "-") and not args.follow and not is_fifo(Path(args.input)):
         from streamview.sources import FileSource
         from streamview.ui.playback.feed import PlaybackFeed
 
