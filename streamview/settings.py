@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 from streamview.core.local_paths import not_a_file
+from streamview.user_dirs import make_user_directory
 
 MAX_BYTES = 1 << 20
 """The biggest settings file read (a real one is a few hundred bytes): ``/dev/zero``
@@ -125,7 +126,7 @@ class Settings:
         lines += tables
         self.kept_as = None
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            make_user_directory(path.parent, "XDG_CONFIG_HOME")
             self.kept_as = keep_if_broken(path)
         except NotSettings as error:
             return f"not saving settings to {path}: {error}"
