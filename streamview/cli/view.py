@@ -192,7 +192,13 @@ def view(source: Source, args: argparse.Namespace) -> int:
     if chosen == EVENTS:
         from streamview.cli.events_front import run_events
 
-        return run_events(source, sys.stdout, agent=agent)
+        # SIGTERM or Ctrl+C (a --follow never ends by itself): stop reading, finish
+        # the events read, and still write stream.end, with 128 + the signal.
+        stop = signals.SignalStop()
+        with signals.handled(lambda sig: stop.set()):
+            return run_events(
+                source, sys.stdout, agent=agent, exit_code=signals.exit_status, stop=stop
+            )
     if chosen == PRINT:
         from streamview.cli.fronts import run_print
 
