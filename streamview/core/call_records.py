@@ -29,7 +29,9 @@ class CallRecords(msgspec.Struct):
     """At least one line was found in the store."""
 
 
-def load_records(call: ToolCall, store: LineStore | None, raw: bool = True) -> CallRecords:
+def load_records(
+    call: ToolCall, store: LineStore | None, raw: bool = True, cut: bool = True
+) -> CallRecords:
     """Read a call's lines back from ``store`` and parse them.
 
     Args:
@@ -37,6 +39,8 @@ def load_records(call: ToolCall, store: LineStore | None, raw: bool = True) -> C
         store: Where the raw lines are kept, if anywhere.
         raw: Also decode the records as they are, for the raw JSON view (decoding a
             40 MB line holds the GIL for a tenth of a second: only when asked).
+        cut: Cut what nests deeper than the views walk (a search, which walks without
+            recursion, reads every level).
 
     Returns:
         The arguments and result from the lines, falling back to what the fold kept
@@ -45,7 +49,7 @@ def load_records(call: ToolCall, store: LineStore | None, raw: bool = True) -> C
     """
     records = CallRecords(args=call.args, description=call.description)
     if store is None:
-        return shown(records)
+        return shown(records) if cut else records
     reparse = CallReparser(dialects.by_name(store.agent), call.call_id)
     for name, number in (("started", call.started_line), ("completed", call.completed_line)):
         if number is None:
@@ -69,7 +73,7 @@ def load_records(call: ToolCall, store: LineStore | None, raw: bool = True) -> C
         if event.completed:
             records.outcome = event.outcome
             records.payload = event.payload
-    return shown(records)
+    return shown(records) if cut else records
 
 
 def shown(records: CallRecords) -> CallRecords:

@@ -21,6 +21,7 @@ import pytest
 from rich.style import Style
 
 from streamview.core.call_records import load_records
+from streamview.core.decoding import TOO_DEEP
 from streamview.core.events import UnknownRecord
 from streamview.core.linestore import LineStore
 from streamview.core.markdown_export import to_markdown
@@ -28,6 +29,7 @@ from streamview.core.nesting import PARSER_DEPTH, SHOWN_DEPTH, cut_deep, depth_o
 from streamview.core.reader import EventReader
 from streamview.core.sanitize import dumps_for_terminal
 from streamview.core.state import StreamState
+from streamview.ui.calls.search import ARGUMENTS, find_in_calls
 from streamview.ui.details.handoff import result_text
 from streamview.ui.details.section_view import render_sections
 from streamview.ui.details.sections import raw_json, sanitize_json
@@ -129,6 +131,23 @@ def test_the_event_logs_entry_of_a_900_deep_record() -> None:
     assert "… nested" in text and "mystery" in text
 
 
+def test_a_line_over_the_parsers_limit_is_nested_too_deep_in_the_event_log(
+    tmp_path: Path,
+) -> None:
+    state, store = fold(deep_run(tmp_path / "over.ndjson", PARSER_DEPTH + 1))
+    assert [line.reason for line in state.malformed] == [TOO_DEEP] * 2
+    entry = entry_for(state.malformed[0])
+    assert entry.label == "nested too deep (over 1,024 levels)"
+    text = painted(entry_sections(entry, store))
+    assert '"tool_call":{"shellToolCall"' in text  # the line itself, as text
+
+
+def test_search_looks_through_a_call_900_deep(tmp_path: Path) -> None:
+    state, store = fold(deep_run(tmp_path / "run.ndjson"))
+    session = state.sessions[0]
+    assert [hit.where for hit in find_in_calls(session, store, "bottom")] == [ARGUMENTS]
+
+
 def test_dumps_for_terminal_far_down_a_call_stack() -> None:
     """orjson writes 254 levels; Python's encoder fails when the stack is already deep."""
 
@@ -168,6 +187,9 @@ def test_print_json_and_events_at_900_deep_and_over_the_limit(tmp_path: Path) ->
     assert printed.returncode == 0 and "✓ shell `echo hi`" in printed.stdout
     summary = json.loads(run_cli("--json", deep).stdout)
     assert summary["sessions"][0]["tool_calls"][0]["target"] == "echo hi"
+    assert summary["lines"]["malformed"] == 0
+    summary = json.loads(run_cli("--json", over).stdout)
+    assert summary["lines"]["malformed"] == 2  # the call's two lines, nothing raised
     events = [json.loads(line) for line in run_cli("--events", deep).stdout.splitlines()]
     assert events[-1]["type"] == "stream.end" and events[-1]["lines"]["malformed"] == 0
     printed = run_cli("--print", over)
