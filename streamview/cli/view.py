@@ -63,7 +63,8 @@ def main_view(arguments: list[str], args: argparse.Namespace | None = None) -> i
         return EXIT_USAGE
     if reading_stdin and args.follow:
         return fail("--follow needs a FILE")
-    problem = check_options(args, reading_stdin) or apply_line_limit(args.max_line)
+    warn = say if front_end(args) != UI else None  # the viewer's toast says it
+    problem = check_options(args, reading_stdin) or apply_line_limit(args.max_line, warn)
     if problem is not None:
         return fail(problem)
     if args.serve:

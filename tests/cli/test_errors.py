@@ -199,3 +199,4 @@ def test_a_fifo_or_dev_zero_as_the_settings_file_does_not_stop_the_command(
             command("--print", str(run_file)), capture_output=True, env=env, timeout=20
         )
         assert done.returncode == 0 and b"== success" in done.stdout
+        assert done.stderr.decode().startswith(f"streamview: ignoring {settings}: it is a ")
