@@ -7,10 +7,11 @@ vocabulary (:mod:`streamview.core.normalized`)::
     import streamview
 
     for event in streamview.read_events("run.ndjson"):
-        if event.type == "tool.end":  # or isinstance(event, streamview.events.ToolEnd)
+        if event.type == "tool.end":  # or isinstance(event, normalized.ToolEnd)
             print(event.kind, event.target, event.status, event.duration_ms)
 
-Events are frozen :mod:`msgspec` structs; :func:`to_json_lines` writes them as
+Events are frozen :mod:`msgspec` structs (:mod:`streamview.core.normalized`); ``type``
+is the tag ``--events`` writes. :func:`to_json_lines` writes them as
 ``--events`` does, :func:`msgspec.to_builtins` turns one into a dict.
 """
 

@@ -18,6 +18,8 @@ import stat
 import time
 from pathlib import Path
 
+from streamview.user_dirs import make_user_directory
+
 CLAIM_TRIES = 1000
 """Names tried (``NAME``, ``NAME-2``... ) before claiming a recording gives up."""
 LOCK_PATIENCE = 0.5
@@ -25,8 +27,13 @@ LOCK_PATIENCE = 0.5
 
 
 def private_directory(directory: Path) -> None:
-    """Make ``directory`` (and its parents) if needed; it is 0700 when it is ours."""
-    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    """Make ``directory`` (and its parents) if needed; it is 0700 when it is ours.
+
+    Raises:
+        FileNotFoundError: It is under a home directory that does not exist
+            (:func:`~streamview.user_dirs.make_user_directory`).
+    """
+    make_user_directory(directory, "XDG_STATE_HOME", 0o700)
     info = directory.stat()
     if info.st_uid == os.getuid() and stat.S_IMODE(info.st_mode) & 0o077:
         # Made by an older streamview (0755): its recordings are no one else's business.

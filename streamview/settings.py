@@ -18,6 +18,46 @@ import tomllib
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
+from streamview.core.local_paths import not_a_file
+from streamview.user_dirs import make_user_directory
+
+MAX_BYTES = 1 << 20
+"""The biggest settings file read (a real one is a few hundred bytes): ``/dev/zero``
+named as the settings took 7.7 GB in 15 s before the first frame."""
+
+
+class NotSettings(ValueError):
+    """The settings path is not a file that can be settings; the message says why."""
+
+
+def read_settings(path: Path) -> bytes:
+    """The bytes of a settings file: a regular file of at most :data:`MAX_BYTES`.
+
+    Raises:
+        FileNotFoundError: There is none.
+        NotSettings: It is a FIFO (reading it would wait for a writer), a device, a
+            directory, or bigger than :data:`MAX_BYTES`.
+        OSError: It cannot be read.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO: no wait for a writer
+    try:
+        what = not_a_file(str(path), os.fstat(fd).st_mode)
+        if what is not None:
+            raise NotSettings(f"it is {what}, not a regular file")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= MAX_BYTES:
+            chunk = os.read(fd, MAX_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > MAX_BYTES:
+            raise NotSettings(f"it is over {MAX_BYTES >> 20} MiB, not a settings file")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
 
 def settings_path() -> Path:
     """``~/.config/streamview/settings.toml`` on Linux (``$XDG_CONFIG_HOME`` honoured)."""
@@ -51,9 +91,11 @@ class Settings:
         """The settings in ``path``, and why they could not be read (else ``None``)."""
         path = path or settings_path()
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            data = tomllib.loads(read_settings(path).decode("utf-8"))
         except FileNotFoundError:
             return cls(), None
+        except NotSettings as error:
+            return cls(), f"ignoring {path}: {error} (nothing is saved over it)"
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
             return cls(), (
                 f"ignoring {path}: {error} (a change of settings keeps it as {path.name}.broken-…)"
@@ -91,8 +133,13 @@ class Settings:
         lines += tables
         self.kept_as = None
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            make_user_directory(path.parent, "XDG_CONFIG_HOME")
             self.kept_as = keep_if_broken(path)
+        except NotSettings as error:
+            return f"not saving settings to {path}: {error}"
+        except OSError as error:
+            return f"cannot save settings to {path}: {error.strerror or error}"
+        try:
             temporary = path.with_suffix(".tmp")
             temporary.write_text("\n".join(lines) + "\n", encoding="utf-8")
             os.replace(temporary, path)
@@ -107,9 +154,11 @@ def keep_if_broken(path: Path) -> Path | None:
 
     Raises:
         OSError: The file could not be moved (then nothing is written over it).
+        NotSettings: It is no settings file (:func:`read_settings`): nothing may be
+            written over it.
     """
     try:
-        data = path.read_bytes()
+        data = read_settings(path)
     except FileNotFoundError:
         return None
     try:

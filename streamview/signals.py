@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import threading
+import time
 from collections.abc import Callable, Iterator
 
 TERMINATING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -60,3 +62,37 @@ def handled(on_signal: Callable[[signal.Signals], None]) -> Iterator[None]:
     finally:
         for sig, action in previous.items():
             signal.signal(sig, action)
+
+
+class SignalStop(threading.Event):
+    """A stop event a signal handler may set.
+
+    :meth:`threading.Event.set` takes a lock that the code the handler interrupted may
+    hold (inside :meth:`~threading.Event.wait`): the handler would wait for itself.
+    This one sets a flag, and waits by sleeping (a signal's handler runs during the
+    sleep), so a source polling it sees the stop within its poll interval.
+    """
+
+    POLL_SECONDS = 0.05
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._stopped = False
+
+    def set(self) -> None:
+        """Stop (safe in a signal handler: no lock)."""
+        self._stopped = True
+
+    def is_set(self) -> bool:
+        """Whether it was set."""
+        return self._stopped
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Sleep until set or ``timeout`` seconds passed; whether it is set."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while not self._stopped:
+            left = self.POLL_SECONDS if deadline is None else deadline - time.monotonic()
+            if left <= 0:
+                break
+            time.sleep(min(left, self.POLL_SECONDS))
+        return self._stopped

@@ -176,8 +176,35 @@ def open_file(path: Path) -> BinaryIO:
         raise InputError(f"{path}: {error.strerror or error}") from error
 
 
+def is_fifo(path: Path) -> bool:
+    """Whether ``path`` is a named pipe (``mkfifo``), read as the pipe it is."""
+    try:
+        return stat.S_ISFIFO(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def open_fifo(path: Path) -> PipeSource:
+    """A named pipe as a live source, opened once.
+
+    Opening it for reading without waiting lets the viewer start before the writer
+    does; a second open (to check it, then to read it) would leave the writer with
+    no reader in between, and it would die of SIGPIPE.
+
+    Raises:
+        InputError: It cannot be opened.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as error:
+        raise InputError(f"{path}: {error.strerror or error}") from error
+    return PipeSource(fd, label=str(path))
+
+
 def source_for(name: str | None, follow: bool = False) -> Source:
     """The source named on the command line: a path, or ``-``/``None`` for stdin.
+
+    A named pipe is read as the pipe it is (``--follow`` or not), as ``<(cmd)`` is.
 
     Raises:
         InputError: The file cannot be opened.
@@ -185,6 +212,8 @@ def source_for(name: str | None, follow: bool = False) -> Source:
     if name in (None, "-"):
         return PipeSource(0)
     path = Path(name)
+    if is_fifo(path):
+        return open_fifo(path)
     open_file(path).close()
     return FileSource(path, follow=follow)
 

@@ -27,6 +27,7 @@ def run_events(
     allow_empty: bool = False,
     process: Callable[[], dict[str, Any]] | None = None,
     exit_code: Callable[[int], int] | None = None,
+    stop: threading.Event | None = None,
 ) -> int:
     """Print the input's normalized events, one JSON object a line; returns the exit status.
 
@@ -38,11 +39,13 @@ def run_events(
         process: In run mode, gives the agent's ``{"exit_code", "stderr", ...}`` once the
             input ended (stopping it if it lingers): written as ``process.exit``.
         exit_code: In run mode, the exit status given the stream's own.
+        stop: Set to stop reading (a signal): what was read is finished and
+            ``stream.end`` is still written.
     """
     write = _writer(out)
     stream = EventStream(agent)
     write([stream.start()])
-    stop = threading.Event()
+    stop = stop or threading.Event()
     error: str | None = None
     chunks = source.chunks(stop)
     while True:

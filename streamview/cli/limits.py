@@ -7,15 +7,18 @@ and reading goes on at the next newline.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 
 from streamview.core.framing import parse_size, set_line_limit
 
 
-def apply_line_limit(flag: str | None) -> str | None:
+def apply_line_limit(flag: str | None, warn: Callable[[str], None] | None = None) -> str | None:
     """Set the process's line limit from ``--max-line``, else from the settings file.
 
     Args:
         flag: The ``--max-line`` value, if given.
+        warn: Told, in one line, why the settings file was ignored (the front ends
+            without a viewer, whose toast would say it).
 
     Returns:
         Why the value cannot be used (a usage error for the flag), else ``None``. A bad
@@ -29,7 +32,9 @@ def apply_line_limit(flag: str | None) -> str | None:
         return None
     from streamview.settings import Settings
 
-    settings, _ = Settings.load()
+    settings, problem = Settings.load()
+    if problem is not None and warn is not None:
+        warn(problem)
     if settings.max_line:
         with contextlib.suppress(ValueError):
             set_line_limit(parse_size(settings.max_line))

@@ -32,6 +32,7 @@ from streamview.sources import (
     Source,
     detach_stdin_for_keys,
     empty_input,
+    is_fifo,
     open_file,
     source_for,
 )
@@ -63,7 +64,8 @@ def main_view(arguments: list[str], args: argparse.Namespace | None = None) -> i
         return EXIT_USAGE
     if reading_stdin and args.follow:
         return fail("--follow needs a FILE")
-    problem = check_options(args, reading_stdin) or apply_line_limit(args.max_line)
+    warn = say if front_end(args) != UI else None  # the viewer's toast says it
+    problem = check_options(args, reading_stdin) or apply_line_limit(args.max_line, warn)
     if problem is not None:
         return fail(problem)
     if args.serve:
@@ -117,8 +119,11 @@ def check_options(args: argparse.Namespace, reading_stdin: bool) -> str | None:
         return "--replay plays a finished file; it does not go with --follow"
     if (args.speed is not None or args.idle_limit is not None) and not args.replay:
         return "--speed and --idle-limit need --replay"
+    fifo = not reading_stdin and is_fifo(Path(args.input))
+    if fifo and (args.replay or args.serve):
+        return f"{args.input} is a named pipe: --replay and --serve need a finished file"
     if args.record is not None:
-        if not (reading_stdin or args.follow):
+        if not (reading_stdin or args.follow or fifo):
             return "--record needs live input: a pipe, --follow FILE, or `streamview run`"
         if args.input not in (None, "-") and _same_file(args.record, args.input):
             return "--record would overwrite the file being read"
@@ -199,7 +204,13 @@ def view(source: Source, args: argparse.Namespace) -> int:
     if chosen == EVENTS:
         from streamview.cli.events_front import run_events
 
-        return run_events(source, sys.stdout, agent=agent)
+        # SIGTERM or Ctrl+C (a --follow never ends by itself): stop reading, finish
+        # the events read, and still write stream.end, with 128 + the signal.
+        stop = signals.SignalStop()
+        with signals.handled(lambda sig: stop.set()):
+            return run_events(
+                source, sys.stdout, agent=agent, exit_code=signals.exit_status, stop=stop
+            )
     if chosen == PRINT:
         from streamview.cli.fronts import run_print
 
@@ -212,7 +223,7 @@ def view(source: Source, args: argparse.Namespace) -> int:
     from streamview.ui.frame.launch import run_app
 
     options: dict[str, Any] = {"agent": agent, "cwd_map": getattr(args, "cwd_map", None) or ()}
-    if args.input not in (None, "-") and not args.follow:
+    if args.input not in (None, "-") and not args.follow and not is_fifo(Path(args.input)):
         from streamview.sources import FileSource
         from streamview.ui.playback.feed import PlaybackFeed
 

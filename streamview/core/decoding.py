@@ -15,6 +15,7 @@ import orjson
 
 from streamview.core.events import ConnectionNotice, JSONObject, MalformedLine
 from streamview.core.fields import as_str
+from streamview.core.nesting import PARSER_DEPTH
 
 RECV_KEY = "streamview_recv_ms"
 """Key a streamview recording adds as the last key of each line: arrival time, epoch ms."""
@@ -36,11 +37,20 @@ def _fallback_loads(data: bytes) -> Any:
         return _NOT_JSON
 
 
+TOO_DEEP = f"nested too deep (over {PARSER_DEPTH:,} levels)"
+"""The reason of a line that is JSON nested deeper than the parser goes."""
+
+
 def _malformed_reason(data: bytes) -> str:
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
         return "not valid UTF-8"
+    try:
+        orjson.loads(data)
+    except orjson.JSONDecodeError as error:
+        if "depth limit exceeded" in str(error):  # orjson's words for its limit
+            return TOO_DEEP
     return "not JSON"
 
 

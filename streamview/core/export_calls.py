@@ -14,6 +14,7 @@ from typing import Any
 import streamview.core.dialects as dialects
 from streamview.core.diff_paths import with_relative_diff
 from streamview.core.linestore import LineStore
+from streamview.core.nesting import cut_deep
 from streamview.core.sanitize import clean, dumps_for_terminal
 from streamview.core.state import ToolCall
 
@@ -45,7 +46,7 @@ def call_parts(call: ToolCall, store: LineStore | None) -> tuple[Any, str | None
     outcome: str | None = call.outcome
     payload: Any = None
     if store is None:
-        return args, outcome, payload
+        return cut_deep(args), outcome, payload
     reparse = dialects.CallReparser(dialects.by_name(store.agent), call.call_id)
     for number in (call.started_line, call.completed_line):
         data = store.get(number) if number is not None else None
@@ -56,7 +57,8 @@ def call_parts(call: ToolCall, store: LineStore | None) -> tuple[Any, str | None
             args = event.args
         if event.completed:
             outcome, payload = event.outcome, event.payload
-    return args, outcome, payload
+    # Cut as the detail view cuts them: a record may nest 1,024 levels.
+    return cut_deep(args), outcome, cut_deep(payload)
 
 
 def call_details(call: ToolCall, store: LineStore | None, cwd: str | None = None) -> list[str]:

@@ -69,6 +69,9 @@ class Located(msgspec.Struct, frozen=True):
     """How it was found: ``""`` (as recorded), ``mapped`` or ``guessed``."""
     is_dir: bool = False
     """The local path is a directory."""
+    not_a_file: str | None = None
+    """What the local path is when it is not a regular file an editor can open
+    (``a directory``, ``a named pipe (FIFO)``, ``a /proc file``...), else ``None``."""
     tried: str | None = None
     """The local path a cwd map pointed to, when nothing is there."""
 
@@ -116,8 +119,37 @@ def _kind(path: str) -> int | None:
         return None
 
 
+_SPECIAL = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+"""File types an editor must not be handed: opening a FIFO blocks until a writer
+comes (the terminal stays raw and no key gets it back), a device reads forever."""
+PSEUDO_FILE_SYSTEMS = ("/proc", "/sys")
+"""Where the kernel's live state looks like files: ``/proc/self/environ`` is the
+person's environment, keys included."""
+
+
+def not_a_file(path: str, mode: int) -> str | None:
+    """What ``path`` (of file mode ``mode``) is when it is not a regular file on a real
+    file system, or ``None`` when an editor may open it."""
+    for test, what in _SPECIAL:
+        if test(mode):
+            return what
+    if not stat.S_ISREG(mode):
+        return "not a regular file"
+    real = os.path.realpath(path)
+    for root in PSEUDO_FILE_SYSTEMS:
+        if real == root or real.startswith(root + "/"):
+            return f"a {root} file (the system's live state)"
+    return None
+
+
 def _found(recorded: str, path: str, how: str) -> Located:
     mode = _kind(path)
     if mode is None:
         return Located(recorded, None, how, tried=path)
-    return Located(recorded, path, how, stat.S_ISDIR(mode))
+    return Located(recorded, path, how, stat.S_ISDIR(mode), not_a_file(path, mode))

@@ -2,12 +2,14 @@
 
 Everything from the stream goes through :func:`~streamview.core.sanitize.clean`, so
 the document holds no terminal control sequence. The assistant's text is Markdown
-already and is kept as written; everything streamview adds (tool lines, table cells)
+already and is kept as written, but for its raw HTML (shown as text) and a code fence
+it left open (closed); everything streamview adds (tool lines, table cells)
 is escaped so that a ``|`` or a backtick in a command cannot break the layout.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from streamview.core.export_calls import call_details, demote_headings
@@ -42,6 +44,61 @@ def code_span(text: str) -> str:
 def escape_html(text: str) -> str:
     """``&``, ``<`` and ``>`` as entities, so a viewer that renders raw HTML shows it."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+"""An inline code span on one line (CommonMark: a run of backticks closed by as many)."""
+_END = "streamview-end-of-the-answer"
+"""A paragraph put after the answer to see whether a fence of the answer swallows it."""
+
+
+def _escape_tags(line: str) -> str:
+    """``<`` as ``&lt;`` on a line of Markdown, except in its code spans (shown as is)."""
+    out = []
+    position = 0
+    for span in _CODE_SPAN.finditer(line):
+        out.append(line[position : span.start()].replace("<", "&lt;"))
+        out.append(span.group())
+        position = span.end()
+    out.append(line[position:].replace("<", "&lt;"))
+    return "".join(out)
+
+
+def answer_markdown(text: str) -> str:
+    """The agent's Markdown made safe to paste into a document: no raw HTML, no open fence.
+
+    Its raw HTML (a ``<script>``, an ``<img onerror>``, a ``<pre>`` that would swallow
+    what follows) is shown as text: every ``<`` outside code becomes ``&lt;``; code
+    blocks and code spans are left as written. A code fence the agent left open is
+    closed at its end, so the rest of the export is not read as code.
+    """
+    from markdown_it import MarkdownIt
+
+    parser = MarkdownIt("commonmark")
+    lines = text.split("\n")
+    # An HTML block (a <pre>, a <script>) can run to the end and hide the code blocks
+    # after it: make the first line of each inert, then look again, until none is left.
+    for _ in range(len(lines) + 1):
+        starts = [
+            token.map[0]
+            for token in parser.parse("\n".join(lines))
+            if token.type == "html_block" and token.map is not None
+        ]
+        if not starts:
+            break
+        for number in starts:
+            lines[number] = lines[number].replace("<", "&lt;")
+    code: set[int] = set()
+    for token in parser.parse("\n".join(lines)):
+        if token.type in ("fence", "code_block") and token.map is not None:
+            code.update(range(*token.map))
+    text = "\n".join(
+        line if number in code else _escape_tags(line) for number, line in enumerate(lines)
+    )
+    for token in parser.parse(f"{text}\n\n{_END}\n"):
+        if token.type == "fence" and _END in token.content:
+            return f"{text}\n{token.markup}"
+    return text
 
 
 def table_cell(text: str, limit: int = CELL_LIMIT) -> str:
@@ -126,7 +183,7 @@ def session_markdown(
             if not text.strip():
                 continue
             # The agent's headings go under the session's "### Transcript".
-            lines.append(demote_headings(clean(text).strip("\n"), 3))
+            lines.append(demote_headings(answer_markdown(clean(text).strip("\n")), 3))
         elif block.kind == THINKING:
             if not thinking or not text.strip():
                 continue
@@ -145,7 +202,7 @@ def session_markdown(
             lines.append(f"*{table_cell(text, 400)}*")
         lines.append("")
     if session.text.strip() and not any(b.kind == TEXT for b in session.blocks):
-        lines.append(clean(session.text).strip("\n"))
+        lines.append(answer_markdown(clean(session.text).strip("\n")))
         lines.append("")
     table = calls_table(session)
     if table:

@@ -93,6 +93,11 @@ class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
     time_ms: int | None
     """When it happened (epoch ms): the record's time, else its arrival time, if known."""
 
+    @property
+    def type(self) -> str:
+        """The event's type (``tool.end``...): its tag, as ``--events`` writes it."""
+        return str(self.__struct_config__.tag)
+
 
 class _SessionEvent(_Event, frozen=True, kw_only=True):
     """Fields every event of a session has."""

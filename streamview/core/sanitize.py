@@ -35,6 +35,8 @@ from typing import Any
 
 import orjson
 
+from streamview.core.nesting import cut_deep
+
 _OTHER_UNSAFE = (
     "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"  # bidi controls
     "\u2028\u2029"  # line and paragraph separators
@@ -128,21 +130,6 @@ def escape_json_unsafe(data: bytes) -> bytes:
     return data
 
 
-_JSON_MAX_DEPTH = 200
-TOO_DEEP = "<nested too deep>"
-"""What :func:`dumps_for_terminal` writes in place of values nested deeper than Python can."""
-
-
-def _shallow(value: Any, depth: int) -> Any:
-    if not isinstance(value, dict | list):
-        return value
-    if depth <= 0:
-        return TOO_DEEP
-    if isinstance(value, dict):
-        return {key: _shallow(item, depth - 1) for key, item in value.items()}
-    return [_shallow(item, depth - 1) for item in value]
-
-
 def dumps_for_terminal(value: Any, indent: bool = False) -> str:
     """:func:`json_for_terminal`, as text."""
     return json_for_terminal(value, indent).decode("utf-8")
@@ -153,7 +140,8 @@ def json_for_terminal(value: Any, indent: bool = False) -> bytes:
 
     orjson escapes C0 controls but writes DEL, C1 controls and bidi controls raw, and
     refuses lone surrogates, integers over 64 bits and deep nesting. Those are written
-    as ``\\uXXXX`` escapes instead, so a script gets the exact strings back and a
+    as ``\\uXXXX`` escapes instead (and nesting deeper than the stack allows as
+    ``… nested N deep``), so a script gets the exact strings back and a
     person running ``streamview --json`` in a terminal gets no control sequence.
 
     Args:
@@ -169,8 +157,8 @@ def json_for_terminal(value: Any, indent: bool = False) -> bytes:
             form["separators"] = (",", ":")  # one line, as orjson writes it
         try:
             text = json.dumps(value, **form)
-        except RecursionError:
-            text = json.dumps(_shallow(value, _JSON_MAX_DEPTH), **form)
+        except RecursionError:  # deeper than the stack allows here: cut, not lost whole
+            text = json.dumps(cut_deep(value), **form)
         return text.encode("ascii")
     # Each unsafe sequence starts with one of four bytes: finding none of them (a
     # memchr each) spares a regex scan of a summary of megabytes.

@@ -174,3 +174,29 @@ def test_stdin_from_dev_null_is_an_empty_input() -> None:
             check=False,
         )
     assert_one_line_error(completed, "stdin", "empty")
+
+
+def test_a_fifo_or_dev_zero_as_the_settings_file_does_not_stop_the_command(
+    tmp_path: Path,
+) -> None:
+    """Settings read before the first line hung on a FIFO and read /dev/zero without end
+    (issue 26.9b): now they are ignored and the run is printed."""
+    import shutil
+
+    folder = tmp_path / "config" / "streamview"
+    folder.mkdir(parents=True)
+    run_file = tmp_path / "run.jsonl"
+    shutil.copy(
+        Path(__file__).parents[1] / "fixtures/dialects/claude/success-tools.jsonl", run_file
+    )
+    for make in (os.mkfifo, lambda path: os.symlink("/dev/zero", path)):
+        settings = folder / "settings.toml"
+        if os.path.lexists(settings):
+            os.unlink(settings)
+        make(settings)
+        env = {**child_env(), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+        done = subprocess.run(
+            command("--print", str(run_file)), capture_output=True, env=env, timeout=20
+        )
+        assert done.returncode == 0 and b"== success" in done.stdout
+        assert done.stderr.decode().startswith(f"streamview: ignoring {settings}: it is a ")

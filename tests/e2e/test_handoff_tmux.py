@@ -5,6 +5,7 @@ viewer comes back as it was."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import shutil
@@ -227,5 +228,44 @@ def test_o_follows_the_cwd_map_of_the_settings_file_and_a_directory_opens_nothin
     tmux.keys("o")
     tmux.wait_for(lambda s: "✓ success in 36.5s" in s and log.exists())
     assert log.read_text().splitlines() == [f"-- {checkout / 'src' / 'tidepool' / 'backoff.py'}"]
+    tmux.keys("q")
+    assert wait_exit(exit_file, timeout=8) == 0
+
+
+READER = """\
+import sys
+with open(sys.argv[1], "a") as out:
+    out.write(" ".join(sys.argv[2:]) + "\\n")
+with open(sys.argv[-1], "rb") as opened:  # as an editor does: blocks on a FIFO
+    opened.read(1)
+"""
+"""A stand-in editor that logs its arguments, then opens and reads the file."""
+
+
+def test_o_on_a_fifo_says_why_and_the_terminal_stays_usable(
+    tmux: Tmux, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """An editor opening a FIFO blocked with the terminal raw: no key got it back
+    (issue 26.5). Now o says what the path is, runs nothing, and q still quits."""
+    short = Path(tempfile.mkdtemp(prefix="sv", dir="/tmp"))  # the toast shows it whole
+    request.addfinalizer(lambda: shutil.rmtree(short, ignore_errors=True))
+    fifo = short / "f"
+    os.mkfifo(fifo)
+    recording = hostile_recording(short).read_text().replace(HOSTILE_NAME, str(fifo))
+    (short / "run.ndjson").write_text(recording)
+    log = tmp_path / "editor.log"
+    script = tmp_path / "reader.py"
+    script.write_text(READER)
+    editor = f"{shlex.quote(sys.executable)} {shlex.quote(str(script))} {shlex.quote(str(log))}"
+    exit_file = tmp_path / "exit"
+    tmux.start(
+        viewer_line(shlex.quote(str(short / "run.ndjson")), exit_file, env={"EDITOR": editor})
+    )
+    tmux.wait_for(lambda s: "Tool calls (1)" in s)
+    tmux.keys("Tab", "Home")
+    time.sleep(0.3)
+    tmux.keys("o")
+    tmux.wait_for(lambda s: "is a named pipe (FIFO)" in s)
+    assert not log.exists()
     tmux.keys("q")
     assert wait_exit(exit_file, timeout=8) == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import selectors
+import signal
 import subprocess
 import sys
 import time
@@ -171,3 +172,32 @@ def test_follow_tells_the_lines_appended_to_the_file(tmp_path: Path) -> None:
     finally:
         child.kill()
         child.wait()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_follow_stopped_by_a_signal_still_ends_with_stream_end(
+    tmp_path: Path, sig: signal.Signals
+) -> None:
+    """The contract's last line after SIGTERM (issue 26.9f: it ended without one), and
+    the exit status a shell gives a program the signal stopped (143, 130)."""
+    path = tmp_path / "growing.ndjson"
+    path.write_bytes(ndjson(init_record(), tool_record("started", "c1", "read", {"path": "a.py"})))
+    child = subprocess.Popen(
+        command("--events", "--follow", str(path)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=child_env(),
+    )
+    try:
+        seen = [read_line(child)["type"] for _ in range(3)]
+        assert seen == ["stream.start", "session.start", "tool.start"]
+        child.send_signal(sig)
+        out, err = child.communicate(timeout=TIMEOUT)
+    finally:
+        child.kill()
+        child.wait()
+    rest = [orjson.loads(line) for line in out.splitlines()]
+    assert [event["type"] for event in rest] == ["tool.end", "outcome", "stream.end"]
+    assert rest[0]["status"] == "interrupted" and rest[1]["status"] == "incomplete"
+    assert rest[-1]["exit_code"] == 128 + sig and rest[-1]["lines"]["total"] == 2
+    assert child.returncode == 128 + sig and b"Traceback" not in err

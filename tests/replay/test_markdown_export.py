@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import orjson
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 from streamview.core.markdown_export import code_span, table_cell, to_markdown
 from streamview.core.reader import fold
@@ -119,3 +121,48 @@ def test_html_in_the_model_name_and_prompt_is_escaped() -> None:
     assert "<img" not in markdown
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in markdown
     assert "fix &lt;img src=x onerror=y&gt;" in markdown
+
+
+def all_tokens(tokens: list[Token]) -> list[Token]:
+    """Block tokens and their inline children, flat."""
+    found = []
+    for token in tokens:
+        found.append(token)
+        found.extend(token.children or [])
+    return found
+
+
+def test_the_answers_raw_html_is_text_and_its_open_fence_is_closed() -> None:
+    """The export copied the answer's raw HTML and left its unclosed fence open over the
+    rest of the document (issue 26.9d); read back with a CommonMark parser."""
+    answer = (
+        "Here is the fix.\n\n"
+        "<script>alert(1)</script>\n\n"
+        'Inline <img src=x onerror="alert(2)"> and <b>bold</b>, code `a <tag> here`.\n\n'
+        "<pre>\nswallows what follows\n\n"
+        "```python\nprint('<div>')\n```\n\n"
+        "> quoted <i>x</i>\n\n"
+        "````text\nnever closed <span>"
+    )
+    stream = run(
+        {"type": "system", "subtype": "init", "model": "GPT-5", "cwd": "/w", **SID},
+        {"type": "assistant", "message": {"content": [{"type": "text", "text": answer}]}, **SID},
+        *[record for record in orjson_lines(STREAM)[2:]],
+    )
+    markdown = to_markdown(fold([stream]))
+    tokens = all_tokens(MarkdownIt("commonmark").parse(markdown))
+    assert not [t for t in tokens if t.type in ("html_block", "html_inline")]
+    fences = [t for t in tokens if t.type == "fence"]
+    assert [t.content for t in fences] == ["print('<div>')\n", "never closed <span>\n"]
+    assert not any("Tool calls" in t.content or "Done." in t.content for t in fences)
+    headings = [t.content for t in tokens if t.type == "inline" and t.content.startswith("Tool")]
+    assert headings == ["Tool calls (1)"]
+    texts = " ".join(t.content for t in tokens if t.type == "text")
+    assert "<script>alert(1)</script>" in texts and '<img src=x onerror="alert(2)">' in texts
+    assert "a <tag> here" in [t.content for t in tokens if t.type == "code_inline"]
+    assert any(t.type == "blockquote_open" for t in tokens)
+    assert "Done." in texts
+
+
+def orjson_lines(data: bytes) -> list[dict[str, object]]:
+    return [orjson.loads(line) for line in data.splitlines()]

@@ -65,7 +65,7 @@ def find_in_calls(session: Session, store: LineStore | None, query: str) -> list
         if matcher.holds(f"{call.kind} {call.target or ''} {call.summary or ''}"):
             hits.append(CallHit(call.index, TARGET))
             continue
-        records = load_records(call, store, raw=False)
+        records = load_records(call, store, raw=False, cut=False)
         if contains(records.args, matcher):
             hits.append(CallHit(call.index, ARGUMENTS))
         elif contains(records.payload, matcher):
@@ -86,7 +86,7 @@ def session_holds(
     for call in session.tool_calls:
         if matcher.holds(f"{call.kind} {call.target or ''} {call.summary or ''}"):
             return True
-        records = load_records(call, store, raw=False)
+        records = load_records(call, store, raw=False, cut=False)
         if contains(records.args, matcher) or contains(records.payload, matcher):
             return True
     return False

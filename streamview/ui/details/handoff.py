@@ -98,8 +98,9 @@ def open_command(
     Returns:
         ``(command, note)``: the editor's command and a note on how the file was found
         (empty when it is where the recording says); or ``(None, why)`` when nothing
-        is opened: the call names no file, the file is not on this machine, it is a
-        directory, or its path is not safe to hand over.
+        is opened: the call names no file, the file is not on this machine, it is
+        not a regular file (a directory, a FIFO an editor would block on, a device, a
+        socket, a ``/proc`` file), or its path is not safe to hand over.
     """
     found = file_of(call, cwd)
     if found is None:
@@ -120,6 +121,9 @@ def open_command(
         return None, f"{shown} is not on this machine ({MAP_HINT})"
     if located.is_dir:
         return None, f"{one_line(located.path, 120)} is a directory: o opens files"
+    if located.not_a_file is not None:
+        what = located.not_a_file
+        return None, f"{one_line(located.path, 120)} is {what}: o opens regular files only"
     if call.kind == "edit" and line is None:
         line = edit_line(call, store)
     try:

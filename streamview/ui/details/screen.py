@@ -41,6 +41,12 @@ def escaped_id(call_id: str) -> str:
     return clean(json.dumps(call_id, ensure_ascii=False)[1:-1])
 
 
+def failed_section(error: BaseException) -> Section:
+    """What a screen shows when its body could not be built: the error, in one line."""
+    what = one_line(f"{type(error).__name__}: {error}", 300)
+    return Section("could not show this", Text(what, style="yellow"))
+
+
 WATCH_SECONDS = 0.5
 """How often the detail screen looks whether its call changed (it may still be running)."""
 
@@ -84,10 +90,21 @@ class SectionScreen(Screen[None]):
         """What to show (runs in a worker thread)."""
         raise NotImplementedError
 
-    @work(thread=True, exclusive=True, name="load sections")
+    # Failures are caught and shown: Textual's report of a failed worker paints its
+    # locals, and the locals of a record nested 900 deep took minutes of CPU to paint
+    # (Escape and q ignored meanwhile).
+    @work(
+        thread=True,
+        exclusive=True,
+        name="load sections",
+        description="load sections",
+    )
     def load(self) -> None:
-        """Read, parse and lay out the body off the UI thread."""
-        sections = self.build_sections()
+        """Read, parse and lay out the body off the UI thread; a failure is shown."""
+        try:
+            sections = self.build_sections()
+        except Exception as error:  # odd input must show up, not stop the viewer
+            sections = [failed_section(error)]
         self.app.call_from_thread(self.show_sections, sections)
 
     def show_sections(self, sections: list[Section]) -> None:

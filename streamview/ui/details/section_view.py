@@ -15,6 +15,7 @@ from rich.console import Console, ConsoleOptions
 from rich.measure import Measurement
 from rich.segment import Segment
 from rich.style import Style
+from rich.text import Text
 from textual import events, work
 from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
@@ -25,6 +26,7 @@ from textual.scroll_view import ScrollView
 from textual.selection import Selection
 from textual.strip import Strip
 
+from streamview.core.sanitize import one_line
 from streamview.ui.details.sections import Section
 from streamview.ui.text.rows import LazyRows
 from streamview.ui.text.selection import draw_selection, selected_text
@@ -307,9 +309,19 @@ class SectionView(ScrollView, can_focus=True):
 
     # A description of its own: by default Textual puts the repr of the arguments in
     # it, and the repr of a million-line payload stalls the UI thread for 0.2 s.
-    @work(thread=True, exclusive=True, name="lay out sections", description="lay out sections")
+    @work(
+        thread=True,
+        exclusive=True,
+        name="lay out sections",
+        description="lay out sections",
+    )
     def _layout_worker(self, sections: Sequence[Section], width: int, title: Style) -> None:
-        strips, widest = render_sections(sections, width, title)
+        try:
+            strips, widest = render_sections(sections, width, title)
+        except Exception as error:  # shown in place of the body, never spun on
+            what = one_line(f"{type(error).__name__}: {error}", 300)
+            note = Section("could not lay this out", Text(what, style="yellow"))
+            strips, widest = render_sections([note], width, title)
         self.app.call_from_thread(self._set_strips, strips, widest, width)
 
     def _set_strips(self, strips: Sequence[Strip], widest: int, width: int) -> None:

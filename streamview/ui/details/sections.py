@@ -18,6 +18,7 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from streamview.core.nesting import SHOWN_DEPTH, cut_deep
 from streamview.core.sanitize import clean
 from streamview.ui.text.capping import (
     ARG_VALUE_CHARS,
@@ -47,15 +48,14 @@ class Section:
     """Long lines fold; ``False`` for code, diffs and output, which scroll sideways."""
 
 
+def _clean_key(key: Any) -> str:
+    return clean(str(key))
+
+
 def sanitize_json(value: Any) -> Any:
-    """A copy of a JSON value whose strings (keys included) are clean for display."""
-    if isinstance(value, str):
-        return clean_big(value)
-    if isinstance(value, dict):
-        return {clean(str(k)): sanitize_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [sanitize_json(item) for item in value]
-    return value
+    """A copy of a JSON value whose strings (keys included) are clean for display, made
+    without recursion and cut at :data:`SHOWN_DEPTH` levels (``… nested N deep``)."""
+    return cut_deep(value, SHOWN_DEPTH, text=clean_big, key=_clean_key)
 
 
 def json_text(value: Any, full: bool = False) -> Capped:

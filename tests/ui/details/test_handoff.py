@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -181,3 +182,46 @@ def test_real_vim_runs_no_command_from_a_hostile_path(
     assert command is not None, note
     subprocess.run(command, **quiet)  # type: ignore[call-overload]
     assert not marker.exists()
+
+
+def special_files(tmp_path: Path) -> list[tuple[Path, str]]:
+    """A FIFO, a socket, a device, a /proc file and a link to the FIFO, by what o says."""
+    import socket
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    # A socket's path must fit in 108 bytes: pytest's folders can be longer.
+    sock = Path(tempfile.mkdtemp(prefix="sv", dir="/tmp")) / "s.sock"
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(sock))
+    server.close()  # the socket file stays
+    link = tmp_path / "link-to-fifo.txt"
+    link.symlink_to(fifo)
+    return [
+        (fifo, "a named pipe (FIFO)"),
+        (sock, "a socket"),
+        (Path("/dev/null"), "a character device"),
+        (Path("/proc/self/environ"), "a /proc file (the system's live state)"),
+        (link, "a named pipe (FIFO)"),
+    ]
+
+
+def test_o_refuses_fifos_sockets_devices_and_proc_files_with_the_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> None:
+    """An editor blocks opening a FIFO with the terminal raw (issue 26.5), and
+    /proc/self/environ would put the environment, keys included, on screen."""
+    monkeypatch.chdir(tmp_path)
+    script = fake_editor(tmp_path, "vim")
+    specials = special_files(tmp_path)
+    request.addfinalizer(lambda: shutil.rmtree(specials[1][0].parent, ignore_errors=True))
+    regular = tmp_path / "notes.txt"
+    regular.write_text("x\n")
+    command, _ = open_command(read_call(str(regular)), None, environ={"EDITOR": str(script)})
+    assert command is not None and command[-1] == str(regular)
+    for path, what in specials:
+        if not path.exists():
+            continue  # /proc on a system without it
+        command, note = open_command(read_call(str(path)), None, environ={"EDITOR": str(script)})
+        assert command is None, path
+        assert note == f"{path} is {what}: o opens regular files only"

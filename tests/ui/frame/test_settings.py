@@ -175,3 +175,32 @@ async def test_a_pipe_never_overwrites_a_runs_filter() -> None:
         assert app.tool_table.call_filter.status == "rejected"
     saved, _ = Settings.load()
     assert saved.filter_status == "failed" and saved.filter_run == str(WITH_EDITS.resolve())
+
+
+def test_a_settings_path_that_is_no_file_is_refused_at_once(tmp_path: Path) -> None:
+    """``/dev/zero`` took 7.7 GB in 15 s and a FIFO hung before the first frame (issue
+    26.9b): settings are a regular file of at most 1 MiB, else ignored with the reason,
+    and never written over."""
+    import os
+
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+    big = tmp_path / "big.toml"
+    big.write_bytes(b"#" * (2 << 20))
+    zero = tmp_path / "zero.toml"
+    zero.symlink_to("/dev/zero")
+    cases = [
+        (fifo, "it is a named pipe (FIFO), not a regular file"),
+        (zero, "it is a character device, not a regular file"),
+        (tmp_path, "it is a directory, not a regular file"),
+        (big, "it is over 1 MiB, not a settings file"),
+    ]
+    for path, why in cases:
+        settings, problem = Settings.load(path)
+        assert settings == Settings()
+        assert problem == f"ignoring {path}: {why} (nothing is saved over it)"
+        assert Settings(theme="x").save(path) == f"not saving settings to {path}: {why}"
+    assert zero.is_symlink() and big.stat().st_size == 2 << 20
+    good = tmp_path / "settings.toml"
+    good.write_text('theme = "textual-light"\n')
+    assert Settings.load(good) == (Settings(theme="textual-light"), None)
