@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from msgspec.structs import replace
 from textual import on
 from textual.app import SystemCommand
+from textual.command import Provider
 from textual.events import Key
 from textual.screen import Screen
 from textual.widget import Widget
@@ -50,9 +51,20 @@ WITH_A_CALL = {"next_match", "previous_match", "open_file", "page_result"}
 """Actions on a tool call: on the main screen (the table's) or in its details."""
 
 
+def actions_provider() -> type[Provider]:
+    """The palette's provider (:class:`~streamview.ui.frame.commands.ActionsProvider`),
+    imported when the palette first opens."""
+    from streamview.ui.frame.commands import ActionsProvider
+
+    return ActionsProvider
+
+
 class ViewerActions(SearchActions):
     """The viewer's actions and message handlers (the panes and feed are the app's;
     search is :class:`~streamview.ui.frame.search_actions.SearchActions`')."""
+
+    COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = {actions_provider}
+    """The palette finds an entry by its name or by its description's words."""
 
     PALETTE_TITLES: ClassVar[dict[str, str]] = {
         "help": "Help: key bindings and shortcuts",
