@@ -25,7 +25,7 @@ COMMANDS = {
 USAGE = """\
 streamview [options] [FILE]
        streamview run [options] -- COMMAND [ARGS...]
-       streamview runs [--prune AGE | --open N]
+       streamview runs [--prune AGE [--yes] | --open N]
        streamview last [N] [options]"""
 
 DESCRIPTION = """\
@@ -108,6 +108,8 @@ List the runs `streamview run` recorded in the user's state directory, newest
 first: when (to the second), which agent, how it ended (success, error, no result,
 stopped, crashed, or the recording cut short: disk full), the agent's exit code, the
 size, the file and the prompt. `streamview last N` or `runs --open N` opens run N.
+`--prune AGE` lists the recordings older than AGE and asks before deleting them;
+without a terminal to ask on, it deletes only with --yes.
 """
 
 
@@ -299,13 +301,20 @@ def build_command_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.
     runs_action.add_argument(
         "--prune",
         metavar="AGE",
-        help="delete recordings older than AGE (e.g. 30d, 12h, 2w) instead of listing",
+        help="delete recordings older than AGE (e.g. 30d, 12h, 2w) instead of listing: "
+        "lists them and asks first",
     )
     runs_action.add_argument(
         "--open",
         type=run_number,
         metavar="N",
         help="open run N of the list in the viewer (as `streamview last N`)",
+    )
+    runs.add_argument(
+        "-y",
+        "--yes",
+        action="store_true",
+        help="with --prune: delete without asking (needed without a terminal)",
     )
     last = commands.add_parser(
         "last",

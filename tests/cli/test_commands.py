@@ -187,9 +187,9 @@ def test_runs_prune_deletes_only_older_recordings(state_env: dict[str, str]) -> 
     old, new = sorted(folder.glob("*.ndjson"))
     forty_days = time.time() - 40 * 86_400
     os.utime(old, (forty_days, forty_days))
-    done = streamview("runs", "--prune", "30d", env=state_env)
+    done = streamview("runs", "--prune", "30d", "--yes", env=state_env)
     assert done.returncode == 0
-    assert done.stdout.startswith("pruned 1 recording (")
+    assert "pruned 1 recording (" in done.stdout
     assert not old.exists() and new.exists()
     assert not sidecar_path(old).exists() and sidecar_path(new).exists()  # pruned together
     bad = streamview("runs", "--prune", "soon", env=state_env)
