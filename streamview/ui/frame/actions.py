@@ -38,6 +38,8 @@ TEXTUAL_COMMANDS_KEPT = {"Theme"}
 """Textual's own palette entries that the viewer keeps."""
 MAIN_SCREEN_ONLY = {
     "filter_text",
+    "table_filter_status",
+    "table_filter_kind",
     "toggle_follow",
     "toggle_thinking",
     "previous_session",
@@ -297,6 +299,15 @@ class ViewerActions(SearchActions):
         if problem and not self._settings_problem:
             self._settings_problem = problem
             self.notify(problem, severity="warning", timeout=5)
+
+    def action_table_filter_status(self) -> None:
+        """F from another pane: the table's next status filter (it keeps the focus
+        where it was; the table's title says what it shows)."""
+        self.tool_table.action_filter_status()
+
+    def action_table_filter_kind(self) -> None:
+        """K from another pane: the table's next kind filter."""
+        self.tool_table.action_filter_kind()
 
     def action_filter_text(self) -> None:
         """Open the box that filters the tool calls by text."""
