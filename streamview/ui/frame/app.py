@@ -387,7 +387,8 @@ class StreamviewApp(ViewerActions):
         calls = [call for s, call in changes.calls if s == index]
         if index in changes.transcript or calls:
             self.transcript.sync(calls)
-        if calls:
+        if calls:  # a call that started since the last tick is timed from now, not then
+            self.tool_table.tick(self.clock())
             self.tool_table.refresh_calls(calls)
             self._title_table(session)
         self.refresh_status()
@@ -404,6 +405,7 @@ class StreamviewApp(ViewerActions):
         self._show_header()
         self.transcript.show_session(session)
         table = self.tool_table
+        table.tick(self.clock())
         table.show_session(session)
         table.follow_newest(self.table_follows())
         self._title_table(session)
