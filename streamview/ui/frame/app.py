@@ -40,6 +40,7 @@ from streamview.ui.frame.keys import APP_BINDINGS
 from streamview.ui.frame.keys_footer import KeysFooter
 from streamview.ui.frame.session_header import SessionHeader
 from streamview.ui.frame.status_bar import StatusBar, StatusInfo
+from streamview.ui.playback.controls import status_notes
 from streamview.ui.playback.feed import PlaybackFeed
 from streamview.ui.text import highlight
 from streamview.ui.transcript.transcript import Transcript
@@ -448,19 +449,15 @@ class StreamviewApp(ViewerActions):
         state = self.state
         session = state.sessions[self.session_index] if self.session_index is not None else None
         live = self.source.live
-        playback = None
+        playback = replaying = None
         feed = self.feed
         if isinstance(feed, PlaybackFeed):
-            # A playback shows the run as it went: streaming, idle, calls still open;
-            # paused before the end, it says where it stopped.
+            # A playback shows the run as it went: idle, calls still open; playing, that
+            # it plays (not "streaming"); paused before the end, where it stopped.
             live = feed.loaded
             if self.controls is not None:
                 self.controls.refresh()  # the bar's "event n" and the counts: one moment
-            if live and not feed.playing and feed.position < feed.total:
-                playback = (
-                    f"‖ paused at event {feed.position:,} of {feed.total:,}"
-                    " · space plays, G goes to the end"
-                )
+            playback, replaying = status_notes(feed)
         idle = None
         if live and state.last_event_ms is not None:
             idle = max(0, self.clock() - state.last_event_ms)
@@ -481,6 +478,7 @@ class StreamviewApp(ViewerActions):
                 following=transcript.following,
                 search=search,
                 playback=playback,
+                replaying=replaying,
             )
         )
         subtitle = (

@@ -49,6 +49,8 @@ class StatusInfo(msgspec.Struct):
     """``"foo" 2/5`` while a search is active."""
     playback: str | None = None
     """Playback paused before the end of the run: where (shown instead of "streaming")."""
+    replaying: str | None = None
+    """A playback playing: said instead of "● streaming" (``▶ replaying at 2x``)."""
     failure: str | None = None
     """The agent failed without a result: why (its exit code and stderr), as the outcome."""
     marks: tuple[str, ...] = ()
@@ -121,6 +123,8 @@ def describe_state(info: StatusInfo) -> tuple[str, str]:
         return (text, "warning")
     if info.idle_ms is not None and info.idle_ms >= IDLE_AFTER_MS:
         text = f"idle {_seconds(info.idle_ms)} since last event"
+        if info.replaying:
+            text = f"{info.replaying} · {text}"
         if open_calls:
             count = len(open_calls)
             text += f" · {count} call{'s' if count != 1 else ''} open: "
@@ -128,7 +132,7 @@ def describe_state(info: StatusInfo) -> tuple[str, str]:
             if count > 2:
                 text += ", …"
         return (text, "idle")
-    text = "● streaming"
+    text = info.replaying or "● streaming"
     if info.rate is not None:
         text += f" · {info.rate:,.0f} lines/s"
     return (text, "live")
