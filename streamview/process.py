@@ -29,6 +29,7 @@ from typing import IO, Any
 from streamview import agent_group
 from streamview.agent_group import Member
 from streamview.process_state import ProcessState, ResultWatcher, exit_status, strip_escapes
+from streamview.read_ahead import ReadAhead
 from streamview.recording import LineTee, Recorder
 from streamview.sources import PIPE_CHUNK_SIZE, POLL_SECONDS, InputError, Source
 
@@ -117,11 +118,17 @@ class ProcessSource(Source):
         self._escalation: threading.Timer | None = None
         self._lock = threading.Lock()
         self._exit_reported = False
+        self._ahead: ReadAhead | None = None
 
     # -- lifecycle --------------------------------------------------------------------
 
-    def start(self) -> None:
+    def start(self, read_ahead: bool = True) -> None:
         """Start the agent (done by :meth:`chunks` if not called before).
+
+        Args:
+            read_ahead: Read its stdout at once, on a thread, until :meth:`chunks`
+                takes over (:mod:`streamview.read_ahead`), so lines that come before
+                the viewer is up keep the time they came.
 
         Raises:
             InputError: The program cannot be found or run.
@@ -153,18 +160,31 @@ class ProcessSource(Source):
             daemon=True,
         )
         self._stderr_thread.start()
+        if read_ahead:
+            assert self.process.stdout is not None
+            self._ahead = ReadAhead(self.process.stdout.fileno())
 
     def chunks(self, stop: threading.Event) -> Iterator[bytes]:
         """Yield the agent's stdout until it closes it, lingers after ``result``, has
         exited :attr:`exit_grace` seconds ago, or ``stop``."""
-        self.start()
+        self.start(read_ahead=False)
         process = self.process
         assert process is not None and process.stdout is not None
         fd = process.stdout.fileno()
         tee = LineTee(self.recorder) if self.recorder is not None else None
         watcher = ResultWatcher()
         result_at: float | None = None
+        ahead, self._ahead = self._ahead, None
         try:
+            for data, arrived in ahead.handover() if ahead is not None else ():
+                if tee is not None:
+                    tee.feed(data, arrived)
+                if result_at is None and watcher.feed(data):
+                    self.result_seen = True
+                    result_at = time.monotonic()
+                self.arrived_ms = arrived
+                yield data
+            self.arrived_ms = None
             with selectors.DefaultSelector() as selector:
                 selector.register(fd, selectors.EVENT_READ)
                 while not stop.is_set():
