@@ -45,4 +45,20 @@ async def test_a_running_call_shows_how_long_it_has_run() -> None:
         assert "make test" in row and "0ms" not in row and "<1s" in row, row
         clock.advance(3_000)  # the clock ticks once a second: the time moves on
         await wait_for(pilot, lambda: "3.0s" in table.render_line(1).text, timeout=15)
-        source.close()
+
+
+async def test_a_running_calls_details_say_how_long_it_has_run() -> None:
+    """Its details said nothing of time while it ran; now "running <1s", then on."""
+    from textual.widgets import Static
+
+    clock = FakeClock()
+    source = ScriptedSource([INIT, STARTED])
+    app = StreamviewApp(source, clock=clock)
+    async with app.run_test(size=(110, 30)) as pilot:
+        await wait_for(pilot, lambda: app.tool_table.row_count == 1)
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: app.screen is not app.main_screen)
+        duration = app.screen.query_one("#detail-duration", Static)
+        await wait_for(pilot, lambda: str(duration.render()) == "running <1s")
+        clock.advance(3_000)
+        await wait_for(pilot, lambda: str(duration.render()) == "running 3.0s")
