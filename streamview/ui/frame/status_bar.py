@@ -143,12 +143,12 @@ def describe_state(info: StatusInfo) -> tuple[str, str]:
 SEPARATOR = " · "
 """Between the pieces of the state's text."""
 GIVEN_UP_FIRST = (
-    (re.compile(r"[\d,]+ cache (read|write)"), False),
-    (re.compile(r"[\d,]+ (in|out)"), True),
-    (re.compile(r"\d+ turns?"), False),
+    re.compile(r"[\d,]+ cache (read|write)"),
+    re.compile(r"[\d,]+ (in|out)"),
+    re.compile(r"\d+ turns?"),
 )
-"""Pieces a narrow bar gives up, in this order: cache counts (one at a time), then
-the tokens in and out (together), then the turns. The outcome (first) and the cost
+"""Pieces a narrow bar gives up, one at a time from the end, in this order: cache
+counts, then the tokens out and in, then the turns. The outcome (first) and the cost
 are kept."""
 
 
@@ -158,13 +158,12 @@ def fit_state(text: str, room: int) -> str:
     so the outcome and the cost stay in view; ellipsis at the end only as a last resort.
     """
     pieces = text.split(SEPARATOR)
-    for pattern, together in GIVEN_UP_FIRST:
+    for pattern in GIVEN_UP_FIRST:
         while cell_len(SEPARATOR.join(pieces)) > room:
             given = [n for n, piece in enumerate(pieces) if n and pattern.fullmatch(piece)]
             if not given:
                 break
-            for n in reversed(given if together else given[-1:]):
-                del pieces[n]
+            del pieces[given[-1]]
     over = cell_len(SEPARATOR.join(pieces)) - room
     middle = [n for n in range(1, len(pieces)) if not pieces[n].startswith("$")]
     if over > 0 and middle:
