@@ -25,13 +25,15 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import IO, Any
+from typing import Any
 
 from streamview import agent_group, agent_watch
 from streamview.agent_group import Member
 from streamview.process_state import ProcessState, ResultWatcher, exit_status, strip_escapes
+from streamview.read_ahead import ReadAhead
 from streamview.recording import LineTee, Recorder
 from streamview.sources import PIPE_CHUNK_SIZE, POLL_SECONDS, InputError, Source
+from streamview.stderr_tail import StderrTail
 
 __all__ = ["EXIT_GRACE", "ProcessSource", "ProcessState", "exit_status", "strip_escapes"]
 
@@ -109,21 +111,23 @@ class ProcessSource(Source):
         """The stream was closed while something the agent left behind still held it."""
         self.exited_at: float | None = None
         """``time.monotonic()`` when the reader saw the agent's process gone."""
-        self._stderr = bytearray()
-        self._stderr_lock = threading.Lock()
-        self._stderr_thread: threading.Thread | None = None
-        self._stderr_at = time.monotonic()
-        """When stderr last brought bytes."""
+        self._stderr = StderrTail(stderr_limit)
         self._signal_step = 0
         self._escalation: threading.Timer | None = None
         self._lock = threading.Lock()
         self._exit_reported = False
         self._watch: agent_watch.Watch | None = None
+        self._ahead: ReadAhead | None = None
 
     # -- lifecycle --------------------------------------------------------------------
 
-    def start(self) -> None:
+    def start(self, read_ahead: bool = True) -> None:
         """Start the agent (done by :meth:`chunks` if not called before).
+
+        Args:
+            read_ahead: Read its stdout at once, on a thread, until :meth:`chunks`
+                takes over (:mod:`streamview.read_ahead`), so lines that come before
+                the viewer is up keep the time they came.
 
         Raises:
             InputError: The program cannot be found or run.
@@ -149,25 +153,32 @@ class ProcessSource(Source):
             raise InputError(f"cannot run {program}: {error.strerror or error}") from error
         self._watch = agent_watch.start(self.process.pid)
         assert self.process.stderr is not None
-        self._stderr_thread = threading.Thread(
-            target=self._collect_stderr,
-            args=(self.process.stderr,),
-            name="streamview-agent-stderr",
-            daemon=True,
-        )
-        self._stderr_thread.start()
+        self._stderr.start(self.process.stderr)
+        if read_ahead:
+            assert self.process.stdout is not None
+            self._ahead = ReadAhead(self.process.stdout.fileno())
 
     def chunks(self, stop: threading.Event) -> Iterator[bytes]:
         """Yield the agent's stdout until it closes it, lingers after ``result``, has
         exited :attr:`exit_grace` seconds ago, or ``stop``."""
-        self.start()
+        self.start(read_ahead=False)
         process = self.process
         assert process is not None and process.stdout is not None
         fd = process.stdout.fileno()
         tee = LineTee(self.recorder) if self.recorder is not None else None
         watcher = ResultWatcher()
         result_at: float | None = None
+        ahead, self._ahead = self._ahead, None
         try:
+            for data, arrived in ahead.handover() if ahead is not None else ():
+                if tee is not None:
+                    tee.feed(data, arrived)
+                if result_at is None and watcher.feed(data):
+                    self.result_seen = True
+                    result_at = time.monotonic()
+                self.arrived_ms = arrived
+                yield data
+            self.arrived_ms = None
             with selectors.DefaultSelector() as selector:
                 selector.register(fd, selectors.EVENT_READ)
                 while not stop.is_set():
@@ -261,13 +272,12 @@ class ProcessSource(Source):
             self._watch.release()
 
     def _report_exit(self) -> None:
-        thread = self._stderr_thread
         deadline = time.monotonic() + EXIT_WAIT
-        while thread is not None and thread.is_alive() and time.monotonic() < deadline:
+        while self._stderr.reading() and time.monotonic() < deadline:
             # Its last words are in the pipe already; a child that inherited stderr may
             # keep it open for ever: wait only while stderr still moves.
-            thread.join(POLL_SECONDS)
-            if time.monotonic() - self._stderr_at > 2 * POLL_SECONDS:
+            self._stderr.join(POLL_SECONDS)
+            if time.monotonic() - self._stderr.moved_at > 2 * POLL_SECONDS:
                 break
         with self._lock:
             if self._exit_reported:
@@ -275,21 +285,6 @@ class ProcessSource(Source):
             self._exit_reported = True
         if self.on_exit is not None:
             self.on_exit(self.state())
-
-    def _collect_stderr(self, stream: IO[bytes]) -> None:
-        limit = self.stderr_limit
-        while True:
-            try:
-                data = stream.read1(PIPE_CHUNK_SIZE)  # type: ignore[attr-defined]
-            except (OSError, ValueError):
-                return
-            if not data:
-                return
-            with self._stderr_lock:
-                self._stderr_at = time.monotonic()
-                self._stderr += data
-                if len(self._stderr) > limit:
-                    del self._stderr[: len(self._stderr) - limit]
 
     # -- what the viewer asks ---------------------------------------------------------
 
@@ -319,8 +314,7 @@ class ProcessSource(Source):
     @property
     def stderr_bytes(self) -> bytes:
         """The end of the agent's stderr, as written."""
-        with self._stderr_lock:
-            return bytes(self._stderr)
+        return self._stderr.data()
 
     @property
     def stderr_text(self) -> str:
@@ -329,10 +323,9 @@ class ProcessSource(Source):
 
     def state(self) -> ProcessState:
         """A snapshot of the process, for the viewer."""
-        thread = self._stderr_thread
-        if thread is not None and thread.is_alive() and self.exit_code is not None:
+        if self._stderr.reading() and self.exit_code is not None:
             # It exited: its last words are usually still in the pipe; wait a moment.
-            thread.join(0.05)
+            self._stderr.join(0.05)
         return ProcessState(
             command=self.label,
             pid=self.pid,

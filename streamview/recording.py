@@ -296,11 +296,16 @@ class LineTee:
         self._pending = bytearray()
         self._pending_ms = 0
 
-    def feed(self, chunk: bytes) -> None:
-        """Record the lines ``chunk`` completes; keep the rest for later."""
+    def feed(self, chunk: bytes, recv_ms: int | None = None) -> None:
+        """Record the lines ``chunk`` completes; keep the rest for later.
+
+        Args:
+            chunk: Bytes as they came.
+            recv_ms: When they came (epoch ms), if they were read earlier; else now.
+        """
         if not chunk:
             return
-        recv_ms = self._clock()
+        recv_ms = self._clock() if recv_ms is None else recv_ms
         self._pending_ms = recv_ms
         start = 0
         end = chunk.find(b"\n")

@@ -44,6 +44,9 @@ class Source(ABC):
 
     label: str = "input"
     live: bool = False
+    arrived_ms: int | None = None
+    """When the chunk just yielded arrived (epoch ms), for a source that read it
+    earlier than it yields it (:mod:`streamview.read_ahead`); ``None``: just now."""
 
     @abstractmethod
     def chunks(self, stop: threading.Event) -> Iterator[bytes]:

@@ -46,6 +46,10 @@ def _main(arguments: list[str]) -> int:
         from streamview.cli.run import main_run
 
         return main_run(args, subparsers["run"])
+    if args.subcommand == "runs" and args.prune is not None:
+        from streamview.cli.prune import prune_runs
+
+        return prune_runs(args.prune, sys.stdout, yes=args.yes)
     if args.subcommand == "runs":
         from streamview.cli.runs import main_runs
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import textwrap
 
 from streamview import __version__
 from streamview.cli.common import count, port_number, positive_number, run_number
@@ -24,19 +25,34 @@ COMMANDS = {
 USAGE = """\
 streamview [options] [FILE]
        streamview run [options] -- COMMAND [ARGS...]
-       streamview runs [--prune AGE | --open N]
+       streamview runs [--prune AGE [--yes] | --open N]
        streamview last [N] [options]"""
 
 DESCRIPTION = """\
 Watch, replay and understand the runs of headless coding agents.
 
-Reads the NDJSON a coding agent prints in headless mode (Cursor's `cursor-agent -p
---output-format stream-json`, Claude Code's `claude -p --output-format stream-json
---verbose`, Codex's `codex exec --json`, Gemini CLI's `gemini -p --output-format
-stream-json`), from a pipe or a file, recognises which agent it is, and shows the
-session, the answer as it grows, every tool call with its status, and how the run
-ended.
+Reads the NDJSON a coding agent prints in headless mode ({agents}; for example Claude
+Code's `claude -p --output-format stream-json --verbose` or Codex's `codex exec
+--json`), from a pipe or a file, recognises which agent it is, and shows the session,
+the answer as it grows, every tool call with its status, and how the run ended.
 """
+"""The viewer's description; ``{agents}`` is filled from the dialect registry when the
+help is shown (:func:`agents_named`)."""
+
+
+def agents_named() -> str:
+    """Every agent streamview reads, by the name its header shows, in the registry's
+    order: ``Cursor, Amp, ... and pi``. Imports every dialect: call it only for help."""
+    labels = [dialect.label for dialect in dialects.every_dialect()]
+    return ", ".join(labels[:-1]) + " and " + labels[-1]
+
+
+def fill_paragraphs(text: str, width: int = 86) -> str:
+    """``text`` with each paragraph refilled to ``width`` columns (the raw formatter
+    keeps line breaks as written, and a filled-in list breaks them)."""
+    paragraphs = text.strip().split("\n\n")
+    return "\n\n".join(textwrap.fill(" ".join(p.split()), width) for p in paragraphs) + "\n"
+
 
 EXAMPLES = """\
 examples:
@@ -93,6 +109,8 @@ List the runs `streamview run` recorded in the user's state directory, newest
 first: when (to the second), which agent, how it ended (success, error, no result,
 stopped, crashed, or the recording cut short: disk full), the agent's exit code, the
 size, the file and the prompt. `streamview last N` or `runs --open N` opens run N.
+`--prune AGE` lists the recordings older than AGE and asks before deleting them;
+without a terminal to ask on, it deletes only with --yes.
 """
 
 
@@ -297,13 +315,20 @@ def build_command_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.
     runs_action.add_argument(
         "--prune",
         metavar="AGE",
-        help="delete recordings older than AGE (e.g. 30d, 12h, 2w) instead of listing",
+        help="delete recordings older than AGE (e.g. 30d, 12h, 2w) instead of listing: "
+        "lists them and asks first",
     )
     runs_action.add_argument(
         "--open",
         type=run_number,
         metavar="N",
         help="open run N of the list in the viewer (as `streamview last N`)",
+    )
+    runs.add_argument(
+        "-y",
+        "--yes",
+        action="store_true",
+        help="with --prune: delete without asking (needed without a terminal)",
     )
     last = commands.add_parser(
         "last",
@@ -326,10 +351,12 @@ def build_command_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.
 
 
 class _ViewParser(argparse.ArgumentParser):
-    """Its help names the settings file: looked up (platformdirs, 6 ms of imports) only
-    when the help is shown, not on every run."""
+    """Its help names the settings file and every agent: looked up (platformdirs, 6 ms
+    of imports; every dialect's module) only when the help is shown, not on every run."""
 
     def format_help(self) -> str:
+        if self.description is not None and "{agents}" in self.description:
+            self.description = fill_paragraphs(self.description.replace("{agents}", agents_named()))
         if self.epilog is not None and "{settings}" in self.epilog:
             from streamview.settings import settings_path
 

@@ -10,11 +10,9 @@ stderr and how the run ended, which the listing shows beside the stream's outcom
 from __future__ import annotations
 
 import argparse
-import contextlib
 import re
 import shutil
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -34,7 +32,6 @@ from streamview.run_meta import (
     RunMeta,
     read_meta,
     read_note,
-    sidecar_path,
     unfinished,
 )
 
@@ -198,34 +195,10 @@ def evidence(info: RunInfo) -> str:
     return f"stderr: {reason.strip()}" if reason else ""
 
 
-def prune_runs(age: str, out: TextIO, directory: Path | None = None) -> int:
-    """Delete the recordings last written more than ``age`` ago; say how many."""
-    seconds = parse_age(age)
-    if seconds is None:
-        return fail(f"--prune: not an age: {age!r} (e.g. 30d, 12h, 2w)")
-    cutoff = time.time() - seconds
-    removed = freed = 0
-    for path in recordings(directory):
-        try:
-            stat = path.stat()
-            if stat.st_mtime < cutoff and not recording_held(path):
-                path.unlink()
-                removed += 1
-                freed += stat.st_size
-                with contextlib.suppress(FileNotFoundError):
-                    sidecar_path(path).unlink()
-        except OSError as error:
-            return fail(f"cannot delete {path}: {error.strerror or error}")
-    folder = directory or runs_directory()
-    noun = "recording" if removed == 1 else "recordings"
-    out.write(f"pruned {removed} {noun} ({human_size(freed)}) older than {age} from {folder}\n")
-    return EXIT_SUCCESS
-
-
 def main_runs(args: argparse.Namespace) -> int:
-    """``streamview runs [--prune AGE | --open N]``."""
-    if args.prune is not None:
-        return prune_runs(args.prune, sys.stdout)
+    """``streamview runs [--open N]`` (``--prune`` is :mod:`streamview.cli.prune`)."""
+    if args.yes:  # --prune is streamview.cli.prune's
+        return fail("runs: --yes goes with --prune AGE (it deletes without asking)")
     if args.open is not None:
         from streamview.cli.parsers import build_parser
 

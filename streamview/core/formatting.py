@@ -38,6 +38,13 @@ def format_duration(ms: int | None) -> str:
     return f"{hours}h{minute:02d}m"
 
 
+def format_elapsed(ms: int) -> str:
+    """A running call's time so far: ``<1s``, then as :func:`format_duration` says it
+    (``4.2s``, ``3m05s``). Its timer moves once a second: a count of milliseconds would
+    be too precise, and ``0ms`` reads as a call that took no time."""
+    return "<1s" if ms < 1000 else format_duration(ms)
+
+
 def format_usage(usage: Mapping[str, object] | None) -> str:
     """``7,120 in · 354 out · 36,864 cache read`` from a ``usage`` object.
 

@@ -57,6 +57,21 @@ def test_help_shows_every_command_in_its_usage_and_list() -> None:
         assert f"\n  {name} " in commands
 
 
+def test_help_and_the_package_name_every_agent_streamview_reads() -> None:
+    """Issue 30.5: the description named four agents of fourteen; it names every
+    dialect of the registry, by the label its header shows, and so does pyproject's."""
+    from streamview.core import dialects
+
+    labels = [dialect.label for dialect in dialects.every_dialect()]
+    assert len(labels) == len(dialects.REGISTRY) > 4
+    description = streamview("--help").stdout.split("\noptions:")[0]
+    flat = " ".join(description.split())
+    project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]
+    for label in labels:
+        assert label in flat, label
+        assert label in project["description"], label
+
+
 def test_run_help_lists_its_own_options() -> None:
     done = streamview("run", "--help")
     assert done.returncode == 0
@@ -172,9 +187,9 @@ def test_runs_prune_deletes_only_older_recordings(state_env: dict[str, str]) -> 
     old, new = sorted(folder.glob("*.ndjson"))
     forty_days = time.time() - 40 * 86_400
     os.utime(old, (forty_days, forty_days))
-    done = streamview("runs", "--prune", "30d", env=state_env)
+    done = streamview("runs", "--prune", "30d", "--yes", env=state_env)
     assert done.returncode == 0
-    assert done.stdout.startswith("pruned 1 recording (")
+    assert "pruned 1 recording (" in done.stdout
     assert not old.exists() and new.exists()
     assert not sidecar_path(old).exists() and sidecar_path(new).exists()  # pruned together
     bad = streamview("runs", "--prune", "soon", env=state_env)

@@ -202,3 +202,30 @@ def test_export_markdown_from_the_command_line(tmp_path: Path) -> None:
     text = out.read_text()
     assert text.startswith("# recordings/failure-no-result.ndjson")
     assert "| 2 | shell |" in text
+
+
+def test_run_gives_the_agent_no_terminal_on_stdin(state_env: dict[str, str]) -> None:
+    """Issue 30.5: an agent started from a terminal that asks a question reads end of
+    input, not the person's keys, and the README says so where it explains `run`."""
+    import pty
+
+    primary, secondary = pty.openpty()  # streamview's stdin is a person's terminal
+    try:
+        done = subprocess.run(
+            [PYTHON, "-m", "streamview", "run", "--print", "--", *agent("asks")],
+            stdin=secondary,
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            env=state_env,
+            timeout=60,
+        )
+    finally:
+        os.close(secondary)
+        os.close(primary)
+    assert done.returncode == 0, done.stderr
+    assert "stdin tty=False read=''" in done.stdout
+    section = (REPO / "README.md").read_text().split("### Running the agent through")[1]
+    section = " ".join(section.split("\n### ")[0].split())
+    assert "no terminal on stdin" in section
+    assert "end of input" in section

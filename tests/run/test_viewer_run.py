@@ -188,3 +188,34 @@ async def test_ctrl_c_with_nothing_to_copy_or_stop_says_q_quits() -> None:
         assert app.is_running
         await pilot.press("q")
     assert app.return_value == 0
+
+
+async def test_lines_that_came_before_the_viewer_was_up_keep_their_time(tmp_path: Path) -> None:
+    """Issue 30.5: `run` starts the agent, then the viewer, whose reader begins after its
+    first frame; what the agent printed meanwhile was stamped with the moment it was
+    read, all of it at once (its calls then took 0 ms when reopened, and a replay rushed
+    through its start). Here the agent is done before the viewer starts: its six lines,
+    50 ms apart, keep six times 50 ms apart, in the viewer and in the recording."""
+    import itertools
+
+    import orjson
+
+    record = tmp_path / "run.ndjson"
+    recorder = Recorder(record)
+    source = ProcessSource(agent("early"), recorder=recorder)
+    source.start()  # as `streamview run` does: the agent first, then the viewer
+    recorder.attach(source)
+    recorder.open()
+    process = source.process
+    assert process is not None
+    process.wait(timeout=30)  # the whole run came before anything read it
+    app = StreamviewApp(source)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.state.ended)
+        call = app.state.sessions[0].tool_calls[0]
+        assert call.start_recv is not None and call.end_recv is not None
+        assert call.end_recv - call.start_recv >= 40, (call.start_recv, call.end_recv)
+    stamps = [orjson.loads(line)["streamview_recv_ms"] for line in record.read_bytes().splitlines()]
+    assert len(stamps) == 6 and stamps == sorted(stamps), stamps
+    gaps = [later - earlier for earlier, later in itertools.pairwise(stamps)]
+    assert min(gaps) >= 40, stamps

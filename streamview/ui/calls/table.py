@@ -22,7 +22,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.strip import Strip
 
-from streamview.core import tools
+from streamview.core import formatting, tools
 from streamview.core.formatting import STATUS_MARK, format_clock, format_duration, format_offset
 from streamview.core.sanitize import one_line
 from streamview.core.state import Session, ToolCall
@@ -379,7 +379,7 @@ class ToolCallTable(TableKeys):
             elapsed = (
                 self._now_ms - start if self._now_ms is not None and start is not None else None
             )
-            duration = format_duration(max(elapsed, 0)) if elapsed is not None else ""
+            duration = formatting.format_elapsed(elapsed) if elapsed is not None else ""
         else:
             duration = format_duration(call.duration_ms)
         target = call.target or ""

@@ -23,7 +23,7 @@ from textual.widgets import Footer, Static
 
 from streamview.core import tools
 from streamview.core.call_records import CallRecords, load_records
-from streamview.core.formatting import STATUS_MARK, format_duration
+from streamview.core.formatting import STATUS_MARK, format_duration, format_elapsed
 from streamview.core.linestore import LineStore
 from streamview.core.sanitize import clean, one_line
 from streamview.core.state import ToolCall
@@ -251,7 +251,7 @@ class ToolCallDetailScreen(SectionScreen):
         status_widget.update(f"{STATUS_MARK.get(status, '•')} {status}")
         for name in tools.STATUSES:
             status_widget.set_class(name == status, f"-{name}")
-        self.query_one("#detail-duration", Static).update(format_duration(call.duration_ms))
+        self.query_one("#detail-duration", Static).update(self._duration_text())
         meta = Text(f"#{call.index + 1}  call_id ")
         meta.append(escaped_id(call.call_id))
         lines = [str(n) for n in (call.started_line, call.completed_line) if n is not None]
@@ -260,6 +260,16 @@ class ToolCallDetailScreen(SectionScreen):
         if call.approval:
             meta.append(f"  ·  {one_line(call.approval, 200)}")
         self.query_one("#detail-meta", Static).update(meta)
+
+    def _duration_text(self) -> str:
+        """How long the call took; while it runs, how long it has run so far (on the
+        app's clock, as the table counts it)."""
+        call = self.call
+        clock = getattr(self.app, "clock", None)
+        start = call.start_ms
+        if not call.is_open or not callable(clock) or start is None:
+            return format_duration(call.duration_ms)
+        return f"running {format_elapsed(clock() - start)}"
 
     def on_mount(self) -> None:
         """Show the title, start loading, and watch the call while it may still change."""
@@ -275,6 +285,8 @@ class ToolCallDetailScreen(SectionScreen):
             self._shown = now
             self._show_title()
             self.reload()
+        elif self.call.is_open:  # its time so far moves on
+            self.query_one("#detail-duration", Static).update(self._duration_text())
 
     def build_sections(self) -> list[Section]:
         """The sections to show for the current mode (laid out or raw, capped or full)."""

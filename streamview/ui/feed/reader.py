@@ -159,7 +159,8 @@ class Feed:
                 if spill is not None:
                     spill.write(chunk)  # before the lines are remembered: readable at once
                 self.bytes_read += len(chunk)
-                self._push(reader.feed(chunk, clock() if live else None))
+                arrived = source.arrived_ms if live else None  # read ahead, earlier
+                self._push(reader.feed(chunk, arrived or (clock() if live else None)))
                 self.blank_lines = reader.blank_lines
             if not self._stop.is_set():
                 self._push(reader.finish(clock() if live else None))

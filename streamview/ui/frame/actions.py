@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from msgspec.structs import replace
 from textual import on
 from textual.app import SystemCommand
+from textual.command import Provider
 from textual.events import Key
 from textual.screen import Screen
 from textual.widget import Widget
@@ -40,6 +41,8 @@ TEXTUAL_COMMANDS_KEPT = {"Theme"}
 """Textual's own palette entries that the viewer keeps."""
 MAIN_SCREEN_ONLY = {
     "filter_text",
+    "table_filter_status",
+    "table_filter_kind",
     "toggle_follow",
     "toggle_thinking",
     "previous_session",
@@ -51,9 +54,20 @@ WITH_A_CALL = {"next_match", "previous_match", "open_file", "page_result"}
 """Actions on a tool call: on the main screen (the table's) or in its details."""
 
 
+def actions_provider() -> type[Provider]:
+    """The palette's provider (:class:`~streamview.ui.frame.commands.ActionsProvider`),
+    imported when the palette first opens."""
+    from streamview.ui.frame.commands import ActionsProvider
+
+    return ActionsProvider
+
+
 class ViewerActions(CrashHooks, Suspension, SearchActions):
     """The viewer's actions and message handlers (the panes and feed are the app's;
     search is :class:`~streamview.ui.frame.search_actions.SearchActions`')."""
+
+    COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = {actions_provider}
+    """The palette finds an entry by its name or by its description's words."""
 
     PALETTE_TITLES: ClassVar[dict[str, str]] = {
         "help": "Help: key bindings and shortcuts",
@@ -289,6 +303,15 @@ class ViewerActions(CrashHooks, Suspension, SearchActions):
         if problem and not self._settings_problem:
             self._settings_problem = problem
             toast(self, safe(problem), severity="warning", timeout=5)
+
+    def action_table_filter_status(self) -> None:
+        """F from another pane: the table's next status filter (it keeps the focus
+        where it was; the table's title says what it shows)."""
+        self.tool_table.action_filter_status()
+
+    def action_table_filter_kind(self) -> None:
+        """K from another pane: the table's next kind filter."""
+        self.tool_table.action_filter_kind()
 
     def action_filter_text(self) -> None:
         """Open the box that filters the tool calls by text."""

@@ -40,6 +40,7 @@ from streamview.ui.frame.keys import APP_BINDINGS
 from streamview.ui.frame.keys_footer import KeysFooter
 from streamview.ui.frame.session_header import SessionHeader
 from streamview.ui.frame.status_bar import StatusBar, StatusInfo
+from streamview.ui.playback.controls import status_notes
 from streamview.ui.playback.feed import PlaybackFeed
 from streamview.ui.text import highlight
 from streamview.ui.text.safe_text import phrase, safe, set_border_subtitle, set_border_title, toast
@@ -389,7 +390,8 @@ class StreamviewApp(ViewerActions):
         calls = [call for s, call in changes.calls if s == index]
         if index in changes.transcript or calls:
             self.transcript.sync(calls)
-        if calls:
+        if calls:  # a call that started since the last tick is timed from now, not then
+            self.tool_table.tick(self.clock())
             self.tool_table.refresh_calls(calls)
             self._title_table(session)
         self.refresh_status()
@@ -406,6 +408,7 @@ class StreamviewApp(ViewerActions):
         self._show_header()
         self.transcript.show_session(session)
         table = self.tool_table
+        table.tick(self.clock())
         table.show_session(session)
         table.follow_newest(self.table_follows())
         self._title_table(session)
@@ -447,19 +450,15 @@ class StreamviewApp(ViewerActions):
         state = self.state
         session = state.sessions[self.session_index] if self.session_index is not None else None
         live = self.source.live
-        playback = None
+        playback = replaying = None
         feed = self.feed
         if isinstance(feed, PlaybackFeed):
-            # A playback shows the run as it went: streaming, idle, calls still open;
-            # paused before the end, it says where it stopped.
+            # A playback shows the run as it went: idle, calls still open; playing, that
+            # it plays (not "streaming"); paused before the end, where it stopped.
             live = feed.loaded
             if self.controls is not None:
                 self.controls.refresh()  # the bar's "event n" and the counts: one moment
-            if live and not feed.playing and feed.position < feed.total:
-                playback = (
-                    f"‖ paused at event {feed.position:,} of {feed.total:,}"
-                    " · space plays, G goes to the end"
-                )
+            playback, replaying = status_notes(feed)
         idle = None
         if live and state.last_event_ms is not None:
             idle = max(0, self.clock() - state.last_event_ms)
@@ -480,6 +479,7 @@ class StreamviewApp(ViewerActions):
                 following=transcript.following,
                 search=search,
                 playback=playback,
+                replaying=replaying,
             )
         )
         paused = phrase("paused · f to follow") if not transcript.following else None

@@ -14,8 +14,10 @@ from typing import Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.command import Hit, Hits
 from textual.dom import DOMNode
 from textual.screen import Screen
+from textual.system_commands import SystemCommandsProvider
 from textual.widget import Widget
 
 from streamview.ui.frame.help import HelpScreen, HelpSection
@@ -41,6 +43,9 @@ KEY_NAMES = {
     "backslash": "\\",
 }
 """How a key is written in the help (Textual's names are for code)."""
+KEY_SUFFIX = " · key "
+"""What ends an entry's help (its key): not words of its description ("key" would
+find every entry)."""
 STOP = "playback('interrupt')"
 """Ctrl+C's action: listed with the keys that work anywhere, not with playback."""
 
@@ -143,7 +148,7 @@ def palette_commands(app: App[Any], screen: Screen[Any]) -> Iterator[SystemComma
         keys = binding.key_display or key_text(key)
         about = meaning(binding)
         title = palette_title(node, binding)
-        help_text = f"{about} · key {keys}" if about != title else f"key {keys}"
+        help_text = f"{about}{KEY_SUFFIX}{keys}" if about != title else f"key {keys}"
         yield SystemCommand(title, help_text, _runner(app, binding.action, node))
 
 
@@ -168,7 +173,7 @@ def pane_commands(app: App[Any], panes: Iterable[Widget]) -> Iterator[SystemComm
             )
             yield SystemCommand(
                 palette_title(pane, binding),
-                f"{about} · key {keys}",
+                f"{about}{KEY_SUFFIX}{keys}",
                 # After the palette has closed: focus belongs to the main screen.
                 partial(app.call_later, _focus_and_run, app, action, pane),
             )
@@ -181,6 +186,39 @@ async def _focus_and_run(app: App[Any], action: str, pane: Widget) -> None:
 
 def _runner(app: App[Any], action: str, node: DOMNode) -> Callable[[], Any]:
     return partial(app.run_action, action, node)
+
+
+WORDS_SCORE = 0.25
+"""The score of an entry found by the words of its description, not its name: below
+most matches of its name, so what a person typed as a name comes first."""
+
+
+def says_every_word(text: str, query: str) -> bool:
+    """True when every word of ``query`` is in ``text`` (case ignored): "markdown"
+    finds "export a Markdown transcript", but a query's letters scattered through a
+    long sentence do not (the fuzzy match of names would find nearly every one)."""
+    words = query.casefold().split()
+    folded = text.casefold()
+    return bool(words) and all(word in folded for word in words)
+
+
+class ActionsProvider(SystemCommandsProvider):
+    """The palette's entries, found by their name (fuzzy, as Textual does) or by the
+    words of their description ("markdown" finds the export, whose name is "Export")."""
+
+    async def search(self, query: str) -> Hits:
+        """Entries whose name matches ``query``, then those whose description has
+        every word of it.
+
+        Args:
+            query: What the person typed.
+        """
+        matcher = self.matcher(query)
+        for name, help_text, callback, *_ in self.app.get_system_commands(self.screen):
+            if (score := matcher.match(name)) > 0:
+                yield Hit(score, matcher.highlight(name), callback, help=help_text)
+            elif help_text and says_every_word(help_text.partition(KEY_SUFFIX)[0], query):
+                yield Hit(WORDS_SCORE, name, callback, text=name, help=help_text)
 
 
 def viewer_help(app: App[Any]) -> list[HelpSection]:

@@ -48,6 +48,19 @@ def keys_table(sections: Sequence[HelpSection]) -> Group:
     return Group(*parts)
 
 
+class HelpBox(VerticalScroll):
+    """The help's scrolling box: PgUp and PgDn jump a page at once, as everywhere in
+    the viewer (Textual's box glides)."""
+
+    def action_page_up(self) -> None:
+        """Up a page at once."""
+        self.scroll_page_up(animate=False)
+
+    def action_page_down(self) -> None:
+        """Down a page at once."""
+        self.scroll_page_down(animate=False)
+
+
 class HelpScreen(ModalScreen[None]):
     """A modal list of keys; escape or ? closes it, q quits as it does everywhere."""
 
@@ -64,7 +77,7 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         """The key table in a scrollable box."""
-        with VerticalScroll(id="help-box") as box:
+        with HelpBox(id="help-box") as box:
             set_border_title(box, phrase("streamview keys"))
             set_border_subtitle(box, phrase("escape to close"))
             yield Static(keys_table(self.sections), id="help-keys", markup=False)

@@ -97,6 +97,10 @@ APP_BINDINGS: list[BindingType] = [
         tooltip="suspend streamview to the shell, the terminal given back (fg: back, "
         "repainted); a run's agent goes on meanwhile",
     ),
+    # The table's filters from any pane of the main screen (the table's own F and K,
+    # listed with it in the help and the palette, win while it has the focus).
+    Binding("F", "table_filter_status", show=False, system=True),
+    Binding("K", "table_filter_kind", show=False, system=True),
     # Neither to copy nor to stop (Textual's copy passed): say so, and that q quits.
     Binding("ctrl+c", "help_quit", show=False, system=True),
     # Playback and export: declared here, enabled by check_action when they apply.

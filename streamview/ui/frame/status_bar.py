@@ -6,10 +6,12 @@ long it has been quiet and which calls are still open, instead of looking hung.
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
 import msgspec
 from msgspec.structs import replace
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual.widget import Widget
 
@@ -49,6 +51,8 @@ class StatusInfo(msgspec.Struct):
     """``"foo" 2/5`` while a search is active."""
     playback: str | None = None
     """Playback paused before the end of the run: where (shown instead of "streaming")."""
+    replaying: str | None = None
+    """A playback playing: said instead of "● streaming" (``▶ replaying at 2x``)."""
     failure: str | None = None
     """The agent failed without a result: why (its exit code and stderr), as the outcome."""
     marks: tuple[str, ...] = ()
@@ -121,6 +125,8 @@ def describe_state(info: StatusInfo) -> tuple[str, str]:
         return (text, "warning")
     if info.idle_ms is not None and info.idle_ms >= IDLE_AFTER_MS:
         text = f"idle {_seconds(info.idle_ms)} since last event"
+        if info.replaying:
+            text = f"{info.replaying} · {text}"
         if open_calls:
             count = len(open_calls)
             text += f" · {count} call{'s' if count != 1 else ''} open: "
@@ -128,10 +134,44 @@ def describe_state(info: StatusInfo) -> tuple[str, str]:
             if count > 2:
                 text += ", …"
         return (text, "idle")
-    text = "● streaming"
+    text = info.replaying or "● streaming"
     if info.rate is not None:
         text += f" · {info.rate:,.0f} lines/s"
     return (text, "live")
+
+
+SEPARATOR = " · "
+"""Between the pieces of the state's text."""
+GIVEN_UP_FIRST = (
+    re.compile(r"[\d,]+ cache (read|write)"),
+    re.compile(r"[\d,]+ (in|out)"),
+    re.compile(r"\d+ turns?"),
+)
+"""Pieces a narrow bar gives up, one at a time from the end, in this order: cache
+counts, then the tokens out and in, then the turns. The outcome (first) and the cost
+are kept."""
+
+
+def fit_state(text: str, room: int) -> str:
+    """``text`` in ``room`` cells: whole pieces given up (:data:`GIVEN_UP_FIRST`),
+    then the longest middle piece (an error's message, the troubled calls) shortened,
+    so the outcome and the cost stay in view; ellipsis at the end only as a last resort.
+    """
+    pieces = text.split(SEPARATOR)
+    for pattern in GIVEN_UP_FIRST:
+        while cell_len(SEPARATOR.join(pieces)) > room:
+            given = [n for n, piece in enumerate(pieces) if n and pattern.fullmatch(piece)]
+            if not given:
+                break
+            del pieces[given[-1]]
+    over = cell_len(SEPARATOR.join(pieces)) - room
+    middle = [n for n in range(1, len(pieces)) if not pieces[n].startswith("$")]
+    if over > 0 and middle:
+        longest = max(middle, key=lambda n: cell_len(pieces[n]))
+        keep = cell_len(pieces[longest]) - over - 1
+        if keep >= 8:  # still says something
+            pieces[longest] = set_cell_size(pieces[longest], keep).rstrip() + "…"
+    return SEPARATOR.join(pieces)
 
 
 def call_troubles(session: Session) -> list[str]:
@@ -249,17 +289,17 @@ class StatusBar(Widget):
             if number:
                 right.append("  ")
             right.append(piece, self.get_component_rich_style(f"status-bar--{piece_kind}"))
-        left = Text(
-            left_text,
-            style=self.get_component_rich_style(f"status-bar--{kind}"),
-            no_wrap=True,
-            overflow="ellipsis",
-        )
         room = width - right.cell_len - 2
         if room < 20:
             # A long right part (a search's note) is cut rather than hidden: it is news.
             right.truncate(max(0, width - 22), overflow="ellipsis")
             room = width - right.cell_len - 2
+        left = Text(
+            fit_state(left_text, room),
+            style=self.get_component_rich_style(f"status-bar--{kind}"),
+            no_wrap=True,
+            overflow="ellipsis",
+        )
         left.truncate(room, overflow="ellipsis")
         left.pad_right(width - left.cell_len - right.cell_len)
         return left + right

@@ -101,6 +101,18 @@ def describe_position(feed: PlaybackFeed) -> str:
     )
 
 
+def status_notes(feed: PlaybackFeed) -> tuple[str | None, str | None]:
+    """What the status line says of a loaded playback, as ``(paused, playing)``: where
+    a pause before the end stopped (said instead of the run's state), or that it plays
+    and how fast (said instead of "● streaming": the run is not live)."""
+    if not feed.loaded or feed.position >= feed.total:
+        return None, None
+    if feed.playing:
+        return None, f"▶ replaying at {speed_text(feed.speed)}"
+    where = f"‖ paused at event {feed.position:,} of {feed.total:,}"
+    return f"{where} · space plays, G goes to the end", None
+
+
 class PlaybackBar(Static):
     """One line: play state, speed, event n of N, elapsed / total time."""
 

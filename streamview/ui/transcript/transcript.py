@@ -328,9 +328,10 @@ class Transcript(TranscriptLayout, can_focus=True):
         super().action_scroll_up()
 
     def action_page_up(self) -> None:
-        """Scroll up a page (pauses follow mode)."""
+        """Up a page at once, as Home and less do (pauses follow mode): Textual's glide
+        showed the pages between, and a second press went from where it had got to."""
         self._user_scrolls()
-        super().action_page_up()
+        self.scroll_page_up(animate=False)
 
     def action_scroll_home(self) -> None:
         """Go to the top at once, as less and lnav do (pauses follow mode); Textual's
@@ -345,10 +346,10 @@ class Transcript(TranscriptLayout, can_focus=True):
         super().action_scroll_down()
 
     def action_page_down(self) -> None:
-        """Scroll down a page (at the bottom, resumes follow mode)."""
+        """Down a page at once (at the bottom, resumes follow mode)."""
         self._user_scrolls()
         self._resume_if_at_end()
-        super().action_page_down()
+        self.scroll_page_down(animate=False)
 
     def action_scroll_end(self, to_run_end: bool = False) -> None:
         """Go to the bottom and follow the newest content again (End: a playing playback

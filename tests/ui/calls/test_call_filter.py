@@ -90,3 +90,35 @@ def test_the_filter_model() -> None:
     assert CallFilter(kind="read").next_kind(counts).kind is None
     assert title(4, 2, failed) == "Tool calls 2 of 4 · failed"
     assert title(4, 4, CallFilter()) == "Tool calls (4)"
+
+
+async def test_f_k_and_backslash_filter_the_table_while_the_transcript_has_the_focus() -> None:
+    """Issue 30.5: with the focus on the transcript (where the viewer opens), F and K
+    did nothing, silently; they filter the table, and the focus stays where it was."""
+    app = StreamviewApp(FileSource(CLAUDE), clock=FakeClock())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        table = app.tool_table
+        assert app.focused is app.transcript
+        await pilot.press("F")  # failed
+        await pilot.pause()
+        assert table.border_title == "Tool calls 1 of 8 · failed"
+        assert len(rows(table)) == 1 and "exit 1" in rows(table)[0]
+        assert app.focused is app.transcript
+        await pilot.press("F", "F", "F")  # rejected, running, all
+        await pilot.pause()
+        assert table.border_title == "Tool calls (8)"
+        kind = table.session.tool_calls[0].kind  # type: ignore[union-attr]
+        of_kind = [c for c in table.session.tool_calls if c.kind == kind]  # type: ignore[union-attr]
+        await pilot.press("K")  # the selected call's kind first
+        await pilot.pause()
+        assert table.border_title == f"Tool calls {len(of_kind)} of 8 · {kind}"
+        assert app.focused is app.transcript
+        for _ in range(len(kind_counts(table.session.tool_calls))):  # type: ignore[union-attr]
+            await pilot.press("K")  # the other kinds, then all
+        await pilot.pause()
+        assert table.border_title == "Tool calls (8)"
+        assert app.focused is app.transcript
+        await pilot.press("backslash", *"pytest", "enter")
+        await pilot.pause()
+        assert table.border_title == "Tool calls 2 of 8 · “pytest”"

@@ -133,3 +133,27 @@ async def test_the_words_a_person_tries_for_the_key_list_bring_the_help(
         await wait_for(pilot, lambda: type(app.screen).__name__ == "HelpScreen")
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is below)
+
+
+@pytest.mark.parametrize(
+    ("words", "found"),
+    [
+        ("markdown", "Export transcript and screenshot"),
+        ("svg", "Export transcript and screenshot"),
+    ],
+)
+async def test_the_palette_finds_an_action_by_its_description(words: str, found: str) -> None:
+    """Issue 30.5: "markdown" found nothing, though the export's description says it
+    writes a Markdown transcript; typed a key at a time, it finds the export, and Enter
+    opens the export dialog."""
+    app = StreamviewApp(FileSource(RECORDING), clock=FakeClock())
+    async with app.run_test(size=(110, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await pilot.press(*words)
+        await wait_for(pilot, lambda: app.screen.query_one(CommandInput).value == words)
+        await wait_for(pilot, lambda: found in offered(app))
+        assert offered(app)[0] == found, offered(app)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "ExportDialog")

@@ -129,3 +129,31 @@ def test_paused_playback_says_where_instead_of_streaming() -> None:
     session = session_with_calls("make")
     info = StatusInfo(session=session, live=True, idle_ms=10_000_000, playback="‖ paused at 3")
     assert describe_state(info) == ("‖ paused at 3", "idle")
+
+
+async def test_at_80_columns_the_outcome_and_cost_stay_and_cache_counts_go_first() -> None:
+    """Issue 30.5: at 80 columns the line was cut at its end, so the cost went and the
+    cache counts, the least of it, were what a wider bar shows last anyway. A person
+    opening Goose's run (troubled calls, cost, tokens) and Cline's (cost, two cache
+    counts) at 80 columns sees the outcome and the cost; cache counts go first."""
+    from streamview.sources import FileSource
+    from streamview.ui.frame.app import StreamviewApp
+
+    from ..conftest import REPO, FakeClock, settle
+
+    dialects = REPO / "tests" / "fixtures" / "dialects"
+    for fixture, outcome, cost, kept, gone in (
+        ("goose", "✓ success in 19.0s", "$0.0287", "1 of 15 calls rejected", "cache read"),
+        ("cline", "✓ success in 6.8s", "$0.0428", "17,200 cache read", "cache write"),
+    ):
+        app = StreamviewApp(
+            FileSource(dialects / fixture / "success-tools.jsonl"), clock=FakeClock()
+        )
+        async with app.run_test(size=(80, 30)) as pilot:
+            await settle(pilot)
+            bar = app.status_bar
+            shown = bar.render().plain
+            assert gone in bar.text, bar.text  # a wide bar shows it
+            assert shown.startswith(f"{outcome} · ") and cost in shown, shown
+            assert kept in shown and gone not in shown, shown
+            assert shown.rstrip().endswith("lines"), shown
