@@ -5,10 +5,37 @@ from __future__ import annotations
 import gc
 import os
 import signal
+import sys
 from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+_BESIDE = str(REPO.parent) + os.sep
+_INSIDE = (
+    str(REPO) + os.sep,
+    *{str(Path(p).resolve()) + os.sep for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)},
+)
+
+
+def outside_the_repository(path: object) -> bool:
+    """Whether ``path`` lies beside the repository (``../shared`` and the like): under
+    the folder that holds it, but not in it (nor in the Python running the tests)."""
+    if not isinstance(path, str | bytes | os.PathLike):
+        return False
+    name = os.path.abspath(os.fsdecode(path)) + os.sep
+    return name.startswith(_BESIDE) and not name.startswith(_INSIDE)
+
+
+def _refuse_reads_beside_the_repository(event: str, args: tuple[object, ...]) -> None:
+    """The suite reads nothing outside the repository (a fresh clone has nothing beside
+    it): opening a file beside it fails the test at once, naming the file."""
+    if event == "open" and args and outside_the_repository(args[0]):
+        raise RuntimeError(f"a test opened {args[0]!r}, outside the repository {REPO}")
+
+
+sys.addaudithook(_refuse_reads_beside_the_repository)
 
 MUST_RUN_ENV = "STREAMVIEW_TOOLS_INSTALLED"
 """Set by ``.ci/run``, which installs tmux and vim first: a test skipped because a tool
