@@ -9,7 +9,7 @@ REPO = Path(__file__).resolve().parents[2]
 DIALECT_FIXTURES = REPO / "tests" / "fixtures" / "dialects"
 RECORDINGS = REPO / "recordings"
 REAL_CURSOR = REPO / "tests" / "fixtures" / "cursor-real"
-"""Real Cursor captures, kept beside the worktrees (absent elsewhere: then not read)."""
+"""Real Cursor captures, copied into the repository (their sources: SOURCES.md there)."""
 
 
 def _streams(folder: Path, pattern: str) -> list[Path]:
