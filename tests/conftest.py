@@ -6,6 +6,7 @@ import gc
 import os
 import signal
 import sys
+import tempfile
 from collections.abc import Generator, Iterator
 from pathlib import Path
 
@@ -16,12 +17,15 @@ _BESIDE = str(REPO.parent) + os.sep
 _INSIDE = (
     str(REPO) + os.sep,
     *{str(Path(p).resolve()) + os.sep for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)},
+    str(Path(tempfile.gettempdir()).resolve()) + os.sep,  # a clone in /tmp: tmp_path is beside it
+    os.path.join(_BESIDE, "."),  # a clone in ~: ~/.cache, ~/.config are the tools' own
 )
 
 
 def outside_the_repository(path: object) -> bool:
     """Whether ``path`` lies beside the repository (``../shared`` and the like): under
-    the folder that holds it, but not in it (nor in the Python running the tests)."""
+    the folder that holds it, but not in it (nor in the Python running the tests, the
+    temporary folder, or a hidden folder such as ``~/.cache``)."""
     if not isinstance(path, str | bytes | os.PathLike):
         return False
     name = os.path.abspath(os.fsdecode(path)) + os.sep
