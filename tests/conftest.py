@@ -17,9 +17,10 @@ _BESIDE = str(REPO.parent) + os.sep
 _INSIDE = (
     str(REPO) + os.sep,
     *{str(Path(p).resolve()) + os.sep for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)},
-    str(Path(tempfile.gettempdir()).resolve()) + os.sep,  # a clone in /tmp: tmp_path is beside it
     os.path.join(_BESIDE, "."),  # a clone in ~: ~/.cache, ~/.config are the tools' own
 )
+_TEMPORARY = tuple(os.path.join(tempfile.gettempdir(), prefix) for prefix in ("pytest-of-", "tmp"))
+"""A clone in /tmp has the tests' temporary folders beside it: tmp_path's, mkdtemp's."""
 
 
 def outside_the_repository(path: object) -> bool:
@@ -29,7 +30,11 @@ def outside_the_repository(path: object) -> bool:
     if not isinstance(path, str | bytes | os.PathLike):
         return False
     name = os.path.abspath(os.fsdecode(path)) + os.sep
-    return name.startswith(_BESIDE) and not name.startswith(_INSIDE)
+    return (
+        name.startswith(_BESIDE)
+        and not name.startswith(_INSIDE)
+        and not name.startswith(_TEMPORARY)
+    )
 
 
 def _refuse_reads_beside_the_repository(event: str, args: tuple[object, ...]) -> None:

@@ -88,6 +88,7 @@ def test_opening_a_file_beside_the_repository_fails_the_test() -> None:
     assert not outside_the_repository(str(REPO / "tests" / "fixtures" / "x"))
     assert not outside_the_repository(str(REPO.parent / ".cache" / "x"))
     assert not outside_the_repository(str(Path(tempfile.gettempdir()) / "pytest-of-x" / "y"))
+    assert not outside_the_repository(tempfile.mkdtemp())
 
 
 def test_every_fixture_folder_names_its_sources() -> None:
