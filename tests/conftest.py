@@ -5,10 +5,46 @@ from __future__ import annotations
 import gc
 import os
 import signal
+import sys
+import tempfile
 from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+_BESIDE = str(REPO.parent) + os.sep
+_INSIDE = (
+    str(REPO) + os.sep,
+    *{str(Path(p).resolve()) + os.sep for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)},
+    os.path.join(_BESIDE, "."),  # a clone in ~: ~/.cache, ~/.config are the tools' own
+)
+_TEMPORARY = tuple(os.path.join(tempfile.gettempdir(), prefix) for prefix in ("pytest-of-", "tmp"))
+"""A clone in /tmp has the tests' temporary folders beside it: tmp_path's, mkdtemp's."""
+
+
+def outside_the_repository(path: object) -> bool:
+    """Whether ``path`` lies beside the repository (``../shared`` and the like): under
+    the folder that holds it, but not in it (nor in the Python running the tests, the
+    temporary folder, or a hidden folder such as ``~/.cache``)."""
+    if not isinstance(path, str | bytes | os.PathLike):
+        return False
+    name = os.path.abspath(os.fsdecode(path)) + os.sep
+    return (
+        name.startswith(_BESIDE)
+        and not name.startswith(_INSIDE)
+        and not name.startswith(_TEMPORARY)
+    )
+
+
+def _refuse_reads_beside_the_repository(event: str, args: tuple[object, ...]) -> None:
+    """The suite reads nothing outside the repository (a fresh clone has nothing beside
+    it): opening a file beside it fails the test at once, naming the file."""
+    if event == "open" and args and outside_the_repository(args[0]):
+        raise RuntimeError(f"a test opened {args[0]!r}, outside the repository {REPO}")
+
+
+sys.addaudithook(_refuse_reads_beside_the_repository)
 
 MUST_RUN_ENV = "STREAMVIEW_TOOLS_INSTALLED"
 """Set by ``.ci/run``, which installs tmux and vim first: a test skipped because a tool

@@ -14,7 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
 RECORDINGS = ROOT / "recordings"
-REAL = ROOT.parent / "shared" / "samples" / "cursor-real"
+REAL = ROOT / "tests" / "fixtures" / "cursor-real"
 
 sys.path.insert(0, str(BENCH))
 
@@ -167,7 +167,6 @@ def test_unified_diff_matches_cli() -> None:
     )
 
 
-@pytest.mark.skipif(not REAL.is_dir(), reason="real captures not found at ../shared/samples")
 def test_builders_reproduce_real_lines() -> None:
     """Rebuilding lines of a real capture with the builders gives identical bytes."""
     lines = (REAL / "hcn_2026.09.10_probe-13_read-edit-composer.ndjson").read_bytes().split(b"\n")

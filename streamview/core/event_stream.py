@@ -55,6 +55,7 @@ class EventStream:
         handle = self.normalizer.handle
         for event in events:
             out.extend(handle(event, apply(event)))
+        self.normalizer.forget_told()
         return out
 
     def finish(self) -> list[n.NormalizedEvent]:

@@ -103,6 +103,8 @@ class Normalizer:
         self._started: set[tuple[int, int]] = set()
         self._ended: set[tuple[int, int]] = set()
         self._outcomes: set[int] = set()
+        self._forgotten = 0
+        """Sessions before this index were told whole and let go (:meth:`forget_told`)."""
 
     def handle(self, event: AnyEvent, session: Session | None) -> list[n.NormalizedEvent]:
         """The normalized events one applied event stands for, in order."""
@@ -175,6 +177,29 @@ class Normalizer:
             self._close(session, out)
         self._closed = len(self.state.sessions)
         return out
+
+    def forget_told(self) -> None:
+        """Let go of what the sessions told to their end hold: their blocks and calls in
+        the state, and what was remembered of them here. The fold writes only to the
+        newest session, and nothing more is told of one the fold closed: a stream read
+        this way (``--events``, :func:`streamview.read_events`) keeps one session in
+        memory, not the whole run."""
+        closed = self._closed
+        if closed <= self._forgotten:
+            return
+        for session in self.state.sessions[self._forgotten : closed]:
+            session.blocks = []
+            session.tool_calls = []
+            session.calls_by_id = {}
+            session.open_text = session.open_thinking = None
+            session.queries = {}
+            session.pending_args = {}
+            session.pending_approval = {}
+            self._settled.pop(session.index, None)
+        self._shown = {key: shown for key, shown in self._shown.items() if key[0] >= closed}
+        self._started = {key for key in self._started if key[0] >= closed}
+        self._ended = {key for key in self._ended if key[0] >= closed}
+        self._forgotten = closed
 
     # -- sessions ---------------------------------------------------------------------
 
@@ -276,6 +301,7 @@ class Normalizer:
                     )
             if settled:
                 self._settled[index] = position + 1
+                self._shown.pop((index, position), None)
 
     def _block(
         self,

@@ -9,23 +9,41 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import orjson
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-def test_quick_run_writes_every_figure(tmp_path: Path) -> None:
-    """``bench/run.py --quick`` on 1,000 events fills every section of results.json."""
+FIGURES = (
+    *("json", "events", "dialects", "tui", "playback", "memory"),
+    *("startup", "live", "idle", "screen"),
+)
+GROUPS = {
+    "outputs": ("json", "events", "dialects"),
+    "viewer": ("tui", "playback", "memory", "startup"),
+    "live": ("live",),
+    "idle": ("idle",),
+    "screen": ("screen",),
+}
+"""The figures, a few per test: the whole quick run took 50 s on a busy machine."""
+
+
+def quick_run(tmp_path: Path, figures: tuple[str, ...], sizes: str = "1k") -> tuple[Any, str]:
+    """``bench/run.py --quick`` on ``sizes`` with only ``figures``: (results.json, table)."""
     out = tmp_path / "results.json"
     table = tmp_path / "results.md"
+    skip = ",".join(f for f in FIGURES if f not in figures)
     done = subprocess.run(
         [
             sys.executable,
             str(REPO / "bench" / "run.py"),
             "--quick",
             "--sizes",
-            "1k",
+            sizes,
+            "--skip",
+            skip,
             "--live-seconds",
             "0.5",
             "--dialect-size",
@@ -45,35 +63,28 @@ def test_quick_run_writes_every_figure(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
     results = orjson.loads(out.read_bytes())
+    text = table.read_text()
+    assert results["machine"]["nproc"] >= 1
+    assert "| figure |" in text
+    assert text == results["markdown"]
+    return results, text
+
+
+def test_every_figure_is_in_one_group() -> None:
+    assert sorted(f for group in GROUPS.values() for f in group) == sorted(FIGURES)
+
+
+def test_quick_run_of_the_outputs_side_by_side(tmp_path: Path) -> None:
+    """``--json``, ``--events`` and every dialect's ``--json`` against the bare loop, in
+    one table, with ``--events``' peak RSS on the larger file against the smaller's."""
+    results, table = quick_run(tmp_path, GROUPS["outputs"], sizes="1k,2k")
     json_entry = results["json"]["1k"]
     assert json_entry["bare"]["wall_s"] > 0
     assert json_entry["json"]["wall_s"] > 0
     assert json_entry["json"]["peak_rss_mb"] > 0
-    tui = results["tui"]["1k"]
-    assert tui["timed_out"] is False
-    assert tui["events"] > 1_000
-    assert tui["first_frame_s"] <= tui["final_state_s"]
-    playback = results["playback"]["1k"]
-    assert playback.get("error") is None and playback["timed_out"] is False
-    assert playback["first_key_s"] > 0 and playback["seek_s"] > 0 and playback["step_back_s"] > 0
-    assert playback["peak_rss_mb"] > 0
-    assert "playback first key" in table.read_text()
-    assert set(results["idle"]) == {"finished file", "silent pipe"}
-    for idle in results["idle"].values():
-        assert idle["seconds"] > 0 and idle["ticks"] >= 0
-    assert "idle CPU" in table.read_text()
-    assert set(results["live"]) == {"100", "1000", "10000"}
-    for live in results["live"].values():
-        # How many lines reach the screen in time depends on the machine: only
-        # check that the probe saw the viewer paint some of them.
-        assert 0 < live["shown"] <= live["lines"]
-        assert live["latency_ms"]["p50"] is not None
-    assert results["startup"]["first_frame_s"] > 0
-    screen = results["first_screen"]
-    # Both programs reached their full screen on a pseudo-terminal, every time.
-    assert screen["bare"]["timed_out"] == 0 and screen["streamview"]["timed_out"] == 0
-    assert screen["bare"]["wall_s"] > 0 and screen["ratio_wall"] > 0
-    assert "first full screen" in table.read_text()
+    assert set(results["events"]) == {"1k", "2k"}
+    assert "| `--events` time | 1k |" in table
+    assert "| `--events` peak RSS | 2k vs 1k |" in table
     from streamview.core.dialects import DIALECTS
 
     # One --json line per registered dialect (each needs a generator).
@@ -82,6 +93,45 @@ def test_quick_run_writes_every_figure(tmp_path: Path) -> None:
         # Kimi CLI's stream has no final record: it reads as incomplete, so exits 1.
         assert entry["json"]["exit_codes"] == [1 if name == "kimi" else 0], name
         assert entry["bare"]["wall_s"] > 0
-    assert results["machine"]["nproc"] >= 1
-    assert "| figure |" in table.read_text()
-    assert table.read_text() == results["markdown"]
+        assert f"| `--json` time, {name} |" in table
+
+
+def test_quick_run_of_the_viewer(tmp_path: Path) -> None:
+    results, table = quick_run(tmp_path, GROUPS["viewer"])
+    tui = results["tui"]["1k"]
+    assert tui["timed_out"] is False
+    assert tui["events"] > 1_000
+    assert tui["first_frame_s"] <= tui["final_state_s"]
+    playback = results["playback"]["1k"]
+    assert playback.get("error") is None and playback["timed_out"] is False
+    assert playback["first_key_s"] > 0 and playback["seek_s"] > 0 and playback["step_back_s"] > 0
+    assert playback["peak_rss_mb"] > 0
+    assert "playback first key" in table
+    assert results["startup"]["first_frame_s"] > 0
+
+
+def test_quick_run_live(tmp_path: Path) -> None:
+    results, _ = quick_run(tmp_path, GROUPS["live"])
+    assert set(results["live"]) == {"100", "1000", "10000"}
+    for live in results["live"].values():
+        # How many lines reach the screen in time depends on the machine: only
+        # check that the probe saw the viewer paint some of them.
+        assert 0 < live["shown"] <= live["lines"]
+        assert live["latency_ms"]["p50"] is not None
+
+
+def test_quick_run_idle(tmp_path: Path) -> None:
+    results, table = quick_run(tmp_path, GROUPS["idle"])
+    assert set(results["idle"]) == {"finished file", "silent pipe"}
+    for idle in results["idle"].values():
+        assert idle["seconds"] > 0 and idle["ticks"] >= 0
+    assert "idle CPU" in table
+
+
+def test_quick_run_of_the_first_screen(tmp_path: Path) -> None:
+    results, table = quick_run(tmp_path, GROUPS["screen"])
+    screen = results["first_screen"]
+    # Both programs reached their full screen on a pseudo-terminal, every time.
+    assert screen["bare"]["timed_out"] == 0 and screen["streamview"]["timed_out"] == 0
+    assert screen["bare"]["wall_s"] > 0 and screen["ratio_wall"] > 0
+    assert "first full screen" in table

@@ -11,14 +11,12 @@ from typing import IO, Any
 import orjson
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-CAPTURES = REPO_ROOT.parent / "shared" / "samples" / "cursor-real"
-"""Real captures of the CLI, kept outside the repository (see COMMON.md)."""
+CAPTURES = REPO_ROOT / "tests" / "fixtures" / "cursor-real"
+"""Real captures of the CLI, copied byte for byte (their sources: SOURCES.md there)."""
 
 
 def capture_files() -> list[Path]:
-    """Every real capture (``*.ndjson`` and ``*.jsonl``), sorted; empty when absent."""
-    if not CAPTURES.is_dir():
-        return []
+    """Every real capture (``*.ndjson`` and ``*.jsonl``), sorted (tests/fixtures/cursor-real)."""
     return sorted(p for p in CAPTURES.iterdir() if p.suffix in (".ndjson", ".jsonl"))
 
 

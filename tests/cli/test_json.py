@@ -15,7 +15,6 @@ from streamview.core.state import StreamState
 from streamview.core.summary import summarize, summary_json
 
 from .helpers import (
-    CAPTURES,
     REPO_ROOT,
     assistant_record,
     capture_files,
@@ -57,7 +56,6 @@ LINE_KEYS = {"total", "events", "malformed", "unknown"}
 CALL_STATUSES = {"running", "succeeded", "failed", "rejected", "error", "completed", "interrupted"}
 
 FILES = capture_files()
-needs_captures = pytest.mark.skipif(not FILES, reason=f"real captures folder absent: {CAPTURES}")
 
 
 def is_str_or_null(value: Any) -> bool:
@@ -123,7 +121,6 @@ def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, 
 # -- real captures -------------------------------------------------------------------------
 
 
-@needs_captures
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_json_contract_on_every_real_capture(
     path: Path, capsys: pytest.CaptureFixture[str]
@@ -138,7 +135,6 @@ def test_json_contract_on_every_real_capture(
     assert document["lines"]["total"] == non_blank
 
 
-@needs_captures
 def test_json_of_probe_15_through_the_real_command() -> None:
     path = next(p for p in FILES if "probe-15_denials" in p.name)
     completed = run("--json", str(path))
@@ -156,7 +152,6 @@ def test_json_of_probe_15_through_the_real_command() -> None:
     assert document["lines"] == {"total": 50, "events": 50, "malformed": 0, "unknown": 0}
 
 
-@needs_captures
 def test_json_keeps_a_call_id_with_a_newline_whole() -> None:
     path = next(p for p in FILES if "parallel-sleep" in p.name)
     document = json_of(run("--json", str(path)).stdout)

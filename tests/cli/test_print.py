@@ -18,7 +18,6 @@ from streamview.core.state import Block, StreamState
 from streamview.printer import Printer
 
 from .helpers import (
-    CAPTURES,
     assistant_record,
     capture_files,
     child_env,
@@ -32,7 +31,6 @@ from .helpers import (
 )
 
 FILES = capture_files()
-needs_captures = pytest.mark.skipif(not FILES, reason=f"real captures folder absent: {CAPTURES}")
 
 
 def capture(part: str) -> Path:
@@ -60,7 +58,6 @@ def index_of(lines: list[str], *parts: str) -> int:
 # -- real captures -----------------------------------------------------------------------------
 
 
-@needs_captures
 def test_print_parallel_sleep_shows_session_prompt_calls_and_outcome(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -80,7 +77,6 @@ def test_print_parallel_sleep_shows_session_prompt_calls_and_outcome(
     assert "succeeded" not in lines[start_6] and "succeeded" not in lines[start_4]
 
 
-@needs_captures
 def test_print_probe_15_shows_each_denial_with_its_target_and_reason(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -97,7 +93,6 @@ def test_print_probe_15_shows_each_denial_with_its_target_and_reason(
     assert "success" in last and "16.7s" in last and "25,755" in last
 
 
-@needs_captures
 def test_print_shows_the_answer_as_it_grows_from_deltas(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -112,7 +107,6 @@ def test_print_shows_the_answer_as_it_grows_from_deltas(
     ]
 
 
-@needs_captures
 def test_print_shows_connection_notices_and_the_result_text_without_assistant_records(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -125,7 +119,6 @@ def test_print_shows_connection_notices_and_the_result_text_without_assistant_re
     index_of(lines, "Read app.ts and created note.txt.")
 
 
-@needs_captures
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_print_every_capture_exits_0_and_prints_each_call_twice(
     path: Path, capsys: pytest.CaptureFixture[str]

@@ -16,16 +16,14 @@ from streamview.core import StreamState, fold, summarize
 from streamview.core.state import Session, ToolCall
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-CAPTURES = REPO_ROOT.parent / "shared" / "samples" / "cursor-real"
-"""Real captures of the CLI, kept outside the repository (see COMMON.md)."""
+CAPTURES = REPO_ROOT / "tests" / "fixtures" / "cursor-real"
+"""Real captures of the CLI, copied byte for byte (their sources: SOURCES.md there)."""
 
 SID = "11111111-2222-3333-4444-555555555555"
 
 
 def capture_files() -> list[Path]:
-    """Every real capture (``*.ndjson`` and ``*.jsonl``), sorted; empty when absent."""
-    if not CAPTURES.is_dir():
-        return []
+    """Every real capture (``*.ndjson`` and ``*.jsonl``), sorted (tests/fixtures/cursor-real)."""
     return sorted(p for p in CAPTURES.iterdir() if p.suffix in (".ndjson", ".jsonl"))
 
 

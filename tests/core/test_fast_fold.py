@@ -144,11 +144,8 @@ def test_synthetic_streams(name: str) -> None:
 
 
 def test_real_captures() -> None:
-    """Every real capture folds the same way (skipped when the captures are absent)."""
-    files = capture_files()
-    if not files:
-        pytest.skip("real captures folder absent (../shared/samples/cursor-real)")
-    for path in files:
+    """Every real capture folds the same way (tests/fixtures/cursor-real)."""
+    for path in capture_files():
         assert_same_fold(path.read_bytes())
 
 

@@ -171,11 +171,9 @@ def test_text_items_of_one_message_are_concatenated_in_order() -> None:
 # -- real captures: the capture's own result line is the oracle ---------------------------
 
 
-def capture_or_skip(name: str) -> Path:
-    """A real capture, or skip when the captures folder is absent."""
+def real_capture(name: str) -> Path:
+    """A real capture in tests/fixtures/cursor-real."""
     path = CAPTURES / name
-    if not CAPTURES.is_dir():
-        pytest.skip(f"real captures folder absent: {CAPTURES}")
     assert path.is_file(), f"capture missing: {path}"
     return path
 
@@ -200,7 +198,7 @@ def result_field(path: Path) -> str:
     ],
 )
 def test_partial_output_captures_give_exactly_the_text_of_their_result(name: str) -> None:
-    path = capture_or_skip(name)
+    path = real_capture(name)
     session = only_session(path.read_bytes())
     expected = result_field(path)
     assert "".join(segments(session)) == expected
@@ -208,7 +206,7 @@ def test_partial_output_captures_give_exactly_the_text_of_their_result(name: str
 
 
 def test_probe_11_with_thinking_keeps_the_thinking_out_of_the_answer() -> None:
-    path = capture_or_skip("hcn_2026.09.10_probe-11_partial-output-with-thinking-composer.ndjson")
+    path = real_capture("hcn_2026.09.10_probe-11_partial-output-with-thinking-composer.ndjson")
     thoughts = "".join(
         record["text"]
         for record in map(orjson.loads, path.read_bytes().splitlines())

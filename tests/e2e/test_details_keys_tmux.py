@@ -52,9 +52,11 @@ def long_run(path: Path) -> Path:
     return path
 
 
-def steady(tmux: Tmux) -> str:
-    """The screen once two captures 0.3 s apart agree (a key's scroll has ended)."""
-    previous = tmux.screen()
+def steady(tmux: Tmux, unlike: str | None = None) -> str:
+    """The screen once two captures 0.3 s apart agree (a key's scroll has ended); with
+    ``unlike``, first wait until the screen is no longer that one (the key was read: on a
+    busy machine the screen before it could hold still for 0.3 s)."""
+    previous = tmux.screen() if unlike is None else tmux.wait_for(lambda s: s != unlike)
     while True:
         time.sleep(0.3)
         screen = tmux.screen()
@@ -80,16 +82,19 @@ def test_g_G_j_k_scroll_the_details_and_a_log_line_as_in_less(
         tmux.keys("Tab", "Enter")
         tmux.wait_for(lambda s: "Close" in s and "out 000" in s)
         tmux.keys("G")
+        tmux.wait_for(lambda s: numbers(s, "out ")[-1:] == [LINES - 1])
         bottom = numbers(steady(tmux), "out ")
         assert bottom and bottom[-1] == LINES - 1
         tmux.keys("g")
+        tmux.wait_for(lambda s: "out 000" in s and f"out {LINES - 1}" not in s)
         top = steady(tmux)
         assert "out 000" in top and f"out {LINES - 1}" not in top
         tmux.keys("j", "j", "j")
-        down = steady(tmux)
+        down = steady(tmux, unlike=top)
         assert down.splitlines()[3:] != top.splitlines()[3:]
         tmux.keys("k", "k", "k")
-        assert steady(tmux) == top  # three down, three up: where it was
+        tmux.wait_for(lambda s: s == top)  # three down, three up: where it was
+        assert steady(tmux) == top
         tmux.keys("Escape")  # one level: the viewer
         tmux.wait_for(lambda s: "Tool calls" in s and "Close" not in s)
         tmux.keys("l")
@@ -98,12 +103,15 @@ def test_g_G_j_k_scroll_the_details_and_a_log_line_as_in_less(
         tmux.keys("Enter")
         tmux.wait_for(lambda s: ENTRY in s and '"field_000"' in s)
         tmux.keys("G")
+        tmux.wait_for(lambda s: numbers(s, "field_")[-1:] == [199])
         end = steady(tmux)
         assert numbers(end, "field_")[-1] == 199, end
         tmux.keys("g", "j")
-        after_j = numbers(steady(tmux), "field_")
+        tmux.wait_for(lambda s: numbers(s, "field_")[:1] == [0])
+        after_j_screen = steady(tmux)
+        after_j = numbers(after_j_screen, "field_")
         tmux.keys("k")
-        after_k = numbers(steady(tmux), "field_")
+        after_k = numbers(steady(tmux, unlike=after_j_screen), "field_")
         assert after_k[0] == 0 and after_j[0] == 0 and after_j[-1] == after_k[-1] + 1
         tmux.keys("Escape")  # one level: back to the log
         tmux.wait_for(lambda s: "plasma" in s and ENTRY not in s)

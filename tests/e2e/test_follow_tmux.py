@@ -10,7 +10,6 @@ import re
 import shlex
 import shutil
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -32,10 +31,15 @@ for line in open(sys.argv[1], "rb"):
     time.sleep(float(sys.argv[2]))
 time.sleep(120)
 """
-"""Prints a recording line by line, about 100 lines a second, then stays open."""
+"""Prints a recording line by line, at most 1 / argv[2] lines a second, then stays open."""
 
 AGENT = PRODUCER.replace("time.sleep(120)\n", "")
 """The same as an agent `streamview run` starts: it ends when the recording does."""
+
+PACE = "0.004"
+"""Seconds between lines: about 250 lines (10 calls) a second, so that the 4,224 lines of
+the recording last 17 s while each wait for 8 more calls takes under a second (at 100
+lines a second the first test took 25 s on a busy machine)."""
 
 TITLE = re.compile(r"Tool calls \((\d+)\)")
 ROW = re.compile(r"^│\s+(\d+) ", re.MULTILINE)
@@ -65,17 +69,15 @@ def test_the_tool_table_follows_a_piped_run_until_moved_and_end_resumes(
     script = tmp_path / "slowcat.py"
     script.write_text(PRODUCER)
     python = shlex.quote(sys.executable)
-    source = f"{python} {shlex.quote(str(script))} {shlex.quote(str(LONG_RUN))} 0.01"
+    source = f"{python} {shlex.quote(str(script))} {shlex.quote(str(LONG_RUN))} {PACE}"
     tmux.start(viewer_line("", tmp_path / "exit", stdin_from=source))
     screen = tmux.wait_for(lambda s: TITLE.search(s) is not None and table(s)[0] >= 20)
     screen = wait_more_calls(tmux, table(screen)[0])
     assert newest_in_view(screen), screen  # not rows 1-10 while the title counts on
     # Tab into the table, one row up: it stays there while the run goes on.
-    tmux.keys("Tab")
-    time.sleep(0.3)
+    tmux.keys("Tab")  # keys are read in order: Up goes to the table
     tmux.keys("Up")
-    time.sleep(0.5)
-    held = table(tmux.screen())[1]
+    held = table(tmux.wait_for(lambda s: not newest_in_view(s)))[1]
     screen = wait_more_calls(tmux, table(tmux.screen())[0])
     assert table(screen)[1] == held and not newest_in_view(screen)
     # End in the table follows again.
@@ -84,9 +86,7 @@ def test_the_tool_table_follows_a_piped_run_until_moved_and_end_resumes(
     tmux.wait_for(newest_in_view)
     # Back to the transcript; a page up while it streams: the table stays with it.
     tmux.keys("BTab")
-    time.sleep(0.3)
     tmux.keys("PPage")
-    time.sleep(0.8)
     # (The table goes with the call the transcript shows; it no longer chases the end.)
     screen = wait_more_calls(tmux, table(tmux.screen())[0])
     screen = wait_more_calls(tmux, table(screen)[0])
@@ -114,8 +114,7 @@ def test_end_during_a_playing_replay_follows_the_playhead_and_g_goes_to_the_end(
     tmux.keys("Up")
     tmux.wait_for(lambda s: "paused (f)" in s or "new content (f)" in s)
     tmux.keys("End")
-    time.sleep(1.0)
-    mark, at, total = position(tmux.screen())
+    mark, at, total = position(tmux.wait_for(lambda s: "(f)" not in s))
     assert mark == "▶" and at < total // 2, "End kept playing from where it was"
     tmux.wait_for(lambda s: position(s)[1] > at + 20 and "(f)" not in s)  # following it
     tmux.keys("G")
@@ -131,17 +130,15 @@ def test_the_tool_table_follows_the_agent_streamview_runs_until_moved(
     script = tmp_path / "agent.py"
     script.write_text(AGENT)
     python = shlex.quote(sys.executable)
-    agent = f"{python} {shlex.quote(str(script))} {shlex.quote(str(LONG_RUN))} 0.01"
+    agent = f"{python} {shlex.quote(str(script))} {shlex.quote(str(LONG_RUN))} {PACE}"
     env = {"XDG_STATE_HOME": str(tmp_path / "state")}
     tmux.start(viewer_line(f"run -- {agent}", tmp_path / "exit", env=env))
     screen = tmux.wait_for(lambda s: TITLE.search(s) is not None and table(s)[0] >= 20)
     screen = wait_more_calls(tmux, table(screen)[0])
     assert "agent running" in screen and newest_in_view(screen), screen
-    tmux.keys("Tab")
-    time.sleep(0.3)
+    tmux.keys("Tab")  # keys are read in order: Up goes to the table
     tmux.keys("Up")
-    time.sleep(0.5)
-    held = table(tmux.screen())[1]
+    held = table(tmux.wait_for(lambda s: not newest_in_view(s)))[1]
     screen = wait_more_calls(tmux, table(tmux.screen())[0])
     assert table(screen)[1] == held and not newest_in_view(screen), screen
     tmux.keys("End")
@@ -188,19 +185,26 @@ def test_the_playback_bar_and_the_status_line_count_alike_at_each_pause(
     for wait in (60, 200, 400):
         tmux.wait_for(lambda s, w=wait: POSITION.search(s) is not None and position(s)[1] > w)
         tmux.keys("Space")  # pause: the screen holds still
-        tmux.wait_for(lambda s: position(s)[0] == "‖" and status_lines(s) is not None)
-        time.sleep(0.3)
+        # Paused, the status line catches up with the bar (one frame) and both hold still.
+        tmux.wait_for(lambda s: position(s)[0] == "‖" and status_lines(s) == position(s)[1])
         screen = tmux.screen()
         _, at, of = position(screen)
         assert of == total and status_lines(screen) == at, screen
         seen.add(at)
         tmux.keys("Space")  # play on
+
+    def there(key: str, at: int) -> bool:
+        return {"G": at == total, "5": abs(at - total // 2) < total // 10, ",": at == last - 1}[key]
+
+    last = 0
     for key in ("G", "5", ","):  # the end, half-way, one back
         tmux.keys(key)
-        time.sleep(0.8)
-        screen = tmux.screen()
+        screen = tmux.wait_for(
+            lambda s, k=key: there(k, position(s)[1]) and status_lines(s) == position(s)[1]
+        )
         _, at, _ = position(screen)
         assert status_lines(screen) == at, screen
         seen.add(at)
+        last = at
     assert len(seen) == 6
     tmux.keys("q")

@@ -18,7 +18,7 @@ import pytest
 
 from .terminal import REPO, Tmux, viewer_line, wait_exit
 
-CAPTURES = REPO.parent / "shared" / "samples" / "cursor-real"
+CAPTURES = REPO / "tests" / "fixtures" / "cursor-real"
 DENIALS = "hcn_2026.09.10_probe-15_denials-and-completion-without-started.ndjson"
 PROBE_43 = "hcn_2026.09.15_probe-43_partial-output-tool-turn.ndjson"
 
@@ -43,10 +43,10 @@ time.sleep(linger)
 
 
 def capture(name: str) -> Path:
-    """A real capture; skip when the captures folder is absent."""
-    if not CAPTURES.is_dir():
-        pytest.skip(f"real captures folder absent: {CAPTURES}")
-    return CAPTURES / name
+    """A real capture in tests/fixtures/cursor-real."""
+    path = CAPTURES / name
+    assert path.is_file(), f"capture missing: {path}"
+    return path
 
 
 def producer(tmp_path: Path, path: Path, delay: float, linger: float, count: int = 0) -> str:

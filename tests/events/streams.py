@@ -8,8 +8,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 DIALECT_FIXTURES = REPO / "tests" / "fixtures" / "dialects"
 RECORDINGS = REPO / "recordings"
-REAL_CURSOR = REPO.parent / "shared" / "samples" / "cursor-real"
-"""Real Cursor captures, kept beside the worktrees (absent elsewhere: then not read)."""
+REAL_CURSOR = REPO / "tests" / "fixtures" / "cursor-real"
+"""Real Cursor captures, copied into the repository (their sources: SOURCES.md there)."""
 
 
 def _streams(folder: Path, pattern: str) -> list[Path]:
@@ -24,11 +24,7 @@ def dialect_fixtures() -> list[Path]:
 
 def every_stream() -> list[Path]:
     """Dialect fixtures, the bundled recordings and the real Cursor captures."""
-    return (
-        dialect_fixtures()
-        + _streams(RECORDINGS, "*.ndjson")
-        + (_streams(REAL_CURSOR, "*") if REAL_CURSOR.is_dir() else [])
-    )
+    return dialect_fixtures() + _streams(RECORDINGS, "*.ndjson") + _streams(REAL_CURSOR, "*")
 
 
 def name(path: Path) -> str:

@@ -11,14 +11,12 @@ from pathlib import Path
 from streamview.core.sanitize import UNSAFE_CHARS
 
 REPO = Path(__file__).resolve().parents[2]
-REAL_CAPTURES = REPO.parent / "shared" / "samples" / "cursor-real"
+REAL_CAPTURES = REPO / "tests" / "fixtures" / "cursor-real"
 UNSAFE = re.compile(f"[{UNSAFE_CHARS}]")
 
 
 def real_captures() -> list[Path]:
-    """The real capture files (``.ndjson``/``.jsonl``), empty when the folder is absent."""
-    if not REAL_CAPTURES.is_dir():
-        return []
+    """The real capture files (``.ndjson``/``.jsonl``) (tests/fixtures/cursor-real)."""
     return sorted(p for p in REAL_CAPTURES.iterdir() if p.suffix in (".ndjson", ".jsonl"))
 
 

@@ -19,9 +19,6 @@ from .helpers import REPO, assert_no_traceback, cli_env, command, real_captures,
 from .streams import dumps, many_calls_stream, text_message, write_lines
 
 CAPTURES = real_captures()
-needs_captures = pytest.mark.skipif(
-    not CAPTURES, reason="real captures folder ../shared/samples/cursor-real is absent"
-)
 WAIT = 30.0
 """Generous: how long to wait for output that should come at once (2 slow cores)."""
 
@@ -213,7 +210,6 @@ def test_sigpipe_from_a_live_pipe(tmp_path: Path) -> None:
     assert "status=141" in err, err
 
 
-@needs_captures
 def test_json_on_truncated_input(tmp_path: Path) -> None:
     """``--json`` on a capture cut mid-line: valid JSON, incomplete, counts add up, exit 1."""
     data = max((p.read_bytes() for p in CAPTURES), key=len)

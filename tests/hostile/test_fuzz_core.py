@@ -18,14 +18,10 @@ from .mutate import MUTATIONS, chunked, mutate
 from .streams import hostile_stream
 
 CAPTURES = real_captures()
-needs_captures = pytest.mark.skipif(
-    not CAPTURES, reason="real captures folder ../shared/samples/cursor-real is absent"
-)
 DATA = [path.read_bytes() for path in CAPTURES]
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-@needs_captures
 @pytest.mark.parametrize("path", CAPTURES, ids=lambda p: p.name[:40])
 def test_every_capture_at_every_chunk_size_folds(path: object) -> None:
     """Each real capture, fed 1, 7 and 4096 bytes at a time, keeps every invariant."""
@@ -36,7 +32,6 @@ def test_every_capture_at_every_chunk_size_folds(path: object) -> None:
         assert check_stream(pieces) == whole
 
 
-@needs_captures
 @pytest.mark.parametrize("name", sorted(MUTATIONS))
 def test_each_mutation_alone(name: str) -> None:
     """Every mutation kind, 20 times over every capture."""
@@ -48,7 +43,6 @@ def test_each_mutation_alone(name: str) -> None:
             check_stream(chunked(out, rng, rng.randrange(1, 6)))
 
 
-@needs_captures
 @FUZZ
 @given(
     capture=st.integers(min_value=0, max_value=max(len(DATA) - 1, 0)),
@@ -65,7 +59,6 @@ def test_mutated_captures_in_any_chunking(
     assert check_stream(chunked(data, rng, pieces)) == check_stream([data])
 
 
-@needs_captures
 @FUZZ
 @given(st.data())
 def test_any_order_of_real_lines(data: st.DataObject) -> None:

@@ -19,9 +19,6 @@ from .mutate import expected_total, mutate
 from .tui import make_app, screen_problems, settled, wait_until
 
 CAPTURES = real_captures()
-needs_captures = pytest.mark.skipif(
-    not CAPTURES, reason="real captures folder ../shared/samples/cursor-real is absent"
-)
 SIZES = [(120, 40), (20, 5), (1, 1), (300, 100), (80, 24), (151, 30), (149, 30), (40, 60)]
 
 
@@ -44,7 +41,6 @@ def feed_slowly(fd: int, data: bytes, pieces: int, delay: float) -> threading.Th
     return thread
 
 
-@needs_captures
 async def test_resized_repeatedly_while_streaming() -> None:
     """Sizes from 1x1 to 300x100, over and over, while a stream arrives through a pipe."""
     data = b"".join(path.read_bytes() for path in CAPTURES)
@@ -68,7 +64,6 @@ async def test_resized_repeatedly_while_streaming() -> None:
     os.close(read_fd)
 
 
-@needs_captures
 @pytest.mark.parametrize("seed", range(4))
 async def test_mutated_capture_in_the_viewer(tmp_path: Path, seed: int) -> None:
     """A mutated real capture: it loads, counts add up, keys and detail views work."""

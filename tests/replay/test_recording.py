@@ -26,7 +26,7 @@ from streamview.run_meta import read_meta, sidecar_path
 from streamview.sources import Source
 
 REPO = Path(__file__).resolve().parents[2]
-CAPTURES = REPO.parent / "shared" / "samples" / "cursor-real"
+CAPTURES = REPO / "tests" / "fixtures" / "cursor-real"
 
 LINES = [
     b'{"type":"system","subtype":"init","session_id":"s"}\n',
@@ -158,9 +158,9 @@ def test_recording_source_passes_chunks_through_unchanged(tmp_path: Path) -> Non
 
 
 def test_real_captures_survive_record_then_strip(tmp_path: Path) -> None:
-    if not CAPTURES.is_dir():
-        pytest.skip(f"real captures folder absent: {CAPTURES}")
-    for capture in sorted(CAPTURES.glob("*.*json*")):
+    captures = sorted(CAPTURES.glob("*.*json*"))
+    assert captures, f"no captures in {CAPTURES}"
+    for capture in captures:
         data = capture.read_bytes()
         path = tmp_path / (capture.name + ".rec")
         tee = LineTee(Recorder(path), clock=lambda: 1_770_000_000_000)

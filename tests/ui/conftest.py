@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from textual.app import App
 from textual.pilot import Pilot
 from textual.widget import Widget
@@ -18,7 +17,7 @@ from streamview.sources import Source
 from streamview.ui.frame.app import StreamviewApp
 
 REPO = Path(__file__).resolve().parents[2]
-CAPTURES = REPO.parent / "shared" / "samples" / "cursor-real"
+CAPTURES = REPO / "tests" / "fixtures" / "cursor-real"
 RECORDINGS = REPO / "recordings"
 NOW_MS = 1_789_644_720_000
 """The fixed "now" of the tests (September 2026, just after the captures)."""
@@ -75,9 +74,7 @@ class ScriptedSource(Source):
 
 
 def capture(name: str) -> Path:
-    """Path of a real capture, skipping the test when the captures folder is absent."""
-    if not CAPTURES.is_dir():
-        pytest.skip(f"real captures folder absent: {CAPTURES}")
+    """Path of a real capture in tests/fixtures/cursor-real."""
     path = CAPTURES / name
     assert path.is_file(), f"missing capture {name}"
     return path

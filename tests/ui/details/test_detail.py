@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-import pytest
 from textual.app import App
 from textual.widgets import Static
 
@@ -26,10 +25,7 @@ from .helpers import segments
 
 REPO = Path(__file__).resolve().parents[3]
 STYLESHEET = REPO / "streamview" / "ui" / "streamview.tcss"
-CAPTURES = REPO.parent / "shared" / "samples" / "cursor-real"
-needs_captures = pytest.mark.skipif(
-    not CAPTURES.is_dir(), reason=f"real captures folder {CAPTURES} is absent"
-)
+CAPTURES = REPO / "tests" / "fixtures" / "cursor-real"
 
 
 def load_capture(name: str) -> tuple[StreamState, LineStore]:
@@ -78,7 +74,6 @@ async def shown_text(app: App[None], pilot: Any) -> str:
     return "\n".join(parts)
 
 
-@needs_captures
 async def test_detail_of_a_real_edit_shows_the_diff() -> None:
     state, store = load_capture("hcn_2026.09.10_probe-13_read-edit-composer.ndjson")
     calls = state.sessions[0].tool_calls
@@ -96,7 +91,6 @@ async def test_detail_of_a_real_edit_shows_the_diff() -> None:
         assert not isinstance(app.screen, ToolCallDetailScreen)
 
 
-@needs_captures
 async def test_detail_of_a_real_read_starts_at_line_one() -> None:
     state, store = load_capture("hcn_2026.09.10_probe-13_read-edit-composer.ndjson")
     app = DetailApp(state.sessions[0].tool_calls[0], store)
@@ -105,7 +99,6 @@ async def test_detail_of_a_real_read_starts_at_line_one() -> None:
         assert "1 │ alpha" in text and "2 │ beta" in text
 
 
-@needs_captures
 async def test_detail_of_a_real_shell_call_with_crlf_output() -> None:
     state, store = load_capture("hcn_2026.09.15_probe-52s_shell-success-crlf.ndjson")
     call = state.sessions[0].tool_calls[0]
@@ -119,7 +112,6 @@ async def test_detail_of_a_real_shell_call_with_crlf_output() -> None:
         assert "call_8qXsc566qQDgNuht3JE6Zx5z\\nfc_0fe82f95" in text
 
 
-@needs_captures
 async def test_detail_of_real_rejected_calls() -> None:
     state, store = load_capture(
         "hcn_2026.09.10_probe-15_denials-and-completion-without-started.ndjson"
@@ -137,7 +129,6 @@ async def test_detail_of_real_rejected_calls() -> None:
         assert "no reason given" in text and "isReadonly" in text
 
 
-@needs_captures
 async def test_detail_of_the_real_glob_and_a_completion_without_started() -> None:
     state, store = load_capture("unknownrepo_cursor-agent-2026.07.23_test-fixture-lines.ndjson")
     calls = state.sessions[0].tool_calls
@@ -197,7 +188,6 @@ async def test_big_payload_offers_show_all() -> None:
         assert f"row {MAX_LINES + 49}" in text and "more lines" not in text
 
 
-@needs_captures
 def test_snapshot_detail_of_an_edit_diff(snap_compare: Any) -> None:
     """Title bar (edit, path, ✓ succeeded, 147ms), call id and line numbers, the
     arguments, the file facts, and the diff with '+probe13' in green, its headers
@@ -212,7 +202,6 @@ def test_snapshot_detail_of_an_edit_diff(snap_compare: Any) -> None:
     assert snap_compare(app, terminal_size=(100, 30), run_before=loaded)
 
 
-@needs_captures
 def test_snapshot_detail_of_a_shell_call(snap_compare: Any) -> None:
     """The command and description, bookkeeping arguments folded into one line, the
     exit code and time, and the HTTP header output with no stray carriage returns."""

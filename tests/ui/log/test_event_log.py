@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
 from msgspec.structs import replace
 from rich.console import Console
 from textual.app import App
@@ -32,7 +31,7 @@ from ..conftest import settle_sections
 
 REPO = Path(__file__).resolve().parents[3]
 STYLESHEET = REPO / "streamview" / "ui" / "streamview.tcss"
-CAPTURES = REPO.parent / "shared" / "samples" / "cursor-real"
+CAPTURES = REPO / "tests" / "fixtures" / "cursor-real"
 
 LONG_TAIL = "END-OF-THE-LONG-LINE"
 STREAM = b"\n".join(
@@ -191,7 +190,6 @@ async def test_an_empty_log_says_so_and_refresh_picks_up_new_entries() -> None:
         assert list_rows(widget)[2].split()[1:3] == ["unknown", "mystery"]
 
 
-@pytest.mark.skipif(not CAPTURES.is_dir(), reason=f"real captures folder {CAPTURES} is absent")
 def test_real_connection_and_retry_notices_are_listed() -> None:
     name = "unknownrepo_cursor-agent-2026.07.23_test-fixture-lines.ndjson"
     state, _ = fold((CAPTURES / name).read_bytes())
