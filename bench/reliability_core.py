@@ -91,7 +91,7 @@ def part_sanitizer(part: Part, count: int) -> None:
 def part_fuzz(part: Part, count: int) -> None:
     captures = [p.read_bytes() for p in real_captures()]
     if not captures:
-        part.fail("real captures folder absent: ../shared/samples/cursor-real")
+        part.fail("real captures folder absent: tests/fixtures/cursor-real")
         return
     rng = random.Random(2)
     applied: Counter[str] = Counter()
