@@ -172,13 +172,15 @@ def result_sections(
 
 
 def call_detail(call: ToolCall, store: LineStore | None, cwd: str | None = None) -> list[Section]:
-    """Every section of one call's detail: facts, description, result, arguments."""
+    """Every section of one call's detail: result, arguments, then the call's facts."""
     records = load_records(call, store, raw=False)
     args = records.args if isinstance(records.args, dict) else {}
     payload = records.payload
     if call.kind == "edit":
         payload = with_relative_diff(payload, cwd, _str(args.get("path")))
-    sections: list[Section] = []
+    sections = result_sections(call.kind, args, records.outcome, payload)
+    if args:
+        sections.append(json_section("arguments", args))
     facts = fields(
         "call",
         [
@@ -192,7 +194,4 @@ def call_detail(call: ToolCall, store: LineStore | None, cwd: str | None = None)
     )
     if facts:
         sections.append(facts)
-    sections += result_sections(call.kind, args, records.outcome, payload)
-    if args:
-        sections.append(json_section("arguments", args))
     return sections

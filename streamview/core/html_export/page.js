@@ -1,5 +1,5 @@
-// streamview's exported page: a call's detail is laid out from its JSON island when the
-// call is first opened, and the search box hides the blocks that do not match. Every
+// streamview's exported page: a call's detail is laid out from the page's JSON island
+// when the call is first opened, and the search box hides the blocks that do not match. Every
 // string from the run is set as textContent, never parsed as HTML.
 (function () {
   "use strict";
@@ -45,16 +45,19 @@
     return box;
   }
 
+  let details = null;
+
   function sections(call) {
-    if (call._sections === undefined) {
-      const island = document.getElementById("d" + call.dataset.n);
+    if (details === null) {
       try {
-        call._sections = island ? JSON.parse(island.textContent) : [];
+        details = JSON.parse(document.getElementById("calls").textContent);
       } catch (error) {
-        call._sections = [{ t: "detail", k: "note", v: "this call's detail could not be read" }];
+        details = [];
       }
     }
-    return call._sections;
+    return details[Number(call.dataset.n)] || [
+      { t: "detail", k: "note", v: "this call's detail could not be read" },
+    ];
   }
 
   function render(call) {

@@ -34,6 +34,7 @@ from streamview.core.state import (
     StreamState,
     ToolCall,
 )
+from streamview.core.tools import relative_path
 
 _ISLAND_ESCAPES = {
     "<": "\\u003c",
@@ -65,13 +66,15 @@ def _asset(name: str) -> str:
 
 
 class _Page:
-    """Writes one page; holds the running number of calls for the islands' ids."""
+    """Writes one page; gathers the calls' details for the island."""
 
     def __init__(self, store: LineStore | None, thinking: bool) -> None:
         self.store = store
         self.thinking = thinking
         self.out: list[str] = []
         self.number = 0
+        self.details: list[list[dict[str, Any]]] = []
+        """Each call's detail sections, in the order of the calls' ``data-n``."""
 
     def session(self, session: Session, number: int) -> None:
         out = self.out
@@ -136,7 +139,8 @@ class _Page:
             f'<span class="kind">{text(call.kind)}</span>',
         ]
         if call.target:
-            parts.append(f'<code class="target">{text(call.target[:400])}</code>')
+            target = relative_path(call.target, session.cwd)[:400]
+            parts.append(f'<code class="target">{text(target)}</code>')
         parts.append(f'<span class="status">{text(call.status)}</span>')
         if call.summary and call.summary != call.status:
             parts.append(f'<span class="summary">{text(call.summary[:200])}</span>')
@@ -144,12 +148,11 @@ class _Page:
         if duration:
             parts.append(f'<span class="duration">{text(duration)}</span>')
         status = escape(call.status.replace(" ", "-"), quote=True)
-        detail = json_island(call_detail(call, self.store, session.cwd))
+        self.details.append(call_detail(call, self.store, session.cwd))
         self.out.append(
-            f'<details class="block call st-{status}" data-n="{number}">'
+            f'<details class="block call st-{status}" data-n="{number - 1}">'
             f"<summary>{' '.join(parts)}</summary>"
             f'<div class="detail"></div></details>'
-            f'<script type="application/json" id="d{number}">{detail}</script>'
         )
         kids = children.get(call.call_id)
         if kids:
@@ -250,6 +253,7 @@ def to_html(
             "</header><main>",
             *page.out,
             "</main>",
+            f'<script type="application/json" id="calls">{json_island(page.details)}</script>',
             f'<script nonce="{nonce}">{_asset("page.js")}</script>',
             "</body></html>\n",
         ]
