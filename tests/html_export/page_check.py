@@ -9,6 +9,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 from streamview.core.html_export import to_html
+from streamview.core.html_export.page import CHUNK
 from streamview.core.linestore import LineStore
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState
@@ -32,11 +33,18 @@ class Page:
 
     @property
     def details(self) -> list[Any]:
-        """Each call's detail sections, decoded from the page's one JSON island."""
-        islands = [body for attrs, body in self.scripts if attrs.get("type") == "application/json"]
-        assert len(islands) == 1, islands
-        found = json.loads(islands[0])
-        assert isinstance(found, list)
+        """Each call's detail sections, decoded from the page's JSON islands, in order."""
+        islands = [
+            (attrs["id"], body)
+            for attrs, body in self.scripts
+            if attrs.get("type") == "application/json"
+        ]
+        assert [name for name, _ in islands] == [f"c{k}" for k in range(len(islands))]
+        found: list[Any] = []
+        for _, body in islands:
+            chunk = json.loads(body)
+            assert isinstance(chunk, list) and 0 < len(chunk) <= CHUNK
+            found += chunk
         return found
 
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import orjson
+
 from streamview.core.call_records import load_records
 from streamview.core.diff_paths import file_diff, with_relative_diff
 from streamview.core.formatting import format_duration
@@ -49,10 +51,20 @@ def clean_json(value: Any) -> Any:
     return value
 
 
+def dumps(value: Any, indent: bool = False) -> str:
+    """``value`` as JSON text (orjson, ten times the standard encoder's speed; the standard
+    one for what orjson refuses: integers past 64 bits, lone surrogates)."""
+    try:
+        return orjson.dumps(
+            value, default=str, option=orjson.OPT_INDENT_2 if indent else 0
+        ).decode()
+    except (TypeError, orjson.JSONEncodeError):
+        return json.dumps(value, indent=2 if indent else None, ensure_ascii=False, default=str)
+
+
 def json_section(title: str, value: Any) -> Section:
     """``value`` as indented JSON."""
-    text = json.dumps(clean_json(value), indent=2, ensure_ascii=False, default=str)
-    return {"t": title, "k": "json", "v": capped(text)}
+    return {"t": title, "k": "json", "v": capped(dumps(clean_json(value), indent=True))}
 
 
 def fields(title: str, rows: list[tuple[str, Any]]) -> Section | None:
@@ -64,7 +76,7 @@ def fields(title: str, rows: list[tuple[str, Any]]) -> Section | None:
 def _short(value: Any) -> str:
     if isinstance(value, str):
         return capped(value)
-    return capped(json.dumps(clean_json(value), ensure_ascii=False, default=str))
+    return capped(dumps(clean_json(value)))
 
 
 def _str(value: Any) -> str | None:

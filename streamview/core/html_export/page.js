@@ -45,17 +45,22 @@
     return box;
   }
 
-  let details = null;
+  const CHUNK = 64; // calls per island, as the exporter writes them
+  const islands = new Map();
 
   function sections(call) {
-    if (details === null) {
+    const n = Number(call.dataset.n);
+    const k = Math.floor(n / CHUNK);
+    if (!islands.has(k)) {
+      let parsed = [];
       try {
-        details = JSON.parse(document.getElementById("calls").textContent);
+        parsed = JSON.parse(document.getElementById("c" + k).textContent);
       } catch (error) {
-        details = [];
+        parsed = [];
       }
+      islands.set(k, parsed);
     }
-    return details[Number(call.dataset.n)] || [
+    return islands.get(k)[n % CHUNK] || [
       { t: "detail", k: "note", v: "this call's detail could not be read" },
     ];
   }
