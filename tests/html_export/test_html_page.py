@@ -114,3 +114,18 @@ def test_cli_writes_the_page(tmp_path: Path) -> None:
     assert refused.returncode != 0
     assert b"Traceback" not in refused.stderr
     assert b"read the whole input" in refused.stderr
+
+
+def test_subagent_calls_nest_under_their_task_and_the_outcome_has_usage_and_cost() -> None:
+    state, html = export((DIALECTS / "claude" / "subagent.jsonl").read_bytes(), agent="claude")
+    check_page(html)
+    task, grep = state.sessions[0].tool_calls
+    assert grep.parent_call_id == task.call_id
+    # The task's call, then its subagent's grep inside the nested list.
+    task_at = html.index('<span class="kind">task</span>')
+    sub_at = html.index('<div class="sub">')
+    grep_at = html.index('<span class="kind">grep</span>')
+    assert task_at < sub_at < grep_at
+    assert "<dt>Cost</dt><dd>$0.0421</dd>" in html
+    assert "<dt>Usage</dt><dd>input_tokens 16 · output_tokens 95</dd>" in html
+    assert html.count('<details class="block thinking">') == 1

@@ -185,13 +185,27 @@ class _Page:
             ),
             ("Duration", format_duration(outcome.duration_ms)),
             ("Turns", outcome.num_turns),
-            ("Usage", format_usage(outcome.usage)),
+            ("Usage", usage_text(outcome.usage)),
             ("Cost", cost),
             ("Message", outcome.message),
         ]
         self.out.append(f'<div class="outcome st-{escape(outcome.status)}">')
         self.out.append(_dl("facts", rows))
         self.out.append("</div>")
+
+
+def usage_text(usage: dict[str, Any] | None) -> str:
+    """``7,120 in · 354 out``; a usage in another agent's words as it is named there
+    (``input_tokens 16 · output_tokens 95``)."""
+    known = format_usage(usage)
+    if known or not usage:
+        return known
+    counts = [
+        f"{clean(str(key))} {value:,}"
+        for key, value in usage.items()
+        if isinstance(value, int) and not isinstance(value, bool)
+    ]
+    return " · ".join(counts)
 
 
 def _children(session: Session) -> dict[str, list[ToolCall]]:
