@@ -1,7 +1,8 @@
 """The README's pictures exist and can be made again: each one it shows is an SVG in
 ``screenshots/`` that ``screenshots/make_screenshots.py`` writes from the bundled
-recordings (so regenerating them keeps the README current), and the Screens table
-captions each picture it shows."""
+recordings (so regenerating them keeps the README current), or the PNG of the
+``--export-html`` page that ``screenshots/make_html_screenshot.py`` takes in a browser,
+and the Screens table captions each picture it shows."""
 
 from __future__ import annotations
 
@@ -20,12 +21,18 @@ def test_every_picture_the_readme_shows_exists_and_the_script_makes_it() -> None
     shown = IMAGE.findall(text)
     assert len(shown) >= 10, "no pictures found in the README"
     made = set(SHOT.findall((SHOTS / "make_screenshots.py").read_text(encoding="utf-8")))
+    browser_script = (SHOTS / "make_html_screenshot.py").read_text(encoding="utf-8")
     for alt, name in shown:
         path = SHOTS / name
         assert path.is_file(), f"the README shows {name}, which is not in screenshots/"
+        assert alt.strip(), f"{name} has no alt text"
+        if path.suffix == ".png":
+            # The --export-html page, photographed in a browser by its own script.
+            assert path.read_bytes().startswith(b"\x89PNG\r\n\x1a\n"), name
+            assert f'"screenshots" / "{name}"' in browser_script, f"{name} is made by no script"
+            continue
         assert path.read_text(encoding="utf-8").lstrip().startswith("<svg"), name
         assert path.stem in made, f"{name} is not made by make_screenshots.py"
-        assert alt.strip(), f"{name} has no alt text"
 
 
 def test_the_screens_table_has_a_caption_for_each_picture() -> None:

@@ -244,6 +244,12 @@ def add_view_options(parser: argparse.ArgumentParser, file: bool = True) -> None
         help="no UI: write the transcript and tool calls as Markdown to PATH",
     )
     replay.add_argument(
+        "--export-html",
+        metavar="PATH",
+        help="no UI: write the run as one self-contained HTML page to PATH (opens offline "
+        "in any browser: the answer, every tool call with its detail, search)",
+    )
+    replay.add_argument(
         "--export-svg",
         metavar="PATH",
         help="no UI: write an SVG screenshot of the viewer at the final state to PATH",

@@ -90,7 +90,7 @@ def main_view(arguments: list[str], args: argparse.Namespace | None = None) -> i
         recorder = Recorder(Path(args.record), on_error=None if ui else say)
     try:
         source = open_source(args, recorder)
-        if args.export_markdown is not None or args.export_svg is not None:
+        if exporting(args):
             return run_export(source, args)
         return view(source, args)
     except InputError as error:
@@ -110,9 +110,17 @@ def main_view(arguments: list[str], args: argparse.Namespace | None = None) -> i
             report_recording(recorder, front_end(args) == UI)
 
 
+def exporting(args: argparse.Namespace) -> bool:
+    """Whether one of the ``--export-*`` options was given."""
+    return any(
+        getattr(args, name, None) is not None
+        for name in ("export_markdown", "export_svg", "export_html")
+    )
+
+
 def check_options(args: argparse.Namespace, reading_stdin: bool) -> str | None:
     """Why this combination of options cannot work, or ``None``."""
-    exporting = args.export_markdown is not None or args.export_svg is not None
+    export = exporting(args)
     if args.replay and reading_stdin:
         return "--replay needs a FILE"
     if args.replay and args.follow:
@@ -132,13 +140,13 @@ def check_options(args: argparse.Namespace, reading_stdin: bool) -> str | None:
     if args.serve:
         if reading_stdin:
             return "--serve needs a FILE (every browser tab opens its own viewer)"
-        if args.json or args.print_mode or args.events or args.record is not None or exporting:
+        if args.json or args.print_mode or args.events or args.record is not None or export:
             return (
                 "--serve shows the viewer: not with --json, --print, --events, --record "
                 "or --export-*"
             )
-    if exporting and (args.follow or args.replay or args.json or args.print_mode or args.events):
-        return "--export-markdown/--export-svg read the whole input: not with other modes"
+    if export and (args.follow or args.replay or args.json or args.print_mode or args.events):
+        return "--export-markdown/-html/-svg read the whole input: not with other modes"
     return None
 
 
@@ -264,7 +272,7 @@ def recorded_run(args: argparse.Namespace) -> run_meta.RunMeta | None:
 
 
 def run_export(source: Source, args: argparse.Namespace) -> int:
-    """Read the whole input and write the Markdown and/or SVG exports."""
+    """Read the whole input and write the Markdown, HTML and/or SVG exports."""
     from streamview.core.linestore import LineStore
     from streamview.core.markdown_export import to_markdown
     from streamview.core.reader import EventReader
@@ -288,6 +296,15 @@ def run_export(source: Source, args: argparse.Namespace) -> int:
         except OSError as error:
             return fail(f"cannot write {args.export_markdown}: {error.strerror or error}")
         say(f"wrote {args.export_markdown}")
+    if getattr(args, "export_html", None) is not None:
+        from streamview.core.html_export import to_html
+
+        page = to_html(state, title=source.label, store=store)
+        try:
+            Path(args.export_html).write_text(page, encoding="utf-8")
+        except OSError as error:
+            return fail(f"cannot write {args.export_html}: {error.strerror or error}")
+        say(f"wrote {args.export_html}")
     if args.export_svg is not None:
         from streamview.ui.frame.svg_export import export_svg
 

@@ -85,13 +85,17 @@ def test_stderr_messages_are_inert(tmp_path: Path) -> None:
 
 
 def test_exports_hold_no_control_sequence(hostile_file: Path, tmp_path: Path) -> None:
-    """``--export-markdown`` and ``--export-svg`` files are as inert as the screen."""
+    """``--export-markdown``, ``--export-html`` and ``--export-svg`` files are as inert as
+    the screen."""
     from .safety import unsafe_in_svg
 
     markdown = tmp_path / "run.md"
     svg = tmp_path / "run.svg"
+    page = tmp_path / "run.html"
     done = run_cli(
-        "--export-markdown", str(markdown), "--export-svg", str(svg), str(hostile_file), timeout=180
+        *("--export-markdown", str(markdown), "--export-svg", str(svg)),
+        *("--export-html", str(page), str(hostile_file)),
+        timeout=180,
     )
     assert_no_traceback(done.stderr)
     assert done.returncode == 0, done.stderr.decode()
@@ -99,6 +103,9 @@ def test_exports_hold_no_control_sequence(hostile_file: Path, tmp_path: Path) ->
     assert unsafe_in(text) == []
     assert "<csi-erase-screen>" in text
     assert unsafe_in_svg(svg.read_text(encoding="utf-8")) == []
+    html = page.read_text(encoding="utf-8")
+    assert unsafe_in(html) == []
+    assert "&lt;csi-erase-screen&gt;" in html
 
 
 def test_run_mode_agent_stderr_and_stdout_are_inert(hostile_file: Path, tmp_path: Path) -> None:

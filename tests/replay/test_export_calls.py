@@ -23,6 +23,7 @@ from streamview.sources import FileSource
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.frame.export_dialog import ExportDialog
 from streamview.ui.playback.feed import PlaybackFeed
+from tests.html_export.page_check import check_page
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures" / "dialects"
@@ -168,7 +169,7 @@ async def test_x_asks_where_and_escape_writes_nothing(
             if (tmp_path / "mine.svg").exists():
                 break
             await pilot.pause(0.05)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.md", "mine.svg"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.html", "mine.md", "mine.svg"]
     assert "<summary>Arguments</summary>" in (tmp_path / "mine.md").read_text()
 
 
@@ -186,7 +187,9 @@ async def test_in_a_browser_x_hands_the_files_to_it() -> None:
             await pilot.press("x")
             await pilot.pause()
         assert not isinstance(app.screen, ExportDialog)
-        (file,), options = text.call_args
-        assert "<summary>Arguments</summary>" in file.getvalue()
-        assert options["save_filename"].endswith(".md")
+        (markdown, page) = text.call_args_list
+        assert "<summary>Arguments</summary>" in markdown.args[0].getvalue()
+        assert markdown.kwargs["save_filename"].endswith(".md")
+        assert page.kwargs["save_filename"].endswith(".html")
+        assert len(check_page(page.args[0].getvalue()).details) == 8
         assert screenshot.call_args[0][0].endswith(".svg")

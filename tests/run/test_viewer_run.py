@@ -154,7 +154,7 @@ async def test_a_recording_that_cannot_be_written_is_reported_and_the_run_shown(
         assert bar.startswith("✓ success") and "✂ recording cut: disk full" in bar
 
 
-async def test_export_key_writes_markdown_and_svg(
+async def test_export_key_writes_markdown_svg_and_html(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
@@ -166,11 +166,13 @@ async def test_export_key_writes_markdown_and_svg(
         await pilot.press("x")  # asks where: the default is here
         await wait_for(pilot, lambda: isinstance(app.screen, ExportDialog))
         await pilot.press("enter")
-        await wait_for(pilot, lambda: len(list(tmp_path.iterdir())) == 2)
+        await wait_for(pilot, lambda: len(list(tmp_path.iterdir())) == 3)
     markdown = next(tmp_path.glob("streamview-success-multi-tool-*.md")).read_text()
     assert "## Session 1 · GPT-5" in markdown
     svg = next(tmp_path.glob("streamview-success-multi-tool-*.svg")).read_text()
     assert svg.startswith("<svg")
+    page = next(tmp_path.glob("streamview-success-multi-tool-*.html")).read_text()
+    assert page.startswith("<!DOCTYPE html>") and "Session 1 · GPT-5" in page
 
 
 async def test_ctrl_c_with_nothing_to_copy_or_stop_says_q_quits() -> None:

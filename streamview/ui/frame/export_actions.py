@@ -1,4 +1,5 @@
-"""The export key: a Markdown transcript and an SVG screenshot of the viewer.
+"""The export key: a Markdown transcript, an SVG screenshot of the viewer and the run
+as one HTML page (:mod:`streamview.core.html_export`).
 
 ``x`` (and the palette's entry, which stands for Textual's own "Screenshot" too) asks
 where to write (:class:`~streamview.ui.frame.export_dialog.ExportDialog`, which asks
@@ -29,8 +30,8 @@ EXPORT_BINDING = Binding(
     "playback('export')",
     "Export transcript and screenshot",
     show=False,
-    tooltip="export a Markdown transcript (tool calls with arguments and results) and an SVG "
-    "screenshot: asks where (under --serve: to the browser)",
+    tooltip="export a Markdown transcript (tool calls with arguments and results), an SVG "
+    "screenshot and an HTML page of the run: asks where (under --serve: to the browser)",
 )
 
 
@@ -73,8 +74,13 @@ class Exporter:
         name = export_name(label)
         if app.is_web:
             app.deliver_text(io.StringIO(self._markdown(label)), save_filename=f"{name}.md")
+            app.deliver_text(io.StringIO(self._html(label)), save_filename=f"{name}.html")
             app.deliver_screenshot(f"{name}.svg")
-            toast(app, phrase("sent {name}.md and {name}.svg to the browser", name=name), timeout=4)
+            toast(
+                app,
+                phrase("sent {name}.md, {name}.html and {name}.svg to the browser", name=name),
+                timeout=4,
+            )
             return
         from streamview.ui.frame.export_dialog import ExportDialog
 
@@ -90,15 +96,33 @@ class Exporter:
         process = self.process.summary() if self.process is not None else None
         return to_markdown(self._state(), title=label, process=process, store=self.store)
 
+    def _html(self, label: str) -> str:
+        from streamview.core.html_export import to_html
+
+        process = self.process.summary() if self.process is not None else None
+        return to_html(self._state(), title=label, store=self.store, process=process)
+
     def _write(self, path: Path, label: str) -> None:
-        """Write the Markdown to ``path`` and the screenshot beside it; say what was written."""
+        """Write the Markdown to ``path``, the screenshot and the HTML page beside it; say
+        what was written."""
         app = self.app
+        page = path.with_suffix(".html")
         try:
             path.write_text(self._markdown(label), encoding="utf-8")
             svg = app.save_screenshot(path.with_suffix(".svg").name, str(path.parent))
+            page.write_text(self._html(label), encoding="utf-8")
         except OSError as error:
             toast(
                 app, phrase("export failed: {why}", why=error.strerror or error), severity="error"
             )
             return
-        toast(app, phrase("exported {path} and {svg}", path=path, svg=Path(svg).name), timeout=4)
+        toast(
+            app,
+            phrase(
+                "exported {path}, {svg} and {page}",
+                path=path,
+                svg=Path(svg).name,
+                page=page.name,
+            ),
+            timeout=4,
+        )

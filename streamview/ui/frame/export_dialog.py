@@ -19,20 +19,23 @@ HINT = "enter: save · escape: cancel"
 
 
 def existing_files(path: Path) -> list[Path]:
-    """The files an export to ``path`` would overwrite: the Markdown, the SVG beside it."""
-    return [p for p in (path, path.with_suffix(".svg")) if p.exists()]
+    """The files an export to ``path`` would overwrite: the Markdown, the SVG and the
+    HTML page beside it."""
+    return [p for p in (path, path.with_suffix(".svg"), path.with_suffix(".html")) if p.exists()]
 
 
 def overwrite_warning(existing: list[Path]) -> str:
     """``run.md and run.svg exist: enter overwrites them · type another name · escape: cancel``."""
-    names = " and ".join(p.name for p in existing)
+    names = existing[-1].name
+    if len(existing) > 1:
+        names = ", ".join(p.name for p in existing[:-1]) + " and " + names
     them = "them" if len(existing) > 1 else "it"
     verb = "exist" if len(existing) > 1 else "exists"
     return f"{names} {verb}: enter overwrites {them} · type another name · escape: cancel"
 
 
 class ExportDialog(ModalScreen[Path | None]):
-    """Ask for the Markdown file's path (the SVG screenshot goes beside it)."""
+    """Ask for the Markdown file's path (the SVG screenshot and the HTML page go beside it)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", tooltip="close without exporting"),
@@ -47,7 +50,9 @@ class ExportDialog(ModalScreen[Path | None]):
     def compose(self) -> ComposeResult:
         """A title, the path (editable), and what Enter and Escape do."""
         with Vertical(id="export-box"):
-            yield Static("Export the transcript (Markdown) and a screenshot (SVG) to:")
+            yield Static(
+                "Export the transcript (Markdown), a page (HTML) and a screenshot (SVG) to:"
+            )
             # Not selected on focus: the cursor waits at the end (on_mount), and a
             # focus that comes back (another screen closed over it) keeps what was typed.
             yield Input(str(self.default), id="export-path", select_on_focus=False)

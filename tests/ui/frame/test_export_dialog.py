@@ -9,6 +9,7 @@ from textual.widgets import Input, Static
 from streamview.sources import FileSource
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.frame.export_dialog import ExportDialog
+from tests.html_export.page_check import check_page
 
 from ..conftest import RECORDINGS, FakeClock, settle, wait_for
 
@@ -41,8 +42,11 @@ async def test_a_typed_path_is_where_the_export_goes(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, ExportDialog))
         target = tmp_path / "typed.md"
         await pilot.press("ctrl+u", *str(target), "enter")
-        await wait_for(pilot, target.is_file)
+        await wait_for(pilot, lambda: target.with_suffix(".html").is_file())
         assert "Root cause" in target.read_text()
+        # The page beside it: the run's ten calls, nothing but our own tags.
+        page = check_page(target.with_suffix(".html").read_text(encoding="utf-8"))
+        assert len(page.details) == 10
 
 
 def hint(app: StreamviewApp) -> str:
@@ -109,3 +113,13 @@ async def test_the_dialog_fits_an_80_column_terminal_and_still_asks() -> None:
         assert field.region.right <= box.region.right
         await pilot.press("escape")
         assert not isinstance(app.screen, ExportDialog)
+
+
+def test_the_warning_names_every_file_in_the_way(tmp_path: Path) -> None:
+    from streamview.ui.frame.export_dialog import existing_files, overwrite_warning
+
+    target = tmp_path / "and.md"
+    for suffix in (".md", ".svg", ".html"):
+        target.with_suffix(suffix).write_text("mine", encoding="utf-8")
+    warning = overwrite_warning(existing_files(target))
+    assert warning.startswith("and.md, and.svg and and.html exist: enter overwrites them")
