@@ -215,7 +215,8 @@ class StreamState(NoticeFold):
                     self._changes.events += 1
 
     def finish(self) -> None:
-        """End of input: open calls are interrupted, a session without result is incomplete."""
+        """End of input: open calls are interrupted, a session without result is incomplete
+        (one whose agent prints no final record is a success when its last turn is whole)."""
         self.ended = True
         for session in self.sessions:
             self._close_session(session)
@@ -255,6 +256,14 @@ class StreamState(NoticeFold):
     def _close_session(self, session: Session) -> None:
         self._close_text(session)
         self._close_thinking(session)
+        if session.outcome.status == RUNNING and session.no_final_record:
+            # The agent prints no final record: a whole last turn is how its runs end.
+            outcome = session.outcome
+            if session.turn_complete:
+                outcome.status = SUCCESS
+                outcome.message = f"ended: {session.no_final_record}"
+            else:
+                outcome.message = f"cut mid-turn: {session.no_final_record}"
         for call in session.tool_calls:
             if call.status == tools.RUNNING:
                 call.status = tools.INTERRUPTED
@@ -295,6 +304,7 @@ class StreamState(NoticeFold):
         if event.inferred:  # what the stream says elsewhere: only what is not known yet
             session.agent = session.agent or event.agent
             session.model = session.model or event.model
+            session.no_final_record = session.no_final_record or event.no_final_record
             if self._track:
                 self._changes.sessions.add(session.index)
             return
@@ -304,6 +314,7 @@ class StreamState(NoticeFold):
         session.permission_mode = event.permission_mode
         session.api_key_source = event.api_key_source
         session.init_extra = event.extra
+        session.no_final_record = event.no_final_record or session.no_final_record
         if self._track:
             self._changes.sessions.add(session.index)
 

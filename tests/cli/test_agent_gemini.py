@@ -98,7 +98,7 @@ def test_a_stream_cut_mid_run_prints_incomplete_and_exits_1() -> None:
     assert done.returncode == 1
     lines = done.stdout.decode().splitlines()
     assert "⚠ shell `go test ./repo-agent/...` · interrupted" in lines
-    assert lines[-1] == "!! incomplete: stream ended without a result, 1 call(s) interrupted"
+    assert lines[-1] == "!! incomplete: stream ended without a result, 1 call interrupted"
 
 
 def test_agent_forces_gemini_or_cursor() -> None:

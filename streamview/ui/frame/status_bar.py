@@ -84,6 +84,9 @@ def describe_state(info: StatusInfo) -> tuple[str, str]:
         parts = ["✓ success"]
         if outcome.duration_ms is not None:
             parts[0] += f" in {format_duration(outcome.duration_ms)}"
+        if outcome.line is None and outcome.message:
+            # No record said so: how its agent's runs end (``ended: Kimi prints...``).
+            parts[0] = f"✓ {one_line(outcome.message, 80)}"
         troubles = call_troubles(session)
         parts.extend(troubles)
         parts.extend(run_costs(session))
@@ -105,7 +108,8 @@ def describe_state(info: StatusInfo) -> tuple[str, str]:
         return (text, "error")
     if outcome.status == INCOMPLETE:
         interrupted = sum(1 for c in session.tool_calls if c.status == tools.INTERRUPTED)
-        text = "⚠ stream ended without a result"
+        said = one_line(outcome.message, 80) if outcome.message else ""
+        text = f"⚠ {said or 'stream ended without a result'}"
         if interrupted:
             text += f" · {interrupted} call{'s' if interrupted != 1 else ''} interrupted"
         return (text, "warning")
