@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import shlex
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -307,13 +308,23 @@ def summary(meta: RunMeta) -> dict[str, Any]:
         "exit_code": meta.exit_code,
         "stderr": meta.stderr,
         "interrupted": meta.interrupted,
-        "lingered": meta.lingered,
+        "lingered": lingering(meta),
         "ended": meta.ended,
         "command": list(meta.command),
         "started": meta.started,
         "ended_at": meta.ended_at,
         "recording_cut": meta.cut,
     }
+
+
+def lingering(meta: RunMeta) -> list[dict[str, Any]]:
+    """``process.lingered`` as ``streamview run --json`` gives it (one type in both):
+    ``[{"pid", "command", "stopped"}]`` for an agent still running after its result,
+    ``[]`` when it did not (the sidecar keeps no list of what it left behind)."""
+    if not meta.lingered:
+        return []
+    command = shlex.join(meta.command) if meta.command else meta.source
+    return [{"pid": meta.agent_pid, "command": command, "stopped": meta.interrupted}]
 
 
 def now() -> float:

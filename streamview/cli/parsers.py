@@ -235,6 +235,13 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--theme", default=None, help="Textual theme for the viewer")
     parser.add_argument(
+        "--agent",
+        choices=dialects.names(),
+        default=dialects.AUTO,
+        help="the agent whose stream this is (default: auto, recognised from the stream; "
+        "Kilo Code is told from opencode only by --agent kilo)",
+    )
+    parser.add_argument(
         "--keep-children",
         action="store_true",
         help="leave running what the agent started and left behind when it exited (a dev "
@@ -265,7 +272,8 @@ def build_command_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.
         "run",
         prog="streamview run",
         usage="streamview run [-h] [--record PATH] [--json | --print | --events] "
-        "[--theme THEME] [--keep-children] [--exit-grace S] -- COMMAND [ARGS...]",
+        "[--theme THEME] [--agent NAME] [--keep-children] [--exit-grace S] "
+        "-- COMMAND [ARGS...]",
         help=COMMANDS["run"],
         description=RUN_DESCRIPTION,
         epilog=RUN_EPILOG,

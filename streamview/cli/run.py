@@ -73,10 +73,11 @@ def main_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def run_front_end(source: ProcessSource, args: argparse.Namespace, ui: bool) -> int:
     """Show a running agent; returns the exit status the stream alone gives."""
+    agent = args.agent
     if ui:
         from streamview.ui.frame.launch import run_app
 
-        return run_app(source, theme=args.theme)
+        return run_app(source, theme=args.theme, agent=agent)
     with signals.handled(lambda sig: forward(source, sig)):
         if args.json:
 
@@ -84,7 +85,7 @@ def run_front_end(source: ProcessSource, args: argparse.Namespace, ui: bool) -> 
                 stop_agent(source, ui=False)
                 return source.summary()
 
-            return run_json(source, sys.stdout, process=process)
+            return run_json(source, sys.stdout, process=process, agent=agent)
         if args.events:
             from streamview.cli.events_front import run_events
 
@@ -96,11 +97,12 @@ def run_front_end(source: ProcessSource, args: argparse.Namespace, ui: bool) -> 
                 source,
                 sys.stdout,
                 allow_empty=True,
+                agent=agent,
                 process=ended,
                 exit_code=lambda code: run_exit_code(code, source),
             )
         out = GuardedOutput(sys.stdout)
-        code = run_print(source, out, allow_empty=True)
+        code = run_print(source, out, allow_empty=True, agent=agent)
         stop_agent(source, ui=False)
         print_process(source, out)
         return code

@@ -42,6 +42,9 @@ _USAGE_KEYS: dict[str, tuple[str, ...]] = {
 """Each normalized token count and the usage keys it is read from: the names dialects
 give usage (Cursor's), and the agents' own where a dialect keeps them raw."""
 
+USAGE_NAMES: tuple[str, ...] = tuple(_USAGE_KEYS)
+"""The normalized token counts, in order (``--events``' and ``--json``'s ``usage``)."""
+
 _Facts = tuple[str | None, str | None, str | None, str | None, str | None]
 
 

@@ -37,9 +37,9 @@ def test_json_of_a_gemini_run_names_the_agent_usage_and_calls() -> None:
     outcome = session["outcome"]
     assert (outcome["status"], outcome["duration_ms"]) == ("success", 15575)
     assert (outcome["cost_usd"], outcome["num_turns"], outcome["message"]) == (None, None, None)
-    assert outcome["usage"]["inputTokens"] == 26928
-    assert outcome["usage"]["toolCalls"] == 10
-    assert [call["kind"] for call in session["tool_calls"]] == [
+    assert outcome["usage"]["input_tokens"] == 26928
+    assert outcome["usage_raw"]["toolCalls"] == 10
+    assert [call["name"] for call in session["tool_calls"]] == [
         "updateTodos",
         "ls",
         "grep",

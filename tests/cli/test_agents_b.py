@@ -58,7 +58,7 @@ def test_print_and_json_give_the_same_account(agent: str) -> None:
     assert f" · {label}" in header
     if session["model"] is not None:
         assert session["model"] in header
-    calls = [(c["kind"], c["status"]) for c in session["tool_calls"]]
+    calls = [(c["name"], c["status"]) for c in session["tool_calls"]]
     # --json lists calls as they started, --print as they ended (a subagent's inside).
     assert sorted(printed_calls(printed)) == sorted(calls) and len(calls) >= 8
     for kind in ("shell", "read", "edit", "write", "grep", "glob"):
