@@ -90,7 +90,8 @@ result; 2 bad usage or a command that cannot start.
 RUNS_DESCRIPTION = """\
 List the runs `streamview run` recorded in the user's state directory, newest
 first: when (to the second), which agent, how it ended (success, error, no result,
-stopped, crashed, or the recording cut short: disk full), the agent's exit code, the
+stopped (Ctrl+C), failed (exit 3), crashed (a signal), or the
+recording cut short: disk full), the agent's exit code, the
 size, the file and the prompt. `streamview last N` or `runs --open N` opens run N.
 """
 

@@ -16,6 +16,7 @@ from streamview.core.exit_status import EXIT_RUN_FAILED
 from streamview.printer import Output
 from streamview.process import ProcessSource
 from streamview.recording import Recorder, default_recording_path
+from streamview.run_meta import exit_words, stop_words
 from streamview.sources import InputError
 
 LINGER_SECONDS = 2.0
@@ -85,7 +86,9 @@ def run_front_end(source: ProcessSource, args: argparse.Namespace, ui: bool) -> 
                 stop_agent(source, ui=False)
                 return source.summary()
 
-            return run_json(source, sys.stdout, process=process, agent=agent)
+            return run_json(
+                source, sys.stdout, process=process, agent=agent, ended_by=lambda: stopped(source)
+            )
         if args.events:
             from streamview.cli.events_front import run_events
 
@@ -102,7 +105,9 @@ def run_front_end(source: ProcessSource, args: argparse.Namespace, ui: bool) -> 
                 exit_code=lambda code: run_exit_code(code, source),
             )
         out = GuardedOutput(sys.stdout)
-        code = run_print(source, out, allow_empty=True, agent=agent)
+        code = run_print(
+            source, out, allow_empty=True, agent=agent, ended_by=lambda: stopped(source)
+        )
         stop_agent(source, ui=False)
         print_process(source, out)
         return code
@@ -159,8 +164,9 @@ def print_process(source: ProcessSource, out: Output) -> None:
     state = source.state()
     if source.lingered:
         out.write("!! the agent was still running after its result: stopped it\n")
-    elif state.failed:
-        out.write(f"!! agent {state.describe()}\n")
+    elif state.failed or (state.interrupted and not state.result_seen):
+        how = stopped(source) or exit_words(state.exit_code)
+        out.write(f"!! agent {how}\n")
         stderr = state.stderr.rstrip("\n")
         for line in stderr.split("\n")[-STDERR_LINES:] if stderr.strip() else ():
             out.write(f"   stderr: {line}\n" if line else "   stderr:\n")
@@ -170,6 +176,15 @@ def print_process(source: ProcessSource, out: Output) -> None:
         for member in state.left_behind:
             out.write(f"   {member}\n")
     out.flush()
+
+
+def stopped(source: ProcessSource) -> str | None:
+    """``stopped (Ctrl+C)``, ``stopped (SIGTERM)``: streamview stopped the agent before
+    its result, and why; ``None`` when it did not."""
+    if not source.interrupted or source.result_seen:
+        return None
+    sig = signals.first()
+    return stop_words(source.stopped_by or (sig.name if sig is not None else ""))
 
 
 def run_exit_code(stream_code: int, source: ProcessSource) -> int:

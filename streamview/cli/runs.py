@@ -27,7 +27,7 @@ from streamview.core.model import ERROR, INCOMPLETE, RUNNING, SUCCESS
 from streamview.core.reader import fold
 from streamview.core.state import StreamState
 from streamview.recording_files import recording_held
-from streamview.run_meta import CRASHED, FINISHED, STOPPED, RunMeta, read_meta, sidecar_path
+from streamview.run_meta import CRASHED, FAILED, FINISHED, STOPPED, RunMeta, read_meta, sidecar_path
 
 FOLD_LIMIT_BYTES = 64 << 20
 """Recordings bigger than this are listed without reading them (outcome from the sidecar)."""
@@ -73,7 +73,8 @@ class RunInfo:
     started: float
     agent: str
     outcome: str
-    """How it ended: ``✓ success``, ``■ stopped``, ``✗ crashed``, ``✂ cut: disk full``..."""
+    """How it ended: ``✓ success``, ``■ stopped (Ctrl+C)``, ``✗ failed (exit 3)``,
+    ``✗ crashed (SIGSEGV)``, ``✂ cut: disk full``..."""
     exit_code: int | None
     size: int
     prompt: str
@@ -120,9 +121,9 @@ def outcome_of(status: str, meta: RunMeta | None, held: bool) -> str:
         return "● recording"
     if meta is not None:
         if meta.ended == STOPPED:
-            return f"■ stopped by {meta.stopped_by}" if meta.stopped_by else "■ stopped"
-        if meta.ended == CRASHED:
-            return "✗ crashed"
+            return f"■ {meta.how()}"  # stopped (Ctrl+C), stopped (SIGTERM)
+        if meta.ended in (CRASHED, FAILED):
+            return f"✗ {meta.how()}"  # failed (exit 3); crashed (SIGSEGV) for a signal
         if meta.ended == RUNNING and meta.exit_code is None and meta.agent_pid is not None:
             return "? unfinished"  # its streamview was killed before it could say
         if status in ("?", "empty") and meta.ended == FINISHED:

@@ -12,7 +12,7 @@ from typing import Any
 
 from streamview.core.dialects import label_of
 from streamview.core.export_calls import call_details, demote_headings
-from streamview.core.formatting import STATUS_MARK, format_duration, format_usage
+from streamview.core.formatting import STATUS_MARK, counted, format_duration, format_usage
 from streamview.core.linestore import LineStore
 from streamview.core.sanitize import clean, one_line
 from streamview.core.state import (
@@ -196,7 +196,7 @@ def to_markdown(
     lines = [f"# {table_cell(title, 200)}", ""]
     counts = state.counts
     lines.append(
-        f"{len(state.sessions)} session(s) · {counts.total} lines · "
+        f"{counted(len(state.sessions), 'session')} · {counted(counts.total, 'line')} · "
         f"{counts.malformed} malformed · {counts.unknown} unknown"
     )
     lines.append("")

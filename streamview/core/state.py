@@ -11,6 +11,7 @@ from typing import Any
 
 import streamview.core.approvals as approvals
 import streamview.core.tools as tools
+from streamview.core.endings import say_why_it_ended, settle
 from streamview.core.events import (
     AgentNotice,
     AnyEvent,
@@ -215,11 +216,15 @@ class StreamState(NoticeFold):
                     self._changes.events += 1
 
     def finish(self) -> None:
-        """End of input: open calls are interrupted, a session without result is incomplete
-        (one whose agent prints no final record is a success when its last turn is whole)."""
+        """End of input: open calls are interrupted, sessions settled (:func:`settle`)."""
         self.ended = True
         for session in self.sessions:
             self._close_session(session)
+
+    def ended_because(self, reason: str | None) -> None:
+        """After :meth:`finish`: why the input ended (:func:`say_why_it_ended`)."""
+        if say_why_it_ended(self.current, reason) and self._track:
+            self._changes.sessions.add(len(self.sessions) - 1)
 
     # -- sessions -------------------------------------------------------------------
 
@@ -256,22 +261,13 @@ class StreamState(NoticeFold):
     def _close_session(self, session: Session) -> None:
         self._close_text(session)
         self._close_thinking(session)
-        if session.outcome.status == RUNNING and session.no_final_record:
-            # The agent prints no final record: a whole last turn is how its runs end.
-            outcome = session.outcome
-            if session.turn_complete:
-                outcome.status = SUCCESS
-                outcome.message = f"ended: {session.no_final_record}"
-            else:
-                outcome.message = f"cut mid-turn: {session.no_final_record}"
         for call in session.tool_calls:
             if call.status == tools.RUNNING:
                 call.status = tools.INTERRUPTED
                 call.summary = call.summary or "no completion before the stream ended"
                 if self._track:
                     self._changes.calls.add((session.index, call.index))
-        if session.outcome.status == RUNNING:
-            session.outcome.status = INCOMPLETE
+        settle(session)
         if self._track:
             self._changes.sessions.add(session.index)
             self._changes.transcript.add(session.index)
@@ -304,7 +300,6 @@ class StreamState(NoticeFold):
         if event.inferred:  # what the stream says elsewhere: only what is not known yet
             session.agent = session.agent or event.agent
             session.model = session.model or event.model
-            session.no_final_record = session.no_final_record or event.no_final_record
             if self._track:
                 self._changes.sessions.add(session.index)
             return

@@ -11,10 +11,10 @@ from typing import Any
 
 from streamview.core.events import AgentNotice, ConnectionNotice
 from streamview.core.normalized import shared_kind
-from streamview.core.normalizer import USAGE_NAMES, usage_count
 from streamview.core.notices import record_name
 from streamview.core.sanitize import json_for_terminal
 from streamview.core.state import Session, StreamState, ToolCall
+from streamview.core.usage import normalized_usage
 
 
 def call_summary(call: ToolCall) -> dict[str, Any]:
@@ -37,7 +37,7 @@ def usage_summary(usage: dict[str, Any] | None) -> dict[str, int | None]:
     ``input_tokens``, ``output_tokens``, ``cache_read_tokens``, ``cache_write_tokens``,
     ``reasoning_tokens``; ``null`` when the agent does not say. ``usage_raw`` keeps the
     agent's own object."""
-    return {name: usage_count(usage, name) for name in USAGE_NAMES}
+    return normalized_usage(usage)
 
 
 def session_summary(session: Session) -> dict[str, Any]:

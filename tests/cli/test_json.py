@@ -42,6 +42,13 @@ SESSION_KEYS = {
     "tool_calls",
     "outcome",
 }
+USAGE_KEYS = (
+    "input_tokens",
+    "output_tokens",
+    "cache_read_tokens",
+    "cache_write_tokens",
+    "reasoning_tokens",
+)
 CALL_KEYS = {"call_id", "kind", "name", "target", "status", "summary", "duration_ms"}
 OUTCOME_KEYS = {
     "status",
@@ -197,10 +204,7 @@ def test_unknown_values_are_null_not_missing(
         "status": "incomplete",
         "duration_ms": None,
         "request_id": None,
-        "usage": dict.fromkeys(
-            ["input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens"]
-            + ["reasoning_tokens"]
-        ),
+        "usage": dict.fromkeys(USAGE_KEYS),
         "usage_raw": None,
         "result": None,
         "cost_usd": None,

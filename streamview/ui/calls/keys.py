@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import events
 from textual.binding import Binding, BindingType
 
+from streamview.core.formatting import counted
 from streamview.core.state import Session, ToolCall
 from streamview.ui.calls.filter import CallFilter, kind_counts
 from streamview.ui.text.row_cursor import RowCursorView, cursor_bindings
@@ -172,12 +173,13 @@ class TableKeys(RowCursorView):
         self.set_filter(chosen)
         kind = chosen.kind
         if kind is None:
-            self.notify(f"all kinds · {len(calls):,} calls", timeout=2)
+            self.notify(f"all kinds · {counted(len(calls), 'call')}", timeout=2)
             return
         upcoming = self._kind_after(kind)
         then = f"{upcoming} ({counts[upcoming]:,})" if upcoming is not None else "all"
         self.notify(
-            f"{kind}: {counts.get(kind, 0):,} of {len(calls):,} calls · K: {then}", timeout=2
+            f"{kind}: {counts.get(kind, 0):,} of {counted(len(calls), 'call')} · K: {then}",
+            timeout=2,
         )
 
     def _kind_after(self, kind: str | None) -> str | None:
