@@ -260,8 +260,13 @@ class EventReader:
         return events
 
     def finish(self, recv_ms: int | None = None) -> list[AnyEvent]:
-        """Parse a last line that had no newline; a stream still unrecognised is Cursor's."""
-        return self._parse(self._framer.finish(), recv_ms)
+        """Parse a last line that had no newline; a stream still unrecognised is Cursor's;
+        then what the end of input means to the dialect (its translator's ``end``)."""
+        events = self._parse(self._framer.finish(), recv_ms)
+        end = getattr(self._translator, "end", None)
+        if end is not None:
+            events.extend(end(self._framer.lines_seen, recv_ms))
+        return events
 
     def _parse(self, lines: list[RawLine], recv_ms: int | None) -> list[AnyEvent]:
         events: list[AnyEvent] = []
@@ -378,6 +383,13 @@ def fold(
     if index is not None:
         index.begin(state, translator)
     _fold(source, state, store, translator, index, known)
+    end = getattr(translator, "end", None) if finish else None
+    if end is not None:  # what the end of input means to the dialect
+        last = state.sessions[-1].last_line if state.sessions else 0
+        for event in end(last, None):
+            state.apply(event)
+            if index is not None:
+                index.note_event(event)
     if index is not None:
         index.finish()
     if finish:

@@ -159,6 +159,9 @@ class FileTimeline(Sequence[AnyEvent]):
                 if agent is not None and named is not None and line == named[1]:
                     events.append(name_event(agent, line))  # as the fold named it
                 events.extend(dialects.translate_line(translator, data, line))
+            closing = getattr(translator, "end", None)
+            if number + 1 == len(starts) and closing is not None and events:
+                events.extend(closing(events[-1].line, None))  # as the fold ended it
             del events[end - first :]  # a file changed since its fold: never more
         self._windows[number] = events
         while len(self._windows) > WINDOWS_KEPT:

@@ -35,6 +35,10 @@ class Translator(Protocol):
     ``fast(orjson.loads(data), line)`` would, or ``None`` to have the line decoded
     in full.
 
+    A translator may also have ``end(line, recv_ms)``: the events the end of input
+    stands for (an outcome it held back until it knew no more records follow), given
+    the last line's number.
+
     A translator may also have ``plain(text, line, recv_ms)``: the events a line that
     is not JSON stands for in its agent's stream (Kimi prints why it gave up as a
     plain line), or ``None``/``[]`` for a malformed line.
