@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,9 @@ from streamview import signals
 from streamview.cli.common import UI, fail, front_end, report_recording, say
 from streamview.cli.fronts import run_json, run_print
 from streamview.cli.output import EXIT_OUTPUT_CLOSED, GuardedOutput, release_stdout
+from streamview.core.endings import exited
 from streamview.core.exit_status import EXIT_RUN_FAILED
+from streamview.core.state import StreamState
 from streamview.printer import Output
 from streamview.process import ProcessSource
 from streamview.recording import Recorder, default_recording_path
@@ -87,7 +90,7 @@ def run_front_end(source: ProcessSource, args: argparse.Namespace, ui: bool) -> 
                 return source.summary()
 
             return run_json(
-                source, sys.stdout, process=process, agent=agent, ended_by=lambda: stopped(source)
+                source, sys.stdout, process=process, agent=agent, ended_by=settle_run(source)
             )
         if args.events:
             from streamview.cli.events_front import run_events
@@ -105,9 +108,7 @@ def run_front_end(source: ProcessSource, args: argparse.Namespace, ui: bool) -> 
                 exit_code=lambda code: run_exit_code(code, source),
             )
         out = GuardedOutput(sys.stdout)
-        code = run_print(
-            source, out, allow_empty=True, agent=agent, ended_by=lambda: stopped(source)
-        )
+        code = run_print(source, out, allow_empty=True, agent=agent, ended_by=settle_run(source))
         stop_agent(source, ui=False)
         print_process(source, out)
         return code
@@ -176,6 +177,17 @@ def print_process(source: ProcessSource, out: Output) -> None:
         for member in state.left_behind:
             out.write(f"   {member}\n")
     out.flush()
+
+
+def settle_run(source: ProcessSource) -> Callable[[StreamState], None]:
+    """What the process says of a run its stream did not end: stopped (Ctrl+C), or
+    the agent's exit for an agent whose runs end without a final record."""
+
+    def settle(state: StreamState) -> None:
+        state.ended_because(stopped(source))
+        exited(state.current, source.exit_code)
+
+    return settle
 
 
 def stopped(source: ProcessSource) -> str | None:

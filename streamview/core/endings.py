@@ -31,6 +31,19 @@ def settle(session: Session) -> None:
         outcome.message = f"cut mid-turn: {why}"
 
 
+def exited(session: Session | None, exit_code: int | None) -> bool:
+    """``streamview run``: the agent's exit ends a run its stream left incomplete when
+    its agent prints no final record: exit 0 is a success, ``ended: the agent exited 0
+    (<why>)``. Whether it did."""
+    if session is None or exit_code != 0 or not session.no_final_record:
+        return False
+    if session.outcome.status != INCOMPLETE:
+        return False
+    session.outcome.status = SUCCESS
+    session.outcome.message = f"ended: the agent exited 0 ({session.no_final_record})"
+    return True
+
+
 def say_why_it_ended(session: Session | None, reason: str | None) -> bool:
     """Say why the input ended, when something outside the stream knows it (the agent
     was stopped with Ctrl+C), of a session the end left incomplete; whether it did."""

@@ -114,3 +114,21 @@ def test_other_agents_still_need_their_final_record() -> None:
     state = fold([b"\n".join(lines) + b"\n"], StreamState())
     assert state.sessions[-1].outcome.status == "incomplete"
     assert state.sessions[-1].outcome.message is None
+
+
+@pytest.mark.parametrize("status", [0, 3])
+def test_in_run_the_agents_exit_ends_a_kimi_run_cut_mid_turn(tmp_path: Path, status: int) -> None:
+    """The agent's exit is how a Kimi run ends in `run`: 0 a success, else its failure."""
+    env = child_env() | {"XDG_STATE_HOME": str(tmp_path / "state")}
+    script = "import sys; sys.stdout.write(open(sys.argv[1]).read()); sys.exit(int(sys.argv[2]))"
+    argv = command("run", "--print", "--", sys.executable, "-c", script, str(cut(tmp_path)))
+    done = subprocess.run([*argv, str(status)], capture_output=True, env=env, timeout=60)
+    lines = done.stdout.decode().splitlines()
+    assert done.returncode == status
+    if status == 0:
+        assert lines[-1] == "== success · ended: the agent exited 0 (Kimi prints no final record)"
+    else:
+        assert (
+            "!! incomplete: cut mid-turn: Kimi prints no final record, 1 call interrupted" in lines
+        )
+        assert lines[-1] == "!! agent failed (exit 3)"
