@@ -103,6 +103,13 @@ def translate_decoded(
     return events
 
 
+def end_of_input(translator: Translator | None, line: int, recv_ms: int | None = None) -> list[Any]:
+    """What the end of input stands for in the translator's dialect (its optional
+    ``end``: an outcome it held back until no more records came), if anything."""
+    end = getattr(translator, "end", None)
+    return list(end(line, recv_ms)) if end is not None else []
+
+
 class CallReparser:
     """Re-read one tool call's lines (its ``started`` line, then its ``completed`` line).
 
