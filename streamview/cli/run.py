@@ -106,6 +106,7 @@ def run_front_end(source: ProcessSource, args: argparse.Namespace, ui: bool) -> 
                 agent=agent,
                 process=ended,
                 exit_code=lambda code: run_exit_code(code, source),
+                settle=settle_run(source),
             )
         out = GuardedOutput(sys.stdout)
         code = run_print(source, out, allow_empty=True, agent=agent, ended_by=settle_run(source))

@@ -132,3 +132,17 @@ def test_in_run_the_agents_exit_ends_a_kimi_run_cut_mid_turn(tmp_path: Path, sta
             "!! incomplete: cut mid-turn: Kimi prints no final record, 1 call interrupted" in lines
         )
         assert lines[-1] == "!! agent failed (exit 3)"
+
+
+def test_run_events_take_the_agents_exit_too(tmp_path: Path) -> None:
+    env = child_env() | {"XDG_STATE_HOME": str(tmp_path / "state")}
+    script = "import sys; sys.stdout.write(open(sys.argv[1]).read())"
+    argv = command("run", "--events", "--", sys.executable, "-c", script, str(cut(tmp_path)))
+    done = subprocess.run(argv, capture_output=True, env=env, timeout=60)
+    events = [json.loads(line) for line in done.stdout.splitlines()]
+    (outcome,) = [event for event in events if event["type"] == "outcome"]
+    assert (outcome["status"], outcome["message"]) == (
+        "success",
+        "ended: the agent exited 0 (Kimi prints no final record)",
+    )
+    assert done.returncode == 0 and events[-1]["exit_code"] == 0
