@@ -31,7 +31,7 @@ from streamview.core.events import (
 )
 from streamview.core.formatting import STATUS_MARK, format_duration, format_offset, format_usage
 from streamview.core.sanitize import clean, one_line
-from streamview.core.state import INCOMPLETE, Block, Session, StreamState, ToolCall
+from streamview.core.state import INCOMPLETE, RUNNING, Block, Session, StreamState, ToolCall
 
 
 class Output(Protocol):
@@ -166,18 +166,22 @@ class Printer:
             self.write(f"== model {one_line(event.model, 120)}")  # the header lacked it
 
     def finish(self) -> None:
-        """After :meth:`StreamState.finish`: flush text, report interrupted calls and sessions."""
+        """After :meth:`StreamState.finish`: flush text, report interrupted calls, and the
+        outcome of each session no record ended."""
         for session in self.state.sessions:
             self._flush_blocks(session)
             for call in session.tool_calls:
                 if call.status == tools.INTERRUPTED:
                     self.write(f"{STATUS_MARK[call.status]} {describe_call(call)} · interrupted")
-            if session.outcome.status == INCOMPLETE:
+            outcome = session.outcome
+            if outcome.line is None and outcome.status != RUNNING:
+                # No record told it: the stream ended (incomplete), or the agent's
+                # runs end without one and this one's last turn was whole.
                 self._outcome(session)
 
     def _session(self, session: Session) -> None:
         parts = [f"session {one_line(session.session_id or '?', 40)}"]
-        if session.agent not in (None, "cursor"):  # Cursor: the default, unnamed
+        if session.agent is not None:
             parts.append(one_line(label_of(session.agent) or session.agent or "", 40))
         for value in (session.model, session.cwd, session.permission_mode, session.api_key_source):
             if value:
@@ -295,8 +299,10 @@ class Printer:
         outcome = session.outcome
         if outcome.status == INCOMPLETE:
             open_calls = sum(1 for c in session.tool_calls if c.status == tools.INTERRUPTED)
-            extra = f", {open_calls} call(s) interrupted" if open_calls else ""
-            self.write(f"!! incomplete: stream ended without a result{extra}")
+            noun = "call" if open_calls == 1 else "calls"
+            extra = f", {open_calls} {noun} interrupted" if open_calls else ""
+            said = one_line(outcome.message, 200) if outcome.message else ""
+            self.write(f"!! incomplete: {said or 'stream ended without a result'}{extra}")
             return
         parts = [f"== {outcome.status}"]
         duration = format_duration(outcome.duration_ms)

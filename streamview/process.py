@@ -103,6 +103,8 @@ class ProcessSource(Source):
         self.interrupted = False
         self.result_seen = False
         self.lingered = False
+        self.stopped_by = ""
+        """Who stopped the agent when the viewer did (``Ctrl+C``): said in its sidecar."""
         """The agent was still running after its ``result`` when streamview stopped
         reading or stopped it: the result, not the exit code, says how the run went."""
         self.left_behind: list[Member] = []

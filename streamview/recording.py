@@ -31,6 +31,7 @@ from typing import Protocol
 import orjson
 
 from streamview import run_meta, signals
+from streamview.core.formatting import counted
 from streamview.core.parse import RECV_KEY
 from streamview.recording_files import claim_file, take_file
 from streamview.sources import Source, now_ms
@@ -222,7 +223,9 @@ class Recorder:
     def _fail(self, what: str, error: OSError) -> None:
         reason = error.strerror or str(error)
         if self.cut is not None:
-            self.error = f"recording cut: {self.cut} ({reason}) after {self.lines:,} lines: "
+            self.error = (
+                f"recording cut: {self.cut} ({reason}) after {counted(self.lines, 'line')}: "
+            )
             self.error += str(self.path)
         else:
             self.error = f"recording stopped: {what} {self.path}: {reason}"
@@ -273,7 +276,7 @@ class Recorder:
             lingered=process.lingered,
             ended=how,
             ended_at=None if how == run_meta.RUNNING else run_meta.now(),
-            stopped_by=_stopped_by(how),
+            stopped_by=_stopped_by(how) or (process.stopped_by if how == run_meta.STOPPED else ""),
         )
 
 
@@ -384,6 +387,7 @@ class RunProcess(Protocol):
 
     command: list[str]
     lingered: bool
+    stopped_by: str
 
     def state(self) -> ProcessFacts:
         """A snapshot of the process."""

@@ -2,7 +2,7 @@
 
 Next to every recording ``X.ndjson`` lies ``X.ndjson.meta.json`` (mode 0600, like the
 recording): the agent's command, when it started and ended, its exit code, the end of
-its stderr, how it ended (finished, stopped, crashed) and whether the recording was cut
+its stderr, how it ended (finished, stopped, failed, crashed) and whether the recording was cut
 short (a full disk) and why. An agent that fails before printing a line (a missing
 login) leaves a 0-byte recording; its reason is here. ``streamview runs``, ``last`` and
 the viewer read it; a recording without one (older, or copied without it) still opens.
@@ -23,12 +23,16 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import shlex
+import signal
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import orjson
+
+from streamview.core.formatting import counted
 
 SUFFIX = ".meta.json"
 """Added to the recording's name: ``run.ndjson`` → ``run.ndjson.meta.json``."""
@@ -48,7 +52,12 @@ FINISHED = "finished"
 STOPPED = "stopped"
 """streamview stopped the agent before its result (Ctrl+C, a signal, the viewer closed)."""
 CRASHED = "crashed"
-"""The agent exited with a failure status on its own, without a result."""
+"""A signal ended the agent on its own (SIGSEGV, SIGKILL from the kernel), without a
+result. Sidecars written before ``failed`` existed say it of any failure status too."""
+FAILED = "failed"
+"""The agent exited with a failure status on its own (``exit 3``), without a result."""
+CTRL_C = "Ctrl+C"
+"""What ``stopped (Ctrl+C)`` names: the person stopped the run (or SIGINT did)."""
 
 _CUT_REASONS = {
     errno.ENOSPC: "disk full",
@@ -86,7 +95,35 @@ def ending(exit_code: int | None, interrupted: bool, result_seen: bool) -> str:
         return STOPPED
     if exit_code is None:
         return RUNNING
-    return FINISHED if exit_code == 0 else CRASHED
+    if exit_code == 0:
+        return FINISHED
+    return CRASHED if signal_name(exit_code) else FAILED
+
+
+def signal_name(exit_code: int | None) -> str | None:
+    """``SIGSEGV`` for a shell-style status that says a signal ended the process."""
+    if exit_code is None or not 128 < exit_code < 128 + signal.NSIG:
+        return None
+    try:
+        return signal.Signals(exit_code - 128).name
+    except ValueError:
+        return f"signal {exit_code - 128}"
+
+
+def stop_words(stopped_by: str) -> str:
+    """``stopped (Ctrl+C)``, ``stopped (SIGTERM)``: a run streamview stopped, and why
+    (``stopped`` when nobody recorded why)."""
+    by = CTRL_C if stopped_by == "SIGINT" else stopped_by
+    return f"{STOPPED} ({by})" if by else STOPPED
+
+
+def exit_words(exit_code: int | None) -> str:
+    """``failed (exit 3)`` for a status the agent exited with, ``crashed (SIGSEGV)`` for
+    a signal that ended it; ``failed`` when the status is unknown."""
+    name = signal_name(exit_code)
+    if name is not None:
+        return f"{CRASHED} ({name})"
+    return f"{FAILED} (exit {exit_code})" if exit_code is not None else FAILED
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +141,7 @@ class RunMeta:
     """Epoch seconds."""
     ended_at: float | None = None
     ended: str = RUNNING
-    """:data:`RUNNING`, :data:`FINISHED`, :data:`STOPPED` or :data:`CRASHED`."""
+    """:data:`RUNNING`, :data:`FINISHED`, :data:`STOPPED`, :data:`FAILED` or :data:`CRASHED`."""
     exit_code: int | None = None
     """The agent's, shell-style (143 after SIGTERM); ``None``: no agent, or not exited."""
     stderr: str = ""
@@ -124,8 +161,9 @@ class RunMeta:
     writer_pid: int = 0
     """streamview's own process id."""
     stopped_by: str = ""
-    """For a stopped run, the signal streamview got that made it stop the agent
-    (``SIGTERM``, ``SIGHUP``, ``SIGINT``); ``""``: the person, in the viewer (Ctrl+C, q)."""
+    """For a stopped run, what made streamview stop the agent: the signal it got
+    (``SIGTERM``, ``SIGHUP``, ``SIGINT``), ``Ctrl+C`` in the viewer; ``""``: the viewer
+    closed while it ran."""
 
     def to_json(self) -> bytes:
         """The sidecar's text (indented: a person may read it)."""
@@ -157,20 +195,19 @@ class RunMeta:
         return self.exit_code not in (None, 0)
 
     def how(self) -> str:
-        """``finished``, ``stopped``, ``crashed``, ``running`` (``exit 1`` added when it
-        failed, the signal when one stopped it); the cut, if any, is said by
-        :meth:`cut_note`."""
-        if self.ended == CRASHED and self.exit_code is not None:
-            return f"{CRASHED} (exit {self.exit_code})"
-        if self.ended == STOPPED and self.stopped_by:
-            return f"{STOPPED} by {self.stopped_by}"
+        """``finished``, ``stopped (Ctrl+C)``, ``failed (exit 3)``, ``crashed (SIGSEGV)``,
+        ``running``; the cut, if any, is said by :meth:`cut_note`."""
+        if self.ended in (CRASHED, FAILED):
+            return exit_words(self.exit_code)
+        if self.ended == STOPPED:
+            return stop_words(self.stopped_by)
         return self.ended
 
     def cut_note(self) -> str | None:
         """``recording cut: disk full after 1,204 lines``, or ``None`` when it is whole."""
         if self.cut is None:
             return None
-        return f"recording cut: {self.cut} after {self.lines:,} lines"
+        return f"recording cut: {self.cut} after {counted(self.lines, 'line')}"
 
 
 def failure_note(described: str, stderr: str) -> str:
@@ -189,7 +226,7 @@ def print_lines(meta: RunMeta, stderr_lines: int = 40) -> list[str]:
     it failed, and a cut recording; as ``streamview run --print`` said it at the time."""
     lines = []
     if meta.exit_code is not None and (meta.failed or meta.ended != FINISHED):
-        lines.append(f"!! agent {meta.ended} (exit {meta.exit_code})")
+        lines.append(f"!! agent {meta.how()}")
         if meta.failed and meta.stderr.strip():
             for line in meta.stderr.rstrip("\n").split("\n")[-stderr_lines:]:
                 lines.append(f"   stderr: {line}" if line else "   stderr:")
@@ -352,13 +389,23 @@ def summary(meta: RunMeta) -> dict[str, Any]:
         "exit_code": meta.exit_code,
         "stderr": meta.stderr,
         "interrupted": meta.interrupted,
-        "lingered": meta.lingered,
+        "lingered": lingering(meta),
         "ended": meta.ended,
         "command": list(meta.command),
         "started": meta.started,
         "ended_at": meta.ended_at,
         "recording_cut": meta.cut,
     }
+
+
+def lingering(meta: RunMeta) -> list[dict[str, Any]]:
+    """``process.lingered`` as ``streamview run --json`` gives it (one type in both):
+    ``[{"pid", "command", "stopped"}]`` for an agent still running after its result,
+    ``[]`` when it did not (the sidecar keeps no list of what it left behind)."""
+    if not meta.lingered:
+        return []
+    command = shlex.join(meta.command) if meta.command else meta.source
+    return [{"pid": meta.agent_pid, "command": command, "stopped": meta.interrupted}]
 
 
 def now() -> float:

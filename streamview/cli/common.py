@@ -9,6 +9,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from streamview.core.exit_status import EXIT_USAGE
+from streamview.core.formatting import counted
 from streamview.core.sanitize import one_line
 from streamview.sources import Source
 
@@ -118,4 +119,4 @@ def report_recording(recorder: Recorder, ui: bool) -> None:
         if recorder.cut is None:
             return
     cut = f" (cut: {recorder.cut})" if recorder.cut is not None else ""
-    say(f"recorded {recorder.lines} lines to {recorder.path}{cut}")
+    say(f"recorded {counted(recorder.lines, 'line')} to {recorder.path}{cut}")

@@ -16,6 +16,7 @@ from typing import Any, TextIO
 from streamview.cli.common import say
 from streamview.core.event_stream import EventStream
 from streamview.core.exit_status import EXIT_USAGE
+from streamview.core.state import StreamState
 from streamview.events_api import Event, to_json_lines
 from streamview.sources import InputError, Source, empty_input
 
@@ -28,6 +29,7 @@ def run_events(
     process: Callable[[], dict[str, Any]] | None = None,
     exit_code: Callable[[int], int] | None = None,
     stop: threading.Event | None = None,
+    settle: Callable[[StreamState], None] | None = None,
 ) -> int:
     """Print the input's normalized events, one JSON object a line; returns the exit status.
 
@@ -41,6 +43,8 @@ def run_events(
         exit_code: In run mode, the exit status given the stream's own.
         stop: Set to stop reading (a signal): what was read is finished and
             ``stream.end`` is still written.
+        settle: In run mode, says of the finished state what only the process knows
+            (``stopped (Ctrl+C)``, the agent's exit).
     """
     write = _writer(out)
     stream = EventStream(agent)
@@ -64,7 +68,7 @@ def run_events(
         if batch:
             write(batch)
     stop.set()
-    tail: list[Event] = stream.finish()
+    tail: list[Event] = stream.finish(settle)
     code = stream.exit_code
     if error is None and stream.state.counts.total == 0 and not allow_empty:
         error = empty_input(source, stream.received)

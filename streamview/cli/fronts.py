@@ -26,6 +26,7 @@ def run_json(
     out: TextIO,
     process: Callable[[], dict[str, Any]] | None = None,
     agent: str | None = None,
+    ended_by: Callable[[StreamState], None] | None = None,
 ) -> int:
     """Fold the whole input and print the JSON summary.
 
@@ -37,6 +38,8 @@ def run_json(
         process: In run mode, gives the agent's ``{"exit_code", "stderr", ...}`` once
             the input ended; an empty input is then not an error.
         agent: The dialect to read the input as; ``None`` or ``auto`` recognises it.
+        ended_by: In run mode, says of the finished state what only the process
+            knows (``stopped (Ctrl+C)``, the agent's exit).
     """
 
     stop = threading.Event()
@@ -57,6 +60,8 @@ def run_json(
         if state.counts.total == 0 and process is None:
             return fail(empty_input(source, received))
         ran = process() if process is not None else None
+        if ended_by is not None:
+            ended_by(state)
         try:
             _write_summary(state, ran, out)
             out.flush()
@@ -98,6 +103,7 @@ def run_print(
     allow_empty: bool = False,
     agent: str | None = None,
     times: bool = False,
+    ended_by: Callable[[StreamState], None] | None = None,
 ) -> int:
     """Print one line per happening, as the input arrives.
 
@@ -113,6 +119,8 @@ def run_print(
         allow_empty: An empty input is not an error (run mode: the agent may fail first).
         agent: The dialect to read the input as; ``None`` or ``auto`` recognises it.
         times: Start each line with the time since its session started.
+        ended_by: In run mode, says of the finished state what only the process
+            knows (``stopped (Ctrl+C)``, the agent's exit).
     """
 
     from streamview.printer import Printer  # not --json's: imported when printing
@@ -146,6 +154,8 @@ def run_print(
     if state.counts.total == 0 and not allow_empty:
         return fail(empty_input(source, received))
     state.finish()
+    if ended_by is not None:
+        ended_by(state)
     printer.finish()
     guarded.flush()
     return exit_code_for(state)

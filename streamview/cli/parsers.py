@@ -107,7 +107,8 @@ result; 2 bad usage or a command that cannot start; 70 the viewer failed.
 RUNS_DESCRIPTION = """\
 List the runs `streamview run` recorded in the user's state directory, newest
 first: when (to the second), which agent, how it ended (success, error, no result,
-stopped, crashed, or the recording cut short: disk full), the agent's exit code, the
+stopped (Ctrl+C), failed (exit 3), crashed (a signal), or the
+recording cut short: disk full), the agent's exit code, the
 size, the file and the prompt. `streamview last N` or `runs --open N` opens run N.
 `--prune AGE` lists the recordings older than AGE and asks before deleting them;
 without a terminal to ask on, it deletes only with --yes.
@@ -273,6 +274,13 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--theme", default=None, help="Textual theme for the viewer")
     parser.add_argument(
+        "--agent",
+        choices=dialects.names(),
+        default=dialects.AUTO,
+        help="the agent whose stream this is (default: auto, recognised from the stream; "
+        "Kilo Code is told from opencode only by --agent kilo)",
+    )
+    parser.add_argument(
         "--keep-children",
         action="store_true",
         help="leave running what the agent started and left behind when it exited (a dev "
@@ -303,7 +311,8 @@ def build_command_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.
         "run",
         prog="streamview run",
         usage="streamview run [-h] [--record PATH] [--json | --print | --events] "
-        "[--theme THEME] [--keep-children] [--exit-grace S] -- COMMAND [ARGS...]",
+        "[--theme THEME] [--agent NAME] [--keep-children] [--exit-grace S] "
+        "-- COMMAND [ARGS...]",
         help=COMMANDS["run"],
         description=RUN_DESCRIPTION,
         epilog=RUN_EPILOG,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,10 +13,13 @@ from streamview import signals
 from streamview.cli.common import UI, fail, front_end, report_recording, say
 from streamview.cli.fronts import run_json, run_print
 from streamview.cli.output import EXIT_OUTPUT_CLOSED, GuardedOutput, release_stdout
+from streamview.core.endings import exited
 from streamview.core.exit_status import EXIT_RUN_FAILED, EXIT_SOFTWARE
+from streamview.core.state import StreamState
 from streamview.printer import Output
 from streamview.process import ProcessSource
 from streamview.recording import Recorder, default_recording_path
+from streamview.run_meta import exit_words, stop_words
 from streamview.sources import InputError
 
 LINGER_SECONDS = 2.0
@@ -75,10 +79,11 @@ def main_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def run_front_end(source: ProcessSource, args: argparse.Namespace, ui: bool) -> int:
     """Show a running agent; returns the exit status the stream alone gives."""
+    agent = args.agent
     if ui:
         from streamview.ui.frame.launch import run_app
 
-        return run_app(source, theme=args.theme)
+        return run_app(source, theme=args.theme, agent=agent)
     with signals.handled(lambda sig: forward(source, sig)):
         if args.json:
 
@@ -86,7 +91,9 @@ def run_front_end(source: ProcessSource, args: argparse.Namespace, ui: bool) -> 
                 stop_agent(source, ui=False)
                 return source.summary()
 
-            return run_json(source, sys.stdout, process=process)
+            return run_json(
+                source, sys.stdout, process=process, agent=agent, ended_by=settle_run(source)
+            )
         if args.events:
             from streamview.cli.events_front import run_events
 
@@ -98,11 +105,13 @@ def run_front_end(source: ProcessSource, args: argparse.Namespace, ui: bool) -> 
                 source,
                 sys.stdout,
                 allow_empty=True,
+                agent=agent,
                 process=ended,
                 exit_code=lambda code: run_exit_code(code, source),
+                settle=settle_run(source),
             )
         out = GuardedOutput(sys.stdout)
-        code = run_print(source, out, allow_empty=True)
+        code = run_print(source, out, allow_empty=True, agent=agent, ended_by=settle_run(source))
         stop_agent(source, ui=False)
         print_process(source, out)
         return code
@@ -160,8 +169,9 @@ def print_process(source: ProcessSource, out: Output) -> None:
     state = source.state()
     if source.lingered:
         out.write("!! the agent was still running after its result: stopped it\n")
-    elif state.failed:
-        out.write(f"!! agent {state.describe()}\n")
+    elif state.failed or (state.interrupted and not state.result_seen):
+        how = stopped(source) or exit_words(state.exit_code)
+        out.write(f"!! agent {how}\n")
         stderr = state.stderr.rstrip("\n")
         for line in stderr.split("\n")[-STDERR_LINES:] if stderr.strip() else ():
             out.write(f"   stderr: {line}\n" if line else "   stderr:\n")
@@ -171,6 +181,26 @@ def print_process(source: ProcessSource, out: Output) -> None:
         for member in state.left_behind:
             out.write(f"   {member}\n")
     out.flush()
+
+
+def settle_run(source: ProcessSource) -> Callable[[StreamState], None]:
+    """What the process says of a run its stream did not end: stopped (Ctrl+C), or
+    the agent's exit for an agent whose runs end without a final record."""
+
+    def settle(state: StreamState) -> None:
+        state.ended_because(stopped(source))
+        exited(state.current, source.exit_code)
+
+    return settle
+
+
+def stopped(source: ProcessSource) -> str | None:
+    """``stopped (Ctrl+C)``, ``stopped (SIGTERM)``: streamview stopped the agent before
+    its result, and why; ``None`` when it did not."""
+    if not source.interrupted or source.result_seen:
+        return None
+    sig = signals.first()
+    return stop_words(source.stopped_by or (sig.name if sig is not None else ""))
 
 
 def run_exit_code(stream_code: int, source: ProcessSource) -> int:

@@ -27,6 +27,7 @@ from streamview.core.state import StreamState
 from streamview.recording_files import recording_held
 from streamview.run_meta import (
     CRASHED,
+    FAILED,
     FINISHED,
     STOPPED,
     RunMeta,
@@ -82,7 +83,8 @@ class RunInfo:
     started: float
     agent: str
     outcome: str
-    """How it ended: ``✓ success``, ``■ stopped``, ``✗ crashed``, ``✂ cut: disk full``..."""
+    """How it ended: ``✓ success``, ``■ stopped (Ctrl+C)``, ``✗ failed (exit 3)``,
+    ``✗ crashed (SIGSEGV)``, ``✂ cut: disk full``..."""
     exit_code: int | None
     size: int
     prompt: str
@@ -129,9 +131,9 @@ def outcome_of(status: str, meta: RunMeta | None, held: bool) -> str:
         return "● recording"
     if meta is not None:
         if meta.ended == STOPPED:
-            return f"■ stopped by {meta.stopped_by}" if meta.stopped_by else "■ stopped"
-        if meta.ended == CRASHED:
-            return "✗ crashed"
+            return f"■ {meta.how()}"  # stopped (Ctrl+C), stopped (SIGTERM)
+        if meta.ended in (CRASHED, FAILED):
+            return f"✗ {meta.how()}"  # failed (exit 3); crashed (SIGSEGV) for a signal
         if unfinished(meta):  # its streamview was killed, or the disk was full
             return UNKNOWN
         if status in ("?", "empty") and meta.ended == FINISHED:

@@ -8,6 +8,7 @@ stream's dialect, its records as events), folds each event into a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import streamview.core.normalized as n
@@ -58,12 +59,17 @@ class EventStream:
         self.normalizer.forget_told()
         return out
 
-    def finish(self) -> list[n.NormalizedEvent]:
-        """End of input: the last line, then the end of every session."""
+    def finish(
+        self, settle: Callable[[StreamState], None] | None = None
+    ) -> list[n.NormalizedEvent]:
+        """End of input: the last line, then the end of every session (``settle`` first
+        says of the finished state what only the process knows: ``streamview run``)."""
         out = self._apply(self.reader.finish())
         self.state.counts.blank += self.reader.blank_lines
         self.reader.blank_lines = 0
         self.state.finish()
+        if settle is not None:
+            settle(self.state)
         out.extend(self.normalizer.close())
         return out
 

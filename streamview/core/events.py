@@ -42,6 +42,9 @@ class SessionStarted(Event, frozen=True):
     """Not a ``system/init``: what the stream says of its session elsewhere (the dialect
     it was recognised as, the model an assistant message names). It fills in what the
     session does not know yet and never starts a run of its own."""
+    no_final_record: str | None = None
+    """The agent prints no final record: the words its dialect says of a run that ended
+    without one (``Kimi prints no final record``); see ``Dialect.no_final_record``."""
 
 
 class PromptSubmitted(Event, frozen=True):
@@ -145,7 +148,8 @@ class AgentNotice(Event, frozen=True):
 
 
 class RunResult(Event, frozen=True):
-    """``result``: the turn is over."""
+    """``result``: the turn is over (or, for an agent that prints no final record, the
+    plain line it prints when it gives up)."""
 
     subtype: str = "success"
     is_error: bool = False

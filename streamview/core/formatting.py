@@ -21,6 +21,13 @@ STATUS_MARK = {
 }
 """The symbol shown beside each tool-call status."""
 
+_MANY = {"entry": "entries", "process": "processes", "match": "matches"}
+
+
+def counted(count: int, word: str) -> str:
+    """``1 line``, ``2,048 lines``, ``0 entries``: a count and its noun, agreeing."""
+    return f"{count:,} {word if count == 1 else _MANY.get(word, word + 's')}"
+
 
 def format_duration(ms: int | None) -> str:
     """``850ms``, ``4.2s``, ``3m05s``, ``1h02m``; ``""`` when unknown."""

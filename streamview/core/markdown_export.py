@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from streamview.core.dialects import label_of
 from streamview.core.export_calls import call_details, demote_headings
-from streamview.core.formatting import STATUS_MARK, format_duration, format_usage
+from streamview.core.formatting import STATUS_MARK, counted, format_duration, format_usage
 from streamview.core.linestore import LineStore
-from streamview.core.sanitize import clean
+from streamview.core.sanitize import clean, one_line
 from streamview.core.state import (
     NOTICE,
     PROMPT,
@@ -163,6 +164,7 @@ def session_markdown(
         title += f" · {table_cell(session.model, 80)}"
     lines = [title, ""]
     for label, value in (
+        ("Agent", label_of(session.agent) or session.agent),
         ("Session id", session.session_id),
         ("Directory", session.cwd),
         ("Permission mode", session.permission_mode),
@@ -216,8 +218,9 @@ def session_markdown(
 def outcome_text(session: Session) -> str:
     """``success in 4.2s · 7,120 in · 354 out`` or ``incomplete (no result)``."""
     outcome = session.outcome
+    said = one_line(outcome.message, 200) if outcome.message else ""
     if outcome.status == "incomplete":
-        return "incomplete: the stream ended without a result"
+        return f"incomplete: {said or 'the stream ended without a result'}"
     parts = [outcome.status]
     duration = format_duration(outcome.duration_ms)
     if duration:
@@ -225,6 +228,8 @@ def outcome_text(session: Session) -> str:
     usage = format_usage(outcome.usage)
     if usage:
         parts.append(usage)
+    if said and said != outcome.result:
+        parts.append(said)
     return " · ".join(parts)
 
 
@@ -248,7 +253,7 @@ def to_markdown(
     lines = [f"# {table_cell(title, 200)}", ""]
     counts = state.counts
     lines.append(
-        f"{len(state.sessions)} session(s) · {counts.total} lines · "
+        f"{counted(len(state.sessions), 'session')} · {counted(counts.total, 'line')} · "
         f"{counts.malformed} malformed · {counts.unknown} unknown"
     )
     lines.append("")

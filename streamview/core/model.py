@@ -166,6 +166,9 @@ class Session(msgspec.Struct):
     permission_mode: str | None = None
     api_key_source: str | None = None
     init_extra: JSONObject = msgspec.field(default_factory=dict)
+    no_final_record: str | None = None
+    """Its agent prints no final record (what its dialect says of that): its end is
+    judged by its last turn (:meth:`StreamState.finish`)."""
     prompt: str | None = None
     blocks: list[Block] = msgspec.field(default_factory=list)
     tool_calls: list[ToolCall] = msgspec.field(default_factory=list)
@@ -210,6 +213,18 @@ class Session(msgspec.Struct):
     def thinking(self) -> str:
         """All thinking blocks, separated by blank lines."""
         return "\n\n".join(b.text for b in self.blocks if b.kind == THINKING and b.parts)
+
+    @property
+    def turn_complete(self) -> bool:
+        """Its last turn is whole: an answer after the last tool result, no call open."""
+        if any(call.status == tools.RUNNING for call in self.tool_calls):
+            return False
+        for block in reversed(self.blocks):
+            if block.kind == TEXT:
+                return bool(block.text.strip())
+            if block.kind in (TOOL, PROMPT):
+                return False
+        return False
 
     @property
     def open_calls(self) -> list[ToolCall]:

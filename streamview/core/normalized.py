@@ -180,7 +180,7 @@ class ToolStart(_SessionEvent, frozen=True, kw_only=True, tag="tool.start"):
     call_id: str
     kind: SharedKind
     name: str
-    """The tool as streamview names it (``--json``'s ``kind``): ``shell``, ``ls``, or
+    """The tool as streamview names it (``--json``'s ``name``): ``shell``, ``ls``, or
     the agent's own name for a tool streamview does not map."""
     target: str | None
     """What it acts on: a path, a command, a URL, a pattern..."""

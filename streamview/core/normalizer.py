@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import streamview.core.normalized as n
 from streamview.core import tools
@@ -28,19 +27,9 @@ from streamview.core.events import (
     UnknownRecord,
 )
 from streamview.core.events import ThinkingDelta as ThinkingEvent
-from streamview.core.fields import as_int
 from streamview.core.model import RUNNING, TEXT, THINKING, TOOL, Block, Session, ToolCall
 from streamview.core.state import StreamState
-
-_USAGE_KEYS: dict[str, tuple[str, ...]] = {
-    "input_tokens": ("inputTokens", "input_tokens"),
-    "output_tokens": ("outputTokens", "output_tokens"),
-    "cache_read_tokens": ("cacheReadTokens", "cache_read_input_tokens", "cached_input_tokens"),
-    "cache_write_tokens": ("cacheWriteTokens", "cache_creation_input_tokens"),
-    "reasoning_tokens": ("reasoningTokens", "reasoning_output_tokens"),
-}
-"""Each normalized token count and the usage keys it is read from: the names dialects
-give usage (Cursor's), and the agents' own where a dialect keeps them raw."""
+from streamview.core.usage import usage_count
 
 _Facts = tuple[str | None, str | None, str | None, str | None, str | None]
 
@@ -57,16 +46,6 @@ def _facts(session: Session, agent: str | None) -> _Facts:
         session.cwd,
         session.permission_mode,
     )
-
-
-def usage_count(usage: dict[str, Any] | None, name: str) -> int | None:
-    """One token count of a usage object (``input_tokens``...), ``None`` if unknown."""
-    if usage:
-        for key in _USAGE_KEYS[name]:
-            value = as_int(usage.get(key))
-            if value is not None:
-                return value
-    return None
 
 
 @dataclass(slots=True)

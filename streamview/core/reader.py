@@ -19,7 +19,7 @@ from streamview.core.decoding import (
 from streamview.core.dialects import cursor
 from streamview.core.dialects.base import Dialect, Translator
 from streamview.core.dialects.cursor_records import parse_decoded
-from streamview.core.dialects.lines import translate_decoded
+from streamview.core.dialects.lines import end_of_input, translate_decoded
 from streamview.core.events import (
     AnyEvent,
     ConnectionNotice,
@@ -260,8 +260,10 @@ class EventReader:
         return events
 
     def finish(self, recv_ms: int | None = None) -> list[AnyEvent]:
-        """Parse a last line that had no newline; a stream still unrecognised is Cursor's."""
-        return self._parse(self._framer.finish(), recv_ms)
+        """Parse a last line that had no newline (a stream still unrecognised is Cursor's),
+        then what the end of input stands for in the dialect (:func:`end_of_input`)."""
+        events = self._parse(self._framer.finish(), recv_ms)
+        return events + end_of_input(self._translator, self._framer.lines_seen, recv_ms)
 
     def _parse(self, lines: list[RawLine], recv_ms: int | None) -> list[AnyEvent]:
         events: list[AnyEvent] = []
@@ -378,6 +380,11 @@ def fold(
     if index is not None:
         index.begin(state, translator)
     _fold(source, state, store, translator, index, known)
+    last = state.sessions[-1].last_line if state.sessions else 0
+    for event in end_of_input(translator, last) if finish else ():
+        state.apply(event)
+        if index is not None:
+            index.note_event(event)
     if index is not None:
         index.finish()
     if finish:

@@ -11,6 +11,7 @@ from typing import Any
 
 import streamview.core.approvals as approvals
 import streamview.core.tools as tools
+from streamview.core.endings import say_why_it_ended, settle
 from streamview.core.events import (
     AgentNotice,
     AnyEvent,
@@ -215,10 +216,15 @@ class StreamState(NoticeFold):
                     self._changes.events += 1
 
     def finish(self) -> None:
-        """End of input: open calls are interrupted, a session without result is incomplete."""
+        """End of input: open calls are interrupted, sessions settled (:func:`settle`)."""
         self.ended = True
         for session in self.sessions:
             self._close_session(session)
+
+    def ended_because(self, reason: str | None) -> None:
+        """After :meth:`finish`: why the input ended (:func:`say_why_it_ended`)."""
+        if say_why_it_ended(self.current, reason) and self._track:
+            self._changes.sessions.add(len(self.sessions) - 1)
 
     # -- sessions -------------------------------------------------------------------
 
@@ -261,8 +267,7 @@ class StreamState(NoticeFold):
                 call.summary = call.summary or "no completion before the stream ended"
                 if self._track:
                     self._changes.calls.add((session.index, call.index))
-        if session.outcome.status == RUNNING:
-            session.outcome.status = INCOMPLETE
+        settle(session)
         if self._track:
             self._changes.sessions.add(session.index)
             self._changes.transcript.add(session.index)
@@ -304,6 +309,7 @@ class StreamState(NoticeFold):
         session.permission_mode = event.permission_mode
         session.api_key_source = event.api_key_source
         session.init_extra = event.extra
+        session.no_final_record = event.no_final_record or session.no_final_record
         if self._track:
             self._changes.sessions.add(session.index)
 

@@ -10,21 +10,34 @@ from collections.abc import Iterator
 from typing import Any
 
 from streamview.core.events import AgentNotice, ConnectionNotice
+from streamview.core.normalized import shared_kind
 from streamview.core.notices import record_name
 from streamview.core.sanitize import json_for_terminal
 from streamview.core.state import Session, StreamState, ToolCall
+from streamview.core.usage import normalized_usage
 
 
 def call_summary(call: ToolCall) -> dict[str, Any]:
-    """One tool call as the contract shows it."""
+    """One tool call as the contract shows it: ``kind`` in the shared words (as
+    ``--events`` has it), ``name`` the tool as streamview names it (``ls``, or the
+    agent's own name for a tool it does not map)."""
     return {
         "call_id": call.call_id,
-        "kind": call.kind,
+        "kind": shared_kind(call.kind),
+        "name": call.kind,
         "target": call.target,
         "status": call.status,
         "summary": call.summary,
         "duration_ms": call.duration_ms,
     }
+
+
+def usage_summary(usage: dict[str, Any] | None) -> dict[str, int | None]:
+    """What a run used, in the same keys for every agent (``--events``' ``usage``):
+    ``input_tokens``, ``output_tokens``, ``cache_read_tokens``, ``cache_write_tokens``,
+    ``reasoning_tokens``; ``null`` when the agent does not say. ``usage_raw`` keeps the
+    agent's own object."""
+    return normalized_usage(usage)
 
 
 def session_summary(session: Session) -> dict[str, Any]:
@@ -45,7 +58,8 @@ def session_summary(session: Session) -> dict[str, Any]:
             "status": outcome.status,
             "duration_ms": outcome.duration_ms,
             "request_id": outcome.request_id,
-            "usage": outcome.usage,
+            "usage": usage_summary(outcome.usage),
+            "usage_raw": outcome.usage,
             "result": outcome.result,
             "cost_usd": outcome.cost_usd,
             "num_turns": outcome.num_turns,

@@ -20,6 +20,7 @@ from typing import overload
 
 import streamview.core.dialects as dialects
 from streamview.core.checkpoints import CHECKPOINT_EVERY, NO_TIME, PlaybackIndex, restore
+from streamview.core.dialects.lines import end_of_input
 from streamview.core.events import AnyEvent, ToolCallEvent
 from streamview.core.linestore import FileLineStore
 from streamview.core.reader import fold
@@ -159,6 +160,8 @@ class FileTimeline(Sequence[AnyEvent]):
                 if agent is not None and named is not None and line == named[1]:
                     events.append(name_event(agent, line))  # as the fold named it
                 events.extend(dialects.translate_line(translator, data, line))
+            if number + 1 == len(starts) and events:  # the end of input, as the fold read it
+                events.extend(end_of_input(translator, events[-1].line))
             del events[end - first :]  # a file changed since its fold: never more
         self._windows[number] = events
         while len(self._windows) > WINDOWS_KEPT:

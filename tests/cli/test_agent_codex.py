@@ -23,7 +23,7 @@ def test_json_of_a_codex_run_names_the_agent_turns_and_usage() -> None:
     assert session["agent"] == "codex"
     assert session["session_id"] == "0199e4a2-5b1c-7d30-9a6e-3f2d8c41b7aa"
     assert session["model"] is None
-    assert [call["kind"] for call in session["tool_calls"]] == [
+    assert [call["name"] for call in session["tool_calls"]] == [
         "updateTodos",
         "shell",
         "edit",
@@ -34,7 +34,7 @@ def test_json_of_a_codex_run_names_the_agent_turns_and_usage() -> None:
     assert {call["status"] for call in session["tool_calls"]} == {"succeeded"}
     outcome = session["outcome"]
     assert (outcome["status"], outcome["num_turns"], outcome["cost_usd"]) == ("success", 1, None)
-    assert outcome["usage"] == {
+    assert outcome["usage_raw"] == {
         "inputTokens": 48210,
         "cacheReadTokens": 40192,
         "outputTokens": 1203,

@@ -37,9 +37,9 @@ def test_json_of_a_gemini_run_names_the_agent_usage_and_calls() -> None:
     outcome = session["outcome"]
     assert (outcome["status"], outcome["duration_ms"]) == ("success", 15575)
     assert (outcome["cost_usd"], outcome["num_turns"], outcome["message"]) == (None, None, None)
-    assert outcome["usage"]["inputTokens"] == 26928
-    assert outcome["usage"]["toolCalls"] == 10
-    assert [call["kind"] for call in session["tool_calls"]] == [
+    assert outcome["usage"]["input_tokens"] == 26928
+    assert outcome["usage_raw"]["toolCalls"] == 10
+    assert [call["name"] for call in session["tool_calls"]] == [
         "updateTodos",
         "ls",
         "grep",
@@ -98,7 +98,7 @@ def test_a_stream_cut_mid_run_prints_incomplete_and_exits_1() -> None:
     assert done.returncode == 1
     lines = done.stdout.decode().splitlines()
     assert "⚠ shell `go test ./repo-agent/...` · interrupted" in lines
-    assert lines[-1] == "!! incomplete: stream ended without a result, 1 call(s) interrupted"
+    assert lines[-1] == "!! incomplete: stream ended without a result, 1 call interrupted"
 
 
 def test_agent_forces_gemini_or_cursor() -> None:

@@ -25,7 +25,7 @@ def test_json_of_a_claude_run_names_the_agent_cost_and_turns() -> None:
     assert session["outcome"]["cost_usd"] == 0.1234567
     assert session["outcome"]["num_turns"] == 9
     assert session["outcome"]["message"] is None
-    assert [call["kind"] for call in session["tool_calls"]] == [
+    assert [call["name"] for call in session["tool_calls"]] == [
         "updateTodos",
         "shell",
         "grep",

@@ -56,7 +56,7 @@ def test_print_and_json_give_the_same_account(agent: str, name: str, label: str)
     (folded,) = fold([path.read_bytes()]).sessions
     finished = [line[2:].split(" · ")[:2] for line in lines if line[:2] in ("✓ ", "✗ ", "⊘ ", "! ")]
     assert finished == [[describe_call(call), call.status] for call in folded.tool_calls]
-    assert [c["kind"] for c in session["tool_calls"]] == [c.kind for c in folded.tool_calls]
+    assert [c["name"] for c in session["tool_calls"]] == [c.kind for c in folded.tool_calls]
     assert [c["status"] for c in session["tool_calls"]] == [c.status for c in folded.tool_calls]
     assert lines[-1].startswith(f"== {session['outcome']['status']}")
     assert printed.returncode == 0 and session["outcome"]["status"] == "success"

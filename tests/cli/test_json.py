@@ -41,12 +41,20 @@ SESSION_KEYS = {
     "tool_calls",
     "outcome",
 }
-CALL_KEYS = {"call_id", "kind", "target", "status", "summary", "duration_ms"}
+USAGE_KEYS = (
+    "input_tokens",
+    "output_tokens",
+    "cache_read_tokens",
+    "cache_write_tokens",
+    "reasoning_tokens",
+)
+CALL_KEYS = {"call_id", "kind", "name", "target", "status", "summary", "duration_ms"}
 OUTCOME_KEYS = {
     "status",
     "duration_ms",
     "request_id",
     "usage",
+    "usage_raw",
     "result",
     "cost_usd",
     "num_turns",
@@ -145,10 +153,10 @@ def test_json_of_probe_15_through_the_real_command() -> None:
     (session,) = document["sessions"]
     assert session["session_id"] == "b2cc8f6c-cfe4-4336-a9a3-18aca8cca81b"
     assert session["model"] == "Composer 2.5 Fast"
-    assert [c["kind"] for c in session["tool_calls"]] == ["webFetch", "shell", "shell", "webSearch"]
+    assert [c["name"] for c in session["tool_calls"]] == ["webFetch", "shell", "shell", "webSearch"]
     assert {c["status"] for c in session["tool_calls"]} == {"rejected"}
     assert session["tool_calls"][3]["target"] == "example.com page title"
-    assert session["outcome"]["usage"]["inputTokens"] == 25755
+    assert session["outcome"]["usage"]["input_tokens"] == 25755
     assert document["lines"] == {"total": 50, "events": 50, "malformed": 0, "unknown": 0}
 
 
@@ -180,7 +188,8 @@ def test_unknown_values_are_null_not_missing(
     (call,) = session["tool_calls"]
     assert call == {
         "call_id": "c1",
-        "kind": "frobnicate",
+        "kind": "other",
+        "name": "frobnicate",
         "target": None,
         "status": "completed",
         "summary": "weird",
@@ -190,7 +199,8 @@ def test_unknown_values_are_null_not_missing(
         "status": "incomplete",
         "duration_ms": None,
         "request_id": None,
-        "usage": None,
+        "usage": dict.fromkeys(USAGE_KEYS),
+        "usage_raw": None,
         "result": None,
         "cost_usd": None,
         "num_turns": None,
@@ -237,14 +247,21 @@ def test_a_successful_run_exits_0_with_its_outcome(
     assert session["model"] == "Claude 4 Sonnet"
     assert session["api_key_source"] == "env"
     assert "Listing." in session["text"] and session["text"].endswith("Done.")
-    assert session["tool_calls"][0]["kind"] == "ls"
+    assert (session["tool_calls"][0]["kind"], session["tool_calls"][0]["name"]) == ("list", "ls")
     assert session["tool_calls"][0]["target"] == "/w"
     assert session["tool_calls"][0]["status"] == "succeeded"
     assert session["outcome"] == {
         "status": "success",
         "duration_ms": 2000,
         "request_id": "req-9",
-        "usage": usage,
+        "usage": {
+            "input_tokens": 10,
+            "output_tokens": 5,
+            "cache_read_tokens": 0,
+            "cache_write_tokens": 0,
+            "reasoning_tokens": None,
+        },
+        "usage_raw": usage,
         "result": "Listing.\nDone.",
         "cost_usd": None,
         "num_turns": None,

@@ -33,7 +33,7 @@ def test_json_and_print_give_the_same_account(agent: str) -> None:
     assert len(finished) == len(session["tool_calls"])
     # --print says each call as it finishes; --json lists them as they started.
     said = sorted(line.split(" · ")[:2][1] + " " + line.split()[1] for line in finished)
-    listed = sorted(f"{call['status']} {call['kind']}" for call in session["tool_calls"])
+    listed = sorted(f"{call['status']} {call['name']}" for call in session["tool_calls"])
     assert said == listed
     assert printed[-1].startswith("== success")
 

@@ -83,8 +83,8 @@ def test_runs_lists_how_each_run_ended_and_any_run_opens(state_env: dict[str, st
     files = {path.name for path in folder.glob("*.ndjson")}
     stopped, crashed, success = lines[2:5]
     for row, number, outcome, code in (
-        (stopped, 1, "■ stopped by SIGINT", "130"),
-        (crashed, 2, "✗ crashed", "3"),
+        (stopped, 1, "■ stopped (Ctrl+C)", "130"),
+        (crashed, 2, "✗ failed (exit 3)", "3"),
         (success, 3, "✓ success", "0"),
     ):
         cells = re.split(r"\s{2,}", row.strip())
@@ -98,17 +98,17 @@ def test_runs_lists_how_each_run_ended_and_any_run_opens(state_env: dict[str, st
     second = streamview("last", "2", "--print", env=state_env)
     assert second.returncode == 3  # the agent's own status, as `run` returned it
     assert second.stdout.splitlines() == [
-        "!! agent crashed (exit 3)",
+        "!! agent failed (exit 3)",
         "   stderr: ⚠ Workspace Trust Required",
     ]
     summary = orjson.loads(streamview("last", "2", "--json", env=state_env).stdout)
     assert summary["process"]["exit_code"] == 3
     assert summary["process"]["stderr"] == "⚠ Workspace Trust Required\n"
-    assert summary["process"]["ended"] == "crashed"
+    assert summary["process"]["ended"] == "failed"  # "crashed" is for a signal
     opened = streamview("runs", "--open", "3", env=state_env)  # not a terminal: --print
     assert opened.returncode == 0 and opened.stdout.rstrip().endswith("== success · in 300ms")
     first = streamview("last", "--print", env=state_env)
-    assert "!! agent stopped (exit 130)" in first.stdout
+    assert "!! agent stopped (Ctrl+C)" in first.stdout
     missing = streamview("last", "9", env=state_env)
     assert missing.returncode == 2
     assert "no run 9: 3 recorded runs (streamview runs lists them)" in missing.stderr
@@ -126,7 +126,7 @@ def test_a_run_failing_before_its_first_line_keeps_why(state_env: dict[str, str]
     assert meta.command == tuple(agent("silent_failure"))
     assert (meta.exit_code, meta.ended, meta.stderr) == (
         3,
-        "crashed",
+        "failed",
         "⚠ Workspace Trust Required\n",
     )
     assert meta.ended_at is not None and meta.started <= meta.ended_at
@@ -164,8 +164,8 @@ def test_a_run_that_ended_without_a_result_is_not_listed_as_stopped_or_crashed(
     lines = streamview("runs", env={**state_env, "COLUMNS": "200"}).stdout.splitlines()
     no_result, crashed, stopped = (re.split(r"\s{2,}", row.strip()) for row in lines[2:5])
     assert "… no result" in no_result and "0" in no_result, no_result
-    assert "✗ crashed" in crashed and "3" in crashed, crashed
-    assert "■ stopped by SIGINT" in stopped and "130" in stopped, stopped
+    assert "✗ failed (exit 3)" in crashed and "3" in crashed, crashed
+    assert "■ stopped (Ctrl+C)" in stopped and "130" in stopped, stopped
 
 
 def test_runs_fits_the_terminal_and_gives_up_columns_in_order(tmp_path: Path) -> None:

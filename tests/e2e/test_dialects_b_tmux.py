@@ -32,7 +32,7 @@ CASES = {
     "qwen": ("Qwen Code", "qwen3-coder-plus", "I'll run the failing test", LAST, "✓ success"),
     "amp": ("Amp", None, FIRST, LAST, "✓ success"),
     "droid": ("Droid", "claude-sonnet-4-5", FIRST, LAST, "✓ success"),
-    "kimi": ("Kimi CLI", None, FIRST, LAST, "stream ended without a result"),
+    "kimi": ("Kimi CLI", None, FIRST, LAST, "✓ ended: Kimi prints no final record"),
     "pi": ("pi", "claude-sonnet-4-5", FIRST, LAST, "✓ success"),
 }
 
@@ -66,4 +66,4 @@ def test_a_slow_pipe_grows_then_finishes(tmux: Tmux, tmp_path: Path, agent: str)
     assert "✗" in screen and "✓" in screen  # a failed command, succeeded calls
     assert any(unit in screen for unit in ("ms", ".0s", ".1s", ".2s", ".3s")), screen
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == (0 if outcome == "✓ success" else 1)
+    assert wait_exit(exit_file, timeout=8) == 0  # Kimi's whole last turn is a clean end

@@ -118,7 +118,7 @@ def test_last_n_and_runs_open_n_open_that_run_in_the_viewer(tmp_path: Path) -> N
         timeout=60,
         check=True,
     ).stdout
-    assert "3 recorded runs" in listing and "✗ crashed" in listing.splitlines()[3], listing
+    assert "3 recorded runs" in listing and "✗ failed (exit 3)" in listing.splitlines()[3], listing
     for args, seen, status in (
         ("last 2", "✗ agent exited with 3 · ⚠ Workspace Trust Required", 3),
         ("runs --open 3", "✓ success", 0),

@@ -73,7 +73,8 @@ def test_events_tell_the_tool_calls_and_outcomes_of_json(path: Path) -> None:
         )
         for call, end in zip(session["tool_calls"], told, strict=True):
             assert end["call_id"] == call["call_id"]
-            assert end["name"] == call["kind"]
+            assert end["name"] == call["name"]
+            assert end["kind"] == call["kind"]  # the shared kind, in both
             assert end["target"] == call["target"]
             assert end["status"] == call["status"]
             assert end["summary"] == call["summary"]

@@ -63,7 +63,7 @@ def test_run_print_failure_shows_exit_code_and_stderr(state_env: dict[str, str])
     assert done.returncode == 1
     lines = done.stdout.splitlines()
     assert "!! incomplete: stream ended without a result" in lines
-    index = lines.index("!! agent exited with 1")
+    index = lines.index("!! agent failed (exit 1)")
     assert lines[index + 1 :] == [
         "   stderr: Error: authentication failed",
         "   stderr: Run 'agent login' first.",
@@ -126,7 +126,9 @@ def test_ctrl_c_in_print_mode_stops_the_agent_and_shows_the_interrupted_run(
     rest, errors = viewer.communicate(timeout=30)
     assert viewer.returncode == 130
     assert "⚠ read README.md · interrupted" in rest
-    assert "!! agent exited with 130 (SIGINT)" in rest
+    # Stopped with Ctrl+C says so, in the outcome too (not "ended without a result").
+    assert "!! incomplete: stopped (Ctrl+C), 1 call interrupted" in rest
+    assert "!! agent stopped (Ctrl+C)" in rest
     assert "   stderr: Aborting operation..." in rest
     assert "sent SIGINT to the agent" in errors
 

@@ -101,6 +101,11 @@ async def test_ctrl_c_interrupts_the_agent_and_keeps_the_viewer() -> None:
         assert app.is_running
         session = app.state.sessions[0]
         assert session.tool_calls[0].status == "interrupted"
+        # The status bar says what happened, as `runs` and --print do.
+        bar = app.query_one(StatusBar)
+        await wait_for(pilot, lambda: bar.text.startswith("■ stopped (Ctrl+C)"))
+        assert "without a result" not in bar.text
+        assert source.stopped_by == "Ctrl+C"
         await pilot.press("ctrl+c")  # nothing left to stop: no error
         await pilot.pause(0.1)
     assert source.exit_code == 130

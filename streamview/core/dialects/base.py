@@ -34,6 +34,14 @@ class Translator(Protocol):
     (Cursor's, :mod:`streamview.core.dialects.cursor_fast`). It returns what
     ``fast(orjson.loads(data), line)`` would, or ``None`` to have the line decoded
     in full.
+
+    A translator may also have ``end(line, recv_ms)``: the events the end of input
+    stands for (an outcome it held back until it knew no more records follow), given
+    the last line's number.
+
+    A translator may also have ``plain(text, line, recv_ms)``: the events a line that
+    is not JSON stands for in its agent's stream (Kimi prints why it gave up as a
+    plain line), or ``None``/``[]`` for a malformed line.
     """
 
     def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
@@ -78,3 +86,10 @@ class Dialect(msgspec.Struct, frozen=True):
     """True when a record (one of the stream's first) is unmistakably this agent's."""
     translator: Callable[[], Translator]
     """A fresh translator, for one stream read from its start."""
+    no_final_record: str | None = None
+    """How its runs end, when not with a final record (most agents print one: a
+    ``result``, ``turn.completed``...): the words said of a run that ended without one
+    (``Kimi prints no final record``). Such a run is judged by its last turn (an answer
+    after the last tool result, no call open: a success; else cut mid-turn), and in
+    ``streamview run`` by the agent's exit. Its translator puts these words on the
+    ``SessionStarted`` it gives, so the fold never asks which agent it reads."""

@@ -8,7 +8,10 @@ again with the same ``ts``, ``partial: true`` until the last time), ``reasoning`
 and in newer builds ``modelInfo`` (``providerId``, ``modelId``, ``mode``). Read here:
 
 - ``say`` ``task`` (the prompt), ``user_feedback``; ``text``, ``reasoning``,
-  ``completion_result`` (the final answer: the run's outcome).
+  ``completion_result`` (the final answer: the run's outcome). A task's first
+  ``text``, before the model was asked, is the prompt (Cline 1.x says the task so).
+- A stream of several tasks (a new ``taskId``; without one, a task said after a
+  ``completion_result``: Cline 1.x's plan, then act) holds a run per task.
 - ``say``/``ask`` ``tool`` (see :mod:`streamview.core.dialects.cline_tools`),
   ``command`` then ``command_output``, ``use_mcp_server`` then
   ``mcp_server_response``: calls.
@@ -101,6 +104,12 @@ class ClineTranslator:
         """Each API request's last usage, by its ``ts``."""
         self._first_ms: int | None = None
         self._error: str | None = None
+        self._asked = False
+        """The task's prompt is known (a ``task`` message, or its first ``text``)."""
+        self._spoke = False
+        """The model was asked (an ``api_req_started``): a ``text`` is its answer now."""
+        self._done = False
+        """The task's ``completion_result`` was said: a new task may follow."""
 
     def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
         """The events one Cline message stands for (see ``Translator``)."""
@@ -112,16 +121,24 @@ class ClineTranslator:
         if ts is not None and self._first_ms is None:
             self._first_ms = ts
         if kind == "task_started":
-            self._task = as_str(record.get("taskId")) or self._task
+            task = as_str(record.get("taskId")) or self._task
+            if task != self._task and self._started:
+                self._next_task()  # another task of the stream: its usage is its own
+                self._started = False
+            self._task = task
             return [ThinkingCompleted(line, self._task, ts, recv_ms)]
         what = as_str(record.get(kind)) if kind in ("say", "ask") else None
         if what is None and kind in _OWN_WORK:
             return [self._own_work(kind, record, line, ts, recv_ms)]
         if what is None:
             return [UnknownRecord(line, self._task, ts, recv_ms, type=kind, record=record)]
-        if what == "task" and not self._started:
-            self._prompt = (line, ts, as_str(record.get("text")) or "")
-            return [ThinkingCompleted(line, self._task, ts, recv_ms)]
+        if record.get("partial") is True:
+            self._spoke = True  # a message that grows is the model's: the task is said whole
+        asks = kind == "say" and (
+            what == "task" or (what == "text" and (self._done or not (self._spoke or self._asked)))
+        )
+        if asks and record.get("partial") is not True:
+            return self._asked_task(record, line, ts, recv_ms)
         events: list[AnyEvent] = []
         if not self._started:
             events += self._start(record, line, ts, recv_ms)
@@ -149,6 +166,30 @@ class ClineTranslator:
         topic, label = _OWN_WORK[kind]
         text = f"{label}: {named}" if named else label
         return notices.notice(record, line, self._task, ts, recv_ms, topic, text)
+
+    def _asked_task(
+        self, record: JSONObject, line: int, ts: int | None, recv: int | None
+    ) -> list[AnyEvent]:
+        """The person's task: a task's first ``text`` (Cline says it first) or its
+        ``task``. After a task's completion it starts a run of its own (plan, then act)."""
+        text = as_str(record.get("text")) or ""
+        another = self._done
+        if another:
+            self._next_task()
+            self._first_ms = ts
+        self._asked = True
+        if another or not self._started:
+            self._prompt = (line, ts, text)
+            if another:  # said at once: the run before it is over
+                return self._start(record, line, ts, recv)
+            return [ThinkingCompleted(line, self._task, ts, recv)]
+        return [PromptSubmitted(line, self._task, ts, recv, text=text)]
+
+    def _next_task(self) -> None:
+        """Forget what the task before said: a new one starts."""
+        self._prompt = self._command = self._mcp = self._error = self._first_ms = None
+        self._shown, self._requests = {}, {}
+        self._asked = self._spoke = self._done = False
 
     def fast(self, record: JSONObject, line: int) -> FastRecord | None:
         """Growing messages carry their whole text: every record goes through
@@ -214,6 +255,7 @@ class ClineTranslator:
         if what == "mcp_server_response":
             return self._mcp_end(text, line, ts, recv)
         if what == "api_req_started":
+            self._spoke = True
             self._api_request(ts, tools.decode(text))
             return [ThinkingCompleted(line, sid, ts, recv)]
         if what in ("followup", "plan_mode_respond"):
@@ -337,6 +379,7 @@ class ClineTranslator:
             self._requests[ts or 0] = usage
 
     def _result(self, line: int, ts: int | None, recv: int | None) -> AnyEvent:
+        self._done = True
         usage: JSONObject = {}
         cost: float | None = None
         for request in self._requests.values():

@@ -337,8 +337,9 @@ _HANDLERS: dict[str, Any] = {
 
 
 def detect(record: JSONObject) -> bool:
-    """A Copilot CLI session event (a dotted ``type`` with a ``data`` object, an ``id``
-    and a ``timestamp``) or its last ``result`` (``exitCode`` and ``sessionId``)."""
+    """A Copilot CLI session event (a dotted ``type`` with a ``data`` object: one of the
+    type names Copilot prints, or any with an ``id`` and a ``timestamp``) or its last
+    ``result`` (``exitCode`` and ``sessionId``)."""
     kind = record.get("type")
     if not isinstance(kind, str):
         return False
@@ -346,6 +347,10 @@ def detect(record: JSONObject) -> bool:
         return "exitCode" in record and "sessionId" in record and "subtype" not in record
     if "." not in kind or not isinstance(record.get("data"), dict):
         return False
+    if kind in _HANDLERS or kind in QUIET:
+        # Its own type names: recognised even when a wrapper stripped the timestamps
+        # and the ids (``id``, ``parentId``) from the records.
+        return True
     return isinstance(record.get("id"), str) and "timestamp" in record
 
 

@@ -15,7 +15,10 @@ print-mode.md`` shows them): records with a ``role`` and no ``type``.
 
 There is no init record, no session id, no model, no usage and no final record: the
 run's outcome is its exit status (0 done, 1 failed, 75 retryable), which ``streamview
-run`` sees. Errors are printed as plain text lines ("Max steps reached: 100").
+run`` sees, and a clean run is one whose last turn is whole (an answer after the last
+tool result). When it gives up, Kimi prints why as a plain line (``src/kimi_cli/ui/
+print/__init__.py``: "Max steps reached: 100", a provider's error, "Interrupted by
+user", "Unknown error: ..."): that line is the run's error outcome.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from streamview.core.events import (
     ConnectionNotice,
     JSONObject,
     PromptSubmitted,
+    RunResult,
     SessionStarted,
     ThinkingCompleted,
     ThinkingDelta,
@@ -45,6 +49,10 @@ NAME = "kimi"
 _NOTE_OPEN, _NOTE_CLOSE = "<system>", "</system>"
 _NOTIFICATION_KEYS = frozenset({"category", "source_kind", "severity", "title"})
 _ROLES = frozenset({"assistant", "tool", "user"})
+NO_FINAL_RECORD = "Kimi prints no final record"
+"""What is said of a Kimi run that ended: it has no final record to say how."""
+_GAVE_UP = {"Max steps reached": "max_steps", "Interrupted by user": "interrupted"}
+"""The plain lines Kimi prints when it stops, and the outcome's subtype each gives."""
 
 
 def _parts(content: Any) -> list[JSONObject]:
@@ -88,13 +96,14 @@ class KimiTranslator:
         self._calls: dict[str, tuple[str, JSONObject]] = {}
         self._started = False
         """A ``SessionStarted`` was given (Kimi prints no init record of its own)."""
+        self._gave_up = False
+        """A plain line said why the run stopped (its outcome)."""
 
     def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
         """The events one Kimi CLI record stands for (see ``Translator``)."""
         events: list[AnyEvent] = []
         if not self._started:
-            self._started = True
-            events.append(SessionStarted(line, None, None, recv_ms, agent=NAME))
+            events.append(self._start(line, recv_ms))
         role = record.get("role")
         found: list[AnyEvent] | None = None
         if "type" not in record and role == "assistant":
@@ -129,6 +138,26 @@ class KimiTranslator:
             label = kind if isinstance(kind, str) else as_str(role) or "?"
             found = [UnknownRecord(line, None, None, recv_ms, type=label, record=record)]
         return events + found
+
+    def _start(self, line: int, recv_ms: int | None) -> SessionStarted:
+        self._started = True
+        return SessionStarted(
+            line, None, None, recv_ms, agent=NAME, no_final_record=NO_FINAL_RECORD
+        )
+
+    def plain(self, text: str, line: int, recv_ms: int | None) -> list[AnyEvent] | None:
+        """A plain line: why Kimi gave up (its run's error outcome), once; a second
+        plain line is malformed like any other."""
+        if self._gave_up or not text.strip():
+            return None
+        self._gave_up = True
+        subtype = next((kind for said, kind in _GAVE_UP.items() if text.startswith(said)), "error")
+        events: list[AnyEvent] = [] if self._started else [self._start(line, recv_ms)]
+        message = text.strip()
+        events.append(
+            RunResult(line, None, None, recv_ms, subtype=subtype, is_error=True, message=message)
+        )
+        return events
 
     def fast(self, record: JSONObject, line: int) -> FastRecord | None:
         """Kimi prints whole messages, no deltas: nothing for the fast path."""
@@ -206,4 +235,10 @@ def detect(record: JSONObject) -> bool:
     return record.keys() >= _NOTIFICATION_KEYS and "source_kind" in record
 
 
-DIALECT = Dialect(name=NAME, label="Kimi CLI", detect=detect, translator=KimiTranslator)
+DIALECT = Dialect(
+    name=NAME,
+    label="Kimi CLI",
+    detect=detect,
+    translator=KimiTranslator,
+    no_final_record=NO_FINAL_RECORD,
+)

@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from streamview.core.decoding import RECV_KEY, RepairedLine, decode_line, repair_notice, with_raw
+from streamview.core.decoding import (
+    NOT_JSON,
+    RECV_KEY,
+    RepairedLine,
+    decode_line,
+    repair_notice,
+    with_raw,
+)
 from streamview.core.dialects.base import Dialect, Translator
 from streamview.core.dialects.cursor_records import parse_decoded, parse_line
 from streamview.core.events import AnyEvent, MalformedLine, ToolCallEvent, UnknownRecord
@@ -55,6 +62,11 @@ def translate_decoded(
             repair_notice(line, recv_ms),
         ]
     if record.__class__ is not dict:
+        plain = getattr(translator, "plain", None) if record is NOT_JSON else None
+        if plain is not None:  # an agent that prints its last words as plain text
+            said: list[AnyEvent] | None = plain(data.decode("utf-8", "replace"), line, recv_ms)
+            if said:
+                return said
         return [parse_decoded(record, data, line, recv_ms)]
     if RECV_KEY in record:
         recorded = as_int(record.pop(RECV_KEY))  # as parse_record reads it
@@ -89,6 +101,13 @@ def translate_decoded(
     if len(events) == 1 and isinstance(events[0], MalformedLine):
         return [with_raw(events[0], line, data)]
     return events
+
+
+def end_of_input(translator: Translator | None, line: int, recv_ms: int | None = None) -> list[Any]:
+    """What the end of input stands for in the translator's dialect (its optional
+    ``end``: an outcome it held back until no more records came), if anything."""
+    end = getattr(translator, "end", None)
+    return list(end(line, recv_ms)) if end is not None else []
 
 
 class CallReparser:

@@ -15,6 +15,12 @@ sst/opencode writes them: ``{"type", "timestamp" (epoch ms), "sessionID", ...}``
   with ``input``, ``output``, ``reasoning``, ``cache.read``/``write``): a step ends; a
   ``reason`` other than ``tool-calls`` ends the turn.
 - ``error``: ``error`` (``name``, ``data.message``): the session failed.
+
+A ``tool_use`` of the ``invalid`` tool is a call the model could not make (a tool it
+may not use, arguments that do not fit): a failed call. A step that finishes with
+reason ``unknown`` is the run's end only if no step follows it. A wrapper that logs
+several ``opencode run`` one after another gives a record of a new ``sessionID``: each
+is a run of its own.
 - ``done``: ``reason``, ``rejected`` (newer builds): the session went idle.
 
 No model, no working directory and no prompt are printed. Kilo's CLI is a fork that
@@ -49,6 +55,9 @@ KILO = "kilo"
 _TYPES = frozenset({"step_start", "step_finish", "text", "reasoning", "tool_use", "error", "done"})
 _TURN_GOES_ON = frozenset({"tool-calls", "tool_calls"})
 _SUCCESS = frozenset({"stop", "end_turn", "end-turn", "unknown"})
+_INVALID = "invalid"
+"""opencode's tool for a call it could not make (``packages/opencode/src/tool/invalid.ts``:
+its output says the arguments were invalid, or the tool is unavailable)."""
 
 
 class OpenCodeTranslator:
@@ -69,6 +78,9 @@ class OpenCodeTranslator:
         """The last ``error`` record's name and message."""
         self._ended = False
         """The turn's outcome was given (a ``done`` after it says nothing new)."""
+        self._held: tuple[int, int | None, int | None] | None = None
+        """A step that finished with reason ``unknown`` (line, timestamp, arrival): the
+        run's outcome only if no step follows it (a ``done`` or the end of input)."""
 
     def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
         """The events one opencode record stands for (see ``Translator``)."""
@@ -78,6 +90,14 @@ class OpenCodeTranslator:
             return [MalformedLine(line, self._session, None, recv_ms, reason=reason)]
         ts = as_int(record.get("timestamp"))
         events: list[AnyEvent] = []
+        here = as_str(record.get("sessionID"))
+        another = self._session is not None and here is not None and here != self._session
+        held, self._held = self._held, None
+        if held is not None and (another or kind != "step_start"):
+            # No step followed the step that ended with "unknown": it ended the run.
+            events.append(self._result(line, held[1], held[2], "unknown"))
+        if another:  # a wrapper logged another `opencode run`: a run of its own
+            self._next_run()
         if self._session is None and kind in _TYPES:
             self._session = as_str(record.get("sessionID"))
             self._started_ms = ts
@@ -113,6 +133,20 @@ class OpenCodeTranslator:
             events.extend(found)
         return events
 
+    def end(self, line: int, recv_ms: int | None) -> list[AnyEvent]:
+        """No step followed a step that finished with reason ``unknown``: that was the
+        run's end (its line's outcome, given now)."""
+        held, self._held = self._held, None
+        if held is None:
+            return []
+        return [self._result(held[0], held[1], held[2], "unknown")]
+
+    def _next_run(self) -> None:
+        """A record of another session: a wrapper logged another ``opencode run``."""
+        self._session = self._started_ms = self._cost = self._error = None
+        self._usage = {}
+        self._ended = False
+
     def fast(self, record: JSONObject, line: int) -> FastRecord | None:
         """opencode prints no deltas: every record goes through :meth:`translate`."""
         return None
@@ -129,7 +163,12 @@ class OpenCodeTranslator:
         times = shapes.obj(state.get("time"))
         start, end = as_int(times.get("start")), as_int(times.get("end"))
         status = state.get("status")
-        if status == "completed":
+        if status == "completed" and name == _INVALID:
+            # The model called a tool it may not use, or with arguments that do not fit
+            # (opencode's `invalid` tool says which): the call failed.
+            said = as_str(state.get("output")) or as_str(shapes.obj(args).get("error"))
+            outcome, payload = "failure", {"message": said or "invalid tool call"}
+        elif status == "completed":
             output = as_str(state.get("output")) or ""
             outcome, payload = (
                 "success",
@@ -179,6 +218,11 @@ class OpenCodeTranslator:
             self._cost = (self._cost or 0.0) + float(cost)
         reason = as_str(part.get("reason")) or "unknown"
         if reason in _TURN_GOES_ON:
+            return [ThinkingCompleted(line, self._session, ts, recv)]
+        if reason == "unknown" and self._error is None:
+            # Another step may follow (a provider that gives no reason for a tool-call
+            # step): the outcome waits for the next record, or the end of input.
+            self._held = (line, ts, recv)
             return [ThinkingCompleted(line, self._session, ts, recv)]
         self._error = None if reason in _SUCCESS else self._error
         return [self._result(line, ts, recv, reason)]

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import events
 from textual.binding import Binding, BindingType
 
+from streamview.core.formatting import counted
 from streamview.core.state import Session, ToolCall
 from streamview.ui.calls.filter import CallFilter, kind_counts
 from streamview.ui.text.row_cursor import RowCursorView, cursor_bindings
@@ -173,15 +174,19 @@ class TableKeys(RowCursorView):
         self.set_filter(chosen)
         kind = chosen.kind
         if kind is None:
-            toast(self.app, phrase("all kinds · {n:,} calls", n=len(calls)), timeout=2)
+            toast(
+                self.app,
+                phrase("all kinds · {calls}", calls=counted(len(calls), "call")),
+                timeout=2,
+            )
             return
         upcoming = self._kind_after(kind)
         then = f"{upcoming} ({counts[upcoming]:,})" if upcoming is not None else "all"
         note = phrase(
-            "{kind}: {n:,} of {total:,} calls · K: {then}",
+            "{kind}: {n:,} of {total} · K: {then}",
             kind=kind,
             n=counts.get(kind, 0),
-            total=len(calls),
+            total=counted(len(calls), "call"),
             then=then,
         )
         toast(self.app, note, timeout=2)

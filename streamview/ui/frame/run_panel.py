@@ -17,7 +17,14 @@ from textual.widgets import Static
 
 from streamview.agent_source import agent_of
 from streamview.process_state import ProcessState
-from streamview.run_meta import RunMeta, failure_note, read_meta
+from streamview.run_meta import (
+    CTRL_C,
+    STOPPED,
+    RunMeta,
+    failure_note,
+    read_meta,
+    stop_words,
+)
 from streamview.sources import Source
 from streamview.ui.frame.status_bar import StatusBar
 from streamview.ui.text.safe_text import phrase, safe, toast
@@ -101,6 +108,7 @@ class RunPanel:
         """Ctrl+C in run mode: stop the agent, harder each time; the viewer stays."""
         if self.process is None:
             return
+        self.process.stopped_by = self.process.stopped_by or CTRL_C
         sent = self.process.interrupt()
         if sent is not None:
             toast(
@@ -129,12 +137,16 @@ class RunPanel:
 
     def _show_notes(self, state: ProcessState | None) -> None:
         """The status bar keeps saying why the agent failed and that the recording was cut."""
-        failure = None
+        failure = stopped = None
         if state is not None and state.failed and not state.interrupted:
             failure = failure_note(state.describe(), state.stderr)
+        if state is not None and state.interrupted and not state.result_seen:
+            stopped = stop_words(self.process.stopped_by if self.process is not None else "")
         cut = self.recorder.cut if self.recorder is not None else None
         if self.meta is not None:
             cut = self.meta.cut
+            if self.meta.ended == STOPPED:
+                stopped = stop_words(self.meta.stopped_by)
         marks = (f"✂ recording cut: {cut}",) if cut else ()
         for bar in self.app.query(StatusBar):
-            bar.set_notes(failure, marks)
+            bar.set_notes(failure, marks, stopped)

@@ -16,7 +16,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from streamview.core import tools
-from streamview.core.formatting import format_duration, format_usage
+from streamview.core.formatting import counted, format_duration, format_usage
 from streamview.core.sanitize import one_line
 from streamview.core.state import ERROR, INCOMPLETE, RUNNING, SUCCESS, LineCounts, Session
 from streamview.printer import describe_call
@@ -57,6 +57,9 @@ class StatusInfo(msgspec.Struct):
     """The agent failed without a result: why (its exit code and stderr), as the outcome."""
     marks: tuple[str, ...] = ()
     """Lasting notes on the right (``✂ recording cut: disk full``), never hidden."""
+    stopped: str | None = None
+    """streamview stopped the agent before its result: how (``stopped (Ctrl+C)``), said
+    as the outcome of a stream that then ended without one."""
 
 
 def _seconds(ms: int) -> str:
@@ -88,6 +91,9 @@ def describe_state(info: StatusInfo) -> tuple[str, str]:
         parts = ["✓ success"]
         if outcome.duration_ms is not None:
             parts[0] += f" in {format_duration(outcome.duration_ms)}"
+        if outcome.line is None and outcome.message:
+            # No record said so: how its agent's runs end (``ended: Kimi prints...``).
+            parts[0] = f"✓ {one_line(outcome.message, 80)}"
         troubles = call_troubles(session)
         parts.extend(troubles)
         parts.extend(run_costs(session))
@@ -109,7 +115,14 @@ def describe_state(info: StatusInfo) -> tuple[str, str]:
         return (text, "error")
     if outcome.status == INCOMPLETE:
         interrupted = sum(1 for c in session.tool_calls if c.status == tools.INTERRUPTED)
-        text = "⚠ stream ended without a result"
+        if info.stopped:  # streamview stopped it: that is the ending, not a mystery
+            said = one_line(info.stopped, 80)
+            text = f"■ {said}"
+            if interrupted:
+                text += f" · {interrupted} call{'s' if interrupted != 1 else ''} interrupted"
+            return (text, "warning")
+        said = one_line(outcome.message, 80) if outcome.message else ""
+        text = f"⚠ {said or 'stream ended without a result'}"
         if interrupted:
             text += f" · {interrupted} call{'s' if interrupted != 1 else ''} interrupted"
         return (text, "warning")
@@ -117,7 +130,7 @@ def describe_state(info: StatusInfo) -> tuple[str, str]:
     if info.playback is not None:
         return (info.playback, "idle")
     if not info.live:
-        return (f"reading… {info.counts.total:,} lines", "live")
+        return (f"reading… {counted(info.counts.total, 'line')}", "live")
     if session.mark:  # what the agent says holds now: rate limited, compacting...
         text = f"⚠ {one_line(session.mark, 80)}"
         if info.idle_ms is not None and info.idle_ms >= IDLE_AFTER_MS:
@@ -217,7 +230,7 @@ def describe_counts(info: StatusInfo) -> list[tuple[str, str]]:
         pieces.append(("paused (f)", "unseen"))
     # Input lines, as the file has them; the playback bar counts events (a line may
     # hold several: a message with two tool calls).
-    pieces.append((f"{counts.total:,} lines", "count"))
+    pieces.append((counted(counts.total, "line"), "count"))
     session = info.session
     open_calls = len(session.open_calls) if session is not None else 0
     if open_calls:
@@ -256,17 +269,22 @@ class StatusBar(Widget):
         """What the line said when it was last painted."""
         self._failure: str | None = None
         self._marks: tuple[str, ...] = ()
+        self._stopped: str | None = None
 
-    def set_notes(self, failure: str | None, marks: tuple[str, ...] = ()) -> None:
+    def set_notes(
+        self, failure: str | None, marks: tuple[str, ...] = (), stopped: str | None = None
+    ) -> None:
         """Keep saying, whatever the app shows next, why the agent failed (as the
-        outcome, while the stream has none) and ``marks`` (a cut recording)."""
-        self._failure, self._marks = failure, marks
+        outcome, while the stream has none), that it was stopped (``stopped (Ctrl+C)``)
+        and ``marks`` (a cut recording)."""
+        self._failure, self._marks, self._stopped = failure, marks, stopped
         self.show(self.info)
 
     def show(self, info: StatusInfo) -> None:
         """Show ``info`` (no repaint when the line would read the same)."""
-        if (info.failure, info.marks) != (self._failure, self._marks):
-            info = replace(info, failure=self._failure, marks=self._marks)
+        notes = (self._failure, self._marks, self._stopped)
+        if (info.failure, info.marks, info.stopped) != notes:
+            info = replace(info, failure=self._failure, marks=self._marks, stopped=self._stopped)
         self.info = info
         shown = (describe_state(info), describe_counts(info))
         if shown != self._shown:

@@ -16,6 +16,7 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Static
 
+from streamview.core.formatting import counted
 from streamview.ui.playback.feed import PlaybackFeed
 from streamview.ui.text.safe_text import phrase, toast
 
@@ -85,14 +86,14 @@ def describe_position(feed: PlaybackFeed) -> str:
     """``▶ 2x · event 120 of 2,000 · 0:42 / 3:10``."""
     if not feed.loaded:
         if feed.indexing:
-            return f"indexing for playback… {feed.total:,} events"
+            return f"indexing for playback… {counted(feed.total, 'event')}"
         if feed.folded:
             count = feed.final_state().counts.total  # lines: the events are not read yet
-            return f"‖ end of the run · {count:,} lines · a playback key indexes them"
+            return f"‖ end of the run · {counted(count, 'line')} · a playback key indexes them"
         progress = feed.progress
         if progress is not None:
             return f"loading… {progress:.0%}"
-        return f"loading… {feed.total:,} events"
+        return f"loading… {counted(feed.total, 'event')}"
     elapsed, total = feed.times()
     mark = "▶" if feed.playing else "‖"
     return (

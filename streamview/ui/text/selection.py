@@ -16,6 +16,7 @@ from textual.app import App
 from textual.selection import Selection
 from textual.strip import Strip
 
+from streamview.core.formatting import counted
 from streamview.core.state import ToolCall
 from streamview.ui.text.safe_text import copy_text, phrase
 
@@ -54,8 +55,8 @@ def amount(text: str) -> str:
     """``3 lines``, ``1 line``, ``42 characters``: how much was copied."""
     count = text.count("\n") + 1
     if count > 1:
-        return f"{count:,} lines"
-    return f"{len(text):,} character{'s' if len(text) != 1 else ''}"
+        return counted(count, "line")
+    return counted(len(text), "character")
 
 
 def copy_target(app: App[Any], call: ToolCall) -> bool:

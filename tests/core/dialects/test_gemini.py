@@ -379,4 +379,4 @@ def test_the_json_summary_names_the_agent_and_has_no_cost() -> None:
     assert session["agent"] == "gemini"
     assert session["outcome"]["cost_usd"] is None
     assert session["outcome"]["num_turns"] is None
-    assert session["outcome"]["usage"]["totalTokens"] == 23632
+    assert session["outcome"]["usage_raw"]["totalTokens"] == 23632

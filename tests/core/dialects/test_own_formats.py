@@ -80,8 +80,9 @@ def test_kimi_real_probe() -> None:
     (call,) = session.tool_calls
     assert (call.kind, call.target, call.status) == ("shell", "echo hi-from-tool", tools.SUCCEEDED)
     assert session.text == "PROBE-OK"
-    # No final record in Kimi's stream: the run's end is its exit status.
-    assert session.outcome.status == INCOMPLETE
+    # No final record in Kimi's stream: a whole last turn is how its runs end.
+    assert session.outcome.status == SUCCESS
+    assert session.outcome.message == "ended: Kimi prints no final record"
 
 
 def test_kimi_tools_notes_and_notifications() -> None:
@@ -109,7 +110,10 @@ def test_kimi_errors_and_plain_lines() -> None:
         (tools.ERROR, "`/work/app/missing.toml` does not exist."),
         (tools.ERROR, "Command killed by timeout (5s)"),
     ]
-    assert state.counts.malformed == 1  # "Max steps reached: 3"
+    assert state.counts.malformed == 0  # "Max steps reached: 3" is the outcome
+    outcome = session.outcome
+    assert (outcome.status, outcome.subtype) == (ERROR, "max_steps")
+    assert outcome.message == "Max steps reached: 3"
 
 
 def test_pi_holds_its_header_until_the_model_is_known() -> None:

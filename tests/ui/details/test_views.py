@@ -59,7 +59,7 @@ def test_a_cursor_task_shows_its_prompt_and_the_subagents_answer() -> None:
     assert "installation steps.\n\n- It documents the API surface." in text
     arguments = text_of([args_section("task", TASK_ARGS, None)])
     assert "Probe README summary" in arguments and "composer-2.5-fast" in arguments
-    assert "1 lines, 36 characters" in arguments  # the prompt itself is shown below
+    assert "1 line, 36 characters" in arguments  # the prompt itself is shown below
 
 
 def test_a_task_answer_in_content_blocks_is_shown_and_an_unknown_one_is_raw() -> None:

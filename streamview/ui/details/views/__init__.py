@@ -14,6 +14,7 @@ from typing import Any
 from rich.text import Text
 
 from streamview.core.diff_paths import with_relative_diff
+from streamview.core.formatting import counted
 from streamview.core.sanitize import clean, one_line
 from streamview.ui.details.sections import Section, fields, plain, raw_json
 from streamview.ui.details.views import edit, files, mcp, search, shell, task, todos, web
@@ -67,7 +68,14 @@ def args_section(kind: str, args: dict[str, Any] | None, description: str | None
             continue
         if key == big and isinstance(value, str):
             lines = value.count("\n") + 1
-            rows.append((key, Text(f"{lines:,} lines, {len(value):,} characters", style="dim")))
+            rows.append(
+                (
+                    key,
+                    Text(
+                        f"{counted(lines, 'line')}, {counted(len(value), 'character')}", style="dim"
+                    ),
+                )
+            )
             continue
         if key == big and isinstance(value, list):
             rows.append(

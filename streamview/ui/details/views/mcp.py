@@ -7,6 +7,7 @@ from typing import Any
 
 from rich.text import Text
 
+from streamview.core.formatting import counted
 from streamview.core.sanitize import one_line
 from streamview.ui.details.sections import Section, json_text, plain, raw_json, sanitize_json
 from streamview.ui.details.views.base import ToolView, as_str
@@ -34,7 +35,7 @@ def mcp_view(args: dict[str, Any], payload: dict[str, Any], full: bool) -> list[
         if isinstance(item, dict) and isinstance(item.get("image"), dict):
             image = item["image"]
             data = image.get("data")
-            size = f", {len(data):,} characters of data" if isinstance(data, str) else ""
+            size = f", {counted(len(data), 'character')} of data" if isinstance(data, str) else ""
             mime = as_str(image.get("mimeType")) or "image"
             sections.append(
                 Section(f"{title}: image", Text(f"{one_line(mime)}{size}", style="dim"))
