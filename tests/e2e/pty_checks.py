@@ -22,6 +22,9 @@ OSC8 = re.compile(rb"\x1b\]8;[^;\x07\x1b]*;([^\x07\x1b]*)")
 """A hyperlink: its URL."""
 C1 = re.compile(rb"\xc2[\x80-\x9f]")
 """An 8-bit control (U+0080-U+009F) as UTF-8: CSI, DCS, OSC... to many terminals."""
+LONE_ESCAPE = re.compile(rb"\x1b[^\[\]\\]")
+"""An escape followed by neither ``[`` (CSI), ``]`` (OSC) nor ``\\`` (ST): Textual
+writes none; the stream's ``ESC P`` (DCS), ``ESC D`` or ``ESC c`` are such."""
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 """A control character in copied text (tab and newline are text)."""
 COUNTED = {
@@ -105,6 +108,16 @@ def problems(output: bytes, keys: KeyLog, markers: Iterable[bytes], baseline: by
             first = places[allowed]
             extra = len(places) - allowed
             report(f"{name}, {extra} more than on a benign stream", first, first + 8)
+    lone = [m.start() for m in LONE_ESCAPE.finditer(output)]
+    allowed = len(LONE_ESCAPE.findall(baseline))
+    if len(lone) > allowed:
+        first = lone[allowed]
+        report(
+            f"an escape that starts no CSI or OSC ({len(lone) - allowed} more than on a"
+            " benign stream: ESC D scrolls, ESC c resets the terminal)",
+            first,
+            first + 2,
+        )
     for word in CRASH_WORDS:
         where = output.find(word)
         if where >= 0:

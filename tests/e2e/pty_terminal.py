@@ -63,9 +63,22 @@ QUERY_ANSWERS: tuple[tuple[bytes, bytes], ...] = (
 """Fixed answers to the queries an xterm answers (DECRQM and DSR 6 are computed)."""
 
 C1_UTF8 = re.compile(rb"\xc2[\x80-\x9f]")
-"""An 8-bit control in UTF-8. The screen model shows one as U+FFFD instead of acting
-on it (a C1 CSI erasing the screen): one that got through is for the byte checks to
-report, and the waits must still see what the viewer drew."""
+"""An 8-bit control in UTF-8."""
+STRINGS = re.compile(rb"\x1b[\]P_^X][^\x07\x1b]*(?:\x07|\x1b\\)?")
+"""An OSC, DCS, APC, PM or SOS string (or its start, cut at the end of a read)."""
+LONE_ESCAPE = re.compile(rb"\x1b(?!\[)")
+"""An escape that starts no CSI: Textual draws with CSI only (``ESC D`` would scroll)."""
+
+
+def for_screen(data: bytes) -> bytes:
+    """``data`` as the screen model is fed it: without terminal strings (a leaked
+    OSC cut short would keep pyte swallowing every frame after it), escapes that
+    start no CSI, and with C1 controls shown as U+FFFD (a leaked C1 CSI would erase
+    its screen). What got through is for the byte checks to report; the waits must
+    still see what the viewer drew."""
+    data = LONE_ESCAPE.sub(b"", STRINGS.sub(b"", data))
+    return C1_UTF8.sub("\ufffd".encode(), data)
+
 
 DECRQM = re.compile(rb"\x1b\[\?(\d+)\$p")
 """A DECRQM query of a private mode: the answer says the mode is not recognised."""
@@ -149,7 +162,7 @@ class PtyTerminal:
                 self.output += data
                 # pyte on a sequence it cannot parse: the screen may lag, the bytes remain.
                 with contextlib.suppress(Exception):
-                    self._stream.feed(C1_UTF8.sub("\ufffd".encode(), data))
+                    self._stream.feed(for_screen(data))
             self._answer(data)
 
     def _answer(self, data: bytes) -> None:
@@ -235,18 +248,36 @@ class PtyTerminal:
                 )
             time.sleep(0.03)
 
-    def settle(self, quiet: float = 0.1, timeout: float = 10.0) -> bool:
-        """Wait until the viewer has written nothing for ``quiet`` seconds (its frame is
-        drawn); ``False`` if it never went quiet (a busy loop, a hang that repaints)."""
+    def back_from_suspend(self, mark: int, timeout: float = 15.0) -> None:
+        """If the viewer left its screen after ``mark`` (``o``, ``p``: it suspends for
+        the editor or pager), wait until it is back: keys typed while it is away may
+        be dropped when it resumes."""
         deadline = time.monotonic() + timeout
-        last = self.mark()
-        last_change = time.monotonic()
+        while time.monotonic() < deadline and self.alive():
+            after = self.since(mark)
+            left = after.find(b"\x1b[?1049l")
+            if left < 0 or b"\x1b[?1049h" in after[left:]:
+                return
+            time.sleep(0.03)
+
+    def settle(self, quiet: float = 0.07, timeout: float = 10.0, answer: float = 0.6) -> bool:
+        """Wait until the viewer has answered (written something, or ``answer`` seconds
+        passed: some keys change nothing) and then written nothing for ``quiet``
+        seconds (its frame is drawn); ``False`` if it never went quiet (a busy loop,
+        a hang that repaints)."""
+        start = time.monotonic()
+        deadline = start + timeout
+        first = self.mark()
+        last = first
+        last_change = start
         while time.monotonic() < deadline:
             time.sleep(0.02)
             now = self.mark()
             if now != last:
                 last, last_change = now, time.monotonic()
-            elif time.monotonic() - last_change >= quiet:
+            elif time.monotonic() - last_change >= quiet and (
+                now != first or time.monotonic() - start >= answer
+            ):
                 return True
             if not self.alive():
                 return True

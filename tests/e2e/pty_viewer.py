@@ -169,9 +169,12 @@ class Viewer:
         """
         self.alive_or_fail()
         self.keys.add(self.mark(), f"{key} ({where or self.screen})")
+        mark = self.term.mark()
         self.term.write(key_bytes(key) if not key.startswith("super+") else super_key(key))
-        # o and p hand the terminal to the editor or pager, silent for a while.
-        self.term.settle(0.3 if key in ("o", "p") else 0.1)
+        self.term.settle()
+        if key != "q":  # o and p hand the terminal to the editor or pager for a while
+            self.term.back_from_suspend(mark)
+            self.term.settle()
         if key != "q":
             self.alive_or_fail()
         return self.screen
@@ -224,8 +227,7 @@ class Viewer:
                 self.press("shift+tab")
             return
         if screen in ("table", "details"):
-            if self.screen != "table":
-                self.press("tab")
+            self.focus_table()
             self.press("home")
             if screen == "details":
                 self.press("enter")
@@ -241,10 +243,24 @@ class Viewer:
             self.press("?")
         self.reached(screen)
 
+    def focus_table(self) -> None:
+        """Give the tool table the focus: a click on its column headings (tab goes
+        round panes and boxes in an order that depends on what is open)."""
+        if self.screen == "table":
+            return
+        heading = self.term.find(" # kind")
+        if heading is None:
+            self.press("tab")
+        else:
+            self.keys.add(self.mark(), "click on the table's headings (main)")
+            self.term.click(heading[0] + 1, heading[1])
+            self.term.settle()
+        self.reached("table")
+
     def reached(self, screen: str) -> None:
         """Wait until ``screen`` shows (``main``: the main screen, either pane focused)."""
         wanted = {"main", "table"} if screen == "main" else {screen}
-        self.term.wait_for(lambda s: screen_of(s) in wanted, 6, f"the {screen} screen")
+        self.term.wait_for(lambda s: screen_of(s) in wanted, 10, f"the {screen} screen")
 
     def quit(self, timeout: float = 10.0) -> int | None:
         """Back to the main screen, ``q``; the exit status (``None``: still running)."""
@@ -252,7 +268,7 @@ class Viewer:
             # Stuck: q is pressed all the same, and the status says the rest.
             with contextlib.suppress(AssertionError):
                 self.back_to("main")
-            self.press("q")
+                self.press("q")
         return self.term.wait_exit(timeout)
 
     def editor_runs(self) -> list[list[str]]:
