@@ -260,7 +260,7 @@ class PtyTerminal:
                 return
             time.sleep(0.03)
 
-    def settle(self, quiet: float = 0.07, timeout: float = 10.0, answer: float = 0.6) -> bool:
+    def settle(self, quiet: float = 0.07, timeout: float = 10.0, answer: float = 0.3) -> bool:
         """Wait until the viewer has answered (written something, or ``answer`` seconds
         passed: some keys change nothing) and then written nothing for ``quiet``
         seconds (its frame is drawn); ``False`` if it never went quiet (a busy loop,

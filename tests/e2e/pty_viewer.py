@@ -152,7 +152,10 @@ class Viewer:
         self.term.wait_for(
             # The title counts the calls, or says the filter a person left on.
             lambda s: (
-                re.search(r"Tool calls( \(\d+\)| \d+ of \d+)", s) is not None
+                (
+                    re.search(r"Tool calls( \(\d+\)| \d+ of \d+)", s) is not None
+                    or "‖ end of the run" in s  # a last session without calls
+                )
                 and "reading…" not in s
                 and "loading…" not in s
             ),

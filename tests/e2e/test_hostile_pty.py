@@ -179,9 +179,9 @@ def verdict(viewer: Viewer, agent: str, victims: Path, baseline: bytes) -> list[
         baseline,
     )
     if status is None:
-        last = viewer.keys.entries[-1][1] if viewer.keys.entries else "none"
+        last = [label for _, label in viewer.keys.entries[-4:]]
         found.append(
-            f"the viewer did not exit after q (last key: {last!r}); screen:\n{viewer.term.text()}"
+            f"the viewer did not exit after q (last keys: {last!r}); screen:\n{viewer.term.text()}"
         )
     elif status != 0:
         found.append(f"exit status {status} after q, not 0")
