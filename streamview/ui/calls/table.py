@@ -346,10 +346,11 @@ class ToolCallTable(TableKeys):
         return strip
 
     def _empty_text(self) -> str:
-        """What an empty table says: no calls (yet), or none the filter lets through."""
+        """No calls (yet), or none the filter (kind and text from the stream) lets through."""
         total = self.total_calls
         if total and self.call_filter.active:
-            return f" no {self.call_filter.describe()} calls · esc shows all {total:,}"
+            kept = one_line(self.call_filter.describe(), 120)
+            return f" no {kept} calls · esc shows all {total:,}"
         done = self.input_ended or (self._session is not None and self._session.finished)
         return " no tool calls" if done else " no tool calls yet"
 
