@@ -18,7 +18,7 @@ from importlib.resources import files
 from typing import Any
 
 from streamview.core.export_calls import demote_headings
-from streamview.core.formatting import STATUS_MARK, format_duration, format_usage
+from streamview.core.formatting import STATUS_MARK, counted, format_duration, format_usage
 from streamview.core.html_export.detail import call_detail, dumps
 from streamview.core.html_export.markdown import render_markdown
 from streamview.core.linestore import LineStore
@@ -248,7 +248,8 @@ def to_html(
     page = _Page(store, thinking)
     counts = state.counts
     page.out.append(
-        f'<p class="counts">{len(state.sessions)} session(s) · {counts.total:,} lines · '
+        f'<p class="counts">{counted(len(state.sessions), "session")} · '
+        f"{counted(counts.total, 'line')} · "
         f"{counts.malformed:,} malformed · {counts.unknown:,} unknown</p>"
     )
     for number, session in enumerate(state.sessions, start=1):
