@@ -248,6 +248,26 @@ class PtyTerminal:
                 )
             time.sleep(0.03)
 
+    def continue_when_stopped(self, timeout: float = 10.0) -> None:
+        """After ctrl+z: wait until the viewer has stopped, as a shell job does, then
+        continue it as ``fg`` would (SIGCONT to its group).
+
+        Raises:
+            AssertionError: It never stopped (ctrl+z did not suspend it).
+        """
+        deadline = time.monotonic() + timeout
+        stat = Path(f"/proc/{self.process.pid}/stat")
+        while time.monotonic() < deadline and self.alive():
+            try:
+                state = stat.read_text().rpartition(")")[2].split()[0]
+            except (OSError, IndexError):
+                state = ""
+            if state in ("T", "t"):
+                os.killpg(self.process.pid, signal.SIGCONT)
+                return
+            time.sleep(0.02)
+        raise AssertionError("ctrl+z did not suspend the viewer (it never stopped)")
+
     def back_from_suspend(self, mark: int, timeout: float = 15.0) -> None:
         """If the viewer left its screen after ``mark`` (``o``, ``p``: it suspends for
         the editor or pager), wait until it is back: keys typed while it is away may

@@ -175,6 +175,8 @@ class Viewer:
         mark = self.term.mark()
         self.term.write(key_bytes(key) if not key.startswith("super+") else super_key(key))
         self.term.settle()
+        if key == "ctrl+z":  # the viewer stops as a shell job does: fg continues it
+            self.term.continue_when_stopped()
         if key != "q":  # o and p hand the terminal to the editor or pager for a while
             self.term.back_from_suspend(mark)
             self.term.settle()

@@ -302,7 +302,7 @@ class ViewerActions(CrashHooks, Suspension, SearchActions):
             )
         if problem and not self._settings_problem:
             self._settings_problem = problem
-            toast(self, safe(problem), severity="warning", timeout=5)
+            toast(self, safe(problem, limit=400), severity="warning", timeout=5)
 
     def action_table_filter_status(self) -> None:
         """F from another pane: the table's next status filter (it keeps the focus
@@ -352,13 +352,13 @@ class ViewerActions(CrashHooks, Suspension, SearchActions):
         cwd = session.cwd if session is not None else None
         command, note = handoff.open_command(call, cwd, cwd_map, self.feed.store)
         if command is None:
-            toast(self, safe(note), severity="warning", timeout=5)
+            toast(self, safe(note, limit=400), severity="warning", timeout=5)
             return
         problem = handoff.run_suspended(self, command)
         if problem:
-            toast(self, safe(problem), severity="error", timeout=5)
+            toast(self, safe(problem, limit=400), severity="error", timeout=5)
         elif note:
-            toast(self, safe(note), timeout=4)
+            toast(self, safe(note, limit=400), timeout=4)
 
     def action_page_result(self) -> None:
         """Show the chosen call's whole result in $PAGER."""
@@ -371,7 +371,7 @@ class ViewerActions(CrashHooks, Suspension, SearchActions):
         text = handoff.result_text(call, self.feed.store)
         problem = handoff.run_suspended(self, handoff.pager_command(), stdin_text=text)
         if problem:
-            toast(self, safe(problem), severity="error", timeout=5)
+            toast(self, safe(problem, limit=400), severity="error", timeout=5)
 
     def action_copy(self) -> None:
         """Copy the selected text, else the target of the tool call under the cursor."""
