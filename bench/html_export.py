@@ -31,15 +31,9 @@ sys.path.insert(0, str(HERE))
 
 import generate  # noqa: E402  (bench/ is a folder of scripts)
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+sys.path.insert(0, str(REPO))
+from tests.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+
 EVENTS = 150_000
 """About 10,000 tool calls in the synth run (6,805 in 100,000 events)."""
 
@@ -67,7 +61,7 @@ def browser_times(page: Path) -> tuple[float, float]:
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
         )
         try:
             tab = browser.new_context(offline=True).new_page()

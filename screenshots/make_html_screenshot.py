@@ -22,16 +22,10 @@ REPO = Path(__file__).resolve().parents[1]
 RECORDING = Path("recordings") / "success-multi-tool.ndjson"
 """Relative to the repository: the page's title is the name it was given."""
 OUT = REPO / "screenshots" / "html-export.png"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+
+sys.path.insert(0, str(REPO))
+from tests.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+
 EDIT = "details.call:has(.kind:text-is('edit'))"
 """The first edit: the picture shows a call opened, its diff coloured."""
 
@@ -72,7 +66,7 @@ def main() -> None:
         page = Path(folder) / "run.html"
         export(RECORDING, page)
         browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
         )
         try:
             shoot(browser, page, OUT)

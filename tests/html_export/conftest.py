@@ -9,19 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from tests.browser import CHROMIUM, CHROMIUM_ARGS
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @dataclass

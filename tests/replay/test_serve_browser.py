@@ -17,22 +17,13 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.browser import CHROMIUM, CHROMIUM_ARGS
 from tests.replay.served import DEADLINE, FINAL, OUTCOME, serving, wait_until
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page
 
 pytest.importorskip("textual_serve")
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 BROWSER_HOST = "127.0.0.2"
 
 CATCH_TERMINALS = """
