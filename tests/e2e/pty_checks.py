@@ -87,11 +87,20 @@ def problems(output: bytes, keys: KeyLog, markers: Iterable[bytes], baseline: by
 
     for match in STRING_SEQUENCE.finditer(output):
         body = match.group()
+        copy = OSC52.match(body)
+        if copy is not None and _decoded(copy.group(2)) is not None:
+            continue  # a copy: judged by what it copies, below
         if any(m in body for m in marks):
             report("a terminal string carrying the stream's text", *match.span())
     for match in OSC52.finditer(output):
-        if any(m in match.group() for m in marks):
-            continue  # the stream's own: said above
+        copied = _decoded(match.group(2))
+        if copied is not None and copied.encode() in marks:
+            # The stream's own clipboard write, whole: its payload is the marker.
+            report("a terminal string carrying the stream's text", *match.span())
+            continue
+        # A legitimate copy of the stream's (cleaned) text may hold the marker, and its
+        # base64 then the marker's base64 wherever the two line up: what counts is that
+        # it copies no control character.
         report_copy = _bad_copy(match.group(2))
         if report_copy:
             report(f"an OSC 52 clipboard write {report_copy}", *match.span())
@@ -124,6 +133,14 @@ def problems(output: bytes, keys: KeyLog, markers: Iterable[bytes], baseline: by
             report(f"{word.decode()} on the terminal", where, where + 400)
     found.extend(f"... {count - 2} more: {kind}" for kind, count in seen.items() if count > 2)
     return found
+
+
+def _decoded(payload: bytes) -> str | None:
+    """An OSC 52 payload's text, or ``None`` when it is not base64 of UTF-8."""
+    try:
+        return base64.b64decode(payload, validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        return None
 
 
 def _bad_copy(payload: bytes) -> str:

@@ -269,4 +269,4 @@ async def test_x_to_a_path_holding_markup_says_where_it_wrote_literally(tmp_path
         await wait_for(pilot, lambda: "exported" in toast_text(app), timeout=20)
         assert target.is_file()
         assert app.is_running
-        assert squash(f"exported {target} and [b]report.svg") in toast_text(app)
+        assert squash(f"exported {target}, [b]report.svg and [b]report.html") in toast_text(app)
