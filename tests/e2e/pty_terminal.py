@@ -67,6 +67,10 @@ C1_UTF8 = re.compile(rb"\xc2[\x80-\x9f]")
 STRINGS = re.compile(rb"\x1b[\]P_^X][^\x07\x1b]*(?:\x07|\x1b\\)?")
 """An OSC, DCS, APC, PM or SOS string (or its start, cut at the end of a read)."""
 LONE_ESCAPE = re.compile(rb"\x1b(?!\[)")
+UNFINISHED = re.compile(rb"\x1b(?:\[[0-?]*[ -/]*|[\]P_^X][^\x07\x1b]*)?\Z")
+"""A sequence cut by the end of a read (``ESC``, ``ESC [ 0``, an open OSC): held back
+until the next read completes it, or ``ESC`` alone would be taken for a lone one and
+its ``[0m`` drawn as text."""
 """An escape that starts no CSI: Textual draws with CSI only (``ESC D`` would scroll)."""
 
 
@@ -127,6 +131,8 @@ class PtyTerminal:
         self._lock = threading.Lock()
         self._screen = pyte.Screen(columns, rows)
         self._stream = pyte.ByteStream(self._screen)
+        self._pending = b""
+        """The end of the last read, held back: a sequence it began is not complete."""
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         environ = {k: v for k, v in env.items() if k not in ("LINES", "COLUMNS", "TEXTUAL")}
@@ -161,8 +167,12 @@ class PtyTerminal:
             with self._lock:
                 self.output += data
                 # pyte on a sequence it cannot parse: the screen may lag, the bytes remain.
+                pending = self._pending + data
+                cut = UNFINISHED.search(pending)
+                at = cut.start() if cut is not None else len(pending)
+                self._pending = pending[at:]
                 with contextlib.suppress(Exception):
-                    self._stream.feed(for_screen(data))
+                    self._stream.feed(for_screen(pending[:at]))
             self._answer(data)
 
     def _answer(self, data: bytes) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -201,6 +202,9 @@ async def test_a_slow_growing_tail_is_rendered_less_often_but_never_left_stale()
         await pilot.pause()
         entry = transcript._entries[-1]
         entry.cost = 0.05  # pretend the tail took 50 ms: wait about 200 ms
+        # ... and that it was rendered just now: on a loaded machine more than those
+        # 200 ms could pass between the pause above and the sync below.
+        entry.rendered_at = time.monotonic()
         stream.text("second = 2\n", delta=True)
         transcript.sync()
         assert "second = 2" not in "\n".join(s.text for s in entry.lines or ())
