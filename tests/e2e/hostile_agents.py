@@ -114,12 +114,20 @@ def _json_inside(text: str) -> Any:
     return found if isinstance(found, dict | list) else None
 
 
+def _names_a_record(path: list[Any]) -> bool:
+    """Whether the string at ``path`` is a record's type or an id (``session_id``,
+    ``sessionID``, ``id``...): grown, the longest line had a session id of its own, and
+    the stream rightly folded into three sessions (the line's and the id's on either side)."""
+    name = str(path[-1]).lower() if path else ""
+    return name == "type" or name.endswith("id")
+
+
 def _grow_longest(record: Any, text: str) -> Any:
     """``record`` with its longest string grown to :data:`HUGE` characters."""
     paths: list[tuple[int, list[Any]]] = []
 
     def walk(value: Any, path: list[Any]) -> None:
-        if isinstance(value, str) and value != DEEP and path[-1:] != ["type"]:
+        if isinstance(value, str) and value != DEEP and not _names_a_record(path):
             paths.append((len(value), path))
         elif isinstance(value, dict):
             for name, item in value.items():

@@ -131,14 +131,6 @@ def route(hostile: str, path: Path) -> list[Step]:
         viewer.press("c")
 
     def raw_json(viewer: Viewer) -> None:
-        viewer.go("main")
-        # The hostile Cursor and Kilo streams fold into three sessions (their 10 MB
-        # line starts one: an open bug, see the closing note of 2026-11-28), and the
-        # search may have moved to one without calls: go back to one that has some.
-        for _ in range(3):
-            if "no tool calls" not in viewer.term.text():
-                break
-            viewer.press("[")
         viewer.go("details")
         viewer.press("c")
         viewer.press("r")

@@ -94,6 +94,9 @@ class Walk:
     app: StreamviewApp
     feed: PlaybackFeed
     handed: list[tuple[str, ...]] = field(default_factory=list)
+    noted: list[str] = field(default_factory=list)
+    """Every toast shown, kept: a toast of 3 s could expire before a slow machine's
+    settle was over (CI saw Suspend's toast gone, notes empty)."""
 
     def seen(self) -> Seen:
         app, feed = self.app, self.feed
@@ -122,7 +125,7 @@ class Walk:
             search_open=bool(app.search_box.display),
             filter_open=bool(app.filter_box.display),
             search_at=app.search_at,
-            notes=tuple(str(n.message) for n in app._notifications),
+            notes=tuple(self.noted),
             clipboard=app.clipboard,
             returned=app.return_value,
             log_cursor=logs.first().cursor if logs else None,
@@ -374,6 +377,13 @@ async def test_every_palette_entry_does_what_its_name_says(
         cwd_map=[("/home/dev/src/tidepool", str(checkout))],
     )
     walk = Walk(app, feed)
+    shown = app.notify
+
+    def keep(message: str, *args: Any, **kwargs: Any) -> None:
+        walk.noted.append(str(message))
+        shown(message, *args, **kwargs)
+
+    monkeypatch.setattr(app, "notify", keep)
 
     def hand_over(_app: object, command: list[str], stdin_text: str | None = None) -> None:
         walk.handed.append(tuple(command))
