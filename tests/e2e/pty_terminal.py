@@ -278,17 +278,20 @@ class PtyTerminal:
             time.sleep(0.02)
         raise AssertionError("ctrl+z did not suspend the viewer (it never stopped)")
 
-    def back_from_suspend(self, mark: int, timeout: float = 15.0) -> None:
+    def back_from_suspend(self, mark: int, timeout: float = 15.0) -> bool:
         """If the viewer left its screen after ``mark`` (``o``, ``p``: it suspends for
         the editor or pager), wait until it is back: keys typed while it is away may
-        be dropped when it resumes."""
+        be dropped when it resumes. Whether it had left."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and self.alive():
             after = self.since(mark)
             left = after.find(b"\x1b[?1049l")
-            if left < 0 or b"\x1b[?1049h" in after[left:]:
-                return
+            if left < 0:
+                return False
+            if b"\x1b[?1049h" in after[left:]:
+                return True
             time.sleep(0.03)
+        return True
 
     def settle(self, quiet: float = 0.07, timeout: float = 10.0, answer: float = 0.3) -> bool:
         """Wait until the viewer has answered (written something, or ``answer`` seconds

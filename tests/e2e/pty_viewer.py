@@ -177,8 +177,10 @@ class Viewer:
         self.term.settle()
         if key == "ctrl+z":  # the viewer stops as a shell job does: fg continues it
             self.term.continue_when_stopped()
-        if key != "q":  # o and p hand the terminal to the editor or pager for a while
-            self.term.back_from_suspend(mark)
+        # o and p hand the terminal to the editor or pager for a while: once back, its
+        # frame is drawn anew (a second settle after every key cost 0.3 s of waiting
+        # for an answer that never came: a third of the pty tests' time).
+        if key != "q" and self.term.back_from_suspend(mark):
             self.term.settle()
         if key != "q":
             self.alive_or_fail()

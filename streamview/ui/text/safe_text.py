@@ -150,11 +150,30 @@ def without_controls(text: str) -> tuple[str, int]:
     return kept, len(text) - len(kept)
 
 
+CLIPBOARD_LIMIT = 2**20
+"""The most ``c`` puts on the clipboard, in bytes. The copy goes through the terminal
+(OSC 52, base64): a 10 MB value was 13 MB written to the terminal, which froze the
+viewer's output for 40 s in a pty, and terminals cap or drop such a copy anyway."""
+
+
 def copy_text(app: App[Any], value: str, what: Safe, *, command: bool = False) -> None:
     """Put ``value`` (untrusted) on the clipboard without its control characters, and
     say what was copied (``what``), what was taken out, and whether a ``command`` for
     a shell runs more than one line."""
     kept, removed = without_controls(value)
+    size = len(kept.encode("utf-8", "surrogatepass"))
+    if size > CLIPBOARD_LIMIT:
+        toast(
+            app,
+            Safe(
+                f"Not copied: {what.plain} is {size / 2**20:,.1f} MiB, over the "
+                f"{CLIPBOARD_LIMIT // 2**20} MiB a terminal's clipboard takes (x exports it)",
+                _KEY,
+            ),
+            severity="warning",
+            timeout=6,
+        )
+        return
     app.copy_to_clipboard(kept)
     lines = kept.count("\n") + 1
     note = what.plain

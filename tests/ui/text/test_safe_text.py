@@ -5,8 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.app import App
 
-from streamview.ui.text.safe_text import Safe, phrase, safe, without_controls
+from streamview.ui.text.safe_text import (
+    CLIPBOARD_LIMIT,
+    Safe,
+    copy_text,
+    phrase,
+    safe,
+    without_controls,
+)
 
 
 def test_stream_text_is_kept_as_plain_text_not_markup() -> None:
@@ -59,3 +67,18 @@ def test_copying_counts_what_was_left_out() -> None:
 
 def test_an_unended_sequence_takes_no_more_than_its_line() -> None:
     assert without_controls("a\x1b]52;c;QQ==\nrm -rf ~")[0] == "a\nrm -rf ~"
+
+
+async def test_a_value_too_long_for_the_clipboard_is_not_copied_and_says_so() -> None:
+    """A 10 MB target once went to the terminal as 13 MB of OSC 52: the viewer wrote
+    for 40 s. Over the limit nothing is copied, and the toast says why and what to do."""
+    app: App[None] = App()
+    async with app.run_test() as pilot:
+        copy_text(app, "x" * (CLIPBOARD_LIMIT + 1), safe("the target"))
+        await pilot.pause()
+        assert app.clipboard == ""
+        (note,) = [str(n.message) for n in app._notifications]
+        assert note.startswith("Not copied: the target is 1.0 MiB, over the 1 MiB")
+        assert "x exports it" in note
+        copy_text(app, "y" * CLIPBOARD_LIMIT, safe("the target"))
+        assert app.clipboard == "y" * CLIPBOARD_LIMIT
