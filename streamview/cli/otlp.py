@@ -131,10 +131,10 @@ def main_export(args: argparse.Namespace) -> int:
             say(empty_input(source, size[0]))
             status = EXIT_USAGE
             continue
-        spans = spans_of(state, content=args.otlp_content)
+        spans = spans_of(state, content=args.otlp_content, anchor_ms=_changed_ms(source))
         timeless = len(state.sessions) - sum(1 for span in spans if span.parent_id is None)
         if timeless:
-            say(f"{name}: {counted(timeless, 'session')} with no time in the stream: not sent")
+            say(f"{name}: {counted(timeless, 'session')} with no time to give: not sent")
         traces += len(state.sessions) - timeless
         sender.send(spans)
     sender.close(EXPORT_GRACE)
@@ -152,3 +152,15 @@ def _measured(source: Source, size: list[int]) -> Iterator[bytes]:
     for chunk in source.chunks(threading.Event()):
         size[0] += len(chunk)
         yield chunk
+
+
+def _changed_ms(source: Source) -> int | None:
+    """When a recorded file last changed (epoch ms): the end of a stream that says no
+    time of its own (Claude Code's, Codex's); ``None`` for stdin."""
+    path = source.path
+    if path is None:
+        return None
+    try:
+        return path.stat().st_mtime_ns // 1_000_000
+    except OSError:
+        return None

@@ -8,7 +8,10 @@ conventions (``gen_ai.*``), with the OpenInference attributes Phoenix and Langfu
 read (``openinference.span.kind``, ``session.id``, ``input.value``/``output.value``).
 
 Times come from the stream: a recording's arrival times, else the records' own times;
-never from when the export runs. Ids are derived from the session and call ids, so
+never from when the export runs. A stream that says no time at all (Claude Code's,
+Codex's) is placed before an anchor its caller gives (the recording's last change),
+lasting what its result says, its calls placed by line, and its root span says
+``streamview.timing = estimated``. Ids are derived from the session and call ids, so
 sending the same run twice gives the same spans (a backend keeps one of each).
 
 Content (the prompt, the answer, a call's arguments and result) is sent only when
@@ -47,6 +50,9 @@ UNSET = "unset"
 
 _FAILED_CALLS = frozenset({tools.FAILED, tools.ERROR, tools.REJECTED, tools.INTERRUPTED})
 """Call statuses that make its span's status an error."""
+
+_DEPTH = 64
+"""Levels of a call's arguments sent, at most."""
 
 AttributeValue = str | int | float | bool
 
@@ -132,9 +138,9 @@ def call_times(call: ToolCall) -> tuple[int, int] | None:
     return None
 
 
-def session_times(session: Session) -> tuple[int, int] | None:
-    """A session's start and end (epoch ms), covering its calls; ``None`` when the
-    stream says no time at all."""
+def stream_times(session: Session) -> tuple[int, int] | None:
+    """A session's start and end (epoch ms) as its stream says them, covering its
+    calls; ``None`` when the stream says no time at all."""
     points: list[int] = []
     if session.first_time_ms is not None:
         points.append(session.first_time_ms)
@@ -147,6 +153,48 @@ def session_times(session: Session) -> tuple[int, int] | None:
     return (min(points), max(points)) if points else None
 
 
+@dataclass(frozen=True, slots=True)
+class Window:
+    """When a session ran (epoch ms), and whether the stream said so or it is estimated."""
+
+    start_ms: int
+    end_ms: int
+    estimated: bool = False
+    """The stream holds no time (Claude Code's, Codex's): the session ends at the
+    anchor its caller gave (a recording's last change) and lasted what its result
+    says; its calls are placed by line between the two."""
+
+    def at_line(self, line: int | None, first: int, last: int) -> int:
+        """The time of ``line`` of a session of lines ``first``..``last``, by line."""
+        if line is None or last <= first:
+            return self.start_ms
+        share = min(max((line - first) / (last - first), 0.0), 1.0)
+        return self.start_ms + round((self.end_ms - self.start_ms) * share)
+
+
+def session_window(session: Session, anchor_ms: int | None = None) -> Window | None:
+    """When the session ran: :func:`stream_times`, else ending at ``anchor_ms`` and
+    lasting its result's ``duration_ms`` (estimated); ``None`` when neither is known."""
+    times = stream_times(session)
+    if times is not None:
+        return Window(*times)
+    if anchor_ms is None:
+        return None
+    lasted = session.outcome.duration_ms
+    lasted = lasted if lasted is not None and lasted > 0 else 0
+    return Window(anchor_ms - lasted, anchor_ms, estimated=True)
+
+
+def _call_window(session: Session, call: ToolCall, window: Window) -> tuple[int, int]:
+    times = call_times(call)
+    if times is not None:
+        return times
+    first, last = session.first_line, session.last_line or session.first_line
+    start = window.at_line(call.started_line or call.completed_line, first, last)
+    end = window.at_line(call.completed_line or last, first, last)
+    return start, max(start, end)
+
+
 def _put(attributes: dict[str, AttributeValue], name: str, value: object) -> None:
     if value is None or value == "":
         return
@@ -154,6 +202,26 @@ def _put(attributes: dict[str, AttributeValue], name: str, value: object) -> Non
         attributes[name] = one_line(value, NAME_LIMIT)
     elif isinstance(value, bool | int | float):
         attributes[name] = value
+
+
+def _cleaned(value: object, depth: int = 0) -> object:
+    """A JSON value with every string cleaned of escapes (JSON's ``\\u001b`` decodes
+    back to one), cut below :data:`_DEPTH` levels."""
+    if isinstance(value, str):
+        return clean(value)
+    if depth >= _DEPTH and isinstance(value, dict | list):
+        return "…"
+    if isinstance(value, dict):
+        return {clean(str(k)): _cleaned(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_cleaned(item, depth + 1) for item in value]
+    return value
+
+
+def _put_id(attributes: dict[str, AttributeValue], name: str, value: str | None) -> None:
+    """An id as it is (Cursor's call ids hold a newline), cleaned of escapes and capped."""
+    if value:
+        attributes[name] = clean(value[:NAME_LIMIT])
 
 
 def _usage(attributes: dict[str, AttributeValue], session: Session) -> None:
@@ -173,9 +241,12 @@ def _usage(attributes: dict[str, AttributeValue], session: Session) -> None:
 
 
 def root_span(
-    session: Session, notices: Sequence[Event] = (), content: bool = False
+    session: Session,
+    notices: Sequence[Event] = (),
+    content: bool = False,
+    window: Window | None = None,
 ) -> SpanRecord | None:
-    """The session's ``invoke_agent`` span; ``None`` when the stream holds no time.
+    """The session's ``invoke_agent`` span; ``None`` when no time is known for it.
 
     Args:
         session: A session of the fold (finished, or still running: its end is then
@@ -183,21 +254,24 @@ def root_span(
         notices: The fold's notices (:attr:`StreamState.notices`): those within the
             session's lines become the span's events.
         content: Add the prompt and the answer (``input.value``, ``output.value``).
+        window: When it ran (default: :func:`session_window` of the stream alone).
     """
-    times = session_times(session)
-    if times is None:
+    window = window or session_window(session)
+    if window is None:
         return None
+    times = (window.start_ms, window.end_ms)
     agent = session.agent or "agent"
     attributes: dict[str, AttributeValue] = {
         "gen_ai.operation.name": "invoke_agent",
         "openinference.span.kind": "AGENT",
         "streamview.tool_calls": len(session.tool_calls),
+        "streamview.timing": "estimated" if window.estimated else "stream",
     }
     _put(attributes, "gen_ai.agent.name", agent)
     _put(attributes, "gen_ai.request.model", session.model)
     _put(attributes, "llm.model_name", session.model)
-    _put(attributes, "gen_ai.conversation.id", session.session_id)
-    _put(attributes, "session.id", session.session_id)
+    _put_id(attributes, "gen_ai.conversation.id", session.session_id)
+    _put_id(attributes, "session.id", session.session_id)
     _put(attributes, "streamview.cwd", session.cwd)
     outcome = session.outcome
     _put(attributes, "streamview.outcome", outcome.status)
@@ -228,19 +302,23 @@ def root_span(
         attributes=attributes,
         status=status,
         status_message=message,
-        events=tuple(_notice_events(session, notices, times, content)),
+        events=tuple(_notice_events(session, notices, window, content)),
         key="root",
     )
 
 
-def call_span(session: Session, call: ToolCall, content: bool = False) -> SpanRecord | None:
+def call_span(
+    session: Session, call: ToolCall, content: bool = False, window: Window | None = None
+) -> SpanRecord | None:
     """A tool call's ``execute_tool`` span; ``None`` when no time is known for it.
 
-    Its parent is the subagent call it was made under, else the session's root.
+    Its parent is the subagent call it was made under, else the session's root. A
+    call the stream gives no time is placed by its lines within ``window``.
     """
-    times = call_times(call) or session_times(session)
-    if times is None:
+    window = window or session_window(session)
+    if window is None:
         return None
+    times = _call_window(session, call, window)
     attributes: dict[str, AttributeValue] = {
         "gen_ai.operation.name": "execute_tool",
         "openinference.span.kind": "TOOL",
@@ -250,14 +328,14 @@ def call_span(session: Session, call: ToolCall, content: bool = False) -> SpanRe
     _put(attributes, "gen_ai.tool.name", call.kind)
     _put(attributes, "tool.name", call.kind)
     _put(attributes, "streamview.tool.kind", shared_kind(call.kind))
-    _put(attributes, "gen_ai.tool.call.id", call.call_id)
+    _put_id(attributes, "gen_ai.tool.call.id", call.call_id)
     _put(attributes, "streamview.tool.target", call.target)
-    _put(attributes, "session.id", session.session_id)
+    _put_id(attributes, "session.id", session.session_id)
     duration = call.duration_ms
     _put(attributes, "streamview.tool.duration_ms", duration)
     if content:
         if call.args:
-            attributes["input.value"] = capped(dumps_for_terminal(call.args))
+            attributes["input.value"] = capped(dumps_for_terminal(_cleaned(call.args)))
             attributes["input.mime_type"] = "application/json"
         if call.summary:
             attributes["output.value"] = capped(call.summary)
@@ -286,15 +364,17 @@ def call_span(session: Session, call: ToolCall, content: bool = False) -> SpanRe
 
 
 def _notice_events(
-    session: Session, notices: Sequence[Event], times: tuple[int, int], content: bool
+    session: Session, notices: Sequence[Event], window: Window, content: bool
 ) -> Iterable[SpanEvent]:
     """The notices within the session's lines, as span events (in order)."""
-    last = session.last_line or session.first_line
+    first, last = session.first_line, session.last_line or session.first_line
     for notice in notices:
-        if not session.first_line <= notice.line <= last:
+        if not first <= notice.line <= last:
             continue
         when = notice.recv_ms if notice.recv_ms is not None else notice.timestamp_ms
-        moment = _ns(min(max(when, times[0]), times[1]) if when is not None else times[0])
+        if when is None:
+            when = window.at_line(notice.line, first, last)
+        moment = _ns(min(max(when, window.start_ms), window.end_ms))
         attributes: dict[str, AttributeValue] = {"streamview.line": notice.line}
         if isinstance(notice, AgentNotice):
             name = notice.topic
@@ -314,11 +394,18 @@ def _notice_events(
 
 
 def session_spans(
-    session: Session, notices: Sequence[Event] = (), content: bool = False
+    session: Session,
+    notices: Sequence[Event] = (),
+    content: bool = False,
+    window: Window | None = None,
 ) -> list[SpanRecord]:
-    """Every span of a session: its calls' spans, then its root span."""
-    spans = [call_span(session, call, content) for call in session.tool_calls]
-    spans.append(root_span(session, notices, content))
+    """Every span of a session: its calls' spans, then its root span (none when no
+    time is known for it: see :func:`session_window`)."""
+    window = window or session_window(session)
+    if window is None:
+        return []
+    spans = [call_span(session, call, content, window) for call in session.tool_calls]
+    spans.append(root_span(session, notices, content, window))
     return [span for span in spans if span is not None]
 
 
@@ -334,9 +421,25 @@ def finished_calls(session: Session, sent: set[str]) -> list[ToolCall]:
     ]
 
 
-def spans_of(state: StreamState, content: bool = False) -> list[SpanRecord]:
-    """Every span of every session of a folded stream (:func:`session_spans`)."""
+def spans_of(
+    state: StreamState, content: bool = False, anchor_ms: int | None = None
+) -> list[SpanRecord]:
+    """Every span of every session of a folded stream (:func:`session_spans`).
+
+    Args:
+        state: The fold.
+        content: Send prompts, answers, arguments and results.
+        anchor_ms: For a stream that says no time: when it ended (a recording's last
+            change). Its last session ends then, an earlier one when the next began.
+    """
+    windows: list[Window | None] = []
+    for session in reversed(state.sessions):
+        window = session_window(session, anchor_ms)
+        windows.append(window)
+        if window is not None:
+            anchor_ms = window.start_ms
     spans: list[SpanRecord] = []
-    for session in state.sessions:
-        spans.extend(session_spans(session, state.notices, content))
+    for session, window in zip(state.sessions, reversed(windows), strict=True):
+        if window is not None:
+            spans.extend(session_spans(session, state.notices, content, window))
     return spans
