@@ -331,8 +331,6 @@ def call_span(
     _put_id(attributes, "gen_ai.tool.call.id", call.call_id)
     _put(attributes, "streamview.tool.target", call.target)
     _put_id(attributes, "session.id", session.session_id)
-    duration = call.duration_ms
-    _put(attributes, "streamview.tool.duration_ms", duration)
     if content:
         if call.args:
             attributes["input.value"] = capped(dumps_for_terminal(_cleaned(call.args)))
