@@ -4,6 +4,7 @@ changes nothing of the run but one line on stderr."""
 from __future__ import annotations
 
 import importlib.util
+import signal
 import subprocess
 import sys
 import time
@@ -89,3 +90,31 @@ def test_a_backend_that_is_down_leaves_the_run_as_it_was(tmp_path: Path) -> None
     said = f"--otlp: 2 of 2 spans not delivered to {url}/v1/traces: connection refused"
     assert success.stderr.count("--otlp") == 1 and said in success.stderr
     assert success.stdout.rstrip().endswith("== success · in 300ms")
+
+
+def test_a_signal_ends_the_trace_too(tmp_path: Path) -> None:
+    """SIGTERM mid-call: streamview exits 143 as always, and the open call (now
+    interrupted) and the run's root span were both sent (to a closed port: 2 of 2)."""
+    record = tmp_path / "run.ndjson"
+    url = f"http://127.0.0.1:{closed_port()}"
+    command = [sys.executable, "-m", "streamview", "run", "--print", "--record", str(record)]
+    command += ["--otlp", "--otlp-endpoint", url, "--", sys.executable]
+    run = subprocess.Popen(
+        [*command, str(AGENTS / "sigint.py")],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+    )
+    try:
+        _wait_for(lambda: record.exists() and record.read_bytes().count(b"\n") == 3, "the call")
+        run.send_signal(signal.SIGTERM)
+        out, err = run.communicate(timeout=60)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    assert run.returncode == 143, err
+    assert "⚠ read README.md · interrupted" in out
+    assert f"--otlp: 2 of 2 spans not delivered to {url}/v1/traces" in err
