@@ -25,7 +25,7 @@ Send recorded runs to a tracing backend as OpenTelemetry traces (OTLP over HTTP)
 one trace per session, a root span `invoke_agent` for the agent's run and a child span
 `execute_tool` per tool call, with their real times from the recording. Prompts,
 answers, arguments and results are sent only with --otlp-content. Needs the optional
-OpenTelemetry SDK: pip install 'streamview[otlp]'.
+OpenTelemetry SDK (the otlp extra: pip install -e '.[otlp]' in streamview's checkout).
 
 Where to: --otlp-endpoint, else OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or
 OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318. Headers from
@@ -50,7 +50,7 @@ EXPORT_GRACE = 30.0
 
 def add_otlp_options(parser: argparse.ArgumentParser, required: bool = False) -> None:
     """``--otlp`` and the options that say where and what it sends."""
-    group = parser.add_argument_group("tracing (OpenTelemetry, needs streamview[otlp])")
+    group = parser.add_argument_group("tracing (OpenTelemetry: needs the otlp extra)")
     group.add_argument(
         "--otlp",
         action="store_true",

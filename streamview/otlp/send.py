@@ -28,10 +28,9 @@ if TYPE_CHECKING:
     from opentelemetry.sdk.trace import ReadableSpan
     from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
 
-MISSING_SDK = (
-    "--otlp needs the OpenTelemetry SDK, which is not installed: pip install 'streamview[otlp]'"
-)
+MISSING_SDK = "--otlp needs the OpenTelemetry SDK and its OTLP exporter, not installed here: "
 _EXPORTER_MODULE = "opentelemetry.exporter.otlp.proto.http.trace_exporter"
+_REQUIREMENTS = "opentelemetry-sdk opentelemetry-exporter-otlp-proto-http"
 QUEUE_SIZE = 8192
 """Spans waiting to be sent at most; more are dropped (and counted)."""
 BATCH_SIZE = 256
@@ -43,7 +42,7 @@ SCHEDULE_MS = 500
 
 
 class OtlpUnavailable(RuntimeError):
-    """The OpenTelemetry SDK is not installed (``streamview[otlp]``)."""
+    """The OpenTelemetry SDK is not installed (the ``otlp`` extra)."""
 
 
 def sdk_available() -> None:
@@ -52,7 +51,10 @@ def sdk_available() -> None:
         for module in ("opentelemetry.sdk.trace", _EXPORTER_MODULE):
             importlib.import_module(module)
     except ImportError as error:
-        raise OtlpUnavailable(MISSING_SDK) from error
+        from streamview.serve import install_hint
+
+        hint = install_hint(extra="otlp", requirement=_REQUIREMENTS)
+        raise OtlpUnavailable(MISSING_SDK + hint) from error
 
 
 class _LastReason(logging.Handler):
@@ -214,6 +216,8 @@ class SpanSender:
                 failed = self._log.failed_at
                 if failed is not None and time.monotonic() - failed >= FAILURE_PATIENCE:
                     break  # the backend refuses or is gone: its retries are not waited for
+            if stopping.is_alive() and self._log.reason is None:
+                self._log.reason = f"no answer within {grace_s:g} s"
         return self.dropped
 
     @property

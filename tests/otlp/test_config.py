@@ -79,4 +79,5 @@ def test_without_the_sdk_otlp_says_how_to_install_it(
     monkeypatch.setitem(sys.modules, "opentelemetry.sdk.trace", None)
     assert main(["export", "--otlp", str(RECORDINGS[0])]) == 2
     err = capsys.readouterr().err
-    assert "pip install 'streamview[otlp]'" in err and err.count("\n") == 1
+    assert "--otlp needs the OpenTelemetry SDK" in err and err.count("\n") == 1
+    assert "-m pip install -e " in err and "[otlp]" in err
