@@ -35,7 +35,7 @@ QUEUE_SIZE = 8192
 """Spans waiting to be sent at most; more are dropped (and counted)."""
 BATCH_SIZE = 256
 CLOSE_STEP = 0.05
-FAILURE_PATIENCE = 0.25
+FAILURE_PATIENCE = 0.1
 """Once the SDK says an export failed, how long closing still waits for its retries."""
 SCHEDULE_MS = 500
 """A live run's spans wait at most this long before their batch leaves."""
