@@ -8,21 +8,18 @@ Phoenix is large (some 850 MB): `.ci/run` installs it in its own virtual environ
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from streamview.core.otlp_spans import spans_of
-from tests.otlp.helpers import RECORDINGS, REPO, closed_port, folded
+from tests.otlp.helpers import RECORDINGS, REPO, folded
+from tests.otlp.phoenix_server import Phoenix, phoenix_program, running_phoenix
 
 pytestmark = pytest.mark.timeout(300)  # Phoenix's start is the first test's setup
 
@@ -33,94 +30,19 @@ CAPTURES = [
 ]
 """A real capture of each of three agents (their SOURCES.md say where from)."""
 AGENTS = REPO / "tests" / "run" / "agents"
-START_SECONDS = 240.0
-"""Phoenix's first start makes its database: some 20 s on a busy 2-core machine."""
-
-
-def _phoenix_program() -> Path:
-    named = os.environ.get("STREAMVIEW_PHOENIX")
-    program = Path(named) if named else REPO / ".venv-phoenix" / "bin" / "phoenix"
-    if not program.exists():
-        pytest.skip(f"Phoenix is not installed ({program}; .ci/run installs it)")
-    return program
-
-
-class Phoenix:
-    """A Phoenix server of the test's own, and its REST API."""
-
-    def __init__(self, port: int) -> None:
-        self.url = f"http://127.0.0.1:{port}"
-
-    def get(self, path: str) -> Any:
-        with urllib.request.urlopen(self.url + path, timeout=10) as answer:
-            return json.loads(answer.read())
-
-    def spans(self, project: str) -> list[dict[str, Any]]:
-        """Every span of a project (empty while the project does not exist)."""
-        found: list[dict[str, Any]] = []
-        cursor = ""
-        while True:
-            try:
-                page = self.get(f"/v1/projects/{project}/spans?limit=1000{cursor}")
-            except urllib.error.HTTPError as error:
-                if error.code == 404:
-                    return []
-                raise
-            found.extend(page["data"])
-            if not page.get("next_cursor"):
-                return found
-            cursor = f"&cursor={page['next_cursor']}"
-
-    def wait_for_spans(self, project: str, count: int) -> list[dict[str, Any]]:
-        """The project's spans once it holds ``count`` of them (Phoenix ingests later)."""
-        deadline = time.monotonic() + 60
-        while True:
-            spans = self.spans(project)
-            if len(spans) >= count:
-                return spans
-            assert time.monotonic() < deadline, f"{len(spans)} of {count} spans in Phoenix"
-            time.sleep(0.2)
 
 
 @pytest.fixture(scope="module")
 def phoenix(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Phoenix]:
-    program = _phoenix_program()
-    port, grpc = closed_port(), closed_port()
-    env = dict(os.environ)
-    env.update(
-        PHOENIX_WORKING_DIR=str(tmp_path_factory.mktemp("phoenix")),
-        PHOENIX_PORT=str(port),
-        PHOENIX_GRPC_PORT=str(grpc),
-        PHOENIX_HOST="127.0.0.1",
-        PHOENIX_TELEMETRY_ENABLED="false",
-    )
-    log = tmp_path_factory.mktemp("phoenix-log") / "phoenix.log"
-    with log.open("wb") as output:
-        server = subprocess.Popen(
-            [str(program), "serve"], env=env, stdout=output, stderr=subprocess.STDOUT
-        )
-    backend = Phoenix(port)
-    started = time.monotonic()
+    program = phoenix_program()
+    if program is None:
+        pytest.skip("Phoenix is not installed (.ci/run installs it in .venv-phoenix)")
     try:
-        while True:
-            try:
-                backend.get("/v1/projects")
-                break
-            except (OSError, ValueError):
-                pass
-            if server.poll() is not None or time.monotonic() - started > START_SECONDS:
-                tail = log.read_text(errors="replace")[-2000:]
-                pytest.fail(f"Phoenix did not start (exit {server.poll()}):\n{tail}")
-            time.sleep(0.25)
-        sys.stderr.write(f"\nPhoenix started in {time.monotonic() - started:.1f} s\n")
-        yield backend
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        with running_phoenix(program, tmp_path_factory.mktemp("phoenix")) as backend:
+            sys.stderr.write(f"\nPhoenix started in {backend.started_in:.1f} s\n")
+            yield backend
+    except RuntimeError as error:
+        pytest.fail(str(error))
 
 
 def _streamview(*arguments: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
