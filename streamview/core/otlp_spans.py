@@ -407,18 +407,6 @@ def session_spans(
     return [span for span in spans if span is not None]
 
 
-def finished_calls(session: Session, sent: set[str]) -> list[ToolCall]:
-    """The session's calls that ended and whose span is not in ``sent`` yet (keys of
-    :func:`span_id_of`'s form, ``<session key>/call:<id>``): a live run sends each
-    call's span as it ends."""
-    prefix = session_key(session)
-    return [
-        call
-        for call in session.tool_calls
-        if call.status != tools.RUNNING and f"{prefix}/call:{call.call_id}" not in sent
-    ]
-
-
 def spans_of(
     state: StreamState, content: bool = False, anchor_ms: int | None = None
 ) -> list[SpanRecord]:

@@ -15,7 +15,9 @@ import queue
 import threading
 from collections.abc import Callable
 
-from streamview.core.otlp_spans import call_span, finished_calls, session_key, session_spans
+import streamview.core.tools as tools
+from streamview.core.model import ToolCall
+from streamview.core.otlp_spans import call_span, session_key, session_spans
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState
 from streamview.otlp.send import SpanSender
@@ -42,6 +44,11 @@ class LiveForwarder:
         self._reader = EventReader(agent=agent)
         self._lines: queue.SimpleQueue[tuple[bytes, int] | None] = queue.SimpleQueue()
         self._sent: set[str] = set()
+        """``<session key>/<span key>`` of every span sent."""
+        self._seen: dict[int, int] = {}
+        """Calls of each session (by index) looked at so far."""
+        self._open: dict[int, list[ToolCall]] = {}
+        """Calls of each session seen still running at the last look."""
         self._closed = False
         self._thread = threading.Thread(target=self._work, name="streamview-otlp", daemon=True)
         self._thread.start()
@@ -63,17 +70,31 @@ class LiveForwarder:
                 self._send_finished()
 
     def _send_finished(self) -> None:
+        """Send the spans of the calls that ended since the last look: only the calls
+        still open are looked at again, so a run of 10,000 calls costs no more per line
+        than a short one."""
+        spans = []
         for session in self.state.sessions:
-            calls = finished_calls(session, self._sent)
-            if not calls:
+            seen = self._seen.get(session.index, 0)
+            calls = session.tool_calls
+            waiting = self._open.setdefault(session.index, [])
+            if len(calls) > seen:
+                waiting.extend(calls[seen:])
+                self._seen[session.index] = len(calls)
+            if not waiting:
                 continue
             prefix = session_key(session)
-            spans = []
-            for call in calls:
+            still_open = []
+            for call in waiting:
+                if call.status == tools.RUNNING:
+                    still_open.append(call)
+                    continue
                 self._sent.add(f"{prefix}/call:{call.call_id}")
                 span = call_span(session, call, self.content)
                 if span is not None:
                     spans.append(span)
+            self._open[session.index] = still_open
+        if spans:
             self.sender.send(spans)
 
     def close(
