@@ -57,27 +57,29 @@ def sdk_available() -> None:
         raise OtlpUnavailable(MISSING_SDK + hint) from error
 
 
-class _LastReason(logging.Handler):
-    """Keeps the SDK's last warning (why an export failed), shows none of them."""
+class _FirstReason(logging.Handler):
+    """Keeps the SDK's first warning (why an export failed), shows none of them."""
 
     def __init__(self) -> None:
         super().__init__(logging.WARNING)
         self.reason: str | None = None
         self.failed_at: float | None = None
-        """``time.monotonic()`` of the SDK's last warning."""
+        """``time.monotonic()`` of the SDK's latest warning."""
 
     def emit(self, record: logging.LogRecord) -> None:
         self.failed_at = time.monotonic()
+        if self.reason is not None:  # the first says why; later ones follow from it
+            return
         try:
             self.reason = record.getMessage()
         except Exception:  # a log line that cannot be formatted: no reason, no crash
             self.reason = None
 
 
-def _quiet_sdk() -> _LastReason:
-    handler = _LastReason()
+def _quiet_sdk() -> _FirstReason:
+    handler = _FirstReason()
     sdk_logger = logging.getLogger("opentelemetry")
-    for old in [h for h in sdk_logger.handlers if isinstance(h, _LastReason)]:
+    for old in [h for h in sdk_logger.handlers if isinstance(h, _FirstReason)]:
         sdk_logger.removeHandler(old)
     sdk_logger.addHandler(handler)
     sdk_logger.propagate = False
