@@ -5,7 +5,7 @@ queue, and its OTLP/HTTP exporter encodes and posts; nothing here encodes OTLP. 
 backend that is down or slow costs the caller nothing: :meth:`SpanSender.send` only
 queues, :meth:`SpanSender.close` waits at most its grace, and what did not reach the
 backend is counted (:attr:`SpanSender.dropped`), never raised. The SDK's own log
-lines are kept off stderr: the caller says once what was dropped, with the last
+lines are kept off stderr: the caller says once what was dropped, with the first
 reason the SDK gave.
 """
 
