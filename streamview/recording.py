@@ -125,6 +125,8 @@ class Recorder:
         """The agent whose run this is (``streamview run``), for the sidecar."""
         self.input_ended = False
         """The recorded input reached its end (rather than the viewer closing first)."""
+        self.tap: Callable[[bytes, int], None] | None = None
+        """Also given each line and its arrival time, written or not (``run --otlp``)."""
         self._fd: int | None = None
         self._lock = threading.Lock()
         self._opened = False
@@ -179,6 +181,8 @@ class Recorder:
 
     def write(self, line: bytes, recv_ms: int) -> None:
         """Record one complete line as received (terminator included)."""
+        if self.tap is not None:
+            self.tap(line, recv_ms)
         with self._lock:
             if self.error is not None or not self._open():
                 return

@@ -127,20 +127,24 @@ def settings_cap() -> int:
     return settings.max_viewers
 
 
-def install_hint(package_root: Path | None = None) -> str:
-    """How to install textual-serve into the Python running streamview.
+def install_hint(
+    package_root: Path | None = None,
+    extra: str = "serve",
+    requirement: str = "'textual-serve>=1.1'",
+) -> str:
+    """How to install an extra (textual-serve by default) into the Python running streamview.
 
     From a checkout (``pyproject.toml`` beside the package), the checkout's own ``serve``
     extra, installed editable: the name ``streamview`` on the package index is another
     project, so ``pip install 'streamview[serve]'`` would fetch that. Otherwise the
-    dependency itself.
+    dependency itself (``requirement``).
     """
     root = package_root or Path(__file__).resolve().parent.parent
     python = shlex.quote(sys.executable)
     pyproject = root / "pyproject.toml"
     if pyproject.is_file() and 'name = "streamview"' in pyproject.read_text(encoding="utf-8"):
-        return f"{python} -m pip install -e {shlex.quote(str(root) + '[serve]')}"
-    return f"{python} -m pip install 'textual-serve>=1.1'"
+        return f"{python} -m pip install -e {shlex.quote(str(root) + f'[{extra}]')}"
+    return f"{python} -m pip install {requirement}"
 
 
 def cannot_listen(host: str, port: int) -> str | None:

@@ -55,8 +55,9 @@ def test_every_third_party_import_of_the_package_is_declared() -> None:
         requirement.split(">")[0].split("<")[0].split("[")[0].strip().replace("-", "_")
         for requirement in pyproject()["project"]["dependencies"]  # type: ignore[index]
     }
-    # The serve extra: --serve says how to install it when missing.
-    optional = {"textual_serve", "aiohttp", "aiohttp_jinja2"}
+    # The serve extra: --serve says how to install it when missing; so does --otlp of
+    # the otlp extra (the OpenTelemetry SDK).
+    optional = {"textual_serve", "aiohttp", "aiohttp_jinja2", "opentelemetry"}
     stdlib = set(sys.stdlib_module_names)
     imported = set()
     for path in (REPO / "streamview").rglob("*.py"):

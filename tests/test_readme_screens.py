@@ -21,15 +21,17 @@ def test_every_picture_the_readme_shows_exists_and_the_script_makes_it() -> None
     shown = IMAGE.findall(text)
     assert len(shown) >= 10, "no pictures found in the README"
     made = set(SHOT.findall((SHOTS / "make_screenshots.py").read_text(encoding="utf-8")))
-    browser_script = (SHOTS / "make_html_screenshot.py").read_text(encoding="utf-8")
+    browser_scripts = "".join(  # the HTML page's, Phoenix's trace
+        path.read_text(encoding="utf-8") for path in sorted(SHOTS.glob("make_*_screenshot.py"))
+    )
     for alt, name in shown:
         path = SHOTS / name
         assert path.is_file(), f"the README shows {name}, which is not in screenshots/"
         assert alt.strip(), f"{name} has no alt text"
         if path.suffix == ".png":
-            # The --export-html page, photographed in a browser by its own script.
+            # A page photographed in a browser by a script of its own.
             assert path.read_bytes().startswith(b"\x89PNG\r\n\x1a\n"), name
-            assert f'"screenshots" / "{name}"' in browser_script, f"{name} is made by no script"
+            assert f'"screenshots" / "{name}"' in browser_scripts, f"{name} is made by no script"
             continue
         assert path.read_text(encoding="utf-8").lstrip().startswith("<svg"), name
         assert path.stem in made, f"{name} is not made by make_screenshots.py"

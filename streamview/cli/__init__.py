@@ -1,5 +1,5 @@
 """The ``streamview`` command: view a stream (the default), or one of the commands
-``run``, ``runs`` and ``last`` (see :mod:`streamview.cli.parsers`)."""
+``run``, ``runs``, ``last`` and ``export`` (see :mod:`streamview.cli.parsers`)."""
 
 from __future__ import annotations
 
@@ -46,6 +46,10 @@ def _main(arguments: list[str]) -> int:
         from streamview.cli.run import main_run
 
         return main_run(args, subparsers["run"])
+    if args.subcommand == "export":
+        from streamview.cli.otlp import main_export
+
+        return main_export(args)
     if args.subcommand == "runs" and args.prune is not None:
         from streamview.cli.prune import prune_runs
 

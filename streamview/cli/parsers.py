@@ -8,6 +8,7 @@ import textwrap
 
 from streamview import __version__
 from streamview.cli.common import count, port_number, positive_number, run_number
+from streamview.cli.otlp import EXPORT_DESCRIPTION, EXPORT_EPILOG, add_otlp_options
 from streamview.core import dialects
 from streamview.core.local_paths import parse_cwd_map
 
@@ -19,6 +20,7 @@ COMMANDS = {
     "run": "start an agent, watch it and record the run",
     "runs": "list the runs `streamview run` recorded (--open N opens one, --prune AGE)",
     "last": "open the latest recorded run, or run N (takes the viewer's options)",
+    "export": "send recorded runs to a tracing backend (--otlp: OpenTelemetry)",
 }
 """The words that start a command rather than name a FILE to view, and what each does."""
 
@@ -26,7 +28,8 @@ USAGE = """\
 streamview [options] [FILE]
        streamview run [options] -- COMMAND [ARGS...]
        streamview runs [--prune AGE [--yes] | --open N]
-       streamview last [N] [options]"""
+       streamview last [N] [options]
+       streamview export --otlp [options] FILE..."""
 
 DESCRIPTION = """\
 Watch, replay and understand the runs of headless coding agents.
@@ -312,13 +315,14 @@ def build_command_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.
         prog="streamview run",
         usage="streamview run [-h] [--record PATH] [--json | --print | --events] "
         "[--theme THEME] [--agent NAME] [--keep-children] [--exit-grace S] "
-        "-- COMMAND [ARGS...]",
+        "[--otlp ...] -- COMMAND [ARGS...]",
         help=COMMANDS["run"],
         description=RUN_DESCRIPTION,
         epilog=RUN_EPILOG,
         formatter_class=raw,
     )
     add_run_options(run)
+    add_otlp_options(run)
     runs = commands.add_parser(
         "runs",
         prog="streamview runs",
@@ -362,7 +366,23 @@ def build_command_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.
         help="which run: 1 the latest (default), 2 the one before...",
     )
     add_view_options(last, file=False)
-    return parser, {"run": run, "runs": runs, "last": last}
+    export = commands.add_parser(
+        "export",
+        prog="streamview export",
+        help=COMMANDS["export"],
+        description=EXPORT_DESCRIPTION,
+        epilog=EXPORT_EPILOG,
+        formatter_class=raw,
+    )
+    export.add_argument("files", nargs="+", metavar="FILE", help="recorded runs ('-': stdin)")
+    export.add_argument(
+        "--agent",
+        choices=dialects.names(),
+        default=dialects.AUTO,
+        help="the agent whose stream these are (default: auto, recognised from each)",
+    )
+    add_otlp_options(export, required=True)
+    return parser, {"run": run, "runs": runs, "last": last, "export": export}
 
 
 class _ViewParser(argparse.ArgumentParser):

@@ -7,7 +7,7 @@ import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from streamview import signals
 from streamview.cli.common import UI, fail, front_end, report_recording, say
@@ -21,6 +21,9 @@ from streamview.process import ProcessSource
 from streamview.recording import Recorder, default_recording_path
 from streamview.run_meta import exit_words, stop_words
 from streamview.sources import InputError
+
+if TYPE_CHECKING:
+    from streamview.otlp.forward import LiveForwarder
 
 LINGER_SECONDS = 2.0
 """Without the viewer, how long an agent may run on after its ``result`` before it is stopped."""
@@ -42,6 +45,15 @@ def main_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.print_usage(sys.stderr)
         return fail("run: no command given (streamview run -- COMMAND ARGS...)")
     ui = front_end(args) == UI
+    forwarder = None
+    if args.otlp:  # a bad endpoint or header stops the run before the agent starts
+        from streamview.cli.otlp import make_sender
+        from streamview.otlp.forward import LiveForwarder
+
+        sender = make_sender(args)
+        if isinstance(sender, int):
+            return sender
+        forwarder = LiveForwarder(sender, agent=args.agent)
     claim = args.record is None  # a new private file of its own in the runs directory
     path = default_recording_path(command) if claim else Path(args.record)
     recorder = Recorder(path, on_error=None if ui else say, claim=claim)
@@ -58,12 +70,16 @@ def main_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except InputError as error:
         return fail(str(error))
     recorder.attach(source)  # its exit code and stderr go into the recording's sidecar
+    if forwarder is not None:
+        recorder.tap = forwarder.feed
     recorder.open()
     if recorder.warning is not None:  # before the viewer takes the screen
         say(recorder.warning)
     if ui:  # the viewer may have to end by force after a signal: these still happen
         signals.last_resort.append(lambda: stop_agent(source, ui))
         signals.last_resort.append(lambda: report_recording(recorder, ui))
+        if forwarder is not None:
+            signals.last_resort.append(lambda: close_forwarder(forwarder, source))
     code = EXIT_RUN_FAILED
     try:
         code = run_front_end(source, args, ui)
@@ -74,7 +90,17 @@ def main_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         stop_agent(source, ui)
         report_left_behind(source, ui or args.json)
         report_recording(recorder, ui)
+        if forwarder is not None:
+            close_forwarder(forwarder, source)
     return run_exit_code(code, source)
+
+
+def close_forwarder(forwarder: LiveForwarder, source: ProcessSource) -> None:
+    """The run ended: its last spans go (a short grace at most); say once on stderr
+    what did not reach the backend. The run's exit status does not change."""
+    dropped = forwarder.close(settle=settle_run(source))
+    if dropped is not None:
+        say(dropped)
 
 
 def run_front_end(source: ProcessSource, args: argparse.Namespace, ui: bool) -> int:

@@ -52,8 +52,9 @@ def test_help_shows_every_command_in_its_usage_and_list() -> None:
     for form in ("streamview [options] [FILE]", "streamview run", "streamview runs"):
         assert form in usage
     assert "streamview last" in usage
+    assert "streamview export --otlp" in usage
     commands = done.stdout.split("commands (streamview COMMAND --help):")[1]
-    for name in ("run", "runs", "last"):
+    for name in ("run", "runs", "last", "export"):
         assert f"\n  {name} " in commands
 
 
