@@ -9,6 +9,7 @@ import sys
 import tempfile
 from collections.abc import Generator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -107,3 +108,11 @@ def pytest_runtest_makereport(item: pytest.Item) -> Generator[None, object, None
         report.longrepr = (
             f"{item.nodeid}: skipped under .ci/run, which installs its tools: {report.longrepr}"
         )
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium through Playwright, one per module (:mod:`tests.browser`)."""
+    from tests.browser import launch_chromium
+
+    yield from launch_chromium()

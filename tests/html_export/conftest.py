@@ -9,8 +9,6 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.browser import CHROMIUM, CHROMIUM_ARGS
-
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
@@ -25,22 +23,6 @@ class Offline:
     dialogs: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     """Uncaught script errors and console errors (a CSP refusal is one)."""
-
-
-@pytest.fixture(scope="module")
-def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
-    """A headless Chromium with no background traffic and a fresh profile."""
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    if not CHROMIUM.exists():
-        pytest.skip("chromium is not installed")
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 @pytest.fixture

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.browser import CHROMIUM, CHROMIUM_ARGS
 from tests.replay.served import DEADLINE, FINAL, OUTCOME, serving, wait_until
 
 if TYPE_CHECKING:
@@ -53,22 +52,6 @@ SCREEN_TEXT = """() => {
   }
   return rows.join("\\n");
 }"""
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    """A headless Chromium with no background traffic, for the module's tests."""
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    if not CHROMIUM.exists():
-        pytest.skip("chromium is not installed")
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 @pytest.fixture
