@@ -19,6 +19,8 @@ from streamview.core.events import JSONObject
 
 REGISTRY: tuple[tuple[str, str], ...] = (
     ("cursor", "cursor"),
+    ("claude-session", "claude_session"),
+    ("codex-session", "codex_session"),
     ("amp", "amp"),
     ("qwen", "qwen"),
     ("droid", "droid"),
@@ -35,7 +37,8 @@ REGISTRY: tuple[tuple[str, str], ...] = (
 )
 """Every dialect: its name, and where it is (``module`` or ``module:ATTRIBUTE``), in the
 order detection asks them: Amp, Qwen Code and Droid print Claude Code's ``system/init``
-and are asked before it.
+and are asked before it. Session files (``claude-session``, ``codex-session``) are asked
+before the headless dialects whose records theirs resemble.
 
 A dialect's module is imported when it is first asked for: a Cursor file opens without
 the thirteen others (issue 21.12). ``tests/core/dialects/test_registry.py`` checks that
