@@ -16,6 +16,9 @@ carry ``uuid``, ``parentUuid``, ``sessionId``, ``timestamp``, ``cwd``, ``version
 - ``system``: ``compact_boundary`` (a compaction, shown in the transcript where it
   happened), ``turn_duration`` (a turn ended: the run's outcome so far, with the usage
   counted up to it), ``api_error`` (a retry), others (hooks, local commands) notices.
+  ``[Request interrupted by user]`` ends a turn too (``interrupted``, an error outcome
+  saying the person stopped it); a turn the file ends in, answered and no call open,
+  is the run's outcome at the end of input (``end``).
 - ``progress``: ``agent_progress`` mirrors a subagent's messages live (``data.message``),
   under the ``Task``/``Agent`` call ``parentToolUseID`` names: read as the headless
   stream's ``parent_tool_use_id`` records, so the subagent's calls nest under that call.
@@ -242,7 +245,12 @@ class ClaudeSessionTranslator:
         if stripped.startswith(_NOT_WORDS):
             return [self._notice(line, sid, ts, recv, "session", "command", stripped)]
         if stripped.startswith("[Request interrupted by user"):
-            return [self._notice(line, sid, ts, recv, "session", "interrupted", stripped)]
+            said: list[AnyEvent] = [
+                self._notice(line, sid, ts, recv, "session", "interrupted", stripped)
+            ]
+            if self._turn_open:  # the turn ends here: its outcome, with the usage so far
+                said.append(self._outcome(line, sid, ts, recv, None, "interrupted by the person"))
+            return said
         events: list[AnyEvent] = []
         if self._turn_open:  # the previous turn ended without saying so (older files)
             events.append(self._outcome(line, sid, ts, recv, None))
@@ -263,7 +271,11 @@ class ClaudeSessionTranslator:
         message = record.get("message")
         if isinstance(message, dict):
             self._count(message)
-        adapted: JSONObject = {"type": "assistant", "message": message}
+        adapted: JSONObject = {
+            "type": "assistant",
+            "message": message,
+            "timestamp": record.get("timestamp", outer.get("timestamp")),
+        }
         if parent is not None:
             adapted["parent_tool_use_id"] = parent
         events = self._inner_events(adapted, line, sid, recv)
@@ -360,6 +372,7 @@ class ClaudeSessionTranslator:
                     "message": inner.get("message"),
                     "parent_tool_use_id": parent,
                     "tool_use_result": inner.get("toolUseResult"),
+                    "timestamp": inner.get("timestamp", record.get("timestamp")),
                 }
                 return self._inner_events(adapted, line, sid, recv)
         hook = as_str(data.get("hookName")) or as_str(data.get("hookEvent"))
@@ -416,17 +429,21 @@ class ClaudeSessionTranslator:
         ts: int | None,
         recv: int | None,
         duration: int | None,
+        interrupted: str | None = None,
     ) -> RunResult:
-        """The turn is over: the run's outcome so far, with every response counted once."""
+        """The turn is over: the run's outcome so far, with every response counted once
+        (``interrupted``: the person stopped it, which is said as its message)."""
         self._turn_open = False
         return RunResult(
             line,
             sid,
             ts,
             recv,
-            subtype="success",
+            subtype="interrupted" if interrupted else "success",
+            is_error=interrupted is not None,
             duration_ms=duration,
             usage=dict(self._usage) if self._usage else None,
+            message=interrupted,
         )
 
 

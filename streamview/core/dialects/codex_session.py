@@ -192,9 +192,12 @@ class CodexSessionTranslator:
         self._model = model
         effort = as_str(p.get("effort"))
         said = f"model {model}" + (f" (effort {effort})" if effort else "")
-        if first:
+        if first:  # and the line's own (silent) event, which counts it
             return [
-                SessionStarted(line, self._thread, ts, recv, model=model, agent=NAME, inferred=True)
+                SessionStarted(
+                    line, self._thread, ts, recv, model=model, agent=NAME, inferred=True
+                ),
+                ThinkingCompleted(line, self._thread, ts, recv),
             ]
         return [self._note(line, ts, recv, "model", "model", said)]
 
