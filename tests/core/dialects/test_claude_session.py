@@ -1,8 +1,9 @@
 """Claude Code's interactive session files read as streams.
 
 Fixtures: tests/fixtures/sessions/claude (real files of Claude Code 2.1.38; SOURCES.md
-says where each came from). A rewind and a compaction were not in any public file
-found: those tests append lines to a copy of a real file, in ``tmp_path``.
+says where each came from). No public file with a rewind was found, and the real one
+with a compaction is 3 MB: those tests append lines (the compaction's with the fields of
+the real one) to a copy of a real file, in ``tmp_path``.
 """
 
 from __future__ import annotations
