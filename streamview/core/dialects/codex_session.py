@@ -17,8 +17,9 @@ checked against a real rollout of Codex 0.128 and the shapes in
 - ``event_msg``: what the UI showed. ``user_message`` is the person's prompt, word for
   word; ``agent_message``/``agent_reasoning`` repeat the response items' text (shown
   once: whichever comes first, the other is skipped), ``token_count`` the thread's
-  running usage, ``task_complete`` a turn's end (the run's outcome so far, with that
-  usage), ``turn_aborted`` an interrupted turn; spawned threads
+  running usage, ``task_complete`` (or ``turn_complete``) a turn's end (the run's
+  outcome so far, with that usage), ``turn_aborted`` an interrupted turn,
+  ``thread_rolled_back`` a rewind (``session/rewound``); spawned threads
   (``collab_agent_spawn_end``) are notices.
 - ``compacted``: a compaction, shown in the transcript where it happened.
 
@@ -63,6 +64,7 @@ _QUIET_EVENTS = frozenset(
     {
         "token_count",
         "task_started",
+        "turn_started",
         "exec_command_begin",
         "exec_command_end",
         "patch_apply_begin",
@@ -343,7 +345,7 @@ class CodexSessionTranslator:
             if isinstance(total, dict):
                 self._usage = usage_of(total)
             return [self._note(line, ts, recv, "usage", kind, "token count", True)]
-        if kind == "task_complete":
+        if kind in ("task_complete", "turn_complete"):  # serialized as the first (protocol.rs)
             self._turns += 1
             duration = as_int(p.get("duration_ms"))
             return [
@@ -355,6 +357,14 @@ class CodexSessionTranslator:
         if kind == "turn_aborted":
             reason = as_str(p.get("reason")) or "interrupted"
             return [self._note(line, ts, recv, "session", kind, f"turn aborted: {reason}")]
+        if kind == "thread_rolled_back":  # Codex's own rewind: the file goes on linear
+            turns = as_int(p.get("num_turns"))
+            said = f"rolled back {turns} turn(s)" if turns is not None else "rolled back"
+            return [
+                ConnectionNotice(
+                    line, sid, ts, recv, type="session", subtype="rewound", detail=said
+                )
+            ]
         if kind in ("context_compacted",):
             return [ConnectionNotice(line, sid, ts, recv, type="session", subtype="compacted")]
         if kind == "collab_agent_spawn_end":
