@@ -123,6 +123,8 @@ class ClaudeSessionTranslator:
         self._last_text = False
         """The last thing the assistant did was text (not a call)."""
         self._branches = 0
+        self._sidechain_file = False
+        """The file is a subagent's own (its first line ``isSidechain``)."""
 
     def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
         """The events one session-file line stands for (see ``Translator``)."""
@@ -134,7 +136,10 @@ class ClaudeSessionTranslator:
         if kind in _CHAIN and isinstance(record.get("uuid"), str):
             if not self._started:
                 self._started = True
+                self._sidechain_file = record.get("isSidechain") is True
                 events.append(self._session(record, line, sid, ts, recv_ms))
+            if record.get("isSidechain") is True and not self._sidechain_file:
+                return events + self._sidechain(record, line, sid, ts, recv_ms)
             events.extend(self._chain(record, line, sid, ts, recv_ms))
         if kind == "user":
             events.extend(self._user(record, line, sid, ts, recv_ms))
@@ -153,6 +158,27 @@ class ClaudeSessionTranslator:
                 UnknownRecord(line, sid, ts, recv_ms, type=name, subtype=subtype, record=record)
             )
         return events
+
+    def _sidechain(
+        self, record: JSONObject, line: int, sid: str | None, ts: int | None, recv: int | None
+    ) -> list[AnyEvent]:
+        """A subagent's line written in the main file (``isSidechain``, older releases):
+        nested under the newest ``Task``/``Agent`` call still open, as a headless
+        stream's ``parent_tool_use_id`` record; a notice when none is open."""
+        kind = record.get("type")
+        tasks = [i for i, (name, _) in self._inner._calls.items() if name in ("Task", "Agent")]
+        if kind not in ("user", "assistant") or not tasks:
+            return [self._notice(line, sid, ts, recv, "task", "sidechain", str(kind), True)]
+        if kind == "assistant":
+            return self._assistant(record, record, tasks[-1], line, sid, ts, recv)
+        adapted = {
+            "type": "user",
+            "message": record.get("message"),
+            "parent_tool_use_id": tasks[-1],
+            "tool_use_result": record.get("toolUseResult"),
+            "timestamp": record.get("timestamp"),
+        }
+        return self._inner_events(adapted, line, sid, recv)
 
     def fast(self, record: JSONObject, line: int) -> FastRecord | None:
         """A session file has no token deltas: every line goes through :meth:`translate`."""

@@ -222,3 +222,24 @@ def test_an_unknown_record_is_counted_never_painted() -> None:
     assert state.counts.unknown == 1
     (session,) = state.sessions
     assert all("PAINTED?" not in b.text for b in session.blocks)
+
+
+def test_subagent_lines_written_inline_nest_under_the_open_task_call() -> None:
+    """Older releases wrote a subagent's lines into the main file (``isSidechain``):
+    the real file's ``agent_progress`` lines rewritten so nest as they did."""
+    lines = []
+    for record in records("subagent.jsonl"):
+        data = record.get("data") or {}
+        if record.get("type") == "progress" and data.get("type") == "agent_progress":
+            inner = data["message"]
+            record = dict(record, type=inner["type"], message=inner["message"], isSidechain=True)
+            record.pop("data")
+        lines.append(orjson.dumps(record))
+    state = fold([b"\n".join(lines) + b"\n"])
+    (session,) = state.sessions
+    (task,) = [c for c in session.tool_calls if c.kind == "task"]
+    nested = [c for c in session.tool_calls if c.parent_call_id == task.call_id]
+    assert len(nested) == 9
+    prompts = [b.text for b in session.blocks if b.kind == PROMPT]
+    assert prompts == ["create the beads"]  # not the subagent's prompt
+    assert not [n for n in state.notices if getattr(n, "subtype", "") == "rewound"]
