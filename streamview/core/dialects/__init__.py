@@ -44,6 +44,12 @@ A dialect's module is imported when it is first asked for: a Cursor file opens w
 the thirteen others (issue 21.12). ``tests/core/dialects/test_registry.py`` checks that
 every name here is its dialect's own."""
 
+SESSION_FILES: tuple[str, ...] = ("claude-session", "codex-session")
+"""The dialects of the files agents keep of their interactive sessions (issue 27), not of
+a headless stream: the guards that want a showcase snapshot, a piped tmux run and a bench
+generator of every headless dialect leave them out; ``tests/core/dialects/test_*_session.py``
+and ``tests/cli/test_session_files.py`` test them."""
+
 _loaded: dict[str, Dialect] = {cursor.NAME: cursor.DIALECT}
 
 
@@ -157,6 +163,7 @@ __all__ = [
     "DETECT_WINDOW",
     "DIALECTS",
     "REGISTRY",
+    "SESSION_FILES",
     "CallReparser",
     "Dialect",
     "Translator",
