@@ -15,6 +15,7 @@ import orjson
 import pytest
 
 from streamview.core import tools
+from streamview.core.dialects import CallReparser, by_name
 from streamview.core.events import ConnectionNotice
 from streamview.core.model import NOTICE, PROMPT
 from streamview.core.reader import fold, recognise
@@ -148,6 +149,15 @@ def test_a_subagents_calls_nest_under_the_task_call_that_started_it() -> None:
     assert nested[0].target == "/home/marco/projects/spotter"
     assert all(c.status == tools.SUCCEEDED for c in nested[3:])
     assert task in own and len(own) + len(nested) == len(session.tool_calls)
+    # Opening a nested call reads its payload back from its agent_progress lines.
+    lines = (SESSIONS / "subagent.jsonl").read_bytes().split(b"\n")
+    call = nested[3]
+    reparse = CallReparser(by_name("claude-session"), call.call_id)
+    assert call.started_line is not None and call.completed_line is not None
+    started = reparse(lines[call.started_line - 1], call.started_line)
+    done = reparse(lines[call.completed_line - 1], call.completed_line)
+    assert started is not None and started.args == call.args
+    assert done is not None and done.payload["stdout"].startswith("/home/marco/projects/spotter/")
     # The subagent's narration is its reasoning, not the session's answer.
     assert "Excellent! Now I have all the information" not in session.text
 
