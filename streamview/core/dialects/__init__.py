@@ -19,6 +19,8 @@ from streamview.core.events import JSONObject
 
 REGISTRY: tuple[tuple[str, str], ...] = (
     ("cursor", "cursor"),
+    ("claude-session", "claude_session"),
+    ("codex-session", "codex_session"),
     ("amp", "amp"),
     ("qwen", "qwen"),
     ("droid", "droid"),
@@ -35,11 +37,18 @@ REGISTRY: tuple[tuple[str, str], ...] = (
 )
 """Every dialect: its name, and where it is (``module`` or ``module:ATTRIBUTE``), in the
 order detection asks them: Amp, Qwen Code and Droid print Claude Code's ``system/init``
-and are asked before it.
+and are asked before it. Session files (``claude-session``, ``codex-session``) are asked
+before the headless dialects whose records theirs resemble.
 
 A dialect's module is imported when it is first asked for: a Cursor file opens without
 the thirteen others (issue 21.12). ``tests/core/dialects/test_registry.py`` checks that
 every name here is its dialect's own."""
+
+SESSION_FILES: tuple[str, ...] = ("claude-session", "codex-session")
+"""The dialects of the files agents keep of their interactive sessions (issue 27), not of
+a headless stream: the guards that want a showcase snapshot, a piped tmux run and a bench
+generator of every headless dialect leave them out; ``tests/core/dialects/test_*_session.py``
+and ``tests/cli/test_session_files.py`` test them."""
 
 _loaded: dict[str, Dialect] = {cursor.NAME: cursor.DIALECT}
 
@@ -154,6 +163,7 @@ __all__ = [
     "DETECT_WINDOW",
     "DIALECTS",
     "REGISTRY",
+    "SESSION_FILES",
     "CallReparser",
     "Dialect",
     "Translator",
