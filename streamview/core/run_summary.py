@@ -21,6 +21,13 @@ CHANGING_KINDS = frozenset({"edit", "write", "delete"})
 """Tool kinds whose target is a file the run changed."""
 FAILED_STATUSES = frozenset({tools.FAILED, tools.ERROR, tools.REJECTED, tools.INTERRUPTED})
 """Statuses the summary counts as a call that failed or was refused."""
+_TOKEN_LABELS = (
+    ("input_tokens", "in"),
+    ("output_tokens", "out"),
+    ("cache_read_tokens", "cache read"),
+    ("cache_write_tokens", "cache write"),
+    ("reasoning_tokens", "reasoning"),
+)
 
 
 @dataclass(frozen=True)
@@ -85,6 +92,17 @@ class RunSummary:
     def removed(self) -> int:
         """Lines removed over every file."""
         return sum(change.removed or 0 for change in self.files)
+
+    def usage_text(self) -> str:
+        """``34,214 in · 600 out · 104,196 cache read · $0.1250``; ``""`` when unknown."""
+        parts = [
+            f"{self.tokens[name]:,} {label}"
+            for name, label in _TOKEN_LABELS
+            if self.tokens.get(name)
+        ]
+        if self.cost_usd is not None:
+            parts.append(f"${self.cost_usd:.4f}")
+        return " · ".join(parts)
 
     def headline(self) -> str:
         """``success in 4.2s · 12 calls · 2 failed · 3 files +40 -7``: one line."""
