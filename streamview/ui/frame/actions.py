@@ -74,6 +74,7 @@ class ViewerActions(CrashHooks, Suspension, SearchActions):
         "toggle_thinking": "Show or hide thinking",
         "toggle_follow": "Follow the newest on/off",
         "event_log": "Event log",
+        "run_summary": "Run summary",
         "previous_session": "Previous session",
         "playback('step(1)')": "Step one event forward",
         "playback('step(-1)')": "Step one event back",
@@ -88,6 +89,8 @@ class ViewerActions(CrashHooks, Suspension, SearchActions):
     source: Source
     _transcript_followed = True
     """The transcript was following when it last said so (its changes move the table)."""
+    _summary_offered = False
+    """The run's end was summed up by itself once (:meth:`run_ended`): never again."""
 
     def action_playback(self, command: str) -> None:
         """Playback, agent and export keys (the app's)."""
@@ -421,6 +424,33 @@ class ViewerActions(CrashHooks, Suspension, SearchActions):
         from streamview.ui.log.event_log import EventLogScreen
 
         self.toggle_screen(EventLogScreen, lambda: EventLogScreen(self.state, self.feed.store))
+
+    def action_run_summary(self) -> None:
+        """Open the run's summary (again: close it)."""
+        from streamview.core.run_summary import run_summary
+        from streamview.ui.frame.summary_screen import SummaryScreen
+
+        self.toggle_screen(SummaryScreen, lambda: SummaryScreen(run_summary(self.state)))
+
+    def run_ended(self) -> None:
+        """The input is over. Once per viewer, and never by itself again: a replay
+        (``--replay``, a presenter's show) opens its summary when it plays to its end, if
+        nothing else is open; a live run says how it went in a toast, the key beside it.
+        A file opened at its final state is being read: it shows nothing."""
+        if self._summary_offered:
+            return
+        feed = self.feed
+        replay = isinstance(feed, PlaybackFeed) and feed.plays_on_open
+        if not (replay or (self.source.live and not isinstance(feed, PlaybackFeed))):
+            return
+        self._summary_offered = True
+        if replay and len(self.screen_stack) == 1:
+            self.action_run_summary()
+            return
+        from streamview.core.run_summary import run_summary
+
+        headline = run_summary(self.state).headline()
+        toast(self, phrase("run ended: {headline} · S: summary", headline=headline), timeout=8)
 
     def action_previous_session(self) -> None:
         """Show the session before this one."""
