@@ -28,11 +28,14 @@ def escape_html(text: str) -> str:
 
 
 def table_cell(text: str, limit: int = CELL_LIMIT) -> str:
-    """One line of plain text safe in a table cell or heading: HTML and ``|`` escaped."""
+    """One line of plain text safe in a table cell or heading: HTML, ``|`` and the
+    brackets of a link (``[x](https://...)``, ``![img](...)``) escaped, so text from the
+    stream makes no link of its own."""
     text = one_line_text(text)
     if len(text) > limit:
         text = text[: limit - 1] + "…"
-    return escape_html(text.replace("\\", "\\\\").replace("|", "\\|"))
+    escaped = text.replace("\\", "\\\\").replace("|", "\\|")
+    return escape_html(escaped.replace("[", "\\[").replace("]", "\\]"))
 
 
 def one_line_text(text: str) -> str:

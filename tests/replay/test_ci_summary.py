@@ -16,6 +16,8 @@ from streamview.cli import main
 from streamview.core.markdown_export import to_markdown
 from streamview.core.reader import fold
 from streamview.core.summary_markdown import CI_LIMIT, OUTPUT_LINES
+from tests.hostile.corpus import ALL_TEXT
+from tests.hostile.streams import hostile_stream
 
 _SGR = re.compile(r"\x1b\[[0-9;]*m")
 RECORDINGS = Path(__file__).resolve().parents[2] / "recordings"
@@ -161,3 +163,17 @@ def test_markdown_export_begins_with_the_summary() -> None:
     files, ran = _tables(tokens)[:2]
     assert [row[1:] for row in files] == edits
     assert [row[1].split(" ", 1)[1] for row in ran] == commands
+
+
+def test_ci_summary_of_a_hostile_stream_holds_only_our_html(tmp_path: Path) -> None:
+    """Tags, links and control sequences in every field of the stream: the summary's
+    only HTML is its own ``<details>``/``<summary>``, it makes no link, holds no escape."""
+    attacks = "<script>alert(1)</script> <img src=x onerror=alert(2)> [x](https://evil.example)"
+    text = _summary(tmp_path, hostile_stream(attacks + ALL_TEXT))
+    assert "\x1b" not in text
+    tokens = _parse(text)
+    html = [t.content for t in tokens if t.type == "html_block"]
+    html += [c.content for t in tokens for c in t.children or [] if c.type == "html_inline"]
+    allowed = re.compile(r"^(<details><summary>[^<>]*</summary>|</details>)\s*$")
+    assert html and all(allowed.match(piece) for piece in html), html
+    assert not any(c.type == "link_open" for t in tokens for c in t.children or [])
