@@ -8,6 +8,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
@@ -177,3 +178,17 @@ def test_ci_summary_of_a_hostile_stream_holds_only_our_html(tmp_path: Path) -> N
     allowed = re.compile(r"^(<details><summary>[^<>]*</summary>|</details>)\s*$")
     assert html and all(allowed.match(piece) for piece in html), html
     assert not any(c.type == "link_open" for t in tokens for c in t.children or [])
+
+
+def test_summary_goes_to_stdout_and_only_with_export_markdown(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--export-markdown - --summary`` prints the summary (for ``>> $GITHUB_STEP_SUMMARY``);
+    ``--summary`` alone is refused in one line, exit 2."""
+    path = str(RECORDINGS / "denied-tools.ndjson")
+    assert main([path, "--export-markdown", "-", "--summary"]) == 0
+    out = capsys.readouterr()
+    assert out.out.split("\n")[2] == "#### Summary" and "wrote" not in out.err
+    assert main([path, "--summary"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--summary goes with --export-markdown" in err
