@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -62,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         out = Path(folder) / "summary.md"
         runs = [export_once(recording, out) for _ in range(max(1, args.repeats))]
         text = out.read_text(encoding="utf-8")
-    calls = sum(1 for line in text.splitlines() if line.startswith("| ") and "." in line[:12])
+    calls = sum(1 for line in text.splitlines() if re.match(r"\| \d+\.\d+ \|", line))
     cut = next((line for line in text.splitlines() if line.startswith("*Cut")), "nothing cut")
     print("| events | recording | export (best) | peak RSS | summary | calls in its table |")
     print("|--:|--:|--:|--:|--:|--:|")
