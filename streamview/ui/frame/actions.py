@@ -433,24 +433,17 @@ class ViewerActions(CrashHooks, Suspension, SearchActions):
         self.toggle_screen(SummaryScreen, lambda: SummaryScreen(run_summary(self.state)))
 
     def run_ended(self) -> None:
-        """The input is over. Once per viewer, and never by itself again: a replay
-        (``--replay``, a presenter's show) opens its summary when it plays to its end, if
-        nothing else is open; a live run says how it went in a toast, the key beside it.
-        A file opened at its final state is being read: it shows nothing."""
-        if self._summary_offered:
-            return
+        """The input is over. A replay (``--replay``, a presenter's show) played to its
+        end opens its summary, once per viewer and only over the main screen; closed, it
+        is never reshown by itself. A file opened at its end is being read, and a live
+        run's end is on the status line where the person watching reads it: neither is
+        covered by anything (``S`` opens the summary any time)."""
         feed = self.feed
-        replay = isinstance(feed, PlaybackFeed) and feed.plays_on_open
-        if not (replay or (self.source.live and not isinstance(feed, PlaybackFeed))):
+        if self._summary_offered or not isinstance(feed, PlaybackFeed):
             return
-        self._summary_offered = True
-        if replay and len(self.screen_stack) == 1:
+        if feed.plays_on_open and len(self.screen_stack) == 1:
+            self._summary_offered = True
             self.action_run_summary()
-            return
-        from streamview.core.run_summary import run_summary
-
-        headline = run_summary(self.state).headline()
-        toast(self, phrase("run ended: {headline} · S: summary", headline=headline), timeout=8)
 
     def action_previous_session(self) -> None:
         """Show the session before this one."""
