@@ -16,7 +16,7 @@ from streamview.ui.frame.summary_screen import SummaryScreen
 from streamview.ui.playback.feed import PlaybackFeed
 
 from ..conftest import RECORDINGS, FakeClock, ScriptedSource, settle, wait_for
-from ..frame.pilot_helpers import screen_lines
+from .pilot_helpers import screen_lines
 
 RECORDING = RECORDINGS / "success-multi-tool.ndjson"
 SIZE = (120, 40)
