@@ -245,7 +245,14 @@ def add_view_options(parser: argparse.ArgumentParser, file: bool = True) -> None
     replay.add_argument(
         "--export-markdown",
         metavar="PATH",
-        help="no UI: write the transcript and tool calls as Markdown to PATH",
+        help="no UI: write the transcript and tool calls as Markdown to PATH (- for stdout)",
+    )
+    replay.add_argument(
+        "--summary",
+        action="store_true",
+        help="with --export-markdown: write a CI job's summary instead (under 200 KB: the "
+        "outcome, tool calls with failures first, each failure's output folded; "
+        'for GitHub Actions: --export-markdown - --summary >> "$GITHUB_STEP_SUMMARY")',
     )
     replay.add_argument(
         "--export-html",

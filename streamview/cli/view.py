@@ -145,6 +145,8 @@ def check_options(args: argparse.Namespace, reading_stdin: bool) -> str | None:
                 "--serve shows the viewer: not with --json, --print, --events, --record "
                 "or --export-*"
             )
+    if getattr(args, "summary", False) and getattr(args, "export_markdown", None) is None:
+        return "--summary goes with --export-markdown FILE (- for stdout)"
     if export and (args.follow or args.replay or args.json or args.print_mode or args.events):
         return "--export-markdown/-html/-svg read the whole input: not with other modes"
     return None
@@ -290,12 +292,15 @@ def run_export(source: Source, args: argparse.Namespace) -> int:
     state.counts.blank += reader.blank_lines
     state.finish()
     if args.export_markdown is not None:
-        text = to_markdown(state, title=source.label, store=store)
-        try:
-            Path(args.export_markdown).write_text(text, encoding="utf-8")
-        except OSError as error:
-            return fail(f"cannot write {args.export_markdown}: {error.strerror or error}")
-        say(f"wrote {args.export_markdown}")
+        if getattr(args, "summary", False):
+            from streamview.core.summary_markdown import ci_summary
+
+            text = ci_summary(state, title=source.label, store=store)
+        else:
+            text = to_markdown(state, title=source.label, store=store)
+        failed = _write_text(args.export_markdown, text)
+        if failed is not None:
+            return failed
     if getattr(args, "export_html", None) is not None:
         from streamview.core.html_export import to_html
 
@@ -315,3 +320,21 @@ def run_export(source: Source, args: argparse.Namespace) -> int:
         say(f"wrote {args.export_svg}")
     # Written, and the status says how the run ended, as --print and --json say it.
     return exit_code_for(state)
+
+
+def _write_text(path: str, text: str) -> int | None:
+    """Write ``text`` to ``path`` (``-``: stdout) and say so; the exit code of a failure."""
+    if path == "-":
+        try:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            release_stdout()
+            return EXIT_OUTPUT_CLOSED
+        return None
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        return fail(f"cannot write {path}: {error.strerror or error}")
+    say(f"wrote {path}")
+    return None

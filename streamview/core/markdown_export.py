@@ -16,6 +16,13 @@ from streamview.core.dialects import label_of
 from streamview.core.export_calls import call_details, demote_headings
 from streamview.core.formatting import STATUS_MARK, counted, format_duration, format_usage
 from streamview.core.linestore import LineStore
+from streamview.core.markdown_text import (
+    CELL_LIMIT,
+    code_span,
+    escape_html,
+    table_cell,
+)
+from streamview.core.run_summary import run_summary
 from streamview.core.sanitize import clean, one_line
 from streamview.core.state import (
     NOTICE,
@@ -27,25 +34,7 @@ from streamview.core.state import (
     StreamState,
     ToolCall,
 )
-
-CELL_LIMIT = 160
-"""Characters of a target or summary shown in the table."""
-
-
-def code_span(text: str) -> str:
-    """``text`` as an inline code span, whatever backticks it holds (one line)."""
-    text = _one_line(text)
-    fence = "`"
-    while fence in text:
-        fence += "`"
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
-
-
-def escape_html(text: str) -> str:
-    """``&``, ``<`` and ``>`` as entities, so a viewer that renders raw HTML shows it."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
+from streamview.core.summary_markdown import summary_section
 
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 """An inline code span on one line (CommonMark: a run of backticks closed by as many)."""
@@ -100,18 +89,6 @@ def answer_markdown(text: str) -> str:
         if token.type == "fence" and _END in token.content:
             return f"{text}\n{token.markup}"
     return text
-
-
-def table_cell(text: str, limit: int = CELL_LIMIT) -> str:
-    """One line of plain text safe in a table cell or heading: HTML and ``|`` escaped."""
-    text = _one_line(text)
-    if len(text) > limit:
-        text = text[: limit - 1] + "…"
-    return escape_html(text.replace("\\", "\\\\").replace("|", "\\|"))
-
-
-def _one_line(text: str) -> str:
-    return " ".join(clean(text).replace("\t", " ").splitlines()).strip()
 
 
 def _quote(text: str) -> list[str]:
@@ -257,6 +234,8 @@ def to_markdown(
         f"{counts.malformed} malformed · {counts.unknown} unknown"
     )
     lines.append("")
+    if state.sessions:
+        lines.extend(summary_section(run_summary(state)))
     for number, session in enumerate(state.sessions, start=1):
         lines.extend(session_markdown(session, number, thinking, store))
     if process is not None:

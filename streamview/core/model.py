@@ -91,6 +91,21 @@ class ToolCall(msgspec.Struct):
     """What an ``interaction_query`` said about the call, if anything."""
     parent_call_id: str | None = None
     """The subagent (``task``) call this call was made under, if any."""
+    lines_added: int | None = None
+    """Lines an edit added (a write's lines created), where its result says."""
+    lines_removed: int | None = None
+    """Lines an edit removed, where its result says."""
+    exit_code: int | None = None
+    """A shell call's exit status, where its result says."""
+
+    def complete(self, outcome: str | None, payload: Any) -> None:
+        """Take what a completed record's result says: status, summary and the numbers
+        a run's summary adds up (lines changed, exit status); the payload is not kept."""
+        kind = self.kind
+        self.outcome = outcome
+        self.status = tools.status_of(kind, outcome, payload)
+        self.summary = tools.summary_of(kind, outcome, payload)
+        self.lines_added, self.lines_removed, self.exit_code = tools.numbers_of(kind, payload)
 
     @property
     def duration_ms(self) -> int | None:

@@ -458,9 +458,7 @@ class StreamState(NoticeFold):
             call.completed_at_ms = completed_at_ms or call.completed_at_ms
             call.end_ts = timestamp_ms
             call.end_recv = recv_ms
-            call.outcome = outcome
-            call.status = tools.status_of(call.kind, outcome, payload)
-            call.summary = tools.summary_of(call.kind, outcome, payload)
+            call.complete(outcome, payload)
             if call.status == tools.REJECTED and call.approval and call.summary == "rejected":
                 call.summary = call.approval
             if self._compact and call.target is not None:

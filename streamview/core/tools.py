@@ -128,6 +128,21 @@ def status_of(kind: str, outcome: str | None, payload: Any) -> str:
     return COMPLETED
 
 
+def numbers_of(kind: str, payload: Any) -> tuple[int | None, int | None, int | None]:
+    """``(lines added, lines removed, exit code)`` of a call's result, ``None`` where it
+    does not say: an edit's ``linesAdded``/``linesRemoved``, a write's ``linesCreated``
+    (all added), a shell call's ``exitCode``."""
+    if not isinstance(payload, dict):
+        return None, None, None
+    if kind == "shell":
+        return None, None, as_int(payload.get("exitCode"))
+    if kind == "edit":
+        return as_int(payload.get("linesAdded")), as_int(payload.get("linesRemoved")), None
+    if kind == "write":
+        return as_int(payload.get("linesCreated")), None, None
+    return None, None, None
+
+
 _PLURALS = {"match": "matches", "entry": "entries"}
 
 

@@ -21,7 +21,9 @@ from streamview.core.export_calls import demote_headings
 from streamview.core.formatting import STATUS_MARK, counted, format_duration, format_usage
 from streamview.core.html_export.detail import call_detail, dumps
 from streamview.core.html_export.markdown import render_markdown
+from streamview.core.html_export.summary import summary_html
 from streamview.core.linestore import LineStore
+from streamview.core.run_summary import run_summary
 from streamview.core.sanitize import clean
 from streamview.core.state import (
     NOTICE,
@@ -252,6 +254,8 @@ def to_html(
         f"{counted(counts.total, 'line')} · "
         f"{counts.malformed:,} malformed · {counts.unknown:,} unknown</p>"
     )
+    if state.sessions:
+        page.out.append(summary_html(run_summary(state)))
     for number, session in enumerate(state.sessions, start=1):
         page.session(session, number)
     page.flush()

@@ -74,6 +74,7 @@ class ViewerActions(CrashHooks, Suspension, SearchActions):
         "toggle_thinking": "Show or hide thinking",
         "toggle_follow": "Follow the newest on/off",
         "event_log": "Event log",
+        "run_summary": "Run summary",
         "previous_session": "Previous session",
         "playback('step(1)')": "Step one event forward",
         "playback('step(-1)')": "Step one event back",
@@ -88,6 +89,8 @@ class ViewerActions(CrashHooks, Suspension, SearchActions):
     source: Source
     _transcript_followed = True
     """The transcript was following when it last said so (its changes move the table)."""
+    _summary_offered = False
+    """The run's end was summed up by itself once (:meth:`run_ended`): never again."""
 
     def action_playback(self, command: str) -> None:
         """Playback, agent and export keys (the app's)."""
@@ -421,6 +424,26 @@ class ViewerActions(CrashHooks, Suspension, SearchActions):
         from streamview.ui.log.event_log import EventLogScreen
 
         self.toggle_screen(EventLogScreen, lambda: EventLogScreen(self.state, self.feed.store))
+
+    def action_run_summary(self) -> None:
+        """Open the run's summary (again: close it)."""
+        from streamview.core.run_summary import run_summary
+        from streamview.ui.frame.summary_screen import SummaryScreen
+
+        self.toggle_screen(SummaryScreen, lambda: SummaryScreen(run_summary(self.state)))
+
+    def run_ended(self) -> None:
+        """The input is over. A replay (``--replay``, a presenter's show) played to its
+        end opens its summary, once per viewer and only over the main screen; closed, it
+        is never reshown by itself. A file opened at its end is being read, and a live
+        run's end is on the status line where the person watching reads it: neither is
+        covered by anything (``S`` opens the summary any time)."""
+        feed = self.feed
+        if self._summary_offered or not isinstance(feed, PlaybackFeed):
+            return
+        if feed.plays_on_open and len(self.screen_stack) == 1:
+            self._summary_offered = True
+            self.action_run_summary()
 
     def action_previous_session(self) -> None:
         """Show the session before this one."""

@@ -326,6 +326,7 @@ class StreamviewApp(ViewerActions):
         if batch.ended and not state.ended:
             state.counts.blank += feed.blank_lines
             state.finish()
+            self.run_ended()
         elif batch.more or folded >= CATCHING_UP_EVENTS:
             # Far behind (a big file): fold on at once, repaint only now and then.
             if batch.more:

@@ -229,6 +229,7 @@ def viewer_help(app: App[Any]) -> list[HelpSection]:
     from streamview.ui.details.screen import SectionScreen, ToolCallDetailScreen
     from streamview.ui.details.section_view import SectionView
     from streamview.ui.frame.export_dialog import ExportDialog
+    from streamview.ui.frame.summary_screen import SummaryScreen
     from streamview.ui.log.event_log import EventEntryScreen, EventLogList, EventLogScreen
     from streamview.ui.transcript.transcript import Transcript
 
@@ -253,6 +254,7 @@ def viewer_help(app: App[Any]) -> list[HelpSection]:
             ("Event log (l)", log),
             ("A line of the event log (enter there)", [*EventEntryScreen.BINDINGS, *sections]),
             ("Export dialog (x): enter saves", ExportDialog.BINDINGS),
+            ("Run summary (S)", SummaryScreen.BINDINGS),
             ("This help", HelpScreen.BINDINGS),
         ]
     )

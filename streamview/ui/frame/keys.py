@@ -65,6 +65,16 @@ APP_BINDINGS: list[BindingType] = [
         "Log",
         tooltip="event log: malformed lines, unknown records, connection notices",
     ),
+    Binding(
+        "S",
+        "run_summary",
+        "Summary",
+        # Not in the footer: it would fit, but would move every snapshot of the main
+        # screen in the suite; the help, the palette and the end-of-run toast name it.
+        show=False,
+        tooltip="the run summed up: outcome and duration, files changed (+/- lines), "
+        "commands and their exit status, calls failed or refused, tokens and cost",
+    ),
     # One footer entry for both keys, shown only when there are sessions to switch.
     Binding(
         "left_square_bracket",

@@ -100,7 +100,7 @@ class PlaybackFeed:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._playhead = Playhead(clock, speed=speed, paused=True)
-        self._start_playing = playing
+        self.plays_on_open = playing
         self._loaded = False
         self.size: int | None = None
         """The file's size, when it is opened at its final state."""
@@ -159,7 +159,7 @@ class PlaybackFeed:
             self._load_events(EventReader(self.store, agent=self.agent))
             return
         try:
-            (self._play_file if self._start_playing else self._fold_final)(store)
+            (self._play_file if self.plays_on_open else self._fold_final)(store)
         except InputError as error:
             self._error = str(error)
         except Exception as error:  # shown in the status line, never a dead thread
@@ -265,7 +265,7 @@ class PlaybackFeed:
             if self._loaded:
                 return  # the whole file's, after its start's (--replay)
             self._loaded = True
-            if self._start_playing:
+            if self.plays_on_open:
                 self._playhead.seek(0)
                 self._playhead.resume()
             else:
@@ -290,7 +290,7 @@ class PlaybackFeed:
             if self._final is not None and not self._loaded:
                 return Batch([], True, self._error, False)  # not indexed for playback yet
             if not self._loaded:
-                if self._start_playing:
+                if self.plays_on_open:
                     return Batch([], False, self._error, False)
                 target = len(self.timeline)
             else:

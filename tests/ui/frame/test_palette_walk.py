@@ -179,6 +179,9 @@ CHECKS: dict[str, Check] = {
     "Event log": lambda b, a: (
         top(a) == "EventLogScreen" if "EventLogScreen" not in b.screens else len(a.screens) == 1
     ),
+    "Run summary": lambda b, a: (
+        top(a) == "SummaryScreen" if "SummaryScreen" not in b.screens else len(a.screens) == 1
+    ),
     "Play/Pause": lambda b, a: a.playing != b.playing,
     "Step one event forward": lambda b, a: a.position == b.position + 1,
     "Step one event back": lambda b, a: a.position == b.position - 1,
