@@ -5,8 +5,10 @@ No terminal and no waiting: the playback's clock is a number this module moves f
 one event's replay time to the next (the recorded arrival times divided by the speed,
 silences capped at the idle limit, as ``--replay`` plays them), and after each move
 the viewer folds what is due, its timers tick, and the screen is rendered and compared
-with the last one. A frame is written only when the screen changed, stamped with the
-replay time, so the cast lasts as long as the replay would, however fast it is made.
+with the last one. The clock stops at the viewer's frames (30 a second): the events
+due within one frame are shown together, as the viewer shows them. A frame is written
+only when the screen changed, stamped with the replay time, so the cast lasts as long
+as the replay would, however fast it is made.
 Between two events the clock also stops at every whole second, as the viewer's own
 once-a-second tick does (running calls' timers, the idle counter).
 """
@@ -14,8 +16,9 @@ once-a-second tick does (running calls' timers, the idle counter).
 from __future__ import annotations
 
 import asyncio
+import math
 import time
-from collections.abc import Iterator
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -27,7 +30,7 @@ from streamview.core.sanitize import one_line
 from streamview.core.state import StreamState
 from streamview.sources import Source
 from streamview.ui.cast.frames import FrameDiff, screen_strips
-from streamview.ui.frame.app import StreamviewApp
+from streamview.ui.frame.app import FRAME_SECONDS, StreamviewApp
 from streamview.ui.playback.feed import PlaybackFeed
 
 DEFAULT_SIZE = (100, 30)
@@ -92,18 +95,27 @@ def cast_header(
     return header
 
 
-def stops(offsets: list[int], speed: float) -> Iterator[float]:
-    """The replay times (seconds) the clock stops at: each distinct event offset, and
-    every whole second between two of them."""
-    previous = 0.0
-    for offset in sorted(set(offsets)):
-        moment = offset / 1000 / speed
-        tick = float(int(previous) + 1)
-        while tick < moment:
-            yield tick
-            tick += 1.0
-        yield moment
-        previous = moment
+def stops(offsets: Sequence[int], speed: float, fps: float = 1 / FRAME_SECONDS) -> list[float]:
+    """The replay times (seconds) the clock stops at: the first of the viewer's frames
+    (``fps`` a second) at or after each event, and every whole second between two
+    events (the viewer's clock tick).
+
+    Args:
+        offsets: Each event's offset from the start, in recording ms (idle limit applied).
+        speed: Recording time played per second.
+        fps: The viewer's frames a second: events due within one frame show together.
+    """
+    frames = sorted({math.ceil(offset / 1000 / speed * fps - 1e-9) for offset in offsets})
+    moments: list[float] = []
+    previous = 0
+    for frame in frames:
+        tick = (previous // round(fps) + 1) * round(fps)
+        while tick < frame:
+            moments.append(tick / fps)
+            tick += round(fps)
+        moments.append(frame / fps)
+        previous = frame
+    return moments
 
 
 def export_cast(
@@ -166,7 +178,7 @@ async def _record(
         diff = FrameDiff()
         app.transcript.tail_pacing = False
         await pilot.pause()  # the first screen complete (the footer's keys)
-        for moment in [0.0, *stops(list(schedule.offsets), speed)]:
+        for moment in [0.0, *stops(schedule.offsets, speed)]:
             clock.now = moment + EPSILON_SECONDS
             app.pump()
             app.tick()

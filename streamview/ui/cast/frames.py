@@ -81,10 +81,10 @@ class FrameDiff:
         previous = self._previous
         out: list[str] = []
         if previous is None or len(previous) != len(lines):
-            out.append(HIDE_CURSOR + CLEAR)
+            out.append(HIDE_CURSOR + RESET + CLEAR)
             previous = [""] * len(lines)
         for row, (old, new) in enumerate(zip(previous, lines, strict=True)):
             if old != new:
-                out.append(f"\x1b[{row + 1};1H{RESET}{new}")
+                out.append(f"\x1b[{row + 1};1H{new}")  # each line ends with its colours reset
         self._previous = list(lines)
         return "".join(out)
