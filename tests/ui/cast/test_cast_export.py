@@ -6,6 +6,7 @@ One cast of a bundled recording is made once for the module, through the command
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import math
@@ -20,12 +21,15 @@ import pytest
 from streamview.cli.view import main_view
 from streamview.core.parse import RECV_KEY
 from streamview.core.reader import EventReader
+from streamview.core.sanitize import UNSAFE_CHARS
 from streamview.core.state import StreamState
 from streamview.sources import FileSource
-from streamview.ui.cast.export import cast_title
+from streamview.ui.cast.export import cast_title, export_cast
 from streamview.ui.cast.frames import screen_strips
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.playback.feed import PlaybackFeed
+from tests.hostile.corpus import ALL_TEXT
+from tests.hostile.streams import hostile_stream
 
 from ..conftest import RECORDINGS
 
@@ -37,6 +41,10 @@ FPS = 30
 """The viewer's frames a second: an event shows at the first frame at or after it."""
 FIRST_CALL_LINE = 45
 """The line (0-based) that starts the run's first tool call (an ``updateTodos``)."""
+
+DRAWING = re.compile(r"\x1b\[(?:\d+;1H|[\d;]*m|\?25l|H|2J)")
+"""The only sequences the cast writes: a line's start, colours, hiding the cursor, clearing."""
+UNSAFE = re.compile(f"[{UNSAFE_CHARS}]")
 
 Cast = tuple[dict[str, Any], list[tuple[float, str, str]]]
 
@@ -97,9 +105,8 @@ def test_header_and_clock_are_the_replays(cast: Cast) -> None:
     assert times[-1] == pytest.approx(end, abs=1e-6)
     last = orjson.loads(RECORDING.read_bytes().splitlines()[-1])
     assert end < (last[RECV_KEY] - first[RECV_KEY]) / 1000 / SPEED / 2  # the idle limit cut it
-    drawing = re.compile(r"\x1b\[(?:\d+;\d+H|[\d;]*m|\?25l|H|2J)")
     for _, _, data in events:
-        assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", drawing.sub("", data))
+        assert not UNSAFE.search(DRAWING.sub("", data))
 
 
 async def test_frames_show_what_the_viewer_shows(cast: Cast) -> None:
@@ -169,3 +176,19 @@ def test_bad_size_or_path_is_one_line(
     error = capsys.readouterr().err
     assert error.count("\n") == 1
     assert error.startswith("streamview: " + said.replace("{missing}", missing))
+
+
+def test_hostile_stream_reaches_the_cast_inert(tmp_path: Path) -> None:
+    """Every control sequence of the hostile corpus, in every string of a run (prompt,
+    answer, thinking, tool arguments and outputs, malformed lines): the cast's output
+    holds only the sequences that draw the viewer, and its title no control at all."""
+    path = tmp_path / "hostile.ndjson"
+    path.write_bytes(hostile_stream(ALL_TEXT))
+    out = io.StringIO()
+    export_cast(FileSource(path), out, size=(120, 40), speed=64.0)
+    header, *events = out.getvalue().splitlines()
+    assert not UNSAFE.search(json.loads(header)["title"])
+    drawn = "".join(json.loads(line)[2] for line in events)
+    assert "PWNED" in drawn or "osc" in drawn  # the payload is on screen, as pictures
+    leftover = DRAWING.sub("", drawn)
+    assert not UNSAFE.search(leftover), UNSAFE.search(leftover)
