@@ -31,7 +31,7 @@ from streamview.ui.playback.feed import PlaybackFeed
 from tests.hostile.corpus import ALL_TEXT
 from tests.hostile.streams import hostile_stream
 
-from ..conftest import RECORDINGS
+from ..conftest import RECORDINGS, wait_for
 
 RECORDING = RECORDINGS / "success-multi-tool.ndjson"
 SPEED = 4.0
@@ -134,6 +134,7 @@ async def test_frames_show_what_the_viewer_shows(cast: Cast) -> None:
             app.pump()
             app.tick()
             await pilot.pause()
+            await wait_for(pilot, lambda: not app.transcript.laying_out, timeout=60)
             await pilot.pause()
             painted = ["".join(text for text, _, _ in line) for line in screen_strips(app)]
             assert [row.rstrip() for row in screen_at(cast, moment)] == [
