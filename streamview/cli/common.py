@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
 import threading
 from typing import TYPE_CHECKING
@@ -79,6 +80,32 @@ def port_number(text: str) -> int:
     if not 1 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"a port is 1 to 65535, not {value}")
     return value
+
+
+SCREEN_COLUMNS = (40, 500)
+"""The narrowest and widest ``--size`` accepted."""
+SCREEN_ROWS = (10, 200)
+"""The lowest and tallest ``--size`` accepted."""
+
+
+def screen_size(text: str) -> tuple[int, int]:
+    """``--size COLSxROWS`` (``100x30``) as ``(columns, rows)``.
+
+    Raises:
+        ValueError: Not two whole numbers joined by ``x``, or out of range (the message
+            says which and what would do).
+    """
+    match = re.fullmatch(r"\s*(\d{1,5})\s*[xX\u00d7]\s*(\d{1,5})\s*", text)
+    if match is None:
+        raise ValueError(f"--size: not COLUMNSxROWS: {one_line(text, 40)!r} (e.g. 100x30)")
+    columns, rows = int(match[1]), int(match[2])
+    (low_c, high_c), (low_r, high_r) = SCREEN_COLUMNS, SCREEN_ROWS
+    if not (low_c <= columns <= high_c and low_r <= rows <= high_r):
+        raise ValueError(
+            f"--size: {columns}x{rows} is out of range "
+            f"({low_c}-{high_c} columns, {low_r}-{high_r} rows)"
+        )
+    return columns, rows
 
 
 def front_end(args: argparse.Namespace) -> str:

@@ -205,14 +205,14 @@ def add_view_options(parser: argparse.ArgumentParser, file: bool = True) -> None
         "--speed",
         type=positive_number,
         metavar="X",
-        help="with --replay: play X times as fast",
+        help="with --replay or --export-cast: play X times as fast",
     )
     replay.add_argument(
         "-i",
         "--idle-limit",
         type=positive_number,
         metavar="S",
-        help="with --replay: play any silence longer than S seconds as S seconds",
+        help="with --replay or --export-cast: play any silence longer than S seconds as S seconds",
     )
     replay.add_argument(
         "--serve",
@@ -259,6 +259,18 @@ def add_view_options(parser: argparse.ArgumentParser, file: bool = True) -> None
         metavar="PATH",
         help="no UI: write the run as one self-contained HTML page to PATH (opens offline "
         "in any browser: the answer, every tool call with its detail, search)",
+    )
+    replay.add_argument(
+        "--export-cast",
+        metavar="PATH",
+        help="no UI: write the viewer replaying the run as an asciicast v2 file to PATH "
+        "(asciinema's player, agg, doc sites), made faster than real time and timed as "
+        "--replay with -s/-i would play it",
+    )
+    replay.add_argument(
+        "--size",
+        metavar="COLSxROWS",
+        help="with --export-cast: the terminal's size (default 100x30)",
     )
     replay.add_argument(
         "--export-svg",

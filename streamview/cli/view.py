@@ -20,6 +20,7 @@ from streamview.cli.common import (
     front_end,
     report_recording,
     say,
+    screen_size,
 )
 from streamview.cli.limits import apply_line_limit
 from streamview.cli.output import EXIT_OUTPUT_CLOSED, release_stdout
@@ -114,7 +115,7 @@ def exporting(args: argparse.Namespace) -> bool:
     """Whether one of the ``--export-*`` options was given."""
     return any(
         getattr(args, name, None) is not None
-        for name in ("export_markdown", "export_svg", "export_html")
+        for name in ("export_markdown", "export_svg", "export_html", "export_cast")
     )
 
 
@@ -125,8 +126,16 @@ def check_options(args: argparse.Namespace, reading_stdin: bool) -> str | None:
         return "--replay needs a FILE"
     if args.replay and args.follow:
         return "--replay plays a finished file; it does not go with --follow"
-    if (args.speed is not None or args.idle_limit is not None) and not args.replay:
-        return "--speed and --idle-limit need --replay"
+    cast = getattr(args, "export_cast", None) is not None
+    if (args.speed is not None or args.idle_limit is not None) and not (args.replay or cast):
+        return "--speed and --idle-limit need --replay or --export-cast"
+    if getattr(args, "size", None) is not None:
+        if not cast:
+            return "--size goes with --export-cast"
+        try:
+            screen_size(args.size)
+        except ValueError as error:
+            return str(error)
     fifo = not reading_stdin and is_fifo(Path(args.input))
     if fifo and (args.replay or args.serve):
         return f"{args.input} is a named pipe: --replay and --serve need a finished file"
@@ -148,7 +157,7 @@ def check_options(args: argparse.Namespace, reading_stdin: bool) -> str | None:
     if getattr(args, "summary", False) and getattr(args, "export_markdown", None) is None:
         return "--summary goes with --export-markdown FILE (- for stdout)"
     if export and (args.follow or args.replay or args.json or args.print_mode or args.events):
-        return "--export-markdown/-html/-svg read the whole input: not with other modes"
+        return "--export-markdown/-html/-svg/-cast read the whole input: not with other modes"
     return None
 
 
@@ -274,7 +283,7 @@ def recorded_run(args: argparse.Namespace) -> run_meta.RunMeta | None:
 
 
 def run_export(source: Source, args: argparse.Namespace) -> int:
-    """Read the whole input and write the Markdown, HTML and/or SVG exports."""
+    """Read the whole input and write the Markdown, HTML, SVG and/or cast exports."""
     from streamview.core.linestore import LineStore
     from streamview.core.markdown_export import to_markdown
     from streamview.core.reader import EventReader
@@ -318,6 +327,10 @@ def run_export(source: Source, args: argparse.Namespace) -> int:
         except OSError as error:
             return fail(f"cannot write {args.export_svg}: {error.strerror or error}")
         say(f"wrote {args.export_svg}")
+    if getattr(args, "export_cast", None) is not None:
+        problem = export_cast(args, data, source.label, state)
+        if problem is not None:
+            return fail(problem)
     # Written, and the status says how the run ended, as --print and --json say it.
     return exit_code_for(state)
 
@@ -337,4 +350,34 @@ def _write_text(path: str, text: str) -> int | None:
     except OSError as error:
         return fail(f"cannot write {path}: {error.strerror or error}")
     say(f"wrote {path}")
+    return None
+
+
+def export_cast(args: argparse.Namespace, data: bytes, label: str, state: Any) -> str | None:
+    """``--export-cast``: write the cast; why it could not be written, or ``None``."""
+    from streamview.sources import FileSource, MemorySource
+    from streamview.ui.cast.export import DEFAULT_SIZE, write_cast
+
+    path = Path(args.export_cast)
+    named = args.input not in (None, "-") and Path(args.input).is_file()
+    # A file is read again by the playback (its lines found by offset); a pipe's bytes
+    # are played from memory.
+    source = FileSource(Path(args.input)) if named else MemorySource(data, label)
+    try:
+        stats = write_cast(
+            path,
+            source,
+            size=screen_size(args.size) if args.size is not None else DEFAULT_SIZE,
+            speed=args.speed or 1.0,
+            idle_limit=args.idle_limit,
+            theme=args.theme,
+            agent=getattr(args, "agent", None),
+            title_state=state,
+        )
+    except OSError as error:
+        return f"cannot write {args.export_cast}: {error.strerror or error}"
+    say(
+        f"wrote {args.export_cast}: {stats.frames:,} frames, {stats.duration:.1f} s, "
+        f"{max(1, round(stats.size / 1024)):,} KiB"
+    )
     return None

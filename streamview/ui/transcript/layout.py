@@ -94,6 +94,9 @@ class TranscriptLayout(ScrollView):
         self._search = Matches()
         self._reflow_pending = False
         self._resync_timer: Timer | None = None
+        self.tail_pacing = True
+        """A growing block slow to render waits before it is rendered again (off for
+        ``--export-cast``: each frame of a cast shows the text as it is at that time)."""
         self._marked: int | None = None
         self._call_in_view: int | None = None
         """The call last said to be in view (:class:`CallInView`)."""
@@ -165,7 +168,7 @@ class TranscriptLayout(ScrollView):
                 # Keep showing the lines there are; the layout thread sends new ones.
                 self._lay_out_later(index)
                 continue
-            if entry.block.open and entry.lines is not None:
+            if entry.block.open and entry.lines is not None and self.tail_pacing:
                 # A growing block whose tail is slow to render (a long code fence) is
                 # rendered again only after a pause several times its render time.
                 wait = entry.cost * SLOW_TAIL_FACTOR - (now - entry.rendered_at)

@@ -1,0 +1,79 @@
+"""How long ``--export-cast`` takes on a run of 10,000 tool calls, and how big the cast is.
+
+Usage::
+
+    python bench/cast_export.py                  # the 150k-event synth run, -s 4 -i 1
+    python bench/cast_export.py --events 20000   # a smaller run
+    python bench/cast_export.py --speed 16 --idle 0.5
+
+The recording is written by ``bench/generate.py`` (deterministic, seed 0) into
+``bench/data/`` the first time (the same file ``bench/html_export.py`` uses). The export
+runs as a user runs it (``python -m streamview FILE --export-cast OUT -s X -i S``) in a
+child process; its wall time and peak RSS (``os.wait4``) are printed with the cast's
+frames, length and size. Nothing fails on timing: it prints a table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(HERE))
+
+import generate  # noqa: E402  (bench/ is a folder of scripts)
+
+EVENTS = 150_000
+"""About 10,000 tool calls in the synth run."""
+
+
+def export_once(recording: Path, cast: Path, speed: float, idle: float) -> tuple[float, int]:
+    """``(wall seconds, peak RSS bytes)`` of one ``--export-cast`` child."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    command = [sys.executable, "-m", "streamview", str(recording), "--export-cast", str(cast)]
+    command += ["-s", str(speed), "-i", str(idle)]
+    began = time.perf_counter()
+    child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - began
+    if os.waitstatus_to_exitcode(status) not in (0, 1):
+        raise SystemExit(f"--export-cast failed with status {status}")
+    return wall, usage.ru_maxrss * 1024
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--events", type=int, default=EVENTS, help=f"default {EVENTS:,}")
+    parser.add_argument("--speed", type=float, default=4.0, help="-s (default 4)")
+    parser.add_argument("--idle", type=float, default=1.0, help="-i (default 1)")
+    args = parser.parse_args(argv)
+    recording = HERE / "data" / f"html_{args.events}.ndjson"
+    if not recording.exists():
+        generate.generate(args.events, recording)
+    with tempfile.TemporaryDirectory() as folder:
+        cast = Path(folder) / "run.cast"
+        wall, rss = export_once(recording, cast, args.speed, args.idle)
+        lines = cast.read_text(encoding="utf-8").splitlines()
+        frames = len(lines) - 1
+        length = json.loads(lines[-1])[0] if frames else 0.0
+        size = cast.stat().st_size
+    print(
+        "| events | recording | -s / -i | export | peak RSS | frames | cast length | cast |",
+        "|--:|--:|--:|--:|--:|--:|--:|--:|",
+        f"| {args.events:,} | {recording.stat().st_size / 1e6:.1f} MB | {args.speed:g} / "
+        f"{args.idle:g} | {wall:.1f} s | {rss / 1e6:.0f} MB | {frames:,} | {length:.0f} s "
+        f"| {size / 1e6:.1f} MB |",
+        sep="\n",
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
