@@ -46,6 +46,10 @@ def _main(arguments: list[str]) -> int:
         from streamview.cli.run import main_run
 
         return main_run(args, subparsers["run"])
+    if args.subcommand == "redact":
+        from streamview.cli.redact import main_redact
+
+        return main_redact(args)
     if args.subcommand == "runs" and args.prune is not None:
         from streamview.cli.prune import prune_runs
 
