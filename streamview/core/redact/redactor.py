@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import orjson
@@ -28,8 +29,36 @@ _HOME_PATTERNS = (
 )
 """Home directories of any machine (a recording is shared from wherever it was made)."""
 
-_WRAP = re.compile(r"(?<=\S)\r?\n(?=\S)")
-"""A line break inside a word: where a wrapped secret was cut."""
+_TOKEN_END = re.compile(r"[A-Za-z0-9_+/=.:-]{2,}$")
+_TOKEN_START = re.compile(r"[A-Za-z0-9_+/=.:-]{2,}")
+"""A line that ends, and one that begins, with a run of a key's characters: a wrap."""
+
+WRAPPED_LINES = 4
+"""The most lines a wrapped secret is looked for across."""
+
+_PUNCTUATION = re.compile(r"[/\\()\[\]{}<>|,]")
+"""Characters a secret may meet in a path or code that the providers' rules do not
+take as its end."""
+
+
+@cache
+def _keyword_index(
+    rules: tuple[Rule, ...],
+) -> tuple[dict[str, list[Rule]], re.Pattern[str], dict[str, list[str]]]:
+    """The rules by keyword, one pattern finding every keyword, and the keywords each
+    keyword starts with."""
+    by_keyword: dict[str, list[Rule]] = {}
+    for rule in rules:
+        for word in rule.keywords:
+            by_keyword.setdefault(word, []).append(rule)
+    # One scan finds every keyword: at each position the longest that starts there
+    # (a lookahead, so they may overlap), and with it the keywords it starts with.
+    longest_first = sorted(by_keyword, key=len, reverse=True)
+    keywords = re.compile("(?=(" + "|".join(re.escape(word) for word in longest_first) + "))")
+    prefixes = {
+        word: [other for other in by_keyword if word.startswith(other)] for word in by_keyword
+    }
+    return by_keyword, keywords, prefixes
 
 
 def marker(kind: str) -> str:
@@ -53,10 +82,7 @@ class Redactor:
     rules: tuple[Rule, ...] = field(default_factory=every_rule)
 
     def __post_init__(self) -> None:
-        self._by_keyword: dict[str, list[Rule]] = {}
-        for rule in self.rules:
-            for word in rule.keywords:
-                self._by_keyword.setdefault(word, []).append(rule)
+        self._by_keyword, self._keywords, self._prefixes = _keyword_index(self.rules)
         self._names = [
             (re.compile(rf"(?<![A-Za-z0-9_.-]){re.escape(name)}(?![A-Za-z0-9_-])"), kind)
             for kind, name in self.names.items()
@@ -65,45 +91,60 @@ class Redactor:
 
     def _candidates(self, text: str) -> list[Rule]:
         """The rules whose keywords ``text`` holds, in the rule set's order."""
-        lowered = text.lower()
+        words = set(self._keywords.findall(text.lower()))
+        if not words:
+            return []
         chosen: dict[int, Rule] = {}
-        for word, rules in self._by_keyword.items():
-            if word in lowered:
-                for rule in rules:
+        for word in words:
+            for shorter in self._prefixes[word]:
+                for rule in self._by_keyword[shorter]:
                     chosen.setdefault(id(rule), rule)
         return list(chosen.values())
 
     def _secrets(self, text: str) -> str:
-        rules = self._candidates(text)
+        # A keyword may be cut by a line break too ("T3\nBlbkFJ").
+        rules = self._candidates(text if "\n" not in text else text + text.replace("\n", ""))
         if not rules:
             return text
         spans: list[tuple[int, int, str]] = []
         for rule in rules:
             spans.extend((start, end, rule.kind) for start, end in rule.secrets(text))
+        if _PUNCTUATION.search(text):
+            # A key as a file name ("~/ghp_.../x"), in brackets or after a colon: the
+            # providers' rules want a space or a quote after the key.
+            spaced = _PUNCTUATION.sub(" ", text)
+            for rule in rules:
+                spans.extend((start, end, rule.kind) for start, end in rule.secrets(spaced))
         if "\n" in text:
-            spans.extend(self._wrapped(text, rules))
+            spans.extend(self._wrapped(text))
         return self._replace(text, spans)
 
-    def _wrapped(self, text: str, rules: list[Rule]) -> list[tuple[int, int, str]]:
-        """Secrets cut by line breaks inside words, as spans of ``text``."""
-        breaks = list(_WRAP.finditer(text))
-        if not breaks:
-            return []
-        joined_parts = []
-        origin: list[int] = []  # origin[i]: where the joined text's character i was
-        last = 0
-        for cut in breaks:
-            joined_parts.append(text[last : cut.start()])
-            origin.extend(range(last, cut.start()))
-            last = cut.end()
-        joined_parts.append(text[last:])
-        origin.extend(range(last, len(text)))
-        origin.append(len(text))
-        joined = "".join(joined_parts)
+    def _wrapped(self, text: str) -> list[tuple[int, int, str]]:
+        """Secrets cut by line breaks (up to :data:`WRAPPED_LINES` lines), as spans of
+        ``text``: each break between two words runs on is tried joined, alone and with
+        the next ones."""
+        lines = text.split("\n")
+        starts = [0]
+        for line in lines[:-1]:
+            starts.append(starts[-1] + len(line) + 1)
         spans = []
-        for rule in rules:
-            for start, end in rule.secrets(joined):
-                spans.append((origin[start], origin[end - 1] + 1, rule.kind))
+        for k in range(len(lines) - 1):
+            if not (_TOKEN_END.search(lines[k]) and _TOKEN_START.match(lines[k + 1])):
+                continue
+            origin = list(range(starts[k], starts[k] + len(lines[k])))
+            joined = lines[k]
+            for m in range(k + 1, min(k + WRAPPED_LINES, len(lines))):
+                joined += lines[m]
+                origin.extend(range(starts[m], starts[m] + len(lines[m])))
+                tail = "\n" if m + 1 < len(lines) else ""
+                for rule in self._candidates(joined):
+                    for start, end in rule.secrets(joined + tail):
+                        if end > len(origin):
+                            end = len(origin)
+                        if start < len(lines[k]) < end:  # it crosses the break
+                            spans.append((origin[start], origin[end - 1] + 1, rule.kind))
+                if not _TOKEN_END.search(lines[m]):
+                    break
         return spans
 
     def _replace(self, text: str, spans: list[tuple[int, int, str]]) -> str:
@@ -136,10 +177,12 @@ class Redactor:
                 text = text.replace(home, "~")
         for pattern in _HOME_PATTERNS:
             text, removed = pattern.subn("~", text)
-            self.counts["home"] += removed
+            if removed:
+                self.counts["home"] += removed
         for pattern, kind in self._names:
             text, removed = pattern.subn(marker(kind), text)
-            self.counts[kind] += removed
+            if removed:
+                self.counts[kind] += removed
         return text
 
     def value(self, value: Any) -> Any:
