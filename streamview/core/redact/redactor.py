@@ -42,23 +42,13 @@ take as its end."""
 
 
 @cache
-def _keyword_index(
-    rules: tuple[Rule, ...],
-) -> tuple[dict[str, list[Rule]], re.Pattern[str], dict[str, list[str]]]:
-    """The rules by keyword, one pattern finding every keyword, and the keywords each
-    keyword starts with."""
+def _keyword_index(rules: tuple[Rule, ...]) -> dict[str, list[Rule]]:
+    """The rules by keyword."""
     by_keyword: dict[str, list[Rule]] = {}
     for rule in rules:
         for word in rule.keywords:
             by_keyword.setdefault(word, []).append(rule)
-    # One scan finds every keyword: at each position the longest that starts there
-    # (a lookahead, so they may overlap), and with it the keywords it starts with.
-    longest_first = sorted(by_keyword, key=len, reverse=True)
-    keywords = re.compile("(?=(" + "|".join(re.escape(word) for word in longest_first) + "))")
-    prefixes = {
-        word: [other for other in by_keyword if word.startswith(other)] for word in by_keyword
-    }
-    return by_keyword, keywords, prefixes
+    return by_keyword
 
 
 def marker(kind: str) -> str:
@@ -82,7 +72,8 @@ class Redactor:
     rules: tuple[Rule, ...] = field(default_factory=every_rule)
 
     def __post_init__(self) -> None:
-        self._by_keyword, self._keywords, self._prefixes = _keyword_index(self.rules)
+        self._by_keyword = _keyword_index(self.rules)
+        self._words: list[str] | None = None  # the line's keywords (:meth:`line`)
         self._names = [
             (re.compile(rf"(?<![A-Za-z0-9_.-]){re.escape(name)}(?![A-Za-z0-9_-])"), kind)
             for kind, name in self.names.items()
@@ -90,14 +81,17 @@ class Redactor:
         ]
 
     def _candidates(self, text: str) -> list[Rule]:
-        """The rules whose keywords ``text`` holds, in the rule set's order."""
-        words = set(self._keywords.findall(text.lower()))
-        if not words:
-            return []
+        """The rules whose keywords ``text`` holds, in the rule set's order.
+
+        Looked for with ``in`` (a fast scan in C; one pattern of every keyword was
+        ten times slower): among the keywords of the line being redacted when there
+        is one, else among all.
+        """
+        lowered = text.lower()
         chosen: dict[int, Rule] = {}
-        for word in words:
-            for shorter in self._prefixes[word]:
-                for rule in self._by_keyword[shorter]:
+        for word in self._by_keyword if self._words is None else self._words:
+            if word in lowered:
+                for rule in self._by_keyword[word]:
                     chosen.setdefault(id(rule), rule)
         return list(chosen.values())
 
@@ -204,7 +198,16 @@ class Redactor:
             decoded = orjson.loads(line)
         except orjson.JSONDecodeError:
             return self.text(line.decode("utf-8", "replace")).encode("utf-8")
-        redacted = self.value(decoded)
+        lowered = line.lower().decode("utf-8", "replace")
+        if "\\u" not in lowered:  # no escape can hide a keyword from this scan
+            # Without its escaped line breaks: a keyword cut by one is found whole, and
+            # none is lost (no keyword holds one).
+            joined = lowered.replace("\\n", "")
+            self._words = [word for word in self._by_keyword if word in joined]
+        try:
+            redacted = self.value(decoded)
+        finally:
+            self._words = None
         if redacted == decoded:
             return line  # nothing removed: the line as it was, byte for byte
         return orjson.dumps(redacted)
