@@ -13,6 +13,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+from streamview.core.events import AgentNotice
 from streamview.core.redact import LineFilter, Redactor
 from streamview.sources import Source
 
@@ -41,6 +42,7 @@ class RedactingSource(Source):
         self.redactor = redactor
         self.label = inner.label
         self.live = inner.live
+        self._lines = 0
 
     def chunks(self, stop: threading.Event) -> Iterator[bytes]:
         """Yield the inner source's chunks, redacted line by line."""
@@ -48,11 +50,19 @@ class RedactingSource(Source):
         for chunk in self.inner.chunks(stop):
             self.arrived_ms = self.inner.arrived_ms
             out = lines.feed(chunk)
+            self._lines += out.count(b"\n")
             if out:
                 yield out
         rest = lines.finish()
         if rest:
             yield rest
+
+    def ended_notice(self) -> AgentNotice | None:
+        """What was redacted, for the viewer's event log."""
+        return AgentNotice(
+            line=self._lines, type="streamview", subtype="redact", topic="session",
+            text=self.redactor.report(),
+        )  # fmt: skip
 
     @property
     def path(self) -> Path | None:

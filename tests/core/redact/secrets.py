@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 
-DIALECTS = Path(__file__).resolve().parents[2] / "fixtures" / "dialects"
+AGENTS_DIR = DIALECTS = Path(__file__).resolve().parents[2] / "fixtures" / "dialects"
 HOME = "/home/mallory-the-dev"
 """A home directory the seeded paths live under (it must come out as ~)."""
 
