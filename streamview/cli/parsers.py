@@ -380,10 +380,12 @@ def build_command_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.
         "redact",
         prog="streamview redact",
         help=COMMANDS["redact"],
-        description="Write IN to stdout with every secret gitleaks' rules find (and "
-        "passwords in URLs) as [REDACTED:kind] and home directories as ~: each JSON "
-        "line keeps its shape (every string redacted), so OUT is a stream of the same "
-        "agent, to share or to view. What was removed is counted on stderr.",
+        description=fill_paragraphs(
+            "Write IN to stdout with every secret gitleaks' rules find (and passwords "
+            "in URLs) as [REDACTED:kind] and home directories as ~: each JSON line "
+            "keeps its shape (every string redacted), so OUT is a stream of the same "
+            "agent, to share or to view. What was removed is counted on stderr."
+        ),
         formatter_class=raw,
     )
     redact.add_argument("input", metavar="IN", help="the recording ('-': stdin)")
