@@ -23,8 +23,8 @@ import orjson
 from streamview.core.redact.rules import Rule, every_rule
 
 _HOME_PATTERNS = (
-    re.compile(r"/(?:home|Users)/[A-Za-z0-9._-]+(?=/|\b|$)"),
-    re.compile(r"/root(?=/|\b)"),
+    re.compile(r"(?<![\w.~/-])/(?:home|Users)/[A-Za-z0-9._-]+(?=/|\b|$)"),
+    re.compile(r"(?<![\w.~/-])/root(?=/|\b)"),
     re.compile(r"[A-Za-z]:\\\\?Users\\\\?[A-Za-z0-9._ -]+?(?=\\|\b|$)"),
 )
 """Home directories of any machine (a recording is shared from wherever it was made)."""

@@ -171,10 +171,13 @@ def test_a_line_that_is_not_json_is_redacted_as_text_and_a_clean_line_kept() -> 
 def test_home_and_with_names_the_user_and_host_go() -> None:
     """Home directories become ~ (this machine's and any /home, /Users); the user and
     host names go only when asked for (--redact-names), and only as whole words."""
-    text = "alice@devbox:/home/alice/src$ ls /Users/bob/x /srv/alicetools"
+    text = "alice@devbox:/home/alice/src$ ls /Users/bob/x /srv/alicetools /mnt/home/x"
     assert (
-        Redactor(home=("/home/alice",)).text(text) == "alice@devbox:~/src$ ls ~/x /srv/alicetools"
+        Redactor(home=("/home/alice",)).text(text)
+        == "alice@devbox:~/src$ ls ~/x /srv/alicetools /mnt/home/x"
     )
     named = Redactor(home=("/home/alice",), names={"user": "alice", "host": "devbox"})
-    assert named.text(text) == "[REDACTED:user]@[REDACTED:host]:~/src$ ls ~/x /srv/alicetools"
+    assert named.text(text) == (
+        "[REDACTED:user]@[REDACTED:host]:~/src$ ls ~/x /srv/alicetools /mnt/home/x"
+    )
     assert named.report() == "redacted 4: 2 home, 1 host, 1 user"
