@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
+from streamview.core.events import AgentNotice
 from streamview.follow import FollowedFile
 
 POLL_SECONDS = 0.05
@@ -55,6 +56,10 @@ class Source(ABC):
     @property
     def path(self) -> Path | None:
         """The file behind the source, if there is one (lets views re-read a line)."""
+        return None
+
+    def ended_notice(self) -> AgentNotice | None:
+        """A notice for the event log once the input ended (``--redact``'s counts)."""
         return None
 
 

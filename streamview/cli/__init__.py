@@ -50,6 +50,10 @@ def _main(arguments: list[str]) -> int:
         from streamview.cli.otlp import main_export
 
         return main_export(args)
+    if args.subcommand == "redact":
+        from streamview.cli.redact import main_redact
+
+        return main_redact(args)
     if args.subcommand == "runs" and args.prune is not None:
         from streamview.cli.prune import prune_runs
 

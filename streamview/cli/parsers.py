@@ -21,6 +21,7 @@ COMMANDS = {
     "runs": "list the runs `streamview run` recorded (--open N opens one, --prune AGE)",
     "last": "open the latest recorded run, or run N (takes the viewer's options)",
     "export": "send recorded runs to a tracing backend (--otlp: OpenTelemetry)",
+    "redact": "write a recording with its secrets redacted (redact IN > OUT)",
 }
 """The words that start a command rather than name a FILE to view, and what each does."""
 
@@ -29,7 +30,8 @@ streamview [options] [FILE]
        streamview run [options] -- COMMAND [ARGS...]
        streamview runs [--prune AGE [--yes] | --open N]
        streamview last [N] [options]
-       streamview export --otlp [options] FILE..."""
+       streamview export --otlp [options] FILE...
+       streamview redact [--names] IN > OUT"""
 
 DESCRIPTION = """\
 Watch, replay and understand the runs of headless coding agents.
@@ -277,6 +279,18 @@ def add_view_options(parser: argparse.ArgumentParser, file: bool = True) -> None
         metavar="PATH",
         help="no UI: write an SVG screenshot of the viewer at the final state to PATH",
     )
+    replay.add_argument(
+        "--redact",
+        action="store_true",
+        help="before anything reads the input: secrets (gitleaks' rules: keys, tokens, "
+        "private keys, passwords in URLs) become [REDACTED:kind] and home directories ~; "
+        "for every export, --json, --events and the viewer; counts on stderr",
+    )
+    replay.add_argument(
+        "--redact-names",
+        action="store_true",
+        help="with --redact: this machine's user and host names go too",
+    )
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
@@ -401,7 +415,23 @@ def build_command_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.
         help="the agent whose stream these are (default: auto, recognised from each)",
     )
     add_otlp_options(export, required=True)
-    return parser, {"run": run, "runs": runs, "last": last, "export": export}
+    redact = commands.add_parser(
+        "redact",
+        prog="streamview redact",
+        help=COMMANDS["redact"],
+        description=fill_paragraphs(
+            "Write IN to stdout with every secret gitleaks' rules find (and passwords "
+            "in URLs) as [REDACTED:kind] and home directories as ~: each JSON line "
+            "keeps its shape (every string redacted), so OUT is a stream of the same "
+            "agent, to share or to view. What was removed is counted on stderr."
+        ),
+        formatter_class=raw,
+    )
+    redact.add_argument("input", metavar="IN", help="the recording ('-': stdin)")
+    redact.add_argument(
+        "--names", action="store_true", help="this machine's user and host names go too"
+    )
+    return parser, {"run": run, "runs": runs, "last": last, "export": export, "redact": redact}
 
 
 class _ViewParser(argparse.ArgumentParser):

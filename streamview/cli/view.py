@@ -89,8 +89,14 @@ def main_view(arguments: list[str], args: argparse.Namespace | None = None) -> i
 
         ui = front_end(args) == UI
         recorder = Recorder(Path(args.record), on_error=None if ui else say)
+    redactor = None
     try:
         source = open_source(args, recorder)
+        if getattr(args, "redact", False):
+            from streamview.redacting_source import RedactingSource, make_redactor
+
+            redactor = make_redactor(names=args.redact_names)
+            source = RedactingSource(source, redactor)
         if exporting(args):
             return run_export(source, args)
         return view(source, args)
@@ -109,6 +115,8 @@ def main_view(arguments: list[str], args: argparse.Namespace | None = None) -> i
     finally:
         if recorder is not None:
             report_recording(recorder, front_end(args) == UI)
+        if redactor is not None:
+            say(redactor.report())
 
 
 def exporting(args: argparse.Namespace) -> bool:
@@ -144,6 +152,8 @@ def check_options(args: argparse.Namespace, reading_stdin: bool) -> str | None:
             return "--record needs live input: a pipe, --follow FILE, or `streamview run`"
         if args.input not in (None, "-") and _same_file(args.record, args.input):
             return "--record would overwrite the file being read"
+    if args.redact_names and not args.redact:
+        return "--redact-names goes with --redact"
     if not args.serve and (args.public_url is not None or args.max_viewers is not None):
         return "--public-url and --max-viewers go with --serve"
     if args.serve:
@@ -242,7 +252,9 @@ def view(source: Source, args: argparse.Namespace) -> int:
     from streamview.ui.frame.launch import run_app
 
     options: dict[str, Any] = {"agent": agent, "cwd_map": getattr(args, "cwd_map", None) or ()}
-    if args.input not in (None, "-") and not args.follow and not is_fifo(Path(args.input)):
+    finished_file = args.input not in (None, "-") and not args.follow
+    # --redact: the viewer reads the redacted source, not the file again.
+    if finished_file and not getattr(args, "redact", False) and not is_fifo(Path(args.input)):
         from streamview.sources import FileSource
         from streamview.ui.playback.feed import PlaybackFeed
 
@@ -360,8 +372,9 @@ def export_cast(args: argparse.Namespace, data: bytes, label: str, state: Any) -
 
     path = Path(args.export_cast)
     named = args.input not in (None, "-") and Path(args.input).is_file()
+    named = named and not getattr(args, "redact", False)
     # A file is read again by the playback (its lines found by offset); a pipe's bytes
-    # are played from memory.
+    # are played from memory, and so are a redacted file's (the file holds the secrets).
     source = FileSource(Path(args.input)) if named else MemorySource(data, label)
     try:
         stats = write_cast(

@@ -325,6 +325,9 @@ class StreamviewApp(ViewerActions):
             self.read_error = batch.error
         if batch.ended and not state.ended:
             state.counts.blank += feed.blank_lines
+            notice = self.source.ended_notice()  # what --redact removed: the event log's
+            if notice is not None:
+                state.notices.append(notice)
             state.finish()
             self.run_ended()
         elif batch.more or folded >= CATCHING_UP_EVENTS:
