@@ -27,9 +27,27 @@ from streamview.core.events import (
     UnknownRecord,
 )
 from streamview.core.events import ThinkingDelta as ThinkingEvent
-from streamview.core.model import RUNNING, TEXT, THINKING, TOOL, Block, Session, ToolCall
+from streamview.core.model import (
+    NOTICE,
+    PROMPT,
+    RUNNING,
+    TEXT,
+    THINKING,
+    TOOL,
+    Block,
+    Session,
+    ToolCall,
+)
 from streamview.core.state import StreamState
 from streamview.core.usage import usage_count
+
+FREE_AFTER = 64
+"""Blocks told whole before the open session's told blocks are let go, at once."""
+FREED_BLOCKS = {kind: Block(kind, 0) for kind in (TEXT, THINKING, TOOL, PROMPT, NOTICE)}
+"""What stands for a block told whole and let go, by its kind (:func:`has_run` asks)."""
+FREED_CALL = ToolCall(-1, "", "freed", status=tools.COMPLETED)
+"""What stands for a call whose end was told and let go (finished: never interrupted)."""
+_TURN_KINDS = (TEXT, TOOL, PROMPT)
 
 _Facts = tuple[str | None, str | None, str | None, str | None, str | None]
 
@@ -84,6 +102,8 @@ class Normalizer:
         self._outcomes: set[int] = set()
         self._forgotten = 0
         """Sessions before this index were told whole and let go (:meth:`forget_told`)."""
+        self._freed: dict[int, int] = {}
+        """Per open session: blocks before this position were let go (:meth:`_free_told`)."""
 
     def handle(self, event: AnyEvent, session: Session | None) -> list[n.NormalizedEvent]:
         """The normalized events one applied event stands for, in order."""
@@ -164,6 +184,9 @@ class Normalizer:
         this way (``--events``, :func:`streamview.read_events`) keeps one session in
         memory, not the whole run."""
         closed = self._closed
+        sessions = self.state.sessions
+        if len(sessions) > closed:
+            self._free_told(sessions[-1])
         if closed <= self._forgotten:
             return
         for session in self.state.sessions[self._forgotten : closed]:
@@ -175,10 +198,45 @@ class Normalizer:
             session.pending_args = {}
             session.pending_approval = {}
             self._settled.pop(session.index, None)
+            self._freed.pop(session.index, None)
         self._shown = {key: shown for key, shown in self._shown.items() if key[0] >= closed}
         self._started = {key for key in self._started if key[0] >= closed}
         self._ended = {key for key in self._ended if key[0] >= closed}
         self._forgotten = closed
+
+    def _free_told(self, session: Session) -> None:
+        """Let go of what the open session told whole: blocks before the settled position
+        (their text told, their calls started) become one of :data:`FREED_BLOCKS`, and calls
+        whose end was told :data:`FREED_CALL`, so positions and indexes stay what they
+        were and one long session costs a pointer per block, not its text. The last
+        text, tool or prompt block stays whole: :attr:`Session.turn_complete` judges
+        the session's end by it."""
+        index = session.index
+        blocks = session.blocks
+        limit = self._settled.get(index, 0)
+        start = self._freed.get(index, 0)
+        if limit - start < FREE_AFTER:
+            return
+        for position in range(limit - 1, start - 1, -1):
+            if blocks[position].kind in _TURN_KINDS:
+                limit = position
+                break
+        calls = session.tool_calls
+        by_id = session.calls_by_id
+        ended = self._ended
+        for position in range(start, limit):
+            block = blocks[position]
+            blocks[position] = FREED_BLOCKS.get(block.kind, block)
+            call_index = block.call_index
+            if call_index is None or (index, call_index) not in ended:
+                continue
+            call = calls[call_index]
+            if by_id.get(call.call_id) is call:
+                del by_id[call.call_id]
+            calls[call_index] = FREED_CALL
+            ended.discard((index, call_index))
+            self._started.discard((index, call_index))
+        self._freed[index] = limit
 
     # -- sessions ---------------------------------------------------------------------
 
@@ -198,6 +256,8 @@ class Normalizer:
         calls (interrupted), and its outcome (incomplete) if no result told one."""
         self._sweep(session, None, None, None, out)
         for call in session.tool_calls:
+            if call is FREED_CALL:
+                continue
             if (session.index, call.index) not in self._ended and call.status != RUNNING:
                 self._end_call(session, call, None, None, out)
         if session.index not in self._outcomes and session.outcome.status != RUNNING:
