@@ -169,6 +169,26 @@ class Normalizer:
             )
         return out
 
+    def told_by_deltas(self, session: Session, block: Block) -> _Shown | None:
+        """The fast path of :class:`~streamview.core.event_stream.EventStream`, asked
+        before a delta is applied straight to ``block``, the session's last: what was
+        told of it, if a delta to it is all the line changes in what is told (the
+        session announced, every block before it told whole, the block told delta by
+        delta so far); else ``None`` and the line goes the long way."""
+        index = session.index
+        position = len(session.blocks) - 1
+        if index != len(self._facts) - 1 or self._settled.get(index, 0) != position:
+            return None
+        shown = self._shown.get((index, position))
+        if (
+            shown is None
+            or shown.finished
+            or shown.revision != block.revision
+            or shown.deltas != block.deltas
+        ):
+            return None
+        return shown
+
     def close(self) -> list[n.NormalizedEvent]:
         """After :meth:`StreamState.finish`: the end of every session not yet told."""
         out: list[n.NormalizedEvent] = []
