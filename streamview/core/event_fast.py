@@ -15,20 +15,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import orjson
+
 import streamview.core.normalized as n
 from streamview.core.dialects import cursor_fast
+from streamview.core.events import JSONObject
 from streamview.core.fast_path import FastRecord
+from streamview.core.model import Block
 from streamview.core.normalizer import Normalizer
 from streamview.core.reader import EventReader, too_long
 from streamview.core.state import StreamState
 
 FastLine = Callable[[bytes, int], "FastRecord | None"]
+Fast = Callable[[JSONObject, int], "FastRecord | None"]
 
 
-def fast_line_of(reader: EventReader) -> FastLine | None:
-    """The stream's ``fast_line``, once its dialect is known, named and nothing is held
-    back (the reader's own steady state); ``None`` while it is not, or for a dialect
-    without one.
+def fast_line_of(reader: EventReader) -> tuple[FastLine | None, Fast] | None:
+    """The stream's ``fast_line`` (``None`` for a dialect without one) and ``fast``,
+    once its dialect is known, named and nothing is held back (the reader's own steady
+    state); ``None`` while it is not.
 
     A ``fast_line`` that read a line changed its translator as ``translate`` would (the
     ``Translator`` protocol), and every dialect's does so idempotently (Claude Code's
@@ -42,9 +47,9 @@ def fast_line_of(reader: EventReader) -> FastLine | None:
         return None  # a line store remembers each line: the reader's own loop does
     translator = reader._translator
     if translator is None:  # Cursor's lines, read by the reader itself
-        return cursor_fast.fast_line
+        return cursor_fast.fast_line, cursor_fast.fast_record
     found: FastLine | None = getattr(translator, "fast_line", None)
-    return found
+    return found, translator.fast
 
 
 def feed_fast(
@@ -52,7 +57,8 @@ def feed_fast(
     state: StreamState,
     normalizer: Normalizer,
     chunk: bytes,
-    fast_line: FastLine,
+    fast_line: FastLine | None,
+    fast: Fast,
 ) -> list[n.NormalizedEvent]:
     """The events the lines of ``chunk`` stand for, deltas to the block being told
     straight from their bytes (what :meth:`EventStream.feed
@@ -60,12 +66,20 @@ def feed_fast(
     apply = state.apply
     apply_fast = state.apply_fast
     handle = normalizer.handle
+    handle_fast = normalizer.handle_fast
+    loads = orjson.loads
+    not_json = orjson.JSONDecodeError
     told_by_deltas = normalizer.told_by_deltas
     slow = reader._events
     text_delta = n.TextDelta
     thinking_delta = n.ThinkingDelta
     out: list[n.NormalizedEvent] = []
     append = out.append
+    counts = state.counts
+    assert not state._track, "the fast path changes what a view would be told of"
+    streak: Block | None = None
+    """The block the last line's delta went to, the fast way: told delta by delta."""
+    streak_shown = None
     framer = reader._framer
     number = framer.lines_seen
     pieces = framer.split(chunk)
@@ -73,6 +87,7 @@ def feed_fast(
     for data in pieces:
         number += 1
         if cut is not None and number in cut:
+            streak = None
             cut_line = too_long(number, data, cut[number])
             out.extend(handle(cut_line, apply(cut_line)))
             continue
@@ -81,42 +96,74 @@ def feed_fast(
         if not data or data.isspace():
             reader.blank_lines += 1
             continue
-        hot = fast_line(data, number)
-        if hot is not None and state.sessions:
-            kind, subtype, text, model_call_id, session_id, timestamp, recv = hot
-            session = state.sessions[-1]
-            if session_id is None or session_id == session.session_id:
-                block = None
-                if kind == "assistant":
-                    is_delta = (
-                        subtype
-                        if subtype is not None
-                        else (model_call_id is None and timestamp is not None)
-                    )
-                    if is_delta and session.open_thinking is None:
-                        block = session.open_text
-                elif subtype == "delta":
-                    block = session.open_thinking
-                blocks = session.blocks
-                if block is not None and blocks[-1] is block:
+        hot = fast_line(data, number) if fast_line is not None else None
+        if hot is None:
+            try:
+                record = loads(data)
+            except not_json:
+                record = None
+            if record.__class__ is dict:
+                hot = fast(record, number)
+            if hot is None:  # the long way (a line not JSON is decoded again there)
+                streak = None
+                for event in slow(number, 0, data, None):
+                    out.extend(handle(event, apply(event)))
+                continue
+        kind, subtype, text, model_call_id, session_id, timestamp, recv = hot
+        sessions = state.sessions
+        if sessions and (session_id is None or session_id == sessions[-1].session_id):
+            session = sessions[-1]
+            block = None
+            if kind == "assistant":
+                is_delta = (
+                    subtype
+                    if subtype is not None
+                    else (model_call_id is None and timestamp is not None)
+                )
+                if is_delta and session.open_thinking is None:
+                    block = session.open_text
+            elif kind == "thinking" and subtype == "delta":
+                block = session.open_thinking
+            if block is not None:
+                if block is streak:
+                    shown = streak_shown
+                elif session.blocks[-1] is block:
                     shown = told_by_deltas(session, block)
-                    if shown is not None:
-                        apply_fast(hot, number)
-                        shown.deltas = block.deltas
-                        if text:
-                            shown.told.append(text)
-                            delta = text_delta if kind == "assistant" else thinking_delta
-                            append(
-                                delta(
-                                    line=number,
-                                    time_ms=timestamp if recv is None else recv,
-                                    session=session.index,
-                                    block=len(blocks) - 1,
-                                    text=text,
-                                )
+                else:
+                    shown = None
+                if shown is not None:
+                    # What apply_fast does with a delta to the open block, inline.
+                    counts.total += 1
+                    counts.events += 1
+                    session.events += 1
+                    session.last_line = number
+                    when = timestamp if recv is None else recv
+                    if when is not None:
+                        state.last_event_ms = when
+                        if session.first_time_ms is None:
+                            session.first_time_ms = when
+                        session.last_time_ms = when
+                    block.parts.append(text)
+                    block.deltas += 1
+                    shown.deltas += 1
+                    streak, streak_shown = block, shown
+                    if text:
+                        shown.told.append(text)
+                        delta = text_delta if kind == "assistant" else thinking_delta
+                        append(
+                            delta(
+                                line=number,
+                                time_ms=when,
+                                session=session.index,
+                                block=len(session.blocks) - 1,
+                                text=text,
                             )
-                        continue
-        for event in slow(number, 0, data, None):
-            out.extend(handle(event, apply(event)))
+                        )
+                    continue
+        streak = None
+        apply_fast(hot, number)
+        ended = text[2] if kind == "tool_call" and subtype == "completed" else None
+        when = timestamp if recv is None else recv
+        out.extend(handle_fast(state.sessions[-1], number, when, ended))
     normalizer.forget_told()
     return out

@@ -51,9 +51,9 @@ class EventStream:
         """The events the lines ``chunk`` completes stand for."""
         self.received += len(chunk)
         if recv_ms is None and chunk.__class__ is not Restart:
-            fast_line = fast_line_of(self.reader)
-            if fast_line is not None:
-                return feed_fast(self.reader, self.state, self.normalizer, chunk, fast_line)
+            fast = fast_line_of(self.reader)
+            if fast is not None:
+                return feed_fast(self.reader, self.state, self.normalizer, chunk, *fast)
         return self._apply(self.reader.feed(chunk, recv_ms))
 
     def _apply(self, events: list[AnyEvent]) -> list[n.NormalizedEvent]:

@@ -124,14 +124,7 @@ class Normalizer:
         assert session is not None
         index = session.index
         line = event.line
-        if index >= len(self._facts):
-            self._announce(session, line, when, out)
-        else:
-            facts = _facts(session, self._agent())
-            if facts != self._facts[index]:
-                self._facts[index] = facts
-                out.append(_session_event(n.SessionUpdate, facts, index, line, when))
-        self._sweep(session, event, line, when, out)
+        self._told(session, event, line, when, out)
         kind = type(event)
         if kind is ToolCallEvent:
             assert isinstance(event, ToolCallEvent)
@@ -168,6 +161,39 @@ class Normalizer:
                 )
             )
         return out
+
+    def handle_fast(
+        self, session: Session, line: int, when: int | None, ended: str | None
+    ) -> list[n.NormalizedEvent]:
+        """:meth:`handle` for a record the state applied with ``apply_fast`` (a delta,
+        a thinking block's end, a tool call's start or end, ``ended`` its id when the
+        record completes it): the same events."""
+        out: list[n.NormalizedEvent] = []
+        self._told(session, None, line, when, out)
+        if ended is not None:
+            call = session.calls_by_id.get(ended)
+            if call is not None and call.status != RUNNING:
+                self._end_call(session, call, line, when, out)
+        return out
+
+    def _told(
+        self,
+        session: Session,
+        event: AnyEvent | None,
+        line: int,
+        when: int | None,
+        out: list[n.NormalizedEvent],
+    ) -> None:
+        """What changed in the session's facts and transcript (every record's part)."""
+        index = session.index
+        if index >= len(self._facts):
+            self._announce(session, line, when, out)
+        else:
+            facts = _facts(session, self._agent())
+            if facts != self._facts[index]:
+                self._facts[index] = facts
+                out.append(_session_event(n.SessionUpdate, facts, index, line, when))
+        self._sweep(session, event, line, when, out)
 
     def told_by_deltas(self, session: Session, block: Block) -> _Shown | None:
         """The fast path of :class:`~streamview.core.event_stream.EventStream`, asked
