@@ -165,9 +165,8 @@ class Normalizer:
     def handle_fast(
         self, session: Session, line: int, when: int | None, ended: str | None
     ) -> list[n.NormalizedEvent]:
-        """:meth:`handle` for a record the state applied with ``apply_fast`` (a delta,
-        a thinking block's end, a tool call's start or end, ``ended`` its id when the
-        record completes it): the same events."""
+        """:meth:`handle` for a record applied with ``apply_fast`` (``ended``: the id of
+        the call it completes, if it does): the same events."""
         out: list[n.NormalizedEvent] = []
         self._told(session, None, line, when, out)
         if ended is not None:
@@ -251,12 +250,10 @@ class Normalizer:
         self._forgotten = closed
 
     def _free_told(self, session: Session) -> None:
-        """Let go of what the open session told whole: blocks before the settled position
-        (their text told, their calls started) become one of :data:`FREED_BLOCKS`, and calls
-        whose end was told :data:`FREED_CALL`, so positions and indexes stay what they
-        were and one long session costs a pointer per block, not its text. The last
-        text, tool or prompt block stays whole: :attr:`Session.turn_complete` judges
-        the session's end by it."""
+        """Let go of what the open session told whole: settled blocks become one of
+        :data:`FREED_BLOCKS`, calls whose end was told :data:`FREED_CALL` (positions and
+        indexes kept: a pointer each). The last text, tool or prompt block stays whole:
+        :attr:`Session.turn_complete` judges the session's end by it."""
         index = session.index
         blocks = session.blocks
         limit = self._settled.get(index, 0)
