@@ -239,9 +239,8 @@ class Normalizer:
             session.tool_calls = []
             session.calls_by_id = {}
             session.open_text = session.open_thinking = None
-            session.queries = {}
-            session.pending_args = {}
-            session.pending_approval = {}
+            session.queries, session.pending_args, session.pending_approval = {}, {}, {}
+            session.prompt = session.outcome.result = None  # told; the answer can be long
             self._settled.pop(session.index, None)
             self._freed.pop(session.index, None)
         self._shown = {key: shown for key, shown in self._shown.items() if key[0] >= closed}
