@@ -83,13 +83,13 @@ def traced_peak(turns: int) -> tuple[int, EventStream]:
 
 
 def test_a_session_ten_times_as_long_peaks_at_about_the_same_memory() -> None:
-    short, _ = traced_peak(150)  # about 5k events
-    long, stream = traced_peak(1_500)  # about 50k events
+    short, _ = traced_peak(60)  # about 2k events
+    long, stream = traced_peak(600)  # about 20k events
     assert len(stream.state.sessions) == 1
-    assert stream.state.counts.events >= 1_500 * TURN_LINES
+    assert stream.state.counts.events >= 600 * TURN_LINES
     # What is left is a pointer per block and call (about a byte an event here); it
     # held their text: 9x the memory for 10x the events.
-    assert long < short * 2, f"{long >> 10} KiB for 50k events, {short >> 10} KiB for 5k"
+    assert long < short * 2, f"{long >> 10} KiB for 20k events, {short >> 10} KiB for 2k"
 
 
 def test_the_told_blocks_and_calls_of_the_open_session_are_let_go() -> None:
