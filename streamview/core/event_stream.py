@@ -12,8 +12,10 @@ from collections.abc import Callable
 from typing import Any
 
 import streamview.core.normalized as n
+from streamview.core.event_fast import fast_line_of, feed_fast
 from streamview.core.events import AnyEvent
 from streamview.core.exit_status import exit_code_for
+from streamview.core.framing import Restart
 from streamview.core.normalizer import Normalizer
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState
@@ -48,6 +50,10 @@ class EventStream:
     def feed(self, chunk: bytes, recv_ms: int | None = None) -> list[n.NormalizedEvent]:
         """The events the lines ``chunk`` completes stand for."""
         self.received += len(chunk)
+        if recv_ms is None and chunk.__class__ is not Restart:
+            fast = fast_line_of(self.reader)
+            if fast is not None:
+                return feed_fast(self.reader, self.state, self.normalizer, chunk, *fast)
         return self._apply(self.reader.feed(chunk, recv_ms))
 
     def _apply(self, events: list[AnyEvent]) -> list[n.NormalizedEvent]:

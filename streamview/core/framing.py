@@ -203,8 +203,8 @@ class LineFramer:
             if len(buffer) + len(pieces[0]) > limit:
                 self.cut[self._number + 1] = len(buffer) + len(pieces[0])
                 pieces[0] = (bytes(buffer[:KEPT_BYTES]) + pieces[0][:KEPT_BYTES])[:KEPT_BYTES]
-            else:
-                pieces[0] = bytes(buffer) + pieces[0]
+            else:  # one copy: ``bytes(buffer) + piece`` made two of a long line
+                pieces[0] = b"".join((buffer, pieces[0]))
             buffer.clear()
         if len(chunk) > limit:  # a chunk bigger than a line may be: any piece may be over
             for place, piece in enumerate(pieces):

@@ -27,9 +27,27 @@ from streamview.core.events import (
     UnknownRecord,
 )
 from streamview.core.events import ThinkingDelta as ThinkingEvent
-from streamview.core.model import RUNNING, TEXT, THINKING, TOOL, Block, Session, ToolCall
+from streamview.core.model import (
+    NOTICE,
+    PROMPT,
+    RUNNING,
+    TEXT,
+    THINKING,
+    TOOL,
+    Block,
+    Session,
+    ToolCall,
+)
 from streamview.core.state import StreamState
 from streamview.core.usage import usage_count
+
+FREE_AFTER = 64
+"""Blocks told whole before the open session's told blocks are let go, at once."""
+FREED_BLOCKS = {kind: Block(kind, 0) for kind in (TEXT, THINKING, TOOL, PROMPT, NOTICE)}
+"""What stands for a block told whole and let go, by its kind (:func:`has_run` asks)."""
+FREED_CALL = ToolCall(-1, "", "freed", status=tools.COMPLETED)
+"""What stands for a call whose end was told and let go (finished: never interrupted)."""
+_TURN_KINDS = (TEXT, TOOL, PROMPT)
 
 _Facts = tuple[str | None, str | None, str | None, str | None, str | None]
 
@@ -84,6 +102,8 @@ class Normalizer:
         self._outcomes: set[int] = set()
         self._forgotten = 0
         """Sessions before this index were told whole and let go (:meth:`forget_told`)."""
+        self._freed: dict[int, int] = {}
+        """Per open session: blocks before this position were let go (:meth:`_free_told`)."""
 
     def handle(self, event: AnyEvent, session: Session | None) -> list[n.NormalizedEvent]:
         """The normalized events one applied event stands for, in order."""
@@ -104,14 +124,7 @@ class Normalizer:
         assert session is not None
         index = session.index
         line = event.line
-        if index >= len(self._facts):
-            self._announce(session, line, when, out)
-        else:
-            facts = _facts(session, self._agent())
-            if facts != self._facts[index]:
-                self._facts[index] = facts
-                out.append(_session_event(n.SessionUpdate, facts, index, line, when))
-        self._sweep(session, event, line, when, out)
+        self._told(session, event, line, when, out)
         kind = type(event)
         if kind is ToolCallEvent:
             assert isinstance(event, ToolCallEvent)
@@ -149,6 +162,58 @@ class Normalizer:
             )
         return out
 
+    def handle_fast(
+        self, session: Session, line: int, when: int | None, ended: str | None
+    ) -> list[n.NormalizedEvent]:
+        """:meth:`handle` for a record applied with ``apply_fast`` (``ended``: the id of
+        the call it completes, if it does): the same events."""
+        out: list[n.NormalizedEvent] = []
+        self._told(session, None, line, when, out)
+        if ended is not None:
+            call = session.calls_by_id.get(ended)
+            if call is not None and call.status != RUNNING:
+                self._end_call(session, call, line, when, out)
+        return out
+
+    def _told(
+        self,
+        session: Session,
+        event: AnyEvent | None,
+        line: int,
+        when: int | None,
+        out: list[n.NormalizedEvent],
+    ) -> None:
+        """What changed in the session's facts and transcript (every record's part)."""
+        index = session.index
+        if index >= len(self._facts):
+            self._announce(session, line, when, out)
+        else:
+            facts = _facts(session, self._agent())
+            if facts != self._facts[index]:
+                self._facts[index] = facts
+                out.append(_session_event(n.SessionUpdate, facts, index, line, when))
+        self._sweep(session, event, line, when, out)
+
+    def told_by_deltas(self, session: Session, block: Block) -> _Shown | None:
+        """The fast path of :class:`~streamview.core.event_stream.EventStream`, asked
+        before a delta is applied straight to ``block``, the session's last: what was
+        told of it, if a delta to it is all the line changes in what is told (the
+        session announced, every block before it told whole, the block told delta by
+        delta so far); else ``None`` and the line goes the long way."""
+        index = session.index
+        position = len(session.blocks) - 1
+        if index != len(self._facts) - 1 or self._settled.get(index, 0) != position:
+            return None
+        shown = self._shown.get((index, position))
+        if (
+            shown is None
+            or shown.finished
+            or shown.revision != block.revision
+            or shown.deltas != block.deltas
+        ):
+            return None
+        return shown
+
     def close(self) -> list[n.NormalizedEvent]:
         """After :meth:`StreamState.finish`: the end of every session not yet told."""
         out: list[n.NormalizedEvent] = []
@@ -164,6 +229,9 @@ class Normalizer:
         this way (``--events``, :func:`streamview.read_events`) keeps one session in
         memory, not the whole run."""
         closed = self._closed
+        sessions = self.state.sessions
+        if len(sessions) > closed:
+            self._free_told(sessions[-1])
         if closed <= self._forgotten:
             return
         for session in self.state.sessions[self._forgotten : closed]:
@@ -171,14 +239,46 @@ class Normalizer:
             session.tool_calls = []
             session.calls_by_id = {}
             session.open_text = session.open_thinking = None
-            session.queries = {}
-            session.pending_args = {}
-            session.pending_approval = {}
+            session.queries, session.pending_args, session.pending_approval = {}, {}, {}
+            session.prompt = session.outcome.result = None  # told; the answer can be long
             self._settled.pop(session.index, None)
+            self._freed.pop(session.index, None)
         self._shown = {key: shown for key, shown in self._shown.items() if key[0] >= closed}
         self._started = {key for key in self._started if key[0] >= closed}
         self._ended = {key for key in self._ended if key[0] >= closed}
         self._forgotten = closed
+
+    def _free_told(self, session: Session) -> None:
+        """Let go of what the open session told whole: settled blocks become one of
+        :data:`FREED_BLOCKS`, calls whose end was told :data:`FREED_CALL` (positions and
+        indexes kept: a pointer each). The last text, tool or prompt block stays whole:
+        :attr:`Session.turn_complete` judges the session's end by it."""
+        index = session.index
+        blocks = session.blocks
+        limit = self._settled.get(index, 0)
+        start = self._freed.get(index, 0)
+        if limit - start < FREE_AFTER:
+            return
+        for position in range(limit - 1, start - 1, -1):
+            if blocks[position].kind in _TURN_KINDS:
+                limit = position
+                break
+        calls = session.tool_calls
+        by_id = session.calls_by_id
+        ended = self._ended
+        for position in range(start, limit):
+            block = blocks[position]
+            blocks[position] = FREED_BLOCKS.get(block.kind, block)
+            call_index = block.call_index
+            if call_index is None or (index, call_index) not in ended:
+                continue
+            call = calls[call_index]
+            if by_id.get(call.call_id) is call:
+                del by_id[call.call_id]
+            calls[call_index] = FREED_CALL
+            ended.discard((index, call_index))
+            self._started.discard((index, call_index))
+        self._freed[index] = limit
 
     # -- sessions ---------------------------------------------------------------------
 
@@ -198,6 +298,8 @@ class Normalizer:
         calls (interrupted), and its outcome (incomplete) if no result told one."""
         self._sweep(session, None, None, None, out)
         for call in session.tool_calls:
+            if call is FREED_CALL:
+                continue
             if (session.index, call.index) not in self._ended and call.status != RUNNING:
                 self._end_call(session, call, None, None, out)
         if session.index not in self._outcomes and session.outcome.status != RUNNING:

@@ -1,0 +1,169 @@
+"""The fast path of ``--events``: a text or thinking delta to the block being told.
+
+Most lines of a long run are token deltas. When one only grows the block the
+:class:`~streamview.core.normalizer.Normalizer` is telling delta by delta (the
+session's last block, every block before it told whole), its normalized event is the
+delta itself: the dialect's ``fast_line`` reads it from the line's bytes, the state
+applies it (:meth:`~streamview.core.state.StreamState.apply_fast`, the fold's own fast
+path) and the delta is told, with no event built and no block swept. Every other line
+goes the long way (:class:`~streamview.core.reader.EventReader`'s events, folded and
+told one by one), in order; the output is the same byte for byte
+(``tests/events/test_golden.py``, ``tests/events/test_fast_events.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import orjson
+
+import streamview.core.normalized as n
+from streamview.core.dialects import cursor_fast
+from streamview.core.events import JSONObject
+from streamview.core.fast_path import FastRecord
+from streamview.core.model import Block
+from streamview.core.normalizer import Normalizer
+from streamview.core.reader import EventReader, too_long
+from streamview.core.state import StreamState
+
+FastLine = Callable[[bytes, int], "FastRecord | None"]
+Fast = Callable[[JSONObject, int], "FastRecord | None"]
+
+
+def fast_line_of(reader: EventReader) -> tuple[FastLine | None, Fast] | None:
+    """The stream's ``fast_line`` (``None`` for a dialect without one) and ``fast``,
+    once its dialect is known, named and nothing is held back (the reader's own steady
+    state); ``None`` while it is not.
+
+    A ``fast_line`` that read a line changed its translator as ``translate`` would (the
+    ``Translator`` protocol), and every dialect's does so idempotently (Claude Code's
+    notes that thinking streamed): a line the fast path declines after reading it is
+    translated again, the long way.
+    """
+    # The reader's private state: its module is at the house's size limit.
+    if reader.dialect is None or reader._held or reader._named is not None:
+        return None
+    if reader.store is not None:
+        return None  # a line store remembers each line: the reader's own loop does
+    translator = reader._translator
+    if translator is None:  # Cursor's lines, read by the reader itself
+        return cursor_fast.fast_line, cursor_fast.fast_record
+    found: FastLine | None = getattr(translator, "fast_line", None)
+    return found, translator.fast
+
+
+def feed_fast(
+    reader: EventReader,
+    state: StreamState,
+    normalizer: Normalizer,
+    chunk: bytes,
+    fast_line: FastLine | None,
+    fast: Fast,
+) -> list[n.NormalizedEvent]:
+    """The events the lines of ``chunk`` stand for, deltas to the block being told
+    straight from their bytes (what :meth:`EventStream.feed
+    <streamview.core.event_stream.EventStream.feed>` returns)."""
+    apply = state.apply
+    apply_fast = state.apply_fast
+    handle = normalizer.handle
+    handle_fast = normalizer.handle_fast
+    loads = orjson.loads
+    not_json = orjson.JSONDecodeError
+    told_by_deltas = normalizer.told_by_deltas
+    slow = reader._events
+    text_delta = n.TextDelta
+    thinking_delta = n.ThinkingDelta
+    out: list[n.NormalizedEvent] = []
+    append = out.append
+    counts = state.counts
+    assert not state._track, "the fast path changes what a view would be told of"
+    streak: Block | None = None
+    """The block the last line's delta went to, the fast way: told delta by delta."""
+    streak_shown = None
+    framer = reader._framer
+    number = framer.lines_seen
+    pieces = framer.split(chunk)
+    cut = framer.take_cut()
+    for data in pieces:
+        number += 1
+        if cut is not None and number in cut:
+            streak = None
+            cut_line = too_long(number, data, cut[number])
+            out.extend(handle(cut_line, apply(cut_line)))
+            continue
+        if data.endswith(b"\r"):
+            data = data[:-1]
+        if not data or data.isspace():
+            reader.blank_lines += 1
+            continue
+        hot = fast_line(data, number) if fast_line is not None else None
+        if hot is None:
+            try:
+                record = loads(data)
+            except not_json:
+                record = None
+            if record.__class__ is dict:
+                hot = fast(record, number)
+            if hot is None:  # the long way (a line not JSON is decoded again there)
+                streak = None
+                for event in slow(number, 0, data, None):
+                    out.extend(handle(event, apply(event)))
+                continue
+        kind, subtype, text, model_call_id, session_id, timestamp, recv = hot
+        sessions = state.sessions
+        if sessions and (session_id is None or session_id == sessions[-1].session_id):
+            session = sessions[-1]
+            block = None
+            if kind == "assistant":
+                is_delta = (
+                    subtype
+                    if subtype is not None
+                    else (model_call_id is None and timestamp is not None)
+                )
+                if is_delta and session.open_thinking is None:
+                    block = session.open_text
+            elif kind == "thinking" and subtype == "delta":
+                block = session.open_thinking
+            if block is not None:
+                if block is streak:
+                    shown = streak_shown
+                elif session.blocks[-1] is block:
+                    shown = told_by_deltas(session, block)
+                else:
+                    shown = None
+                if shown is not None:
+                    # What apply_fast does with a delta to the open block, inline.
+                    counts.total += 1
+                    counts.events += 1
+                    session.events += 1
+                    session.last_line = number
+                    when = timestamp if recv is None else recv
+                    if when is not None:
+                        state.last_event_ms = when
+                        if session.first_time_ms is None:
+                            session.first_time_ms = when
+                        session.last_time_ms = when
+                    block.parts.append(text)
+                    block.deltas += 1
+                    shown.deltas += 1
+                    streak, streak_shown = block, shown
+                    if text:
+                        shown.told.append(text)
+                        delta = text_delta if kind == "assistant" else thinking_delta
+                        append(
+                            delta(
+                                line=number,
+                                time_ms=when,
+                                session=session.index,
+                                block=len(session.blocks) - 1,
+                                text=text,
+                            )
+                        )
+                    continue
+        streak = None
+        apply_fast(hot, number)
+        ended = text[2] if kind == "tool_call" and subtype == "completed" else None
+        when = timestamp if recv is None else recv
+        out.extend(handle_fast(state.sessions[-1], number, when, ended))
+    normalizer.forget_told()
+    return out

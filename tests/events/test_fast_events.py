@@ -1,0 +1,72 @@
+"""``--events``' fast path (:mod:`streamview.core.event_fast`) tells what the long way
+tells, at every split of the input, and takes the deltas to the block being told
+without building their events (issue 30.8)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import streamview.core.event_stream as event_stream
+from streamview.core.event_stream import EventStream
+from streamview.core.events import AnyEvent
+from streamview.core.model import Session
+from streamview.core.normalizer import Normalizer
+from streamview.events_api import event_batches, to_json_lines
+from tests.events.test_memory_session import TURN_LINES, one_session
+
+from .streams import every_stream, name
+
+SMALL = 40_000
+"""Streams up to this size are also fed 7 bytes at a time."""
+
+
+def told(chunks: list[bytes]) -> bytes:
+    """What ``--events`` writes for the input ``chunks``."""
+    return b"".join(to_json_lines(batch) for batch in event_batches(chunks))
+
+
+def splits(data: bytes) -> list[list[bytes]]:
+    """The input whole, in 4 KiB chunks, and (small ones) 7 bytes at a time."""
+    sizes = [len(data) or 1, 4096] + ([7] if len(data) <= SMALL else [])
+    return [[data[i : i + size] for i in range(0, len(data), size)] for size in sizes]
+
+
+@pytest.mark.parametrize("path", every_stream(), ids=name)
+def test_the_fast_path_tells_what_the_long_way_tells(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = path.read_bytes()
+    fast = [told(chunks) for chunks in splits(data)]
+    monkeypatch.setattr(event_stream, "fast_line_of", lambda reader: None)
+    slow = [told(chunks) for chunks in splits(data)]
+    assert fast == slow
+
+
+def test_a_long_session_is_told_alike_both_ways(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = b"".join(one_session(40))
+    fast = [told(chunks) for chunks in splits(data)]
+    monkeypatch.setattr(event_stream, "fast_line_of", lambda reader: None)
+    assert fast == [told(chunks) for chunks in splits(data)]
+
+
+def test_deltas_to_the_block_being_told_build_no_event(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Of a turn's 34 lines (10 thinking and 20 text deltas), the long way reads the
+    first delta of each block, the thinking's end, the call's two records, and the
+    stray end: at most 6."""
+    built: list[int] = []
+    handle = Normalizer.handle
+
+    def counting(normalizer: Normalizer, event: AnyEvent, session: Session | None) -> object:
+        built.append(event.line)
+        return handle(normalizer, event, session)
+
+    monkeypatch.setattr(Normalizer, "handle", counting)
+    stream = EventStream()
+    stream.start()
+    for chunk in one_session(100):
+        stream.feed(chunk)
+    assert stream.state.counts.events == 100 * TURN_LINES + 2
+    lines = 100 * TURN_LINES + 2
+    assert len(set(built)) <= 100 * 6 + 2, f"{len(set(built))} lines of {lines} built events"
