@@ -32,6 +32,7 @@ SCREEN_OF_SECTION = {
     "A line of the event log (enter there)": "logline",
     "Export dialog (x): enter saves": "export",
     "This help": "help",
+    "Run summary (S)": "summary",
 }
 """Where the keys of each section of the help work (a new section fails the tests
 until it is added here, with a way to reach it in :meth:`Viewer.go`)."""
@@ -73,6 +74,8 @@ def screen_of(text: str) -> str:
         return "export"
     if "streamview keys" in text:
         return "help"
+    if "─ run summary ─" in text:
+        return "summary"
     if re.search(r"\d+ malformed lines? · \d+ unknown records? · ", text):
         return "log"
     if re.match(r"\s*line \d+ · ", text):
@@ -254,6 +257,8 @@ class Viewer:
             self.press("x")
         elif screen == "help":
             self.press("?")
+        elif screen == "summary":
+            self.press("S")
         self.reached(screen)
 
     def focus_table(self) -> None:

@@ -147,11 +147,17 @@ def test_ctrl_z_suspends_to_the_shell_and_fg_repaints_the_whole_screen(tmux: Tmu
     """The viewer reads a pipe whose producer runs on: the whole job stops (else the
     shell would wait on, the terminal given back but no prompt)."""
     job_shell(tmux, producer=f"cat {RECORDING}; sleep 60")
+    # From the help, as from any screen over the main one: a modal screen hid the
+    # app's keys, and ctrl+z over the help or the summary did nothing.
+    tmux.keys("?")
+    tmux.wait_for(lambda s: "streamview keys" in s)
     tmux.keys("C-z")
     tmux.wait_for(lambda s: "Stopped" in s, timeout=20)
     assert terminal_state(tmux) == RESTORED
     tmux.keys("fg", "Enter")
     # No key after fg: the screen must come back whole by itself.
+    tmux.wait_for(lambda s: "streamview keys" in s and "q Quit" in s)
+    tmux.keys("Escape")
     tmux.wait_for(lambda s: "Transcript" in s and "Tool calls" in s and "q Quit" in s)
     assert terminal_state(tmux) == IN_THE_VIEWER
     tmux.keys("q")

@@ -441,7 +441,9 @@ class ViewerActions(CrashHooks, Suspension, SearchActions):
         feed = self.feed
         if self._summary_offered or not isinstance(feed, PlaybackFeed):
             return
-        if feed.plays_on_open and len(self.screen_stack) == 1:
+        # Played to its end, not taken there: End or G is a person going to look at the
+        # last screen, which a summary would cover (tmux tests caught it covering it).
+        if feed.plays_on_open and feed.played_to_end and len(self.screen_stack) == 1:
             self._summary_offered = True
             self.action_run_summary()
 

@@ -104,6 +104,7 @@ APP_BINDINGS: list[BindingType] = [
         "suspend_process",
         "Suspend",
         show=False,
+        priority=True,  # over the help, a call's details, the summary: every screen
         tooltip="suspend streamview to the shell, the terminal given back (fg: back, "
         "repainted); a run's agent goes on meanwhile",
     ),

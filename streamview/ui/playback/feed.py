@@ -35,15 +35,7 @@ from streamview.core.timeline import (
     last_moment,
     next_call,
 )
-from streamview.core.timing import (
-    RECEIVED,
-    STEADY,
-    STEADY_MS,
-    Playhead,
-    Schedule,
-    faster,
-    slower,
-)
+from streamview.core.timing import RECEIVED, STEADY, STEADY_MS, Playhead, Schedule, faster, slower
 from streamview.sources import InputError, Source, now_ms
 from streamview.ui.feed.gc import folding_a_file
 from streamview.ui.feed.reader import Batch
@@ -117,6 +109,7 @@ class PlaybackFeed:
         self._indexer: threading.Thread | None = None
         self._error: str | None = None
         self._applied = 0
+        self._played_to_end = False
         self._partial = False  # only a big file's start is scheduled yet (--replay)
         self._target: int | None = None
         """Events wanted while paused; ``None`` means all that are loaded."""
@@ -311,6 +304,7 @@ class PlaybackFeed:
             return total if self._target is None else self._target
         due = schedule.due_at(self._playhead.position_ms)
         if due >= total and not self._partial:  # partial: the rest is still being folded
+            self._played_to_end = True
             self._playhead.pause()
             self._playhead.seek(schedule.total_ms)
             self._target = None
@@ -364,6 +358,11 @@ class PlaybackFeed:
         return self._applied
 
     @property
+    def played_to_end(self) -> bool:
+        """The playback reached the end by playing, not by a jump to it (a bool: no lock)."""
+        return self._played_to_end
+
+    @property
     def playing(self) -> bool:
         """Playback is moving."""
         with self._lock:
@@ -413,6 +412,7 @@ class PlaybackFeed:
             timeline = self.timeline
             total = len(timeline)
             count = max(min(count, total), 1 if total else 0)
+            self._played_to_end = False
             playing = keep_playing and not self._playhead.paused
             self._playhead.seek(self.schedule.offset_of(count))
             if playing and count < total:
