@@ -23,8 +23,9 @@ Each record is turned into what ``gemini -p --output-format stream-json`` prints
 same turn (:mod:`streamview.core.dialects.gemini`) and read by that translator, so a
 session folds to the same account as the headless stream: the prompt, the answer, each
 call (``tool_use``, then ``tool_result`` once its status is final) and the usage (a
-``result`` whose ``stats`` sum every message's ``tokens``, given at each new prompt and
-at the end of input; the session file itself has no final record).
+``result`` whose ``stats`` sum every message's ``tokens``, given once an answer has its
+tokens and no call open, at each new prompt and at the end of input; the session file
+itself has no final record).
 """
 
 from __future__ import annotations
@@ -259,6 +260,8 @@ class GeminiSessionTranslator:
                 self._totals[key] += count - seen.tokens.get(key, 0)
                 seen.tokens[key] = count
         events.append(ThinkingCompleted(line, sid, ts, recv))  # counts the line
+        if text and isinstance(tokens, dict) and seen.calls_ended >= seen.calls_started:
+            events += self._turn_result(line, recv)  # an answer, counted, no call open
         return events
 
     def _call(self, call: JSONObject, seen: _Seen, line: int, recv: int | None) -> list[AnyEvent]:
