@@ -19,6 +19,7 @@ from streamview.core.events import JSONObject
 
 REGISTRY: tuple[tuple[str, str], ...] = (
     ("cursor", "cursor"),
+    ("cursor-transcript", "cursor_transcript"),
     ("amp", "amp"),
     ("qwen", "qwen"),
     ("droid", "droid"),

@@ -1,0 +1,47 @@
+"""Cursor agent transcripts fold to what the headless stream of the same turn says,
+as far as a transcript records it (issue 27.1): no ids, results or usage."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+
+from streamview.core.dialects import detect
+from streamview.core.reader import fold
+from streamview.core.summary import session_summary
+
+CURSOR = Path(__file__).resolve().parents[2] / "fixtures" / "sessions" / "cursor"
+TRANSCRIPT = CURSOR / "0ed36493-01b3-4744-b712-a8eabfff89e1.jsonl"
+
+
+def test_a_transcript_folds_as_the_headless_stream_of_its_turn() -> None:
+    """The headless stream is a real capture of the same turn; the transcript says the
+    same prompt, thinking, answer and call targets, and leaves unknown what it cannot."""
+    headless = session_summary(
+        fold([(CURSOR / "headless-equivalent.ndjson").read_bytes()]).sessions[0]
+    )
+    state = fold([TRANSCRIPT.read_bytes()])
+    (session,) = state.sessions
+    said = session_summary(session)
+    for key in ("prompt", "text", "thinking"):
+        assert said[key] == headless[key], key
+    assert [c["target"] for c in said["tool_calls"]] == [
+        c["target"] for c in headless["tool_calls"]
+    ]
+    assert [c["kind"] for c in said["tool_calls"]] == ["read", "write"]
+    # No result is recorded: the calls ended (the agent went on), how is not known.
+    assert [c["status"] for c in said["tool_calls"]] == ["completed", "completed"]
+    assert (
+        said["outcome"]["status"] == "success" and said["outcome"]["usage"]["input_tokens"] is None
+    )
+    assert said["agent"] == "cursor" and said["session_id"] is None
+    assert [u.type for u in state.unknown] == ["session_started"]
+
+
+def test_a_transcript_is_recognised_without_agent_and_a_call_runs_until_the_agent_goes_on() -> None:
+    lines = TRANSCRIPT.read_bytes().splitlines()
+    assert detect(orjson.loads(line) for line in lines).name == "cursor-transcript"
+    state = fold([b"\n".join(lines[:2]) + b"\n"], finish=False)
+    (call,) = state.sessions[0].tool_calls
+    assert call.status == "running"
