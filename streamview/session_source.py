@@ -130,7 +130,11 @@ class WholeSessionSource(Source):
         return b"".join(out)
 
     def chunks(self, stop: threading.Event) -> Iterator[bytes]:
-        """The session's records as lines; following, what changes as it changes."""
+        """The session's records as lines; following, what changes as it changes.
+
+        Each call reads the session from its start (the viewer peeks at the input
+        before it reads it)."""
+        self._sent = {}
         records = self._read()
         if records is None and not self.follow:
             raise InputError(f"{self.label}: not a session streamview can read")

@@ -127,3 +127,11 @@ def test_an_opencode_database_folds_as_its_headless_stream_and_is_left_untouched
 def test_a_session_file_is_recognised_without_agent(session: Path, name: str) -> None:
     data = b"".join(source_of(session).chunks(threading.Event()))
     assert detect(orjson.loads(line) for line in data.splitlines()).name == name
+
+
+@pytest.mark.parametrize("session", [GEMINI_JSON, OPENCODE_DB], ids=["legacy-json", "opencode-db"])
+def test_a_session_read_whole_is_read_again_from_its_start(session: Path) -> None:
+    """The viewer peeks at an input before reading it: a second read is whole too."""
+    source = source_of(session)
+    first = b"".join(source.chunks(threading.Event()))
+    assert first and b"".join(source.chunks(threading.Event())) == first
