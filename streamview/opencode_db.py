@@ -10,8 +10,9 @@ tool call and its result being ONE part updated in place). The JSON files of the
 releases (``storage/session``, ``storage/message``, ``storage/part``) are migrated
 into it and no longer written.
 
-The database is opened with :mod:`sqlite3` through a ``file:...?mode=ro`` URI: never
-written, never created, never locked for writing. One session is handed on as lines
+The database is opened with :mod:`sqlite3` through a ``file:...?mode=ro`` URI (and
+``immutable=1`` while no opencode has it open, see :func:`connect`): never written,
+never created, never locked for writing, no file made beside it. One session is handed on as lines
 (:class:`~streamview.session_source.WholeSessionSource`): the session row, then each
 message followed by its parts, in the order opencode shows them. Without a session id
 the most recently updated top-level session is read.
@@ -29,8 +30,17 @@ from streamview.session_source import Records, WholeSessionSource
 
 
 def connect(path: Path) -> sqlite3.Connection:
-    """The database at ``path``, opened read-only (it is never written)."""
-    uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+    """The database at ``path``, opened read-only (it is never written).
+
+    opencode keeps it in WAL mode. With no ``-wal`` file beside it (no opencode has it
+    open), even a ``mode=ro`` reader creates the ``-wal`` and ``-shm`` files and leaves
+    them (seen with SQLite 3.40): it is then opened ``immutable`` as well, which
+    creates nothing (a writer that starts meanwhile makes a ``-wal``, and the next
+    read, plainly ``mode=ro``, sees its changes).
+    """
+    resolved = path.resolve()
+    immutable = "" if resolved.with_name(resolved.name + "-wal").exists() else "&immutable=1"
+    uri = f"file:{quote(str(resolved))}?mode=ro{immutable}"
     connection = sqlite3.connect(uri, uri=True, timeout=1.0, check_same_thread=False)
     connection.execute("PRAGMA query_only = ON")
     return connection

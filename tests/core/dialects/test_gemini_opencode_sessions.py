@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import threading
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +104,9 @@ def test_an_opencode_database_folds_as_its_headless_stream_and_is_left_untouched
     """Read with mode=ro: the file's bytes and mtime are those before the read."""
     database = tmp_path / "opencode.db"
     shutil.copy2(OPENCODE_DB, database)
+    with closing(sqlite3.connect(database)) as writer:  # opencode keeps it in WAL mode
+        assert writer.execute("PRAGMA journal_mode = WAL").fetchone() == ("wal",)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["opencode.db"]
     before = (database.read_bytes(), os.stat(database).st_mtime_ns)
     headless = folded(FileSource(SESSIONS / "opencode" / "headless-equivalent.ndjson"))
     state = folded(source_of(database))
