@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from streamview.session_source import WholeSessionSource, gemini_records, is_sqlite, is_whole_gemini
+from streamview.sources import InputError
 
 
 def session_source_for(path: Path, follow: bool = False) -> WholeSessionSource | None:
@@ -17,3 +19,25 @@ def session_source_for(path: Path, follow: bool = False) -> WholeSessionSource |
     if path.suffix == ".json" and is_whole_gemini(path):
         return WholeSessionSource(path, lambda: gemini_records(path), follow)
     return None
+
+
+def opencode_session_named(name: str | None, follow: bool = False) -> WholeSessionSource | None:
+    """``DATABASE#SESSION_ID``: that session of an opencode database (the database
+    alone reads its newest session), if ``name`` says so and no file has that name.
+
+    Raises:
+        InputError: The database has no such session.
+    """
+    if not name or "#" not in name or os.path.exists(name):
+        return None
+    base, _, session_id = name.rpartition("#")
+    path = Path(base)
+    if not session_id or not is_sqlite(path):
+        return None
+    from streamview import opencode_db
+
+    found = opencode_db.source(path, follow, session_id)
+    found.label = name
+    if opencode_db.read_session(path, session_id) is None:
+        raise InputError(f"{base}: no opencode session {session_id}")
+    return found

@@ -182,10 +182,11 @@ def open_source(args: argparse.Namespace, recorder: Recorder | None) -> Source:
         path = Path(args.input)
         open_file(path).close()
         return ReplaySource(path, speed=args.speed or 1.0, idle_limit=args.idle_limit)
-    source = source_for(args.input, follow=args.follow)
-    if type(source) is FileSource:  # a session file read whole (Gemini's JSON, opencode's db)
-        from streamview.session_files import session_source_for
+    from streamview.session_files import opencode_session_named, session_source_for
 
+    named = opencode_session_named(args.input, args.follow)  # opencode.db#ses_...
+    source = named or source_for(args.input, follow=args.follow)
+    if type(source) is FileSource:  # a session file read whole (Gemini's JSON, opencode's db)
         source = session_source_for(source.path, args.follow) or source
     if recorder is not None:
         if isinstance(source, PipeSource) and source.fd == 0 and front_end(args) == UI:

@@ -56,3 +56,14 @@ def test_print_and_events_read_a_legacy_gemini_session_and_an_opencode_database(
     kinds = [e["type"] for e in events]
     assert kinds.count("tool.end") == 2 and kinds[-1] == "stream.end"
     assert [e["record_type"] for e in events if e["type"] == "unknown"] == ["part/future-part"]
+
+
+def test_an_opencode_session_is_named_after_its_database() -> None:
+    """``DATABASE#SESSION_ID`` reads that session (the database alone, the newest)."""
+    database, _ = FILES["opencode-db"]
+    done = run("--json", f"{database}#ses_0older")
+    (said,) = orjson.loads(done.stdout)["sessions"]
+    assert said["session_id"] == "ses_0older" and said["prompt"] is None
+    done = run("--json", f"{database}#ses_nope")
+    assert done.returncode == 2
+    assert done.stderr.decode().endswith("no opencode session ses_nope\n")
