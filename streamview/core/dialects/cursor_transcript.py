@@ -159,7 +159,8 @@ class CursorTranscriptTranslator:
                 call_id = as_str(block.get("id")) or f"line {line}.{number + 1}"
                 tool_kind = kind_of(name)
                 given = block.get("input")
-                args = tools.args_of(name, given) if tool_kind != "mcp" else dict(given or {})
+                mcp = dict(given) if isinstance(given, dict) else {}
+                args = mcp if tool_kind == "mcp" else tools.args_of(name, given)
                 self._open.append((call_id, tool_kind))
                 events.append(
                     ToolCallEvent(

@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import orjson
+import pytest
 
-from streamview.core.dialects import detect
+from streamview.core.dialects import by_name, detect
 from streamview.core.reader import fold
 from streamview.core.summary import session_summary
 
@@ -45,3 +46,39 @@ def test_a_transcript_is_recognised_without_agent_and_a_call_runs_until_the_agen
     state = fold([b"\n".join(lines[:2]) + b"\n"], finish=False)
     (call,) = state.sessions[0].tool_calls
     assert call.status == "running"
+
+
+ODD = [
+    {},
+    {"id": "x", "type": "gemini", "content": 5, "toolCalls": "no", "thoughts": [1, None]},
+    {"id": "x", "type": "gemini", "tokens": {"input": "a"}, "toolCalls": [{"id": 3}, None]},
+    {"id": "y", "type": "gemini", "toolCalls": [{"id": "c", "status": "error", "result": "bad"}]},
+    {"$set": None},
+    {"$set": {"messages": [None, {"id": 1}]}},
+    {"$rewindTo": 5},
+    {"sessionId": "s", "projectHash": "p", "messages": "x"},
+    {"id": "u", "type": "user", "content": None, "displayContent": [None, {"text": 3}]},
+    {"opencode": "part", "data": None},
+    {"opencode": "part", "id": "p", "data": {"type": "tool", "state": None}},
+    {"opencode": "message", "data": []},
+    {"opencode": "session"},
+    {"role": "assistant", "message": {"content": [None, {"type": "tool_use", "input": "s"}]}},
+    {
+        "role": "assistant",
+        "message": {"content": [{"type": "tool_use", "name": "CallMcpTool", "input": [1]}]},
+    },
+    {"role": "user", "message": {"content": 7}},
+    {"type": "turn_ended", "status": 5},
+]
+"""Records of the wrong shapes where each session dialect reads a field."""
+
+
+@pytest.mark.parametrize("name", ["gemini-session", "opencode-session", "cursor-transcript"])
+def test_records_of_odd_shapes_become_events_never_a_crash(name: str) -> None:
+    dialect = by_name(name)
+    assert dialect is not None
+    translator = dialect.translator()
+    for line, record in enumerate(ODD * 2, start=1):
+        assert translator.translate(record, line, None), record
+    state = fold([b"\n".join(orjson.dumps(r) for r in ODD) + b"\n"], agent=name)
+    assert state.counts.total == len(ODD)
