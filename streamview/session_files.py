@@ -5,7 +5,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from streamview.session_source import WholeSessionSource, gemini_records, is_sqlite, is_whole_gemini
+from streamview.session_source import (
+    WholeSessionSource,
+    gemini_jsonl_folded,
+    gemini_records,
+    is_sqlite,
+    is_whole_gemini,
+)
 from streamview.sources import InputError
 
 
@@ -16,6 +22,10 @@ def session_source_for(path: Path, follow: bool = False) -> WholeSessionSource |
         from streamview import opencode_db  # sqlite3, for a database only
 
         return opencode_db.source(path, follow)
+    if path.suffix == ".jsonl" and not follow and gemini_jsonl_folded(path) is not None:
+        # Messages taken back (a /rewind): read whole, what is left shown. Followed, the
+        # file is read as it grows and a rewind is said where it came.
+        return WholeSessionSource(path, lambda: gemini_jsonl_folded(path), follow)
     if path.suffix == ".json" and is_whole_gemini(path):
         return WholeSessionSource(path, lambda: gemini_records(path), follow)
     return None

@@ -54,6 +54,75 @@ def gemini_records(path: Path) -> Records | None:
     return records
 
 
+def _gemini_header(line: bytes) -> bool:
+    """Whether ``line`` is a Gemini CLI session's first record (its header)."""
+    try:
+        record = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return False
+    return (
+        isinstance(record, dict)
+        and "type" not in record
+        and isinstance(record.get("sessionId"), str)
+        and isinstance(record.get("projectHash"), str)
+    )
+
+
+def gemini_jsonl_folded(path: Path) -> Records | None:
+    """A Gemini CLI JSONL session whose records take messages back (``$rewindTo``, or
+    ``$set.messages`` replacing them all), folded as ``loadConversationRecord`` folds
+    it: what is left, in order, with each ``$rewindTo`` kept where it came (the dialect
+    says it in the event log). ``None`` for a file that takes nothing back (it is read
+    as the stream it is) or that is not one."""
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline(1 << 16)
+            if not _gemini_header(first):  # another agent's file: not read whole
+                return None
+            data = first + handle.read()
+    except OSError:
+        return None
+    if b'"$rewindTo"' not in data and b'"messages"' not in data:
+        return None
+    order: dict[str, bytes] = {}
+    header: dict[str, object] | None = None
+    for number, line in enumerate(data.splitlines()):
+        if not line.strip():
+            continue
+        try:
+            record = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            order[f"#{number}"] = line  # shown as the malformed line it is
+            continue
+        if not isinstance(record, dict):
+            order[f"#{number}"] = line
+        elif isinstance(record.get("$rewindTo"), str):
+            keys = list(order)
+            cut = keys.index(record["$rewindTo"]) if record["$rewindTo"] in keys else 0
+            for key in keys[cut:]:
+                if not key.startswith("#"):
+                    del order[key]
+            order[f"#{number}"] = line
+        elif isinstance(record.get("$set"), dict) and isinstance(
+            record["$set"].get("messages"), list
+        ):
+            for key in [k for k in order if not k.startswith("#")]:
+                del order[key]
+            for message in record["$set"]["messages"]:
+                if isinstance(message, dict) and isinstance(message.get("id"), str):
+                    order[message["id"]] = orjson.dumps(message)
+        elif isinstance(record.get("id"), str):
+            order.pop(record["id"], None)  # last wins, where it last came
+            order[record["id"]] = line
+        elif header is None and isinstance(record.get("sessionId"), str):
+            header = record
+        else:
+            order[f"#{number}"] = line
+    if header is None:
+        return None
+    return [("$header", orjson.dumps(header)), *order.items()]
+
+
 def is_whole_gemini(path: Path) -> bool:
     """Whether ``path`` is a legacy Gemini CLI session: its first line is no JSON
     object of its own (the object is pretty-printed), and the whole file is one."""

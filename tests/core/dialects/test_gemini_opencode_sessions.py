@@ -140,3 +140,30 @@ def test_a_session_read_whole_is_read_again_from_its_start(session: Path) -> Non
     source = source_of(session)
     first = b"".join(source.chunks(threading.Event()))
     assert first and b"".join(source.chunks(threading.Event())) == first
+
+
+def test_a_rewound_gemini_session_shows_what_is_left_and_says_so(tmp_path: Path) -> None:
+    """``/rewind`` (``$rewindTo``) takes messages back: a file read whole shows the
+    conversation as the CLI resumes it, and the event log says a rewind happened."""
+    header, prompt = (
+        orjson.loads(GEMINI_JSONL.read_bytes().splitlines()[0]),
+        {
+            "id": "u1",
+            "type": "user",
+            "content": "first try",
+        },
+    )
+    records = [
+        header,
+        prompt,
+        {"id": "g1", "type": "gemini", "content": "an answer taken back"},
+        {"$rewindTo": "u1"},
+        {"id": "u2", "type": "user", "content": "second try"},
+        {"id": "g2", "type": "gemini", "content": "the answer kept"},
+    ]
+    path = tmp_path / "session-rewound.jsonl"
+    path.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in records))
+    state = folded(source_of(path))
+    said = session_summary(state.sessions[0])
+    assert (said["prompt"], said["text"]) == ("second try", "the answer kept")
+    assert [n for n in state.notices if "rewound" in getattr(n, "text", "")]
