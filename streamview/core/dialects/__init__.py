@@ -19,17 +19,14 @@ from streamview.core.events import JSONObject
 
 REGISTRY: tuple[tuple[str, str], ...] = (
     ("cursor", "cursor"),
-    ("cursor-transcript", "cursor_transcript"),
     ("amp", "amp"),
     ("qwen", "qwen"),
     ("droid", "droid"),
     ("claude", "claude"),
     ("codex", "codex"),
     ("gemini", "gemini"),
-    ("gemini-session", "gemini_session"),
     ("opencode", "opencode"),
     ("kilo", "opencode:KILO_DIALECT"),
-    ("opencode-session", "opencode_session"),
     ("copilot", "copilot"),
     ("goose", "goose"),
     ("cline", "cline"),
@@ -43,6 +40,18 @@ and are asked before it.
 A dialect's module is imported when it is first asked for: a Cursor file opens without
 the thirteen others (issue 21.12). ``tests/core/dialects/test_registry.py`` checks that
 every name here is its dialect's own."""
+
+SESSIONS: tuple[tuple[str, str], ...] = (
+    ("gemini-session", "gemini_session"),
+    ("opencode-session", "opencode_session"),
+    ("cursor-transcript", "cursor_transcript"),
+)
+"""The formats of agents' interactive session files (issue 27), listed as
+:data:`REGISTRY` lists the headless streams and asked after them. They are recognised
+and named as any dialect, but are not agents of their own: :func:`every_dialect` (each
+agent's showcase, terminal and bench cases) and ``--agent`` list the headless streams."""
+
+_EVERY = REGISTRY + SESSIONS
 
 _loaded: dict[str, Dialect] = {cursor.NAME: cursor.DIALECT}
 
@@ -85,7 +94,7 @@ def names() -> list[str]:
 
 def by_name(name: str | None) -> Dialect | None:
     """The dialect called ``name``; ``None`` for ``auto``, ``None`` or a name nobody has."""
-    for listed, where in REGISTRY:
+    for listed, where in _EVERY:
         if listed == name:
             return _dialect(listed, where)
     return None
@@ -99,7 +108,7 @@ def label_of(name: str | None) -> str | None:
 
 def recognise(record: JSONObject) -> Dialect | None:
     """The dialect one record unmistakably belongs to, if any. Never raises."""
-    for name, where in REGISTRY:
+    for name, where in _EVERY:
         dialect = _dialect(name, where)
         try:
             if dialect.detect(record):
@@ -157,6 +166,7 @@ __all__ = [
     "DETECT_WINDOW",
     "DIALECTS",
     "REGISTRY",
+    "SESSIONS",
     "CallReparser",
     "Dialect",
     "Translator",

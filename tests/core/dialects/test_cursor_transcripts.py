@@ -82,3 +82,15 @@ def test_records_of_odd_shapes_become_events_never_a_crash(name: str) -> None:
         assert translator.translate(record, line, None), record
     state = fold([b"\n".join(orjson.dumps(r) for r in ODD) + b"\n"], agent=name)
     assert state.counts.total == len(ODD)
+
+
+def test_session_formats_are_named_as_their_modules_name_them_and_are_no_agents() -> None:
+    """``SESSIONS`` names each format as its module does (the registry imports it by
+    that name); ``--agent`` and the agents' lists stay the headless streams."""
+    from streamview.core import dialects
+
+    for name, _ in dialects.SESSIONS:
+        found = by_name(name)
+        assert found is not None and found.name == name
+        assert name not in dialects.names()
+    assert not {d.name for d in dialects.every_dialect()} & {n for n, _ in dialects.SESSIONS}
