@@ -176,14 +176,18 @@ def open_source(args: argparse.Namespace, recorder: Recorder | None) -> Source:
     Raises:
         InputError: The input cannot be opened.
     """
+    from streamview.session_files import opencode_session_named, session_source_for
+
     if args.replay:
         from streamview.replay import ReplaySource
 
         path = Path(args.input)
         open_file(path).close()
+        if session_source_for(path) is not None:
+            raise InputError(
+                f"{path}: a session read whole has no timeline: --replay needs a stream"
+            )
         return ReplaySource(path, speed=args.speed or 1.0, idle_limit=args.idle_limit)
-    from streamview.session_files import opencode_session_named, session_source_for
-
     named = opencode_session_named(args.input, args.follow)  # opencode.db#ses_...
     source = named or source_for(args.input, follow=args.follow)
     if type(source) is FileSource:  # a session file read whole (Gemini's JSON, opencode's db)

@@ -67,3 +67,5 @@ def test_an_opencode_session_is_named_after_its_database() -> None:
     done = run("--json", f"{database}#ses_nope")
     assert done.returncode == 2
     assert done.stderr.decode().endswith("no opencode session ses_nope\n")
+    done = run("--replay", "--print", str(database))  # no timeline to play: said, not garbled
+    assert done.returncode == 2 and b"--replay needs a stream" in done.stderr
