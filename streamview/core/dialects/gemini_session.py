@@ -205,6 +205,13 @@ class GeminiSessionTranslator:
             if not fresh:
                 return [ThinkingCompleted(line, self._session, None, recv)]
             said = text_of(record.get("content"))
+            if kind == "info":  # what the CLI tells the person (a model switch...)
+                ts = iso_ms(stamp)
+                return [
+                    AgentNotice(
+                        line, self._session, ts, recv, type="info", topic="status", text=said
+                    )
+                ]
             error = {"type": "error", "severity": kind, "message": said, "timestamp": stamp}
             return self._headless_record(error, line, recv)
         return None

@@ -15,7 +15,7 @@ import orjson
 import pytest
 
 from streamview.core.dialects import detect
-from streamview.core.reader import EventReader
+from streamview.core.reader import EventReader, fold
 from streamview.core.state import StreamState
 from streamview.core.summary import session_summary
 from streamview.session_files import session_source_for
@@ -167,3 +167,17 @@ def test_a_rewound_gemini_session_shows_what_is_left_and_says_so(tmp_path: Path)
     said = session_summary(state.sessions[0])
     assert (said["prompt"], said["text"]) == ("second try", "the answer kept")
     assert [n for n in state.notices if "rewound" in getattr(n, "text", "")]
+
+
+def test_gemini_info_warning_and_error_messages_go_to_the_event_log() -> None:
+    """``info`` is what the CLI tells the person, ``warning``/``error`` as the headless
+    stream's ``error`` record says them; none is the answer."""
+    header = GEMINI_JSONL.read_bytes().splitlines()[0]
+    said = [
+        {"id": "i1", "type": "info", "content": "Switched to gemini-2.5-flash"},
+        {"id": "w1", "type": "warning", "content": "Loop detected"},
+    ]
+    state = fold([header + b"\n" + b"".join(orjson.dumps(r) + b"\n" for r in said)])
+    kinds = [(type(n).__name__, getattr(n, "subtype", None)) for n in state.notices]
+    assert kinds == [("AgentNotice", None), ("ConnectionNotice", "warning")]
+    assert not session_summary(state.sessions[0])["text"]
