@@ -23,8 +23,8 @@ Each record is turned into what ``gemini -p --output-format stream-json`` prints
 same turn (:mod:`streamview.core.dialects.gemini`) and read by that translator, so a
 session folds to the same account as the headless stream: the prompt, the answer, each
 call (``tool_use``, then ``tool_result`` once its status is final) and the usage (a
-``result`` whose ``stats`` sum every message's ``tokens``, given once an answer has its
-tokens and no call open, at each new prompt and at the end of input; the session file
+``result`` whose ``stats`` sum every message's ``tokens``, given once an answer without
+calls has its tokens, at each new prompt and at the end of input; the session file
 itself has no final record).
 """
 
@@ -267,8 +267,9 @@ class GeminiSessionTranslator:
                 self._totals[key] += count - seen.tokens.get(key, 0)
                 seen.tokens[key] = count
         events.append(ThinkingCompleted(line, sid, ts, recv))  # counts the line
-        if text and isinstance(tokens, dict) and seen.calls_ended >= seen.calls_started:
-            events += self._turn_result(line, recv)  # an answer, counted, no call open
+        if text and isinstance(tokens, dict) and not seen.calls_started:
+            # An answer with its tokens and no call (the model says no more this turn).
+            events += self._turn_result(line, recv)
         return events
 
     def _call(self, call: JSONObject, seen: _Seen, line: int, recv: int | None) -> list[AnyEvent]:
