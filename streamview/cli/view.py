@@ -28,6 +28,7 @@ from streamview.cli.parsers import build_parser
 from streamview.core.exit_status import EXIT_SOFTWARE, EXIT_USAGE, exit_code_for
 from streamview.recording_files import recording_held
 from streamview.sources import (
+    FileSource,
     InputError,
     PipeSource,
     Source,
@@ -174,8 +175,6 @@ def check_options(args: argparse.Namespace, reading_stdin: bool) -> str | None:
 def unviewable(path: Path) -> str | None:
     """Why the viewer would refuse the file ``path`` (missing, unreadable, a directory,
     nothing in it), or ``None``."""
-    from streamview.sources import FileSource
-
     try:
         open_file(path).close()
     except InputError as error:
@@ -198,13 +197,22 @@ def open_source(args: argparse.Namespace, recorder: Recorder | None) -> Source:
     Raises:
         InputError: The input cannot be opened.
     """
+    from streamview.session_files import opencode_session_named, session_source_for
+
     if args.replay:
         from streamview.replay import ReplaySource
 
         path = Path(args.input)
         open_file(path).close()
+        if session_source_for(path) is not None:
+            raise InputError(
+                f"{path}: a session read whole has no timeline: --replay needs a stream"
+            )
         return ReplaySource(path, speed=args.speed or 1.0, idle_limit=args.idle_limit)
-    source = source_for(args.input, follow=args.follow)
+    named = opencode_session_named(args.input, args.follow)  # opencode.db#ses_...
+    source = named or source_for(args.input, follow=args.follow)
+    if type(source) is FileSource:  # a session file read whole (Gemini's JSON, opencode's db)
+        source = session_source_for(source.path, args.follow) or source
     if recorder is not None:
         if isinstance(source, PipeSource) and source.fd == 0 and front_end(args) == UI:
             # The viewer reads keys from fd 0: move the pipe first (run_app cannot see
@@ -255,10 +263,12 @@ def view(source: Source, args: argparse.Namespace) -> int:
     finished_file = args.input not in (None, "-") and not args.follow
     # --redact: the viewer reads the redacted source, not the file again.
     if finished_file and not getattr(args, "redact", False) and not is_fifo(Path(args.input)):
+        from streamview.session_source import WholeSessionSource
         from streamview.sources import FileSource
         from streamview.ui.playback.feed import PlaybackFeed
 
-        source = FileSource(Path(args.input))
+        if not isinstance(source, WholeSessionSource):  # a session read whole stays so
+            source = FileSource(Path(args.input))
         received = first_content(source)
         if received is not None and meta is None:
             # A finished file with nothing to show: say so instead of opening a blank UI.

@@ -44,11 +44,29 @@ A dialect's module is imported when it is first asked for: a Cursor file opens w
 the thirteen others (issue 21.12). ``tests/core/dialects/test_registry.py`` checks that
 every name here is its dialect's own."""
 
-SESSION_FILES: tuple[str, ...] = ("claude-session", "codex-session")
+SESSIONS: tuple[tuple[str, str], ...] = (
+    ("gemini-session", "gemini_session"),
+    ("opencode-session", "opencode_session"),
+    ("cursor-transcript", "cursor_transcript"),
+)
+"""The formats of agents' interactive session files (issue 27), listed as
+:data:`REGISTRY` lists the headless streams and asked after them. They are recognised
+and named as any dialect, but are not agents of their own: :func:`every_dialect` (each
+agent's showcase, terminal and bench cases) and ``--agent`` list the headless streams."""
+
+_EVERY = REGISTRY + SESSIONS
+
+SESSION_FILES: tuple[str, ...] = (
+    "claude-session",
+    "codex-session",
+    *(name for name, _ in SESSIONS),
+)
 """The dialects of the files agents keep of their interactive sessions (issue 27), not of
-a headless stream: the guards that want a showcase snapshot, a piped tmux run and a bench
-generator of every headless dialect leave them out; ``tests/core/dialects/test_*_session.py``
-and ``tests/cli/test_session_files.py`` test them."""
+a headless stream. Claude Code's and Codex's are in :data:`REGISTRY` (``--agent`` takes
+them), the three others in :data:`SESSIONS` (recognised only): two engineers wrote them
+at once, and one list is left to do. The guards that want a showcase snapshot, a piped
+tmux run and a bench generator of every headless dialect leave them out; their own
+tests are ``tests/core/dialects/test_*_session*.py`` and ``tests/cli/test_session_*.py``."""
 
 _loaded: dict[str, Dialect] = {cursor.NAME: cursor.DIALECT}
 
@@ -91,7 +109,7 @@ def names() -> list[str]:
 
 def by_name(name: str | None) -> Dialect | None:
     """The dialect called ``name``; ``None`` for ``auto``, ``None`` or a name nobody has."""
-    for listed, where in REGISTRY:
+    for listed, where in _EVERY:
         if listed == name:
             return _dialect(listed, where)
     return None
@@ -105,7 +123,7 @@ def label_of(name: str | None) -> str | None:
 
 def recognise(record: JSONObject) -> Dialect | None:
     """The dialect one record unmistakably belongs to, if any. Never raises."""
-    for name, where in REGISTRY:
+    for name, where in _EVERY:
         dialect = _dialect(name, where)
         try:
             if dialect.detect(record):
@@ -163,6 +181,7 @@ __all__ = [
     "DETECT_WINDOW",
     "DIALECTS",
     "REGISTRY",
+    "SESSIONS",
     "SESSION_FILES",
     "CallReparser",
     "Dialect",

@@ -1,0 +1,225 @@
+"""Cursor agent's transcripts (``~/.cursor/projects/<project>/agent-transcripts/<id>/<id>.jsonl``).
+
+Cursor's agent is closed source: this shape is what the transcripts themselves show
+(as the tests of the tools that read them copy it, see ``tests/fixtures/sessions/
+SOURCES.md``), one JSON object a line, appended as the conversation goes:
+
+- ``{"role": "user", "message": {"content": [{"type": "text", "text": ...}]}}``: the
+  person's words inside ``<user_query>...</user_query>``, with context Cursor adds
+  (``<timestamp>``, ``<workspace>``, ``<attached_files>``...) around them;
+- ``{"role": "assistant", "message": {"content": [...]}}``: blocks ``text``,
+  ``thinking`` (``thinking``) and ``tool_use`` (``name``, ``input``; no id);
+- ``{"type": "turn_ended", "status": ...}`` (newer builds): the turn is over.
+
+A transcript holds no ids, no timestamps, no tool results and no usage. So a call's
+status is ``completed`` once a later record shows the agent went on (its result is
+not recorded), the session has no id, and the account has no tokens: what the
+headless ``stream-json`` says of a run and the transcript cannot is left unknown,
+never guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import streamview.core.dialects.claude_tools as tools
+from streamview.core.dialects.base import Dialect
+from streamview.core.events import (
+    AgentNotice,
+    AnyEvent,
+    AssistantMessage,
+    JSONObject,
+    PromptSubmitted,
+    RunResult,
+    SessionStarted,
+    ThinkingCompleted,
+    ThinkingDelta,
+    ToolCallEvent,
+    UnknownRecord,
+)
+from streamview.core.fast_path import FastRecord
+from streamview.core.fields import as_str
+
+NAME = "cursor-transcript"
+NO_FINAL_RECORD = "Cursor's transcripts have no final record"
+_QUERY = re.compile(r"<user_query>\s*(.*?)\s*</user_query>", re.DOTALL)
+_ONLY_TAGS = re.compile(r"\A(\s*<([a-z_]+)>.*?</\2>\s*)+\Z", re.DOTALL)
+KINDS: dict[str, str] = {
+    "Shell": "shell",
+    "run_terminal_cmd": "shell",
+    "StrReplace": "edit",
+    "edit_file": "edit",
+    "search_replace": "edit",
+    "ReadFile": "read",
+    "read_file": "read",
+    "Delete": "delete",
+    "delete_file": "delete",
+    "list_dir": "ls",
+    "grep_search": "grep",
+    "codebase_search": "semSearch",
+    "file_search": "glob",
+    "web_search": "webSearch",
+    "todo_write": "updateTodos",
+    "TodoWrite": "updateTodos",
+    "CallMcpTool": "mcp",
+}
+"""Cursor's own tool names (beside Claude Code's, which it also uses) and their kinds."""
+
+
+def kind_of(name: str) -> str:
+    """The kind a transcript's tool name is shown as."""
+    return KINDS.get(name) or tools.kind_of(name)
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(
+            block["text"]
+            for block in content
+            if isinstance(block, dict) and isinstance(block.get("text"), str)
+        )
+    return ""
+
+
+class CursorTranscriptTranslator:
+    """One Cursor agent transcript."""
+
+    def __init__(self) -> None:
+        self._started = False
+        self._open: list[tuple[str, str]] = []
+        """Calls shown running: their id and kind (closed when the agent goes on)."""
+        self._turn_open = False
+
+    def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
+        """The events one transcript line stands for (see ``Translator``)."""
+        events: list[AnyEvent] = []
+        if not self._started:
+            self._started = True
+            events.append(
+                SessionStarted(
+                    line, None, None, recv_ms, agent="cursor", no_final_record=NO_FINAL_RECORD
+                )
+            )
+        role = record.get("role")
+        message = record.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        if role == "user" and content is not None:
+            events += self._close_calls(line, recv_ms)
+            events += self._user(_text(content), line, recv_ms)
+        elif role == "assistant" and isinstance(content, list):
+            events += self._close_calls(line, recv_ms)
+            self._turn_open = True
+            events += self._assistant(content, line, recv_ms)
+        elif record.get("type") == "turn_ended":
+            events += self._close_calls(line, recv_ms)
+            events += self._turn_ended(record, line, recv_ms)
+        else:
+            kind = as_str(record.get("type")) or as_str(role) or "record"
+            events.append(UnknownRecord(line, None, None, recv_ms, type=kind, record=record))
+        return events
+
+    def fast(self, record: JSONObject, line: int) -> FastRecord | None:
+        """Transcript lines are whole blocks: every one goes through :meth:`translate`."""
+        return None
+
+    def end(self, line: int, recv_ms: int | None) -> list[AnyEvent]:
+        """The end of input: calls the agent went on from are done; a turn without its
+        ``turn_ended`` is judged by the fold as any run without a final record."""
+        return []
+
+    def _user(self, text: str, line: int, recv: int | None) -> list[AnyEvent]:
+        query = _QUERY.search(text)
+        if query is not None:
+            return [PromptSubmitted(line, None, None, recv, text=query.group(1))]
+        if _ONLY_TAGS.match(text):  # context Cursor adds (open tabs, the time...)
+            said = "context Cursor added to the conversation"
+            return [
+                AgentNotice(
+                    line, None, None, recv, type="user", topic="context", text=said, chatter=True
+                )
+            ]
+        return [PromptSubmitted(line, None, None, recv, text=text.strip())]
+
+    def _assistant(self, content: list[Any], line: int, recv: int | None) -> list[AnyEvent]:
+        events: list[AnyEvent] = []
+        for number, block in enumerate(content):
+            if not isinstance(block, dict):
+                continue
+            kind = block.get("type")
+            if kind == "text" and isinstance(block.get("text"), str):
+                events.append(AssistantMessage(line, None, None, recv, text=block["text"]))
+            elif kind == "thinking" and isinstance(block.get("thinking"), str):
+                events.append(ThinkingDelta(line, None, None, recv, text=block["thinking"]))
+                events.append(ThinkingCompleted(line, None, None, recv))
+            elif kind == "tool_use":
+                name = as_str(block.get("name")) or "unknown"
+                call_id = as_str(block.get("id")) or f"line {line}.{number + 1}"
+                tool_kind = kind_of(name)
+                given = block.get("input")
+                mcp = dict(given) if isinstance(given, dict) else {}
+                args = mcp if tool_kind == "mcp" else tools.args_of(name, given)
+                self._open.append((call_id, tool_kind))
+                events.append(
+                    ToolCallEvent(
+                        line,
+                        None,
+                        None,
+                        recv,
+                        completed=False,
+                        call_id=call_id,
+                        kind=tool_kind,
+                        args=args,
+                        description=tools.description_of(name, given),
+                    )
+                )
+        return events or [ThinkingCompleted(line, None, None, recv)]
+
+    def _close_calls(self, line: int, recv: int | None) -> list[AnyEvent]:
+        """The agent went on: its open calls ended (how, the transcript does not say)."""
+        closed: list[AnyEvent] = [
+            ToolCallEvent(
+                line,
+                None,
+                None,
+                recv,
+                completed=True,
+                call_id=call_id,
+                kind=kind,
+                outcome="unrecorded",
+                payload={"message": "Cursor's transcript does not record results"},
+            )
+            for call_id, kind in self._open
+        ]
+        self._open = []
+        return closed
+
+    def _turn_ended(self, record: JSONObject, line: int, recv: int | None) -> list[AnyEvent]:
+        status = as_str(record.get("status")) or "success"
+        self._turn_open = False
+        failed = status not in ("success", "completed")
+        return [RunResult(line, None, None, recv, subtype=status, is_error=failed)]
+
+
+def detect(record: JSONObject) -> bool:
+    """A transcript line: a ``role`` and a ``message`` holding ``content``, and no
+    ``type`` (Cursor's headless records all say ``type``)."""
+    message = record.get("message")
+    return (
+        "type" not in record
+        and record.get("role") in ("user", "assistant")
+        and isinstance(message, dict)
+        and "content" in message
+        and "role" not in message
+    )
+
+
+DIALECT = Dialect(
+    name=NAME,
+    label="Cursor",
+    detect=detect,
+    translator=CursorTranscriptTranslator,
+    no_final_record=NO_FINAL_RECORD,
+)
