@@ -1,0 +1,91 @@
+"""Finding every run on a machine: each agent's session files where its settings put
+them, recordings and ``--dir`` jobs, described from a bounded read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from streamview import session_discovery
+from streamview.session_discovery import RunFile, bounded_read, describe, discover
+from tests.sessions.home import BASE, build_home, fake_env
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
+    files = build_home(tmp_path)
+    for name, value in fake_env(tmp_path).items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    monkeypatch.delenv("GEMINI_CLI_HOME", raising=False)
+    return files
+
+
+def test_every_agent_found_newest_first(home: dict[str, Path], tmp_path: Path) -> None:
+    """Each agent's file in its place (Claude's and Codex's moved by their settings),
+    the recording and the job, newest activity first."""
+    entries = discover(runs_folder=tmp_path / "runs", folders=[tmp_path / "jobs"], now=BASE + 400)
+    assert [entry.path for entry in entries] == [
+        home[name]
+        for name in ("recording", "opencode", "cursor", "gemini", "codex", "claude", "job")
+    ]
+    by_path = {entry.path: entry for entry in entries}
+    claude = by_path[home["claude"]]
+    assert (claude.agent, claude.project, claude.title) == (
+        "Claude Code",
+        "~/work/shop",
+        "Fix the cart total",
+    )
+    assert claude.started == BASE  # its first record's timestamp, not the file's
+    codex = by_path[home["codex"]]
+    assert (codex.agent, codex.project, codex.title) == (
+        "Codex",
+        "/srv/api",
+        "add a health endpoint",
+    )
+    assert by_path[home["gemini"]].title == "explain the build"
+    assert by_path[home["cursor"]].title == "rename the site"
+    opencode = by_path[home["opencode"]]
+    assert (opencode.project, opencode.title) == ("~/notes", "Tidy the notes")
+    assert opencode.started == 1_768_464_000.0
+
+
+def test_counts_of_a_small_file_from_its_fold(home: dict[str, Path], tmp_path: Path) -> None:
+    """A file read whole is folded by its dialect: agent, calls, errors, tokens; the
+    live mark goes by its last change."""
+    entries = discover(runs_folder=tmp_path / "runs", now=BASE + 370)
+    recording = next(entry for entry in entries if entry.source == "recording")
+    assert (recording.agent, recording.calls, recording.errors) == ("Claude Code", 8, 1)
+    assert recording.tokens == 262
+    assert recording.live
+    assert not next(entry for entry in entries if entry.source == "session").live
+
+
+def test_default_places_without_settings(tmp_path: Path) -> None:
+    """Without CLAUDE_CONFIG_DIR and CODEX_HOME, the folders are under HOME."""
+    homes = session_discovery.agent_homes({"HOME": "/h"})
+    assert homes["claude"] == Path("/h/.claude/projects")
+    assert homes["codex"] == Path("/h/.codex/sessions")
+    assert homes["opencode"] == Path("/h/.local/share/opencode")
+
+
+def test_a_big_file_is_read_by_its_head_and_tail(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the bounded read, only the head and the tail are read, cut at whole lines,
+    and the counts are unknown rather than counted from a part; a title given
+    late is found in the tail."""
+    monkeypatch.setattr(session_discovery, "HEAD_BYTES", 100)
+    monkeypatch.setattr(session_discovery, "TAIL_BYTES", 100)
+    path = tmp_path / "big.jsonl"
+    lines = [b'{"type":"user","message":{"content":"first words"},"n":%d}' % n for n in range(50)]
+    lines.append(b'{"type":"summary","summary":"named late"}')
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    head, tail, whole = bounded_read(path)
+    assert not whole
+    assert head == lines[0] + b"\n"
+    assert tail.endswith(lines[-1] + b"\n") and len(tail) < 100
+    entry = describe(RunFile(path, "claude", "session"), now=0)
+    assert entry.title == "named late"  # from the tail, the head had none
+    assert entry.calls is None and entry.tokens is None
