@@ -301,7 +301,9 @@ def _one_line(text: str | None) -> str | None:
     return line[:TITLE_LIMIT] or None
 
 
-def describe(found: RunFile, now: float | None = None) -> RunEntry:
+def describe(
+    found: RunFile, now: float | None = None, live_seconds: float = LIVE_SECONDS
+) -> RunEntry:
     """What a bounded read of one run's file says (never more than
     :data:`HEAD_BYTES` + :data:`TAIL_BYTES` of it).
 
@@ -314,7 +316,7 @@ def describe(found: RunFile, now: float | None = None) -> RunEntry:
 
     stat = found.path.stat()
     now = time.time() if now is None else now
-    live = now - stat.st_mtime <= LIVE_SECONDS
+    live = now - stat.st_mtime <= live_seconds
     if found.source == RECORDING:
         from streamview.recording_files import recording_held
 
@@ -383,6 +385,7 @@ def discover(
     runs_folder: Path | None = None,
     folders: Iterable[Path] = (),
     now: float | None = None,
+    live_seconds: float = LIVE_SECONDS,
 ) -> list[RunEntry]:
     """Every run found, newest activity first.
 
@@ -391,6 +394,7 @@ def discover(
         runs_folder: Where ``streamview run`` records (``None``: none listed).
         folders: ``--dir`` folders, one NDJSON file per job.
         now: Epoch seconds to judge liveness by (tests pass a fixed one).
+        live_seconds: A file changed this recently is live.
     """
     found: list[RunFile] = list(session_files(env))
     if runs_folder is not None:
@@ -404,7 +408,7 @@ def discover(
             continue
         seen.add(run.path)
         try:
-            entries.append(describe(run, now))
+            entries.append(describe(run, now, live_seconds))
         except OSError:
             continue  # gone between the listing and the read
     entries.sort(key=lambda entry: (entry.last_activity, str(entry.path)), reverse=True)

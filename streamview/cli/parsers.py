@@ -21,6 +21,7 @@ COMMANDS = {
     "runs": "list the runs `streamview run` recorded (--open N opens one, --prune AGE)",
     "last": "open the latest recorded run, or run N (takes the viewer's options)",
     "export": "send recorded runs to a tracing backend (--otlp: OpenTelemetry)",
+    "sessions": "every run on this machine: agents' sessions, recordings, --dir jobs",
 }
 """The words that start a command rather than name a FILE to view, and what each does."""
 
@@ -29,7 +30,8 @@ streamview [options] [FILE]
        streamview run [options] -- COMMAND [ARGS...]
        streamview runs [--prune AGE [--yes] | --open N]
        streamview last [N] [options]
-       streamview export --otlp [options] FILE..."""
+       streamview export --otlp [options] FILE...
+       streamview sessions [--json] [--agent A] [--project P] [--grep TEXT] [--dir D]"""
 
 DESCRIPTION = """\
 Watch, replay and understand the runs of headless coding agents.
@@ -382,7 +384,60 @@ def build_command_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.
         help="the agent whose stream these are (default: auto, recognised from each)",
     )
     add_otlp_options(export, required=True)
-    return parser, {"run": run, "runs": runs, "last": last, "export": export}
+    sessions = commands.add_parser(
+        "sessions",
+        prog="streamview sessions",
+        help=COMMANDS["sessions"],
+        description=SESSIONS_DESCRIPTION,
+        formatter_class=raw,
+    )
+    add_sessions_options(sessions)
+    return parser, {
+        "run": run,
+        "runs": runs,
+        "last": last,
+        "export": export,
+        "sessions": sessions,
+    }
+
+
+SESSIONS_DESCRIPTION = """\
+Every run on this machine, newest activity first: the interactive sessions of Claude
+Code (~/.claude/projects, or $CLAUDE_CONFIG_DIR), Codex (~/.codex/sessions, or
+$CODEX_HOME), Gemini CLI (~/.gemini/tmp), Cursor (~/.cursor/projects/*/agent-transcripts)
+and opencode (~/.local/share/opencode), the runs `streamview run` recorded, and the
+NDJSON files of each --dir folder. In a terminal: a list to filter by typing, Enter opens
+a run in the viewer (following it if live), Escape there comes back. On a pipe: one line
+per run (tab-separated); with --json, one JSON object per run. Files are only read (at
+most their first 64 KB and last 256 KB): calls, errors and tokens are given for small
+files whose agent streamview recognises, else shown as -."""
+
+
+def add_sessions_options(sessions: argparse.ArgumentParser) -> None:
+    """``streamview sessions``' options."""
+    sessions.add_argument("--json", action="store_true", help="one JSON object per run")
+    sessions.add_argument(
+        "--agent", metavar="NAME", help="only this agent's runs (claude, codex...: a part)"
+    )
+    sessions.add_argument("--project", metavar="TEXT", help="only runs whose directory holds TEXT")
+    sessions.add_argument(
+        "--grep", metavar="TEXT", help="only runs whose title, project or path holds TEXT"
+    )
+    sessions.add_argument(
+        "--dir",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="also list the NDJSON files of DIR (one per job); may be repeated",
+    )
+    sessions.add_argument(
+        "--live-seconds",
+        type=float,
+        default=30.0,
+        metavar="S",
+        help="a run whose file changed in the last S seconds is live (default 30)",
+    )
+    sessions.add_argument("--theme", metavar="THEME", help="a Textual theme for the list")
 
 
 class _ViewParser(argparse.ArgumentParser):
@@ -401,7 +456,7 @@ class _ViewParser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """``streamview [options] [FILE]``, whose help lists the commands too."""
-    listing = "".join(f"  {name:<6} {text}\n" for name, text in COMMANDS.items())
+    listing = "".join(f"  {name:<8} {text}\n" for name, text in COMMANDS.items())
     parser = _ViewParser(
         prog="streamview",
         usage=USAGE,

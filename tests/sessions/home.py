@@ -8,7 +8,9 @@ from pathlib import Path
 import orjson
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "dialects"
-BASE = 1_800_000_000.0
+RUNS = "state/streamview/runs"
+"""Where ``streamview run``'s recordings are, under ``XDG_STATE_HOME=root/state``."""
+BASE = 1_700_000_000.0
 """The fake files' times (epoch seconds): each file is a minute apart."""
 
 
@@ -21,7 +23,7 @@ def _write(path: Path, lines: list[object], mtime: float) -> Path:
 
 def build_home(root: Path) -> dict[str, Path]:
     """Session files of five agents under ``root/home`` (Claude and Codex moved by
-    ``CLAUDE_CONFIG_DIR`` and ``CODEX_HOME``), a recording in ``root/runs`` and a job
+    ``CLAUDE_CONFIG_DIR`` and ``CODEX_HOME``), a recording in ``root/`` :data:`RUNS` and a job
     in ``root/jobs``; their shapes follow ``../shared/design/session-files.md``.
 
     Returns:
@@ -39,7 +41,7 @@ def build_home(root: Path) -> dict[str, Path]:
                 "parentUuid": None,
                 "cwd": f"{home}/work/shop",
                 "sessionId": "0b6c",
-                "timestamp": "2027-01-15T08:00:00.000Z",
+                "timestamp": "2023-11-14T22:13:20.000Z",
                 "message": {"role": "user", "content": "the cart total is wrong"},
             },
         ],
@@ -55,7 +57,7 @@ def build_home(root: Path) -> dict[str, Path]:
         / "rollout-2027-01-15T08-00-00-019b.jsonl",
         [
             {
-                "timestamp": "2027-01-15T08:00:00.000Z",
+                "timestamp": "2023-11-14T22:13:20.000Z",
                 "type": "session_meta",
                 "payload": {"id": "019b", "cwd": "/srv/api", "originator": "codex_cli_rs"},
             },
@@ -95,8 +97,8 @@ def build_home(root: Path) -> dict[str, Path]:
         ],
         BASE + 300,
     )
-    recording = root / "runs" / "20270115-080000-claude.ndjson"
-    recording.parent.mkdir()
+    recording = root / RUNS / "20270115-080000-claude.ndjson"
+    recording.parent.mkdir(parents=True)
     recording.write_bytes((FIXTURES / "claude" / "success-tools.jsonl").read_bytes())
     os.utime(recording, (BASE + 360, BASE + 360))
     files["recording"] = recording
@@ -114,4 +116,5 @@ def fake_env(root: Path) -> dict[str, str]:
         "HOME": str(root / "home"),
         "CLAUDE_CONFIG_DIR": str(root / "claude-config"),
         "CODEX_HOME": str(root / "codex-home"),
+        "XDG_STATE_HOME": str(root / "state"),
     }

@@ -9,23 +9,13 @@ import pytest
 
 from streamview import session_discovery
 from streamview.session_discovery import RunFile, bounded_read, describe, discover
-from tests.sessions.home import BASE, build_home, fake_env
-
-
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
-    files = build_home(tmp_path)
-    for name, value in fake_env(tmp_path).items():
-        monkeypatch.setenv(name, value)
-    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
-    monkeypatch.delenv("GEMINI_CLI_HOME", raising=False)
-    return files
+from tests.sessions.home import BASE, RUNS
 
 
 def test_every_agent_found_newest_first(home: dict[str, Path], tmp_path: Path) -> None:
     """Each agent's file in its place (Claude's and Codex's moved by their settings),
     the recording and the job, newest activity first."""
-    entries = discover(runs_folder=tmp_path / "runs", folders=[tmp_path / "jobs"], now=BASE + 400)
+    entries = discover(runs_folder=tmp_path / RUNS, folders=[tmp_path / "jobs"], now=BASE + 400)
     assert [entry.path for entry in entries] == [
         home[name]
         for name in ("recording", "opencode", "cursor", "gemini", "codex", "claude", "job")
@@ -54,7 +44,7 @@ def test_every_agent_found_newest_first(home: dict[str, Path], tmp_path: Path) -
 def test_counts_of_a_small_file_from_its_fold(home: dict[str, Path], tmp_path: Path) -> None:
     """A file read whole is folded by its dialect: agent, calls, errors, tokens; the
     live mark goes by its last change."""
-    entries = discover(runs_folder=tmp_path / "runs", now=BASE + 370)
+    entries = discover(runs_folder=tmp_path / RUNS, now=BASE + 370)
     recording = next(entry for entry in entries if entry.source == "recording")
     assert (recording.agent, recording.calls, recording.errors) == ("Claude Code", 8, 1)
     assert recording.tokens == 262

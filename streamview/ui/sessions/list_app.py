@@ -1,0 +1,210 @@
+"""The sessions list: every run found, newest activity first, filtered as one types.
+
+The runs come from an injected loader (``streamview sessions`` passes discovery; tests
+pass a list), read in a thread so a large home does not hold up the first screen.
+Enter ends the app with the chosen run; the caller opens it and starts a new list with
+:attr:`SessionsApp.place`, so the list comes back filtered and on the same run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import DataTable, Footer, Input
+
+from streamview.core.sanitize import one_line
+from streamview.session_discovery import RunEntry
+from streamview.ui.text.safe_text import phrase, toast
+
+DASH = "-"
+"""What an unknown value is shown as."""
+LIVE_MARK = "●"
+"""The mark of a live run."""
+COLUMNS = ("", "agent", "project", "title", "last activity", "calls", "size")
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where the list was left: its filter and the run under the cursor."""
+
+    filter: str = ""
+    path: str | None = None
+
+
+def matches(entry: RunEntry, text: str) -> bool:
+    """Whether every word of ``text`` is in the run's agent, project, title or path."""
+    haystack = " ".join(
+        part or "" for part in (entry.agent, entry.project, entry.title, str(entry.path))
+    ).lower()
+    return all(word in haystack for word in text.lower().split())
+
+
+def size_text(size: int) -> str:
+    """``532 B``, ``12 KB``, ``3.4 MB``."""
+    if size < 1024:
+        return f"{size} B"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.0f} KB"
+    return f"{size / (1024 * 1024):.1f} MB"
+
+
+def cells(entry: RunEntry) -> list[Text]:
+    """A run's row; every string from a file is cleaned and never read as markup."""
+    values = [
+        LIVE_MARK if entry.live else "",
+        entry.agent,
+        entry.project or DASH,
+        entry.title or DASH,
+        datetime.fromtimestamp(entry.last_activity).strftime("%Y-%m-%d %H:%M"),
+        DASH if entry.calls is None else str(entry.calls),
+        size_text(entry.size),
+    ]
+    return [Text(one_line(value, 80), no_wrap=True) for value in values]
+
+
+class SessionsApp(App[RunEntry | None]):
+    """Every run, newest activity first; typing filters, Enter opens one.
+
+    Args:
+        load: Finds the runs (called in a thread, again on ctrl+r).
+        place: Where a previous list was left (its filter and run).
+        theme: A Textual theme name.
+        note: Why the run chosen last could not be opened (a toast says it).
+    """
+
+    TITLE = "streamview sessions"
+    CSS = """
+    #filter { dock: top; border: none; height: 1; padding: 0 1; }
+    #runs { height: 1fr; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "open", "Open"),
+        Binding("up", "move(-1)", "Up", show=False),
+        Binding("down", "move(1)", "Down", show=False),
+        Binding("pageup", "move(-10)", show=False),
+        Binding("pagedown", "move(10)", show=False),
+        Binding("escape", "clear", "Clear filter"),
+        Binding("ctrl+r", "reload", "Reload"),
+        Binding("ctrl+q", "quit", "Quit"),
+    ]
+
+    def __init__(
+        self,
+        load: Callable[[], Sequence[RunEntry]],
+        place: Place | None = None,
+        theme: str | None = None,
+        note: str | None = None,
+    ) -> None:
+        super().__init__()
+        self._note = note
+        self._load = load
+        self.place = place or Place()
+        """Where the list is: kept up to date for the next list after the viewer."""
+        self.entries: list[RunEntry] = []
+        """Every run found."""
+        self.shown: list[RunEntry] = []
+        """The runs the filter lets through, in the table's order."""
+        self.loaded = False
+        if theme:
+            self.theme = theme
+
+    def compose(self) -> ComposeResult:
+        yield Input(
+            value=self.place.filter,
+            placeholder="type to filter (agent, project, title)",
+            id="filter",
+        )
+        table: DataTable[Text] = DataTable(id="runs", cursor_type="row", zebra_stripes=True)
+        table.add_columns(*COLUMNS)
+        table.can_focus = False  # keys go to the filter; up, down and enter move and open
+        yield table
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Focus the filter and start reading the runs."""
+        self.query_one(Input).focus()
+        self.action_reload()
+        if self._note is not None:
+            toast(self, phrase("cannot open it: {why}", why=self._note), severity="error")
+
+    def action_reload(self) -> None:
+        """Find the runs again."""
+        self._find()
+
+    @work(thread=True, exclusive=True, name="find runs")
+    def _find(self) -> None:
+        entries = list(self._load())
+        self.call_from_thread(self._show_found, entries)
+
+    def _show_found(self, entries: list[RunEntry]) -> None:
+        self.entries = entries
+        self.loaded = True
+        self._fill()
+
+    @property
+    def table(self) -> DataTable[Text]:
+        """The runs' table."""
+        return self.query_one("#runs", DataTable)
+
+    def _fill(self) -> None:
+        """Show the runs the filter lets through, the cursor on the place's run."""
+        table = self.table
+        table.clear()
+        self.shown = [entry for entry in self.entries if matches(entry, self.place.filter)]
+        row = 0
+        for index, entry in enumerate(self.shown):
+            table.add_row(*cells(entry), key=str(entry.path))
+            if str(entry.path) == self.place.path:
+                row = index
+        if self.shown:
+            table.move_cursor(row=row)
+            self._remember()
+
+    def _remember(self) -> None:
+        row = self.table.cursor_row
+        path = str(self.shown[row].path) if 0 <= row < len(self.shown) else self.place.path
+        self.place = Place(self.place.filter, path)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """Typing filters the list (the run under the cursor stays chosen if shown)."""
+        self.place = Place(event.value, self.place.path)
+        if self.loaded:
+            self._fill()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the filter opens the run under the cursor."""
+        event.stop()
+        self.action_open()
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """Keep the place on the run under the cursor (a click moves it too)."""
+        self._remember()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """A clicked row opens."""
+        self.action_open()
+
+    def action_move(self, rows: int) -> None:
+        """Move the cursor ``rows`` down (up when negative)."""
+        table = self.table
+        if self.shown:
+            table.move_cursor(row=max(0, min(len(self.shown) - 1, table.cursor_row + rows)))
+            self._remember()
+
+    def action_clear(self) -> None:
+        """Escape clears the filter."""
+        self.query_one(Input).value = ""
+
+    def action_open(self) -> None:
+        """End the list with the run under the cursor (the caller opens it)."""
+        row = self.table.cursor_row
+        if 0 <= row < len(self.shown):
+            self._remember()
+            self.exit(self.shown[row])

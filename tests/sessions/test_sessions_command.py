@@ -1,0 +1,60 @@
+"""``streamview sessions`` on a pipe and with ``--json``: one run a line, newest activity
+first, filtered by agent, project and text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from streamview.cli import main
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *options: str) -> list[dict[str, object]]:
+    assert main(["sessions", "--json", *options]) == 0
+    return [orjson.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+def test_json_newest_activity_first(
+    home: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every run, one object a line, by last activity; the recording and the --dir job
+    among the sessions, with the fields a script reads."""
+    runs = run_json(capsys, "--dir", str(tmp_path / "jobs"))
+    order = ("recording", "opencode", "cursor", "gemini", "codex", "claude", "job")
+    assert [run["path"] for run in runs] == [str(home[name]) for name in order]
+    first = runs[0]
+    assert (first["agent"], first["source"], first["calls"]) == ("Claude Code", "recording", 8)
+    assert runs[-1]["source"] == "folder"
+    assert runs[-2]["title"] == "Fix the cart total" and runs[-2]["calls"] is None
+    assert set(first) >= {"project", "started", "last_activity", "size", "live", "tokens"}
+
+
+def test_filters(home: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--agent takes a part of the agent's name, --project of its directory, --grep of
+    its title, project or path; together they all apply."""
+    jobs = ("--dir", str(tmp_path / "jobs"))
+    assert [run["path"] for run in run_json(capsys, *jobs, "--agent", "claude")] == [
+        str(home["recording"]),
+        str(home["claude"]),
+    ]
+    assert [run["path"] for run in run_json(capsys, "--project", "~/NOTES")] == [
+        str(home["opencode"])
+    ]
+    assert [run["path"] for run in run_json(capsys, "--grep", "health")] == [str(home["codex"])]
+    assert run_json(capsys, "--agent", "codex", "--grep", "cart") == []
+
+
+def test_pipe_lines_and_a_missing_dir(
+    home: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """On a pipe, one tab-separated line a run, unknown values a dash; a --dir that is
+    not there is one line on stderr and status 2."""
+    assert main(["sessions", "--agent", "gemini"]) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    fields = line.split("\t")
+    assert fields[1:4] == ["Gemini CLI", "-", "-"]
+    assert fields[-2:] == ["explain the build", str(home["gemini"])]
+    assert main(["sessions", "--dir", str(tmp_path / "nowhere")]) == 2
+    assert capsys.readouterr().err.strip().endswith("not a folder")
