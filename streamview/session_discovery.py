@@ -351,6 +351,8 @@ def describe(
                     if call.status in FAILED_STATUSES
                 )
                 tokens = _tokens(state.sessions)
+    if head_info.project is None and found.agent == "cursor":
+        head_info.project = _cursor_project(found.path)
     return RunEntry(
         path=found.path,
         source=found.source,
@@ -365,6 +367,15 @@ def describe(
         errors=errors,
         tokens=tokens,
     )
+
+
+def _cursor_project(path: Path) -> str | None:
+    """The project folder's name Cursor gave a transcript (``projects/<name>/...``)."""
+    parts = path.parts
+    if "agent-transcripts" in parts:
+        at = parts.index("agent-transcripts")
+        return parts[at - 1] if at > 0 else None
+    return None
 
 
 def _tokens(sessions: Iterable[Any]) -> int | None:

@@ -35,7 +35,8 @@ def test_every_agent_found_newest_first(home: dict[str, Path], tmp_path: Path) -
         "add a health endpoint",
     )
     assert by_path[home["gemini"]].title == "explain the build"
-    assert by_path[home["cursor"]].title == "rename the site"
+    cursor = by_path[home["cursor"]]
+    assert (cursor.project, cursor.title) == ("work-site", "rename the site")  # its folder
     opencode = by_path[home["opencode"]]
     assert (opencode.project, opencode.title) == ("~/notes", "Tidy the notes")
     assert opencode.started == 1_768_464_000.0

@@ -28,6 +28,7 @@ DASH = "-"
 LIVE_MARK = "●"
 """The mark of a live run."""
 COLUMNS = ("", "agent", "project", "title", "last activity", "calls", "size")
+PLACEHOLDER = "type to filter (agent, project, title) · ↑↓ move · enter opens · esc clears"
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,7 @@ class SessionsApp(App[RunEntry | None]):
     def compose(self) -> ComposeResult:
         yield Input(
             value=self.place.filter,
-            placeholder="type to filter (agent, project, title)",
+            placeholder=PLACEHOLDER,
             id="filter",
         )
         table: DataTable[Text] = DataTable(id="runs", cursor_type="row", zebra_stripes=True)
@@ -147,6 +148,8 @@ class SessionsApp(App[RunEntry | None]):
         self.entries = entries
         self.loaded = True
         self._fill()
+        if not entries:
+            toast(self, phrase("no runs found (streamview sessions --help says where it looks)"))
 
     @property
     def table(self) -> DataTable[Text]:
