@@ -11,6 +11,8 @@ Where each agent keeps its sessions (``../shared/design/session-files.md``):
   ``storage/session/**/ses_*.json`` and ``opencode.db`` (listed as one run: what it
   holds is read by its dialect, not here).
 
+Subagents' transcripts are not runs of their own here: their parent session is listed.
+
 A file is never read whole when it is big: its first :data:`HEAD_BYTES` and last
 :data:`TAIL_BYTES` are. The head, folded by the stream's own dialect
 (:func:`~streamview.core.reader.fold`), names the agent and the first prompt; the
@@ -143,9 +145,17 @@ def session_files(env: Mapping[str, str] | None = None) -> Iterator[RunFile]:
         seen: set[Path] = set()
         for pattern in patterns:
             for path in _files(homes[agent], pattern):
+                if is_subagent(path):
+                    continue  # its parent session is the run listed
                 if path not in seen:
                     seen.add(path)
                     yield RunFile(path, agent, SESSION)
+
+
+def is_subagent(path: Path) -> bool:
+    """Whether a session file is a subagent's transcript (Claude's ``agent-<id>.jsonl``
+    beside its session or in ``<session>/subagents/``, Cursor's ``subagents/``)."""
+    return path.name.startswith("agent-") or "subagents" in path.parts[-3:]
 
 
 def recording_files(folder: Path) -> Iterator[RunFile]:

@@ -23,6 +23,9 @@ from streamview.session_discovery import RunEntry, discover
 
 DASH = "-"
 """What an unknown value is shown as."""
+READABLE_SUFFIXES = (".json", ".jsonl", ".ndjson", ".txt", ".log")
+"""What the viewer opens; opencode's ``opencode.db`` and Codex's compressed rollouts are
+listed but not opened yet."""
 
 
 def matches(
@@ -161,6 +164,8 @@ def open_entry(
     from streamview.sources import InputError
     from streamview.ui.sessions.viewer import ListedViewerApp
 
+    if entry.path.suffix not in READABLE_SUFFIXES:
+        return EXIT_USAGE, f"streamview does not read {entry.path.name} yet (a database or archive)"
     arguments = [str(entry.path), *(["--follow"] if entry.live else [])]
     args = build_parser().parse_args([*arguments, *(["--theme", theme] if theme else [])])
     problem = None if entry.live else unviewable(entry.path)

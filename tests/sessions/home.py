@@ -47,6 +47,12 @@ def build_home(root: Path) -> dict[str, Path]:
         ],
         BASE + 60,
     )
+    for subagent in ("agent-a2271d1.jsonl", "0b6c/subagents/agent-a4ca7529859c158c2.jsonl"):
+        _write(  # subagents' transcripts: their parent session is the run listed
+            root / "claude-config" / "projects" / "-home-me-work-shop" / subagent,
+            [{"type": "user", "isSidechain": True, "message": {"content": "Warmup"}}],
+            BASE + 500,
+        )
     files["codex"] = _write(
         root
         / "codex-home"
@@ -97,6 +103,10 @@ def build_home(root: Path) -> dict[str, Path]:
         ],
         BASE + 300,
     )
+    database = home / ".local" / "share" / "opencode" / "opencode.db"
+    database.write_bytes(b"SQLite format 3\x00")  # newer opencode keeps its sessions here
+    os.utime(database, (BASE - 60, BASE - 60))
+    files["opencode-db"] = database
     recording = root / RUNS / "20270115-080000-claude.ndjson"
     recording.parent.mkdir(parents=True)
     recording.write_bytes((FIXTURES / "claude" / "success-tools.jsonl").read_bytes())

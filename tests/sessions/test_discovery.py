@@ -18,7 +18,16 @@ def test_every_agent_found_newest_first(home: dict[str, Path], tmp_path: Path) -
     entries = discover(runs_folder=tmp_path / RUNS, folders=[tmp_path / "jobs"], now=BASE + 400)
     assert [entry.path for entry in entries] == [
         home[name]
-        for name in ("recording", "opencode", "cursor", "gemini", "codex", "claude", "job")
+        for name in (
+            "recording",
+            "opencode",
+            "cursor",
+            "gemini",
+            "codex",
+            "claude",
+            "job",
+            "opencode-db",
+        )
     ]
     by_path = {entry.path: entry for entry in entries}
     claude = by_path[home["claude"]]

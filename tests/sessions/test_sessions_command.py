@@ -8,7 +8,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from streamview.cli import main
+from streamview.cli import main, sessions
+from streamview.session_discovery import RunEntry
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *options: str) -> list[dict[str, object]]:
@@ -22,12 +23,13 @@ def test_json_newest_activity_first(
     """Every run, one object a line, by last activity; the recording and the --dir job
     among the sessions, with the fields a script reads."""
     runs = run_json(capsys, "--dir", str(tmp_path / "jobs"))
-    order = ("recording", "opencode", "cursor", "gemini", "codex", "claude", "job")
+    order = ("recording", "opencode", "cursor", "gemini", "codex", "claude", "job", "opencode-db")
     assert [run["path"] for run in runs] == [str(home[name]) for name in order]
     first = runs[0]
     assert (first["agent"], first["source"], first["calls"]) == ("Claude Code", "recording", 8)
-    assert runs[-1]["source"] == "folder"
-    assert runs[-2]["title"] == "Fix the cart total" and runs[-2]["calls"] is None
+    assert runs[-2]["source"] == "folder"
+    assert runs[-3]["title"] == "Fix the cart total" and runs[-3]["calls"] is None
+    assert (runs[-1]["agent"], runs[-1]["title"]) == ("opencode", None)
     assert set(first) >= {"project", "started", "last_activity", "size", "live", "tokens"}
 
 
@@ -58,3 +60,18 @@ def test_pipe_lines_and_a_missing_dir(
     assert fields[-2:] == ["explain the build", str(home["gemini"])]
     assert main(["sessions", "--dir", str(tmp_path / "nowhere")]) == 2
     assert capsys.readouterr().err.strip().endswith("not a folder")
+
+
+def test_a_database_is_listed_but_not_opened(home: dict[str, Path]) -> None:
+    """opencode's database is a run of the list, but the viewer is not started on it:
+    the list comes back saying why."""
+    (entry,) = [e for e in discover_all() if e.path == home["opencode-db"]]
+    code, note = sessions.open_entry(entry, None, lambda: None)
+    assert code == 2
+    assert note is not None and "opencode.db" in note
+
+
+def discover_all() -> list[RunEntry]:
+    from streamview.session_discovery import discover
+
+    return discover()
