@@ -19,7 +19,7 @@ from streamview.cli.common import fail
 from streamview.cli.output import EXIT_OUTPUT_CLOSED, release_stdout
 from streamview.core.exit_status import EXIT_SUCCESS, EXIT_USAGE
 from streamview.core.sanitize import dumps_for_terminal, one_line
-from streamview.session_discovery import RunEntry, discover
+from streamview.session_discovery import RunEntry, discover, shorten
 
 DASH = "-"
 """What an unknown value is shown as."""
@@ -41,8 +41,10 @@ def matches(
     """
     if agent and agent.lower() not in entry.agent.lower():
         return False
-    if project and project.lower() not in (entry.project or "").lower():
-        return False
+    if project:
+        wanted = (shorten(project) or project).lower()  # the shell made ~/work /home/me/work
+        if wanted not in (entry.project or "").lower():
+            return False
     if text:
         haystack = " ".join(
             part or "" for part in (entry.title, entry.project, entry.agent, str(entry.path))

@@ -41,9 +41,10 @@ def test_filters(home: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFi
         str(home["recording"]),
         str(home["claude"]),
     ]
-    assert [run["path"] for run in run_json(capsys, "--project", "~/NOTES")] == [
-        str(home["opencode"])
-    ]
+    for notes in ("~/NOTES", str(tmp_path / "home" / "notes")):  # as typed, or as the shell made it
+        assert [run["path"] for run in run_json(capsys, "--project", notes)] == [
+            str(home["opencode"])
+        ]
     assert [run["path"] for run in run_json(capsys, "--grep", "health")] == [str(home["codex"])]
     assert run_json(capsys, "--agent", "codex", "--grep", "cart") == []
 
