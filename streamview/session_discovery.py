@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -49,6 +49,10 @@ TITLE_LIMIT = 200
 """Characters of a title or prompt kept."""
 FAILED_STATUSES = ("failed", "error", "rejected")
 """Tool call statuses counted as errors."""
+
+
+DescribeCache = dict[Path, tuple[tuple[int, int], "RunEntry"]]
+"""What :func:`discover` read of each file, with the file's size and mtime (ns) then."""
 
 
 @dataclass(frozen=True)
@@ -311,6 +315,21 @@ def _one_line(text: str | None) -> str | None:
     return line[:TITLE_LIMIT] or None
 
 
+def is_live(
+    found: RunFile, mtime: float, now: float | None = None, live_seconds: float = LIVE_SECONDS
+) -> bool:
+    """Whether a run is going on: its file changed in the last ``live_seconds``, or (a
+    recording) a ``streamview run`` holds it."""
+    now = time.time() if now is None else now
+    if now - mtime <= live_seconds:
+        return True
+    if found.source == RECORDING:
+        from streamview.recording_files import recording_held
+
+        return recording_held(found.path)
+    return False
+
+
 def describe(
     found: RunFile, now: float | None = None, live_seconds: float = LIVE_SECONDS
 ) -> RunEntry:
@@ -325,12 +344,7 @@ def describe(
     from streamview.core.state import StreamState
 
     stat = found.path.stat()
-    now = time.time() if now is None else now
-    live = now - stat.st_mtime <= live_seconds
-    if found.source == RECORDING:
-        from streamview.recording_files import recording_held
-
-        live = live or recording_held(found.path)
+    live = is_live(found, stat.st_mtime, now, live_seconds)
     agent = label_of(found.agent) if found.agent else None
     head_info = _Head()
     calls = errors = tokens = None
@@ -407,6 +421,7 @@ def discover(
     folders: Iterable[Path] = (),
     now: float | None = None,
     live_seconds: float = LIVE_SECONDS,
+    cache: DescribeCache | None = None,
 ) -> list[RunEntry]:
     """Every run found, newest activity first.
 
@@ -416,12 +431,15 @@ def discover(
         folders: ``--dir`` folders, one NDJSON file per job.
         now: Epoch seconds to judge liveness by (tests pass a fixed one).
         live_seconds: A file changed this recently is live.
+        cache: What earlier calls read, by path: a file of the same size and mtime is
+            not read again (only its live mark is judged anew).
     """
     found: list[RunFile] = list(session_files(env))
     if runs_folder is not None:
         found.extend(recording_files(runs_folder))
     for folder in folders:
         found.extend(folder_files(folder))
+    now = time.time() if now is None else now
     entries = []
     seen: set[Path] = set()
     for run in found:
@@ -429,8 +447,26 @@ def discover(
             continue
         seen.add(run.path)
         try:
-            entries.append(describe(run, now, live_seconds))
+            entries.append(_described(run, now, live_seconds, cache))
         except OSError:
             continue  # gone between the listing and the read
+    if cache is not None:
+        for gone in cache.keys() - seen:
+            del cache[gone]
     entries.sort(key=lambda entry: (entry.last_activity, str(entry.path)), reverse=True)
     return entries
+
+
+def _described(
+    run: RunFile, now: float, live_seconds: float, cache: DescribeCache | None
+) -> RunEntry:
+    """:func:`describe`, unless ``cache`` holds the file as it is now."""
+    stat = run.path.stat()
+    key = (stat.st_size, stat.st_mtime_ns)
+    known = cache.get(run.path) if cache is not None else None
+    if known is not None and known[0] == key:
+        return replace(known[1], live=is_live(run, stat.st_mtime, now, live_seconds))
+    entry = describe(run, now, live_seconds)
+    if cache is not None:
+        cache[run.path] = (key, entry)
+    return entry

@@ -19,7 +19,7 @@ from streamview.cli.common import fail
 from streamview.cli.output import EXIT_OUTPUT_CLOSED, release_stdout
 from streamview.core.exit_status import EXIT_SUCCESS, EXIT_USAGE
 from streamview.core.sanitize import dumps_for_terminal, one_line
-from streamview.session_discovery import RunEntry, discover, shorten
+from streamview.session_discovery import DescribeCache, RunEntry, discover, shorten
 
 DASH = "-"
 """What an unknown value is shown as."""
@@ -99,8 +99,9 @@ def write_entries(entries: Iterable[RunEntry], out: TextIO, as_json: bool) -> No
         out.write(line + "\n")
 
 
-def find(args: argparse.Namespace) -> list[RunEntry]:
-    """The runs the options ask for, newest activity first."""
+def find(args: argparse.Namespace, cache: DescribeCache | None = None) -> list[RunEntry]:
+    """The runs the options ask for, newest activity first (files unchanged since
+    ``cache`` was filled are not read again)."""
     from streamview.cli.runs import runs_directory
 
     folders = [Path(folder) for folder in args.dir]
@@ -109,6 +110,7 @@ def find(args: argparse.Namespace) -> list[RunEntry]:
         folders=folders,
         now=time.time(),
         live_seconds=args.live_seconds,
+        cache=cache,
     )
     return [entry for entry in entries if matches(entry, args.agent, args.project, args.grep)]
 
@@ -127,7 +129,8 @@ def main_sessions(args: argparse.Namespace, out: TextIO | None = None) -> int:
             release_stdout()
             return EXIT_OUTPUT_CLOSED
         return EXIT_SUCCESS
-    return browse(lambda: find(args), theme=args.theme)
+    cache: DescribeCache = {}  # the list reloads every few seconds: read what changed
+    return browse(lambda: find(args, cache), theme=args.theme)
 
 
 def browse(load: Callable[[], list[RunEntry]], theme: str | None = None) -> int:

@@ -89,3 +89,26 @@ def test_a_big_file_is_read_by_its_head_and_tail(
     entry = describe(RunFile(path, "claude", "session"), now=0)
     assert entry.title == "named late"  # from the tail, the head had none
     assert entry.calls is None and entry.tokens is None
+
+
+def test_a_file_unchanged_since_the_last_pass_is_not_read_again(
+    home: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a cache, a second pass reads only the file that grew; the others keep what
+    was read, and their live mark is judged anew."""
+    read: list[Path] = []
+    real = session_discovery.bounded_read
+    monkeypatch.setattr(
+        session_discovery, "bounded_read", lambda path: read.append(path) or real(path)
+    )
+    cache: session_discovery.DescribeCache = {}
+    first = discover(now=BASE + 300, cache=cache)
+    assert len(read) == len(first) - 1  # opencode.db is not read
+    assert next(e for e in first if e.path == home["opencode"]).live
+    with home["codex"].open("ab") as file:
+        file.write(b'{"type":"event_msg","payload":{"type":"agent_message"}}\n')
+    read.clear()
+    second = discover(now=BASE + 1000, cache=cache)
+    assert read == [home["codex"]]
+    assert not next(e for e in second if e.path == home["opencode"]).live
+    assert second[0].path == home["codex"]  # its activity is now

@@ -28,6 +28,8 @@ DASH = "-"
 LIVE_MARK = "●"
 """The mark of a live run."""
 COLUMNS = ("", "agent", "project", "title", "last activity", "calls", "size")
+REFRESH_SECONDS = 3.0
+"""How often the list finds the runs again (their live marks, new runs)."""
 PLACEHOLDER = "type to filter (agent, project, title) · ↑↓ move · enter opens · esc clears"
 
 
@@ -78,6 +80,7 @@ class SessionsApp(App[RunEntry | None]):
         place: Where a previous list was left (its filter and run).
         theme: A Textual theme name.
         note: Why the run chosen last could not be opened (a toast says it).
+        refresh_seconds: How often the runs are found again (``None``: only on ctrl+r).
     """
 
     TITLE = "streamview sessions"
@@ -102,9 +105,11 @@ class SessionsApp(App[RunEntry | None]):
         place: Place | None = None,
         theme: str | None = None,
         note: str | None = None,
+        refresh_seconds: float | None = REFRESH_SECONDS,
     ) -> None:
         super().__init__()
         self._note = note
+        self._refresh_seconds = refresh_seconds
         self._load = load
         self.place = place or Place()
         """Where the list is: kept up to date for the next list after the viewer."""
@@ -132,6 +137,8 @@ class SessionsApp(App[RunEntry | None]):
         """Focus the filter and start reading the runs."""
         self.query_one(Input).focus()
         self.action_reload()
+        if self._refresh_seconds:
+            self.set_interval(self._refresh_seconds, self.action_reload, name="find runs again")
         if self._note is not None:
             toast(self, phrase("cannot open it: {why}", why=self._note), severity="error")
 
@@ -145,6 +152,8 @@ class SessionsApp(App[RunEntry | None]):
         self.call_from_thread(self._show_found, entries)
 
     def _show_found(self, entries: list[RunEntry]) -> None:
+        if self.loaded and entries == self.entries:
+            return  # nothing changed: the table is left as it is
         self.entries = entries
         self.loaded = True
         self._fill()

@@ -123,3 +123,19 @@ def test_the_loop_opens_each_choice_and_comes_back_to_its_place(
     assert sessions.browse(lambda: RUNS) == 1
     assert opened == [RUNS[0], RUNS[1]]
     assert places == [Place(), Place("x", "/runs/shop.jsonl")]
+
+
+async def test_the_list_finds_runs_again_and_keeps_its_place() -> None:
+    """Every few seconds the runs are found again: a new run comes in at the top, the
+    cursor stays on the run it was on."""
+    found = list(RUNS)
+    app = SessionsApp(lambda: list(found), refresh_seconds=0.05)
+    async with app.run_test(size=(100, 20)) as pilot:
+        await wait_for(pilot, lambda: len(row_paths(app)) == 4)
+        await pilot.press("down")
+        table = app.query_one("#runs", DataTable)
+        assert row_paths(app)[table.cursor_row] == "/runs/api.jsonl"
+        found.insert(0, entry("new", "Codex", "a run that just started", 1_700_000_900))
+        await wait_for(pilot, lambda: len(row_paths(app)) == 5)
+        assert row_paths(app)[0] == "/runs/new.jsonl"
+        assert row_paths(app)[table.cursor_row] == "/runs/api.jsonl"
