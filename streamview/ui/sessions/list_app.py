@@ -27,7 +27,9 @@ DASH = "-"
 """What an unknown value is shown as."""
 LIVE_MARK = "●"
 """The mark of a live run."""
-COLUMNS = ("", "agent", "project", "title", "last activity", "calls", "size")
+COLUMNS = ("", "agent", "project", "last activity", "calls", "size", "title")
+PROJECT_WIDTH = 28
+"""Characters of a project's folder shown."""
 REFRESH_SECONDS = 3.0
 """How often the list finds the runs again (their live marks, new runs)."""
 PLACEHOLDER = "type to filter (agent, project, title) · ↑↓ move · enter opens · esc clears"
@@ -58,18 +60,34 @@ def size_text(size: int) -> str:
     return f"{size / (1024 * 1024):.1f} MB"
 
 
+def activity_text(seconds: float, now: datetime | None = None) -> str:
+    """When a run was last active, as short as is clear: ``14:05`` today, ``11-02 09:30``
+    this year, ``2025-11-02`` before."""
+    when = datetime.fromtimestamp(seconds)
+    now = now or datetime.now()
+    if when.date() == now.date():
+        return when.strftime("%H:%M")
+    if when.year == now.year:
+        return when.strftime("%m-%d %H:%M")
+    return when.strftime("%Y-%m-%d")
+
+
 def cells(entry: RunEntry) -> list[Text]:
-    """A run's row; every string from a file is cleaned and never read as markup."""
+    """A run's row, the title last (a narrow terminal cuts it, not the numbers); every
+    string from a file is cleaned and never read as markup."""
+    project = entry.project or DASH
+    if len(project) > PROJECT_WIDTH:  # the end of a path says the most
+        project = "…" + project[-(PROJECT_WIDTH - 1) :]
     values = [
         LIVE_MARK if entry.live else "",
         entry.agent,
-        entry.project or DASH,
-        entry.title or DASH,
-        datetime.fromtimestamp(entry.last_activity).strftime("%Y-%m-%d %H:%M"),
+        project,
+        activity_text(entry.last_activity),
         DASH if entry.calls is None else str(entry.calls),
         size_text(entry.size),
+        entry.title or DASH,
     ]
-    return [Text(one_line(value, 80), no_wrap=True) for value in values]
+    return [Text(one_line(value, 120), no_wrap=True) for value in values]
 
 
 class SessionsApp(App[RunEntry | None]):

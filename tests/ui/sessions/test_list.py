@@ -3,6 +3,7 @@ viewer's Escape comes back to the list where it was left."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from textual.widgets import DataTable, Input
 from streamview.cli import sessions
 from streamview.session_discovery import RunEntry
 from streamview.sources import FileSource
-from streamview.ui.sessions.list_app import LIVE_MARK, Place, SessionsApp
+from streamview.ui.sessions.list_app import LIVE_MARK, Place, SessionsApp, activity_text
 from streamview.ui.sessions.viewer import ListedViewerApp
 from tests.ui.conftest import RECORDINGS, FakeClock, settle, wait_for
 
@@ -53,7 +54,8 @@ async def test_typing_filters_and_enter_chooses_the_run_under_the_cursor() -> No
         await wait_for(pilot, lambda: len(row_paths(app)) == 4)
         table = app.query_one("#runs", DataTable)
         assert str(table.get_cell_at((0, 0))) == LIVE_MARK
-        assert str(table.get_cell_at((0, 3))) == "fix the [b]cart[/b] total"
+        assert str(table.get_cell_at((0, 6))) == "fix the [b]cart[/b] total"
+        assert str(table.get_cell_at((0, 3))) == "2023-11-14"  # a year ago: the day is enough
         await pilot.press(*"claude")
         await wait_for(pilot, lambda: len(row_paths(app)) == 2)
         assert row_paths(app) == ["/runs/shop.jsonl", "/runs/site.jsonl"]
@@ -139,3 +141,11 @@ async def test_the_list_finds_runs_again_and_keeps_its_place() -> None:
         await wait_for(pilot, lambda: len(row_paths(app)) == 5)
         assert row_paths(app)[0] == "/runs/new.jsonl"
         assert row_paths(app)[table.cursor_row] == "/runs/api.jsonl"
+
+
+def test_last_activity_is_as_short_as_is_clear() -> None:
+    """Today the hour, this year the day and hour, before the date."""
+    now = datetime(2026, 11, 28, 9, 0)
+    assert activity_text(datetime(2026, 11, 28, 8, 5).timestamp(), now) == "08:05"
+    assert activity_text(datetime(2026, 11, 2, 9, 30).timestamp(), now) == "11-02 09:30"
+    assert activity_text(datetime(2025, 11, 2, 9, 30).timestamp(), now) == "2025-11-02"
