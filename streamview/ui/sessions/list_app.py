@@ -72,6 +72,13 @@ def activity_text(seconds: float, now: datetime | None = None) -> str:
     return when.strftime("%Y-%m-%d")
 
 
+def calls_text(entry: RunEntry) -> str:
+    """``12``, ``12 ✗2`` with failed calls, a dash when not known."""
+    if entry.calls is None:
+        return DASH
+    return f"{entry.calls} ✗{entry.errors}" if entry.errors else str(entry.calls)
+
+
 def cells(entry: RunEntry) -> list[Text]:
     """A run's row, the title last (a narrow terminal cuts it, not the numbers); every
     string from a file is cleaned and never read as markup."""
@@ -83,7 +90,7 @@ def cells(entry: RunEntry) -> list[Text]:
         entry.agent,
         project,
         activity_text(entry.last_activity),
-        DASH if entry.calls is None else str(entry.calls),
+        calls_text(entry),
         size_text(entry.size),
         entry.title or DASH,
     ]

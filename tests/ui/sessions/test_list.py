@@ -30,6 +30,7 @@ def entry(name: str, agent: str, title: str, activity: float, live: bool = False
         size=2048,
         live=live,
         calls=3 if agent == "Codex" else None,
+        errors=1 if agent == "Codex" else None,
     )
 
 
@@ -56,6 +57,7 @@ async def test_typing_filters_and_enter_chooses_the_run_under_the_cursor() -> No
         assert str(table.get_cell_at((0, 0))) == LIVE_MARK
         assert str(table.get_cell_at((0, 6))) == "fix the [b]cart[/b] total"
         assert str(table.get_cell_at((0, 3))) == "2023-11-14"  # a year ago: the day is enough
+        assert [str(table.get_cell_at((row, 4))) for row in (0, 1)] == ["-", "3 ✗1"]
         await pilot.press(*"claude")
         await wait_for(pilot, lambda: len(row_paths(app)) == 2)
         assert row_paths(app) == ["/runs/shop.jsonl", "/runs/site.jsonl"]
