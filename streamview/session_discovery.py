@@ -375,6 +375,8 @@ def describe(
                     if call.status in FAILED_STATUSES
                 )
                 tokens = _tokens(state.sessions)
+        if tokens is None:  # a session's running total, written as it goes
+            tokens = running_total_tokens(_records(tail or head))
     if head_info.project is None and found.agent == "cursor":
         head_info.project = _cursor_project(found.path)
     return RunEntry(
@@ -400,6 +402,23 @@ def _cursor_project(path: Path) -> str | None:
         at = parts.index("agent-transcripts")
         return parts[at - 1] if at > 0 else None
     return None
+
+
+def running_total_tokens(records: Iterable[dict[str, Any]]) -> int | None:
+    """The last running total of a session's tokens among ``records``: Codex's
+    ``event_msg`` ``token_count`` carries ``info.total_token_usage.total_tokens`` for
+    the whole session so far, so the file's tail is enough."""
+    total = None
+    for record in records:
+        payload = record.get("payload")
+        if not isinstance(payload, dict) or payload.get("type") != "token_count":
+            continue
+        info = payload.get("info")
+        usage = info.get("total_token_usage") if isinstance(info, dict) else None
+        value = usage.get("total_tokens") if isinstance(usage, dict) else None
+        if isinstance(value, int) and not isinstance(value, bool):
+            total = value
+    return total
 
 
 def _tokens(sessions: Iterable[Any]) -> int | None:

@@ -72,6 +72,16 @@ def build_home(root: Path) -> dict[str, Path]:
                 "type": "event_msg",
                 "payload": {"type": "user_message", "message": "add a health endpoint"},
             },
+            *(
+                {
+                    "type": "event_msg",
+                    "payload": {
+                        "type": "token_count",
+                        "info": {"total_token_usage": {"total_tokens": total}},
+                    },
+                }
+                for total in (1200, 3456)
+            ),
         ],
         BASE + 120,
     )

@@ -43,6 +43,7 @@ def test_every_agent_found_newest_first(home: dict[str, Path], tmp_path: Path) -
         "/srv/api",
         "add a health endpoint",
     )
+    assert codex.tokens == 3456  # its last running total
     assert by_path[home["gemini"]].title == "explain the build"
     cursor = by_path[home["cursor"]]
     assert (cursor.project, cursor.title) == ("work-site", "rename the site")  # its folder
@@ -74,21 +75,26 @@ def test_a_big_file_is_read_by_its_head_and_tail(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Past the bounded read, only the head and the tail are read, cut at whole lines,
-    and the counts are unknown rather than counted from a part; a title given
+    and the calls are unknown rather than counted from a part (a running total of
+    tokens in the tail is the whole's); a title given
     late is found in the tail."""
     monkeypatch.setattr(session_discovery, "HEAD_BYTES", 100)
-    monkeypatch.setattr(session_discovery, "TAIL_BYTES", 100)
+    monkeypatch.setattr(session_discovery, "TAIL_BYTES", 200)
     path = tmp_path / "big.jsonl"
     lines = [b'{"type":"user","message":{"content":"first words"},"n":%d}' % n for n in range(50)]
     lines.append(b'{"type":"summary","summary":"named late"}')
+    lines.append(
+        b'{"payload":{"type":"token_count","info":{"total_token_usage":{"total_tokens":9}}}}'
+    )
     path.write_bytes(b"\n".join(lines) + b"\n")
     head, tail, whole = bounded_read(path)
     assert not whole
     assert head == lines[0] + b"\n"
-    assert tail.endswith(lines[-1] + b"\n") and len(tail) < 100
+    assert tail.endswith(lines[-1] + b"\n") and len(tail) < 200
     entry = describe(RunFile(path, "claude", "session"), now=0)
     assert entry.title == "named late"  # from the tail, the head had none
-    assert entry.calls is None and entry.tokens is None
+    assert entry.calls is None  # not counted from a part
+    assert entry.tokens == 9  # a running total: the tail's last is the whole's
 
 
 def test_a_file_unchanged_since_the_last_pass_is_not_read_again(
