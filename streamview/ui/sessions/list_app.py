@@ -27,7 +27,7 @@ DASH = "-"
 """What an unknown value is shown as."""
 LIVE_MARK = "●"
 """The mark of a live run."""
-COLUMNS = ("", "agent", "project", "last activity", "calls", "size", "title")
+COLUMNS = ("", "agent", "project", "last activity", "calls", "tokens", "size", "title")
 PROJECT_WIDTH = 28
 """Characters of a project's folder shown."""
 REFRESH_SECONDS = 3.0
@@ -72,6 +72,17 @@ def activity_text(seconds: float, now: datetime | None = None) -> str:
     return when.strftime("%Y-%m-%d")
 
 
+def tokens_text(tokens: int | None) -> str:
+    """``950``, ``3.5k``, ``1.2M``; a dash when not known."""
+    if tokens is None:
+        return DASH
+    if tokens < 1000:
+        return str(tokens)
+    if tokens < 1_000_000:
+        return f"{tokens / 1000:.1f}k"
+    return f"{tokens / 1_000_000:.1f}M"
+
+
 def calls_text(entry: RunEntry) -> str:
     """``12``, ``12 ✗2`` with failed calls, a dash when not known."""
     if entry.calls is None:
@@ -91,6 +102,7 @@ def cells(entry: RunEntry) -> list[Text]:
         project,
         activity_text(entry.last_activity),
         calls_text(entry),
+        tokens_text(entry.tokens),
         size_text(entry.size),
         entry.title or DASH,
     ]

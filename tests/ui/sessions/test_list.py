@@ -31,6 +31,7 @@ def entry(name: str, agent: str, title: str, activity: float, live: bool = False
         live=live,
         calls=3 if agent == "Codex" else None,
         errors=1 if agent == "Codex" else None,
+        tokens=3456 if agent == "Codex" else None,
     )
 
 
@@ -55,9 +56,10 @@ async def test_typing_filters_and_enter_chooses_the_run_under_the_cursor() -> No
         await wait_for(pilot, lambda: len(row_paths(app)) == 4)
         table = app.query_one("#runs", DataTable)
         assert str(table.get_cell_at((0, 0))) == LIVE_MARK
-        assert str(table.get_cell_at((0, 6))) == "fix the [b]cart[/b] total"
+        assert str(table.get_cell_at((0, 7))) == "fix the [b]cart[/b] total"
         assert str(table.get_cell_at((0, 3))) == "2023-11-14"  # a year ago: the day is enough
         assert [str(table.get_cell_at((row, 4))) for row in (0, 1)] == ["-", "3 ✗1"]
+        assert [str(table.get_cell_at((row, 5))) for row in (0, 1)] == ["-", "3.5k"]
         await pilot.press(*"claude")
         await wait_for(pilot, lambda: len(row_paths(app)) == 2)
         assert row_paths(app) == ["/runs/shop.jsonl", "/runs/site.jsonl"]
