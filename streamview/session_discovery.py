@@ -377,6 +377,8 @@ def describe(
                 tokens = _tokens(state.sessions)
         if tokens is None:  # a session's running total, written as it goes
             tokens = running_total_tokens(_records(tail or head))
+    if found.source == RECORDING:
+        _from_sidecar(found.path, head_info)
     if head_info.project is None and found.agent == "cursor":
         head_info.project = _cursor_project(found.path)
     return RunEntry(
@@ -393,6 +395,19 @@ def describe(
         errors=errors,
         tokens=tokens,
     )
+
+
+def _from_sidecar(recording: Path, head_info: _Head) -> None:
+    """What ``streamview run`` noted beside a recording fills in what its stream did not
+    say: the agent's folder, when it started, its command line for a title."""
+    from streamview.run_meta import read_meta
+
+    meta = read_meta(recording)
+    if meta is None:
+        return
+    head_info.project = head_info.project or meta.cwd or None
+    head_info.started = head_info.started or meta.started or None
+    head_info.prompt = head_info.prompt or meta.source or None
 
 
 def _cursor_project(path: Path) -> str | None:

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import orjson
 
+from streamview.run_meta import RunMeta, write_meta
+
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "dialects"
 RUNS = "state/streamview/runs"
 """Where ``streamview run``'s recordings are, under ``XDG_STATE_HOME=root/state``."""
@@ -121,6 +123,8 @@ def build_home(root: Path) -> dict[str, Path]:
     recording.parent.mkdir(parents=True)
     recording.write_bytes((FIXTURES / "claude" / "success-tools.jsonl").read_bytes())
     os.utime(recording, (BASE + 360, BASE + 360))
+    meta = RunMeta(recording.name, "claude -p 'fix it'", ("claude",), "/work/app", BASE + 1)
+    write_meta(recording, meta, first=True)
     files["recording"] = recording
     job = root / "jobs" / "job-7.ndjson"
     job.parent.mkdir()

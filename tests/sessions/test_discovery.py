@@ -59,6 +59,7 @@ def test_counts_of_a_small_file_from_its_fold(home: dict[str, Path], tmp_path: P
     recording = next(entry for entry in entries if entry.source == "recording")
     assert (recording.agent, recording.calls, recording.errors) == ("Claude Code", 8, 1)
     assert recording.tokens == 262
+    assert (recording.title, recording.started) == ("claude -p 'fix it'", BASE + 1)  # its note
     assert recording.live
     assert not next(entry for entry in entries if entry.source == "session").live
 
