@@ -17,7 +17,8 @@ A file is never read whole when it is big: its first :data:`HEAD_BYTES` and last
 :data:`TAIL_BYTES` are. The head, folded by the stream's own dialect
 (:func:`~streamview.core.reader.fold`), names the agent and the first prompt; the
 counts (calls, errors, tokens) are given only when the file was read whole, and are
-``None`` (shown as a dash) otherwise. Nothing here writes, moves or sends anything.
+``None`` (shown as a dash) otherwise, but for a running total of tokens found in the
+tail (:mod:`streamview.session_heads` reads the few fields the records give). Nothing here writes, moves or sends anything.
 No UI library is imported.
 """
 
@@ -27,11 +28,16 @@ import os
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import orjson
+from streamview.session_heads import (
+    Head,
+    cursor_project,
+    read_head,
+    records,
+    running_total_tokens,
+)
 
 HEAD_BYTES = 64 << 10
 """Bytes read from the start of a file (its agent, project, title, first prompt)."""
@@ -195,108 +201,6 @@ def bounded_read(path: Path) -> tuple[bytes, bytes, bool]:
     return head, tail, False
 
 
-def _records(data: bytes) -> Iterator[dict[str, Any]]:
-    """The JSON objects of NDJSON bytes, or of one whole JSON document; bad lines skipped."""
-    stripped = data.lstrip()
-    if stripped.startswith(b"{") and b"\n" in stripped and not stripped[1:2].strip(b' "'):
-        try:  # a pretty-printed document (Gemini's older chat file, opencode's session)
-            whole = orjson.loads(data)
-        except orjson.JSONDecodeError:
-            whole = None
-        if isinstance(whole, dict):
-            yield whole
-            return
-    for line in data.splitlines():
-        if not line.strip():
-            continue
-        try:
-            record = orjson.loads(line)
-        except orjson.JSONDecodeError:
-            continue
-        if isinstance(record, dict):
-            yield record
-
-
-def _text(value: Any) -> str | None:
-    """A prompt's text from a string or a list of content blocks."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        for block in value:
-            if isinstance(block, dict) and isinstance(block.get("text"), str):
-                return str(block["text"])
-    return None
-
-
-def _first_prompt(record: dict[str, Any]) -> str | None:
-    """The person's words in a session record, in the shapes the agents write."""
-    payload = record.get("payload")
-    if isinstance(payload, dict) and payload.get("type") == "user_message":
-        return _text(payload.get("message"))  # Codex's event message
-    if record.get("type") in ("user", "human") and not record.get("isMeta"):
-        message = record.get("message")
-        content = message.get("content") if isinstance(message, dict) else record.get("content")
-        text = _text(content)  # Claude, Gemini's JSONL
-        return None if text is None or text.startswith("<") else text
-    if record.get("role") == "user":
-        message = record.get("message")
-        return _text(message.get("content") if isinstance(message, dict) else None)  # Cursor
-    messages = record.get("messages")
-    if isinstance(messages, list):  # Gemini's older whole-file chat
-        for message in messages:
-            if isinstance(message, dict) and message.get("type") == "user":
-                return _text(message.get("content"))
-    return None
-
-
-def _timestamp(value: Any) -> float | None:
-    """Epoch seconds of an ISO-8601 string or epoch ms/s number, else ``None``."""
-    if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
-        return value / 1000 if value > 1e11 else float(value)
-    if isinstance(value, str):
-        try:
-            return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
-        except ValueError:
-            return None
-    return None
-
-
-@dataclass
-class _Head:
-    """What the first records of a session file say about it."""
-
-    project: str | None = None
-    title: str | None = None
-    prompt: str | None = None
-    started: float | None = None
-
-
-def _read_head(records: Iterable[dict[str, Any]]) -> _Head:
-    found = _Head()
-    for record in records:
-        payload = record.get("payload")
-        inner = payload if isinstance(payload, dict) else {}
-        if found.project is None:
-            cwd = record.get("cwd") or inner.get("cwd") or record.get("directory")
-            found.project = cwd if isinstance(cwd, str) else None
-        if found.started is None:
-            times = record.get("time")
-            created = times.get("created") if isinstance(times, dict) else None
-            found.started = _timestamp(
-                record.get("timestamp") or record.get("startTime") or created
-            )
-        if found.title is None:
-            if record.get("type") == "summary" and isinstance(record.get("summary"), str):
-                found.title = record["summary"]  # Claude's auto title
-            elif isinstance(record.get("title"), str):
-                found.title = record["title"]  # opencode's session
-        if found.prompt is None:
-            found.prompt = _first_prompt(record)
-        if found.project and found.started and found.prompt:
-            break
-    return found
-
-
 def shorten(path: str | None, home: str | None = None) -> str | None:
     """``path`` with the home directory written ``~``."""
     if not path:
@@ -346,16 +250,19 @@ def describe(
     stat = found.path.stat()
     live = is_live(found, stat.st_mtime, now, live_seconds)
     agent = label_of(found.agent) if found.agent else None
-    head_info = _Head()
+    head_info = Head()
     calls = errors = tokens = None
     if found.path.suffix in (".json", ".jsonl", ".ndjson", ".txt"):
+        problem: str | None = None
         try:
             head, tail, whole = bounded_read(found.path)
-        except OSError:
+        except OSError as error:  # listed all the same, with the reason
             head, tail, whole = b"", b"", False
-        head_info = _read_head(_records(head))
+            problem = f"unreadable: {error.strerror or error}"
+        head_info = read_head(records(head))
+        head_info.title = problem or head_info.title
         if head_info.title is None and tail:  # a title given late (Claude's summary)
-            head_info.title = _read_head(_records(tail)).title
+            head_info.title = read_head(records(tail)).title
         try:
             state = fold([head], StreamState(track_changes=False, compact=True))
         except Exception:  # a file no dialect reads: its place still names it
@@ -376,11 +283,11 @@ def describe(
                 )
                 tokens = _tokens(state.sessions)
         if tokens is None:  # a session's running total, written as it goes
-            tokens = running_total_tokens(_records(tail or head))
+            tokens = running_total_tokens(records(tail or head))
     if found.source == RECORDING:
         _from_sidecar(found.path, head_info)
     if head_info.project is None and found.agent == "cursor":
-        head_info.project = _cursor_project(found.path)
+        head_info.project = cursor_project(found.path)
     return RunEntry(
         path=found.path,
         source=found.source,
@@ -397,7 +304,7 @@ def describe(
     )
 
 
-def _from_sidecar(recording: Path, head_info: _Head) -> None:
+def _from_sidecar(recording: Path, head_info: Head) -> None:
     """What ``streamview run`` noted beside a recording fills in what its stream did not
     say: the agent's folder, when it started, its command line for a title."""
     from streamview.run_meta import read_meta
@@ -408,32 +315,6 @@ def _from_sidecar(recording: Path, head_info: _Head) -> None:
     head_info.project = head_info.project or meta.cwd or None
     head_info.started = head_info.started or meta.started or None
     head_info.prompt = head_info.prompt or meta.source or None
-
-
-def _cursor_project(path: Path) -> str | None:
-    """The project folder's name Cursor gave a transcript (``projects/<name>/...``)."""
-    parts = path.parts
-    if "agent-transcripts" in parts:
-        at = parts.index("agent-transcripts")
-        return parts[at - 1] if at > 0 else None
-    return None
-
-
-def running_total_tokens(records: Iterable[dict[str, Any]]) -> int | None:
-    """The last running total of a session's tokens among ``records``: Codex's
-    ``event_msg`` ``token_count`` carries ``info.total_token_usage.total_tokens`` for
-    the whole session so far, so the file's tail is enough."""
-    total = None
-    for record in records:
-        payload = record.get("payload")
-        if not isinstance(payload, dict) or payload.get("type") != "token_count":
-            continue
-        info = payload.get("info")
-        usage = info.get("total_token_usage") if isinstance(info, dict) else None
-        value = usage.get("total_tokens") if isinstance(usage, dict) else None
-        if isinstance(value, int) and not isinstance(value, bool):
-            total = value
-    return total
 
 
 def _tokens(sessions: Iterable[Any]) -> int | None:

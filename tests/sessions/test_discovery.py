@@ -119,3 +119,23 @@ def test_a_file_unchanged_since_the_last_pass_is_not_read_again(
     assert read == [home["codex"]]
     assert not next(e for e in second if e.path == home["opencode"]).live
     assert second[0].path == home["codex"]  # its activity is now
+
+
+def test_an_unreadable_file_is_listed_with_the_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A session file that cannot be read (permission denied) is still a run of the
+    list, its title saying why."""
+    path = tmp_path / "locked.jsonl"
+    path.write_bytes(b"{}\n")
+
+    def refuse(path: Path) -> tuple[bytes, bytes, bool]:
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(session_discovery, "bounded_read", refuse)
+    entry = describe(RunFile(path, "claude", "session"), now=0)
+    assert (entry.agent, entry.title, entry.size) == (
+        "Claude Code",
+        "unreadable: Permission denied",
+        3,
+    )
