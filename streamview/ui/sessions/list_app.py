@@ -205,11 +205,17 @@ class SessionsApp(App[RunEntry | None]):
     def _fill(self) -> None:
         """Show the runs the filter lets through, the cursor on the place's run."""
         table = self.table
-        table.clear()
         self.shown = [entry for entry in self.entries if matches(entry, self.place.filter)]
+        rows = [cells(entry) for entry in self.shown]
+        # Widths set here: measured on idle, a list opened again after the viewer kept
+        # its columns as wide as their labels (seen in tmux).
+        table.clear(columns=True)
+        for column, label in enumerate(COLUMNS):
+            width = max([len(label), *(row[column].cell_len for row in rows)])
+            table.add_column(label, width=width)
         row = 0
-        for index, entry in enumerate(self.shown):
-            table.add_row(*cells(entry), key=str(entry.path))
+        for index, (entry, row_cells) in enumerate(zip(self.shown, rows, strict=True)):
+            table.add_row(*row_cells, key=str(entry.path))
             if str(entry.path) == self.place.path:
                 row = index
         if self.shown:
