@@ -76,3 +76,31 @@ def discover_all() -> list[RunEntry]:
     from streamview.session_discovery import discover
 
     return discover()
+
+
+def test_enter_opens_a_live_run_followed(
+    home: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A live run opens as ``streamview FILE --follow``, a finished one as
+    ``streamview FILE``, each in the viewer whose Escape goes back to the list."""
+    import argparse
+    from dataclasses import replace
+
+    from streamview.cli import view as view_module
+    from streamview.ui.sessions.viewer import ListedViewerApp
+
+    opened: list[tuple[argparse.Namespace, object]] = []
+
+    def fake_view(source: object, args: argparse.Namespace, app_class: object = None) -> int:
+        opened.append((args, app_class))
+        return 0
+
+    monkeypatch.setattr(view_module, "view", fake_view)
+    (codex,) = [e for e in discover_all() if e.path == home["codex"]]
+    for entry in (replace(codex, live=True), replace(codex, live=False)):
+        assert sessions.open_entry(entry, None, lambda: None) == (0, None)
+    assert [(args.input, args.follow) for args, _ in opened] == [
+        (str(home["codex"]), True),
+        (str(home["codex"]), False),
+    ]
+    assert all(getattr(app, "func", None) is ListedViewerApp for _, app in opened)
