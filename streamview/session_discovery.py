@@ -18,8 +18,8 @@ A file is never read whole when it is big: its first :data:`HEAD_BYTES` and last
 (:func:`~streamview.core.reader.fold`), names the agent and the first prompt; the
 counts (calls, errors, tokens) are given only when the file was read whole, and are
 ``None`` (shown as a dash) otherwise, but for a running total of tokens found in the
-tail (:mod:`streamview.session_heads` reads the few fields the records give). Nothing here writes, moves or sends anything.
-No UI library is imported.
+tail (:mod:`streamview.session_heads` reads the few fields the records give). Nothing
+here writes, moves or sends anything. No UI library is imported.
 """
 
 from __future__ import annotations

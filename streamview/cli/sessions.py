@@ -129,8 +129,13 @@ def main_sessions(args: argparse.Namespace, out: TextIO | None = None) -> int:
             release_stdout()
             return EXIT_OUTPUT_CLOSED
         return EXIT_SUCCESS
+    from streamview.sources import InputError
+
     cache: DescribeCache = {}  # the list reloads every few seconds: read what changed
-    return browse(lambda: find(args, cache), theme=args.theme)
+    try:
+        return browse(lambda: find(args, cache), theme=args.theme)
+    except InputError as error:  # an unknown theme
+        return fail(str(error))
 
 
 def browse(load: Callable[[], list[RunEntry]], theme: str | None = None) -> int:

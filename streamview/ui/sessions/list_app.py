@@ -21,6 +21,8 @@ from textual.widgets import DataTable, Footer, Input
 
 from streamview.core.sanitize import one_line
 from streamview.session_discovery import RunEntry
+from streamview.settings import Settings
+from streamview.sources import InputError
 from streamview.ui.text.safe_text import phrase, toast
 
 DASH = "-"
@@ -112,10 +114,13 @@ def cells(entry: RunEntry) -> list[Text]:
 class SessionsApp(App[RunEntry | None]):
     """Every run, newest activity first; typing filters, Enter opens one.
 
+    Raises:
+        InputError: An unknown theme.
+
     Args:
         load: Finds the runs (called in a thread, again on ctrl+r).
         place: Where a previous list was left (its filter and run).
-        theme: A Textual theme name.
+        theme: A Textual theme name (``None``: the one the viewer remembers).
         note: Why the run chosen last could not be opened (a toast says it).
         refresh_seconds: How often the runs are found again (``None``: only on ctrl+r).
     """
@@ -155,8 +160,15 @@ class SessionsApp(App[RunEntry | None]):
         self.shown: list[RunEntry] = []
         """The runs the filter lets through, in the table's order."""
         self.loaded = False
-        if theme:
+        if theme is not None:
+            if theme not in self.available_themes:
+                known = ", ".join(sorted(self.available_themes))
+                raise InputError(f"unknown theme {theme!r} (known: {known})")
             self.theme = theme
+        else:  # the viewer's remembered theme, so that the two look alike
+            settings, _ = Settings.load()
+            if settings.theme in self.available_themes:
+                self.theme = settings.theme or self.theme
 
     def compose(self) -> ComposeResult:
         yield Input(

@@ -153,3 +153,11 @@ def test_last_activity_is_as_short_as_is_clear() -> None:
     assert activity_text(datetime(2026, 11, 28, 8, 5).timestamp(), now) == "08:05"
     assert activity_text(datetime(2026, 11, 2, 9, 30).timestamp(), now) == "11-02 09:30"
     assert activity_text(datetime(2025, 11, 2, 9, 30).timestamp(), now) == "2025-11-02"
+
+
+def test_an_unknown_theme_is_refused_by_name() -> None:
+    """``--theme nope`` is one line naming the themes there are, not a traceback."""
+    from streamview.sources import InputError
+
+    with pytest.raises(InputError, match=r"unknown theme 'nope'.*textual-dark"):
+        SessionsApp(lambda: [], theme="nope")
