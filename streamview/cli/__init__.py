@@ -1,5 +1,5 @@
 """The ``streamview`` command: view a stream (the default), or one of the commands
-``run``, ``runs``, ``last`` and ``export`` (see :mod:`streamview.cli.parsers`)."""
+``run``, ``runs``, ``last``, ``export`` and ``sessions`` (see :mod:`streamview.cli.parsers`)."""
 
 from __future__ import annotations
 
@@ -54,6 +54,10 @@ def _main(arguments: list[str]) -> int:
         from streamview.cli.redact import main_redact
 
         return main_redact(args)
+    if args.subcommand == "sessions":
+        from streamview.cli.sessions import main_sessions
+
+        return main_sessions(args)
     if args.subcommand == "runs" and args.prune is not None:
         from streamview.cli.prune import prune_runs
 

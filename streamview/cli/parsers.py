@@ -9,6 +9,7 @@ import textwrap
 from streamview import __version__
 from streamview.cli.common import count, port_number, positive_number, run_number
 from streamview.cli.otlp import EXPORT_DESCRIPTION, EXPORT_EPILOG, add_otlp_options
+from streamview.cli.sessions_parser import SESSIONS_DESCRIPTION, add_sessions_options
 from streamview.core import dialects
 from streamview.core.local_paths import parse_cwd_map
 
@@ -22,6 +23,7 @@ COMMANDS = {
     "last": "open the latest recorded run, or run N (takes the viewer's options)",
     "export": "send recorded runs to a tracing backend (--otlp: OpenTelemetry)",
     "redact": "write a recording with its secrets redacted (redact IN > OUT)",
+    "sessions": "every run on this machine: agents' sessions, recordings, --dir jobs",
 }
 """The words that start a command rather than name a FILE to view, and what each does."""
 
@@ -31,7 +33,9 @@ streamview [options] [FILE]
        streamview runs [--prune AGE [--yes] | --open N]
        streamview last [N] [options]
        streamview export --otlp [options] FILE...
-       streamview redact [--names] IN > OUT"""
+       streamview redact [--names] IN > OUT
+
+       streamview sessions [--json] [--agent A] [--project P] [--grep TEXT] [--dir D]"""
 
 DESCRIPTION = """\
 Watch, replay and understand the runs of headless coding agents.
@@ -431,7 +435,22 @@ def build_command_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.
     redact.add_argument(
         "--names", action="store_true", help="this machine's user and host names go too"
     )
-    return parser, {"run": run, "runs": runs, "last": last, "export": export, "redact": redact}
+    sessions = commands.add_parser(
+        "sessions",
+        prog="streamview sessions",
+        help=COMMANDS["sessions"],
+        description=SESSIONS_DESCRIPTION,
+        formatter_class=raw,
+    )
+    add_sessions_options(sessions)
+    return parser, {
+        "run": run,
+        "runs": runs,
+        "last": last,
+        "export": export,
+        "redact": redact,
+        "sessions": sessions,
+    }
 
 
 class _ViewParser(argparse.ArgumentParser):
@@ -450,7 +469,7 @@ class _ViewParser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """``streamview [options] [FILE]``, whose help lists the commands too."""
-    listing = "".join(f"  {name:<6} {text}\n" for name, text in COMMANDS.items())
+    listing = "".join(f"  {name:<8} {text}\n" for name, text in COMMANDS.items())
     parser = _ViewParser(
         prog="streamview",
         usage=USAGE,

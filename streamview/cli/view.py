@@ -6,6 +6,7 @@ import argparse
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -227,8 +228,17 @@ def open_source(args: argparse.Namespace, recorder: Recorder | None) -> Source:
     return source
 
 
-def view(source: Source, args: argparse.Namespace) -> int:
-    """Show ``source`` with the front end the options ask for."""
+def view(
+    source: Source, args: argparse.Namespace, app_class: Callable[..., Any] | None = None
+) -> int:
+    """Show ``source`` with the front end the options ask for.
+
+    Args:
+        source: The input.
+        args: The viewer's options.
+        app_class: Makes the viewer's app (``streamview sessions`` passes one whose
+            Escape goes back to its list); ``None``: the viewer's own.
+    """
     chosen = front_end(args)
     agent = getattr(args, "agent", None)
     meta = recorded_run(args)
@@ -260,6 +270,8 @@ def view(source: Source, args: argparse.Namespace) -> int:
     from streamview.ui.frame.launch import run_app
 
     options: dict[str, Any] = {"agent": agent, "cwd_map": getattr(args, "cwd_map", None) or ()}
+    if app_class is not None:
+        options["app_class"] = app_class
     finished_file = args.input not in (None, "-") and not args.follow
     # --redact: the viewer reads the redacted source, not the file again.
     if finished_file and not getattr(args, "redact", False) and not is_fifo(Path(args.input)):

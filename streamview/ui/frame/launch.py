@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import sys
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from streamview.core.exit_status import EXIT_SOFTWARE, EXIT_USAGE
@@ -25,7 +26,12 @@ def prepare_process() -> None:
     gc.set_threshold(100_000, 50, 100)
 
 
-def run_app(source: Source, theme: str | None = None, **options: Any) -> int:
+def run_app(
+    source: Source,
+    theme: str | None = None,
+    app_class: Callable[..., StreamviewApp] = StreamviewApp,
+    **options: Any,
+) -> int:
     """Run the viewer on ``source`` until the user quits.
 
     A pipe on stdin is moved to another descriptor first, so that Textual can read
@@ -34,6 +40,7 @@ def run_app(source: Source, theme: str | None = None, **options: Any) -> int:
     Args:
         source: The input.
         theme: A Textual theme name.
+        app_class: Makes the app (the sessions list's viewer goes back on Escape).
         **options: Passed to :class:`StreamviewApp`.
 
     Returns:
@@ -47,7 +54,7 @@ def run_app(source: Source, theme: str | None = None, **options: Any) -> int:
     if isinstance(source, PipeSource) and source.fd == 0:
         source = PipeSource(detach_stdin_for_keys(), label=source.label)
     prepare_process()
-    app = StreamviewApp(source, theme=theme, **options)
+    app = app_class(source, theme=theme, **options)
     previous_hook = threading.excepthook
     threading.excepthook = thread_hook(app)
     try:

@@ -1,0 +1,163 @@
+"""The sessions list in a terminal: rows, typing filters, Enter opens a run, and the
+viewer's Escape comes back to the list where it was left."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable, Input
+
+from streamview.cli import sessions
+from streamview.session_discovery import RunEntry
+from streamview.sources import FileSource
+from streamview.ui.sessions.list_app import LIVE_MARK, Place, SessionsApp, activity_text
+from streamview.ui.sessions.viewer import ListedViewerApp
+from tests.ui.conftest import RECORDINGS, FakeClock, settle, wait_for
+
+
+def entry(name: str, agent: str, title: str, activity: float, live: bool = False) -> RunEntry:
+    """A run as discovery describes it (no file behind it: the list never reads one)."""
+    return RunEntry(
+        path=Path(f"/runs/{name}.jsonl"),
+        source="session",
+        agent=agent,
+        project=f"~/work/{name}",
+        title=title,
+        started=None,
+        last_activity=activity,
+        size=2048,
+        live=live,
+        calls=3 if agent == "Codex" else None,
+        errors=1 if agent == "Codex" else None,
+        tokens=3456 if agent == "Codex" else None,
+    )
+
+
+RUNS = [
+    entry("shop", "Claude Code", "fix the [b]cart[/b] total", 1_700_000_300, live=True),
+    entry("api", "Codex", "add a health endpoint", 1_700_000_200),
+    entry("notes", "opencode", "tidy the notes", 1_700_000_100),
+    entry("site", "Claude Code", "rename the site", 1_700_000_000),
+]
+
+
+def row_paths(app: SessionsApp) -> list[str]:
+    table = app.query_one("#runs", DataTable)
+    return [str(row.key.value) for row in table.ordered_rows]
+
+
+async def test_typing_filters_and_enter_chooses_the_run_under_the_cursor() -> None:
+    """Every run in order, live marked and markup shown as typed; typing keeps the
+    matching runs; down then Enter ends the list with that run, its place kept."""
+    app = SessionsApp(lambda: RUNS)
+    async with app.run_test(size=(100, 20)) as pilot:
+        await wait_for(pilot, lambda: len(row_paths(app)) == 4)
+        table = app.query_one("#runs", DataTable)
+        assert str(table.get_cell_at((0, 0))) == LIVE_MARK
+        assert str(table.get_cell_at((0, 7))) == "fix the [b]cart[/b] total"
+        assert str(table.get_cell_at((0, 3))) == "2023-11-14"  # a year ago: the day is enough
+        assert [str(table.get_cell_at((row, 4))) for row in (0, 1)] == ["-", "3 ✗1"]
+        assert [str(table.get_cell_at((row, 5))) for row in (0, 1)] == ["-", "3.5k"]
+        await pilot.press(*"claude")
+        await wait_for(pilot, lambda: len(row_paths(app)) == 2)
+        assert row_paths(app) == ["/runs/shop.jsonl", "/runs/site.jsonl"]
+        await pilot.press("down", "enter")
+        await wait_for(pilot, lambda: app.return_value is not None)
+    assert app.return_value is RUNS[3]
+    assert app.place == Place("claude", "/runs/site.jsonl")
+
+
+async def test_a_new_list_comes_back_where_the_last_was_left() -> None:
+    """The list after the viewer: its filter typed again and the cursor on the run that
+    was opened, though newer runs came in above it."""
+    newer = entry("new", "Claude Code", "a newer claude run", 1_700_000_400)
+    app = SessionsApp(lambda: [newer, *RUNS], place=Place("claude", "/runs/site.jsonl"))
+    async with app.run_test(size=(100, 20)) as pilot:
+        await wait_for(pilot, lambda: len(row_paths(app)) == 3)
+        assert app.query_one(Input).value == "claude"
+        table = app.query_one("#runs", DataTable)
+        assert row_paths(app)[table.cursor_row] == "/runs/site.jsonl"
+        await pilot.press("escape")  # clears the filter, the cursor stays on its run
+        await wait_for(pilot, lambda: len(row_paths(app)) == 5)
+        assert row_paths(app)[table.cursor_row] == "/runs/site.jsonl"
+
+
+async def test_escape_in_the_viewer_goes_back_once_nothing_is_open() -> None:
+    """Escape with nothing to close ends the viewer and says so (the list comes
+    back); a search box open takes the first Escape."""
+    back: list[bool] = []
+    path = RECORDINGS / "success-multi-tool.ndjson"
+    app = ListedViewerApp(FileSource(path), clock=FakeClock(), on_back=lambda: back.append(True))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash")
+        await wait_for(pilot, lambda: app.search_box.has_focus)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not back and app.is_running
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: bool(back))
+    assert app.went_back
+
+
+def test_the_loop_opens_each_choice_and_comes_back_to_its_place(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``browse``: Enter's run opens (followed when live); Escape there brings a new
+    list at the same place; q in the viewer ends it all with the viewer's status."""
+    places: list[Place | None] = []
+    choices = iter([RUNS[0], RUNS[1]])
+
+    def run(self: SessionsApp) -> RunEntry | None:
+        places.append(self.place)
+        self.place = Place("x", str(RUNS[len(places) - 1].path))
+        return next(choices)
+
+    opened: list[RunEntry] = []
+
+    def open_entry(chosen: RunEntry, theme: str | None, on_back: object) -> tuple[int, None]:
+        opened.append(chosen)
+        if len(opened) == 1:
+            assert callable(on_back)
+            on_back()  # Escape in the first viewer
+        return 1, None
+
+    monkeypatch.setattr(SessionsApp, "run", run)
+    monkeypatch.setattr(sessions, "open_entry", open_entry)
+    assert sessions.browse(lambda: RUNS) == 1
+    assert opened == [RUNS[0], RUNS[1]]
+    assert places == [Place(), Place("x", "/runs/shop.jsonl")]
+
+
+async def test_the_list_finds_runs_again_and_keeps_its_place() -> None:
+    """Every few seconds the runs are found again: a new run comes in at the top, the
+    cursor stays on the run it was on."""
+    found = list(RUNS)
+    app = SessionsApp(lambda: list(found), refresh_seconds=0.05)
+    async with app.run_test(size=(100, 20)) as pilot:
+        await wait_for(pilot, lambda: len(row_paths(app)) == 4)
+        await pilot.press("down")
+        table = app.query_one("#runs", DataTable)
+        assert row_paths(app)[table.cursor_row] == "/runs/api.jsonl"
+        found.insert(0, entry("new", "Codex", "a run that just started", 1_700_000_900))
+        await wait_for(pilot, lambda: len(row_paths(app)) == 5)
+        assert row_paths(app)[0] == "/runs/new.jsonl"
+        assert row_paths(app)[table.cursor_row] == "/runs/api.jsonl"
+
+
+def test_last_activity_is_as_short_as_is_clear() -> None:
+    """Today the hour, this year the day and hour, before the date."""
+    now = datetime(2026, 11, 28, 9, 0)
+    assert activity_text(datetime(2026, 11, 28, 8, 5).timestamp(), now) == "08:05"
+    assert activity_text(datetime(2026, 11, 2, 9, 30).timestamp(), now) == "11-02 09:30"
+    assert activity_text(datetime(2025, 11, 2, 9, 30).timestamp(), now) == "2025-11-02"
+
+
+def test_an_unknown_theme_is_refused_by_name() -> None:
+    """``--theme nope`` is one line naming the themes there are, not a traceback."""
+    from streamview.sources import InputError
+
+    with pytest.raises(InputError, match=r"unknown theme 'nope'.*textual-dark"):
+        SessionsApp(lambda: [], theme="nope")
