@@ -54,6 +54,8 @@ class RedactingSource(Source):
             else:
                 self.arrived_ms = self.inner.arrived_ms
                 out = lines.feed(chunk)
+                if self.inner.live:  # a steady trickle of deltas is not held longer
+                    out += lines.expire()
             self._lines += out.count(b"\n")
             if out:
                 yield out

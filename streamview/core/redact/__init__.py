@@ -50,7 +50,7 @@ class LineFilter:
             return b""
         if (time.monotonic() if now is None else now) - self._held_since < HOLD_SECONDS:
             return b""
-        return b"".join(self._deltas.flush())
+        return b"".join(self._deltas.release())
 
     def waiting(self) -> float | None:
         """Seconds until :meth:`expire` lets held lines through (``None``: none held)."""
