@@ -180,3 +180,25 @@ def test_the_command_redacts_a_key_streamed_in_pieces(tmp_path: Path) -> None:
         check=False,
     )  # fmt: skip
     assert result.returncode == 0 and leaks(result.stdout.decode()) == []
+
+
+def test_after_a_hold_expires_the_rest_of_a_key_is_still_cut() -> None:
+    """Live, held deltas go after HOLD_SECONDS even mid-key: the pieces already gone
+    cannot be taken back, but the run keeps them as context, so every later piece of
+    the key is still cut."""
+    key = KEYS[2].text  # the Anthropic key, 108 characters
+    data = streamed("claude", f"the key {key} (keep it)\n").splitlines(keepends=True)
+    first = next(i for i, line in enumerate(data) if b"text_delta" in line) + 1
+    half = first + 6  # about half the key's pieces
+    lines = LineFilter(Redactor())
+    out = b"".join(lines.feed(line) for line in data[:half])
+    out += lines.expire(now=float("inf"))
+    out += b"".join(lines.feed(line) for line in data[half:]) + lines.finish()
+    texts = "".join(
+        orjson.loads(line)["event"]["delta"]["text"]
+        for line in out.splitlines()
+        if b"text_delta" in line
+    )
+    gone = texts.index("[REDACTED:anthropic-api-key]")
+    assert key[:20] in texts[:gone]  # the pieces let through before the hold expired
+    assert key[-40:] not in texts and "(keep it)" in texts
