@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import getpass
+import queue
 import socket
 import threading
 from collections.abc import Iterator
@@ -47,15 +48,48 @@ class RedactingSource(Source):
     def chunks(self, stop: threading.Event) -> Iterator[bytes]:
         """Yield the inner source's chunks, redacted line by line."""
         lines = LineFilter(self.redactor)
-        for chunk in self.inner.chunks(stop):
-            self.arrived_ms = self.inner.arrived_ms
-            out = lines.feed(chunk)
+        for chunk in self._arrivals(stop, lines) if self.inner.live else self.inner.chunks(stop):
+            if chunk is None:  # held delta lines waited long enough
+                out = lines.expire()
+            else:
+                self.arrived_ms = self.inner.arrived_ms
+                out = lines.feed(chunk)
+                if self.inner.live:  # a steady trickle of deltas is not held longer
+                    out += lines.expire()
             self._lines += out.count(b"\n")
             if out:
                 yield out
         rest = lines.finish()
         if rest:
             yield rest
+
+    def _arrivals(self, stop: threading.Event, lines: LineFilter) -> Iterator[bytes | None]:
+        """A live source's chunks, read in a thread, with ``None`` whenever held delta
+        lines are due (a quiet stream must not keep the end of an answer back)."""
+        arrived: queue.Queue[bytes | BaseException | None] = queue.Queue(maxsize=64)
+
+        def read() -> None:
+            try:
+                for chunk in self.inner.chunks(stop):
+                    arrived.put(chunk)
+            except BaseException as error:  # raised again in the reader
+                arrived.put(error)
+            else:
+                arrived.put(None)
+
+        threading.Thread(target=read, name="redact-read", daemon=True).start()
+        while True:
+            wait = lines.waiting()
+            try:
+                item = arrived.get(timeout=wait)
+            except queue.Empty:
+                yield None
+                continue
+            if item is None:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield item
 
     def ended_notice(self) -> AgentNotice | None:
         """What was redacted, for the viewer's event log."""

@@ -96,10 +96,17 @@ class Redactor:
         return list(chosen.values())
 
     def _secrets(self, text: str) -> str:
+        return self._replace(text, self._found(text))
+
+    def spans(self, text: str) -> list[tuple[int, int, str]]:
+        """The secrets of ``text``, as merged ``(start, end, kind)`` spans (uncounted)."""
+        return _merge(self._found(text))
+
+    def _found(self, text: str) -> list[tuple[int, int, str]]:
         # A keyword may be cut by a line break too ("T3\nBlbkFJ").
         rules = self._candidates(text if "\n" not in text else text + text.replace("\n", ""))
         if not rules:
-            return text
+            return []
         spans: list[tuple[int, int, str]] = []
         for rule in rules:
             spans.extend((start, end, rule.kind) for start, end in rule.secrets(text))
@@ -111,7 +118,7 @@ class Redactor:
                 spans.extend((start, end, rule.kind) for start, end in rule.secrets(spaced))
         if "\n" in text:
             spans.extend(self._wrapped(text))
-        return self._replace(text, spans)
+        return spans
 
     def _wrapped(self, text: str) -> list[tuple[int, int, str]]:
         """Secrets cut by line breaks (up to :data:`WRAPPED_LINES` lines), as spans of
@@ -144,14 +151,7 @@ class Redactor:
     def _replace(self, text: str, spans: list[tuple[int, int, str]]) -> str:
         if not spans:
             return text
-        spans.sort(key=lambda span: (span[0], -span[1]))
-        merged: list[tuple[int, int, str]] = []
-        for start, end, kind in spans:
-            if merged and start < merged[-1][1]:
-                first, last, first_kind = merged[-1]
-                merged[-1] = (first, max(last, end), first_kind)
-            else:
-                merged.append((start, end, kind))
+        merged = _merge(spans)
         out = []
         position = 0
         for start, end, kind in merged:
@@ -215,6 +215,19 @@ class Redactor:
     def report(self) -> str:
         """One line saying how many of each kind were removed."""
         return report(self.counts)
+
+
+def _merge(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """Overlapping spans as one (the first one's kind)."""
+    spans = sorted(spans, key=lambda span: (span[0], -span[1]))
+    merged: list[tuple[int, int, str]] = []
+    for start, end, kind in spans:
+        if merged and start < merged[-1][1]:
+            first, last, first_kind = merged[-1]
+            merged[-1] = (first, max(last, end), first_kind)
+        else:
+            merged.append((start, end, kind))
+    return merged
 
 
 def report(counts: Counter[str]) -> str:
