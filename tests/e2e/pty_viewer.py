@@ -282,12 +282,19 @@ class Viewer:
 
     def quit(self, timeout: float = 10.0) -> int | None:
         """Back to the main screen, ``q``; the exit status (``None``: still running)."""
-        if self.term.alive():
+        for _ in range(2):
+            if not self.term.alive():
+                break
             # Stuck: q is pressed all the same, and the status says the rest.
             with contextlib.suppress(AssertionError):
                 self.back_to("main")
                 self.press("q")
-        return self.term.wait_exit(timeout)
+            # A screen that came up late (x's dialog, at load 5) took the q as text:
+            # the screen is read again and the way back taken once more.
+            code = self.term.wait_exit(timeout / 2)
+            if code is not None:
+                return code
+        return self.term.wait_exit(timeout / 2)
 
     def editor_runs(self) -> list[list[str]]:
         """The arguments of every run of the stand-in editor."""

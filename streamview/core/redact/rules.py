@@ -130,9 +130,17 @@ def shannon_entropy(text: str) -> float:
     return -sum(n / length * math.log2(n / length) for n in Counter(text).values())
 
 
+_END = r"""(?:[\x60'"\s;]|\\[nr]|$)"""
+"""How gitleaks' rules end a secret (152 of them): a quote, a space, ``;`` or the end."""
+_END_OR_PUNCTUATION = r"""(?:[\x60'"\s;.,:!?)\]}>]|\\[nr]|$)"""
+"""The same, or a sentence's punctuation: an agent's prose writes "the key is sk-ant-….",
+and gitleaks' ending let that key through whole."""
+
+
 def go_to_python(pattern: str) -> str:
-    """A gitleaks (Go RE2) pattern as Python's ``re`` reads it."""
-    pattern = pattern.replace(r"\z", r"\Z")
+    """A gitleaks (Go RE2) pattern as Python's ``re`` reads it, its secret allowed to
+    end a sentence too (:data:`_END`)."""
+    pattern = pattern.replace(r"\z", r"\Z").replace(_END, _END_OR_PUNCTUATION)
     flags = ""
     for found in _MID_FLAGS.finditer(pattern):
         if found.start() > 0:

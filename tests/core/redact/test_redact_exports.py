@@ -194,3 +194,13 @@ def cast_text(path: Path) -> str:
     split by them would not be seen whole)."""
     written = "".join(event[2] for event in map(orjson.loads, path.read_bytes().splitlines()[1:]))
     return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", written)
+
+
+@pytest.mark.parametrize("after", [".", ",", ":", ")", "!", "?", "]"])
+def test_a_key_that_ends_a_sentence_goes_too(after: str) -> None:
+    """gitleaks ends a secret at a quote, a space or ``;``: an agent's prose that ends
+    a sentence with the key ("the key is sk-ant-....") kept it whole."""
+    redactor = Redactor()
+    for secret in (SECRETS[10], SECRETS[0]):  # Anthropic's, AWS's
+        out = redactor.text(f"(the key is {secret.text}{after} Keep it safe.")
+        assert leaks(out) == [], (secret.kind, after)

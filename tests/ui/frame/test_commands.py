@@ -28,9 +28,12 @@ AGENTS = REPO / "tests" / "run" / "agents"
 
 
 def declared_bindings() -> list[tuple[str, Binding]]:
-    """Every binding a class of the viewer declares, with the class's name."""
+    """Every binding a class of the viewer declares, with the class's name (the list of
+    sessions is an app of its own, its keys in its own footer)."""
     found = []
     for module_info in pkgutil.walk_packages(streamview.ui.__path__, "streamview.ui."):
+        if module_info.name.startswith("streamview.ui.sessions"):
+            continue
         module = importlib.import_module(module_info.name)
         for name, cls in inspect.getmembers(module, inspect.isclass):
             if cls.__module__ != module.__name__ or "BINDINGS" not in vars(cls):
