@@ -108,8 +108,12 @@ class SectionScreen(Screen[None]):
         self.app.call_from_thread(self.show_sections, sections)
 
     def show_sections(self, sections: list[Section]) -> None:
-        """Replace the body with ``sections``."""
-        self.query_one(SectionView).show(sections)
+        """Replace the body with ``sections`` (none if the screen was closed meanwhile:
+        escape or q while a slow body loaded crashed the viewer, seen at load 8)."""
+        views = self.query(SectionView)
+        if not views:
+            return
+        views.first().show(sections)
         self.truncated = any(section.truncated for section in sections)
         self.refresh_bindings()
 

@@ -256,3 +256,22 @@ async def test_a_running_call_on_show_updates_when_it_completes() -> None:
         await pilot.pause(0.7)  # the screen looks at its call twice a second
         text = await shown_text(app, pilot)
         assert "✓ succeeded" in text and "all green" in text and "lines 1, 2" in text
+
+
+async def test_a_body_that_arrives_for_a_screen_without_one_is_dropped() -> None:
+    """A worker's body can arrive when the screen has no body any more (closed, or
+    between the old view's removal and the new one's mount): it raised NoMatches in
+    the worker, and the viewer exited 70 (the hostile Kimi walk, c then r then escape,
+    at load 8). It is dropped now, and the screen stays usable."""
+    state, store = load_capture("hcn_2026.09.10_probe-13_read-edit-composer.ndjson")
+    app = DetailApp(state.sessions[0].tool_calls[1], store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await shown_text(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, ToolCallDetailScreen)
+        sections = screen.build_sections()
+        await screen.query_one(SectionView).remove()
+        screen.show_sections(sections)  # raised NoMatches
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, ToolCallDetailScreen)
