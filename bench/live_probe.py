@@ -7,7 +7,7 @@ Usage::
 A producer process (this script with ``--produce``) writes the first ``rate x
 seconds`` lines of ``FILE`` into a pipe at ``rate`` lines per second, in small
 bursts, like an agent CLI would. The viewer (:class:`~streamview.ui.frame.app.StreamviewApp`,
-headless, 120x40) reads the other end as a live :class:`~streamview.sources.PipeSource`.
+headless, 120x40) reads the other end as a live :class:`~streamview.sources.base.PipeSource`.
 
 Latency of line *i* = the moment the first screen update composed after a repaint
 (``StreamviewApp.sync``) that included line *i* was handed to the terminal
@@ -56,7 +56,7 @@ if __package__ in (None, ""):
 from textual import events
 from textual.binding import Binding, BindingType
 
-from streamview.sources import PipeSource
+from streamview.sources.base import PipeSource
 from streamview.ui import STYLESHEET
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.frame.launch import prepare_process

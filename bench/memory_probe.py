@@ -36,7 +36,7 @@ if __package__ in (None, ""):
 
 from tui_probe import SIZE, after_refresh, keeping_figures, peak_rss_mb  # noqa: E402
 
-from streamview.sources import FileSource, PipeSource  # noqa: E402
+from streamview.sources.base import FileSource, PipeSource  # noqa: E402
 from streamview.ui.feed.reader import Feed  # noqa: E402
 from streamview.ui.frame.app import StreamviewApp  # noqa: E402
 from streamview.ui.frame.launch import prepare_process  # noqa: E402

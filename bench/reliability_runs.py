@@ -73,8 +73,8 @@ def recorded_path(stderr: str) -> Path | None:
 
 def part_runs(part: Part, workdir: Path, count: int = 24) -> None:
     """Runs at once, a full disk, an agent failing at once, file modes, re-recording."""
-    from streamview.recording import strip_timing
-    from streamview.run_meta import read_meta, sidecar_path
+    from streamview.runs.recording import strip_timing
+    from streamview.runs.run_meta import read_meta, sidecar_path
 
     state = workdir / "runs-state"
     env = env_for(state)

@@ -54,7 +54,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from streamview.core.state import RUNNING  # noqa: E402
-from streamview.sources import FileSource  # noqa: E402
+from streamview.sources.base import FileSource  # noqa: E402
 from streamview.ui.frame.app import StreamviewApp  # noqa: E402
 from streamview.ui.frame.launch import prepare_process  # noqa: E402
 from streamview.ui.frame.status_bar import StatusBar  # noqa: E402

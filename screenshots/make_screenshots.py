@@ -27,7 +27,7 @@ sys.path.insert(0, str(REPO))
 
 from textual.pilot import Pilot  # noqa: E402
 
-from streamview.sources import FileSource, Source  # noqa: E402
+from streamview.sources.base import FileSource, Source  # noqa: E402
 from streamview.ui.calls.table import ToolCallTable  # noqa: E402
 from streamview.ui.frame.app import StreamviewApp  # noqa: E402
 from streamview.ui.playback.feed import PlaybackFeed  # noqa: E402

@@ -3,7 +3,7 @@
 The version below is the only place it is written (pyproject.toml reads it).
 
 From Python, :func:`read_events` reads any agent's stream as normalized events (the
-events of ``streamview --events``; see :mod:`streamview.events_api`).
+events of ``streamview --events``; see :mod:`streamview.fronts.events_api`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from streamview.events_api import read_events
+    from streamview.fronts.events_api import read_events
 
 __version__ = "0.1.0"
 
@@ -22,7 +22,7 @@ def __getattr__(name: str) -> Any:
     """``read_events`` is imported when first used: ``import streamview`` (every command
     does) stays as cheap as it was."""
     if name == "read_events":
-        from streamview.events_api import read_events
+        from streamview.fronts.events_api import read_events
 
         return read_events
     raise AttributeError(f"module 'streamview' has no attribute {name!r}")

@@ -329,3 +329,77 @@ def test_the_ui_is_arranged_by_pane_and_its_tests_mirror_it() -> None:
     graph, _ = import_graph(PACKAGE)
     helpers = {name for name in graph if name.rsplit(".", 1)[-1] in {"safety", "testing"}}
     assert not helpers, f"test-only helpers inside the package: {sorted(helpers)}"
+
+
+FLOORS: tuple[str, ...] = ("cli", "ui", "fronts", "runs", "sources", "config", "core")
+"""``streamview``'s packages from the top down (issue 27.6): the command line; the
+viewer; what a run becomes without it (printing, events, serving, traces); the runs on
+this machine (recordings, session discovery); where a run's bytes come from (pipe, file,
+follow, replay, the agent's process, session files); the person's settings; the model.
+A floor imports only floors below it."""
+
+ROOT_MODULES = {"streamview", "streamview.__main__"}
+"""The only modules at the package root: the public face (``read_events``, the
+version) and ``python -m streamview``."""
+
+
+def floor_breaches(graph: Graph, root: str = "streamview") -> list[str]:
+    """Every import from one floor to a floor not below it, and every module that
+    sits on no floor, as ``"a.b imports c.d (runs may not import ui)"``."""
+    rank = {name: level for level, name in enumerate(FLOORS)}
+    prefix = root + "."
+
+    def floor(module: str) -> str | None:
+        return module[len(prefix) :].split(".")[0] if module.startswith(prefix) else None
+
+    breaches = []
+    for module, targets in sorted(graph.items()):
+        if module == root or module == f"{root}.__main__":
+            continue
+        source = floor(module)
+        if source not in rank:
+            breaches.append(f"{module}: on no floor (FLOORS names the packages)")
+            continue
+        for target in sorted(targets):
+            imported = floor(target)
+            if imported is None or imported == source:
+                continue
+            if imported not in rank or rank[imported] <= rank[source]:
+                breaches.append(f"{module} imports {target} ({source} may not import {imported})")
+    return breaches
+
+
+def test_the_package_root_holds_floors_not_loose_modules() -> None:
+    """A reader sees from the tree where a run comes in (sources), where it is kept
+    (runs) and where it goes out (fronts, ui, cli); nothing else sits at the root."""
+    graph, _ = import_graph(PACKAGE)
+    top = {m for m in graph if m.count(".") == 1 and m.split(".")[1] not in FLOORS}
+    assert top | {"streamview"} == ROOT_MODULES
+    packages = {p.parent.name for p in PACKAGE.glob("*/__init__.py")}
+    assert packages == set(FLOORS)
+    breaches = floor_breaches(graph)
+    assert not breaches, "\n".join(breaches)
+
+
+def test_the_floor_check_sees_an_import_that_runs_back_up(tmp_path: Path) -> None:
+    """The process source importing the recorder (the arrow the sketch in
+    ``package-root.md`` named), a loose module and the root's own imports."""
+    package = tmp_path / "pkg"
+    for name in ("sources", "runs", "core"):
+        (package / name).mkdir(parents=True)
+        (package / name / "__init__.py").write_text("", encoding="utf-8")
+    files = {
+        "__init__.py": "from pkg.runs import recording\n",
+        "loose.py": "",
+        "sources/process.py": "from pkg.runs.recording import Recorder\n",
+        "runs/recording.py": "from pkg.sources import base\nfrom pkg.core import model\n",
+        "sources/base.py": "import pkg.core.model\n",
+        "core/model.py": "",
+    }
+    for name, text in files.items():
+        (package / name).write_text(text, encoding="utf-8")
+    graph, _ = import_graph(package)
+    assert floor_breaches(graph, root="pkg") == [
+        "pkg.loose: on no floor (FLOORS names the packages)",
+        "pkg.sources.process imports pkg.runs.recording (sources may not import runs)",
+    ]

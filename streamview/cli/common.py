@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 from streamview.core.exit_status import EXIT_USAGE
 from streamview.core.formatting import counted
 from streamview.core.sanitize import one_line
-from streamview.sources import Source
+from streamview.sources.base import Source
 
 if TYPE_CHECKING:
-    from streamview.recording import Recorder  # only the recording modes import it
+    from streamview.runs.recording import Recorder  # only the recording modes import it
 
 UI = "ui"
 JSON = "json"
@@ -114,7 +114,7 @@ def front_end(args: argparse.Namespace) -> str:
         return JSON
     if getattr(args, "events", False):
         return EVENTS
-    from streamview.serve import served  # a socket module, for the other fronts only
+    from streamview.fronts.serve import served  # a socket module, for the other fronts only
 
     if args.print_mode or not (sys.stdout.isatty() or served()):
         return PRINT

@@ -1,6 +1,6 @@
 """``--events``: one normalized event per line, as the input is read.
 
-Built on :func:`streamview.events_api.event_batches`, the same events
+Built on :func:`streamview.fronts.events_api.event_batches`, the same events
 :func:`streamview.read_events` gives. The contract (README, "Normalized events"): the
 first line is ``stream.start``, the last ``stream.end`` (with the exit status), even
 when the input is empty or cannot be read to its end; each line is written and flushed
@@ -17,8 +17,8 @@ from streamview.cli.common import say
 from streamview.core.event_stream import EventStream
 from streamview.core.exit_status import EXIT_USAGE
 from streamview.core.state import StreamState
-from streamview.events_api import Event, to_json_lines
-from streamview.sources import InputError, Source, empty_input
+from streamview.fronts.events_api import Event, to_json_lines
+from streamview.sources.base import InputError, Source, empty_input
 
 
 def run_events(

@@ -15,10 +15,10 @@ from streamview.core.reader import EventReader, fold
 from streamview.core.sanitize import dumps_for_terminal
 from streamview.core.state import StreamState
 from streamview.core.summary import summarize, summary_json
-from streamview.sources import Source, empty_input
+from streamview.sources.base import Source, empty_input
 
 if TYPE_CHECKING:
-    from streamview.printer import Output
+    from streamview.fronts.printer import Output
 
 
 def run_json(
@@ -123,7 +123,7 @@ def run_print(
             knows (``stopped (Ctrl+C)``, the agent's exit).
     """
 
-    from streamview.printer import Printer  # not --json's: imported when printing
+    from streamview.fronts.printer import Printer  # not --json's: imported when printing
 
     guarded = out if isinstance(out, GuardedOutput) else GuardedOutput(out)
     state = StreamState(track_changes=False)

@@ -30,7 +30,7 @@ def apply_line_limit(flag: str | None, warn: Callable[[str], None] | None = None
         except ValueError:
             return f"--max-line: not a size: {flag!r} (e.g. 64M, 512k, 1G)"
         return None
-    from streamview.settings import Settings
+    from streamview.config.settings import Settings
 
     settings, problem = Settings.load()
     if problem is not None and warn is not None:

@@ -2,7 +2,7 @@
 
 ``streamview export --otlp FILE...`` sends recorded runs; ``streamview run --otlp --
 AGENT...`` sends a run's spans as its calls finish. The spans are
-:mod:`streamview.core.otlp_spans`'s; the SDK's plumbing is :mod:`streamview.otlp`.
+:mod:`streamview.core.otlp_spans`'s; the SDK's plumbing is :mod:`streamview.fronts.otlp`.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 from streamview.cli.common import fail, say
 from streamview.core.exit_status import EXIT_RUN_FAILED, EXIT_USAGE
 from streamview.core.formatting import counted
-from streamview.sources import InputError, Source, empty_input, source_for
+from streamview.sources.base import InputError, Source, empty_input, source_for
 
 if TYPE_CHECKING:
-    from streamview.otlp.send import SpanSender
+    from streamview.fronts.otlp.send import SpanSender
 
 EXPORT_DESCRIPTION = """\
 Send recorded runs to a tracing backend as OpenTelemetry traces (OTLP over HTTP):
@@ -85,10 +85,10 @@ def add_otlp_options(parser: argparse.ArgumentParser, required: bool = False) ->
 
 
 def make_sender(args: argparse.Namespace) -> SpanSender | int:
-    """The :class:`~streamview.otlp.send.SpanSender` the options ask for, or the exit
+    """The :class:`~streamview.fronts.otlp.send.SpanSender` the options ask for, or the exit
     status (2) after saying on stderr why there is none."""
-    from streamview.otlp.config import OtlpConfigError, resolve
-    from streamview.otlp.send import OtlpUnavailable, environment, sdk_available
+    from streamview.fronts.otlp.config import OtlpConfigError, resolve
+    from streamview.fronts.otlp.send import OtlpUnavailable, environment, sdk_available
 
     try:
         settings = resolve(
@@ -101,7 +101,7 @@ def make_sender(args: argparse.Namespace) -> SpanSender | int:
         sdk_available()
     except (OtlpConfigError, OtlpUnavailable) as error:
         return fail(str(error))
-    from streamview.otlp.send import SpanSender
+    from streamview.fronts.otlp.send import SpanSender
 
     return SpanSender(settings)
 

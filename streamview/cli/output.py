@@ -18,7 +18,7 @@ import sys
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
-    from streamview.printer import Output
+    from streamview.fronts.printer import Output
 
 EXIT_OUTPUT_CLOSED = 128 + signal.SIGPIPE
 """141, what a shell reports for a program killed by SIGPIPE (``cat``, ``grep``...)."""

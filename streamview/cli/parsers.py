@@ -14,7 +14,7 @@ from streamview.core import dialects
 from streamview.core.local_paths import parse_cwd_map
 
 EXIT_GRACE = 1.0
-"""``--exit-grace``'s default (:data:`streamview.process.EXIT_GRACE`, which imports
+"""``--exit-grace``'s default (:data:`streamview.sources.process.EXIT_GRACE`, which imports
 more than the parser should)."""
 
 COMMANDS = {
@@ -461,7 +461,7 @@ class _ViewParser(argparse.ArgumentParser):
         if self.description is not None and "{agents}" in self.description:
             self.description = fill_paragraphs(self.description.replace("{agents}", agents_named()))
         if self.epilog is not None and "{settings}" in self.epilog:
-            from streamview.settings import settings_path
+            from streamview.config.settings import settings_path
 
             self.epilog = self.epilog.replace("{settings}", str(settings_path()))
         return super().format_help()

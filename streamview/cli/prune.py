@@ -17,8 +17,8 @@ from typing import TextIO
 from streamview.cli.common import fail
 from streamview.cli.runs import human_size, parse_age, recordings, runs_directory
 from streamview.core.exit_status import EXIT_SUCCESS
-from streamview.recording_files import recording_held
-from streamview.run_meta import sidecar_path
+from streamview.runs.recording_files import recording_held
+from streamview.runs.run_meta import sidecar_path
 
 LISTED = 20
 """Files named one by one before the rest are counted ("… and 12 more")."""

@@ -8,8 +8,8 @@ import threading
 
 from streamview.cli.common import fail, say
 from streamview.cli.output import EXIT_OUTPUT_CLOSED, release_stdout
-from streamview.redacting_source import RedactingSource, make_redactor
-from streamview.sources import InputError, source_for
+from streamview.sources.base import InputError, source_for
+from streamview.sources.redacting_source import RedactingSource, make_redactor
 
 
 def main_redact(args: argparse.Namespace) -> int:

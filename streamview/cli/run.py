@@ -9,21 +9,21 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from streamview import signals
 from streamview.cli.common import UI, fail, front_end, report_recording, say
 from streamview.cli.fronts import run_json, run_print
 from streamview.cli.output import EXIT_OUTPUT_CLOSED, GuardedOutput, release_stdout
 from streamview.core.endings import exited
 from streamview.core.exit_status import EXIT_RUN_FAILED, EXIT_SOFTWARE
 from streamview.core.state import StreamState
-from streamview.printer import Output
-from streamview.process import ProcessSource
-from streamview.recording import Recorder, default_recording_path
-from streamview.run_meta import exit_words, stop_words
-from streamview.sources import InputError
+from streamview.fronts.printer import Output
+from streamview.runs.recording import Recorder, default_recording_path
+from streamview.runs.run_meta import exit_words, stop_words
+from streamview.sources import signals
+from streamview.sources.base import InputError
+from streamview.sources.process import ProcessSource
 
 if TYPE_CHECKING:
-    from streamview.otlp.forward import LiveForwarder
+    from streamview.fronts.otlp.forward import LiveForwarder
 
 LINGER_SECONDS = 2.0
 """Without the viewer, how long an agent may run on after its ``result`` before it is stopped."""
@@ -48,7 +48,7 @@ def main_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     forwarder = None
     if args.otlp:  # a bad endpoint or header stops the run before the agent starts
         from streamview.cli.otlp import make_sender
-        from streamview.otlp.forward import LiveForwarder
+        from streamview.fronts.otlp.forward import LiveForwarder
 
         sender = make_sender(args)
         if isinstance(sender, int):

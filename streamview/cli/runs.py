@@ -3,7 +3,7 @@
 Recordings live in ``user_state_dir("streamview")/runs`` (``$XDG_STATE_HOME`` on
 Linux, a 0700 directory), one private file per run, named
 ``YYYYmmdd-HHMMSS-PROGRAM[-N].ndjson``, each with its sidecar
-``….ndjson.meta.json`` (:mod:`streamview.run_meta`): the agent's command, exit code,
+``….ndjson.meta.json`` (:mod:`streamview.runs.run_meta`): the agent's command, exit code,
 stderr and how the run ended, which the listing shows beside the stream's outcome.
 """
 
@@ -24,8 +24,8 @@ from streamview.core.exit_status import EXIT_SUCCESS
 from streamview.core.model import ERROR, INCOMPLETE, RUNNING, SUCCESS
 from streamview.core.reader import fold
 from streamview.core.state import StreamState
-from streamview.recording_files import recording_held
-from streamview.run_meta import (
+from streamview.runs.recording_files import recording_held
+from streamview.runs.run_meta import (
     CRASHED,
     FAILED,
     FINISHED,

@@ -19,7 +19,7 @@ from streamview.cli.common import fail
 from streamview.cli.output import EXIT_OUTPUT_CLOSED, release_stdout
 from streamview.core.exit_status import EXIT_SUCCESS, EXIT_USAGE
 from streamview.core.sanitize import dumps_for_terminal, one_line
-from streamview.session_discovery import DescribeCache, RunEntry, discover, shorten
+from streamview.runs.session_discovery import DescribeCache, RunEntry, discover, shorten
 
 DASH = "-"
 """What an unknown value is shown as."""
@@ -129,7 +129,7 @@ def main_sessions(args: argparse.Namespace, out: TextIO | None = None) -> int:
             release_stdout()
             return EXIT_OUTPUT_CLOSED
         return EXIT_SUCCESS
-    from streamview.sources import InputError
+    from streamview.sources.base import InputError
 
     cache: DescribeCache = {}  # the list reloads every few seconds: read what changed
     try:
@@ -171,7 +171,7 @@ def open_entry(
 
     from streamview.cli.parsers import build_parser
     from streamview.cli.view import open_source, unviewable, view
-    from streamview.sources import InputError
+    from streamview.sources.base import InputError
     from streamview.ui.sessions.viewer import ListedViewerApp
 
     if entry.path.suffix not in READABLE_SUFFIXES:

@@ -10,7 +10,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from streamview import run_meta, signals
 from streamview.cli.common import (
     EVENTS,
     JSON,
@@ -27,8 +26,10 @@ from streamview.cli.limits import apply_line_limit
 from streamview.cli.output import EXIT_OUTPUT_CLOSED, release_stdout
 from streamview.cli.parsers import build_parser
 from streamview.core.exit_status import EXIT_SOFTWARE, EXIT_USAGE, exit_code_for
-from streamview.recording_files import recording_held
-from streamview.sources import (
+from streamview.runs import run_meta
+from streamview.runs.recording_files import recording_held
+from streamview.sources import signals
+from streamview.sources.base import (
     FileSource,
     InputError,
     PipeSource,
@@ -41,7 +42,7 @@ from streamview.sources import (
 )
 
 if TYPE_CHECKING:
-    from streamview.recording import Recorder
+    from streamview.runs.recording import Recorder
 
 # What only some modes need is imported where they start (the fronts, recording,
 # exports): the viewer's first screen waits for every import (issue 21;
@@ -72,7 +73,7 @@ def main_view(arguments: list[str], args: argparse.Namespace | None = None) -> i
     if problem is not None:
         return fail(problem)
     if args.serve:
-        from streamview.serve import serve
+        from streamview.fronts.serve import serve
 
         # Every browser tab would open its own viewer of FILE: check it here, once.
         problem = unviewable(Path(args.input))
@@ -87,7 +88,7 @@ def main_view(arguments: list[str], args: argparse.Namespace | None = None) -> i
         )
     recorder = None
     if args.record is not None:
-        from streamview.recording import Recorder
+        from streamview.runs.recording import Recorder
 
         ui = front_end(args) == UI
         recorder = Recorder(Path(args.record), on_error=None if ui else say)
@@ -95,7 +96,7 @@ def main_view(arguments: list[str], args: argparse.Namespace | None = None) -> i
     try:
         source = open_source(args, recorder)
         if getattr(args, "redact", False):
-            from streamview.redacting_source import RedactingSource, make_redactor
+            from streamview.sources.redacting_source import RedactingSource, make_redactor
 
             redactor = make_redactor(names=args.redact_names)
             source = RedactingSource(source, redactor)
@@ -198,10 +199,10 @@ def open_source(args: argparse.Namespace, recorder: Recorder | None) -> Source:
     Raises:
         InputError: The input cannot be opened.
     """
-    from streamview.session_files import opencode_session_named, session_source_for
+    from streamview.sources.session_files import opencode_session_named, session_source_for
 
     if args.replay:
-        from streamview.replay import ReplaySource
+        from streamview.sources.replay import ReplaySource
 
         path = Path(args.input)
         open_file(path).close()
@@ -219,7 +220,7 @@ def open_source(args: argparse.Namespace, recorder: Recorder | None) -> Source:
             # The viewer reads keys from fd 0: move the pipe first (run_app cannot see
             # it inside the recording source).
             source = PipeSource(detach_stdin_for_keys(), label=source.label)
-        from streamview.recording import RecordingSource
+        from streamview.runs.recording import RecordingSource
 
         recorder.open()
         if recorder.warning is not None:
@@ -275,8 +276,8 @@ def view(
     finished_file = args.input not in (None, "-") and not args.follow
     # --redact: the viewer reads the redacted source, not the file again.
     if finished_file and not getattr(args, "redact", False) and not is_fifo(Path(args.input)):
-        from streamview.session_source import WholeSessionSource
-        from streamview.sources import FileSource
+        from streamview.sources.base import FileSource
+        from streamview.sources.session_source import WholeSessionSource
         from streamview.ui.playback.feed import PlaybackFeed
 
         if not isinstance(source, WholeSessionSource):  # a session read whole stays so
@@ -322,7 +323,7 @@ def run_export(source: Source, args: argparse.Namespace) -> int:
     from streamview.core.markdown_export import to_markdown
     from streamview.core.reader import EventReader
     from streamview.core.state import StreamState
-    from streamview.sources import MemorySource
+    from streamview.sources.base import MemorySource
 
     data = b"".join(source.chunks(threading.Event()))
     if not data.strip():
@@ -389,7 +390,7 @@ def _write_text(path: str, text: str) -> int | None:
 
 def export_cast(args: argparse.Namespace, data: bytes, label: str, state: Any) -> str | None:
     """``--export-cast``: write the cast; why it could not be written, or ``None``."""
-    from streamview.sources import FileSource, MemorySource
+    from streamview.sources.base import FileSource, MemorySource
     from streamview.ui.cast.export import DEFAULT_SIZE, write_cast
 
     path = Path(args.export_cast)

@@ -7,8 +7,13 @@ same way because they all ask this module.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import streamview.core.tools as tools
+from streamview.core.sanitize import one_line
+
+if TYPE_CHECKING:
+    from streamview.core.state import ToolCall
 
 STATUS_MARK = {
     tools.RUNNING: "…",
@@ -89,3 +94,11 @@ def format_clock(epoch_ms: int | None) -> str:
     import time
 
     return time.strftime("%H:%M:%S", time.localtime(epoch_ms / 1000))
+
+
+def describe_call(call: ToolCall, limit: int = 120) -> str:
+    """``shell `pytest -x` `` / ``read src/app.py``: kind and target, one line."""
+    target = one_line(call.target, limit) if call.target else ""
+    if call.kind == "shell" and target:
+        target = f"`{target}`"
+    return f"{one_line(call.kind, 60)} {target}".rstrip()

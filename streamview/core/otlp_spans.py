@@ -18,7 +18,7 @@ Content (the prompt, the answer, a call's arguments and result) is sent only whe
 asked for (``content=True``); whatever is sent is cleaned of terminal escapes
 (:func:`~streamview.core.sanitize.clean`) and capped (:data:`CONTENT_LIMIT`).
 
-The OpenTelemetry SDK is not imported here: :mod:`streamview.otlp` turns these
+The OpenTelemetry SDK is not imported here: :mod:`streamview.fronts.otlp` turns these
 records into the SDK's spans and sends them.
 """
 

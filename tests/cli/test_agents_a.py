@@ -12,8 +12,8 @@ from pathlib import Path
 import orjson
 import pytest
 
+from streamview.core.formatting import describe_call
 from streamview.core.reader import fold
-from streamview.printer import describe_call
 
 from .helpers import REPO_ROOT, run
 

@@ -18,7 +18,7 @@ import orjson
 import pytest
 
 from streamview.cli.parsers import build_parser
-from streamview.run_meta import sidecar_path
+from streamview.runs.run_meta import sidecar_path
 
 from .helpers import REPO_ROOT, child_env, command
 

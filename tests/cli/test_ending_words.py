@@ -9,7 +9,7 @@ from streamview.cli.runs import outcome_of
 from streamview.core.formatting import counted
 from streamview.core.reader import fold
 from streamview.core.state import StreamState
-from streamview.run_meta import CRASHED, FAILED, STOPPED, RunMeta, ending, print_lines
+from streamview.runs.run_meta import CRASHED, FAILED, STOPPED, RunMeta, ending, print_lines
 from streamview.ui.frame.status_bar import StatusInfo, describe_counts, describe_state
 
 from .helpers import assistant_record, init_record, ndjson, tool_record, user_record

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from streamview import sources
 from streamview.cli import main
+from streamview.sources import base as sources
 
 from .helpers import child_env, command, run
 

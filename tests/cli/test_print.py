@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from streamview.cli import main
 from streamview.core.reader import EventReader
 from streamview.core.state import Block, StreamState
-from streamview.printer import Printer
+from streamview.fronts.printer import Printer
 
 from .helpers import (
     assistant_record,

@@ -14,7 +14,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from streamview.run_meta import read_meta
+from streamview.runs.run_meta import read_meta
 
 from .helpers import REPO_ROOT, child_env, command
 
@@ -138,7 +138,7 @@ def test_runs_are_ranked_by_when_they_started_not_by_their_last_write(tmp_path: 
     a long run that wrote its last line later: newest first means the failed one first,
     as the "started" column says."""
     from streamview.cli.runs import recordings
-    from streamview.run_meta import RunMeta, write_meta
+    from streamview.runs.run_meta import RunMeta, write_meta
 
     long_run, failed = tmp_path / "a-long.ndjson", tmp_path / "b-failed.ndjson"
     for path, started in ((long_run, 1_000.0), (failed, 1_005.0)):
@@ -175,7 +175,7 @@ def test_runs_fits_the_terminal_and_gives_up_columns_in_order(tmp_path: Path) ->
     import io
 
     from streamview.cli.runs import list_runs
-    from streamview.run_meta import RunMeta, write_meta
+    from streamview.runs.run_meta import RunMeta, write_meta
 
     folder = tmp_path / "r"
     folder.mkdir()

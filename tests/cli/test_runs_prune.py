@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from streamview.cli.runs import human_size
-from streamview.run_meta import sidecar_path
+from streamview.runs.run_meta import sidecar_path
 
 from .helpers import REPO_ROOT, child_env, command
 

@@ -17,8 +17,8 @@ from typing import Any
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState
 from streamview.core.summary import session_summary
-from streamview.session_files import session_source_for
-from streamview.sources import FileSource, Source
+from streamview.sources.base import FileSource, Source
+from streamview.sources.session_files import session_source_for
 
 from .helpers import REPO_ROOT
 

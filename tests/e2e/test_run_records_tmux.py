@@ -15,8 +15,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from streamview.recording import strip_timing
-from streamview.run_meta import read_meta
+from streamview.runs.recording import strip_timing
+from streamview.runs.run_meta import read_meta
 
 from .terminal import REPO, Tmux, viewer_line, wait_exit
 

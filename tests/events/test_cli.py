@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 import pytest
 
-from streamview.events_api import read_events, to_json_lines
+from streamview.fronts.events_api import read_events, to_json_lines
 from tests.cli.helpers import (
     assistant_record,
     child_env,

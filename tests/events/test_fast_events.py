@@ -13,7 +13,7 @@ from streamview.core.event_stream import EventStream
 from streamview.core.events import AnyEvent
 from streamview.core.model import Session
 from streamview.core.normalizer import Normalizer
-from streamview.events_api import event_batches, to_json_lines
+from streamview.fronts.events_api import event_batches, to_json_lines
 from tests.events.test_memory_session import TURN_LINES, one_session
 
 from .streams import every_stream, name

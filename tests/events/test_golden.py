@@ -1,7 +1,7 @@
 """``--events`` says, byte for byte, what it said before its pipeline was made lean.
 
 ``golden.json`` holds the SHA-256 of the ``--events`` output (as
-:func:`~streamview.events_api.to_json_lines` writes it) of every stream the event tests
+:func:`~streamview.fronts.events_api.to_json_lines` writes it) of every stream the event tests
 read. Made faster or smaller in memory, the pipeline must still say the same thing. A
 change meant to alter what the events say regenerates the file on purpose::
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import orjson
 
-from streamview.events_api import event_batches, to_json_lines
+from streamview.fronts.events_api import event_batches, to_json_lines
 
 from .streams import REPO, every_stream
 

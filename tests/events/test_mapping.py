@@ -9,7 +9,7 @@ import msgspec
 import orjson
 
 from streamview.core.normalized import shared_kind
-from streamview.events_api import read_events, to_json_lines
+from streamview.fronts.events_api import read_events, to_json_lines
 from tests.cli.helpers import (
     SID,
     assistant_record,

@@ -14,8 +14,8 @@ import pytest
 
 from streamview.cli.fronts import run_json, run_print
 from streamview.core.formatting import STATUS_MARK
-from streamview.events_api import read_events
-from streamview.sources import FileSource
+from streamview.fronts.events_api import read_events
+from streamview.sources.base import FileSource
 
 from .streams import every_stream, name
 

@@ -10,7 +10,7 @@ import orjson
 import pytest
 
 from streamview.core.normalized import SCHEMA_PATH, VERSION, events_schema
-from streamview.events_api import read_events, to_json_lines
+from streamview.fronts.events_api import read_events, to_json_lines
 
 from .streams import dialect_fixtures, every_stream, name
 

@@ -9,7 +9,7 @@ from streamview.core.reader import EventReader
 from streamview.core.sanitize import UNSAFE_CHARS, dumps_for_terminal
 from streamview.core.state import StreamState
 from streamview.core.summary import summarize
-from streamview.printer import Printer
+from streamview.fronts.printer import Printer
 
 from .helpers import UNSAFE
 from .mutate import expected_total

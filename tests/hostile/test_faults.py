@@ -347,7 +347,7 @@ def test_recording_that_cannot_be_written(tmp_path: Path, where: str) -> None:
 
 def test_recording_keeps_every_complete_line_of_a_killed_producer(tmp_path: Path) -> None:
     """Producer killed mid-line: the recording holds every complete line, in order."""
-    from streamview.recording import strip_timing
+    from streamview.runs.recording import strip_timing
 
     complete = b"".join(head_lines())
     sent = tmp_path / "sent.ndjson"

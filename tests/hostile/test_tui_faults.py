@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from streamview.sources import PipeSource
+from streamview.sources.base import PipeSource
 from streamview.ui.calls.table import ToolCallTable
 
 from .helpers import real_captures

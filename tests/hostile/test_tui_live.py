@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from streamview.sources import PipeSource
+from streamview.sources.base import PipeSource
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.frame.status_bar import StatusBar
 
@@ -69,7 +69,7 @@ async def test_producer_dies_mid_line() -> None:
 
 async def test_recording_fails_while_viewing(tmp_path: Path) -> None:
     """Disk full under ``--record``: the viewer says so once and keeps showing the run."""
-    from streamview.recording import Recorder, RecordingSource
+    from streamview.runs.recording import Recorder, RecordingSource
 
     if not Path("/dev/full").exists():
         pytest.skip("no /dev/full on this system")

@@ -11,7 +11,7 @@ from pathlib import Path
 from textual.pilot import Pilot
 from textual.widget import Widget
 
-from streamview.sources import FileSource, PipeSource, Source
+from streamview.sources.base import FileSource, PipeSource, Source
 from streamview.ui.frame.app import StreamviewApp
 
 from .safety import unsafe_in_svg, unsafe_on_screen

@@ -10,8 +10,8 @@ from typing import Any
 from streamview.core.otlp_spans import SpanRecord, spans_of
 from streamview.core.reader import fold
 from streamview.core.state import StreamState
-from streamview.otlp.config import OtlpSettings
-from streamview.otlp.send import SpanSender
+from streamview.fronts.otlp.config import OtlpSettings
+from streamview.fronts.otlp.send import SpanSender
 
 REPO = Path(__file__).resolve().parents[2]
 RECORDINGS = sorted((REPO / "recordings").glob("*.ndjson"))

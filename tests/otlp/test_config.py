@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from streamview.cli import main
-from streamview.otlp.config import OtlpConfigError, resolve
+from streamview.fronts.otlp.config import OtlpConfigError, resolve
 from tests.otlp.helpers import RECORDINGS
 
 

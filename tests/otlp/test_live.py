@@ -10,9 +10,9 @@ import sys
 import time
 from pathlib import Path
 
-from streamview.otlp.config import OtlpSettings
-from streamview.otlp.forward import LiveForwarder
-from streamview.otlp.send import SpanSender
+from streamview.fronts.otlp.config import OtlpSettings
+from streamview.fronts.otlp.forward import LiveForwarder
+from streamview.fronts.otlp.send import SpanSender
 from tests.otlp.helpers import REPO, closed_port
 
 AGENTS = REPO / "tests" / "run" / "agents"

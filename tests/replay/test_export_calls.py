@@ -19,7 +19,7 @@ from streamview.core.linestore import LineStore
 from streamview.core.markdown_export import to_markdown
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.frame.export_dialog import ExportDialog
 from streamview.ui.playback.feed import PlaybackFeed

@@ -11,7 +11,7 @@ import pytest
 
 from streamview.core.state import StreamState
 from streamview.core.summary import summarize
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.playback.controls import PlaybackBar, clock_text, describe_position
 from streamview.ui.playback.feed import PlaybackFeed

@@ -13,17 +13,17 @@ import orjson
 import pytest
 
 from streamview.core.parse import parse_line
-from streamview.recording import (
-    LineTee,
+from streamview.runs.recording import (
     Recorder,
     RecordingSource,
     add_timing,
     default_recording_path,
     strip_timing,
 )
-from streamview.recording_files import recording_held
-from streamview.run_meta import read_meta, sidecar_path
-from streamview.sources import Source
+from streamview.runs.recording_files import recording_held
+from streamview.runs.run_meta import read_meta, sidecar_path
+from streamview.sources.base import Source
+from streamview.sources.line_tee import LineTee
 
 REPO = Path(__file__).resolve().parents[2]
 CAPTURES = REPO / "tests" / "fixtures" / "cursor-real"

@@ -16,7 +16,7 @@ import orjson
 from streamview.core.reader import iter_events
 from streamview.core.state import StreamState
 from streamview.core.timeline import PLAY_PREFIX_BYTES, FileTimeline
-from streamview.sources import FileSource, PipeSource
+from streamview.sources.base import FileSource, PipeSource
 from streamview.ui.feed.reader import Feed
 from streamview.ui.playback.feed import PlaybackFeed
 
@@ -126,7 +126,7 @@ def test_the_spill_file_is_gone_when_the_viewer_is_killed(tmp_path: Path) -> Non
     """``kill -9`` leaves nothing behind: the file never had a lasting name."""
     code = (
         "import sys, time\n"
-        "from streamview.sources import PipeSource\n"
+        "from streamview.sources.base import PipeSource\n"
         "from streamview.ui.feed.reader import Feed\n"
         "feed = Feed(PipeSource(0))\n"
         "feed.start()\n"

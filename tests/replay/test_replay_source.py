@@ -10,9 +10,10 @@ import pytest
 
 from streamview.core.reader import fold
 from streamview.core.summary import summarize
-from streamview.recording import LineTee, Recorder, strip_timing
-from streamview.replay import ReplaySource, load_recording, split_lines
-from streamview.sources import InputError
+from streamview.runs.recording import Recorder, strip_timing
+from streamview.sources.base import InputError
+from streamview.sources.line_tee import LineTee
+from streamview.sources.replay import ReplaySource, load_recording, split_lines
 
 
 class FakeClock:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import aiohttp
 import pytest
 
-from streamview.serve import serve_command, served, served_arguments
+from streamview.fronts.serve import serve_command, served, served_arguments
 from tests.replay.served import FINAL, OUTCOME, first_screen, serving
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from streamview.serve import served_arguments, settings_cap
-from streamview.serve_guard import Gate
+from streamview.fronts.serve import served_arguments, settings_cap
+from streamview.fronts.serve_guard import Gate
 from tests.replay.served import DEADLINE, RECORDING, REPO, Served, first_screen, serving, wait_until
 
 pytest.importorskip("textual_serve")
@@ -235,7 +235,7 @@ async def test_a_viewer_that_ignores_quit_and_sigterm_is_killed(
     """A hung viewer does not outlive its socket: quit asked, then SIGTERM, then SIGKILL."""
     from textual_serve.download_manager import DownloadManager
 
-    from streamview import serve_server
+    from streamview.fronts import serve_server
 
     monkeypatch.setattr(serve_server, "QUIT_GRACE", 0.3)
     monkeypatch.setattr(serve_server, "KILL_GRACE", 0.3)

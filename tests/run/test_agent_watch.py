@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from streamview import agent_watch
+from streamview.sources import agent_watch
 
 REPO = Path(__file__).resolve().parents[2]
 AGENTS = Path(__file__).parent / "agents"

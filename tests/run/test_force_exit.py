@@ -17,7 +17,7 @@ STUCK_VIEWER = textwrap.dedent(
     """
     import asyncio, sys
     from pathlib import Path
-    from streamview import signals
+    from streamview.sources import signals
     from streamview.ui.frame import signals as ui_signals
 
     ui_signals.FORCE_EXIT_SECONDS = 1.0

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from streamview.cli.runs import UNKNOWN, outcome_of
-from streamview.run_meta import RunMeta, read_meta, sidecar_path
+from streamview.runs.run_meta import RunMeta, read_meta, sidecar_path
 
 from .disk import small_disk
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from streamview.settings import Settings, settings_path
+from streamview.config.settings import Settings, settings_path
 
 REPO = Path(__file__).resolve().parents[2]
 CLAUDE = REPO / "tests" / "fixtures" / "dialects" / "claude" / "success-tools.jsonl"

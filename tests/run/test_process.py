@@ -11,9 +11,9 @@ import pytest
 
 from streamview.core.reader import fold
 from streamview.core.state import INCOMPLETE, SUCCESS
-from streamview.process import ProcessSource, ProcessState, exit_status, strip_escapes
-from streamview.recording import Recorder, strip_timing
-from streamview.sources import InputError
+from streamview.runs.recording import Recorder, strip_timing
+from streamview.sources.base import InputError
+from streamview.sources.process import ProcessSource, ProcessState, exit_status, strip_escapes
 
 AGENTS = Path(__file__).parent / "agents"
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import orjson
 
-from streamview.recording import strip_timing
-from streamview.run_meta import read_meta, sidecar_path
+from streamview.runs.recording import strip_timing
+from streamview.runs.run_meta import read_meta, sidecar_path
 
 from .disk import small_disk
 

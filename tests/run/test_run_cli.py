@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from streamview.recording import strip_timing
+from streamview.runs.recording import strip_timing
 
 REPO = Path(__file__).resolve().parents[2]
 AGENTS = Path(__file__).parent / "agents"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from streamview.agent_group import members
+from streamview.sources.agent_group import members
 
 REPO = Path(__file__).resolve().parents[2]
 AGENTS = Path(__file__).parent / "agents"
@@ -178,8 +178,8 @@ def test_the_stream_ends_a_grace_after_the_agent_exits(tmp_path: Path, pids_file
 
 
 def test_run_help_names_the_new_options_and_its_default_grace() -> None:
-    from streamview import process
     from streamview.cli import parsers
+    from streamview.sources import process
 
     assert parsers.EXIT_GRACE == process.EXIT_GRACE
     done = subprocess.run(

@@ -12,9 +12,9 @@ import pytest
 from textual.events import MouseMove
 from textual.pilot import Pilot
 
-from streamview.process import ProcessSource
-from streamview.recording import Recorder, RecordingSource
-from streamview.sources import FileSource, Source
+from streamview.runs.recording import Recorder, RecordingSource
+from streamview.sources.base import FileSource, Source
+from streamview.sources.process import ProcessSource
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.frame.export_dialog import ExportDialog
 from streamview.ui.frame.run_panel import ProcessPanel

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import orjson
 
-from streamview.run_meta import RunMeta, write_meta
+from streamview.runs.run_meta import RunMeta, write_meta
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "dialects"
 RUNS = "state/streamview/runs"

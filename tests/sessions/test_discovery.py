@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from streamview import session_discovery
-from streamview.session_discovery import RunFile, bounded_read, describe, discover
+from streamview.runs import session_discovery
+from streamview.runs.session_discovery import RunFile, bounded_read, describe, discover
 from tests.sessions.home import BASE, RUNS
 
 

@@ -9,7 +9,7 @@ import orjson
 import pytest
 
 from streamview.cli import main, sessions
-from streamview.session_discovery import RunEntry
+from streamview.runs.session_discovery import RunEntry
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *options: str) -> list[dict[str, object]]:
@@ -74,7 +74,7 @@ def test_a_database_is_listed_but_not_opened(home: dict[str, Path]) -> None:
 
 
 def discover_all() -> list[RunEntry]:
-    from streamview.session_discovery import discover
+    from streamview.runs.session_discovery import discover
 
     return discover()
 

@@ -13,7 +13,7 @@ from textual.app import App
 from textual.pilot import Pilot
 from textual.widget import Widget
 
-from streamview.sources import Source
+from streamview.sources.base import Source
 from streamview.ui.frame.app import StreamviewApp
 
 REPO = Path(__file__).resolve().parents[2]

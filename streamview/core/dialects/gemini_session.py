@@ -16,7 +16,7 @@ writes them (and ``chatRecordingTypes.ts`` types them), one JSON object a line:
 - ``{"$rewindTo": id}``: that message and every later one were taken back.
 
 The older files (before the JSONL, ``session-*.json``) are one pretty-printed object
-holding the header and ``messages``; :mod:`streamview.session_source` hands them on in
+holding the header and ``messages``; :mod:`streamview.sources.session_source` hands them on in
 this shape (as the CLI itself rewrites them, ``rewriteConversationFile``).
 
 Each record is turned into what ``gemini -p --output-format stream-json`` prints for the

@@ -1,4 +1,4 @@
-"""opencode's stored sessions, as :mod:`streamview.opencode_db` hands them on.
+"""opencode's stored sessions, as :mod:`streamview.sources.opencode_db` hands them on.
 
 Records (one a line): ``{"opencode": "session", id, directory, title, version, ...}``,
 ``{"opencode": "message", id, data: {role, modelID?, providerID?, ...}}`` and

@@ -28,7 +28,7 @@ from textual.pilot import Pilot
 
 from streamview.core.sanitize import one_line
 from streamview.core.state import StreamState
-from streamview.sources import Source
+from streamview.sources.base import Source
 from streamview.ui.cast.frames import FrameDiff, screen_strips
 from streamview.ui.frame.app import FRAME_SECONDS, StreamviewApp
 from streamview.ui.playback.feed import PlaybackFeed

@@ -1,4 +1,4 @@
-"""The background reader: a :class:`~streamview.sources.Source` in, batches of events out.
+"""The background reader: a :class:`~streamview.sources.base.Source` in, batches of events out.
 
 One daemon thread iterates ``source.chunks(stop)``, parses with an
 :class:`~streamview.core.reader.EventReader` and appends the events to a buffer under
@@ -20,8 +20,8 @@ from streamview.core.events import AnyEvent
 from streamview.core.linestore import FileLineStore, LineStore
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState
-from streamview.sources import InputError, Source, now_ms
-from streamview.spill import Spill
+from streamview.sources.base import InputError, Source, now_ms
+from streamview.sources.spill import Spill
 
 MAX_BUFFERED = 200_000
 """Events the reader may run ahead of the UI before it waits (bounds memory)."""

@@ -24,9 +24,9 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input
 
+from streamview.config.settings import Settings
 from streamview.core.state import Session, ToolCall
-from streamview.settings import Settings
-from streamview.sources import Source
+from streamview.sources.base import Source
 from streamview.ui.calls.filter import STATUS_GROUPS, CallFilter
 from streamview.ui.calls.table import ToolCallTable
 from streamview.ui.frame.crash import CrashHooks

@@ -23,10 +23,10 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Input
 
+from streamview.config.settings import Settings
 from streamview.core.exit_status import exit_code_for
 from streamview.core.state import Session, StreamState
-from streamview.settings import Settings
-from streamview.sources import InputError, Source, now_ms
+from streamview.sources.base import InputError, Source, now_ms
 from streamview.ui import STYLESHEET
 from streamview.ui.calls import filter as call_filter
 from streamview.ui.calls.search import CallHit

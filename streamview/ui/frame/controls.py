@@ -15,7 +15,7 @@ from typing import Any
 from textual.app import App
 
 from streamview.core.state import StreamState
-from streamview.sources import Source
+from streamview.sources.base import Source
 from streamview.ui.feed.reader import Feed
 from streamview.ui.frame.export_actions import Exporter
 from streamview.ui.frame.run_panel import RunPanel

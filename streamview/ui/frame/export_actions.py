@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 from textual.app import App
 from textual.binding import Binding
 
-from streamview.agent_source import agent_of
 from streamview.core.state import StreamState
-from streamview.sources import Source
+from streamview.sources.agent_source import agent_of
+from streamview.sources.base import Source
 from streamview.ui.text.safe_text import phrase, toast
 
 if TYPE_CHECKING:  # the export's modules load when it is first used (issue 21.12)

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from streamview.core.exit_status import EXIT_SOFTWARE, EXIT_USAGE
-from streamview.sources import PipeSource, Source, detach_stdin_for_keys, empty_input
+from streamview.sources.base import PipeSource, Source, detach_stdin_for_keys, empty_input
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.frame.crash import Crash, report, thread_hook
 from streamview.ui.frame.signals import leave_on_signal

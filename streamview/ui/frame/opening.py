@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import stat
 
-from streamview.sources import Source
+from streamview.sources.base import Source
 from streamview.ui.feed.reader import Feed
 from streamview.ui.playback.feed import PlaybackFeed
 

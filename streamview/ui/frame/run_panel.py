@@ -1,6 +1,6 @@
 """The agent's panel of run mode, and what a run's recording leaves on the status bar.
 
-In run mode (a :class:`~streamview.process.ProcessSource`) the panel says how the agent
+In run mode (a :class:`~streamview.sources.process.ProcessSource`) the panel says how the agent
 is doing and, when it failed, its stderr; Ctrl+C stops it. A recording that has a
 sidecar shows how its run ended the same way. The status bar keeps saying why the
 agent failed and that a recording was cut (``✂``).
@@ -15,9 +15,7 @@ from textual.app import App
 from textual.widget import Widget
 from textual.widgets import Static
 
-from streamview.agent_source import agent_of
-from streamview.process_state import ProcessState
-from streamview.run_meta import (
+from streamview.runs.run_meta import (
     CTRL_C,
     STOPPED,
     RunMeta,
@@ -25,7 +23,9 @@ from streamview.run_meta import (
     read_meta,
     stop_words,
 )
-from streamview.sources import Source
+from streamview.sources.agent_source import agent_of
+from streamview.sources.base import Source
+from streamview.sources.process_state import ProcessState
 from streamview.ui.frame.status_bar import StatusBar
 from streamview.ui.text.safe_text import phrase, safe, toast
 

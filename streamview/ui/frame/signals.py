@@ -2,13 +2,13 @@
 
 Without this, the default action ends Python at once and the terminal stays in the
 alternate screen, in raw mode, with mouse reporting on and the cursor hidden. Here
-the signal is noted (:mod:`streamview.signals`, for the exit status 128 + N) and
+the signal is noted (:mod:`streamview.sources.signals`, for the exit status 128 + N) and
 the app is asked to exit from its own event loop, so Textual's driver restores the
 terminal; the command then stops the agent and closes the recording as on ``q``.
 Inside the viewer Ctrl+C and Ctrl+\\ are keys (raw mode), not signals. SIGQUIT, whose
 default would end Python at once, is one of these signals in the viewer only: the
 plain front ends keep it as the hard way out (the agent still dies with them,
-:mod:`streamview.agent_watch`).
+:mod:`streamview.sources.agent_watch`).
 
 A terminal that goes away (``tmux kill-pane``, a closed window) does not always send
 SIGHUP to the viewer: the kernel signals the session leader (the shell, or a wrapper
@@ -33,7 +33,7 @@ from typing import Any
 
 from textual.app import App
 
-from streamview import signals
+from streamview.sources import signals
 from streamview.ui.frame.restore import TerminalModes
 
 HANGUP_POLL_SECONDS = 0.25
@@ -44,7 +44,7 @@ FORCE_EXIT_SECONDS = 5.0
 Textual's shutdown can wait for ever on a terminal that is gone: its writer thread
 dies on the dead terminal and ``WriterThread.stop`` then blocks on a full queue (seen
 as viewers that outlived their tmux, reparented to PID 1). Past this delay the
-:data:`streamview.signals.last_resort` actions run (the agent stopped, the recording
+:data:`streamview.sources.signals.last_resort` actions run (the agent stopped, the recording
 closed), the terminal is given back by hand (:mod:`streamview.ui.frame.restore`) and
 the process ends with 128 + the signal."""
 VIEWER_SIGNALS = (*signals.TERMINATING, signal.SIGQUIT)

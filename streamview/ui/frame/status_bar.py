@@ -16,10 +16,9 @@ from rich.text import Text
 from textual.widget import Widget
 
 from streamview.core import tools
-from streamview.core.formatting import counted, format_duration, format_usage
+from streamview.core.formatting import counted, describe_call, format_duration, format_usage
 from streamview.core.sanitize import one_line
 from streamview.core.state import ERROR, INCOMPLETE, RUNNING, SUCCESS, LineCounts, Session
-from streamview.printer import describe_call
 
 TROUBLE_STATUSES = (tools.REJECTED, tools.FAILED, tools.ERROR)
 """Call statuses the status line counts beside a run's outcome, in this order."""

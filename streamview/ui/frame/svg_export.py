@@ -7,7 +7,7 @@ import asyncio
 import time
 from pathlib import Path
 
-from streamview.sources import Source
+from streamview.sources.base import Source
 from streamview.ui.frame.app import StreamviewApp
 
 SCREEN_SIZE = (120, 40)

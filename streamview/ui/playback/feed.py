@@ -36,7 +36,7 @@ from streamview.core.timeline import (
     next_call,
 )
 from streamview.core.timing import RECEIVED, STEADY, STEADY_MS, Playhead, Schedule, faster, slower
-from streamview.sources import InputError, Source, now_ms
+from streamview.sources.base import InputError, Source, now_ms
 from streamview.ui.feed.gc import folding_a_file
 from streamview.ui.feed.reader import Batch
 

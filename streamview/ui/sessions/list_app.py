@@ -19,10 +19,10 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Footer, Input
 
+from streamview.config.settings import Settings
 from streamview.core.sanitize import one_line
-from streamview.session_discovery import RunEntry
-from streamview.settings import Settings
-from streamview.sources import InputError
+from streamview.runs.session_discovery import RunEntry
+from streamview.sources.base import InputError
 from streamview.ui.text.safe_text import phrase, toast
 
 DASH = "-"

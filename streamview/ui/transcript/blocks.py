@@ -20,10 +20,9 @@ from rich.theme import Theme
 from textual.strip import Strip
 
 from streamview.core import tools
-from streamview.core.formatting import STATUS_MARK, format_duration
+from streamview.core.formatting import STATUS_MARK, describe_call, format_duration
 from streamview.core.sanitize import clean, one_line
 from streamview.core.state import TEXT, THINKING, TOOL, Block, Session, ToolCall
-from streamview.printer import describe_call
 from streamview.ui.transcript.block_layout import (
     BLOCK_TEXT_LIMIT,
     NOTHING_FROZEN,

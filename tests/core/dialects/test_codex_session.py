@@ -22,7 +22,7 @@ from streamview.core.events import AnyEvent, PromptSubmitted, ToolCallEvent
 from streamview.core.model import PROMPT, THINKING
 from streamview.core.reader import EventReader, fold, recognise
 from streamview.core.state import StreamState
-from streamview.follow import FollowedFile
+from streamview.sources.follow import FollowedFile
 
 SESSIONS = Path(__file__).resolve().parents[2] / "fixtures" / "sessions"
 REAL = SESSIONS / "codex" / "rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.jsonl"

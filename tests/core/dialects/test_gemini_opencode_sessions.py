@@ -18,8 +18,8 @@ from streamview.core.dialects import detect
 from streamview.core.reader import EventReader, fold
 from streamview.core.state import StreamState
 from streamview.core.summary import session_summary
-from streamview.session_files import session_source_for
-from streamview.sources import FileSource, Source
+from streamview.sources.base import FileSource, Source
+from streamview.sources.session_files import session_source_for
 
 SESSIONS = Path(__file__).resolve().parents[2] / "fixtures" / "sessions"
 GEMINI_JSONL = SESSIONS / "gemini" / "session-2026-11-20T10-00-3f2a9c1e.jsonl"

@@ -19,9 +19,9 @@ import pytest
 from streamview.cli.fronts import run_json, run_print
 from streamview.core.event_stream import EventStream
 from streamview.core.redact import LineFilter, Redactor, redact_bytes
-from streamview.events_api import to_json_lines
-from streamview.redacting_source import RedactingSource
-from streamview.sources import MemorySource, Source
+from streamview.fronts.events_api import to_json_lines
+from streamview.sources.base import MemorySource, Source
+from streamview.sources.redacting_source import RedactingSource
 from tests.cli.helpers import child_env, command
 from tests.core.redact.secrets import DIALECTS, SECRETS, leaks
 

@@ -23,8 +23,8 @@ from streamview.core.markdown_export import to_markdown
 from streamview.core.reader import EventReader
 from streamview.core.redact import Redactor, redact_bytes
 from streamview.core.state import StreamState
-from streamview.events_api import to_json_lines
-from streamview.sources import MemorySource
+from streamview.fronts.events_api import to_json_lines
+from streamview.sources.base import MemorySource
 from tests.cli.helpers import child_env, command
 from tests.core.redact.secrets import SECRETS, leaks, one_recording_per_agent, seeded
 

@@ -11,7 +11,7 @@ import pytest
 from textual.pilot import Pilot
 
 from streamview.core.reader import fold
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.frame.app import StreamviewApp
 
 from ..conftest import FakeClock, settle, settle_sections

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from streamview.sources import PipeSource
+from streamview.sources.base import PipeSource
 from streamview.ui.calls.table import ToolCallTable
 from streamview.ui.details.screen import ToolCallDetailScreen
 from streamview.ui.details.section_view import SectionView
@@ -50,7 +50,7 @@ async def test_a_piped_claude_run_shows_its_agent_answer_and_calls() -> None:
 
 async def test_the_edit_call_opens_on_its_diff(tmp_path: Path) -> None:
     """Tab to the table, pick the edit, Enter: the diff made from Claude's patch."""
-    from streamview.sources import FileSource
+    from streamview.sources.base import FileSource
 
     app = StreamviewApp(FileSource(FIXTURE / "success-tools.jsonl"), clock=FakeClock())
     async with app.run_test(size=(120, 40)) as pilot:
@@ -71,7 +71,7 @@ async def test_the_edit_call_opens_on_its_diff(tmp_path: Path) -> None:
 
 async def test_a_subagents_calls_nest_under_its_task_in_table_and_transcript() -> None:
     """Claude's parent_tool_use_id: the grep a subagent ran sits under the Task call."""
-    from streamview.sources import FileSource
+    from streamview.sources.base import FileSource
 
     app = StreamviewApp(FileSource(FIXTURE / "subagent.jsonl"), clock=FakeClock())
     async with app.run_test(size=(110, 30)) as pilot:

@@ -16,7 +16,7 @@ from textual.app import App
 from streamview.core.linestore import LineStore
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState, ToolCall
-from streamview.sources import FileSource, PipeSource
+from streamview.sources.base import FileSource, PipeSource
 from streamview.ui.calls.table import ToolCallTable
 from streamview.ui.details.screen import SectionView, ToolCallDetailScreen
 from streamview.ui.frame.app import StreamviewApp

@@ -11,7 +11,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from streamview.sources import FileSource, PipeSource
+from streamview.sources.base import FileSource, PipeSource
 from streamview.ui.calls.table import ToolCallTable
 from streamview.ui.details.screen import SectionView, ToolCallDetailScreen
 from streamview.ui.frame.app import StreamviewApp

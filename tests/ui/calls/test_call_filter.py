@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from streamview.core import tools
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.calls.filter import CallFilter, kind_counts, title
 from streamview.ui.calls.table import ToolCallTable
 from streamview.ui.frame.app import StreamviewApp

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from streamview.core import tools
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.calls.filter import CallFilter, title
 from streamview.ui.frame.app import StreamviewApp
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from streamview.core.preview import PREVIEW_FROM_BYTES
-from streamview.sources import FileSource, Source
+from streamview.sources.base import FileSource, Source
 from streamview.ui.calls.table import ToolCallTable
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.frame.opening import FOLD_AT_ONCE_BYTES

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.calls.table import ToolCallTable
 from streamview.ui.frame.app import StreamviewApp
 

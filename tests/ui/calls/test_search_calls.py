@@ -8,7 +8,7 @@ from pathlib import Path
 from streamview.core.linestore import LineStore
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.calls.search import ARGUMENTS, RESULT, TARGET, find_in_calls
 from streamview.ui.details.screen import ToolCallDetailScreen
 from streamview.ui.frame.app import StreamviewApp

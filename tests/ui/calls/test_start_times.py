@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from streamview.core.formatting import format_clock, format_offset
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.frame.app import StreamviewApp
 
 from ..conftest import FakeClock, settle

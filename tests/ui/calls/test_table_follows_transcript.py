@@ -9,7 +9,7 @@ from pathlib import Path
 from textual.events import MouseScrollDown
 from textual.pilot import Pilot
 
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.frame.app import StreamviewApp
 
 from ..conftest import FakeClock, settle, wait_for

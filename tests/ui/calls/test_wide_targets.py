@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from rich.cells import cell_len
 
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.calls.table import ToolCallTable
 from streamview.ui.frame.app import WIDE_LAYOUT_COLUMNS, StreamviewApp
 

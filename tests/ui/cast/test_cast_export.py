@@ -23,7 +23,7 @@ from streamview.core.parse import RECV_KEY
 from streamview.core.reader import EventReader
 from streamview.core.sanitize import UNSAFE_CHARS
 from streamview.core.state import StreamState
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.cast.export import cast_title, export_cast
 from streamview.ui.cast.frames import screen_strips
 from streamview.ui.frame.app import StreamviewApp

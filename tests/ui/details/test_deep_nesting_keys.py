@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from hostile.test_deep_nesting import deep_run
 
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.details.screen import ToolCallDetailScreen
 from streamview.ui.details.section_view import SectionView
 from streamview.ui.frame.app import StreamviewApp

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.details.screen import ToolCallDetailScreen
 from streamview.ui.details.section_view import SectionView
 from streamview.ui.frame.app import StreamviewApp

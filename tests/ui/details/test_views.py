@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from streamview.core import tools
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.calls.table import ToolCallTable
 from streamview.ui.details.screen import SectionView, ToolCallDetailScreen
 from streamview.ui.details.views import VIEWS, args_section, result_sections, view_for

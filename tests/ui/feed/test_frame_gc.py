@@ -135,7 +135,7 @@ def test_folds_on_two_threads_freeze_once_both_are_done() -> None:
 
 
 async def test_opening_a_file_folds_it_with_the_collector_paused(tmp_path: Path) -> None:
-    from streamview.sources import FileSource
+    from streamview.sources.base import FileSource
     from streamview.ui.playback.feed import PlaybackFeed
 
     path = tmp_path / "run.ndjson"

@@ -8,7 +8,7 @@ from pathlib import Path
 import orjson
 from textual.widget import Widget
 
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.frame.session_header import SessionHeader
 from streamview.ui.frame.status_bar import StatusBar

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from streamview.core import tools
-from streamview.sources import FileSource, PipeSource
+from streamview.sources.base import FileSource, PipeSource
 from streamview.ui.calls.table import ToolCallTable
 from streamview.ui.frame import app as app_module
 from streamview.ui.frame.app import StreamviewApp

@@ -14,7 +14,7 @@ from streamview.core.preview import PREVIEW_FROM_BYTES
 from streamview.core.reader import fold
 from streamview.core.state import StreamState
 from streamview.core.summary import summarize
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.feed.reader import Batch
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.frame.status_bar import StatusBar

@@ -13,8 +13,8 @@ from pathlib import Path
 from textual.binding import Binding
 
 import streamview.ui
-from streamview.process import ProcessSource
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
+from streamview.sources.process import ProcessSource
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.frame.commands import as_bindings, key_text, meaning, viewer_help
 from streamview.ui.frame.help import HelpScreen

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from streamview.core.exit_status import EXIT_SOFTWARE
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.frame.commands import viewer_help
 from streamview.ui.frame.crash import Crash, report, thread_hook

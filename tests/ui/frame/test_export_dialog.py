@@ -6,7 +6,7 @@ from pathlib import Path
 
 from textual.widgets import Input, Static
 
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.frame.export_dialog import ExportDialog
 from tests.html_export.page_check import check_page

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.frame import opening
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.playback.feed import PlaybackFeed
@@ -35,9 +35,9 @@ NOT_FOR_THE_FIRST_SCREEN = (
     "streamview.cli.events_front",
     "streamview.cli.run",
     "streamview.cli.runs",
-    "streamview.serve",
-    "streamview.replay",
-    "streamview.events_api",
+    "streamview.fronts.serve",
+    "streamview.sources.replay",
+    "streamview.fronts.events_api",
     "streamview.ui.details.handoff",  # o, p: the editor and the pager
     "streamview.core.editor_argv",
     "streamview.ui.details.screen",  # enter on a call
@@ -47,9 +47,9 @@ NOT_FOR_THE_FIRST_SCREEN = (
     "streamview.ui.frame.help",
     "streamview.ui.frame.export_dialog",
     "streamview.ui.frame.svg_export",
-    "streamview.process",  # streamview run: the agent, its group, the recorder
-    "streamview.agent_group",
-    "streamview.recording",
+    "streamview.sources.process",  # streamview run: the agent, its group, the recorder
+    "streamview.sources.agent_group",
+    "streamview.runs.recording",
     "streamview.core.markdown_export",  # x
     "streamview.core.dialects.claude",  # a Cursor file needs no other dialect
     "streamview.core.dialects.codex",
@@ -66,7 +66,7 @@ STARTS_THE_VIEWER = textwrap.dedent(
 
     from streamview.cli import view  # what `streamview FILE` imports, in its order
     from streamview.ui.frame import launch
-    from streamview.sources import FileSource
+    from streamview.sources.base import FileSource
     from streamview.ui.playback.feed import PlaybackFeed
 
     imported = sorted(sys.modules)

@@ -16,7 +16,7 @@ from textual.geometry import Offset, Region
 from textual.pilot import Pilot
 from textual.widgets._toast import Toast
 
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.calls.table import ToolCallTable
 from streamview.ui.details import handoff
 from streamview.ui.frame.app import StreamviewApp

@@ -11,7 +11,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widget import Widget
 
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.frame.app import StreamviewApp
 
 from ..conftest import RECORDINGS, FakeClock, settle, wait_for

@@ -19,7 +19,7 @@ import pytest
 from textual.command import CommandInput, CommandList, CommandPalette
 from textual.pilot import Pilot
 
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.calls.filter import CallFilter
 from streamview.ui.details import handoff
 from streamview.ui.details.screen import ToolCallDetailScreen

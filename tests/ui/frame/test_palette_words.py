@@ -12,7 +12,7 @@ import pytest
 from textual.command import CommandInput, CommandList, CommandPalette
 from textual.pilot import Pilot
 
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.frame.app import StreamviewApp
 
 from ..conftest import RECORDINGS, FakeClock, settle, wait_for

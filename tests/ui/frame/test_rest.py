@@ -7,7 +7,7 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.playback.controls import PlaybackBar
 from streamview.ui.playback.feed import PlaybackFeed

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from textual.screen import Screen
 
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.details.screen import ToolCallDetailScreen
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.frame.help import HelpScreen

@@ -11,7 +11,7 @@ import pytest
 from streamview.core.linestore import LineStore
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.calls.search import next_session, other_sessions_holding
 from streamview.ui.frame.app import StreamviewApp
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from streamview.settings import Settings, settings_path
-from streamview.sources import FileSource
+from streamview.config.settings import Settings, settings_path
+from streamview.sources.base import FileSource
 from streamview.ui.frame.app import StreamviewApp
 
 from ..conftest import FakeClock, settle

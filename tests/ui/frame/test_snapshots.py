@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 from textual.pilot import Pilot
 
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.frame.app import StreamviewApp
 
 from ..conftest import FakeClock, ScriptedSource, capture, lines_of, settle, wait_for

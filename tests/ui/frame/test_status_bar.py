@@ -136,7 +136,7 @@ async def test_at_80_columns_the_outcome_and_cost_stay_and_cache_counts_go_first
     cache counts, the least of it, were what a wider bar shows last anyway. A person
     opening Goose's run (troubled calls, cost, tokens) and Cline's (cost, two cache
     counts) at 80 columns sees the outcome and the cost; cache counts go first."""
-    from streamview.sources import FileSource
+    from streamview.sources.base import FileSource
     from streamview.ui.frame.app import StreamviewApp
 
     from ..conftest import REPO, FakeClock, settle

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.frame.summary_screen import SummaryScreen
 from streamview.ui.playback.feed import PlaybackFeed

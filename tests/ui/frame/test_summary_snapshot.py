@@ -8,7 +8,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.frame.summary_screen import SummaryScreen
 

@@ -6,8 +6,8 @@ import time
 
 from streamview.core.events import AgentNotice
 from streamview.core.redact import Redactor
-from streamview.redacting_source import RedactingSource
-from streamview.sources import MemorySource
+from streamview.sources.base import MemorySource
+from streamview.sources.redacting_source import RedactingSource
 from streamview.ui.frame.app import StreamviewApp
 from tests.core.redact.secrets import AGENTS_DIR, leaks, seeded
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from textual.widgets import Static
 
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.playback.feed import PlaybackFeed
 

@@ -21,7 +21,7 @@ from textual.pilot import Pilot
 from streamview.core.events import AnyEvent
 from streamview.core.reader import EventReader
 from streamview.core.state import Block, StreamState
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.playback.controls import PlaybackBar
 from streamview.ui.playback.feed import PlaybackFeed

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.playback.feed import PlaybackFeed
 

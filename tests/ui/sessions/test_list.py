@@ -10,8 +10,8 @@ import pytest
 from textual.widgets import DataTable, Input
 
 from streamview.cli import sessions
-from streamview.session_discovery import RunEntry
-from streamview.sources import FileSource
+from streamview.runs.session_discovery import RunEntry
+from streamview.sources.base import FileSource
 from streamview.ui.sessions.list_app import LIVE_MARK, Place, SessionsApp, activity_text
 from streamview.ui.sessions.viewer import ListedViewerApp
 from tests.ui.conftest import RECORDINGS, FakeClock, settle, wait_for
@@ -157,7 +157,7 @@ def test_last_activity_is_as_short_as_is_clear() -> None:
 
 def test_an_unknown_theme_is_refused_by_name() -> None:
     """``--theme nope`` is one line naming the themes there are, not a traceback."""
-    from streamview.sources import InputError
+    from streamview.sources.base import InputError
 
     with pytest.raises(InputError, match=r"unknown theme 'nope'.*textual-dark"):
         SessionsApp(lambda: [], theme="nope")

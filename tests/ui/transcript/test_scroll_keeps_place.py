@@ -12,7 +12,7 @@ from pathlib import Path
 from textual.events import MouseScrollUp
 from textual.pilot import Pilot
 
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.frame.app import StreamviewApp
 
 from ..conftest import FakeClock, ScriptedSource, settle, spy_on_glides, wait_for

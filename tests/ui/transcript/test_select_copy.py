@@ -8,7 +8,7 @@ from pathlib import Path
 
 from textual.events import MouseMove
 
-from streamview.sources import FileSource
+from streamview.sources.base import FileSource
 from streamview.ui.details.screen import ToolCallDetailScreen
 from streamview.ui.details.section_view import SectionView
 from streamview.ui.frame.app import StreamviewApp

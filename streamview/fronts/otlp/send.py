@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from streamview import __version__
 from streamview.core.otlp_spans import FAILED, OK, SpanRecord
 from streamview.core.sanitize import one_line
-from streamview.otlp.config import OtlpSettings
+from streamview.fronts.otlp.config import OtlpSettings
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import ReadableSpan
@@ -51,7 +51,7 @@ def sdk_available() -> None:
         for module in ("opentelemetry.sdk.trace", _EXPORTER_MODULE):
             importlib.import_module(module)
     except ImportError as error:
-        from streamview.serve import install_hint
+        from streamview.fronts.serve import install_hint
 
         hint = install_hint(extra="otlp", requirement=_REQUIREMENTS)
         raise OtlpUnavailable(MISSING_SDK + hint) from error
@@ -148,7 +148,7 @@ class SpanSender:
     """Queue span records and send them on the SDK's background thread.
 
     Args:
-        settings: Where and how (:func:`streamview.otlp.config.resolve`).
+        settings: Where and how (:func:`streamview.fronts.otlp.config.resolve`).
         exporter: The SDK exporter to use instead of OTLP/HTTP (a test's in-memory one).
         schedule_ms: Longest wait before a batch leaves.
 
@@ -257,5 +257,5 @@ def short_reason(reason: str) -> str:
 
 
 def environment() -> dict[str, str]:
-    """The process's environment, for :func:`streamview.otlp.config.resolve`."""
+    """The process's environment, for :func:`streamview.fronts.otlp.config.resolve`."""
     return dict(os.environ)

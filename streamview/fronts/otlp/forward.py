@@ -20,8 +20,8 @@ from streamview.core.model import ToolCall
 from streamview.core.otlp_spans import call_span, session_key, session_spans
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState
-from streamview.otlp.send import SpanSender
-from streamview.recording import add_timing
+from streamview.fronts.otlp.send import SpanSender
+from streamview.runs.recording import add_timing
 
 CLOSE_GRACE = 2.0
 """Seconds the end of a run waits for the backend to take the last spans, at most."""

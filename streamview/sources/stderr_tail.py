@@ -10,7 +10,7 @@ import threading
 import time
 from typing import IO
 
-from streamview.sources import PIPE_CHUNK_SIZE
+from streamview.sources.base import PIPE_CHUNK_SIZE
 
 
 class StderrTail:

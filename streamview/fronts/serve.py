@@ -7,7 +7,8 @@ by the driver textual-serve sets (:func:`served`).
 
 Only the person holding the printed address (its secret token) gets a viewer, from
 the page's own origin, under a name the server is served as, and no more than
-``--max-viewers`` at once (:mod:`streamview.serve_guard`, :mod:`streamview.serve_server`).
+``--max-viewers`` at once (:mod:`streamview.fronts.serve_guard`,
+:mod:`streamview.fronts.serve_server`).
 """
 
 from __future__ import annotations
@@ -81,11 +82,11 @@ def serve(
         The exit status.
     """
     try:
-        from streamview.serve_server import ViewerServer
+        from streamview.fronts.serve_server import ViewerServer
     except ImportError:
         sys.stderr.write(f"streamview: --serve needs textual-serve: {install_hint()}\n")
         return 2
-    from streamview.serve_guard import Gate, check_public_url
+    from streamview.fronts.serve_guard import Gate, check_public_url
 
     problem = None if public_url is None else check_public_url(public_url)
     if problem is not None:
@@ -121,7 +122,7 @@ def serve(
 
 def settings_cap() -> int:
     """The ``max_viewers`` setting (4 unless the settings file says otherwise)."""
-    from streamview.settings import Settings
+    from streamview.config.settings import Settings
 
     settings, _ = Settings.load()
     return settings.max_viewers
@@ -139,7 +140,7 @@ def install_hint(
     project, so ``pip install 'streamview[serve]'`` would fetch that. Otherwise the
     dependency itself (``requirement``).
     """
-    root = package_root or Path(__file__).resolve().parent.parent
+    root = package_root or Path(__file__).resolve().parents[2]
     python = shlex.quote(sys.executable)
     pyproject = root / "pyproject.toml"
     if pyproject.is_file() and 'name = "streamview"' in pyproject.read_text(encoding="utf-8"):

@@ -29,7 +29,13 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
-from streamview.core.formatting import STATUS_MARK, format_duration, format_offset, format_usage
+from streamview.core.formatting import (
+    STATUS_MARK,
+    describe_call,
+    format_duration,
+    format_offset,
+    format_usage,
+)
 from streamview.core.sanitize import clean, one_line
 from streamview.core.state import INCOMPLETE, RUNNING, Block, Session, StreamState, ToolCall
 
@@ -45,14 +51,6 @@ class Output(Protocol):
     def flush(self) -> None:
         """Hand what was written on."""
         ...
-
-
-def describe_call(call: ToolCall, limit: int = 120) -> str:
-    """``shell `pytest -x` `` / ``read src/app.py``: kind and target, one line."""
-    target = one_line(call.target, limit) if call.target else ""
-    if call.kind == "shell" and target:
-        target = f"`{target}`"
-    return f"{one_line(call.kind, 60)} {target}".rstrip()
 
 
 class _Shown(msgspec.Struct):

@@ -4,7 +4,7 @@ A served viewer shows a recording (its code, paths, keys) and takes keys, so a p
 another site must not be able to open its websocket, a name that a DNS rebinding
 attack points at the machine must not reach it, and a person must hold the secret
 token the command printed. Each check is a plain function of the request's headers,
-here, so the server (:mod:`streamview.serve_server`) only asks and refuses.
+here, so the server (:mod:`streamview.fronts.serve_server`) only asks and refuses.
 
 - ``Host``: a name or address the server is served as: ``localhost``, a loopback
   address, the ``--host`` value, the ``--public-url``'s host, and when listening on

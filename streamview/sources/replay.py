@@ -29,7 +29,7 @@ from streamview.core.timing import (
     slower,
     times_of_line,
 )
-from streamview.sources import POLL_SECONDS, Source, open_file
+from streamview.sources.base import POLL_SECONDS, Source, open_file
 
 
 @dataclass(frozen=True, slots=True)

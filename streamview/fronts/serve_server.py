@@ -3,7 +3,7 @@
 textual-serve's :class:`~textual_serve.server.Server` serves a page that draws a
 terminal, and starts one process per websocket. This one also refuses (before any
 process starts) a request whose ``Host`` or ``Origin`` is not its own or that lacks the
-token (:class:`~streamview.serve_guard.Gate`), and a viewer beyond the cap; writes the
+token (:class:`~streamview.fronts.serve_guard.Gate`), and a viewer beyond the cap; writes the
 page's addresses from the address the browser used (or ``--public-url``), not the one
 it listens on; loads the fonts textual-serve ships, not a public font service's; and
 ends each viewer's process when its socket closes, or when the server stops.
@@ -24,9 +24,9 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
-from streamview.serve_guard import TOKEN_PARAMETER, Gate, websocket_url
+from streamview.fronts.serve_guard import TOKEN_PARAMETER, Gate, websocket_url
 
-log = logging.getLogger("streamview.serve")
+log = logging.getLogger("streamview.fronts.serve")
 
 PAGE = "serve_page.html"
 QUIT_GRACE = 3.0

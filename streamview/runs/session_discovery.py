@@ -18,7 +18,7 @@ A file is never read whole when it is big: its first :data:`HEAD_BYTES` and last
 (:func:`~streamview.core.reader.fold`), names the agent and the first prompt; the
 counts (calls, errors, tokens) are given only when the file was read whole, and are
 ``None`` (shown as a dash) otherwise, but for a running total of tokens found in the
-tail (:mod:`streamview.session_heads` reads the few fields the records give). Nothing
+tail (:mod:`streamview.runs.session_heads` reads the few fields the records give). Nothing
 here writes, moves or sends anything. No UI library is imported.
 """
 
@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from streamview.session_heads import (
+from streamview.runs.session_heads import (
     Head,
     cursor_project,
     read_head,
@@ -228,7 +228,7 @@ def is_live(
     if now - mtime <= live_seconds:
         return True
     if found.source == RECORDING:
-        from streamview.recording_files import recording_held
+        from streamview.runs.recording_files import recording_held
 
         return recording_held(found.path)
     return False
@@ -307,7 +307,7 @@ def describe(
 def _from_sidecar(recording: Path, head_info: Head) -> None:
     """What ``streamview run`` noted beside a recording fills in what its stream did not
     say: the agent's folder, when it started, its command line for a title."""
-    from streamview.run_meta import read_meta
+    from streamview.runs.run_meta import read_meta
 
     meta = read_meta(recording)
     if meta is None:

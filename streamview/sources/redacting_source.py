@@ -16,7 +16,7 @@ from pathlib import Path
 
 from streamview.core.events import AgentNotice
 from streamview.core.redact import LineFilter, Redactor
-from streamview.sources import Source
+from streamview.sources.base import Source
 
 
 def make_redactor(names: bool = False) -> Redactor:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from streamview.core.events import AgentNotice
-from streamview.follow import FollowedFile
+from streamview.sources.follow import FollowedFile
 
 POLL_SECONDS = 0.05
 CHUNK_SIZE = 1 << 20
@@ -47,7 +47,7 @@ class Source(ABC):
     live: bool = False
     arrived_ms: int | None = None
     """When the chunk just yielded arrived (epoch ms), for a source that read it
-    earlier than it yields it (:mod:`streamview.read_ahead`); ``None``: just now."""
+    earlier than it yields it (:mod:`streamview.sources.read_ahead`); ``None``: just now."""
 
     @abstractmethod
     def chunks(self, stop: threading.Event) -> Iterator[bytes]:
@@ -68,7 +68,7 @@ class FileSource(Source):
 
     A followed file that is truncated, rewritten or replaced is read again from its
     start, after a :class:`~streamview.core.framing.Restart` chunk (see
-    :mod:`streamview.follow`).
+    :mod:`streamview.sources.follow`).
     """
 
     def __init__(self, path: Path, follow: bool = False) -> None:

@@ -10,9 +10,9 @@ front ends), reading stops that long after it.
 The run ends when the agent ends: once its process exited, the stream is read for
 :data:`EXIT_GRACE` seconds more (what it wrote last, what its children still write),
 then closed even if a background child (a dev server started with ``&``) still holds
-its stdout. The processes it left behind are listed (:mod:`streamview.agent_group`)
+its stdout. The processes it left behind are listed (:mod:`streamview.sources.agent_group`)
 and stopped, unless the user keeps them (``--keep-children``). If streamview dies
-without a chance to stop them (``kill -9``), a watcher does (:mod:`streamview.agent_watch`).
+without a chance to stop them (``kill -9``), a watcher does (:mod:`streamview.sources.agent_watch`).
 """
 
 from __future__ import annotations
@@ -27,13 +27,13 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from streamview import agent_group, agent_watch
-from streamview.agent_group import Member
-from streamview.process_state import ProcessState, ResultWatcher, exit_status, strip_escapes
-from streamview.read_ahead import ReadAhead
-from streamview.recording import LineTee, Recorder
-from streamview.sources import PIPE_CHUNK_SIZE, POLL_SECONDS, InputError, Source
-from streamview.stderr_tail import StderrTail
+from streamview.sources import agent_group, agent_watch
+from streamview.sources.agent_group import Member
+from streamview.sources.base import PIPE_CHUNK_SIZE, POLL_SECONDS, InputError, Source
+from streamview.sources.line_tee import LineSink, LineTee
+from streamview.sources.process_state import ProcessState, ResultWatcher, exit_status, strip_escapes
+from streamview.sources.read_ahead import ReadAhead
+from streamview.sources.stderr_tail import StderrTail
 
 __all__ = ["EXIT_GRACE", "ProcessSource", "ProcessState", "exit_status", "strip_escapes"]
 
@@ -76,7 +76,7 @@ class ProcessSource(Source):
         self,
         command: Sequence[str],
         *,
-        recorder: Recorder | None = None,
+        recorder: LineSink | None = None,
         linger_seconds: float | None = None,
         stdin: int | None = None,
         stderr_limit: int = STDERR_LIMIT,
@@ -128,7 +128,7 @@ class ProcessSource(Source):
 
         Args:
             read_ahead: Read its stdout at once, on a thread, until :meth:`chunks`
-                takes over (:mod:`streamview.read_ahead`), so lines that come before
+                takes over (:mod:`streamview.sources.read_ahead`), so lines that come before
                 the viewer is up keep the time they came.
 
         Raises:
@@ -269,7 +269,7 @@ class ProcessSource(Source):
     def release_watch(self) -> None:
         """What runs of the agent's session may outlive streamview from now on (it
         exited, and what it left is kept): the watcher that would stop it if streamview
-        died (:mod:`streamview.agent_watch`) leaves."""
+        died (:mod:`streamview.sources.agent_watch`) leaves."""
         if self._watch is not None:
             self._watch.release()
 

@@ -9,7 +9,7 @@ So :func:`start` starts a tiny watcher process next to the agent, in a session o
 own too, that holds the read end of a pipe only streamview writes to. The kernel
 closes that pipe whatever ends streamview; the watcher then reads end-of-file and stops
 the agent's whole session (every process group of it, as
-:mod:`streamview.agent_group` finds them): SIGTERM, then SIGKILL after
+:mod:`streamview.sources.agent_group` finds them): SIGTERM, then SIGKILL after
 :data:`KILL_AFTER` seconds while any of it still runs. ``PR_SET_PDEATHSIG`` alone would
 reach the agent only, not what it started, and fires when the *thread* that started
 it ends, not the process.
@@ -31,7 +31,7 @@ import sys
 import time
 from pathlib import Path
 
-from streamview import agent_group
+from streamview.sources import agent_group
 
 POLL_SECONDS = 0.5
 """How often the watcher checks whether the agent's session still runs."""
@@ -42,10 +42,10 @@ RELEASE = b"k"
 RELEASE_WAIT = 2.0
 """Seconds streamview waits for a released watcher to leave (it reaps it)."""
 
-_ROOT = str(Path(__file__).resolve().parent.parent)
+_ROOT = str(Path(__file__).resolve().parents[2])
 _LAUNCH = (
     "import sys; sys.path.insert(0, sys.argv[1]); "
-    "from streamview.agent_watch import main; main(int(sys.argv[2]))"
+    "from streamview.sources.agent_watch import main; main(int(sys.argv[2]))"
 )
 
 

@@ -5,21 +5,21 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from streamview.session_source import (
+from streamview.sources.base import InputError
+from streamview.sources.session_source import (
     WholeSessionSource,
     gemini_jsonl_folded,
     gemini_records,
     is_sqlite,
     is_whole_gemini,
 )
-from streamview.sources import InputError
 
 
 def session_source_for(path: Path, follow: bool = False) -> WholeSessionSource | None:
     """The source of a session file that is not a stream of lines, if ``path`` is one
     (a legacy Gemini CLI session, an opencode database); else ``None``."""
     if is_sqlite(path):
-        from streamview import opencode_db  # sqlite3, for a database only
+        from streamview.sources import opencode_db  # sqlite3, for a database only
 
         return opencode_db.source(path, follow)
     if path.suffix == ".jsonl" and not follow and gemini_jsonl_folded(path) is not None:
@@ -44,7 +44,7 @@ def opencode_session_named(name: str | None, follow: bool = False) -> WholeSessi
     path = Path(base)
     if not session_id or not is_sqlite(path):
         return None
-    from streamview import opencode_db
+    from streamview.sources import opencode_db
 
     found = opencode_db.source(path, follow, session_id)
     found.label = name

@@ -15,7 +15,7 @@ import selectors
 import threading
 from collections.abc import Callable
 
-from streamview.sources import PIPE_CHUNK_SIZE, POLL_SECONDS, now_ms
+from streamview.sources.base import PIPE_CHUNK_SIZE, POLL_SECONDS, now_ms
 
 READ_AHEAD_LIMIT = 16 << 20
 """Bytes read ahead at most; past this the pipe fills and the agent waits, as it would

@@ -13,7 +13,7 @@ into it and no longer written.
 The database is opened with :mod:`sqlite3` through a ``file:...?mode=ro`` URI (and
 ``immutable=1`` while no opencode has it open, see :func:`connect`): never written,
 never created, never locked for writing, no file made beside it. One session is handed on as lines
-(:class:`~streamview.session_source.WholeSessionSource`): the session row, then each
+(:class:`~streamview.sources.session_source.WholeSessionSource`): the session row, then each
 message followed by its parts, in the order opencode shows them. Without a session id
 the most recently updated top-level session is read.
 """
@@ -26,7 +26,7 @@ from urllib.parse import quote
 
 import orjson
 
-from streamview.session_source import Records, WholeSessionSource
+from streamview.sources.session_source import Records, WholeSessionSource
 
 
 def connect(path: Path) -> sqlite3.Connection:

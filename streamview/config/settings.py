@@ -18,8 +18,8 @@ import tomllib
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
+from streamview.config.user_dirs import make_user_directory
 from streamview.core.local_paths import not_a_file
-from streamview.user_dirs import make_user_directory
 
 MAX_BYTES = 1 << 20
 """The biggest settings file read (a real one is a few hundred bytes): ``/dev/zero``

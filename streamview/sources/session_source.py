@@ -9,7 +9,7 @@ Two agents keep their interactive sessions so:
   ``chatRecordingService.ts``).
 - opencode 1.x: a SQLite database (``~/.local/share/opencode/opencode.db``), read
   with :mod:`sqlite3` in read-only mode (``file:...?mode=ro``): never written, never
-  locked for writing. See :mod:`streamview.opencode_db`.
+  locked for writing. See :mod:`streamview.sources.opencode_db`.
 
 Followed (``--follow``), the file is read again whenever it changes, and only the
 records that are new, or changed since they were handed on, are handed on again
@@ -28,7 +28,7 @@ from pathlib import Path
 
 import orjson
 
-from streamview.sources import POLL_SECONDS, InputError, Source
+from streamview.sources.base import POLL_SECONDS, InputError, Source
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 Records = list[tuple[str, bytes]]

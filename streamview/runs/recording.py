@@ -12,7 +12,7 @@ output and the keys an agent printed), claimed with an exclusive create so runs 
 together never share a file, and locked while written. A failure to write (read-only
 place, full disk) never reaches the viewer as an exception and never leaves half a
 line: the recorder cuts back to the last whole line, stops, keeps the reason, says so
-once, and marks the recording as cut in its sidecar (:mod:`streamview.run_meta`).
+once, and marks the recording as cut in its sidecar (:mod:`streamview.runs.run_meta`).
 """
 
 from __future__ import annotations
@@ -30,11 +30,13 @@ from typing import Protocol
 
 import orjson
 
-from streamview import run_meta, signals
 from streamview.core.formatting import counted
 from streamview.core.parse import RECV_KEY
-from streamview.recording_files import claim_file, take_file
-from streamview.sources import Source, now_ms
+from streamview.runs import run_meta
+from streamview.runs.recording_files import claim_file, take_file
+from streamview.sources import signals
+from streamview.sources.base import Source
+from streamview.sources.line_tee import LineTee
 
 _KEY = RECV_KEY.encode()
 _TIMED_TAIL = re.compile(rb',"' + _KEY + rb'":-?\d+(\}\s*)\Z')
@@ -93,7 +95,7 @@ class Recorder:
     The file is created private (0600, never wider than the umask allows) and held with
     an exclusive lock while it is written, so two runs never write into one file. Only
     whole lines reach it: a write that fails (a full disk) is cut back to the last whole
-    line, the recording stops there, and its sidecar (:mod:`streamview.run_meta`) says
+    line, the recording stops there, and its sidecar (:mod:`streamview.runs.run_meta`) says
     it was cut and why.
 
     Args:
@@ -290,52 +292,6 @@ def _stopped_by(how: str) -> str:
     return sig.name if sig is not None else ""
 
 
-class LineTee:
-    """Cut chunks into complete raw lines and hand each to a :class:`Recorder`.
-
-    Lines keep their bytes exactly, ``\\r`` and ``\\n`` included; a line's arrival
-    time is when the chunk that completed it arrived.
-    """
-
-    def __init__(self, recorder: Recorder, clock: Callable[[], int] = now_ms) -> None:
-        self.recorder = recorder
-        self._clock = clock
-        self._pending = bytearray()
-        self._pending_ms = 0
-
-    def feed(self, chunk: bytes, recv_ms: int | None = None) -> None:
-        """Record the lines ``chunk`` completes; keep the rest for later.
-
-        Args:
-            chunk: Bytes as they came.
-            recv_ms: When they came (epoch ms), if they were read earlier; else now.
-        """
-        if not chunk:
-            return
-        recv_ms = self._clock() if recv_ms is None else recv_ms
-        self._pending_ms = recv_ms
-        start = 0
-        end = chunk.find(b"\n")
-        while end >= 0:
-            if self._pending:
-                self._pending += chunk[start : end + 1]
-                line = bytes(self._pending)
-                self._pending.clear()
-            else:
-                line = chunk[start : end + 1]
-            self.recorder.write(line, recv_ms)
-            start = end + 1
-            end = chunk.find(b"\n", start)
-        self._pending += chunk[start:]
-
-    def finish(self) -> None:
-        """Record a last line that had no newline, then close the recording."""
-        if self._pending:
-            self.recorder.write(bytes(self._pending), self._pending_ms)
-            self._pending.clear()
-        self.recorder.close()
-
-
 class RecordingSource(Source):
     """Pass another live source through unchanged while recording it.
 
@@ -387,7 +343,8 @@ def default_recording_path(command: list[str], directory: Path | None = None) ->
 
 
 class RunProcess(Protocol):
-    """What the sidecar asks of the agent's process (:class:`~streamview.process.ProcessSource`)."""
+    """What the sidecar asks of the agent's process
+    (:class:`~streamview.sources.process.ProcessSource`)."""
 
     command: list[str]
     lingered: bool
@@ -399,7 +356,7 @@ class RunProcess(Protocol):
 
 
 class ProcessFacts(Protocol):
-    """The parts of :class:`~streamview.process.ProcessState` the sidecar keeps."""
+    """The parts of :class:`~streamview.sources.process.ProcessState` the sidecar keeps."""
 
     @property
     def command(self) -> str: ...

@@ -18,7 +18,7 @@ import stat
 import time
 from pathlib import Path
 
-from streamview.user_dirs import make_user_directory
+from streamview.config.user_dirs import make_user_directory
 
 CLAIM_TRIES = 1000
 """Names tried (``NAME``, ``NAME-2``... ) before claiming a recording gives up."""
@@ -31,7 +31,7 @@ def private_directory(directory: Path) -> None:
 
     Raises:
         FileNotFoundError: It is under a home directory that does not exist
-            (:func:`~streamview.user_dirs.make_user_directory`).
+            (:func:`~streamview.config.user_dirs.make_user_directory`).
     """
     make_user_directory(directory, "XDG_STATE_HOME", 0o700)
     info = directory.stat()
