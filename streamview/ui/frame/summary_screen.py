@@ -26,6 +26,8 @@ from streamview.ui.text.safe_text import phrase, safe, set_border_subtitle, set_
 
 LISTED = 12
 """Files, commands and failures listed on screen; the rest are counted."""
+MARK_WIDTH = 24
+"""Cells a call's mark and status or kind may take before it is cut."""
 
 
 def _cell(text: str | None, limit: int = 200) -> Text:
@@ -55,6 +57,20 @@ def _status(call: CallRef) -> Text:
     return Text(f"{mark} {said}", style="bold" if call.status != "succeeded" else "")
 
 
+def _marks_and_text(marks: list[Text], texts: list[Text]) -> Table:
+    """A two-column grid: the marks (``⊘ rejected``, ``✓ exit 0``, ``✗ shell``) kept
+    whole, up to :data:`MARK_WIDTH` cells, and the text filling the rest, cut with an
+    ellipsis. A grid left to share the width itself gives the text column everything
+    and cuts the marks to ``⊘ r…``."""
+    table = Table.grid(padding=(0, 2))
+    widest = max((mark.cell_len for mark in marks), default=1)
+    table.add_column(no_wrap=True, min_width=min(widest, MARK_WIDTH), overflow="ellipsis")
+    table.add_column(ratio=1, overflow="ellipsis", no_wrap=True)
+    for mark, text in zip(marks, texts, strict=True):
+        table.add_row(mark, text)
+    return table
+
+
 def summary_renderable(summary: RunSummary) -> Group:
     """The summary as Rich renderables: the headline, then a section per list."""
     parts: list[RenderableType] = [Text(safe(summary.headline(), 300).plain, style="bold")]
@@ -76,24 +92,17 @@ def summary_renderable(summary: RunSummary) -> Group:
         parts += [table, *_more(len(summary.files), "file")]
     if summary.commands:
         parts += [Text(""), _heading("Commands run", len(summary.commands))]
-        table = Table.grid(padding=(0, 2))
-        table.add_column(no_wrap=True)
-        table.add_column(ratio=1, overflow="ellipsis", no_wrap=True)
-        for call in summary.commands[:LISTED]:
-            table.add_row(_status(call), _cell(call.target))
+        listed = summary.commands[:LISTED]
+        table = _marks_and_text(
+            [_status(call) for call in listed], [_cell(call.target) for call in listed]
+        )
         parts += [table, *_more(len(summary.commands), "command")]
     if summary.failed:
         parts += [Text(""), _heading("Failed or refused", len(summary.failed))]
-        table = Table.grid(padding=(0, 2))
-        table.add_column(no_wrap=True)
-        table.add_column(ratio=1, overflow="ellipsis", no_wrap=True)
-        for call in summary.failed[:LISTED]:
-            said = f"{call.target or ''} — {call.summary or call.status}"
-            table.add_row(
-                Text(f"{STATUS_MARK.get(call.status, '•')} {safe(call.kind, 40).plain}"),
-                _cell(said),
-            )
-        parts += [table, *_more(len(summary.failed), "call")]
+        listed = summary.failed[:LISTED]
+        marks = [Text(f"{STATUS_MARK.get(c.status, '•')} {safe(c.kind, 40).plain}") for c in listed]
+        said = [_cell(f"{c.target or ''} — {c.summary or c.status}") for c in listed]
+        parts += [_marks_and_text(marks, said), *_more(len(summary.failed), "call")]
     return Group(*parts)
 
 

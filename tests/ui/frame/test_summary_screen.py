@@ -128,3 +128,26 @@ async def test_a_live_run_ends_without_covering_its_status(
         assert not on_top(app) and not said
         await pilot.press("S")
         await wait_for(pilot, lambda: on_top(app))
+
+
+def test_a_refused_call_keeps_its_mark_and_kind_whole_beside_a_long_target() -> None:
+    """The denied-tools recording at the summary's width: each refused call reads
+    ``⊘ webFetch`` and its command ``⊘ rejected``, not ``⊘ we…`` and ``⊘ r…`` (a grid
+    that shares the width gives the long target everything)."""
+    from rich.console import Console
+
+    from streamview.core.reader import fold
+    from streamview.core.run_summary import run_summary
+    from streamview.core.state import StreamState
+    from streamview.ui.frame.summary_screen import summary_renderable
+
+    state = fold([(RECORDINGS / "denied-tools.ndjson").read_bytes()], StreamState())
+    summary = run_summary(state)
+    console = Console(width=96, record=True, color_system=None)
+    console.print(summary_renderable(summary))
+    lines = console.export_text().splitlines()
+    failed = lines[lines.index("Failed or refused (4)") + 1 :][:4]
+    kinds = [call.kind for call in summary.failed]
+    assert [line.split()[:2] for line in failed] == [["⊘", kind] for kind in kinds]
+    command = lines[lines.index("Commands run (1)") + 1]
+    assert command.startswith("⊘ rejected  curl ")
