@@ -307,6 +307,11 @@ class RecordingSource(Source):
         self.live = inner.live
 
     @property
+    def history(self) -> bool:
+        """The inner source's: its chunk was there before it opened."""
+        return self.inner.history
+
+    @property
     def path(self) -> Path | None:
         """The inner source's file, if any."""
         return self.inner.path

@@ -49,6 +49,13 @@ class Source(ABC):
     """When the chunk just yielded arrived (epoch ms), for a source that read it
     earlier than it yields it (:mod:`streamview.sources.read_ahead`); ``None``: just now."""
 
+    @property
+    def history(self) -> bool:
+        """Whether the chunk just yielded was there before the source opened (a followed
+        file's existing lines): when it arrived is not known, and stamping it with the
+        time it was read would make every call in it start at once (``+0:00``)."""
+        return False
+
     @abstractmethod
     def chunks(self, stop: threading.Event) -> Iterator[bytes]:
         """Yield chunks until the input ends or ``stop`` is set."""
@@ -88,6 +95,12 @@ class FileSource(Source):
     def path(self) -> Path:
         """The file."""
         return self._path
+
+    @property
+    def history(self) -> bool:
+        """A followed file's lines that were written before it was opened."""
+        followed = self._followed
+        return followed is not None and followed.history
 
     def chunks(self, stop: threading.Event) -> Iterator[bytes]:
         """Yield the file's bytes; when following, wait for more until stopped."""

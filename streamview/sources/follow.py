@@ -73,6 +73,10 @@ class FollowedFile:
         """Times the file was truncated or rewritten in place."""
         self.replacements = 0
         """Times another file took its place."""
+        self.history = False
+        """The chunk just handed on was in the file when it was opened (or read again
+        from its start): it was written before, at a time no one knows."""
+        self._backlog = 0
 
     def chunks(self, stop: threading.Event) -> Iterator[bytes]:
         """Whole lines as they are written, a :class:`Restart` before each new start."""
@@ -91,6 +95,7 @@ class FollowedFile:
         self._regular = stat.S_ISREG(self._stat.st_mode)
         """Only a regular file can be compared with what was read (not a FIFO, a tty)."""
         self._position = 0
+        self._backlog = self._stat.st_size
         self._head = b""
         self._tail = b""
         self._held = b""
@@ -109,6 +114,7 @@ class FollowedFile:
                 last_data = time.monotonic()
                 out = self._take(data)
                 if out:
+                    self.history = self._position <= self._backlog
                     yield out
                 continue
             stop.wait(self.poll)
@@ -176,6 +182,7 @@ class FollowedFile:
             self._handle.seek(0)
             self._stat = os.fstat(self._handle.fileno())
             self._position = 0
+            self._backlog = self._stat.st_size
             self._head = self._tail = self._held = b""
         detail = f"{self.path.name} {reason} ({why}): reading it again from its start"
         if dropped:

@@ -45,6 +45,11 @@ class RedactingSource(Source):
         self.live = inner.live
         self._lines = 0
 
+    @property
+    def history(self) -> bool:
+        """The inner source's: its chunk was there before it opened."""
+        return self.inner.history
+
     def chunks(self, stop: threading.Event) -> Iterator[bytes]:
         """Yield the inner source's chunks, redacted line by line."""
         lines = LineFilter(self.redactor)

@@ -178,6 +178,12 @@ class WholeSessionSource(Source):
         self.label = label or str(path)
         self._watched = (path, *watched)
         self._sent: dict[str, bytes] = {}
+        self._history = False
+
+    @property
+    def history(self) -> bool:
+        """The first read's records were written before the session was opened."""
+        return self._history
 
     def _stamp(self) -> tuple[tuple[int, int, int], ...]:
         stamps = []
@@ -211,7 +217,9 @@ class WholeSessionSource(Source):
         if records is not None:
             data = self._changed(records)
             if data:
+                self._history = True
                 yield data
+        self._history = False
         while self.follow and not stop.is_set():
             time.sleep(POLL_SECONDS)
             now = self._stamp()

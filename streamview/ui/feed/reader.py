@@ -160,7 +160,8 @@ class Feed:
                     spill.write(chunk)  # before the lines are remembered: readable at once
                 self.bytes_read += len(chunk)
                 arrived = source.arrived_ms if live else None  # read ahead, earlier
-                self._push(reader.feed(chunk, arrived or (clock() if live else None)))
+                stamp = live and not source.history  # a followed file's old lines: unknown
+                self._push(reader.feed(chunk, arrived or (clock() if stamp else None)))
                 self.blank_lines = reader.blank_lines
             if not self._stop.is_set():
                 self._push(reader.finish(clock() if live else None))
