@@ -43,16 +43,24 @@ Watch, replay and understand the runs of headless coding agents.
 Reads the NDJSON a coding agent prints in headless mode ({agents}; for example Claude
 Code's `claude -p --output-format stream-json --verbose` or Codex's `codex exec
 --json`), from a pipe or a file, recognises which agent it is, and shows the session,
-the answer as it grows, every tool call with its status, and how the run ended.
+the answer as it grows, every tool call with its status, and how the run ended. It
+reads the session files agents keep of their interactive runs the same way
+({sessions}); `streamview sessions` lists every run on this machine.
 """
 """The viewer's description; ``{agents}`` is filled from the dialect registry when the
 help is shown (:func:`agents_named`)."""
 
 
-def agents_named() -> str:
+def agents_named(sessions: bool = False) -> str:
     """Every agent streamview reads, by the name its header shows, in the registry's
-    order: ``Cursor, Amp, ... and pi``. Imports every dialect: call it only for help."""
-    labels = [dialect.label for dialect in dialects.every_dialect()]
+    order: ``Cursor, Amp, ... and pi``; with ``sessions``, the agents whose session files
+    it reads (``Claude Code, Codex, ...``). Imports every dialect: call it only for help."""
+    if sessions:
+        found = (dialects.by_name(name) for name in dialects.SESSION_FILES)
+        labels = [d.label.removesuffix(" (session)") for d in found if d is not None]
+    else:
+        every = dialects.every_dialect()
+        labels = [d.label for d in every if d.name not in dialects.SESSION_FILES]
     return ", ".join(labels[:-1]) + " and " + labels[-1]
 
 
@@ -459,7 +467,11 @@ class _ViewParser(argparse.ArgumentParser):
 
     def format_help(self) -> str:
         if self.description is not None and "{agents}" in self.description:
-            self.description = fill_paragraphs(self.description.replace("{agents}", agents_named()))
+            self.description = fill_paragraphs(
+                self.description.replace("{agents}", agents_named()).replace(
+                    "{sessions}", agents_named(sessions=True)
+                )
+            )
         if self.epilog is not None and "{settings}" in self.epilog:
             from streamview.config.settings import settings_path
 

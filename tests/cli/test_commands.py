@@ -60,17 +60,28 @@ def test_help_shows_every_command_in_its_usage_and_list() -> None:
 
 def test_help_and_the_package_name_every_agent_streamview_reads() -> None:
     """Issue 30.5: the description named four agents of fourteen; it names every
-    dialect of the registry, by the label its header shows, and so does pyproject's."""
+    dialect of the registry, by the label its header shows, and so does pyproject's.
+    The session files' agents are named once, in a sentence of their own, not mixed
+    into the headless list as "Claude Code (session)"."""
     from streamview.core import dialects
 
-    labels = [dialect.label for dialect in dialects.every_dialect()]
-    assert len(labels) == len(dialects.REGISTRY) > 4
+    every = dialects.every_dialect()
+    headless = [d.label for d in every if d.name not in dialects.SESSION_FILES]
+    assert len(headless) > 4
     description = streamview("--help").stdout.split("\noptions:")[0]
     flat = " ".join(description.split())
     project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]
-    for label in labels:
-        assert label in flat, label
+    listed, sessions = flat.split("headless mode (")[1].split("the session files")
+    for label in headless:
+        assert label in listed, label
         assert label in project["description"], label
+    assert "(session)" not in flat
+    for name in dialects.SESSION_FILES:
+        found = dialects.by_name(name)
+        assert found is not None
+        agent = found.label.removesuffix(" (session)")
+        assert agent in sessions, agent
+        assert agent in project["description"].split("session files")[1], agent
 
 
 def test_run_help_lists_its_own_options() -> None:
