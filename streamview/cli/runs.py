@@ -19,7 +19,6 @@ from typing import TextIO
 
 from streamview.cli.common import fail
 from streamview.cli.runs_table import Row, table
-from streamview.core.dialects import label_of
 from streamview.core.exit_status import EXIT_SUCCESS
 from streamview.core.model import ERROR, INCOMPLETE, RUNNING, SUCCESS
 from streamview.core.reader import fold
@@ -31,10 +30,10 @@ from streamview.runs.run_meta import (
     FINISHED,
     STOPPED,
     RunMeta,
-    read_meta,
     read_note,
     unfinished,
 )
+from streamview.runs.session_discovery import RunEntry
 
 FOLD_LIMIT_BYTES = 64 << 20
 """Recordings bigger than this are listed without reading them (outcome from the sidecar)."""
@@ -52,27 +51,25 @@ def runs_directory() -> Path:
     return Path(user_state_dir("streamview")) / "runs"
 
 
-def recordings(directory: Path | None = None) -> list[Path]:
-    """Every recording, newest first: by when its run started (the sidecar's time, else
-    the file's), so the list agrees with its "started" column and a run that failed at
-    once is not ranked below longer runs started before it."""
+def recorded_runs(directory: Path | None = None) -> list[RunEntry]:
+    """Every recording as ``streamview sessions`` lists it (one list, not two that can
+    disagree: issue 27.2), newest first by when its run started (the sidecar's time,
+    else the file's), so the list agrees with its "started" column and a run that
+    failed at once is not ranked below longer runs started before it."""
+    from streamview.runs.session_discovery import discover
+
     folder = directory or runs_directory()
-    try:
-        files = [path for path in folder.glob("*.ndjson") if path.is_file()]
-    except OSError:
-        return []
-    return sorted(files, key=lambda path: (started_at(path), path.name), reverse=True)
+    entries = discover(env={}, runs_folder=folder, agents=False)
+    return sorted(entries, key=lambda e: (_started(e), e.path.name), reverse=True)
 
 
-def started_at(path: Path) -> float:
-    """When the run behind a recording started: its sidecar says, else its file's mtime."""
-    meta = read_meta(path)
-    if meta is not None and meta.started:
-        return meta.started
-    try:
-        return path.stat().st_mtime
-    except OSError:
-        return 0.0
+def recordings(directory: Path | None = None) -> list[Path]:
+    """The recordings' files in :func:`recorded_runs`' order (``last N`` opens the Nth)."""
+    return [entry.path for entry in recorded_runs(directory)]
+
+
+def _started(entry: RunEntry) -> float:
+    return entry.started or entry.last_activity
 
 
 @dataclass(frozen=True)
@@ -91,28 +88,26 @@ class RunInfo:
     meta: RunMeta | None = None
 
 
-def describe(path: Path) -> RunInfo:
-    """What a recording holds: agent, outcome, prompt (read whole, unless huge), and
-    how the run around it ended (its sidecar)."""
-    stat = path.stat()
+def describe(entry: RunEntry) -> RunInfo:
+    """A recording as the sessions list describes it (agent, title, start, size), with
+    how it ended: its stream's outcome (read whole, unless huge) and its sidecar."""
+    path = entry.path
     meta = read_note(path)
-    agent, status, prompt = "?", "?", ""
-    if stat.st_size <= FOLD_LIMIT_BYTES:
+    status, prompted = "?", False
+    if entry.size <= FOLD_LIMIT_BYTES:
         try:
             state = fold([path.read_bytes()], StreamState(track_changes=False, compact=True))
         except OSError:
             state = None
         if state is not None and state.sessions:
-            session = state.sessions[-1]
-            agent = label_of(session.agent) or "?"
-            status = session.outcome.status
-            prompt = next((s.prompt for s in state.sessions if s.prompt), "") or ""
+            status = state.sessions[-1].outcome.status
+            prompted = any(s.prompt for s in state.sessions)
         elif state is not None:
             status = "empty"
-    started = started_at(path)
     outcome = outcome_of(status, meta, recording_held(path))
     exit_code = meta.exit_code if meta is not None else None
-    return RunInfo(path, started, agent, outcome, exit_code, stat.st_size, prompt, meta)
+    prompt = entry.title or "" if prompted or meta is None or not meta.failed else ""
+    return RunInfo(path, _started(entry), entry.agent, outcome, exit_code, entry.size, prompt, meta)
 
 
 def outcome_of(status: str, meta: RunMeta | None, held: bool) -> str:
@@ -165,12 +160,12 @@ def parse_age(text: str) -> float | None:
 def list_runs(out: TextIO, directory: Path | None = None, width: int | None = None) -> int:
     """Print the recordings, newest first, numbered (``last N`` opens number N)."""
     folder = directory or runs_directory()
-    found = recordings(folder)
+    found = recorded_runs(folder)
     if not found:
         out.write(f"no recorded runs in {folder} (streamview run -- COMMAND records one)\n")
         return EXIT_SUCCESS
     width = width or shutil.get_terminal_size((100, 24)).columns
-    infos = [describe(path) for path in found]
+    infos = [describe(entry) for entry in found]
     rows = [
         Row(
             number,

@@ -337,6 +337,7 @@ def discover(
     now: float | None = None,
     live_seconds: float = LIVE_SECONDS,
     cache: DescribeCache | None = None,
+    agents: bool = True,
 ) -> list[RunEntry]:
     """Every run found, newest activity first.
 
@@ -348,8 +349,9 @@ def discover(
         live_seconds: A file changed this recently is live.
         cache: What earlier calls read, by path: a file of the same size and mtime is
             not read again (only its live mark is judged anew).
+        agents: List the agents' session files (``streamview runs``: only recordings).
     """
-    found: list[RunFile] = list(session_files(env))
+    found: list[RunFile] = list(session_files(env)) if agents else []
     if runs_folder is not None:
         found.extend(recording_files(runs_folder))
     for folder in folders:
