@@ -143,11 +143,16 @@ def bounded_read(path: Path) -> tuple[bytes, bytes, bool]:
         neither holds a cut line.
     """
     with path.open("rb") as file:
-        data = file.read(HEAD_BYTES + TAIL_BYTES + 1)
-        if len(data) <= HEAD_BYTES + TAIL_BYTES:
-            return data, b"", True
-        head = data[:HEAD_BYTES]
-        end = file.seek(0, os.SEEK_END)  # truncated meanwhile: no tail past the head
+        if os.fstat(file.fileno()).st_size > HEAD_BYTES + TAIL_BYTES:
+            head = file.read(HEAD_BYTES)
+            if len(head) < HEAD_BYTES:  # truncated since: what is left is all of it
+                return head, b"", True
+        else:
+            data = file.read(HEAD_BYTES + TAIL_BYTES + 1)
+            if len(data) <= HEAD_BYTES + TAIL_BYTES:
+                return data, b"", True
+            head = data[:HEAD_BYTES]  # it grew since: read as a big one
+        end = file.seek(0, os.SEEK_END)  # truncated meanwhile: no tail before the head
         file.seek(max(end - TAIL_BYTES, HEAD_BYTES))
         tail = file.read(TAIL_BYTES)
     head = head[: head.rfind(b"\n") + 1]
@@ -155,14 +160,21 @@ def bounded_read(path: Path) -> tuple[bytes, bytes, bool]:
     return head, tail, False
 
 
-def _lines_with(data: bytes, *needles: bytes) -> bytes:
-    """The lines of ``data`` holding any of ``needles``: a tail's few records worth
-    decoding (a title, a running total), found without decoding the others."""
-    if not any(needle in data for needle in needles):
-        return b""
-    return b"\n".join(
-        line for line in data.splitlines() if any(needle in line for needle in needles)
-    )
+def _lines_with(data: bytes, *needles: bytes, most: int = 64) -> bytes:
+    """The lines of ``data`` holding any of ``needles`` (the last ``most`` of each), in
+    their order: a tail's few records worth decoding (a title, a running total), found
+    without splitting or decoding the others."""
+    found: dict[int, bytes] = {}
+    for needle in needles:
+        at = data.rfind(needle)
+        for _ in range(most):
+            if at < 0:
+                break
+            start = data.rfind(b"\n", 0, at) + 1
+            end = data.find(b"\n", at)
+            found[start] = data[start : len(data) if end < 0 else end]
+            at = data.rfind(needle, 0, start)
+    return b"\n".join(found[start] for start in sorted(found))
 
 
 def shorten(path: str | None, home: str | None = None) -> str | None:
@@ -211,7 +223,8 @@ def describe(
     place and size, with the reason in :attr:`RunEntry.problem` and its title.
 
     Raises:
-        OSError: The file cannot be stat'ed (``status`` not given).
+        OSError: The file cannot be stat'ed (``status`` not given), or it was deleted
+            before it was read.
     """
     from streamview.core.dialects import label_of
 
@@ -224,6 +237,8 @@ def describe(
     if found.path.suffix in (".json", ".jsonl", ".ndjson", ".txt"):
         try:
             head, tail, whole = bounded_read(found.path)
+        except FileNotFoundError:  # deleted since it was found: not a run any more
+            raise
         except OSError as error:  # listed all the same, with the reason
             head, tail, whole = b"", b"", False
             problem = f"unreadable: {error.strerror or error}"
