@@ -275,3 +275,32 @@ def test_serving_a_session_file_stays_on_this_machine(
     assert main([str(home["claude"]), "--serve"]) == 0
     assert main([str(home["claude"]), "--serve", "--host", "0.0.0.0"]) == 0
     assert hosts == ["localhost", "0.0.0.0"]
+
+
+@pytest.mark.parametrize(
+    ("version", "newer"), [("3.0.1", True), ("2.2.0", True), ("2.1.999", False)]
+)
+def test_a_newer_format_is_read_with_what_can_be_read_and_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], version: str, newer: bool
+) -> None:
+    """A session written by a release past the ones its dialect was checked against
+    (Claude Code 2.1.x) is shown as far as it can be read, a notice in the event log
+    and ``--print`` saying so; its unknown records are counted, not painted."""
+    record = {**PROMPT, "version": version}
+    future = {"type": "thought-stream", "uuid": "t1", "parentUuid": "u1", "text": "FUTURE"}
+    data = _lines(record, future)
+    state = fold([data])
+    said = [n.text for n in state.notices if getattr(n, "subtype", None) == "newer-format"]
+    assert bool(said) is newer
+    if newer:
+        assert said == [
+            f"written by Claude Code {version}, newer than the 2.1.x streamview knows: shown "
+            "with what can be read; records it does not know are counted in the event log"
+        ]
+    assert state.sessions[0].prompt == "the cart total is wrong"
+    assert state.counts.unknown == 1
+    path = tmp_path / "future.jsonl"
+    path.write_bytes(data)
+    main([str(path), "--print"])
+    printed = capsys.readouterr().out
+    assert ("newer than the 2.1.x" in printed) is newer and "FUTURE" not in printed
