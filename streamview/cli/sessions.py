@@ -20,6 +20,7 @@ from streamview.cli.output import EXIT_OUTPUT_CLOSED, release_stdout
 from streamview.core.exit_status import EXIT_SUCCESS, EXIT_USAGE
 from streamview.core.sanitize import dumps_for_terminal, one_line
 from streamview.runs.session_discovery import DescribeCache, RunEntry, discover, shorten
+from streamview.runs.session_index import SessionIndex, index_path
 
 DASH = "-"
 """What an unknown value is shown as."""
@@ -99,9 +100,20 @@ def write_entries(entries: Iterable[RunEntry], out: TextIO, as_json: bool) -> No
         out.write(line + "\n")
 
 
-def find(args: argparse.Namespace, cache: DescribeCache | None = None) -> list[RunEntry]:
+READ_BUDGET = 0.8
+"""Seconds a pass of the list in a terminal spends reading files: the newest are read
+first (the first screen), the rest on the next passes, every few seconds."""
+
+
+def find(
+    args: argparse.Namespace,
+    cache: DescribeCache | None = None,
+    index: SessionIndex | None = None,
+    budget: float | None = None,
+) -> list[RunEntry]:
     """The runs the options ask for, newest activity first (files unchanged since
-    ``cache`` was filled are not read again)."""
+    ``cache``, or the on-disk ``index``, was filled are not read again; with a
+    ``budget``, files not read in time are listed pending)."""
     from streamview.cli.runs import runs_directory
 
     folders = [Path(folder) for folder in args.dir]
@@ -110,8 +122,11 @@ def find(args: argparse.Namespace, cache: DescribeCache | None = None) -> list[R
         folders=folders,
         now=time.time(),
         live_seconds=args.live_seconds,
-        cache=cache,
+        cache=index.cache if index is not None else cache,
+        budget=budget,
     )
+    if index is not None:
+        index.save()
     return [entry for entry in entries if matches(entry, args.agent, args.project, args.grep)]
 
 
@@ -121,9 +136,10 @@ def main_sessions(args: argparse.Namespace, out: TextIO | None = None) -> int:
         if not Path(folder).is_dir():
             return fail(f"sessions: --dir {folder}: not a folder")
     out = out or sys.stdout
+    index = SessionIndex(index_path())
     if args.json or not out.isatty():
         try:
-            write_entries(find(args), out, args.json)
+            write_entries(find(args, index=index), out, args.json)
             out.flush()
         except BrokenPipeError:
             release_stdout()
@@ -131,9 +147,8 @@ def main_sessions(args: argparse.Namespace, out: TextIO | None = None) -> int:
         return EXIT_SUCCESS
     from streamview.sources.base import InputError
 
-    cache: DescribeCache = {}  # the list reloads every few seconds: read what changed
-    try:
-        return browse(lambda: find(args, cache), theme=args.theme)
+    try:  # the list reloads every few seconds: what changed is read
+        return browse(lambda: find(args, index=index, budget=READ_BUDGET), theme=args.theme)
     except InputError as error:  # an unknown theme
         return fail(str(error))
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -38,6 +38,35 @@ from streamview.runs.session_heads import (
     records,
     running_total_tokens,
 )
+from streamview.runs.session_places import (
+    FOLDER,
+    RECORDING,
+    SESSION,
+    RunFile,
+    agent_homes,
+    folder_files,
+    is_subagent,
+    recording_files,
+    session_files,
+)
+
+__all__ = [  # where the files are is found in session_places; named here as before
+    "FOLDER",
+    "RECORDING",
+    "SESSION",
+    "DescribeCache",
+    "RunEntry",
+    "RunFile",
+    "agent_homes",
+    "bounded_read",
+    "describe",
+    "discover",
+    "folder_files",
+    "is_subagent",
+    "recording_files",
+    "session_files",
+    "shorten",
+]
 
 HEAD_BYTES = 64 << 10
 """Bytes read from the start of a file (its agent, project, title, first prompt)."""
@@ -45,12 +74,6 @@ TAIL_BYTES = 256 << 10
 """Bytes read from the end of a file (its last records)."""
 LIVE_SECONDS = 30.0
 """A run whose file changed this recently is live."""
-RECORDING = "recording"
-"""The source of a ``streamview run`` recording."""
-SESSION = "session"
-"""The source of an agent's interactive session file."""
-FOLDER = "folder"
-"""The source of a file found in a ``--dir`` folder."""
 TITLE_LIMIT = 200
 """Characters of a title or prompt kept."""
 FAILED_STATUSES = ("failed", "error", "rejected")
@@ -59,18 +82,6 @@ FAILED_STATUSES = ("failed", "error", "rejected")
 
 DescribeCache = dict[Path, tuple[tuple[int, int], "RunEntry"]]
 """What :func:`discover` read of each file, with the file's size and mtime (ns) then."""
-
-
-@dataclass(frozen=True)
-class RunFile:
-    """A file that holds a run, before it is read."""
-
-    path: Path
-    agent: str | None
-    """The agent its place says (``claude``, ``codex``...), ``None`` when only its
-    content can tell (recordings, ``--dir`` files)."""
-    source: str
-    """:data:`SESSION`, :data:`RECORDING` or :data:`FOLDER`."""
 
 
 @dataclass(frozen=True)
@@ -93,6 +104,11 @@ class RunEntry:
     calls: int | None = None
     errors: int | None = None
     tokens: int | None = None
+    problem: str | None = None
+    """Why the file could not be read (``permission denied``...), else ``None``."""
+    pending: bool = False
+    """Not read yet: a first pass ran out of time before it (its place and size are
+    known, the rest comes on the next pass)."""
 
     def as_json(self) -> dict[str, Any]:
         """The entry as ``streamview sessions --json`` writes it."""
@@ -109,80 +125,17 @@ class RunEntry:
             "calls": self.calls,
             "errors": self.errors,
             "tokens": self.tokens,
+            "problem": self.problem,
         }
-
-
-def agent_homes(env: Mapping[str, str] | None = None) -> dict[str, Path]:
-    """The folder of each agent's sessions, where its settings put it."""
-    env = os.environ if env is None else env
-    home = Path(env.get("HOME") or Path.home())
-    data = Path(env.get("XDG_DATA_HOME") or home / ".local" / "share")
-    gemini_home = Path(env["GEMINI_CLI_HOME"]) if env.get("GEMINI_CLI_HOME") else home
-    return {
-        "claude": Path(env.get("CLAUDE_CONFIG_DIR") or home / ".claude") / "projects",
-        "codex": Path(env.get("CODEX_HOME") or home / ".codex") / "sessions",
-        "gemini": gemini_home / ".gemini" / "tmp",
-        "cursor": home / ".cursor" / "projects",
-        "opencode": data / "opencode",
-    }
-
-
-def _files(folder: Path, pattern: str) -> Iterator[Path]:
-    """Regular files under ``folder`` matching ``pattern``; an unreadable folder or a
-    symlink loop yields what could be listed."""
-    try:
-        for path in folder.glob(pattern):
-            try:
-                if path.is_file():
-                    yield path
-            except OSError:
-                continue
-    except OSError:
-        return
-
-
-def session_files(env: Mapping[str, str] | None = None) -> Iterator[RunFile]:
-    """Every agent's interactive session files on this machine."""
-    homes = agent_homes(env)
-    layouts = {
-        "claude": ("**/*.jsonl",),
-        "codex": ("**/rollout-*.jsonl", "**/rollout-*.jsonl.zst"),
-        "gemini": ("**/session-*.json", "**/session-*.jsonl"),
-        "cursor": ("*/agent-transcripts/**/*.jsonl", "*/agent-transcripts/*.txt"),
-        "opencode": ("storage/session/**/ses_*.json", "opencode.db"),
-    }
-    for agent, patterns in layouts.items():
-        seen: set[Path] = set()
-        for pattern in patterns:
-            for path in _files(homes[agent], pattern):
-                if is_subagent(path):
-                    continue  # its parent session is the run listed
-                if path not in seen:
-                    seen.add(path)
-                    yield RunFile(path, agent, SESSION)
-
-
-def is_subagent(path: Path) -> bool:
-    """Whether a session file is a subagent's transcript (Claude's ``agent-<id>.jsonl``
-    beside its session or in ``<session>/subagents/``, Cursor's ``subagents/``)."""
-    return path.name.startswith("agent-") or "subagents" in path.parts[-3:]
-
-
-def recording_files(folder: Path) -> Iterator[RunFile]:
-    """``streamview run``'s recordings in ``folder``."""
-    for path in _files(folder, "*.ndjson"):
-        yield RunFile(path, None, RECORDING)
-
-
-def folder_files(folder: Path) -> Iterator[RunFile]:
-    """The NDJSON files of a ``--dir`` folder (one per job), its subfolders' too."""
-    for pattern in ("**/*.ndjson", "**/*.jsonl"):
-        for path in _files(folder, pattern):
-            yield RunFile(path, None, FOLDER)
 
 
 def bounded_read(path: Path) -> tuple[bytes, bytes, bool]:
     """The head and the tail of a file, and whether they are all of it.
+
+    Never more than :data:`HEAD_BYTES` + :data:`TAIL_BYTES` + 1 bytes are read, whatever
+    the file's size (a 2 GB session costs what a 320 KB one does). A file that shrinks
+    or is rewritten while it is read gives what could be read: the tail is taken from
+    where the end is found, never from before the head's end.
 
     Returns:
         ``(head, tail, whole)``: when ``whole``, ``head`` is the file and ``tail`` empty.
@@ -190,15 +143,38 @@ def bounded_read(path: Path) -> tuple[bytes, bytes, bool]:
         neither holds a cut line.
     """
     with path.open("rb") as file:
-        data = file.read(HEAD_BYTES + TAIL_BYTES + 1)
-        if len(data) <= HEAD_BYTES + TAIL_BYTES:
-            return data, b"", True
-        head = data[:HEAD_BYTES]
-        file.seek(-TAIL_BYTES, os.SEEK_END)
+        if os.fstat(file.fileno()).st_size > HEAD_BYTES + TAIL_BYTES:
+            head = file.read(HEAD_BYTES)
+            if len(head) < HEAD_BYTES:  # truncated since: what is left is all of it
+                return head, b"", True
+        else:
+            data = file.read(HEAD_BYTES + TAIL_BYTES + 1)
+            if len(data) <= HEAD_BYTES + TAIL_BYTES:
+                return data, b"", True
+            head = data[:HEAD_BYTES]  # it grew since: read as a big one
+        end = file.seek(0, os.SEEK_END)  # truncated meanwhile: no tail before the head
+        file.seek(max(end - TAIL_BYTES, HEAD_BYTES))
         tail = file.read(TAIL_BYTES)
     head = head[: head.rfind(b"\n") + 1]
     tail = tail[tail.find(b"\n") + 1 :]
     return head, tail, False
+
+
+def _lines_with(data: bytes, *needles: bytes, most: int = 64) -> bytes:
+    """The lines of ``data`` holding any of ``needles`` (the last ``most`` of each), in
+    their order: a tail's few records worth decoding (a title, a running total), found
+    without splitting or decoding the others."""
+    found: dict[int, bytes] = {}
+    for needle in needles:
+        at = data.rfind(needle)
+        for _ in range(most):
+            if at < 0:
+                break
+            start = data.rfind(b"\n", 0, at) + 1
+            end = data.find(b"\n", at)
+            found[start] = data[start : len(data) if end < 0 else end]
+            at = data.rfind(needle, 0, start)
+    return b"\n".join(found[start] for start in sorted(found))
 
 
 def shorten(path: str | None, home: str | None = None) -> str | None:
@@ -235,55 +211,53 @@ def is_live(
 
 
 def describe(
-    found: RunFile, now: float | None = None, live_seconds: float = LIVE_SECONDS
+    found: RunFile,
+    now: float | None = None,
+    live_seconds: float = LIVE_SECONDS,
+    status: os.stat_result | None = None,
 ) -> RunEntry:
     """What a bounded read of one run's file says (never more than
     :data:`HEAD_BYTES` + :data:`TAIL_BYTES` of it).
 
+    A file that cannot be read (permission denied) is described all the same, from its
+    place and size, with the reason in :attr:`RunEntry.problem` and its title.
+
     Raises:
-        OSError: The file cannot be stat'ed.
+        OSError: The file cannot be stat'ed (``status`` not given), or it was deleted
+            before it was read.
     """
     from streamview.core.dialects import label_of
-    from streamview.core.reader import fold
-    from streamview.core.state import StreamState
 
-    stat = found.path.stat()
+    stat = found.path.stat() if status is None else status
     live = is_live(found, stat.st_mtime, now, live_seconds)
     agent = label_of(found.agent) if found.agent else None
     head_info = Head()
     calls = errors = tokens = None
+    problem: str | None = None
     if found.path.suffix in (".json", ".jsonl", ".ndjson", ".txt"):
-        problem: str | None = None
         try:
             head, tail, whole = bounded_read(found.path)
+        except FileNotFoundError:  # deleted since it was found: not a run any more
+            raise
         except OSError as error:  # listed all the same, with the reason
             head, tail, whole = b"", b"", False
             problem = f"unreadable: {error.strerror or error}"
         head_info = read_head(records(head))
-        head_info.title = problem or head_info.title
         if head_info.title is None and tail:  # a title given late (Claude's summary)
-            head_info.title = read_head(records(tail)).title
-        try:
-            state = fold([head], StreamState(track_changes=False, compact=True))
-        except Exception:  # a file no dialect reads: its place still names it
-            state = None
-        if state is not None and state.sessions:
-            session = state.sessions[0]
-            named = label_of(session.agent) if session.agent else None
-            agent = agent or named
-            head_info.prompt = head_info.prompt or session.prompt
-            head_info.project = head_info.project or session.cwd
-            if whole and named:  # an unrecognised file's zero calls would mislead
-                calls = sum(len(each.tool_calls) for each in state.sessions)
-                errors = sum(
-                    1
-                    for each in state.sessions
-                    for call in each.tool_calls
-                    if call.status in FAILED_STATUSES
-                )
-                tokens = _tokens(state.sessions)
+            head_info.title = read_head(records(_lines_with(tail, b'"summary"', b'"title"'))).title
+        # The dialect's fold names the agent and counts the calls of a file read whole;
+        # of a big file whose place names its agent, the head said all it can.
+        if whole or agent is None or not (head_info.project and head_info.prompt):
+            folded = _fold(head, whole)
+            if folded is not None:
+                named, prompt, cwd, counts = folded
+                agent = agent or named
+                head_info.prompt = head_info.prompt or prompt
+                head_info.project = head_info.project or cwd
+                if counts is not None:
+                    calls, errors, tokens = counts
         if tokens is None:  # a session's running total, written as it goes
-            tokens = running_total_tokens(records(tail or head))
+            tokens = running_total_tokens(records(_lines_with(tail or head, b'"token_count"')))
     if found.source == RECORDING:
         _from_sidecar(found.path, head_info)
     if head_info.project is None and found.agent == "cursor":
@@ -293,7 +267,7 @@ def describe(
         source=found.source,
         agent=agent or "?",
         project=shorten(head_info.project),
-        title=_one_line(head_info.title or head_info.prompt),
+        title=_one_line(problem or head_info.title or head_info.prompt),
         started=head_info.started,
         last_activity=stat.st_mtime,
         size=stat.st_size,
@@ -301,7 +275,42 @@ def describe(
         calls=calls,
         errors=errors,
         tokens=tokens,
+        problem=problem,
     )
+
+
+Counts = tuple[int, int, int | None]
+"""Calls, failed calls and tokens of a run read whole."""
+
+
+def _fold(
+    head: bytes, whole: bool
+) -> tuple[str | None, str | None, str | None, Counts | None] | None:
+    """The agent, first prompt and folder the dialect's fold of ``head`` finds, and the
+    counts when ``head`` is the whole file (``None``: no dialect reads it)."""
+    from streamview.core.dialects import label_of
+    from streamview.core.reader import fold
+    from streamview.core.state import StreamState
+
+    try:
+        state = fold([head], StreamState(track_changes=False, compact=True))
+    except Exception:  # a file no dialect reads: its place still names it
+        return None
+    if not state.sessions:
+        return None
+    session = state.sessions[0]
+    named = label_of(session.agent) if session.agent else None
+    counts = None
+    if whole and named:  # an unrecognised file's zero calls would mislead
+        calls = sum(len(each.tool_calls) for each in state.sessions)
+        errors = sum(
+            1
+            for each in state.sessions
+            for call in each.tool_calls
+            if call.status in FAILED_STATUSES
+        )
+        counts = (calls, errors, _tokens(state.sessions))
+    return named, session.prompt, session.cwd, counts
 
 
 def _from_sidecar(recording: Path, head_info: Head) -> None:
@@ -337,9 +346,16 @@ def discover(
     now: float | None = None,
     live_seconds: float = LIVE_SECONDS,
     cache: DescribeCache | None = None,
+    budget: float | None = None,
     agents: bool = True,
 ) -> list[RunEntry]:
     """Every run found, newest activity first.
+
+    The files are found and stat'ed first, then read newest first: with a ``budget``,
+    the reading stops when it is spent, and the runs not read yet are listed from
+    their place and size (:attr:`RunEntry.pending`), to be read by a later call with
+    the same ``cache``. The first screen of a list is its newest runs: they are read
+    first.
 
     Args:
         env: The environment naming the agents' folders (``os.environ``).
@@ -349,6 +365,7 @@ def discover(
         live_seconds: A file changed this recently is live.
         cache: What earlier calls read, by path: a file of the same size and mtime is
             not read again (only its live mark is judged anew).
+        budget: Seconds this call may spend reading files (``None``: read them all).
         agents: List the agents' session files (``streamview runs``: only recordings).
     """
     found: list[RunFile] = list(session_files(env)) if agents else []
@@ -357,16 +374,23 @@ def discover(
     for folder in folders:
         found.extend(folder_files(folder))
     now = time.time() if now is None else now
-    entries = []
+    stated: list[tuple[RunFile, os.stat_result]] = []
     seen: set[Path] = set()
     for run in found:
         if run.path in seen:
             continue
         seen.add(run.path)
         try:
-            entries.append(_described(run, now, live_seconds, cache))
+            stated.append((run, run.path.stat()))
         except OSError:
-            continue  # gone between the listing and the read
+            continue  # gone between the listing and the stat
+    stated.sort(key=lambda each: (each[1].st_mtime, str(each[0].path)), reverse=True)
+    deadline = None if budget is None else time.monotonic() + budget
+    entries = []
+    for run, status in stated:
+        entry = _described(run, status, now, live_seconds, cache, deadline)
+        if entry is not None:
+            entries.append(entry)
     if cache is not None:
         for gone in cache.keys() - seen:
             del cache[gone]
@@ -375,15 +399,44 @@ def discover(
 
 
 def _described(
-    run: RunFile, now: float, live_seconds: float, cache: DescribeCache | None
-) -> RunEntry:
-    """:func:`describe`, unless ``cache`` holds the file as it is now."""
-    stat = run.path.stat()
-    key = (stat.st_size, stat.st_mtime_ns)
+    run: RunFile,
+    status: os.stat_result,
+    now: float,
+    live_seconds: float,
+    cache: DescribeCache | None,
+    deadline: float | None,
+) -> RunEntry | None:
+    """:func:`describe`, unless ``cache`` holds the file as it is now, or the
+    ``deadline`` has passed (then a pending entry); ``None`` if the file went."""
+    key = (status.st_size, status.st_mtime_ns)
     known = cache.get(run.path) if cache is not None else None
+    live = is_live(run, status.st_mtime, now, live_seconds)
     if known is not None and known[0] == key:
-        return replace(known[1], live=is_live(run, stat.st_mtime, now, live_seconds))
-    entry = describe(run, now, live_seconds)
+        return replace(known[1], live=live, last_activity=status.st_mtime, size=status.st_size)
+    if deadline is not None and time.monotonic() > deadline:
+        return pending(run, status, live)
+    try:
+        entry = describe(run, now, live_seconds, status)
+    except OSError:
+        return None
     if cache is not None:
         cache[run.path] = (key, entry)
     return entry
+
+
+def pending(run: RunFile, status: os.stat_result, live: bool) -> RunEntry:
+    """A run not read yet, described by its place and size alone."""
+    from streamview.core.dialects import label_of
+
+    return RunEntry(
+        path=run.path,
+        source=run.source,
+        agent=(label_of(run.agent) if run.agent else None) or "?",
+        project=shorten(cursor_project(run.path)) if run.agent == "cursor" else None,
+        title=None,
+        started=None,
+        last_activity=status.st_mtime,
+        size=status.st_size,
+        live=live,
+        pending=True,
+    )

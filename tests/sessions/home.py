@@ -141,4 +141,5 @@ def fake_env(root: Path) -> dict[str, str]:
         "CLAUDE_CONFIG_DIR": str(root / "claude-config"),
         "CODEX_HOME": str(root / "codex-home"),
         "XDG_STATE_HOME": str(root / "state"),
+        "XDG_CACHE_HOME": str(root / "cache"),
     }

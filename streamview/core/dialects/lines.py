@@ -20,8 +20,15 @@ from streamview.core.decoding import (
 )
 from streamview.core.dialects.base import Dialect, Translator
 from streamview.core.dialects.cursor_records import parse_decoded, parse_line
-from streamview.core.events import AnyEvent, MalformedLine, ToolCallEvent, UnknownRecord
+from streamview.core.events import (
+    AnyEvent,
+    MalformedLine,
+    SessionStarted,
+    ToolCallEvent,
+    UnknownRecord,
+)
 from streamview.core.fields import as_int
+from streamview.core.session_versions import newer_format
 
 
 def translate_line(
@@ -100,6 +107,11 @@ def translate_decoded(
         ]
     if len(events) == 1 and isinstance(events[0], MalformedLine):
         return [with_raw(events[0], line, data)]
+    first = events[0]
+    if first.__class__ is SessionStarted and first.extra:
+        newer = newer_format(first)
+        if newer is not None:  # a release past the ones its dialect was checked against
+            events = [first, newer, *events[1:]]
     return events
 
 

@@ -1,0 +1,242 @@
+"""``streamview sessions`` with fifty live runs, each appended at 20 lines/s.
+
+Usage::
+
+    python bench/sessions_live.py [--live 50] [--rate 20] [--seconds 30] [--others 200]
+
+Builds a home under ``/tmp`` (deleted at the end): ``--others`` finished Claude Code
+sessions and ``--live`` sessions that a producer process (this script with
+``--produce``) appends to, ``--rate`` lines a second each, in bursts every 50 ms: the
+lines of a real session (``tests/fixtures/sessions/claude/tool_heavy.jsonl``) played
+again and again, each with a fresh ``uuid`` chained to the previous one.
+
+The list is the real one (:class:`~streamview.ui.sessions.list_app.SessionsApp`, its
+loader the one ``streamview sessions`` gives it: discovery with the index and the read
+budget), headless at 120x40 in this process. Meanwhile a key (F12, bound to a no-op)
+is posted every 0.2 s; its latency runs from when it was due to when its action ran,
+so a blocked event loop counts. Prints one JSON object: ``key_ms`` (p50, p99, max),
+``cpu_cores`` (this process's CPU time over the wall time: every thread, the
+producer not counted), ``rss_mb`` sampled every 5 s (does it grow with the runs'
+length?), the live runs the list shows at the end, the lines written, the load
+average.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, ClassVar
+
+import orjson
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+sys.path.insert(0, str(REPO))
+SOURCE = REPO / "tests" / "fixtures" / "sessions" / "claude" / "tool_heavy.jsonl"
+KEY_EVERY = 0.2
+
+
+def build_home(root: Path, live: int, others: int) -> list[Path]:
+    """The finished sessions and the live ones' first lines; returns the live files."""
+    body = SOURCE.read_bytes()
+    projects = root / "claude" / "projects"
+    old = time.time() - 86_400
+    for number in range(others):
+        path = projects / f"-work-old-{number % 20}" / f"old-{number:04d}.jsonl"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(body)
+        os.utime(path, (old + number, old + number))
+    files = []
+    for number in range(live):
+        path = projects / f"-work-live-{number}" / f"live-{number:02d}.jsonl"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        prompt = {
+            "type": "user",
+            "uuid": f"l{number}-0",
+            "parentUuid": None,
+            "sessionId": f"live-{number}",
+            "cwd": f"/work/live-{number}",
+            "timestamp": "2026-11-01T10:00:00.000Z",
+            "message": {"role": "user", "content": f"live task {number:02d}"},
+        }
+        path.write_bytes(orjson.dumps(prompt) + b"\n")
+        files.append(path)
+    return files
+
+
+def produce(files: list[Path], rate: float, seconds: float) -> int:
+    """Append ``rate`` lines a second to each file for ``seconds``; returns lines written."""
+    records = [orjson.loads(line) for line in SOURCE.read_bytes().splitlines() if line.strip()]
+    records = [record for record in records if record.get("type") in ("user", "assistant")]
+    burst = 0.05
+    per_burst = rate * burst
+    written = 0
+    owed = 0.0
+    counters = [0] * len(files)
+    start = time.monotonic()
+    while time.monotonic() - start < seconds:
+        owed += per_burst
+        lines = int(owed)
+        owed -= lines
+        for index, path in enumerate(files):
+            chunk = []
+            for _ in range(lines):
+                count = counters[index]
+                record = dict(records[count % len(records)])
+                record["uuid"] = f"l{index}-{count + 1}"
+                record["parentUuid"] = f"l{index}-{count}"
+                record["sessionId"] = f"live-{index}"
+                chunk.append(orjson.dumps(record) + b"\n")
+                counters[index] = count + 1
+            with path.open("ab") as out:
+                out.write(b"".join(chunk))
+            written += len(chunk)
+        time.sleep(max(0.0, start + (written / max(1, len(files)) / rate) - time.monotonic()))
+    return written
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def measure(seconds: float) -> dict[str, Any]:
+    """The list, its keys, CPU and memory while the producer writes."""
+    from textual import events
+    from textual.binding import Binding, BindingType
+
+    from streamview.cli import sessions
+    from streamview.cli.parsers import build_command_parser
+    from streamview.runs.session_index import SessionIndex, index_path
+    from streamview.ui.sessions.list_app import SessionsApp
+
+    class ProbeApp(SessionsApp):
+        BINDINGS: ClassVar[list[BindingType]] = [
+            *SessionsApp.BINDINGS,
+            Binding("f12", "bench_ping", show=False, priority=True),
+        ]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.pings: list[float] = []
+
+        def action_bench_ping(self) -> None:
+            self.pings.append(time.monotonic())
+
+    args = build_command_parser()[0].parse_args(["sessions"])
+    index = SessionIndex(index_path())
+    app = ProbeApp(lambda: sessions.find(args, index=index, budget=sessions.READ_BUDGET))
+    keys: list[float] = []
+    rss: list[tuple[float, float]] = []
+    async with app.run_test(headless=True, size=(120, 40)):
+        while not app.loaded:
+            await asyncio.sleep(0.01)
+        began, cpu_began = time.monotonic(), cpu_seconds()
+        next_key, next_rss = began + KEY_EVERY, began
+        while time.monotonic() - began < seconds:
+            now = time.monotonic()
+            if now >= next_key:
+                keys.append(next_key)
+                app.post_message(events.Key("f12", None))
+                next_key += KEY_EVERY
+            if now >= next_rss:
+                rss.append((round(now - began, 1), round(rss_mb(), 1)))
+                next_rss += 5.0
+            await asyncio.sleep(0.002)
+        wall, cpu = time.monotonic() - began, cpu_seconds() - cpu_began
+        deadline = time.monotonic() + 2.0
+        while len(app.pings) < len(keys) and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        live_shown = sum(1 for entry in app.entries if entry.live)
+    latencies = sorted((ping - due) * 1000 for due, ping in zip(keys, app.pings, strict=False))
+
+    def pick(q: float) -> float | None:
+        return (
+            round(latencies[min(len(latencies) - 1, int(q * len(latencies)))], 1)
+            if latencies
+            else None
+        )
+
+    return {
+        "key_ms": {"p50": pick(0.5), "p99": pick(0.99), "max": pick(1.0), "count": len(latencies)},
+        "keys_lost": len(keys) - len(latencies),
+        "cpu_cores": round(cpu / wall, 3),
+        "rss_mb": rss,
+        "runs_listed": len(app.entries),
+        "live_shown": live_shown,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--live", type=int, default=50)
+    parser.add_argument("--rate", type=float, default=20.0)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--others", type=int, default=200)
+    parser.add_argument("--produce", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.produce is not None:  # the producer: the live files are listed in a file
+        files = [Path(line) for line in args.produce.read_text().splitlines()]
+        print(produce(files, args.rate, args.seconds))
+        return 0
+    root = Path(tempfile.mkdtemp(prefix="streamview-sessions-live-"))
+    try:
+        files = build_home(root, args.live, args.others)
+        (root / "live.txt").write_text("\n".join(map(str, files)))
+        os.environ.update(
+            {
+                "HOME": str(root / "home"),
+                "CLAUDE_CONFIG_DIR": str(root / "claude"),
+                "CODEX_HOME": str(root / "codex"),
+                "XDG_CACHE_HOME": str(root / "cache"),
+                "XDG_STATE_HOME": str(root / "state"),
+                "XDG_CONFIG_HOME": str(root / "config"),
+            }
+        )
+        load_before = os.getloadavg()[0]
+        producer = subprocess.Popen(
+            [
+                sys.executable,
+                __file__,
+                "--produce",
+                str(root / "live.txt"),
+                "--rate",
+                str(args.rate),
+                "--seconds",
+                str(args.seconds + 5),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            result = asyncio.run(measure(args.seconds))
+        finally:
+            written, _ = producer.communicate(timeout=120)
+        result["lines_written"] = int(written.strip() or 0)
+        result["setup"] = {"live": args.live, "rate": args.rate, "others": args.others}
+        result["load_average"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
+        result["commit"] = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=REPO
+        ).stdout.strip()
+        print(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode())
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
