@@ -173,6 +173,7 @@ class CopilotTranslator:
         message's id, a model it names). Any field of an unusual type goes the long
         way."""
         kind = record.get("type")
+        subtype: bool | str
         if kind == "assistant.message_delta":
             fast_kind, subtype, keyed = "assistant", True, "messageId"
         elif kind == "assistant.reasoning_delta":
