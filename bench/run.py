@@ -190,6 +190,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--dialect-size", default="100k", help="events in each dialect's --json file (100k)"
     )
+    parser.add_argument(
+        "--dialect-repeats",
+        type=int,
+        help="rounds over every dialect's file, the median kept (default 3; 1 with --quick)",
+    )
     args = parser.parse_args(argv)
     repeats = args.repeats or (1 if args.quick else 5)
     live_seconds = args.live_seconds or (1.0 if args.quick else 5.0)
@@ -272,7 +277,8 @@ def main(argv: list[str] | None = None) -> int:
             note(f"idle CPU on a {mode} ({idle_seconds:g} s)...")
             results["idle"][mode] = idle_probe(recording, idle_seconds, pipe)
     if "dialects" not in skip:
-        results["dialects"] = bench_dialects(args.data_dir, args.dialect_size, repeats, note)
+        rounds = args.dialect_repeats or (1 if args.quick else 3)
+        results["dialects"] = bench_dialects(args.data_dir, args.dialect_size, rounds, note)
     results["machine"]["load_after"] = os.getloadavg()[0]
     text = markdown(results)
     results["markdown"] = text

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from run_measure import BENCH, REPO, Run, child_json, dialect_file, measure
+from run_measure import BENCH, REPO, Run, child_json, dialect_file, measure, median
 
 
 def bench_json(path: Path, repeats: int) -> dict[str, Any]:
@@ -181,22 +181,59 @@ def idle_probe(path: Path, seconds: float, pipe: bool) -> dict[str, Any]:
 
 
 def bench_dialects(data_dir: Path, size: str, repeats: int, note: Any) -> dict[str, dict[str, Any]]:
-    """``--json`` against the bare loop on a file of every dialect a generator exists for."""
+    """``--json`` against the bare loop on a file of every dialect a generator exists for.
+
+    Side by side: each round runs every dialect once (the bare loop, then ``--json``, on
+    its file), so every row sees the same load; a row keeps the median of its rounds.
+    Its ratio is the median of each round's own ratio (``--json`` over the bare loop
+    run just before it), which a burst of load on the machine moves less than a ratio
+    of two medians.
+    """
     sys.path.insert(0, str(REPO))
     sys.path.insert(0, str(BENCH))
     from dialect_streams import GENERATORS
 
     from streamview.core.dialects import DIALECTS
 
-    measured: dict[str, dict[str, Any]] = {}
+    paths: dict[str, Path] = {}
     for dialect in DIALECTS:
         if dialect.name != "cursor" and dialect.name not in GENERATORS:
             note(f"no generator for {dialect.name}: add one to bench/dialect_streams.py")
             continue
-        path = dialect_file(data_dir, dialect.name, size)
-        note(f"--json and bare loop on {dialect.label}, {size} ({repeats}x)...")
-        entry = bench_json(path, repeats)
-        entry["file_mb"] = path.stat().st_size / 1e6
-        entry["size"] = size
-        measured[dialect.name] = entry
+        paths[dialect.name] = dialect_file(data_dir, dialect.name, size)
+    runs: dict[str, tuple[list[Run], list[Run]]] = {name: ([], []) for name in paths}
+    for round_ in range(repeats):
+        note(
+            f"--json and bare loop on every dialect's {size} file,"
+            f" round {round_ + 1} of {repeats}..."
+        )
+        for name, path in paths.items():
+            bare, json_runs = runs[name]
+            bare.append(measure([sys.executable, str(BENCH / "bare_loop.py"), str(path)]))
+            json_runs.append(measure([sys.executable, "-m", "streamview", "--json", str(path)]))
+    measured: dict[str, dict[str, Any]] = {}
+    for name, (bare, json_runs) in runs.items():
+        pairs = list(zip(bare, json_runs, strict=True))
+        measured[name] = {
+            "bare": {
+                "wall_s": median([r.wall_s for r in bare]),
+                "cpu_s": median([r.cpu_s for r in bare]),
+                "peak_rss_mb": max(r.peak_rss_mb for r in bare),
+                "samples_wall_s": [r.wall_s for r in bare],
+                "samples_cpu_s": [r.cpu_s for r in bare],
+            },
+            "json": {
+                "wall_s": median([r.wall_s for r in json_runs]),
+                "cpu_s": median([r.cpu_s for r in json_runs]),
+                "peak_rss_mb": max(r.peak_rss_mb for r in json_runs),
+                "samples_wall_s": [r.wall_s for r in json_runs],
+                "samples_cpu_s": [r.cpu_s for r in json_runs],
+                "exit_codes": sorted({r.returncode for r in json_runs}),
+            },
+            "ratio_wall": median([j.wall_s / b.wall_s for b, j in pairs]),
+            "ratio_cpu": median([j.cpu_s / b.cpu_s for b, j in pairs]),
+            "statistic": f"median of {len(bare)}",
+            "file_mb": paths[name].stat().st_size / 1e6,
+            "size": size,
+        }
     return measured

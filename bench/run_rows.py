@@ -76,7 +76,7 @@ def lean_rows(results: dict[str, Any]) -> list[list[str]]:
         rows.append(
             [
                 f"`--json` time, {name}",
-                entry["size"],
+                entry["size"] + (f", {entry['statistic']}" if "statistic" in entry else ""),
                 fmt(entry["json"]["wall_s"], "s"),
                 fmt(entry["bare"]["wall_s"], "s"),
                 fmt(entry["ratio_wall"], "x") + f" (CPU {entry['ratio_cpu']:.2f}x)",

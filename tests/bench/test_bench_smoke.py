@@ -94,7 +94,10 @@ def test_quick_run_of_the_outputs_side_by_side(tmp_path: Path) -> None:
         # Kimi CLI's stream has no final record: it reads as incomplete, so exits 1.
         assert entry["json"]["exit_codes"] == [1 if name == "kimi" else 0], name
         assert entry["bare"]["wall_s"] > 0
-        assert f"| `--json` time, {name} |" in table
+        # Rounds over every dialect side by side, each row their median (one, quick).
+        assert entry["statistic"] == "median of 1", name
+        assert len(entry["json"]["samples_cpu_s"]) == len(entry["bare"]["samples_cpu_s"]) == 1
+        assert f"| `--json` time, {name} | 1k, median of 1 |" in table
 
 
 def test_quick_run_of_the_viewer(tmp_path: Path) -> None:

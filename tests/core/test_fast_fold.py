@@ -228,7 +228,7 @@ def test_every_dialects_fixtures(path: Path) -> None:
     assert_same_fold(path.read_bytes())
 
 
-@pytest.mark.parametrize("agent", ["claude", "codex", "gemini"])
+@pytest.mark.parametrize("agent", ["claude", "codex", "gemini", "cline", "copilot", "goose"])
 @pytest.mark.parametrize("seed", range(4))
 def test_mutated_lines_of_other_dialects(agent: str, seed: int) -> None:
     """A delta with a field of an unusual type goes the slow way, with the same result."""
@@ -239,7 +239,8 @@ def test_mutated_lines_of_other_dialects(agent: str, seed: int) -> None:
         if path.parent.name == agent
         for line in path.read_bytes().splitlines()
     ]
-    lines += [line for line in lines if b"delta" in line] * 10  # the fast path's records
+    # The fast path's records: deltas, and Cline's growing messages.
+    lines += [line for line in lines if b"delta" in line or b'"partial":true' in line] * 10
     picked = [rng.choice(lines) for _ in range(300)]
     mutated = [mutate_deep(line, rng) if rng.random() < 0.5 else line for line in picked]
     assert_same_fold(b"\n".join(mutated) + b"\n")

@@ -145,11 +145,27 @@ def edit_diff(path: str, edits: list[tuple[str, str]]) -> tuple[str, int, int]:
     lines: list[str] = _diff_head(path)
     added = removed = 0
     for old, new in edits:
-        body = list(difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=3))[2:]
+        before, after = old.splitlines(), new.splitlines()
+        if before and after and set(before).isdisjoint(after):
+            # No line in common (a one-line edit, say): difflib finds one hunk that
+            # replaces every line, so it is written here without its matcher (a
+            # tenth of a Kimi or Amp --json went to difflib).
+            lines.append(f"@@ -{_hunk_range(len(before))} +{_hunk_range(len(after))} @@")
+            lines.extend(["-" + line for line in before])
+            lines.extend(["+" + line for line in after])
+            added += len(after)
+            removed += len(before)
+            continue
+        body = list(difflib.unified_diff(before, after, lineterm="", n=3))[2:]
         lines.extend(body)
         added += sum(1 for line in body if line.startswith("+"))
         removed += sum(1 for line in body if line.startswith("-"))
     return "\n".join(lines), added, removed
+
+
+def _hunk_range(length: int) -> str:
+    """A hunk's range from the first line, as ``difflib.unified_diff`` writes it."""
+    return "1" if length == 1 else f"1,{length}"
 
 
 def _patch_diff(path: str, patch: list[Any]) -> tuple[str, int, int] | None:

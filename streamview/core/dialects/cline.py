@@ -28,6 +28,7 @@ from __future__ import annotations
 import streamview.core.dialects.cline_tools as tools
 import streamview.core.dialects.shapes as shapes
 import streamview.core.notices as notices
+from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
 from streamview.core.events import (
     AnyEvent,
@@ -192,9 +193,34 @@ class ClineTranslator:
         self._asked = self._spoke = self._done = False
 
     def fast(self, record: JSONObject, line: int) -> FastRecord | None:
-        """Growing messages carry their whole text: every record goes through
-        :meth:`translate`, which shows what is new."""
-        return None
+        """A growing answer's next print (``say`` ``text``, ``partial: true``: most of
+        a Cline run) for the fold's fast path: what is new in it, as a delta, or all
+        of it when it was rewritten; as :meth:`translate` reads it once the session
+        started. Any field of an unusual type goes the long way."""
+        if (
+            not self._started
+            or record.get("say") != "text"
+            or record.get("type") != "say"
+            or record.get("partial") is not True
+        ):
+            return None
+        text = record.get("text")
+        ts = record.get("ts")
+        recv = record.get(RECV_KEY)
+        if (
+            text.__class__ is not str
+            or (ts is not None and ts.__class__ is not int)
+            or (recv is not None and recv.__class__ is not int)
+        ):
+            return None
+        if ts is not None and self._first_ms is None:
+            self._first_ms = ts
+        self._spoke = True
+        self._command = None  # a command's output ends when something else is said
+        fresh, replaces = self._grown(ts, "text", text, True)
+        if fresh or replaces:
+            return "assistant", not replaces, fresh, None, self._task, ts, recv
+        return "thinking", "completed", None, None, self._task, ts, recv
 
     def _start(
         self, record: JSONObject, line: int, ts: int | None, recv: int | None

@@ -35,6 +35,7 @@ from typing import Any
 
 import streamview.core.dialects.copilot_tools as tools
 import streamview.core.dialects.shapes as shapes
+from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
 from streamview.core.events import (
     AnyEvent,
@@ -167,8 +168,34 @@ class CopilotTranslator:
         return events + found
 
     def fast(self, record: JSONObject, line: int) -> FastRecord | None:
-        """Deltas go through :meth:`translate` (they carry ids it keeps)."""
-        return None
+        """A text or reasoning delta (most of a Copilot run) for the fold's fast path,
+        once the session started, keeping what :meth:`translate` keeps of it (its
+        message's id, a model it names). Any field of an unusual type goes the long
+        way."""
+        kind = record.get("type")
+        subtype: bool | str
+        if kind == "assistant.message_delta":
+            fast_kind, subtype, keyed = "assistant", True, "messageId"
+        elif kind == "assistant.reasoning_delta":
+            fast_kind, subtype, keyed = "thinking", "delta", "reasoningId"
+        else:
+            return None
+        data = record.get("data")
+        recv = record.get(RECV_KEY)
+        if (
+            not self._started
+            or data.__class__ is not dict
+            or (recv is not None and recv.__class__ is not int)
+        ):
+            return None
+        text = data.get("deltaContent")
+        if text.__class__ is not str:
+            return None
+        stamp = record.get("timestamp")
+        ts = iso_ms(stamp) if stamp is not None else None
+        self._learn(kind, data)
+        self._streamed.add(as_str(data.get(keyed)) or "")
+        return fast_kind, subtype, text, None, self._session, ts, recv
 
     def _learn(self, kind: str, data: JSONObject) -> None:
         """Keep what a record says of the model and the usage."""

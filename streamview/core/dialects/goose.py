@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import streamview.core.dialects.goose_tools as tools
 import streamview.core.dialects.shapes as shapes
+from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
 from streamview.core.events import (
     AnyEvent,
@@ -101,8 +102,41 @@ class GooseTranslator:
         return events + found
 
     def fast(self, record: JSONObject, line: int) -> FastRecord | None:
-        """Every record goes through :meth:`translate`."""
-        return None
+        """A message holding one streamed chunk of the answer or of thinking (most of
+        a Goose run) for the fold's fast path, once the session started; as
+        :meth:`translate` reads it. Any field of an unusual type goes the long way."""
+        if not self._started or record.get("type") != "message":
+            return None
+        message = record.get("message")
+        if message.__class__ is not dict:
+            return None
+        content = message.get("content")
+        if content.__class__ is not list or len(content) != 1:
+            return None
+        item = content[0]
+        created = message.get("created")
+        recv = record.get(RECV_KEY)
+        if (
+            item.__class__ is not dict
+            or (created is not None and created.__class__ is not int)
+            or (recv is not None and recv.__class__ is not int)
+        ):
+            return None
+        kind = item.get("type")
+        subtype: bool | str
+        if kind == "text" and message.get("role") != "user":
+            kind, subtype, text = "assistant", True, item.get("text")
+        elif kind == "thinking":
+            kind, subtype, text = "thinking", "delta", item.get("thinking")
+        else:
+            return None
+        if text.__class__ is not str:
+            return None
+        ts = created * 1000 if created is not None else None
+        if ts is not None:
+            self._first_ms = self._first_ms if self._first_ms is not None else ts
+            self._last_ms = ts
+        return kind, subtype, text, None, None, ts, recv
 
     def _message(
         self, message: JSONObject, line: int, ts: int | None, recv: int | None

@@ -36,7 +36,7 @@ _DONE = frozenset({"done", "complete", "finished"})
 def numbered(text: str) -> str:
     """``text`` without the line numbers a read tool put before every line, if it did."""
     lines = text.splitlines()
-    if lines and all(_NUMBERED.match(line) for line in lines if line):
+    if lines and all(map(_NUMBERED.match, filter(None, lines))):  # the blank ones aside
         return _NUMBERED.sub("", text)
     return text
 

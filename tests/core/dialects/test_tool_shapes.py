@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from streamview.core import tools
 from streamview.core.dialects import tool_shapes
+from streamview.core.dialects.claude_tools import edit_diff
 
 
 def summary(kind: str, args: dict[str, object], text: str) -> str | None:
@@ -56,3 +57,41 @@ def test_todos_read_as_the_todo_view_does() -> None:
     kimi = tool_shapes.todo({"title": "Fix it", "status": "done"})
     assert (kimi["content"], kimi["status"]) == ("Fix it", "completed")
     assert tool_shapes.todo("not a dict") == "not a dict"
+
+
+def _difflib_edit_diff(path: str, edits: list[tuple[str, str]]) -> tuple[str, int, int]:
+    """``edit_diff`` as it was written before its shortcut: difflib for every edit."""
+    import difflib
+
+    name = path.lstrip("/")
+    lines = [f"--- a/{name}", f"+++ b/{name}"]
+    added = removed = 0
+    for old, new in edits:
+        body = list(difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=3))[2:]
+        lines.extend(body)
+        added += sum(1 for line in body if line.startswith("+"))
+        removed += sum(1 for line in body if line.startswith("-"))
+    return "\n".join(lines), added, removed
+
+
+def test_an_edit_with_no_line_in_common_reads_as_difflib_writes_it() -> None:
+    """The edit diff's shortcut (no line shared by the two texts) gives difflib's hunk,
+    counts included, on edits with and without lines in common, blank lines,
+    diff-looking lines and other line breaks."""
+    import random
+
+    rng = random.Random(7)
+    pieces = ["a = 1", "a = 2", "-x", "+y", " z", "", "q\r", "w\u2028v", "@@"]
+    for _ in range(3000):
+
+        def text() -> str:
+            body = "\n".join(rng.choice(pieces) for _ in range(rng.randint(0, 5)))
+            return body + rng.choice(["", "\n"])
+
+        edits = [(text(), text()) for _ in range(rng.randint(1, 3))]
+        assert edit_diff("/src/m.py", edits) == _difflib_edit_diff("/src/m.py", edits), edits
+    assert edit_diff("m.py", [("return None", "return []")]) == (
+        "--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-return None\n+return []",
+        1,
+        1,
+    )
