@@ -43,7 +43,9 @@ Watch, replay and understand the runs of headless coding agents.
 Reads the NDJSON a coding agent prints in headless mode ({agents}; for example Claude
 Code's `claude -p --output-format stream-json --verbose` or Codex's `codex exec
 --json`), from a pipe or a file, recognises which agent it is, and shows the session,
-the answer as it grows, every tool call with its status, and how the run ended.
+the answer as it grows, every tool call with its status, and how the run ended. It
+reads the session files agents keep of interactive runs the same way (Claude Code's,
+Codex's, Gemini CLI's, opencode's database and Cursor's transcripts).
 """
 """The viewer's description; ``{agents}`` is filled from the dialect registry when the
 help is shown (:func:`agents_named`)."""
@@ -51,8 +53,14 @@ help is shown (:func:`agents_named`)."""
 
 def agents_named() -> str:
     """Every agent streamview reads, by the name its header shows, in the registry's
-    order: ``Cursor, Amp, ... and pi``. Imports every dialect: call it only for help."""
-    labels = [dialect.label for dialect in dialects.every_dialect()]
+    order: ``Cursor, Amp, ... and pi``; a session file's dialect is no agent of its own
+    (:data:`~streamview.core.dialects.SESSION_FILES`). Imports every dialect: call it
+    only for help."""
+    labels = [
+        dialect.label
+        for dialect in dialects.every_dialect()
+        if dialect.name not in dialects.SESSION_FILES
+    ]
     return ", ".join(labels[:-1]) + " and " + labels[-1]
 
 
