@@ -206,7 +206,7 @@ def open_source(args: argparse.Namespace, recorder: Recorder | None) -> Source:
 
         path = Path(args.input)
         open_file(path).close()
-        if session_source_for(path) is not None:
+        if session_source_for(path, replay=True) is not None:
             raise InputError(
                 f"{path}: a session read whole has no timeline: --replay needs a stream"
             )
