@@ -43,6 +43,8 @@ from streamview.core.dialects.claude_session_lines import (
 )
 from streamview.sources.session_source import Records
 
+HEAD_LIMIT = 1 << 20
+"""Bytes read of a line when only a file's first records are wanted."""
 COMPACTION_PREFIX = "agent-acompact"
 """Subagent-shaped files that are Claude Code's compaction requests, not subagents."""
 
@@ -88,11 +90,20 @@ def _read_lines(path: Path) -> list[bytes] | None:
     return lines
 
 
-def _is_claude_session(lines: list[bytes]) -> bool:
-    for line in lines[:8]:
-        record = _load(line) if line.strip() else None
-        if isinstance(record, dict):
-            return detect(record)
+def _is_claude_session(path: Path) -> bool:
+    """Whether the first record of ``path`` is a Claude Code session's (read alone: a
+    file of another agent is not read whole)."""
+    try:
+        with open(path, "rb") as handle:
+            for _ in range(8):
+                line = handle.readline(HEAD_LIMIT)
+                record = _load(line) if line.strip() else None
+                if isinstance(record, dict):
+                    return detect(record)
+                if not line:
+                    break
+    except OSError:
+        pass
     return False
 
 
@@ -232,8 +243,10 @@ def session_records(path: Path) -> Records | None:
     """A Claude Code session with its subagents' files and without the branches a
     ``/rewind`` left, as lines; ``None`` when that is the file as it is (no subagent
     file, no branch) or it is no Claude Code session."""
+    if not _is_claude_session(path):
+        return None
     lines = _read_lines(path)
-    if lines is None or not _is_claude_session(lines):
+    if lines is None:
         return None
     session = _Session(lines, [_load(line) if line.strip() else None for line in lines])
     _tree(session)

@@ -23,7 +23,7 @@ def session_source_for(
     """The source of a session file that is not read as the stream of lines it is, if
     ``path`` is one (a legacy Gemini CLI session, an opencode database, a Gemini CLI or
     Claude Code session read whole: what a ``/rewind`` left out, a Claude Code session's
-    subagents fed in); else ``None``.
+    subagents or a Codex rollout's spawned threads fed in); else ``None``.
 
     Args:
         path: The file named.
@@ -45,12 +45,13 @@ def session_source_for(
         return WholeSessionSource(path, lambda: gemini_jsonl_folded(path), follow)
     if replay:
         return None
-    from streamview.sources.claude_session_files import session_records
+    from streamview.sources import claude_session_files, codex_session_files
 
-    read = _unchanged(path, session_records)
-    if read() is None:  # a Claude Code session read as its file, or another's
-        return None
-    return WholeSessionSource(path, read, follow)
+    for records in (claude_session_files.session_records, codex_session_files.session_records):
+        read = _unchanged(path, records)
+        if read() is not None:  # else read as its file
+            return WholeSessionSource(path, read, follow)
+    return None
 
 
 def _unchanged(path: Path, read: Callable[[Path], Records | None]) -> Callable[[], Records | None]:
