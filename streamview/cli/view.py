@@ -206,7 +206,7 @@ def open_source(args: argparse.Namespace, recorder: Recorder | None) -> Source:
 
         path = Path(args.input)
         open_file(path).close()
-        if session_source_for(path) is not None:
+        if session_source_for(path, replay=True) is not None:
             raise InputError(
                 f"{path}: a session read whole has no timeline: --replay needs a stream"
             )
@@ -363,7 +363,7 @@ def run_export(source: Source, args: argparse.Namespace) -> int:
             return fail(f"cannot write {args.export_svg}: {error.strerror or error}")
         say(f"wrote {args.export_svg}")
     if getattr(args, "export_cast", None) is not None:
-        problem = export_cast(args, data, source.label, state)
+        problem = export_cast(args, data, source.label, state, whole=_read_whole(source))
         if problem is not None:
             return fail(problem)
     # Written, and the status says how the run ended, as --print and --json say it.
@@ -388,14 +388,24 @@ def _write_text(path: str, text: str) -> int | None:
     return None
 
 
-def export_cast(args: argparse.Namespace, data: bytes, label: str, state: Any) -> str | None:
-    """``--export-cast``: write the cast; why it could not be written, or ``None``."""
+def _read_whole(source: Source) -> bool:
+    """Whether ``source`` is a session read whole (its bytes are not the file's)."""
+    from streamview.sources.session_source import WholeSessionSource
+
+    return isinstance(source, WholeSessionSource)
+
+
+def export_cast(
+    args: argparse.Namespace, data: bytes, label: str, state: Any, whole: bool = False
+) -> str | None:
+    """``--export-cast``: write the cast; why it could not be written, or ``None``
+    (``whole``: the input is a session read whole, played from ``data``)."""
     from streamview.sources.base import FileSource, MemorySource
     from streamview.ui.cast.export import DEFAULT_SIZE, write_cast
 
     path = Path(args.export_cast)
     named = args.input not in (None, "-") and Path(args.input).is_file()
-    named = named and not getattr(args, "redact", False)
+    named = named and not getattr(args, "redact", False) and not whole
     # A file is read again by the playback (its lines found by offset); a pipe's bytes
     # are played from memory, and so are a redacted file's (the file holds the secrets).
     source = FileSource(Path(args.input)) if named else MemorySource(data, label)

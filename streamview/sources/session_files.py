@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from streamview.sources.base import InputError
 from streamview.sources.session_source import (
+    Records,
     WholeSessionSource,
     gemini_jsonl_folded,
     gemini_records,
@@ -15,20 +17,60 @@ from streamview.sources.session_source import (
 )
 
 
-def session_source_for(path: Path, follow: bool = False) -> WholeSessionSource | None:
-    """The source of a session file that is not a stream of lines, if ``path`` is one
-    (a legacy Gemini CLI session, an opencode database); else ``None``."""
+def session_source_for(
+    path: Path, follow: bool = False, replay: bool = False
+) -> WholeSessionSource | None:
+    """The source of a session file that is not read as the stream of lines it is, if
+    ``path`` is one (a legacy Gemini CLI session, an opencode database, a Gemini CLI or
+    Claude Code session read whole: what a ``/rewind`` left out, a Claude Code session's
+    subagents or a Codex rollout's spawned threads fed in); else ``None``.
+
+    Args:
+        path: The file named.
+        follow: It is followed (``--follow``): only what has no stream of lines at all is
+            read whole; a rewind is then said where it comes.
+        replay: It is replayed (``--replay``): a Claude Code session is then read as its
+            file, whose lines have the times a replay needs.
+    """
     if is_sqlite(path):
         from streamview.sources import opencode_db  # sqlite3, for a database only
 
         return opencode_db.source(path, follow)
-    if path.suffix == ".jsonl" and not follow and gemini_jsonl_folded(path) is not None:
-        # Messages taken back (a /rewind): read whole, what is left shown. Followed, the
-        # file is read as it grows and a rewind is said where it came.
-        return WholeSessionSource(path, lambda: gemini_jsonl_folded(path), follow)
     if path.suffix == ".json" and is_whole_gemini(path):
         return WholeSessionSource(path, lambda: gemini_records(path), follow)
+    if path.suffix != ".jsonl" or follow:
+        return None
+    if gemini_jsonl_folded(path) is not None:
+        # Messages taken back (a /rewind): read whole, what is left shown.
+        return WholeSessionSource(path, lambda: gemini_jsonl_folded(path), follow)
+    if replay:
+        return None
+    from streamview.sources import claude_session_files, codex_session_files
+
+    for records in (claude_session_files.session_records, codex_session_files.session_records):
+        read = _unchanged(path, records)
+        if read() is not None:  # else read as its file
+            return WholeSessionSource(path, read, follow)
     return None
+
+
+def _unchanged(path: Path, read: Callable[[Path], Records | None]) -> Callable[[], Records | None]:
+    """``read(path)``, read again only when the file changed (its size or time): the
+    viewer peeks at a source before it reads it, and a session may be hundreds of MB."""
+    memo: dict[tuple[int, int], Records | None] = {}
+
+    def reader() -> Records | None:
+        try:
+            status = os.stat(path)
+        except OSError:
+            return None
+        stamp = (status.st_size, status.st_mtime_ns)
+        if stamp not in memo:
+            memo.clear()
+            memo[stamp] = read(path)
+        return memo[stamp]
+
+    return reader
 
 
 def opencode_session_named(name: str | None, follow: bool = False) -> WholeSessionSource | None:

@@ -66,6 +66,7 @@ def test_help_and_the_package_name_every_agent_streamview_reads() -> None:
     from streamview.core import dialects
 
     every = dialects.every_dialect()
+    assert len(every) == len(dialects.REGISTRY)
     headless = [d.label for d in every if d.name not in dialects.SESSION_FILES]
     assert len(headless) > 4
     description = streamview("--help").stdout.split("\noptions:")[0]

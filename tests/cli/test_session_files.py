@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from .helpers import REPO_ROOT, run
 
 SESSIONS = REPO_ROOT / "tests" / "fixtures" / "sessions"
@@ -39,3 +41,55 @@ def test_the_front_ends_read_session_files_without_agent(tmp_path: Path) -> None
     assert exported.returncode == 0
     markdown = out.read_text()
     assert "Claude Code (session)" in markdown and "create the beads" in markdown
+
+
+def test_a_claude_session_with_its_subagents_file_through_every_front_end(
+    tmp_path: Path,
+) -> None:
+    """The session read with its ``subagents/agent-*.jsonl``: ``--json`` counts the
+    subagent's twelve calls (its file's, not the session's partial mirror of them),
+    ``--print`` indents them under the Task call, and the cast plays that account."""
+    path = SESSIONS / "claude" / "ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl"
+    plain = tmp_path / path.name  # the same session without its folder beside it
+    plain.write_bytes(path.read_bytes())
+    summaries = [json.loads(run("--json", str(p)).stdout)["sessions"][0] for p in (path, plain)]
+    ids = [[c["call_id"] for c in s["tool_calls"]] for s in summaries]
+    agent = path.with_suffix("") / "subagents" / "agent-aac57f5.jsonl"
+    made = {call for call in ids[0] if call.encode() in agent.read_bytes()}
+    assert len(made) == 12 and sorted(ids[0]) == sorted(ids[1])  # each once, none lost
+    usage = [s["outcome"]["usage"]["output_tokens"] for s in summaries]
+    assert usage[0] > usage[1]  # the subagent's thinking and last answer, counted
+    printed = run("--print", str(path)).stdout.decode()
+    task = printed.index("Search hex.pm")
+    assert printed[task:].split("\n", 2)[1].startswith("   ")  # its first call, nested
+    exported = run("--export-markdown", "-", str(path)).stdout.decode()
+    nested = [c["target"] for c in summaries[0]["tool_calls"] if c["call_id"] in made]
+    assert all(target in exported for target in nested if target)
+
+
+def test_the_cast_of_a_session_read_whole_plays_what_was_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--export-cast`` plays a file by reading it again, unless it is a session read
+    whole: its bytes (subagents fed in, a branch left out) are not the file's."""
+    import argparse
+    from types import SimpleNamespace
+
+    from streamview.cli import view
+    from streamview.ui.cast import export
+
+    played: list[object] = []
+
+    def write_cast(path: Path, source: object, **_: object) -> SimpleNamespace:
+        played.append(source)
+        return SimpleNamespace(frames=1, duration=1.0, size=1)
+
+    monkeypatch.setattr(export, "write_cast", write_cast)
+    path = SESSIONS / "claude" / "ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl"
+    args = argparse.Namespace(
+        export_cast=str(tmp_path / "x.cast"), input=str(path), size=None, speed=None,
+        idle_limit=None, theme=None, agent=None, redact=False,
+    )  # fmt: skip
+    for whole in (True, False):
+        assert view.export_cast(args, b"{}\n", "label", None, whole=whole) is None
+    assert [type(s).__name__ for s in played] == ["MemorySource", "FileSource"]

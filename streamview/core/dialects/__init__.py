@@ -34,39 +34,36 @@ REGISTRY: tuple[tuple[str, str], ...] = (
     ("cline", "cline"),
     ("kimi", "kimi"),
     ("pi", "pi"),
+    ("gemini-session", "gemini_session"),
+    ("opencode-session", "opencode_session"),
+    ("cursor-transcript", "cursor_transcript"),
 )
 """Every dialect: its name, and where it is (``module`` or ``module:ATTRIBUTE``), in the
 order detection asks them: Amp, Qwen Code and Droid print Claude Code's ``system/init``
-and are asked before it. Session files (``claude-session``, ``codex-session``) are asked
-before the headless dialects whose records theirs resemble.
+and are asked before it. The agents' interactive session files (:data:`SESSION_FILES`)
+are dialects like any other (recognised without ``--agent``, which takes them too, and
+read by ``--print``, ``--json``, ``--events`` and the exports): Claude Code's and
+Codex's are asked before the headless dialects whose records theirs resemble, Gemini
+CLI's, opencode's and Cursor's last (theirs resemble nobody's, and a headless stream
+must never be taken for one).
 
 A dialect's module is imported when it is first asked for: a Cursor file opens without
 the thirteen others (issue 21.12). ``tests/core/dialects/test_registry.py`` checks that
 every name here is its dialect's own."""
 
-SESSIONS: tuple[tuple[str, str], ...] = (
-    ("gemini-session", "gemini_session"),
-    ("opencode-session", "opencode_session"),
-    ("cursor-transcript", "cursor_transcript"),
-)
-"""The formats of agents' interactive session files (issue 27), listed as
-:data:`REGISTRY` lists the headless streams and asked after them. They are recognised
-and named as any dialect, but are not agents of their own: :func:`every_dialect` (each
-agent's showcase, terminal and bench cases) and ``--agent`` list the headless streams."""
-
-_EVERY = REGISTRY + SESSIONS
-
 SESSION_FILES: tuple[str, ...] = (
     "claude-session",
     "codex-session",
-    *(name for name, _ in SESSIONS),
+    "gemini-session",
+    "opencode-session",
+    "cursor-transcript",
 )
-"""The dialects of the files agents keep of their interactive sessions (issue 27), not of
-a headless stream. Claude Code's and Codex's are in :data:`REGISTRY` (``--agent`` takes
-them), the three others in :data:`SESSIONS` (recognised only): two engineers wrote them
-at once, and one list is left to do. The guards that want a showcase snapshot, a piped
-tmux run and a bench generator of every headless dialect leave them out; their own
-tests are ``tests/core/dialects/test_*_session*.py`` and ``tests/cli/test_session_*.py``."""
+"""The dialects of the files agents keep of their interactive sessions (issue 27), not
+of a headless stream. They are in :data:`REGISTRY` as every dialect is; this list is for
+what only a headless stream has: the agents named in ``--help`` (a session file is no
+agent of its own), and the guards that want a showcase snapshot, a piped tmux run and a
+bench generator per headless agent. A session format's own tests are
+``tests/core/dialects/test_*_session*.py`` and ``tests/cli/test_session_*.py``."""
 
 _loaded: dict[str, Dialect] = {cursor.NAME: cursor.DIALECT}
 
@@ -109,7 +106,7 @@ def names() -> list[str]:
 
 def by_name(name: str | None) -> Dialect | None:
     """The dialect called ``name``; ``None`` for ``auto``, ``None`` or a name nobody has."""
-    for listed, where in _EVERY:
+    for listed, where in REGISTRY:
         if listed == name:
             return _dialect(listed, where)
     return None
@@ -123,7 +120,7 @@ def label_of(name: str | None) -> str | None:
 
 def recognise(record: JSONObject) -> Dialect | None:
     """The dialect one record unmistakably belongs to, if any. Never raises."""
-    for name, where in _EVERY:
+    for name, where in REGISTRY:
         dialect = _dialect(name, where)
         try:
             if dialect.detect(record):
@@ -181,7 +178,6 @@ __all__ = [
     "DETECT_WINDOW",
     "DIALECTS",
     "REGISTRY",
-    "SESSIONS",
     "SESSION_FILES",
     "CallReparser",
     "Dialect",

@@ -38,10 +38,21 @@ so a session file's account is the one the headless stream of the same run gives
 
 from __future__ import annotations
 
-from typing import Any
-
 from streamview.core.dialects.base import Dialect
 from streamview.core.dialects.claude import ClaudeTranslator
+from streamview.core.dialects.claude_session_lines import (
+    ABOUT,
+    BRANCH,
+    CHAIN,
+    NOT_WORDS,
+    PARENT_KEY,
+    TASK_TOOLS,
+    USAGE_KEYS,
+    detect,
+    first_line,
+    is_branch,
+    text_of,
+)
 from streamview.core.events import (
     AgentNotice,
     AnyEvent,
@@ -58,50 +69,8 @@ from streamview.core.fields import as_int, as_str, iso_ms
 
 NAME = "claude-session"
 NO_FINAL = "a Claude Code session file has no final record"
-_CHAIN = frozenset({"user", "assistant", "system", "progress", "attachment"})
-_ABOUT = frozenset(
-    {
-        "summary",
-        "custom-title",
-        "ai-title",
-        "file-history-snapshot",
-        "queue-operation",
-        "last-prompt",
-        "permission-mode",
-        "attachment",
-    }
-)
-"""Record types about the session, not the conversation: event-log notices."""
-_NOT_WORDS = ("<command-name>", "<local-command-", "<command-message>", "<bash-")
-_USAGE_KEYS = (
-    "input_tokens",
-    "output_tokens",
-    "cache_creation_input_tokens",
-    "cache_read_input_tokens",
-)
-
-
-def _first_line(text: str, limit: int = 120) -> str:
-    line = text.strip().splitlines()[0] if text.strip() else ""
-    return line if len(line) <= limit else line[: limit - 1] + "…"
-
-
-def _text_of(content: Any) -> str | None:
-    """A user message's own words: its string, or its ``text`` blocks joined; ``None``
-    when it holds tool results."""
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return None
-    texts: list[str] = []
-    for block in content:
-        if not isinstance(block, dict):
-            continue
-        if block.get("type") == "tool_result":
-            return None
-        if block.get("type") == "text" and isinstance(block.get("text"), str):
-            texts.append(block["text"])
-    return "\n".join(texts) if texts else None
+_CHAIN, _ABOUT, _NOT_WORDS, _USAGE_KEYS = CHAIN, ABOUT, NOT_WORDS, USAGE_KEYS
+_first_line, _text_of = first_line, text_of
 
 
 class ClaudeSessionTranslator:
@@ -138,6 +107,9 @@ class ClaudeSessionTranslator:
                 self._started = True
                 self._sidechain_file = record.get("isSidechain") is True
                 events.append(self._session(record, line, sid, ts, recv_ms))
+            parent = record.get(PARENT_KEY)
+            if isinstance(parent, str):  # a subagent's own file, fed in by the source
+                return events + self._nested(record, parent, line, sid, ts, recv_ms)
             if record.get("isSidechain") is True and not self._sidechain_file:
                 return events + self._sidechain(record, line, sid, ts, recv_ms)
             events.extend(self._chain(record, line, sid, ts, recv_ms))
@@ -151,6 +123,8 @@ class ClaudeSessionTranslator:
             events.extend(self._progress(record, line, sid, ts, recv_ms))
         elif kind in _ABOUT:
             events.append(self._about(record, str(kind), line, sid, ts, recv_ms))
+        elif kind == BRANCH:
+            events.append(self._left_out(record, line, sid, ts, recv_ms))
         if not events or all(isinstance(e, SessionStarted) for e in events):
             name = kind if isinstance(kind, str) else "?"
             subtype = as_str(record.get("subtype"))
@@ -165,16 +139,35 @@ class ClaudeSessionTranslator:
         """A subagent's line written in the main file (``isSidechain``, older releases):
         nested under the newest ``Task``/``Agent`` call still open, as a headless
         stream's ``parent_tool_use_id`` record; a notice when none is open."""
+        tasks = [i for i, (name, _) in self._inner._calls.items() if name in TASK_TOOLS]
+        if not tasks:
+            kind = str(record.get("type"))
+            return [self._notice(line, sid, ts, recv, "task", "sidechain", kind, True)]
+        return self._nested(record, tasks[-1], line, sid, ts, recv)
+
+    def _nested(
+        self,
+        record: JSONObject,
+        parent: str,
+        line: int,
+        sid: str | None,
+        ts: int | None,
+        recv: int | None,
+    ) -> list[AnyEvent]:
+        """A subagent's line, under the ``Task``/``Agent`` call ``parent`` it works for:
+        read as a headless stream's ``parent_tool_use_id`` record, so its calls nest
+        under that call and its words are the call's, not the person's or the answer.
+        Its own tree (``parentUuid``) is its own: it neither moves the session's tip nor
+        starts a branch."""
         kind = record.get("type")
-        tasks = [i for i, (name, _) in self._inner._calls.items() if name in ("Task", "Agent")]
-        if kind not in ("user", "assistant") or not tasks:
-            return [self._notice(line, sid, ts, recv, "task", "sidechain", str(kind), True)]
         if kind == "assistant":
-            return self._assistant(record, record, tasks[-1], line, sid, ts, recv)
+            return self._assistant(record, record, parent, line, sid, ts, recv)
+        if kind != "user":
+            return [self._notice(line, sid, ts, recv, "task", "sidechain", str(kind), True)]
         adapted = {
             "type": "user",
             "message": record.get("message"),
-            "parent_tool_use_id": tasks[-1],
+            PARENT_KEY: parent,
             "tool_use_result": record.get("toolUseResult"),
             "timestamp": record.get("timestamp"),
         }
@@ -216,17 +209,7 @@ class ClaudeSessionTranslator:
         newest line starts another branch (a rewind), which is said."""
         uuid, parent = record["uuid"], as_str(record.get("parentUuid"))
         events: list[AnyEvent] = []
-        message = record.get("message")
-        words = _text_of(message.get("content")) if isinstance(message, dict) else None
-        if (
-            record.get("type") == "user"
-            and words is not None
-            and not record.get("isMeta")
-            and parent is not None
-            and self._tip is not None
-            and parent != self._tip
-            and parent in self._lines
-        ):
+        if parent is not None and is_branch(record, self._tip, self._lines):
             self._branches += 1
             back = self._lines[parent]
             events.append(
@@ -405,6 +388,21 @@ class ClaudeSessionTranslator:
         text = f"{what}: {hook}" if hook else what
         return [self._notice(line, sid, ts, recv, "status", what, text, chatter=True)]
 
+    def _left_out(
+        self, record: JSONObject, line: int, sid: str | None, ts: int | None, recv: int | None
+    ) -> ConnectionNotice:
+        """Where the source left out another branch (a ``/rewind``): said where it was,
+        in the file's own line numbers."""
+        back, first, last = (as_int(record.get(k)) for k in ("from", "first", "last"))
+        where = f"lines {first}-{last}" if first != last else f"line {first}"
+        return ConnectionNotice(
+            line, sid, ts, recv, type="session", subtype="rewound",
+            detail=(
+                f"the conversation goes on from line {back} of the file; {where} are "
+                "another branch, not shown"
+            ),
+        )  # fmt: skip
+
     def _about(
         self,
         record: JSONObject,
@@ -471,21 +469,6 @@ class ClaudeSessionTranslator:
             usage=dict(self._usage) if self._usage else None,
             message=interrupted,
         )
-
-
-def detect(record: JSONObject) -> bool:
-    """A line only a session file holds: a conversation line with ``uuid`` and
-    ``sessionId`` (the headless stream says ``session_id``), or a session record
-    (``file-history-snapshot``, ``queue-operation``, ``summary``...)."""
-    kind = record.get("type")
-    if kind in _ABOUT and "payload" not in record:
-        return kind != "summary" or "leafUuid" in record
-    return (
-        kind in _CHAIN
-        and isinstance(record.get("uuid"), str)
-        and isinstance(record.get("sessionId"), str)
-        and "parentUuid" in record
-    )
 
 
 DIALECT = Dialect(

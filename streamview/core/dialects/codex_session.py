@@ -20,7 +20,9 @@ checked against a real rollout of Codex 0.128 and the shapes in
   running usage, ``task_complete`` (or ``turn_complete``) a turn's end (the run's
   outcome so far, with that usage), ``turn_aborted`` an interrupted turn,
   ``thread_rolled_back`` a rewind (``session/rewound``); spawned threads
-  (``collab_agent_spawn_end``) are notices.
+  (``collab_agent_spawn_end``) are notices, the ``spawn_agent`` call a ``task``.
+- A spawned thread's own rollout, fed in by the source with the spawn call's id under
+  ``parent_tool_use_id`` (:mod:`.codex_session_threads`): nested under that call.
 - ``compacted``: a compaction, shown in the transcript where it happened.
 
 Anything else is an unknown record: counted in the event log, never painted.
@@ -35,7 +37,9 @@ import orjson
 
 import streamview.core.dialects.codex_tools as tools
 from streamview.core.dialects.base import Dialect
+from streamview.core.dialects.claude_session_lines import PARENT_KEY
 from streamview.core.dialects.codex import usage_of
+from streamview.core.dialects.codex_session_threads import nested_events
 from streamview.core.events import (
     AgentNotice,
     AnyEvent,
@@ -113,9 +117,17 @@ class CodexSessionTranslator:
         """Text said since the last prompt (answer and reasoning): said once."""
         self._usage: JSONObject | None = None
         self._turns = 0
+        self._spawned: dict[str, CodexSessionTranslator] = {}
+        """Each spawn call's child thread, read by a translator of its own."""
 
     def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
         """The events one rollout line stands for (see ``Translator``)."""
+        call = record.get(PARENT_KEY)
+        if isinstance(call, str):  # a spawned thread's line, fed in by the source
+            child = self._spawned.setdefault(call, CodexSessionTranslator())
+            own = {key: value for key, value in record.items() if key != PARENT_KEY}
+            nested = nested_events(child.translate(own, line, recv_ms), call, self._thread)
+            return nested or [ThinkingCompleted(line, self._thread, None, recv_ms)]
         kind = record.get("type")
         payload = record.get("payload")
         stamp = record.get("timestamp")
@@ -231,6 +243,9 @@ class CodexSessionTranslator:
                     payload={"action": action} if isinstance(action, dict) else {},
                 )
             ]  # fmt: skip
+        if kind == "agent_message":  # between threads: the task a parent gave a child
+            who, to = as_str(p.get("author")) or "?", as_str(p.get("recipient")) or "?"
+            return [self._note(line, ts, recv, "task", kind, f"message from {who} to {to}", True)]
         if kind == "ghost_snapshot":
             return [self._note(line, ts, recv, "session", "snapshot", "undo snapshot", True)]
         return []
@@ -287,6 +302,9 @@ class CodexSessionTranslator:
                 for step in plan if isinstance(step, dict)
             ] if isinstance(plan, list) else []  # fmt: skip
             return "updateTodos", tools.args_of("todo_list", {"items": items})
+        if name == "spawn_agent" and isinstance(decoded, dict):  # a thread of its own
+            task = decoded.get("task_name") or decoded.get("agent_type")
+            return "task", {"name": task, "prompt": decoded.get("message")}
         if isinstance(decoded, dict):
             return name, decoded
         return name, {"input": raw} if raw is not None else {}

@@ -84,13 +84,17 @@ def test_records_of_odd_shapes_become_events_never_a_crash(name: str) -> None:
     assert state.counts.total == len(ODD)
 
 
-def test_session_formats_are_named_as_their_modules_name_them_and_are_no_agents() -> None:
-    """``SESSIONS`` names each format as its module does (the registry imports it by
-    that name); ``--agent`` and the agents' lists stay the headless streams."""
+def test_every_session_format_is_in_the_one_registry() -> None:
+    """Every session format is a dialect of :data:`REGISTRY` like the headless streams:
+    named as its module names it, taken by ``--agent``, asked by detection; only the
+    agents named in ``--help`` leave them out (a session file is no agent of its own)."""
+    from streamview.cli.parsers import agents_named
     from streamview.core import dialects
 
-    for name, _ in dialects.SESSIONS:
+    listed = [name for name, _ in dialects.REGISTRY]
+    for name in dialects.SESSION_FILES:
         found = by_name(name)
         assert found is not None and found.name == name
-        assert name not in dialects.names()
-    assert not {d.name for d in dialects.every_dialect()} & {n for n, _ in dialects.SESSIONS}
+        assert name in listed and name in dialects.names()
+    assert {d.name for d in dialects.every_dialect()} >= set(dialects.SESSION_FILES)
+    assert "(session)" not in agents_named() and "Kimi CLI" in agents_named()

@@ -1,0 +1,66 @@
+"""A spawned Codex thread's rollout read inside its parent's: what it did, nested under
+the ``spawn_agent`` call that started it.
+
+The source (:mod:`streamview.sources.codex_session_files`) hands each line of a child's
+rollout on with the spawn call's id under ``parent_tool_use_id``. The child is read by
+a translator of its own (it has its own calls, its own turns and its own running usage),
+and its events are made the parent's as a headless stream's subagent is: its calls carry
+the spawn call as their ``parent_call_id``, its words are reasoning shown under the call
+(not the person's prompt, not the session's answer), and its session, turns and usage
+stay its own (the parent's ``token_count`` is the parent thread's).
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from streamview.core.events import (
+    AgentNotice,
+    AnyEvent,
+    AssistantMessage,
+    PromptSubmitted,
+    RunResult,
+    SessionStarted,
+    ThinkingCompleted,
+    ThinkingDelta,
+    ToolCallEvent,
+)
+
+
+def nested_events(events: list[AnyEvent], call: str, thread: str | None) -> list[AnyEvent]:
+    """A child thread's ``events`` as its parent thread's, under the spawn ``call``.
+
+    Args:
+        events: What the child's own translator made of one of its lines.
+        call: The spawn call it works for.
+        thread: The parent thread's id (the session the events belong to).
+    """
+    out: list[AnyEvent] = []
+    for event in events:
+        if isinstance(event, SessionStarted):
+            if not event.inferred:
+                out.append(
+                    AgentNotice(
+                        event.line, thread, event.timestamp_ms, event.recv_ms,
+                        type="session_meta", subtype="subagent", topic="task",
+                        text=f"subagent thread {event.session_id or '?'} started for {call}",
+                        chatter=True,
+                    )
+                )  # fmt: skip
+            continue
+        if isinstance(event, RunResult | PromptSubmitted):
+            continue  # the child's turn and prompt: the spawn call holds them
+        if isinstance(event, AssistantMessage):
+            stamp = (event.line, thread, event.timestamp_ms, event.recv_ms)
+            out.append(ThinkingDelta(*stamp, text=event.text))
+            out.append(ThinkingCompleted(*stamp))
+            continue
+        if isinstance(event, ToolCallEvent):
+            out.append(
+                msgspec.structs.replace(
+                    event, session_id=thread, parent_call_id=event.parent_call_id or call
+                )
+            )
+            continue
+        out.append(msgspec.structs.replace(event, session_id=thread))
+    return out
