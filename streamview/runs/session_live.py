@@ -122,14 +122,14 @@ class LiveState:
         return self.phase
 
     def text(self, now: float) -> str:
-        """One short phrase: ``thinking 4s``, ``Bash: npm test 12s``, ``waiting for
-        you: AskUserQuestion``, ``idle 45s``, ``✓ finished``, ``✗ interrupted``; empty
+        """One short phrase: ``thinking 4s``, ``shell: npm test 12s``, ``needs you:
+        AskUserQuestion``, ``idle 45s``, ``✓ finished``, ``✗ interrupted``; empty
         when nothing is known yet."""
         phase = self.phase_at(now)
         if phase == WAITING:
             asking = next((call for call in reversed(self.calls) if call.asks), None)
             what = asking.name if asking is not None else "an approval"
-            return f"waiting for you: {what}"
+            return f"needs you: {what}"
         if phase == TOOL:
             call = self.calls[-1]
             target = f": {call.target}" if call.target else ""
@@ -350,6 +350,11 @@ class LiveTracker:
         """The run's state, if it is followed."""
         followed = self._runs.get(path)
         return followed.state if followed is not None else None
+
+    def offset(self, path: Path) -> int | None:
+        """Bytes of the run's file read so far (its whole lines), if it is followed."""
+        followed = self._runs.get(path)
+        return followed.offset if followed is not None else None
 
     def __len__(self) -> int:
         return len(self._runs)

@@ -4,7 +4,9 @@ have them), to append to a file the way the agent would."""
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -65,11 +67,13 @@ def codex(kind: str, payload: dict[str, Any], when: float) -> dict[str, Any]:
     return {"timestamp": stamp(when), "type": kind, "payload": payload}
 
 
-def codex_start(when: float) -> list[dict[str, Any]]:
+def codex_start(when: float, prompt: str = "add a metrics endpoint") -> list[dict[str, Any]]:
     """A Codex session's first lines: its meta and the person's prompt."""
     return [
-        codex("session_meta", {"id": "019b", "cwd": "/srv/api", "originator": "codex-tui"}, when),
-        codex("event_msg", {"type": "user_message", "message": "add a health endpoint"}, when),
+        codex(
+            "session_meta", {"id": "02c4", "cwd": "/srv/metrics", "originator": "codex-tui"}, when
+        ),
+        codex("event_msg", {"type": "user_message", "message": prompt}, when),
     ]
 
 
@@ -128,3 +132,89 @@ def gemini_reply(text: str, when: float) -> dict[str, Any]:
         "content": text,
         "tokens": tokens,
     }
+
+
+class ThreeRuns:
+    """A Claude, a Codex and a Gemini session going on at once under ``root``, in each
+    agent's place (:meth:`env` points the agents there), plus an old Claude session
+    that is not live; each step appends to the three files at once."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.claude = Claude(cwd=f"{root}/home/work/till")
+        projects = root / "claude-config" / "projects" / "-home-me-work-till"
+        self.files = {
+            "claude": projects / "7f3a.jsonl",
+            "codex": root
+            / "codex-home"
+            / "sessions"
+            / "2027"
+            / "01"
+            / "15"
+            / "rollout-2027-01-16T09-00-00-02c4.jsonl",
+            "gemini": root
+            / "home"
+            / ".gemini"
+            / "tmp"
+            / "cd34"
+            / "chats"
+            / "session-2027-01-16T09-00-9a1c.jsonl",
+        }
+        self.old = projects / "9e1d.jsonl"
+        self._call: dict[str, Any] = {}
+
+    def env(self) -> dict[str, str]:
+        """The environment that points the agents at these files."""
+        return {
+            "HOME": str(self.root / "home"),
+            "CLAUDE_CONFIG_DIR": str(self.root / "claude-config"),
+            "CODEX_HOME": str(self.root / "codex-home"),
+        }
+
+    def _append(self, records: dict[str, list[dict[str, Any]]]) -> None:
+        for agent, written in records.items():
+            with self.files[agent].open("ab") as file:
+                file.write(lines(*written))
+
+    def start(self, now: float) -> None:
+        """Each run's first lines: the person's prompt (and the old run, long over)."""
+        for path in (*self.files.values(), self.old):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(b"")
+        old = Claude()
+        self.old.write_bytes(lines(old.prompt("rename the blog", now - 7200), old.turn_end(now)))
+        os.utime(self.old, (now - 7200, now - 7200))
+        self._append(
+            {
+                "claude": [self.claude.prompt("the till rounds wrong", now)],
+                "codex": codex_start(now),
+                "gemini": [gemini_header(now), gemini_prompt("explain the deploy", now)],
+            }
+        )
+
+    def work(self, now: float) -> None:
+        """Each run starts a call: Claude ``npm test``, Codex ``pytest -q``, Gemini a glob."""
+        self._call = self.claude.call("Bash", {"command": "npm test"}, now)
+        self._append(
+            {
+                "claude": [self._call],
+                "codex": [codex_call("call_1", ["pytest", "-q"], now)],
+                "gemini": [gemini_call("executing", now)],
+            }
+        )
+
+    def need_you(self, now: float) -> None:
+        """Claude asks the person a question; Codex and Gemini finish their turns."""
+        ask = self.claude.call("AskUserQuestion", {"questions": [{"question": "Which?"}]}, now)
+        self._append(
+            {
+                "claude": [self.claude.result(self._call, now), ask],
+                "codex": [codex_output("call_1", now), codex_done(now)],
+                "gemini": [gemini_call("success", now), gemini_reply("three targets", now)],
+            }
+        )
+
+    def chatter(self, now: float) -> None:
+        """Lines that change no run's phase (Codex's token count, Gemini's ``$set``)."""
+        count = {"type": "token_count", "info": {"total_token_usage": {"total_tokens": 99}}}
+        self._append({"codex": [codex("event_msg", count, now)], "gemini": [{"$set": {}}]})

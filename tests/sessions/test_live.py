@@ -73,7 +73,7 @@ def test_claude_runs_a_tool_asks_the_person_and_finishes(tmp_path: Path) -> None
         ("thinking", []),
         ("shell: npm test", []),
         ("thinking", []),
-        ("waiting for you: AskUserQuestion", ["waiting"]),
+        ("needs you: AskUserQuestion", ["waiting"]),
         ("thinking", []),
         ("✓ finished", ["done"]),
     ]

@@ -27,6 +27,7 @@ from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Footer, Input
+from textual.widgets.data_table import ColumnKey
 
 from streamview.config.settings import Settings
 from streamview.core.sanitize import one_line
@@ -47,7 +48,11 @@ MARK_COLUMN = 0
 ACTIVITY_COLUMN = 3
 """Where a live run says what it is doing now (else when it last changed)."""
 ACTIVITY_WIDTH = 30
-"""Cells of the activity column while a live run is shown (a longer state is cut)."""
+"""Cells of the activity column at most (a longer state is cut)."""
+ACTIVITY_SLACK = 4
+"""Cells the activity column keeps beyond its widest state while a live run is shown
+(a duration grows, another state is longer): the table is measured again at the next
+reload, so a narrow terminal keeps room for the titles."""
 LIVE_POLL_SECONDS = 0.5
 """How often the live runs' files are read for what they grew by."""
 PROJECT_WIDTH = 28
@@ -133,7 +138,9 @@ def mark_cell(entry: RunEntry, attention: bool) -> Text:
     return Text(ATTENTION_MARK, style="bold") if attention else Text(LIVE_MARK)
 
 
-def cells(entry: RunEntry, state: LiveState | None = None, now: float = 0.0) -> list[Text]:
+def cells(
+    entry: RunEntry, state: LiveState | None = None, now: float = 0.0, attention: bool = False
+) -> list[Text]:
     """A run's row, the title last (a narrow terminal cuts it, not the numbers); every
     string from a file is cleaned and never read as markup."""
     project = entry.project or DASH
@@ -150,7 +157,7 @@ def cells(entry: RunEntry, state: LiveState | None = None, now: float = 0.0) -> 
         entry.title or DASH,
     ]
     row = [Text(one_line(value, 120), no_wrap=True) for value in values]
-    row[MARK_COLUMN] = mark_cell(entry, False)
+    row[MARK_COLUMN] = mark_cell(entry, attention)
     row[ACTIVITY_COLUMN] = activity_cell(entry, state, now)
     return row
 
@@ -224,7 +231,8 @@ class SessionsApp(App[RunEntry | None]):
                 raise InputError(f"unknown theme {theme!r} (known: {known})")
             self.theme = theme
         settings, _ = Settings.load()
-        self._bell = settings.sessions_bell if bell is None else bell
+        self.bell_on = settings.sessions_bell if bell is None else bell
+        """A run that finishes or waits rings the bell."""
         if theme is None and settings.theme in self.available_themes:
             self.theme = settings.theme or self.theme  # the viewer's, so the two look alike
 
@@ -293,15 +301,18 @@ class SessionsApp(App[RunEntry | None]):
             if matches(entry, self.place.filter) and (entry.live or not self.place.live_only)
         ]
         now = time.time()
-        rows = [cells(entry, self.tracker.state(entry.path), now) for entry in self.shown]
+        rows = [
+            cells(entry, self.tracker.state(entry.path), now, entry.path in self.attention)
+            for entry in self.shown
+        ]
         # Widths set here: measured on idle, a list opened again after the viewer kept
         # its columns as wide as their labels (seen in tmux).
         table.clear(columns=True)
         any_live = any(entry.live for entry in self.shown)
         for column, label in enumerate(COLUMNS):
             width = max([len(label), *(row[column].cell_len for row in rows)])
-            if column == ACTIVITY_COLUMN and any_live:
-                width = ACTIVITY_WIDTH  # room for what a live run says as it changes
+            if column == ACTIVITY_COLUMN and any_live:  # room for a state as it changes
+                width = min(ACTIVITY_WIDTH, width + ACTIVITY_SLACK)
             table.add_column(label, width=width, key=str(column))
         row = 0
         for index, (entry, row_cells) in enumerate(zip(self.shown, rows, strict=True)):
@@ -339,27 +350,33 @@ class SessionsApp(App[RunEntry | None]):
         now = time.time()
         for change in changes:
             self.attention.add(change.path)
-        if changes and self._bell:
+        if changes and self.bell_on:
             self.rang += 1
             self.bell()  # once per poll, however many runs changed at once
+        widest = 0
         for entry in self.shown:
             if not entry.live:
                 continue
             state = self.tracker.state(entry.path)
             if state is not None and state.phase_at(now) not in ATTENTION:
                 self.attention.discard(entry.path)  # at work again
-            self._paint(entry, now)
+            widest = max(widest, self._paint(entry, now))
+        column = self.table.columns.get(ColumnKey(str(ACTIVITY_COLUMN)))
+        if column is not None and column.width < min(widest, ACTIVITY_WIDTH):
+            self._fill()  # a longer state than the column has room for: measured again
 
-    def _paint(self, entry: RunEntry, now: float) -> None:
-        """Repaint a live run's mark and activity cells."""
+    def _paint(self, entry: RunEntry, now: float) -> int:
+        """Repaint a live run's mark and activity cells; the activity's width."""
         key = str(entry.path)
         table = self.table
         if key not in table.rows:
-            return
+            return 0
         state = self.tracker.state(entry.path)
         attention = entry.path in self.attention
+        activity = activity_cell(entry, state, now)
         table.update_cell(key, str(MARK_COLUMN), mark_cell(entry, attention))
-        table.update_cell(key, str(ACTIVITY_COLUMN), activity_cell(entry, state, now))
+        table.update_cell(key, str(ACTIVITY_COLUMN), activity)
+        return activity.cell_len
 
     def on_input_changed(self, event: Input.Changed) -> None:
         """Typing filters the list (the run under the cursor stays chosen if shown)."""
