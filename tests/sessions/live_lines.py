@@ -181,7 +181,7 @@ class ThreeRuns:
         for path in (*self.files.values(), self.old):
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(b"")
-        old = Claude()
+        old = Claude(cwd=f"{self.root}/home/blog")
         self.old.write_bytes(lines(old.prompt("rename the blog", now - 7200), old.turn_end(now)))
         os.utime(self.old, (now - 7200, now - 7200))
         self._append(
