@@ -158,12 +158,14 @@ def browse(load: Callable[[], list[RunEntry]], theme: str | None = None) -> int:
     back to the list where it was left (q in the viewer quits, with its status)."""
     from functools import partial
 
+    from streamview.runs.session_live import LiveTracker
     from streamview.ui.sessions.list_app import SessionsApp
 
     place = None
     note = None
+    tracker = LiveTracker()  # kept across the lists: a run's past is not news again
     while True:
-        app = SessionsApp(load, place=place, theme=theme, note=note)
+        app = SessionsApp(load, place=place, theme=theme, note=note, tracker=tracker)
         chosen = app.run()
         if chosen is None:
             return EXIT_SUCCESS

@@ -85,6 +85,8 @@ class Settings:
     """The file the filter was set on: it is shown filtered again, no other run is."""
     max_viewers: int = 4
     """Browser tabs ``--serve`` gives a viewer at once (``--max-viewers`` wins)."""
+    sessions_bell: bool = True
+    """``streamview sessions`` rings the bell when a live run finishes or waits for you."""
 
     @classmethod
     def load(cls, path: Path | None = None) -> tuple[Settings, str | None]:

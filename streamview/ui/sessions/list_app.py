@@ -4,13 +4,22 @@ The runs come from an injected loader (``streamview sessions`` passes discovery;
 pass a list), read in a thread so a large home does not hold up the first screen.
 Enter ends the app with the chosen run; the caller opens it and starts a new list with
 :attr:`SessionsApp.place`, so the list comes back filtered and on the same run.
+
+Live runs say what they are doing now in the activity column (thinking, a tool on its
+target and for how long, waiting for the person, idle, finished), from a
+:class:`~streamview.runs.session_live.LiveTracker` polled every
+:data:`LIVE_POLL_SECONDS`: only those rows are repainted. A run that finishes or starts
+waiting for the person is marked (:data:`ATTENTION_MARK`, until the cursor is on it)
+and rings the terminal bell once (``sessions_bell = false`` in the settings: none).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
+from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -18,10 +27,12 @@ from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Footer, Input
+from textual.widgets.data_table import ColumnKey
 
 from streamview.config.settings import Settings
 from streamview.core.sanitize import one_line
 from streamview.runs.session_discovery import RunEntry
+from streamview.runs.session_live import ATTENTION, TOOL, WAITING, Change, LiveState, LiveTracker
 from streamview.sources.base import InputError
 from streamview.ui.text.safe_text import phrase, toast
 
@@ -29,7 +40,21 @@ DASH = "-"
 """What an unknown value is shown as."""
 LIVE_MARK = "●"
 """The mark of a live run."""
-COLUMNS = ("", "agent", "project", "last activity", "calls", "tokens", "size", "title")
+ATTENTION_MARK = "◆"
+"""The mark of a live run that finished or waits for the person since it was last
+looked at (the cursor on its row clears it)."""
+COLUMNS = ("", "agent", "project", "activity", "calls", "tokens", "size", "title")
+MARK_COLUMN = 0
+ACTIVITY_COLUMN = 3
+"""Where a live run says what it is doing now (else when it last changed)."""
+ACTIVITY_WIDTH = 30
+"""Cells of the activity column at most (a longer state is cut)."""
+ACTIVITY_SLACK = 4
+"""Cells the activity column keeps beyond its widest state while a live run is shown
+(a duration grows, another state is longer): the table is measured again at the next
+reload, so a narrow terminal keeps room for the titles."""
+LIVE_POLL_SECONDS = 0.5
+"""How often the live runs' files are read for what they grew by."""
 PROJECT_WIDTH = 28
 """Characters of a project's folder shown."""
 REFRESH_SECONDS = 3.0
@@ -43,6 +68,8 @@ class Place:
 
     filter: str = ""
     path: str | None = None
+    live_only: bool = False
+    """Only the live runs are shown."""
 
 
 def matches(entry: RunEntry, text: str) -> bool:
@@ -92,14 +119,35 @@ def calls_text(entry: RunEntry) -> str:
     return f"{entry.calls} ✗{entry.errors}" if entry.errors else str(entry.calls)
 
 
-def cells(entry: RunEntry) -> list[Text]:
+def activity_cell(entry: RunEntry, state: LiveState | None, now: float) -> Text:
+    """A live run's state (``Bash: npm test 12s``, ``✓ finished``), else its last change."""
+    said = state.text(now) if entry.live and state is not None else ""
+    if not said:
+        return Text(activity_text(entry.last_activity), no_wrap=True)
+    style = "bold" if state is not None and state.phase_at(now) in ATTENTION else ""
+    text = one_line(said, ACTIVITY_WIDTH)
+    if len(text) > ACTIVITY_WIDTH:
+        text = text[: ACTIVITY_WIDTH - 1] + "…"
+    return Text(text, style=style, no_wrap=True, overflow="ellipsis")
+
+
+def mark_cell(entry: RunEntry, attention: bool) -> Text:
+    """``●`` live, ``◆`` live and finished or waiting since last looked at."""
+    if not entry.live:
+        return Text("")
+    return Text(ATTENTION_MARK, style="bold") if attention else Text(LIVE_MARK)
+
+
+def cells(
+    entry: RunEntry, state: LiveState | None = None, now: float = 0.0, attention: bool = False
+) -> list[Text]:
     """A run's row, the title last (a narrow terminal cuts it, not the numbers); every
     string from a file is cleaned and never read as markup."""
     project = entry.project or DASH
     if len(project) > PROJECT_WIDTH:  # the end of a path says the most
         project = "…" + project[-(PROJECT_WIDTH - 1) :]
     values = [
-        LIVE_MARK if entry.live else "",
+        "",
         entry.agent,
         project,
         activity_text(entry.last_activity),
@@ -108,7 +156,10 @@ def cells(entry: RunEntry) -> list[Text]:
         size_text(entry.size),
         entry.title or DASH,
     ]
-    return [Text(one_line(value, 120), no_wrap=True) for value in values]
+    row = [Text(one_line(value, 120), no_wrap=True) for value in values]
+    row[MARK_COLUMN] = mark_cell(entry, attention)
+    row[ACTIVITY_COLUMN] = activity_cell(entry, state, now)
+    return row
 
 
 class SessionsApp(App[RunEntry | None]):
@@ -123,6 +174,10 @@ class SessionsApp(App[RunEntry | None]):
         theme: A Textual theme name (``None``: the one the viewer remembers).
         note: Why the run chosen last could not be opened (a toast says it).
         refresh_seconds: How often the runs are found again (``None``: only on ctrl+r).
+        tracker: Keeps the live runs' states (one per list shown after another, so a
+            run's past is not news again); ``None``: a new one.
+        live_poll_seconds: How often the live runs' files are read (``None``: never).
+        bell: Ring the bell when a run finishes or waits (``None``: as the settings say).
     """
 
     TITLE = "streamview sessions"
@@ -137,6 +192,7 @@ class SessionsApp(App[RunEntry | None]):
         Binding("pageup", "move(-10)", show=False),
         Binding("pagedown", "move(10)", show=False),
         Binding("escape", "clear", "Clear filter"),
+        Binding("ctrl+l", "live_only", "Live only"),
         Binding("ctrl+r", "reload", "Reload"),
         Binding("ctrl+q", "quit", "Quit"),
     ]
@@ -148,8 +204,17 @@ class SessionsApp(App[RunEntry | None]):
         theme: str | None = None,
         note: str | None = None,
         refresh_seconds: float | None = REFRESH_SECONDS,
+        tracker: LiveTracker | None = None,
+        live_poll_seconds: float | None = LIVE_POLL_SECONDS,
+        bell: bool | None = None,
     ) -> None:
         super().__init__()
+        self.tracker = tracker or LiveTracker()
+        self._live_poll_seconds = live_poll_seconds
+        self.attention: set[Path] = set()
+        """Live runs that finished or wait since their row was last under the cursor."""
+        self.rang = 0
+        """Times the bell rang (once per run entering a state to be told of)."""
         self._note = note
         self._refresh_seconds = refresh_seconds
         self._load = load
@@ -165,10 +230,11 @@ class SessionsApp(App[RunEntry | None]):
                 known = ", ".join(sorted(self.available_themes))
                 raise InputError(f"unknown theme {theme!r} (known: {known})")
             self.theme = theme
-        else:  # the viewer's remembered theme, so that the two look alike
-            settings, _ = Settings.load()
-            if settings.theme in self.available_themes:
-                self.theme = settings.theme or self.theme
+        settings, _ = Settings.load()
+        self.bell_on = settings.sessions_bell if bell is None else bell
+        """A run that finishes or waits rings the bell."""
+        if theme is None and settings.theme in self.available_themes:
+            self.theme = settings.theme or self.theme  # the viewer's, so the two look alike
 
     def compose(self) -> ComposeResult:
         yield Input(
@@ -188,6 +254,8 @@ class SessionsApp(App[RunEntry | None]):
         self.action_reload()
         if self._refresh_seconds:
             self.set_interval(self._refresh_seconds, self.action_reload, name="find runs again")
+        if self._live_poll_seconds:
+            self.set_interval(self._live_poll_seconds, self._poll_live, name="read live runs")
         if self._note is not None:
             toast(self, phrase("cannot open it: {why}", why=self._note), severity="error")
 
@@ -201,11 +269,13 @@ class SessionsApp(App[RunEntry | None]):
         self.call_from_thread(self._show_found, entries)
 
     def _show_found(self, entries: list[RunEntry]) -> None:
+        entries = [self._with_live(entry) for entry in entries]
         if self.loaded and entries == self.entries:
             return  # nothing changed: the table is left as it is
         self.entries = entries
         self.loaded = True
         self._fill()
+        self._poll_live()
         if not entries:
             toast(self, phrase("no runs found (streamview sessions --help says where it looks)"))
 
@@ -214,17 +284,36 @@ class SessionsApp(App[RunEntry | None]):
         """The runs' table."""
         return self.query_one("#runs", DataTable)
 
+    def _with_live(self, entry: RunEntry) -> RunEntry:
+        """A run still running a call or waiting for the person stays live, however
+        long its file has been quiet."""
+        state = None if entry.live else self.tracker.state(entry.path)
+        if state is not None and state.phase_at(time.time()) in (TOOL, WAITING):
+            return replace(entry, live=True)
+        return entry
+
     def _fill(self) -> None:
         """Show the runs the filter lets through, the cursor on the place's run."""
         table = self.table
-        self.shown = [entry for entry in self.entries if matches(entry, self.place.filter)]
-        rows = [cells(entry) for entry in self.shown]
+        self.shown = [
+            entry
+            for entry in self.entries
+            if matches(entry, self.place.filter) and (entry.live or not self.place.live_only)
+        ]
+        now = time.time()
+        rows = [
+            cells(entry, self.tracker.state(entry.path), now, entry.path in self.attention)
+            for entry in self.shown
+        ]
         # Widths set here: measured on idle, a list opened again after the viewer kept
         # its columns as wide as their labels (seen in tmux).
         table.clear(columns=True)
+        any_live = any(entry.live for entry in self.shown)
         for column, label in enumerate(COLUMNS):
             width = max([len(label), *(row[column].cell_len for row in rows)])
-            table.add_column(label, width=width)
+            if column == ACTIVITY_COLUMN and any_live:  # room for a state as it changes
+                width = min(ACTIVITY_WIDTH, width + ACTIVITY_SLACK)
+            table.add_column(label, width=width, key=str(column))
         row = 0
         for index, (entry, row_cells) in enumerate(zip(self.shown, rows, strict=True)):
             table.add_row(*row_cells, key=str(entry.path))
@@ -237,11 +326,61 @@ class SessionsApp(App[RunEntry | None]):
     def _remember(self) -> None:
         row = self.table.cursor_row
         path = str(self.shown[row].path) if 0 <= row < len(self.shown) else self.place.path
-        self.place = Place(self.place.filter, path)
+        self.place = replace(self.place, path=path)
+
+    def _looked_at(self) -> None:
+        """The person moved onto a run: its mark of news is cleared."""
+        row = self.table.cursor_row
+        if 0 <= row < len(self.shown) and self.shown[row].path in self.attention:
+            self.attention.discard(self.shown[row].path)
+            self._paint(self.shown[row], time.time())
+
+    def _poll_live(self) -> None:
+        if self._live_poll_seconds is not None and self.loaded:
+            paths = [entry.path for entry in self.entries if entry.live]
+            self._read_live(paths)
+
+    @work(thread=True, exclusive=True, group="live", name="read live runs")
+    def _read_live(self, paths: list[Path]) -> None:
+        changes = self.tracker.poll(paths)
+        self.call_from_thread(self._show_live, changes)
+
+    def _show_live(self, changes: list[Change]) -> None:
+        """Repaint the live rows; mark (and ring for) the runs that finished or wait."""
+        now = time.time()
+        for change in changes:
+            self.attention.add(change.path)
+        if changes and self.bell_on:
+            self.rang += 1
+            self.bell()  # once per poll, however many runs changed at once
+        widest = 0
+        for entry in self.shown:
+            if not entry.live:
+                continue
+            state = self.tracker.state(entry.path)
+            if state is not None and state.phase_at(now) not in ATTENTION:
+                self.attention.discard(entry.path)  # at work again
+            widest = max(widest, self._paint(entry, now))
+        column = self.table.columns.get(ColumnKey(str(ACTIVITY_COLUMN)))
+        if column is not None and column.width < min(widest, ACTIVITY_WIDTH):
+            self._fill()  # a longer state than the column has room for: measured again
+
+    def _paint(self, entry: RunEntry, now: float) -> int:
+        """Repaint a live run's mark and activity cells; the activity's width."""
+        key = str(entry.path)
+        table = self.table
+        if key not in table.rows:
+            return 0
+        state = self.tracker.state(entry.path)
+        attention = entry.path in self.attention
+        activity = activity_cell(entry, state, now)
+        table.update_cell(key, str(MARK_COLUMN), mark_cell(entry, attention))
+        table.update_cell(key, str(ACTIVITY_COLUMN), activity)
+        return activity.cell_len
 
     def on_input_changed(self, event: Input.Changed) -> None:
         """Typing filters the list (the run under the cursor stays chosen if shown)."""
-        self.place = Place(event.value, self.place.path)
+        self.place = replace(self.place, filter=event.value)
         if self.loaded:
             self._fill()
 
@@ -264,6 +403,15 @@ class SessionsApp(App[RunEntry | None]):
         if self.shown:
             table.move_cursor(row=max(0, min(len(self.shown) - 1, table.cursor_row + rows)))
             self._remember()
+            self._looked_at()
+
+    def action_live_only(self) -> None:
+        """Show only the live runs, or every run again."""
+        self.place = replace(self.place, live_only=not self.place.live_only)
+        if self.loaded:
+            self._fill()
+        said = "only live runs" if self.place.live_only else "every run"
+        toast(self, phrase("{what} (ctrl+l again: back)", what=said), timeout=2)
 
     def action_clear(self) -> None:
         """Escape clears the filter."""
