@@ -119,27 +119,34 @@ def calls_text(entry: RunEntry) -> str:
     return f"{entry.calls} ✗{entry.errors}" if entry.errors else str(entry.calls)
 
 
-def activity_cell(entry: RunEntry, state: LiveState | None, now: float) -> Text:
-    """A live run's state (``Bash: npm test 12s``, ``✓ finished``), else its last change."""
+def activity_cell(
+    entry: RunEntry, state: LiveState | None, now: float, marked: str = "bold"
+) -> Text:
+    """A live run's state (``shell: npm test 12s``, ``✓ finished``), else its last change;
+    a state the person is told of (finished, waiting) in the ``marked`` style."""
     said = state.text(now) if entry.live and state is not None else ""
     if not said:
         return Text(activity_text(entry.last_activity), no_wrap=True)
-    style = "bold" if state is not None and state.phase_at(now) in ATTENTION else ""
+    style = marked if state is not None and state.phase_at(now) in ATTENTION else ""
     text = one_line(said, ACTIVITY_WIDTH)
     if len(text) > ACTIVITY_WIDTH:
         text = text[: ACTIVITY_WIDTH - 1] + "…"
     return Text(text, style=style, no_wrap=True, overflow="ellipsis")
 
 
-def mark_cell(entry: RunEntry, attention: bool) -> Text:
+def mark_cell(entry: RunEntry, attention: bool, marked: str = "bold") -> Text:
     """``●`` live, ``◆`` live and finished or waiting since last looked at."""
     if not entry.live:
         return Text("")
-    return Text(ATTENTION_MARK, style="bold") if attention else Text(LIVE_MARK)
+    return Text(ATTENTION_MARK, style=marked) if attention else Text(LIVE_MARK)
 
 
 def cells(
-    entry: RunEntry, state: LiveState | None = None, now: float = 0.0, attention: bool = False
+    entry: RunEntry,
+    state: LiveState | None = None,
+    now: float = 0.0,
+    attention: bool = False,
+    marked: str = "bold",
 ) -> list[Text]:
     """A run's row, the title last (a narrow terminal cuts it, not the numbers); every
     string from a file is cleaned and never read as markup."""
@@ -157,8 +164,8 @@ def cells(
         entry.title or DASH,
     ]
     row = [Text(one_line(value, 120), no_wrap=True) for value in values]
-    row[MARK_COLUMN] = mark_cell(entry, attention)
-    row[ACTIVITY_COLUMN] = activity_cell(entry, state, now)
+    row[MARK_COLUMN] = mark_cell(entry, attention, marked)
+    row[ACTIVITY_COLUMN] = activity_cell(entry, state, now, marked)
     return row
 
 
@@ -284,6 +291,11 @@ class SessionsApp(App[RunEntry | None]):
         """The runs' table."""
         return self.query_one("#runs", DataTable)
 
+    @property
+    def marked(self) -> str:
+        """The style of a run that needs the person: the theme's warning colour."""
+        return self.current_theme.warning or "bold"
+
     def _with_live(self, entry: RunEntry) -> RunEntry:
         """A run still running a call or waiting for the person stays live, however
         long its file has been quiet."""
@@ -302,7 +314,13 @@ class SessionsApp(App[RunEntry | None]):
         ]
         now = time.time()
         rows = [
-            cells(entry, self.tracker.state(entry.path), now, entry.path in self.attention)
+            cells(
+                entry,
+                self.tracker.state(entry.path),
+                now,
+                entry.path in self.attention,
+                self.marked,
+            )
             for entry in self.shown
         ]
         # Widths set here: measured on idle, a list opened again after the viewer kept
@@ -373,8 +391,8 @@ class SessionsApp(App[RunEntry | None]):
             return 0
         state = self.tracker.state(entry.path)
         attention = entry.path in self.attention
-        activity = activity_cell(entry, state, now)
-        table.update_cell(key, str(MARK_COLUMN), mark_cell(entry, attention))
+        activity = activity_cell(entry, state, now, self.marked)
+        table.update_cell(key, str(MARK_COLUMN), mark_cell(entry, attention, self.marked))
         table.update_cell(key, str(ACTIVITY_COLUMN), activity)
         return activity.cell_len
 
