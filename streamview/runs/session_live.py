@@ -68,6 +68,10 @@ FIRST_READ_BYTES = 256 << 10
 doing now is in its last records."""
 READ_LIMIT = 4 << 20
 """Bytes read from a run at one poll at most (the rest at the next)."""
+RESET_LINES = 500
+"""Lines a run's dialect reads before it is started afresh (when no call is open, so
+nothing waits for a pairing it held): the ids a dialect keeps to pair records would
+otherwise grow with the run's length."""
 OPEN_CALLS_LIMIT = 32
 """Calls kept open at most (the oldest forgotten): a run that never says a call ended
 cannot grow the state."""
@@ -228,6 +232,11 @@ class _Followed:
         """A whole file's records folded so far: their ids and their bytes' hash."""
         self.skipping = False
         """The next bytes read end a line too long to fold."""
+        self.header = b""
+        """The file's first line (Gemini's header names its dialect), fed again to a
+        reader started afresh."""
+        self.fed = 0
+        """Lines fed to the reader since it started."""
 
     def restart(self) -> None:
         self.offset = 0
@@ -235,6 +244,8 @@ class _Followed:
         self.state = LiveState()
         self.sent = {}
         self.skipping = False
+        self.fed = 0
+        self.header = b""
 
     def grow(self, now: float) -> bool:
         """Fold what the file grew by; whether it was read for the first time.
@@ -258,10 +269,24 @@ class _Followed:
             self.whole = self.path.suffix == ".json" and is_whole_gemini(self.path)
         data = self._whole_data() if self.whole else self._new_lines(status.st_size, first)
         if data:
+            if first and not self.header and not self.whole:
+                line = data[: data.find(b"\n") + 1]
+                self.header = line if len(line) <= 64 << 10 else b""
+            self._renew_reader()
             for event in self.reader.feed(data):
                 self.state = apply(self.state, event, now)
+            self.fed += data.count(b"\n")
         self.state = replace(self.state, grew=status.st_mtime)
         return first
+
+    def _renew_reader(self) -> None:
+        """A fresh reader once :data:`RESET_LINES` were read and no call is open."""
+        if self.whole or self.fed < RESET_LINES or self.state.calls or self.state.asked:
+            return
+        self.reader = EventReader()
+        self.fed = 0
+        if self.header:
+            self.reader.feed(self.header)  # its events were folded when first read
 
     def _new_lines(self, size: int, first: bool) -> bytes:
         """The whole lines the file grew by (a torn last line is left for the next

@@ -216,3 +216,24 @@ def test_quiet_thinking_becomes_idle_and_durations_are_short() -> None:
     assert state.text(105.0) == "thinking 5s"
     assert state.text(100.0 + IDLE_SECONDS + 5) == f"idle {int(IDLE_SECONDS) + 5}s"
     assert [duration(value) for value in (-3, 59, 125, 4000)] == ["0s", "59s", "2m05s", "1h06m"]
+
+
+def test_a_long_run_s_dialect_starts_afresh_and_still_knows_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past :data:`RESET_LINES` with no call open the dialect's reader is new (the ids
+    it kept to pair records let go), fed the file's header again: Gemini's next call is
+    still read as one."""
+    monkeypatch.setattr(session_live, "RESET_LINES", 5)
+    path = tmp_path / "session.jsonl"
+    prompts = [{**gemini_prompt("go on", T0), "id": f"m{n}"} for n in range(10)]
+    path.write_bytes(lines(gemini_header(T0), *prompts))
+    tracker = LiveTracker()
+    tracker.poll([path])
+    followed = tracker._runs[path]  # what the run holds: no public view of it
+    first_reader = followed.reader
+    append(path, lines(gemini_call("executing", T0)))
+    tracker.poll([path])
+    assert followed.reader is not first_reader and followed.fed == 1
+    state = tracker.state(path)
+    assert state is not None and [call.name for call in state.calls] == ["glob"]

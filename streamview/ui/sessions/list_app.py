@@ -356,7 +356,8 @@ class SessionsApp(App[RunEntry | None]):
     def _poll_live(self) -> None:
         if self._live_poll_seconds is not None and self.loaded:
             paths = [entry.path for entry in self.entries if entry.live]
-            self._read_live(paths)
+            if paths or len(self.tracker):  # nothing live, nothing followed: no thread
+                self._read_live(paths)
 
     @work(thread=True, exclusive=True, group="live", name="read live runs")
     def _read_live(self, paths: list[Path]) -> None:
