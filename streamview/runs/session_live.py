@@ -68,6 +68,8 @@ FIRST_READ_BYTES = 256 << 10
 doing now is in its last records."""
 READ_LIMIT = 4 << 20
 """Bytes read from a run at one poll at most (the rest at the next)."""
+QUIET_TURN_SECONDS = 600.0
+"""A turn not ended keeps its run live this long after its file's last write."""
 RESET_LINES = 500
 """Lines a run's dialect reads before it is started afresh (when no call is open, so
 nothing waits for a pairing it held): the ids a dialect keeps to pair records would
@@ -147,6 +149,15 @@ class LiveState:
         if phase == FAILED:
             return f"✗ {self.why or 'failed'}"
         return ""
+
+
+def still_going(state: LiveState, now: float) -> bool:
+    """Whether a run stays live however long its file has been quiet: a call running,
+    the person asked, or a turn not ended (a model thinking long, a turn that ended
+    without saying so) for up to :data:`QUIET_TURN_SECONDS` (so its end is news)."""
+    if state.phase_at(now) in (TOOL, WAITING):
+        return True
+    return state.phase == THINKING and now - state.grew < QUIET_TURN_SECONDS
 
 
 def duration(seconds: float) -> str:

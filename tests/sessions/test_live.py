@@ -13,11 +13,16 @@ import pytest
 
 from streamview.runs import session_live
 from streamview.runs.session_live import (
+    DONE,
     IDLE_SECONDS,
     OPEN_CALLS_LIMIT,
+    QUIET_TURN_SECONDS,
+    THINKING,
     LiveState,
     LiveTracker,
+    OpenCall,
     duration,
+    still_going,
 )
 from tests.sessions.live_lines import (
     Claude,
@@ -237,3 +242,15 @@ def test_a_long_run_s_dialect_starts_afresh_and_still_knows_the_file(
     assert followed.reader is not first_reader and followed.fed == 1
     state = tracker.state(path)
     assert state is not None and [call.name for call in state.calls] == ["glob"]
+
+
+def test_a_run_still_going_stays_live_while_its_file_is_quiet() -> None:
+    """A call running or the person asked: live however long; a turn not ended: for
+    :data:`QUIET_TURN_SECONDS`; a turn finished or a file not understood: not."""
+    call = OpenCall("c1", "shell", "make", since=0.0, asks=False)
+    assert still_going(LiveState(THINKING, 0.0, 0.0, calls=(call,)), 86_400)
+    assert still_going(LiveState(DONE, 0.0, 0.0, asked=("q1",)), 86_400)
+    assert still_going(LiveState(THINKING, 0.0, 0.0), QUIET_TURN_SECONDS - 1)
+    assert not still_going(LiveState(THINKING, 0.0, 0.0), QUIET_TURN_SECONDS + 1)
+    assert not still_going(LiveState(DONE, 0.0, 0.0), 1)
+    assert not still_going(LiveState(), 1)

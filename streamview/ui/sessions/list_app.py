@@ -32,7 +32,7 @@ from textual.widgets.data_table import ColumnKey
 from streamview.config.settings import Settings
 from streamview.core.sanitize import one_line
 from streamview.runs.session_discovery import RunEntry
-from streamview.runs.session_live import ATTENTION, TOOL, WAITING, Change, LiveState, LiveTracker
+from streamview.runs.session_live import ATTENTION, Change, LiveState, LiveTracker, still_going
 from streamview.sources.base import InputError
 from streamview.ui.text.safe_text import phrase, toast
 
@@ -297,10 +297,10 @@ class SessionsApp(App[RunEntry | None]):
         return self.current_theme.warning or "bold"
 
     def _with_live(self, entry: RunEntry) -> RunEntry:
-        """A run still running a call or waiting for the person stays live, however
-        long its file has been quiet."""
+        """A run followed that is still going (:func:`still_going`) stays live, though
+        its file has been quiet longer than discovery's live window."""
         state = None if entry.live else self.tracker.state(entry.path)
-        if state is not None and state.phase_at(time.time()) in (TOOL, WAITING):
+        if state is not None and still_going(state, time.time()):
             return replace(entry, live=True)
         return entry
 
