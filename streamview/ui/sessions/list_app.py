@@ -185,6 +185,7 @@ class SessionsApp(App[RunEntry | None]):
             run's past is not news again); ``None``: a new one.
         live_poll_seconds: How often the live runs' files are read (``None``: never).
         bell: Ring the bell when a run finishes or waits (``None``: as the settings say).
+        attention: The runs marked (kept across the lists, like ``tracker``).
     """
 
     TITLE = "streamview sessions"
@@ -214,11 +215,12 @@ class SessionsApp(App[RunEntry | None]):
         tracker: LiveTracker | None = None,
         live_poll_seconds: float | None = LIVE_POLL_SECONDS,
         bell: bool | None = None,
+        attention: set[Path] | None = None,
     ) -> None:
         super().__init__()
         self.tracker = tracker or LiveTracker()
         self._live_poll_seconds = live_poll_seconds
-        self.attention: set[Path] = set()
+        self.attention: set[Path] = attention if attention is not None else set()
         """Live runs that finished or wait since their row was last under the cursor."""
         self.rang = 0
         """Times the bell rang (once per run entering a state to be told of)."""
@@ -441,4 +443,5 @@ class SessionsApp(App[RunEntry | None]):
         row = self.table.cursor_row
         if 0 <= row < len(self.shown):
             self._remember()
+            self.attention.discard(self.shown[row].path)  # looked at
             self.exit(self.shown[row])
