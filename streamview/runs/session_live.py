@@ -48,6 +48,7 @@ from streamview.core.events import (
     ToolCallEvent,
 )
 from streamview.core.reader import EventReader
+from streamview.core.sanitize import one_line
 from streamview.core.tools import target_of
 
 THINKING = "thinking"
@@ -127,19 +128,22 @@ class LiveState:
             return IDLE
         return self.phase
 
-    def text(self, now: float) -> str:
+    def text(self, now: float, width: int = 200) -> str:
         """One short phrase: ``thinking 4s``, ``shell: npm test 12s``, ``needs you:
         AskUserQuestion``, ``idle 45s``, ``✓ finished``, ``✗ interrupted``; empty
-        when nothing is known yet."""
+        when nothing is known yet. What the stream said is cleaned onto one line, and
+        a call's target is cut so that the phrase fits ``width`` with its duration."""
         phase = self.phase_at(now)
         if phase == WAITING:
             asking = next((call for call in reversed(self.calls) if call.asks), None)
             what = asking.name if asking is not None else "an approval"
-            return f"needs you: {what}"
+            return f"needs you: {one_line(what, max(width - 11, 1))}"
         if phase == TOOL:
             call = self.calls[-1]
-            target = f": {call.target}" if call.target else ""
-            return f"{call.name}{target} {duration(now - call.since)}"
+            name, took = one_line(call.name, width // 2), duration(now - call.since)
+            room = width - len(name) - len(took) - 3
+            target = one_line(call.target, max(room, 1)) if call.target and room > 1 else ""
+            return f"{name}: {target} {took}" if target else f"{name} {took}"
         if phase == THINKING:
             return f"thinking {duration(now - self.since)}"
         if phase == IDLE:
@@ -147,7 +151,7 @@ class LiveState:
         if phase == DONE:
             return "✓ finished"
         if phase == FAILED:
-            return f"✗ {self.why or 'failed'}"
+            return f"✗ {one_line(self.why or 'failed', max(width - 2, 1))}"
         return ""
 
 

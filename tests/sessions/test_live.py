@@ -254,3 +254,15 @@ def test_a_run_still_going_stays_live_while_its_file_is_quiet() -> None:
     assert not still_going(LiveState(THINKING, 0.0, 0.0), QUIET_TURN_SECONDS + 1)
     assert not still_going(LiveState(DONE, 0.0, 0.0), 1)
     assert not still_going(LiveState(), 1)
+
+
+def test_a_call_s_target_is_cleaned_and_cut_before_its_duration() -> None:
+    """A command with escapes, markup and newlines is one clean line, cut so the
+    duration still shows; the name of a call asking the person is cleaned too."""
+    command = "\x1b[31mrm -rf [b]build[/b]\x1b[0m\nmake all && make check && make install"
+    call = OpenCall("c1", "shell", command, since=0.0, asks=False)
+    said = LiveState(THINKING, 0.0, 0.0, calls=(call,)).text(12.0, 30)
+    assert said.startswith("shell: rm -rf [b]build") and said.endswith("… 12s")
+    assert len(said) <= 30 and "\x1b" not in said
+    asking = OpenCall("c2", "ask\x07_user", None, since=0.0, asks=True)
+    assert "\x07" not in LiveState(calls=(asking,)).text(1.0)

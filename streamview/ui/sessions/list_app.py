@@ -124,14 +124,11 @@ def activity_cell(
 ) -> Text:
     """A live run's state (``shell: npm test 12s``, ``✓ finished``), else its last change;
     a state the person is told of (finished, waiting) in the ``marked`` style."""
-    said = state.text(now) if entry.live and state is not None else ""
+    said = state.text(now, ACTIVITY_WIDTH) if entry.live and state is not None else ""
     if not said:
         return Text(activity_text(entry.last_activity), no_wrap=True)
     style = marked if state is not None and state.phase_at(now) in ATTENTION else ""
-    text = one_line(said, ACTIVITY_WIDTH)
-    if len(text) > ACTIVITY_WIDTH:
-        text = text[: ACTIVITY_WIDTH - 1] + "…"
-    return Text(text, style=style, no_wrap=True, overflow="ellipsis")
+    return Text(one_line(said, ACTIVITY_WIDTH), style=style, no_wrap=True, overflow="ellipsis")
 
 
 def mark_cell(entry: RunEntry, attention: bool, marked: str = "bold") -> Text:
