@@ -15,7 +15,8 @@ What the records allow, and no more:
   Gemini's ``ask_user``...) or an approval asked and not answered (Cursor's
   ``interaction_query``) is *waiting for the person*. A permission prompt that the
   file does not record (Claude Code writes nothing until the call's result) is not
-  guessed: the call shows as running;
+  guessed: the call shows as running (Codex keeps its approval requests out of the
+  rollout too: ``should_persist_event_msg`` in ``codex-rs/core/src/rollout/policy.rs``);
 - a prompt, a thought, an answer or a call's end with no call open: *thinking*, until
   the file has been quiet :data:`IDLE_SECONDS`, then *idle* for as long as it has;
 - the end of a turn (Claude's ``turn_duration``, Codex's ``task_complete``, a headless
