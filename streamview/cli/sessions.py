@@ -164,8 +164,11 @@ def browse(load: Callable[[], list[RunEntry]], theme: str | None = None) -> int:
     place = None
     note = None
     tracker = LiveTracker()  # kept across the lists: a run's past is not news again
+    marked: set[Path] = set()  # and the runs marked, till looked at
     while True:
-        app = SessionsApp(load, place=place, theme=theme, note=note, tracker=tracker)
+        app = SessionsApp(
+            load, place=place, theme=theme, note=note, tracker=tracker, attention=marked
+        )
         chosen = app.run()
         if chosen is None:
             return EXIT_SUCCESS

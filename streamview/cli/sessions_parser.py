@@ -11,7 +11,10 @@ Code (~/.claude/projects, or $CLAUDE_CONFIG_DIR), Codex (~/.codex/sessions, or
 $CODEX_HOME), Gemini CLI (~/.gemini/tmp), Cursor (~/.cursor/projects/*/agent-transcripts)
 and opencode (~/.local/share/opencode), the runs `streamview run` recorded, and the
 NDJSON files of each --dir folder. In a terminal: a list to filter by typing, Enter opens
-a run in the viewer (following it if live), Escape there comes back. On a pipe: one line
+a run in the viewer (following it if live), Escape there comes back; a live run says
+what it is doing now (thinking, a tool on its target, needs you, idle, finished), a run
+that finishes or needs you is marked and rings the bell once (sessions_bell = false in
+settings.toml: no bell), ctrl+l shows only the live runs. On a pipe: one line
 per run (tab-separated); with --json, one JSON object per run. Files are only read (at
 most their first 64 KB and last 256 KB): calls, errors and tokens are given for small
 files whose agent streamview recognises, else shown as -."""

@@ -15,7 +15,8 @@ What the records allow, and no more:
   Gemini's ``ask_user``...) or an approval asked and not answered (Cursor's
   ``interaction_query``) is *waiting for the person*. A permission prompt that the
   file does not record (Claude Code writes nothing until the call's result) is not
-  guessed: the call shows as running;
+  guessed: the call shows as running (Codex keeps its approval requests out of the
+  rollout too: ``should_persist_event_msg`` in ``codex-rs/core/src/rollout/policy.rs``);
 - a prompt, a thought, an answer or a call's end with no call open: *thinking*, until
   the file has been quiet :data:`IDLE_SECONDS`, then *idle* for as long as it has;
 - the end of a turn (Claude's ``turn_duration``, Codex's ``task_complete``, a headless
@@ -48,6 +49,7 @@ from streamview.core.events import (
     ToolCallEvent,
 )
 from streamview.core.reader import EventReader
+from streamview.core.sanitize import one_line
 from streamview.core.tools import target_of
 
 THINKING = "thinking"
@@ -68,6 +70,12 @@ FIRST_READ_BYTES = 256 << 10
 doing now is in its last records."""
 READ_LIMIT = 4 << 20
 """Bytes read from a run at one poll at most (the rest at the next)."""
+QUIET_TURN_SECONDS = 600.0
+"""A turn not ended keeps its run live this long after its file's last write."""
+RESET_LINES = 500
+"""Lines a run's dialect reads before it is started afresh (when no call is open, so
+nothing waits for a pairing it held): the ids a dialect keeps to pair records would
+otherwise grow with the run's length."""
 OPEN_CALLS_LIMIT = 32
 """Calls kept open at most (the oldest forgotten): a run that never says a call ended
 cannot grow the state."""
@@ -121,19 +129,22 @@ class LiveState:
             return IDLE
         return self.phase
 
-    def text(self, now: float) -> str:
+    def text(self, now: float, width: int = 200) -> str:
         """One short phrase: ``thinking 4s``, ``shell: npm test 12s``, ``needs you:
         AskUserQuestion``, ``idle 45s``, ``✓ finished``, ``✗ interrupted``; empty
-        when nothing is known yet."""
+        when nothing is known yet. What the stream said is cleaned onto one line, and
+        a call's target is cut so that the phrase fits ``width`` with its duration."""
         phase = self.phase_at(now)
         if phase == WAITING:
             asking = next((call for call in reversed(self.calls) if call.asks), None)
             what = asking.name if asking is not None else "an approval"
-            return f"needs you: {what}"
+            return f"needs you: {one_line(what, max(width - 11, 1))}"
         if phase == TOOL:
             call = self.calls[-1]
-            target = f": {call.target}" if call.target else ""
-            return f"{call.name}{target} {duration(now - call.since)}"
+            name, took = one_line(call.name, width // 2), duration(now - call.since)
+            room = width - len(name) - len(took) - 3
+            target = one_line(call.target, max(room, 1)) if call.target and room > 1 else ""
+            return f"{name}: {target} {took}" if target else f"{name} {took}"
         if phase == THINKING:
             return f"thinking {duration(now - self.since)}"
         if phase == IDLE:
@@ -141,8 +152,17 @@ class LiveState:
         if phase == DONE:
             return "✓ finished"
         if phase == FAILED:
-            return f"✗ {self.why or 'failed'}"
+            return f"✗ {one_line(self.why or 'failed', max(width - 2, 1))}"
         return ""
+
+
+def still_going(state: LiveState, now: float) -> bool:
+    """Whether a run stays live however long its file has been quiet: a call running,
+    the person asked, or a turn not ended (a model thinking long, a turn that ended
+    without saying so) for up to :data:`QUIET_TURN_SECONDS` (so its end is news)."""
+    if state.phase_at(now) in (TOOL, WAITING):
+        return True
+    return state.phase == THINKING and now - state.grew < QUIET_TURN_SECONDS
 
 
 def duration(seconds: float) -> str:
@@ -228,6 +248,11 @@ class _Followed:
         """A whole file's records folded so far: their ids and their bytes' hash."""
         self.skipping = False
         """The next bytes read end a line too long to fold."""
+        self.header = b""
+        """The file's first line (Gemini's header names its dialect), fed again to a
+        reader started afresh."""
+        self.fed = 0
+        """Lines fed to the reader since it started."""
 
     def restart(self) -> None:
         self.offset = 0
@@ -235,6 +260,8 @@ class _Followed:
         self.state = LiveState()
         self.sent = {}
         self.skipping = False
+        self.fed = 0
+        self.header = b""
 
     def grow(self, now: float) -> bool:
         """Fold what the file grew by; whether it was read for the first time.
@@ -258,10 +285,24 @@ class _Followed:
             self.whole = self.path.suffix == ".json" and is_whole_gemini(self.path)
         data = self._whole_data() if self.whole else self._new_lines(status.st_size, first)
         if data:
+            if first and not self.header and not self.whole:
+                line = data[: data.find(b"\n") + 1]
+                self.header = line if len(line) <= 64 << 10 else b""
+            self._renew_reader()
             for event in self.reader.feed(data):
                 self.state = apply(self.state, event, now)
+            self.fed += data.count(b"\n")
         self.state = replace(self.state, grew=status.st_mtime)
         return first
+
+    def _renew_reader(self) -> None:
+        """A fresh reader once :data:`RESET_LINES` were read and no call is open."""
+        if self.whole or self.fed < RESET_LINES or self.state.calls or self.state.asked:
+            return
+        self.reader = EventReader()
+        self.fed = 0
+        if self.header:
+            self.reader.feed(self.header)  # its events were folded when first read
 
     def _new_lines(self, size: int, first: bool) -> bytes:
         """The whole lines the file grew by (a torn last line is left for the next

@@ -65,6 +65,18 @@ def test_list_shows_live_runs_opens_a_run_and_comes_back(tmp_path: Path) -> None
         for live in ("the till rounds wrong", "add a metrics endpoint", "explain the deploy"):
             assert live in screen
         assert "rename the blog" not in screen
+        tmux.keys("till", "Enter")  # a live run opens followed, its question shown
+        screen = tmux.wait_for(lambda s: "Transcript" in s and "AskUserQuestion" in s)
+        assert "the till rounds wrong" in screen
+        tmux.keys("Escape")
+        screen = tmux.wait_for(
+            lambda s: "Transcript" not in s and "needs you" in s and "metrics endpoint" not in s
+        )
+        assert screen.splitlines()[0].strip() == "till"  # filter and live-only kept
+        assert screen.count("◆") == 0  # the run opened was looked at
+        tmux.keys("C-u")
+        screen = tmux.wait_for(lambda s: "add a metrics endpoint" in s)
+        assert "explain the build" not in screen and screen.count("◆") == 2  # still marked
         tmux.keys("C-q")
         assert wait_exit(exit_file) == 0
     finally:

@@ -67,12 +67,13 @@ def codex(kind: str, payload: dict[str, Any], when: float) -> dict[str, Any]:
     return {"timestamp": stamp(when), "type": kind, "payload": payload}
 
 
-def codex_start(when: float, prompt: str = "add a metrics endpoint") -> list[dict[str, Any]]:
+def codex_start(
+    when: float, prompt: str = "add a metrics endpoint", cwd: str = "/srv/metrics"
+) -> list[dict[str, Any]]:
     """A Codex session's first lines: its meta and the person's prompt."""
+    meta = {"id": "02c4", "cwd": cwd, "originator": "codex-tui"}
     return [
-        codex(
-            "session_meta", {"id": "02c4", "cwd": "/srv/metrics", "originator": "codex-tui"}, when
-        ),
+        codex("session_meta", meta, when),
         codex("event_msg", {"type": "user_message", "message": prompt}, when),
     ]
 

@@ -13,11 +13,16 @@ import pytest
 
 from streamview.runs import session_live
 from streamview.runs.session_live import (
+    DONE,
     IDLE_SECONDS,
     OPEN_CALLS_LIMIT,
+    QUIET_TURN_SECONDS,
+    THINKING,
     LiveState,
     LiveTracker,
+    OpenCall,
     duration,
+    still_going,
 )
 from tests.sessions.live_lines import (
     Claude,
@@ -216,3 +221,48 @@ def test_quiet_thinking_becomes_idle_and_durations_are_short() -> None:
     assert state.text(105.0) == "thinking 5s"
     assert state.text(100.0 + IDLE_SECONDS + 5) == f"idle {int(IDLE_SECONDS) + 5}s"
     assert [duration(value) for value in (-3, 59, 125, 4000)] == ["0s", "59s", "2m05s", "1h06m"]
+
+
+def test_a_long_run_s_dialect_starts_afresh_and_still_knows_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past :data:`RESET_LINES` with no call open the dialect's reader is new (the ids
+    it kept to pair records let go), fed the file's header again: Gemini's next call is
+    still read as one."""
+    monkeypatch.setattr(session_live, "RESET_LINES", 5)
+    path = tmp_path / "session.jsonl"
+    prompts = [{**gemini_prompt("go on", T0), "id": f"m{n}"} for n in range(10)]
+    path.write_bytes(lines(gemini_header(T0), *prompts))
+    tracker = LiveTracker()
+    tracker.poll([path])
+    followed = tracker._runs[path]  # what the run holds: no public view of it
+    first_reader = followed.reader
+    append(path, lines(gemini_call("executing", T0)))
+    tracker.poll([path])
+    assert followed.reader is not first_reader and followed.fed == 1
+    state = tracker.state(path)
+    assert state is not None and [call.name for call in state.calls] == ["glob"]
+
+
+def test_a_run_still_going_stays_live_while_its_file_is_quiet() -> None:
+    """A call running or the person asked: live however long; a turn not ended: for
+    :data:`QUIET_TURN_SECONDS`; a turn finished or a file not understood: not."""
+    call = OpenCall("c1", "shell", "make", since=0.0, asks=False)
+    assert still_going(LiveState(THINKING, 0.0, 0.0, calls=(call,)), 86_400)
+    assert still_going(LiveState(DONE, 0.0, 0.0, asked=("q1",)), 86_400)
+    assert still_going(LiveState(THINKING, 0.0, 0.0), QUIET_TURN_SECONDS - 1)
+    assert not still_going(LiveState(THINKING, 0.0, 0.0), QUIET_TURN_SECONDS + 1)
+    assert not still_going(LiveState(DONE, 0.0, 0.0), 1)
+    assert not still_going(LiveState(), 1)
+
+
+def test_a_call_s_target_is_cleaned_and_cut_before_its_duration() -> None:
+    """A command with escapes, markup and newlines is one clean line, cut so the
+    duration still shows; the name of a call asking the person is cleaned too."""
+    command = "\x1b[31mrm -rf [b]build[/b]\x1b[0m\nmake all && make check && make install"
+    call = OpenCall("c1", "shell", command, since=0.0, asks=False)
+    said = LiveState(THINKING, 0.0, 0.0, calls=(call,)).text(12.0, 30)
+    assert said.startswith("shell: rm -rf [b]build") and said.endswith("… 12s")
+    assert len(said) <= 30 and "\x1b" not in said
+    asking = OpenCall("c2", "ask\x07_user", None, since=0.0, asks=True)
+    assert "\x07" not in LiveState(calls=(asking,)).text(1.0)

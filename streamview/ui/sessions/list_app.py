@@ -32,7 +32,7 @@ from textual.widgets.data_table import ColumnKey
 from streamview.config.settings import Settings
 from streamview.core.sanitize import one_line
 from streamview.runs.session_discovery import RunEntry
-from streamview.runs.session_live import ATTENTION, TOOL, WAITING, Change, LiveState, LiveTracker
+from streamview.runs.session_live import ATTENTION, Change, LiveState, LiveTracker, still_going
 from streamview.sources.base import InputError
 from streamview.ui.text.safe_text import phrase, toast
 
@@ -119,27 +119,31 @@ def calls_text(entry: RunEntry) -> str:
     return f"{entry.calls} ✗{entry.errors}" if entry.errors else str(entry.calls)
 
 
-def activity_cell(entry: RunEntry, state: LiveState | None, now: float) -> Text:
-    """A live run's state (``Bash: npm test 12s``, ``✓ finished``), else its last change."""
-    said = state.text(now) if entry.live and state is not None else ""
+def activity_cell(
+    entry: RunEntry, state: LiveState | None, now: float, marked: str = "bold"
+) -> Text:
+    """A live run's state (``shell: npm test 12s``, ``✓ finished``), else its last change;
+    a state the person is told of (finished, waiting) in the ``marked`` style."""
+    said = state.text(now, ACTIVITY_WIDTH) if entry.live and state is not None else ""
     if not said:
         return Text(activity_text(entry.last_activity), no_wrap=True)
-    style = "bold" if state is not None and state.phase_at(now) in ATTENTION else ""
-    text = one_line(said, ACTIVITY_WIDTH)
-    if len(text) > ACTIVITY_WIDTH:
-        text = text[: ACTIVITY_WIDTH - 1] + "…"
-    return Text(text, style=style, no_wrap=True, overflow="ellipsis")
+    style = marked if state is not None and state.phase_at(now) in ATTENTION else ""
+    return Text(one_line(said, ACTIVITY_WIDTH), style=style, no_wrap=True, overflow="ellipsis")
 
 
-def mark_cell(entry: RunEntry, attention: bool) -> Text:
+def mark_cell(entry: RunEntry, attention: bool, marked: str = "bold") -> Text:
     """``●`` live, ``◆`` live and finished or waiting since last looked at."""
     if not entry.live:
         return Text("")
-    return Text(ATTENTION_MARK, style="bold") if attention else Text(LIVE_MARK)
+    return Text(ATTENTION_MARK, style=marked) if attention else Text(LIVE_MARK)
 
 
 def cells(
-    entry: RunEntry, state: LiveState | None = None, now: float = 0.0, attention: bool = False
+    entry: RunEntry,
+    state: LiveState | None = None,
+    now: float = 0.0,
+    attention: bool = False,
+    marked: str = "bold",
 ) -> list[Text]:
     """A run's row, the title last (a narrow terminal cuts it, not the numbers); every
     string from a file is cleaned and never read as markup."""
@@ -157,8 +161,8 @@ def cells(
         entry.title or DASH,
     ]
     row = [Text(one_line(value, 120), no_wrap=True) for value in values]
-    row[MARK_COLUMN] = mark_cell(entry, attention)
-    row[ACTIVITY_COLUMN] = activity_cell(entry, state, now)
+    row[MARK_COLUMN] = mark_cell(entry, attention, marked)
+    row[ACTIVITY_COLUMN] = activity_cell(entry, state, now, marked)
     return row
 
 
@@ -178,6 +182,7 @@ class SessionsApp(App[RunEntry | None]):
             run's past is not news again); ``None``: a new one.
         live_poll_seconds: How often the live runs' files are read (``None``: never).
         bell: Ring the bell when a run finishes or waits (``None``: as the settings say).
+        attention: The runs marked (kept across the lists, like ``tracker``).
     """
 
     TITLE = "streamview sessions"
@@ -207,11 +212,12 @@ class SessionsApp(App[RunEntry | None]):
         tracker: LiveTracker | None = None,
         live_poll_seconds: float | None = LIVE_POLL_SECONDS,
         bell: bool | None = None,
+        attention: set[Path] | None = None,
     ) -> None:
         super().__init__()
         self.tracker = tracker or LiveTracker()
         self._live_poll_seconds = live_poll_seconds
-        self.attention: set[Path] = set()
+        self.attention: set[Path] = attention if attention is not None else set()
         """Live runs that finished or wait since their row was last under the cursor."""
         self.rang = 0
         """Times the bell rang (once per run entering a state to be told of)."""
@@ -284,11 +290,16 @@ class SessionsApp(App[RunEntry | None]):
         """The runs' table."""
         return self.query_one("#runs", DataTable)
 
+    @property
+    def marked(self) -> str:
+        """The style of a run that needs the person: the theme's warning colour."""
+        return self.current_theme.warning or "bold"
+
     def _with_live(self, entry: RunEntry) -> RunEntry:
-        """A run still running a call or waiting for the person stays live, however
-        long its file has been quiet."""
+        """A run followed that is still going (:func:`still_going`) stays live, though
+        its file has been quiet longer than discovery's live window."""
         state = None if entry.live else self.tracker.state(entry.path)
-        if state is not None and state.phase_at(time.time()) in (TOOL, WAITING):
+        if state is not None and still_going(state, time.time()):
             return replace(entry, live=True)
         return entry
 
@@ -302,7 +313,13 @@ class SessionsApp(App[RunEntry | None]):
         ]
         now = time.time()
         rows = [
-            cells(entry, self.tracker.state(entry.path), now, entry.path in self.attention)
+            cells(
+                entry,
+                self.tracker.state(entry.path),
+                now,
+                entry.path in self.attention,
+                self.marked,
+            )
             for entry in self.shown
         ]
         # Widths set here: measured on idle, a list opened again after the viewer kept
@@ -338,7 +355,8 @@ class SessionsApp(App[RunEntry | None]):
     def _poll_live(self) -> None:
         if self._live_poll_seconds is not None and self.loaded:
             paths = [entry.path for entry in self.entries if entry.live]
-            self._read_live(paths)
+            if paths or len(self.tracker):  # nothing live, nothing followed: no thread
+                self._read_live(paths)
 
     @work(thread=True, exclusive=True, group="live", name="read live runs")
     def _read_live(self, paths: list[Path]) -> None:
@@ -373,8 +391,8 @@ class SessionsApp(App[RunEntry | None]):
             return 0
         state = self.tracker.state(entry.path)
         attention = entry.path in self.attention
-        activity = activity_cell(entry, state, now)
-        table.update_cell(key, str(MARK_COLUMN), mark_cell(entry, attention))
+        activity = activity_cell(entry, state, now, self.marked)
+        table.update_cell(key, str(MARK_COLUMN), mark_cell(entry, attention, self.marked))
         table.update_cell(key, str(ACTIVITY_COLUMN), activity)
         return activity.cell_len
 
@@ -422,4 +440,5 @@ class SessionsApp(App[RunEntry | None]):
         row = self.table.cursor_row
         if 0 <= row < len(self.shown):
             self._remember()
+            self.attention.discard(self.shown[row].path)  # looked at
             self.exit(self.shown[row])

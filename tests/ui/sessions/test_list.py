@@ -7,6 +7,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from textual.binding import Binding
 from textual.widgets import DataTable, Input
 
 from streamview.cli import sessions
@@ -161,3 +162,15 @@ def test_an_unknown_theme_is_refused_by_name() -> None:
 
     with pytest.raises(InputError, match=r"unknown theme 'nope'.*textual-dark"):
         SessionsApp(lambda: [], theme="nope")
+
+
+def test_the_readme_names_each_key_the_footer_shows() -> None:
+    """The sessions section's key table has every key the list's footer shows."""
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    start = readme.index("### Every run on this machine")
+    section = readme[start : readme.index("\n### ", start + 1)]
+    for binding in SessionsApp.BINDINGS:
+        assert not isinstance(binding, tuple)
+        if isinstance(binding, Binding) and binding.show:
+            shown = {"escape": "esc"}.get(binding.key, binding.key)  # as the footer says it
+            assert f"`{shown}`" in section, binding.key
