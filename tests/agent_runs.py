@@ -21,3 +21,17 @@ def one_run_per_agent() -> list[tuple[str, Path]]:
             chosen = min(p for p in folder.iterdir() if p.suffix in (".jsonl", ".ndjson"))
         runs.append((name, chosen))
     return runs
+
+
+RECORDINGS = Path(__file__).resolve().parents[1] / "recordings"
+
+
+def demo_recordings() -> list[tuple[str, Path]]:
+    """``("cursor", recording)`` for each demo recording the README plays (all Cursor's)."""
+    return [("cursor", path) for path in sorted(RECORDINGS.glob("*.ndjson"))]
+
+
+def run_id(run: tuple[str, Path]) -> str:
+    """A test id: the dialect, or the demo recording's name."""
+    agent, path = run
+    return path.stem if path.parent == RECORDINGS else agent

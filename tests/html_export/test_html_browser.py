@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from streamview.core.run_summary import run_summary
-from tests.agent_runs import one_run_per_agent
+from tests.agent_runs import demo_recordings, one_run_per_agent
 from tests.hostile.streams import hostile_stream, many_calls_stream
 
 from .page_check import export
@@ -147,9 +147,9 @@ def test_the_readme_picture_is_made_by_the_script(chromium: Any, tmp_path: Path)
 def test_each_agents_page_opens_its_calls_and_begins_with_the_summary(
     chromium: Any, tmp_path: Path
 ) -> None:
-    """One run per agent (19 dialects), in one offline tab: the page's first section
-    is the summary with the run's headline, a call per tool call, and the first call
-    opens to its detail; nothing is fetched, nothing fails."""
+    """One run per agent (19 dialects) and each demo recording, in one offline tab: the
+    page's first section is the summary with the run's headline, a call per tool call,
+    and the first call opens to its detail; nothing is fetched, nothing fails."""
     context = chromium.new_context(viewport={"width": 1100, "height": 900}, offline=True)
     fetched: list[str] = []
     errors: list[str] = []
@@ -166,9 +166,9 @@ def test_each_agents_page_opens_its_calls_and_begins_with_the_summary(
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("console", lambda m: m.type == "error" and errors.append(m.text))
     try:
-        for agent, fixture in one_run_per_agent():
+        for agent, fixture in one_run_per_agent() + demo_recordings():
             state, html = export(fixture.read_bytes(), agent=agent)
-            path = tmp_path / f"{agent}.html"
+            path = tmp_path / f"{agent}-{fixture.stem}.html"
             path.write_text(html, encoding="utf-8")
             page.goto(path.as_uri())
             first = page.locator("main > section").first

@@ -18,9 +18,9 @@ from streamview.core.reader import EventReader
 from streamview.core.run_summary import run_summary
 from streamview.core.state import StreamState
 from streamview.core.summary_markdown import ci_summary
-from tests.agent_runs import one_run_per_agent
+from tests.agent_runs import demo_recordings, one_run_per_agent, run_id
 
-RUNS = one_run_per_agent()
+RUNS = one_run_per_agent() + demo_recordings()
 ALLOWED_HTML = ("<details>", "</details>", "<summary>", "</summary>")
 """The only HTML the exports write themselves (thinking and failures folded)."""
 
@@ -56,10 +56,10 @@ def _calls_tables(tokens: list[Token]) -> list[tuple[str, list[str]]]:
 
 
 @pytest.fixture(scope="module")
-def exports() -> dict[str, tuple[StreamState, list[Token], list[Token]]]:
+def exports() -> dict[Path, tuple[StreamState, list[Token], list[Token]]]:
     """Each agent's run folded as ``--export-markdown`` folds it (its lines kept, so
     calls carry their arguments and results), both exports parsed: one pass."""
-    read: dict[str, tuple[StreamState, list[Token], list[Token]]] = {}
+    read: dict[Path, tuple[StreamState, list[Token], list[Token]]] = {}
     for name, path in RUNS:
         store = LineStore()
         reader = EventReader(store, agent=name)
@@ -69,7 +69,7 @@ def exports() -> dict[str, tuple[StreamState, list[Token], list[Token]]]:
         state.finish()
         markdown = to_markdown(state, title=path.name, store=store)
         summary = ci_summary(state, title=path.name, store=store)
-        read[name] = (state, _read(markdown), _read(summary))
+        read[path] = (state, _read(markdown), _read(summary))
     return read
 
 
@@ -83,16 +83,16 @@ def _check_no_stream_html(tokens: list[Token]) -> None:
     assert all(part.startswith(ALLOWED_HTML) for part in html), html
 
 
-@pytest.mark.parametrize(("agent", "path"), RUNS, ids=[name for name, _ in RUNS])
+@pytest.mark.parametrize(("agent", "path"), RUNS, ids=[run_id(run) for run in RUNS])
 def test_markdown_and_ci_summary_of_each_agent_read_back(
     agent: str,
     path: Path,
-    exports: dict[str, tuple[StreamState, list[Token], list[Token]]],
+    exports: dict[Path, tuple[StreamState, list[Token], list[Token]]],
 ) -> None:
     """The title, then the summary whose first paragraph is the run's headline; one
     row per call in order in each session's table, and every call, failures first, in
     the CI summary's; no HTML but the exports' own folds; no fence left open."""
-    state, markdown, summary = exports[agent]
+    state, markdown, summary = exports[path]
     headline = run_summary(state).headline()
     calls = [call for session in state.sessions for call in session.tool_calls]
     assert calls
