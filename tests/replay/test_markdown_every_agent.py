@@ -1,10 +1,11 @@
 """The Markdown export and the CI summary of one run per agent, read back through a
 CommonMark parser (markdown-it-py, as GitHub's renderer reads them): each begins with
 the run's summary, shows a table row per tool call, renders no HTML from the stream and
-leaves no fence open over what follows."""
+leaves no fence open over what follows; a hostile run's text stays inert."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,8 @@ from streamview.core.run_summary import run_summary
 from streamview.core.state import StreamState
 from streamview.core.summary_markdown import ci_summary
 from tests.agent_runs import demo_recordings, one_run_per_agent, run_id
+from tests.hostile.streams import hostile_stream
+from tests.html_export.test_html_page import PAYLOAD
 
 RUNS = one_run_per_agent() + demo_recordings()
 ALLOWED_HTML = ("<details>", "</details>", "<summary>", "</summary>")
@@ -117,3 +120,25 @@ def test_markdown_and_ci_summary_of_each_agent_read_back(
     failed = [f"{call.session + 1}.{call.index + 1}" for call in run_summary(state).failed]
     assert rows[: len(failed)] == failed
     assert sorted(rows) == sorted(f"{s.index + 1}.{c.index + 1}" for s, c in _refs(state))
+
+
+def test_a_hostile_run_reads_back_inert() -> None:
+    """Tags, script links, images and control sequences in every field (prompt,
+    thinking, answer, arguments, outputs): both exports, the calls' arguments and
+    results included, hold no control character, no HTML but their own folds, no
+    image a renderer would fetch (each is a link, clicked or not), and no link but
+    ``http(s):`` and ``mailto:``."""
+    store = LineStore()
+    reader = EventReader(store, agent="cursor")
+    state = StreamState(track_changes=False)
+    for event in [*reader.feed(hostile_stream(PAYLOAD)), *reader.finish()]:
+        state.apply(event)
+    state.finish()
+    for text in (to_markdown(state, store=store), ci_summary(state, store=store)):
+        assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", text)
+        tokens = _read(text)
+        _check_no_stream_html(tokens)
+        assert not [t.attrs for t in tokens if t.type == "image"]
+        links = [str(t.attrs["href"]) for t in tokens if t.type == "link_open"]
+        assert all(link.startswith(("https://", "http://", "mailto:")) for link in links)
+    assert "evil.example/PWNED.png" in to_markdown(state, store=store)  # shown, as a link
