@@ -2,8 +2,8 @@
 
 Everything from the stream goes through :func:`~streamview.core.sanitize.clean`, so
 the document holds no terminal control sequence. The assistant's text is Markdown
-already and is kept as written, but for its raw HTML (shown as text) and a code fence
-it left open (closed); everything streamview adds (tool lines, table cells)
+already and is kept as written, but for its raw HTML (shown as text), its images (made
+links) and a code fence it left open (closed); everything streamview adds (tool lines, table cells)
 is escaped so that a ``|`` or a backtick in a command cannot break the layout.
 """
 
@@ -38,19 +38,28 @@ from streamview.core.summary_markdown import summary_section
 
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 """An inline code span on one line (CommonMark: a run of backticks closed by as many)."""
+_IMAGE = re.compile(r"(?<!\\)((?:\\\\)*)!\[")
+"""An image's opening ``![`` (after an even run of backslashes: not escaped already)."""
 _END = "streamview-end-of-the-answer"
 """A paragraph put after the answer to see whether a fence of the answer swallows it."""
 
 
+def _inert(text: str) -> str:
+    """Markdown text outside code made inert: ``<`` as ``&lt;`` (raw HTML shown), and
+    an image's ``![`` as ``\\![`` (a link the reader may click, not a picture a renderer
+    fetches from wherever the stream points: a tracking pixel)."""
+    return _IMAGE.sub(r"\1\\![", text.replace("<", "&lt;"))
+
+
 def _escape_tags(line: str) -> str:
-    """``<`` as ``&lt;`` on a line of Markdown, except in its code spans (shown as is)."""
+    """A line of Markdown made :func:`_inert`, except in its code spans (shown as is)."""
     out = []
     position = 0
     for span in _CODE_SPAN.finditer(line):
-        out.append(line[position : span.start()].replace("<", "&lt;"))
+        out.append(_inert(line[position : span.start()]))
         out.append(span.group())
         position = span.end()
-    out.append(line[position:].replace("<", "&lt;"))
+    out.append(_inert(line[position:]))
     return "".join(out)
 
 
@@ -94,7 +103,7 @@ def answer_markdown(text: str) -> str:
 def _quote(text: str) -> list[str]:
     """Plain text (a prompt, thinking) as a block quote; raw HTML in it is shown, not run."""
     lines = escape_html(clean(text)).rstrip("\n").split("\n")
-    return [f"> {line}".rstrip() for line in lines]
+    return [f"> {_escape_tags(line)}".rstrip() for line in lines]
 
 
 def call_line(call: ToolCall) -> str:

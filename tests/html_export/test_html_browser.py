@@ -1,7 +1,8 @@
 """--export-html's page in a real browser (Debian's Chromium driven by Playwright), loaded
 from ``file://`` with the network refused: a call opens to its coloured diff, the search
 box filters, light and dark follow the reader, a hostile run runs nothing and loads
-nothing, and a run of 10,000 calls loads and opens a call."""
+nothing, a run of 10,000 calls loads and opens a call, and one run per agent begins
+with its summary and opens its calls."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import importlib.util
 from pathlib import Path
 from typing import Any
 
+from streamview.core.run_summary import run_summary
+from tests.agent_runs import demo_recordings, one_run_per_agent
 from tests.hostile.streams import hostile_stream, many_calls_stream
 
 from .page_check import export
@@ -139,3 +142,44 @@ def test_the_readme_picture_is_made_by_the_script(chromium: Any, tmp_path: Path)
     script.shoot(chromium, page, out)
     assert out.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
     assert (REPO / "screenshots" / "html-export.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_each_agents_page_opens_its_calls_and_begins_with_the_summary(
+    chromium: Any, tmp_path: Path
+) -> None:
+    """One run per agent (19 dialects) and each demo recording, in one offline tab: the
+    page's first section is the summary with the run's headline, a call per tool call,
+    and the first call opens to its detail; nothing is fetched, nothing fails."""
+    context = chromium.new_context(viewport={"width": 1100, "height": 900}, offline=True)
+    fetched: list[str] = []
+    errors: list[str] = []
+
+    def refuse(route: Any) -> None:
+        if route.request.url.startswith("file://"):
+            route.continue_()  # a page from disk
+            return
+        fetched.append(route.request.url)
+        route.abort()
+
+    context.route("**/*", refuse)
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    try:
+        for agent, fixture in one_run_per_agent() + demo_recordings():
+            state, html = export(fixture.read_bytes(), agent=agent)
+            path = tmp_path / f"{agent}-{fixture.stem}.html"
+            path.write_text(html, encoding="utf-8")
+            page.goto(path.as_uri())
+            first = page.locator("main > section").first
+            assert first.get_attribute("class") == "summary", agent
+            headline = first.locator(".headline").inner_text()
+            assert headline == run_summary(state).headline(), agent
+            calls = sum(len(session.tool_calls) for session in state.sessions)
+            assert page.locator("details.call").count() == calls, agent
+            call = page.locator("details.call").first
+            call.locator("summary").first.click()
+            call.locator(".detail .section").first.wait_for(timeout=DEADLINE_MS)
+        assert fetched == [] and errors == []
+    finally:
+        context.close()

@@ -65,16 +65,6 @@ APP_BINDINGS: list[BindingType] = [
         "Log",
         tooltip="event log: malformed lines, unknown records, connection notices",
     ),
-    Binding(
-        "S",
-        "run_summary",
-        "Summary",
-        # Not in the footer: it would fit, but would move every snapshot of the main
-        # screen in the suite; the help, the palette and the end-of-run toast name it.
-        show=False,
-        tooltip="the run summed up: outcome and duration, files changed (+/- lines), "
-        "commands and their exit status, calls failed or refused, tokens and cost",
-    ),
     # One footer entry for both keys, shown only when there are sessions to switch.
     Binding(
         "left_square_bracket",
@@ -116,5 +106,15 @@ APP_BINDINGS: list[BindingType] = [
     Binding("ctrl+c", "help_quit", show=False, system=True),
     # Playback and export: declared here, enabled by check_action when they apply.
     *playback_bindings(),
+    # After the playback keys: where the footer is too narrow for all (a file played
+    # back at 100 columns or fewer), Summary is the one it leaves out, not Play/Pause;
+    # the help, the palette and the end-of-run toast name it too.
+    Binding(
+        "S",
+        "run_summary",
+        "Summary",
+        tooltip="the run summed up: outcome and duration, files changed (+/- lines), "
+        "commands and their exit status, calls failed or refused, tokens and cost",
+    ),
     EXPORT_BINDING,
 ]

@@ -23,6 +23,7 @@ from streamview.core.markdown_export import to_markdown
 from streamview.core.reader import EventReader
 from streamview.core.redact import Redactor, redact_bytes
 from streamview.core.state import StreamState
+from streamview.core.summary_markdown import ci_summary
 from streamview.fronts.events_api import to_json_lines
 from streamview.sources.base import MemorySource
 from tests.cli.helpers import child_env, command
@@ -78,8 +79,8 @@ def test_the_seeded_recordings_hold_every_kind_and_redaction_removes_them(
 def test_every_core_export_of_a_redacted_run_is_clean(
     agent: str, seeded_runs: dict[str, bytes]
 ) -> None:
-    """Markdown, HTML, the normalized events and the JSON summary of the redacted run
-    hold no secret; the same exports of the seeded run do (the check can fail)."""
+    """Markdown, HTML, the CI summary, the normalized events and the JSON summary of the
+    redacted run hold no secret; the same exports of the seeded run do (the check can fail)."""
     for data, clean in (
         (seeded_runs[agent], False),
         (redact_bytes(seeded_runs[agent], Redactor()), True),
@@ -92,6 +93,7 @@ def test_every_core_export_of_a_redacted_run_is_clean(
         outputs = {
             "markdown": to_markdown(state, title=agent, store=store),
             "html": to_html(state, title=agent, store=store),
+            "ci summary": ci_summary(state, title=agent, store=store),
             "events": events.decode(),
             "json": summary.getvalue(),
         }
@@ -99,7 +101,7 @@ def test_every_core_export_of_a_redacted_run_is_clean(
             found = leaks(output)
             if clean:
                 assert found == [], (agent, name, found)
-            elif name in ("markdown", "events", "json"):
+            elif name in ("markdown", "ci summary", "events", "json"):
                 assert found, (agent, name)
 
 
