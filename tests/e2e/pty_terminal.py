@@ -17,6 +17,7 @@ import contextlib
 import fcntl
 import os
 import re
+import selectors
 import signal
 import struct
 import subprocess
@@ -133,6 +134,8 @@ class PtyTerminal:
         self._stream = pyte.ByteStream(self._screen)
         self._pending = b""
         """The end of the last read, held back: a sequence it began is not complete."""
+        self._hung_up = threading.Event()
+        """Set by :meth:`hang_up`: the reader stops and the terminal's master is closed."""
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         environ = {k: v for k, v in env.items() if k not in ("LINES", "COLUMNS", "TEXTUAL")}
@@ -157,23 +160,31 @@ class PtyTerminal:
 
     def _read(self) -> None:
         """Keep every byte; answer queries; stop when the terminal closes."""
-        while True:
-            try:
-                data = os.read(self.master, 1 << 16)
-            except OSError:  # EIO: every process holding the pty's slave is gone
-                return
-            if not data:
-                return
-            with self._lock:
-                self.output += data
-                # pyte on a sequence it cannot parse: the screen may lag, the bytes remain.
-                pending = self._pending + data
-                cut = UNFINISHED.search(pending)
-                at = cut.start() if cut is not None else len(pending)
-                self._pending = pending[at:]
-                with contextlib.suppress(Exception):
-                    self._stream.feed(for_screen(pending[:at]))
-            self._answer(data)
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.master, selectors.EVENT_READ)
+            while not self._hung_up.is_set():
+                if selector.select(0.05) and not self._read_once():
+                    return
+
+    def _read_once(self) -> bool:
+        """Keep what the viewer wrote; ``False`` once the terminal is closed."""
+        try:
+            data = os.read(self.master, 1 << 16)
+        except OSError:  # EIO: every process holding the pty's slave is gone
+            return False
+        if not data:
+            return False
+        with self._lock:
+            self.output += data
+            # pyte on a sequence it cannot parse: the screen may lag, the bytes remain.
+            pending = self._pending + data
+            cut = UNFINISHED.search(pending)
+            at = cut.start() if cut is not None else len(pending)
+            self._pending = pending[at:]
+            with contextlib.suppress(Exception):
+                self._stream.feed(for_screen(pending[:at]))
+        self._answer(data)
+        return True
 
     def _answer(self, data: bytes) -> None:
         """Reply to the queries in ``data`` as an xterm would (a query cut between two
@@ -325,6 +336,15 @@ class PtyTerminal:
         self._reader.join(2)
         return code
 
+    def hang_up(self) -> None:
+        """Close the terminal under the viewer, as a closed window or a killed tmux pane
+        does: the kernel sends SIGHUP to the session's leader only, and every write to
+        the terminal fails with EIO from then on."""
+        self._hung_up.set()
+        self._reader.join(5)
+        with contextlib.suppress(OSError):
+            os.close(self.master)
+
     def close(self) -> None:
         """Kill the viewer's session if it still runs; close the terminal."""
         if self.alive():
@@ -332,8 +352,9 @@ class PtyTerminal:
                 os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(10)
         self._reader.join(2)
-        with contextlib.suppress(OSError):
-            os.close(self.master)
+        if not self._hung_up.is_set():
+            with contextlib.suppress(OSError):
+                os.close(self.master)
 
 
 def _take_terminal() -> None:

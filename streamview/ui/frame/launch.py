@@ -13,6 +13,7 @@ from streamview.core.exit_status import EXIT_SOFTWARE, EXIT_USAGE
 from streamview.sources.base import PipeSource, Source, detach_stdin_for_keys, empty_input
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.frame.crash import Crash, report, thread_hook
+from streamview.ui.frame.hangup import hangup_aware
 from streamview.ui.frame.signals import leave_on_signal
 
 
@@ -55,6 +56,7 @@ def run_app(
         source = PipeSource(detach_stdin_for_keys(), label=source.label)
     prepare_process()
     app = app_class(source, theme=theme, **options)
+    app.driver_class = hangup_aware(app.driver_class)
     previous_hook = threading.excepthook
     threading.excepthook = thread_hook(app)
     try:
