@@ -229,7 +229,7 @@ def test_every_dialects_fixtures(path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "agent", ["claude", "codex", "gemini", "cline", "copilot", "goose", "opencode", "droid"]
+    "agent", ["claude", "codex", "gemini", "cline", "copilot", "goose", "opencode", "droid", "kimi"]
 )
 @pytest.mark.parametrize("seed", range(4))
 def test_mutated_lines_of_other_dialects(agent: str, seed: int) -> None:
