@@ -228,7 +228,9 @@ def test_every_dialects_fixtures(path: Path) -> None:
     assert_same_fold(path.read_bytes())
 
 
-@pytest.mark.parametrize("agent", ["claude", "codex", "gemini", "cline", "copilot", "goose"])
+@pytest.mark.parametrize(
+    "agent", ["claude", "codex", "gemini", "cline", "copilot", "goose", "opencode", "droid", "kimi"]
+)
 @pytest.mark.parametrize("seed", range(4))
 def test_mutated_lines_of_other_dialects(agent: str, seed: int) -> None:
     """A delta with a field of an unusual type goes the slow way, with the same result."""

@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 import streamview.core.dialects.droid_tools as tools
+from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
 from streamview.core.dialects.claude_like import usage_of
 from streamview.core.events import (
@@ -119,8 +120,55 @@ class DroidTranslator:
         return events
 
     def fast(self, record: JSONObject, line: int) -> FastRecord | None:
-        """Droid prints whole messages, no deltas: nothing for the fast path."""
-        return None
+        """An answer, a call's start or its result (all of a Droid run but its first
+        and last records) for the fold's fast path, as :meth:`translate` reads them;
+        the call's fields go to the state without an event. Any field of an unusual
+        type, a record after reasoning, or a result that cannot be read, goes the
+        long way."""
+        kind = record.get("type")
+        if kind != "tool_call" and kind != "tool_result" and kind != "message":
+            return None
+        given = record.get("session_id")
+        ts = record.get("timestamp")
+        recv = record.get(RECV_KEY)
+        if (
+            self._thinking
+            or (given is not None and given.__class__ is not str)
+            or (ts is not None and ts.__class__ is not int)
+            or (recv is not None and recv.__class__ is not int)
+        ):
+            return None
+        sid = given or self._session
+        if kind == "message":
+            text = record.get("text")
+            if text.__class__ is not str or record.get("role") != "assistant":
+                return None
+            return "assistant", False, text, None, sid, ts, recv
+        calls = dict(self._calls)
+        try:
+            if kind == "tool_call":
+                event = self._started(record, line, sid, ts, recv)
+            else:
+                event = self._completed(record, line, sid, ts, recv)
+        except Exception:
+            self._calls = calls  # as it was: the long way reads the record again
+            return None
+        fields = (
+            None,
+            None,
+            event.call_id,
+            event.kind,
+            event.args,
+            event.outcome,
+            event.payload,
+            event.model_call_id,
+            event.started_at_ms,
+            event.completed_at_ms,
+            event.description,
+            event.parent_call_id,
+        )
+        subtype = "completed" if event.completed else "started"
+        return "tool_call", subtype, fields, None, sid, ts, recv
 
     def _message(
         self, record: JSONObject, line: int, sid: str | None, ts: int | None, recv: int | None
@@ -151,7 +199,7 @@ class DroidTranslator:
 
     def _started(
         self, record: JSONObject, line: int, sid: str | None, ts: int | None, recv: int | None
-    ) -> AnyEvent:
+    ) -> ToolCallEvent:
         name = as_str(record.get("toolName")) or as_str(record.get("toolId")) or "unknown"
         call_id = as_str(record.get("id")) or f"<line {line}>"
         parameters = record.get("parameters")
@@ -173,7 +221,7 @@ class DroidTranslator:
 
     def _completed(
         self, record: JSONObject, line: int, sid: str | None, ts: int | None, recv: int | None
-    ) -> AnyEvent:
+    ) -> ToolCallEvent:
         call_id = as_str(record.get("id"))
         if call_id is None or call_id not in self._calls:
             # Builds that leave out the id answer the oldest open call.

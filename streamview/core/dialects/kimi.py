@@ -28,6 +28,7 @@ from typing import Any
 import orjson
 
 import streamview.core.dialects.kimi_tools as tools
+from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
 from streamview.core.events import (
     AnyEvent,
@@ -160,8 +161,35 @@ class KimiTranslator:
         return events
 
     def fast(self, record: JSONObject, line: int) -> FastRecord | None:
-        """Kimi prints whole messages, no deltas: nothing for the fast path."""
-        return None
+        """A tool's result (half of a Kimi run) for the fold's fast path, once the
+        session started, as :meth:`translate` reads it: the call's fields go to the
+        state without an event. A result that cannot be read goes the long way."""
+        if not self._started or record.get("role") != "tool" or "type" in record:
+            return None
+        recv = record.get(RECV_KEY)
+        if recv is not None and recv.__class__ is not int:
+            return None
+        calls = dict(self._calls)
+        try:
+            event = self._tool(record, line, recv)
+        except Exception:
+            self._calls = calls  # as it was: the long way reads the record again
+            return None
+        fields = (
+            None,
+            None,
+            event.call_id,
+            event.kind,
+            event.args,
+            event.outcome,
+            event.payload,
+            event.model_call_id,
+            event.started_at_ms,
+            event.completed_at_ms,
+            event.description,
+            event.parent_call_id,
+        )
+        return "tool_call", "completed", fields, None, None, None, recv
 
     def _assistant(self, record: JSONObject, line: int, recv: int | None) -> list[AnyEvent]:
         events: list[AnyEvent] = []
@@ -203,7 +231,7 @@ class KimiTranslator:
             )
         return events or [ThinkingCompleted(line, None, None, recv)]
 
-    def _tool(self, record: JSONObject, line: int, recv: int | None) -> AnyEvent:
+    def _tool(self, record: JSONObject, line: int, recv: int | None) -> ToolCallEvent:
         call_id = as_str(record.get("tool_call_id")) or f"<line {line}>"
         name, args = self._calls.pop(call_id, ("", {}))
         kind = tools.kind_of(name) if name else "unknown"

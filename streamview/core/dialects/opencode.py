@@ -34,6 +34,7 @@ from typing import Any
 
 import streamview.core.dialects.opencode_tools as tools
 import streamview.core.dialects.shapes as shapes
+from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
 from streamview.core.events import (
     AnyEvent,
@@ -148,8 +149,33 @@ class OpenCodeTranslator:
         self._ended = False
 
     def fast(self, record: JSONObject, line: int) -> FastRecord | None:
-        """opencode prints no deltas: every record goes through :meth:`translate`."""
-        return None
+        """A step's start or its text part (half of an opencode run) for the fold's
+        fast path, in the run already started, as :meth:`translate` reads them (no
+        step waits to be called the run's end). Any field of an unusual type, or a
+        record of another session, goes the long way."""
+        kind = record.get("type")
+        if kind != "text" and kind != "step_start":
+            return None
+        sid = self._session
+        here = record.get("sessionID")
+        ts = record.get("timestamp")
+        recv = record.get(RECV_KEY)
+        if (
+            sid is None
+            or self._held is not None
+            or (here is not None and here != sid)
+            or (ts is not None and ts.__class__ is not int)
+            or (recv is not None and recv.__class__ is not int)
+        ):
+            return None
+        if kind == "step_start":
+            self._ended = False
+            return "thinking", "completed", None, None, sid, ts, recv
+        part = record.get("part")
+        text = part.get("text") if part.__class__ is dict else None
+        if text.__class__ is not str:
+            return None
+        return "assistant", False, text, None, sid, ts, recv
 
     def _tool(
         self, part: JSONObject, line: int, ts: int | None, recv: int | None
