@@ -86,3 +86,11 @@ async def test_a_subagents_calls_nest_under_its_task_in_table_and_transcript() -
         assert nested > marker
         assert lines[nested].startswith("   ↳ ● grep")
         assert lines[marker].startswith(" ● task")
+        # The pane's title counts the subagent's calls apart from the session's own.
+        calls = app.state.sessions[0].tool_calls
+        by_subagents = sum(1 for call in calls if call.parent_call_id)
+        assert by_subagents > 0
+        own = len(calls) - by_subagents
+        assert str(app.tool_table.border_title) == (
+            f"Tool calls ({own} + {by_subagents} by subagents)"
+        )
