@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +54,7 @@ JSONMarker = dict[str, Any]
 
 
 @dataclass
-class _Session:
+class SessionMap:
     """What the main file says of its tree and its subagents."""
 
     lines: list[bytes]
@@ -72,7 +73,7 @@ class _Session:
     """Call id to the first ``agent_progress`` line mirroring its subagent."""
 
 
-def _load(line: bytes) -> Any:
+def load_line(line: bytes) -> Any:
     try:
         return orjson.loads(line)
     except orjson.JSONDecodeError:
@@ -90,14 +91,14 @@ def _read_lines(path: Path) -> list[bytes] | None:
     return lines
 
 
-def _is_claude_session(path: Path) -> bool:
+def is_session(path: Path) -> bool:
     """Whether the first record of ``path`` is a Claude Code session's (read alone: a
     file of another agent is not read whole)."""
     try:
         with open(path, "rb") as handle:
             for _ in range(8):
                 line = handle.readline(HEAD_LIMIT)
-                record = _load(line) if line.strip() else None
+                record = load_line(line) if line.strip() else None
                 if isinstance(record, dict):
                     return detect(record)
                 if not line:
@@ -107,7 +108,7 @@ def _is_claude_session(path: Path) -> bool:
     return False
 
 
-def _tree(session: _Session) -> None:
+def _tree(session: SessionMap) -> None:
     """Find the branches ``/rewind`` left: each prompt hanging off an earlier line than
     the newest hides the conversation's lines between that line and itself."""
     tip: str | None = None
@@ -149,9 +150,10 @@ def _in_chain(record: Any) -> bool:
     )
 
 
-def _links(session: _Session) -> None:
-    """Find the ``Task``/``Agent`` calls, their results, and which subagent each started."""
-    for number, record in enumerate(session.records):
+def find_links(session: SessionMap, start: int = 0) -> None:
+    """Find the ``Task``/``Agent`` calls, their results, and which subagent each started
+    (in the lines from ``start`` on: a followed session learns as it grows)."""
+    for number, record in enumerate(islice(session.records, start, None), start):
         if number in session.hidden or not isinstance(record, dict):
             continue
         kind = record.get("type")
@@ -206,14 +208,14 @@ def subagent_files(path: Path, agents: dict[str, str] | None = None) -> list[Pat
     return found
 
 
-def _call_of(session: _Session, agent: str, lines: list[bytes], taken: set[str]) -> str | None:
+def call_of(session: SessionMap, agent: str, lines: list[bytes], taken: set[str]) -> str | None:
     """The call a subagent's file works for: named by the session, else the one call not
     yet matched whose prompt is the subagent's first words (a subagent still at work)."""
     call = session.agents.get(agent)
     if call is not None:
         return call if call in session.tasks else None
     for line in lines[:4]:
-        record = _load(line) if line.strip() else None
+        record = load_line(line) if line.strip() else None
         if isinstance(record, dict) and record.get("type") == "user":
             message = record.get("message")
             words = text_of(message.get("content")) if isinstance(message, dict) else None
@@ -224,13 +226,13 @@ def _call_of(session: _Session, agent: str, lines: list[bytes], taken: set[str])
     return None
 
 
-def _marked(lines: list[bytes], call: str) -> list[bytes]:
+def marked(lines: list[bytes], call: str) -> list[bytes]:
     """A subagent's lines, each saying the call it works for."""
     out: list[bytes] = []
     for line in lines:
         if not line.strip():
             continue
-        record = _load(line)
+        record = load_line(line)
         if isinstance(record, dict):
             record[PARENT_KEY] = call
             out.append(orjson.dumps(record))
@@ -243,26 +245,26 @@ def session_records(path: Path) -> Records | None:
     """A Claude Code session with its subagents' files and without the branches a
     ``/rewind`` left, as lines; ``None`` when that is the file as it is (no subagent
     file, no branch) or it is no Claude Code session."""
-    if not _is_claude_session(path):
+    if not is_session(path):
         return None
     lines = _read_lines(path)
     if lines is None:
         return None
-    session = _Session(lines, [_load(line) if line.strip() else None for line in lines])
+    session = SessionMap(lines, [load_line(line) if line.strip() else None for line in lines])
     _tree(session)
-    _links(session)
+    find_links(session)
     fed: dict[int, list[tuple[str, bytes]]] = {}
     taken: set[str] = set()
     for file in subagent_files(path, session.agents):
         agent = file.name[len("agent-") : -len(".jsonl")]
         own = _read_lines(file) or []
-        call = _call_of(session, agent, own, taken)
+        call = call_of(session, agent, own, taken)
         if call is None:
             continue
         taken.add(call)
         start = session.tasks[call][0] + 1
         at = max(start, session.mirrored.get(call, session.results.get(call, len(lines))))
-        for number, line in enumerate(_marked(own, call)):
+        for number, line in enumerate(marked(own, call)):
             fed.setdefault(at, []).append((f"{agent}:{number}", line))
     if not fed and not session.hidden:
         return None
@@ -272,14 +274,14 @@ def session_records(path: Path) -> Records | None:
         marker = session.branches.get(number)
         if marker is not None:
             out.append((f"branch:{number}", orjson.dumps(marker)))
-        if number in session.hidden or _mirror_of_fed(session.records[number], taken):
+        if number in session.hidden or mirror_of_fed(session.records[number], taken):
             continue
         out.append((str(number), line))
     out.extend(fed.get(len(lines), ()))
     return out
 
 
-def _mirror_of_fed(record: Any, fed: set[str]) -> bool:
+def mirror_of_fed(record: Any, fed: set[str]) -> bool:
     """A ``progress`` line mirroring a subagent whose own file is handed on."""
     if not isinstance(record, dict) or record.get("type") != "progress":
         return False

@@ -6,7 +6,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from streamview.sources.base import InputError
+from streamview.sources.base import InputError, Source
 from streamview.sources.session_source import (
     Records,
     WholeSessionSource,
@@ -19,7 +19,7 @@ from streamview.sources.session_source import (
 
 def session_source_for(
     path: Path, follow: bool = False, replay: bool = False
-) -> WholeSessionSource | None:
+) -> Source | None:
     """The source of a session file that is not read as the stream of lines it is, if
     ``path`` is one (a legacy Gemini CLI session, an opencode database, a Gemini CLI or
     Claude Code session read whole: what a ``/rewind`` left out, a Claude Code session's
@@ -28,7 +28,8 @@ def session_source_for(
     Args:
         path: The file named.
         follow: It is followed (``--follow``): only what has no stream of lines at all is
-            read whole; a rewind is then said where it comes.
+            read whole; a rewind is then said where it comes, and a Claude Code
+            session's subagents' files are followed beside it.
         replay: It is replayed (``--replay``): a Claude Code session is then read as its
             file, whose lines have the times a replay needs.
     """
@@ -38,8 +39,14 @@ def session_source_for(
         return opencode_db.source(path, follow)
     if path.suffix == ".json" and is_whole_gemini(path):
         return WholeSessionSource(path, lambda: gemini_records(path), follow)
-    if path.suffix != ".jsonl" or follow:
+    if path.suffix != ".jsonl":
         return None
+    if follow:
+        from streamview.sources import claude_session_files
+        from streamview.sources.claude_session_follow import ClaudeFollowSource
+
+        # A Claude Code session's subagents write files of their own as it goes.
+        return ClaudeFollowSource(path) if claude_session_files.is_session(path) else None
     if gemini_jsonl_folded(path) is not None:
         # Messages taken back (a /rewind): read whole, what is left shown.
         return WholeSessionSource(path, lambda: gemini_jsonl_folded(path), follow)

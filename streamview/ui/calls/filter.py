@@ -8,6 +8,7 @@ shows the calls it lets through; the pane's title says how many of how many, and
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import islice
 
 import msgspec
 from msgspec.structs import replace
@@ -117,11 +118,43 @@ def kind_counts(calls: Sequence[ToolCall]) -> dict[str, int]:
     return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
-def title(total: int, shown: int, call_filter: CallFilter) -> str:
-    """The tool-call pane's title: ``Tool calls (75)``, ``Tool calls 3 of 75 · failed``."""
+def title(total: int, shown: int, call_filter: CallFilter, nested: int = 0) -> str:
+    """The tool-call pane's title: ``Tool calls (75)``, ``Tool calls 3 of 75 · failed``;
+    the calls subagents made (``nested`` of ``total``) counted apart:
+    ``Tool calls (12 + 9 by subagents)``."""
     order = (
         f" · {ORDERS.get(call_filter.order, call_filter.order)}" if call_filter.reordered else ""
     )
+    if not call_filter.active and nested:
+        return f"Tool calls ({total - nested} + {nested} by subagents){order}"
     if not call_filter.active:
         return (f"Tool calls ({total})" if total else "Tool calls") + order
     return f"Tool calls {shown} of {total} · {call_filter.describe()}{order}"
+
+
+class _NestedCount:
+    """How many of a session's calls a subagent made (``parent_call_id``), counted as
+    they arrive: a run's calls are only appended, so each is looked at once."""
+
+    def __init__(self) -> None:
+        self._held: dict[int, tuple[list[ToolCall], int, int]] = {}
+
+    def __call__(self, calls: list[ToolCall]) -> int:
+        held = self._held.get(id(calls))
+        if held is None or held[0] is not calls or held[1] > len(calls):
+            held = (calls, 0, 0)
+        _, seen, nested = held
+        nested += sum(1 for call in islice(calls, seen, None) if call.parent_call_id)
+        if len(self._held) > 8:  # a few sessions at once, not every one ever shown
+            self._held.clear()
+        self._held[id(calls)] = (calls, len(calls), nested)
+        return nested
+
+
+nested_calls = _NestedCount()
+"""The calls subagents made among a session's calls (see :class:`_NestedCount`)."""
+
+
+def session_title(calls: list[ToolCall], shown: int, call_filter: CallFilter) -> str:
+    """:func:`title` for a session's ``calls``, its subagents' counted apart."""
+    return title(len(calls), shown, call_filter, nested_calls(calls))

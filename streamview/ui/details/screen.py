@@ -9,6 +9,7 @@ so a call whose result is megabytes long shows "loading…" instead of freezing.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -204,7 +205,12 @@ class ToolCallDetailScreen(SectionScreen):
     """The palette's names of the keys whose footer word is short."""
 
     def __init__(
-        self, call: ToolCall, store: LineStore | None, find: str = "", cwd: str | None = None
+        self,
+        call: ToolCall,
+        store: LineStore | None,
+        find: str = "",
+        cwd: str | None = None,
+        calls: Sequence[ToolCall] = (),
     ) -> None:
         """Create the screen.
 
@@ -213,9 +219,11 @@ class ToolCallDetailScreen(SectionScreen):
             store: Where to read the call's full lines from (``None``: summary only).
             find: Text to bring into view and select once laid out (a search's hit).
             cwd: The session's working directory (diff headers are shown relative to it).
+            calls: The session's calls: those a subagent made under ``call`` are listed.
         """
         super().__init__(store)
         self.call = call
+        self.calls = calls
         self.cwd = cwd
         self.find = find
         self.raw = False
@@ -240,7 +248,15 @@ class ToolCallDetailScreen(SectionScreen):
     def _watched(self) -> tuple[object, ...]:
         """What, when it changes, means the call must be shown again."""
         call = self.call
-        return (call.status, call.completed_line, call.approval, call.target, call.started_line)
+        nested = len(self._nested()) if call.kind == "task" else 0
+        return (
+            call.status, call.completed_line, call.approval, call.target, call.started_line,
+            nested,
+        )  # fmt: skip
+
+    def _nested(self) -> list[ToolCall]:
+        """The calls a subagent made under this call, in order."""
+        return [c for c in self.calls if c.parent_call_id == self.call.call_id]
 
     def _show_title(self) -> None:
         """Fill the title bar from the call as it is now."""
@@ -326,6 +342,16 @@ class ToolCallDetailScreen(SectionScreen):
             full=self.full,
             cwd=self.cwd,
         )
+        nested = self._nested()
+        if nested:  # the subagent's own work: each of its calls, as the table shows it
+            rows = Text()
+            for index, made in enumerate(nested):
+                rows.append("\n" if index else "")
+                rows.append(f"{STATUS_MARK.get(made.status, '•')} {one_line(made.kind, 40)}")
+                rows.append(f"  {one_line(made.target or '', 160)}")
+                if made.summary:
+                    rows.append(f"  · {one_line(made.summary, 120)}", style="dim")
+            sections.append(Section(f"subagent's calls ({len(nested)})", rows))
         return sections
 
     def action_toggle_raw(self) -> None:

@@ -205,7 +205,8 @@ class ViewerActions(CrashHooks, Suspension, SearchActions):
         from streamview.ui.details.screen import ToolCallDetailScreen
 
         call = session.tool_calls[message.call_index]
-        self.push_screen(ToolCallDetailScreen(call, self.feed.store, cwd=session.cwd))
+        calls = session.tool_calls
+        self.push_screen(ToolCallDetailScreen(call, self.feed.store, cwd=session.cwd, calls=calls))
 
     def on_key(self, event: Key) -> None:
         """Escape closes the search or filter box, or else clears the search's highlights."""

@@ -430,7 +430,7 @@ class StreamviewApp(ViewerActions):
 
     def _title_table(self, session: Session) -> None:
         table = self.tool_table
-        title = call_filter.title(len(session.tool_calls), table.row_count, table.call_filter)
+        title = call_filter.session_title(session.tool_calls, table.row_count, table.call_filter)
         set_border_title(table, safe(title))  # the kind and text filter are the stream's
 
     def _note_rate(self) -> None:

@@ -9,6 +9,7 @@ compaction request ``agent-acompact-946d2b.jsonl`` beside it (SOURCES.md).
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from streamview.core.model import PROMPT
 from streamview.core.reader import EventReader, fold
 from streamview.core.state import StreamState
 from streamview.sources.claude_session_files import subagent_files
+from streamview.sources.claude_session_follow import ClaudeFollowSource
 from streamview.sources.session_files import session_source_for
 
 from .test_claude_session import SESSIONS, account, headless, records
@@ -169,7 +171,7 @@ def test_a_rewound_session_read_whole_shows_the_branch_of_its_newest_record(
     assert rewind.detail.startswith("the conversation goes on from line ")
     assert f"lines {second + 1}-" in rewind.detail and "not shown" in rewind.detail
     # Read as it grows (followed), the branch is said where it comes: nothing to hide.
-    assert session_source_for(path, follow=True) is None
+    assert isinstance(session_source_for(path, follow=True), ClaudeFollowSource)
 
 
 def test_a_session_with_neither_is_read_as_its_file() -> None:
@@ -178,3 +180,66 @@ def test_a_session_with_neither_is_read_as_its_file() -> None:
     for name in ("short.jsonl", "tool_heavy.jsonl", "subagent.jsonl"):
         assert session_source_for(SESSIONS / name) is None, name
     assert session_source_for(SESSION, replay=True) is None
+
+
+def test_a_followed_session_shows_its_subagent_as_its_file_grows(tmp_path: Path) -> None:
+    """Newer releases write a subagent's work only in its own file: followed, the file
+    is found in ``subagents/`` once it appears, linked to the open call by its prompt,
+    and its calls nest under that call as they are written, each once."""
+    main = records(SESSION.name)
+    task_line = next(
+        n for n, r in enumerate(main) if r["type"] == "assistant"
+        and any(b.get("id") == TASK for b in r["message"]["content"])
+    )  # fmt: skip
+    mirror = {n for n, r in enumerate(main) if r["type"] == "progress"}
+    before = [r for n, r in enumerate(main[: task_line + 1]) if n not in mirror]
+    after = [r for n, r in enumerate(main) if n > task_line and n not in mirror]
+    path = tmp_path / SESSION.name
+    path.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in before))
+    agent_lines = AGENT.read_bytes().splitlines(keepends=True)
+    folder = tmp_path / SESSION.stem / "subagents"
+    source = session_source_for(path, follow=True)
+    assert isinstance(source, ClaudeFollowSource)
+    state = StreamState(track_changes=False)
+    reader = EventReader()
+    lock = threading.Lock()
+    stop = threading.Event()
+
+    def read() -> None:
+        for chunk in source.chunks(stop):
+            with lock:
+                for event in reader.feed(chunk):
+                    state.apply(event)
+
+    def nested() -> list[str]:
+        with lock:
+            calls = state.sessions[0].tool_calls if state.sessions else []
+            return [c.call_id for c in calls if c.parent_call_id == TASK]
+
+    def wait_for(low: int, high: int) -> None:
+        end = time.monotonic() + 15
+        while not low <= len(nested()) <= high and time.monotonic() < end:
+            time.sleep(0.02)
+        assert low <= len(nested()) <= high, nested()
+
+    threading.Thread(target=read, daemon=True).start()
+    try:
+        folder.mkdir(parents=True)
+        (folder / AGENT.name).write_bytes(b"".join(agent_lines[:10]))
+        wait_for(1, 11)  # its first calls, before the session says anything of it
+        with open(folder / AGENT.name, "ab") as handle:
+            handle.write(b"".join(agent_lines[10:]))
+        with open(path, "ab") as handle:
+            handle.write(b"".join(orjson.dumps(r) + b"\n" for r in after))
+        wait_for(12, 12)
+        end = time.monotonic() + 15
+        while time.monotonic() < end:
+            with lock:
+                task = state.sessions[0].calls_by_id[TASK]
+            if task.status == tools.SUCCEEDED:
+                break
+            time.sleep(0.02)
+        assert task.status == tools.SUCCEEDED
+        assert len(set(nested())) == 12
+    finally:
+        stop.set()

@@ -86,3 +86,23 @@ async def test_a_subagents_calls_nest_under_its_task_in_table_and_transcript() -
         assert nested > marker
         assert lines[nested].startswith("   ↳ ● grep")
         assert lines[marker].startswith(" ● task")
+        # The pane's title counts the subagent's calls apart from the session's own.
+        calls = app.state.sessions[0].tool_calls
+        by_subagents = sum(1 for call in calls if call.parent_call_id)
+        assert by_subagents > 0
+        own = len(calls) - by_subagents
+        assert str(app.tool_table.border_title) == (
+            f"Tool calls ({own} + {by_subagents} by subagents)"
+        )
+        # Opening the Task call shows the subagent's own calls.
+        task_call = next(call for call in calls if call.kind == "task")
+        table = app.query_one(ToolCallTable)
+        await pilot.press("tab")
+        table.select_call(task_call.index)
+        await pilot.pause()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ToolCallDetailScreen))
+        await settle_sections(app, pilot)
+        shown = "\n".join(screen_text(view) for view in app.screen.query(SectionView))
+        assert f"subagent's calls ({by_subagents})" in shown
+        assert "grep  if not text" in shown

@@ -90,6 +90,7 @@ def test_the_filter_model() -> None:
     assert CallFilter(kind="read").next_kind(counts).kind is None
     assert title(4, 2, failed) == "Tool calls 2 of 4 · failed"
     assert title(4, 4, CallFilter()) == "Tool calls (4)"
+    assert title(21, 21, CallFilter(), nested=9) == "Tool calls (12 + 9 by subagents)"
 
 
 async def test_f_k_and_backslash_filter_the_table_while_the_transcript_has_the_focus() -> None:
