@@ -15,6 +15,8 @@ from typing import Any
 
 import orjson
 
+from streamview.core.dialects.codex_session import ide_request
+
 
 def records(data: bytes) -> Iterator[dict[str, Any]]:
     """The JSON objects of NDJSON bytes, or of one whole JSON document; bad lines skipped."""
@@ -53,7 +55,8 @@ def _first_prompt(record: dict[str, Any]) -> str | None:
     """The person's words in a session record, in the shapes the agents write."""
     payload = record.get("payload")
     if isinstance(payload, dict) and payload.get("type") == "user_message":
-        return _text(payload.get("message"))  # Codex's event message
+        text = _text(payload.get("message"))  # Codex's event message
+        return None if text is None else ide_request(text)[0]
     if record.get("type") in ("user", "human") and not record.get("isMeta"):
         message = record.get("message")
         content = message.get("content") if isinstance(message, dict) else record.get("content")

@@ -350,9 +350,13 @@ class CodexSessionTranslator:
         kind = as_str(p.get("type")) or ""
         sid = self._thread
         if kind == "user_message":
-            text = as_str(p.get("message")) or ""
+            text, context = ide_request(as_str(p.get("message")) or "")
             self._shown.clear()
-            return [PromptSubmitted(line, sid, ts, recv, text=text)]
+            prompt: list[AnyEvent] = [PromptSubmitted(line, sid, ts, recv, text=text)]
+            if context:
+                said = f"the IDE sent its context with the prompt: {context}"
+                prompt.append(self._note(line, ts, recv, "context", "ide_context", said))
+            return prompt
         if kind == "agent_message":
             return self._say(as_str(p.get("message")) or "", False, line, ts, recv)
         if kind == "agent_reasoning":
@@ -408,6 +412,21 @@ class CodexSessionTranslator:
             line, self._thread, ts, recv, type="session", subtype=subtype, topic=topic,
             text=text, chatter=chatter,
         )  # fmt: skip
+
+
+IDE_REQUEST = "## My request for Codex:"
+"""What Codex's IDE extension writes before the person's words, after the context it
+adds (``# Context from my IDE setup:``, ``# Files mentioned by the user:``, open tabs)."""
+
+
+def ide_request(text: str) -> tuple[str, str]:
+    """The person's words of a prompt the IDE extension wrapped, and the context it
+    added (one line); an unwrapped prompt is its own words, with no context."""
+    at = text.find(IDE_REQUEST)
+    if at < 0:
+        return text, ""
+    context = " ".join(text[:at].split())
+    return text[at + len(IDE_REQUEST) :].strip(), context
 
 
 def detect(record: JSONObject) -> bool:

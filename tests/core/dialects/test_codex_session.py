@@ -165,3 +165,31 @@ def test_a_session_file_is_followed_as_it_grows_and_a_torn_line_waits(tmp_path: 
     finally:
         stop.set()
         worker.join(5)
+
+
+def test_a_prompt_the_ide_wrapped_is_the_person_s_request_and_its_context_a_notice() -> None:
+    """Codex's IDE extension writes its context (files mentioned, open tabs) before
+    ``## My request for Codex:``; the prompt and the sessions list's title showed
+    ``# Files mentioned by the user: ...``. The request is the prompt; the context is
+    kept, as a notice; a prompt typed in the terminal is left whole."""
+    from streamview.core.events import AgentNotice
+    from streamview.runs.session_heads import read_head, records
+
+    path = REAL
+    wrapped = next(
+        orjson.loads(line)["payload"]["message"]
+        for line in path.read_bytes().splitlines()
+        if b'"user_message"' in line and b"My request for Codex" in line
+    )
+    request = wrapped.split("## My request for Codex:")[1].strip()
+    reader = EventReader()
+    events = [*reader.feed(path.read_bytes()), *reader.finish()]
+    prompts = [e for e in events if isinstance(e, PromptSubmitted)]
+    assert prompts[0].text == request
+    notes = [e for e in events if isinstance(e, AgentNotice) and e.subtype == "ide_context"]
+    assert notes and "Files mentioned by the user" in notes[0].text
+    assert read_head(records(path.read_bytes()[:65536])).prompt == request
+    plain = WRITTEN
+    reader = EventReader()
+    typed = [e for e in reader.feed(plain.read_bytes()) if isinstance(e, PromptSubmitted)]
+    assert typed and typed[0].text == "List the synthetic files."
