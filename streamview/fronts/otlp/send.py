@@ -76,7 +76,8 @@ class _FirstReason(logging.Handler):
             self.reason = None
 
 
-def _quiet_sdk() -> _FirstReason:
+def quiet_sdk() -> _FirstReason:
+    """Keep the SDK's log lines off stderr; the handler keeps the first reason given."""
     handler = _FirstReason()
     sdk_logger = logging.getLogger("opentelemetry")
     for old in [h for h in sdk_logger.handlers if isinstance(h, _FirstReason)]:
@@ -168,7 +169,7 @@ class SpanSender:
         from opentelemetry.sdk.util.instrumentation import InstrumentationScope
 
         self.settings = settings
-        self._log = _quiet_sdk()
+        self._log = quiet_sdk()
         if exporter is None:
             from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 
