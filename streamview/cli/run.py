@@ -6,6 +6,7 @@ import argparse
 import signal
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -80,6 +81,9 @@ def main_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         signals.last_resort.append(lambda: report_recording(recorder, ui))
         if forwarder is not None:
             signals.last_resort.append(lambda: close_forwarder(forwarder, source))
+            # The run's end sends the last spans on the reader's thread, and what was
+            # dropped goes to the event log too.
+            source.ending = partial(forwarder.ended_notice, settle_run(source))
     code = EXIT_RUN_FAILED
     try:
         code = run_front_end(source, args, ui)

@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable
 
 import streamview.core.tools as tools
+from streamview.core.events import AgentNotice
 from streamview.core.model import ToolCall
 from streamview.core.otlp_spans import call_span, session_key, session_spans
 from streamview.core.reader import EventReader
@@ -50,12 +51,19 @@ class LiveForwarder:
         self._open: dict[int, list[ToolCall]] = {}
         """Calls of each session seen still running at the last look."""
         self._closed = False
+        self._told = False
+        self._finishing = threading.Lock()
+        self.words: str | None = None
+        """What did not reach the backend, once closed (``None``: every span did)."""
+        self.lines = 0
+        """Lines fed so far (where the event log places the forwarder's notice)."""
         self._thread = threading.Thread(target=self._work, name="streamview-otlp", daemon=True)
         self._thread.start()
 
     def feed(self, line: bytes, recv_ms: int) -> None:
         """One whole line of the agent's stdout and when it arrived (queued, not folded)."""
         if not self._closed:
+            self.lines += 1
             self._lines.put((line, recv_ms))
 
     def _work(self) -> None:
@@ -109,11 +117,33 @@ class LiveForwarder:
 
         Returns:
             One line saying what was dropped, or ``None`` if every span arrived (or
-            this is not the first call).
+            it was said already: the first call says it, for stderr).
         """
-        if self._closed:  # said already
+        self._finish(settle, grace_s)
+        if self._told:
             return None
-        self._closed = True
+        self._told = True
+        return self.words
+
+    def ended_notice(
+        self, settle: Callable[[StreamState], None] | None = None, grace_s: float = CLOSE_GRACE
+    ) -> AgentNotice | None:
+        """Close as :meth:`close` does, without telling stderr; the event log's notice
+        of what was dropped (``None`` when every span arrived)."""
+        self._finish(settle, grace_s)
+        if self.words is None:
+            return None
+        return AgentNotice(
+            line=self.lines, type="streamview", subtype="otlp", topic="session", text=self.words
+        )
+
+    def _finish(self, settle: Callable[[StreamState], None] | None, grace_s: float) -> None:
+        with self._finishing:  # the reader's thread at the run's end, or the main thread
+            if not self._closed:
+                self._closed = True
+                self._send_rest(settle, grace_s)
+
+    def _send_rest(self, settle: Callable[[StreamState], None] | None, grace_s: float) -> None:
         self._lines.put(_END)
         self._thread.join()
         for event in self._reader.finish():
@@ -131,4 +161,4 @@ class LiveForwarder:
             ]
             self.sender.send(rest)
         self.sender.close(grace_s)
-        return self.sender.dropped_words()
+        self.words = self.sender.dropped_words()
