@@ -48,13 +48,13 @@ def main_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     ui = front_end(args) == UI
     forwarder = None
     if args.otlp:  # a bad endpoint or header stops the run before the agent starts
-        from streamview.cli.otlp import make_sender
+        from streamview.cli.otlp import settings_of
         from streamview.fronts.otlp.forward import LiveForwarder
 
-        sender = make_sender(args)
-        if isinstance(sender, int):
-            return sender
-        forwarder = LiveForwarder(sender, agent=args.agent)
+        settings = settings_of(args)
+        if isinstance(settings, int):
+            return settings
+        forwarder = LiveForwarder(settings, agent=args.agent)  # the SDK loads on its thread
     claim = args.record is None  # a new private file of its own in the runs directory
     path = default_recording_path(command) if claim else Path(args.record)
     recorder = Recorder(path, on_error=None if ui else say, claim=claim)

@@ -18,9 +18,11 @@ from collections.abc import Callable
 import streamview.core.tools as tools
 from streamview.core.events import AgentNotice
 from streamview.core.model import ToolCall
-from streamview.core.otlp_spans import call_span, session_key, session_spans
+from streamview.core.otlp_spans import SpanRecord, call_span, session_key, session_spans
 from streamview.core.reader import EventReader
+from streamview.core.sanitize import one_line
 from streamview.core.state import StreamState
+from streamview.fronts.otlp.config import OtlpSettings
 from streamview.fronts.otlp.send import SpanSender
 from streamview.runs.recording import add_timing
 
@@ -34,13 +36,19 @@ class LiveForwarder:
     """Fold a live run's lines on a thread and send its spans as they finish.
 
     Args:
-        sender: Where the spans go.
+        sender: Where the spans go, or the settings to make it from on the forwarder's
+            thread (the SDK's import, a quarter of a second, then does not hold up the
+            agent's start).
         agent: The dialect to read the stream as (``None``: recognised).
     """
 
-    def __init__(self, sender: SpanSender, agent: str | None = None) -> None:
-        self.sender = sender
-        self.content = sender.settings.content
+    def __init__(self, sender: SpanSender | OtlpSettings, agent: str | None = None) -> None:
+        self._settings = sender if isinstance(sender, OtlpSettings) else sender.settings
+        self.sender: SpanSender | None = None if isinstance(sender, OtlpSettings) else sender
+        self.content = self._settings.content
+        self._unsent = 0
+        """Spans there was no sender for (the SDK failed to load)."""
+        self._broken: str | None = None
         self.state = StreamState(track_changes=False)
         self._reader = EventReader(agent=agent)
         self._lines: queue.SimpleQueue[tuple[bytes, int] | None] = queue.SimpleQueue()
@@ -67,6 +75,11 @@ class LiveForwarder:
             self._lines.put((line, recv_ms))
 
     def _work(self) -> None:
+        if self.sender is None:
+            try:
+                self.sender = SpanSender(self._settings)
+            except Exception as error:  # a broken SDK: the run goes on, nothing is sent
+                self._broken = one_line(str(error), 160) or type(error).__name__
         while True:
             item = self._lines.get()
             if item is _END:
@@ -103,6 +116,12 @@ class LiveForwarder:
                     spans.append(span)
             self._open[session.index] = still_open
         if spans:
+            self._send(spans)
+
+    def _send(self, spans: list[SpanRecord]) -> None:
+        if self.sender is None:
+            self._unsent += len(spans)
+        else:
             self.sender.send(spans)
 
     def close(
@@ -159,6 +178,11 @@ class LiveForwarder:
                 for span in session_spans(session, self.state.notices, self.content)
                 if f"{prefix}/{span.key}" not in self._sent
             ]
-            self.sender.send(rest)
+            self._send(rest)
+        if self.sender is None:
+            if self._unsent:
+                spans = "span" if self._unsent == 1 else "spans"
+                self.words = f"--otlp: {self._unsent} {spans} not sent: {self._broken}"
+            return
         self.sender.close(grace_s)
         self.words = self.sender.dropped_words()
