@@ -99,8 +99,11 @@ def main() -> int:
     print("| case | run shown in (median) | exited in (median) | exit status | stderr |")
     print("|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as folder:
-        for name, options in cases.items():
-            runs = [_run(options, Path(folder) / "run.ndjson") for _ in range(args.repeats)]
+        runs_of: dict[str, list[tuple[float, float, int, str]]] = {name: [] for name in cases}
+        for _ in range(args.repeats):  # in turns: the machine's load drifts alike for all
+            for name, options in cases.items():
+                runs_of[name].append(_run(options, Path(folder) / "run.ndjson"))
+        for name, runs in runs_of.items():
             shown = statistics.median(run[0] for run in runs)
             ended = statistics.median(run[1] for run in runs)
             codes = sorted({run[2] for run in runs})
