@@ -45,6 +45,8 @@ def main_watch(args: argparse.Namespace, find: Find) -> int:
         return fail("sessions: --watch sends runs to a tracing backend: add --otlp")
     if not args.watch:
         return fail("sessions: --otlp sends runs as they happen: add --watch")
+    if not args.interval > 0:
+        return fail(f"sessions: --interval {args.interval:g}: seconds, more than 0")
     from streamview.cli.otlp import settings_of
     from streamview.config.user_dirs import missing_home
     from streamview.fronts.otlp.watch import SessionWatch, SpanExport, WatchBusy, WatchLedger

@@ -93,3 +93,21 @@ def test_the_first_watch_leaves_quiet_history_and_sends_what_goes_on(tmp_path: P
     (root,) = [s for s in backend.get_finished_spans() if s.parent is None]
     assert root.attributes["streamview.outcome"] == "running"
     assert watch.look([Watched(old, live=False)]) == 0
+
+
+def test_a_big_file_is_read_over_several_looks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A look reads at most READ_LIMIT bytes (here 20 KB of the 95 KB job): the looks
+    after it read on, though the file did not change, until every span is sent."""
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    import streamview.fronts.otlp.watch as watch_module
+
+    monkeypatch.setattr(watch_module, "READ_LIMIT", 20_000)
+    job = tmp_path / "job.ndjson"
+    job.write_bytes(JOB.read_bytes())
+    watch = _watch(tmp_path / "state", InMemorySpanExporter())
+    sent = [watch.look([Watched(job, live=True)]) for _ in range(12)]
+    assert sum(sent) == 11 and sent[-1] == 0
+    assert sum(1 for count in sent if count) > 1  # over several looks

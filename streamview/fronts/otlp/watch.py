@@ -163,6 +163,10 @@ class _Fold:
     def __init__(self, inode: int) -> None:
         self.inode = inode
         self.offset = 0
+        self.looked: tuple[int, int, bool] | None = None
+        """Size, inode and liveness at the last look whose spans the backend took."""
+        self.read_to = 0
+        """Where the last read stopped (a cut last line is read again next time)."""
         self.reader = EventReader()
         self.state = StreamState(track_changes=False)
 
@@ -230,6 +234,11 @@ class SpanExport:
             self.exporter.shutdown()
 
 
+_Owed = tuple[str, "FileProgress", int, list[SpanRecord], tuple[int, int, bool]]
+"""A file's name, its ledger entry, how far it was read, its spans to send, and what its
+look saw (size, inode, live)."""
+
+
 def _ended(session: Session, last: bool) -> bool:
     return not last or session.outcome.status != RUNNING
 
@@ -259,7 +268,7 @@ class SessionWatch:
         the backend took (a session still live is not ended by a watch that stops:
         the next watch sends the rest)."""
         first, self._first_look = self._first_look, False
-        owed: list[tuple[str, FileProgress, int, list[SpanRecord]]] = []
+        owed: list[_Owed] = []
         for file in files:
             if file.path.suffix not in STREAM_SUFFIXES:
                 continue
@@ -278,9 +287,18 @@ class SessionWatch:
                 if status.st_size == progress.offset:
                     continue
                 progress.done = False  # a quiet run goes on (a session resumed)
+            fold = self._folds.get(name)
+            if fold is not None and fold.looked == (status.st_size, status.st_ino, file.live):
+                continue  # nothing new since the last look, and nothing owed
+            looked = (status.st_size, status.st_ino, file.live)
             spans, offset = self._finished(file, status, progress)
+            fold = self._folds.get(name)
+            if fold is None or fold.read_to < status.st_size:
+                looked = (-1, 0, False)  # more to read: the next look reads on
             if spans or offset != progress.offset or not file.live:
-                owed.append((name, progress, offset, spans))
+                owed.append((name, progress, offset, spans, looked))
+            elif name in self._folds:
+                self._folds[name].looked = looked
         return self._send(owed)
 
     def _finished(
@@ -296,6 +314,7 @@ class SessionWatch:
             with file.path.open("rb") as handle:
                 handle.seek(fold.offset)
                 data = handle.read(min(status.st_size - fold.offset, READ_LIMIT))
+            fold.read_to = fold.offset + len(data)
             whole = data[: data.rfind(b"\n") + 1]
             if whole:
                 fold.feed(whole)
@@ -321,18 +340,21 @@ class SessionWatch:
             self._folds.pop(name, None)  # read again from the start if it ever grows
         return spans, fold.offset if not quiet else status.st_size
 
-    def _send(self, owed: list[tuple[str, FileProgress, int, list[SpanRecord]]]) -> int:
+    def _send(self, owed: list[_Owed]) -> int:
         """Send each file's spans; the ledger moves for the files the backend took."""
         taken = 0
         missing = 0
         changed = False
-        for name, progress, offset, spans in owed:
+        for name, progress, offset, spans, looked in owed:
             if spans and not self.export.export(spans):
                 missing += len(spans)  # owed: found again at the next look
                 continue
             progress.sent.update(_span_key(span) for span in spans)
             progress.offset = offset
             progress.done = name not in self._folds
+            fold = self._folds.get(name)
+            if fold is not None:
+                fold.looked = looked
             taken += len(spans)
             changed = True
         self.owed = missing
