@@ -28,6 +28,14 @@ if TYPE_CHECKING:
     from streamview.fronts.otlp.watch import SessionWatch
 
 
+class StopNow(Exception):
+    """A second SIGINT or SIGTERM: stop without the last look (the state file is whole)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
 def ledger_folder() -> Path:
     """Where the watch's state files live: ``user_state_dir("streamview")/otlp-watch``."""
     from platformdirs import user_state_dir
@@ -73,6 +81,8 @@ def main_watch(args: argparse.Namespace, find: Find) -> int:
     stop = threading.Event()
 
     def stopping(signum: int, frame: object) -> None:
+        if stop.is_set():  # again: do not wait for a slow backend (nothing is lost)
+            raise StopNow(signum)
         stop.set()
 
     previous = {sig: signal.signal(sig, stopping) for sig in (signal.SIGINT, signal.SIGTERM)}
@@ -88,7 +98,11 @@ def main_watch(args: argparse.Namespace, find: Find) -> int:
                 say(f"sessions --watch: {owed_words(watch, settings.endpoint)}; trying again")
             if stop.wait(args.interval):
                 break
-        look(watch, find(args, cache))  # the last lines read: sent before leaving
+        if not watch.owed:  # the last lines read: sent before leaving (not to a dead end)
+            look(watch, find(args, cache))
+    except StopNow as again:
+        say(f"sessions --watch: stopped at once; {counted(watch.owed, 'span')} waiting")
+        return 128 + again.signum
     finally:
         for sig, action in previous.items():
             signal.signal(sig, action)
