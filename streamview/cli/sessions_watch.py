@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from streamview.fronts.otlp.watch import SessionWatch
 
 
-class StopNow(Exception):
+class StopNow(BaseException):  # not Exception: the SDK swallows those
     """A second SIGINT or SIGTERM: stop without the last look (the state file is whole)."""
 
     def __init__(self, signum: int) -> None:
@@ -101,7 +101,10 @@ def main_watch(args: argparse.Namespace, find: Find) -> int:
         if not watch.owed:  # the last lines read: sent before leaving (not to a dead end)
             look(watch, find(args, cache))
     except StopNow as again:
-        say(f"sessions --watch: stopped at once; {counted(watch.owed, 'span')} waiting")
+        say(
+            f"sessions --watch: stopped at once after sending {counted(watch.sent, 'span')}; "
+            "the rest goes when the watch starts again"
+        )
         return 128 + again.signum
     finally:
         for sig, action in previous.items():
