@@ -18,6 +18,7 @@ from streamview.core.formatting import counted
 from streamview.sources.base import InputError, Source, empty_input, source_for
 
 if TYPE_CHECKING:
+    from streamview.fronts.otlp.config import OtlpSettings
     from streamview.fronts.otlp.send import SpanSender
 
 EXPORT_DESCRIPTION = """\
@@ -87,6 +88,17 @@ def add_otlp_options(parser: argparse.ArgumentParser, required: bool = False) ->
 def make_sender(args: argparse.Namespace) -> SpanSender | int:
     """The :class:`~streamview.fronts.otlp.send.SpanSender` the options ask for, or the exit
     status (2) after saying on stderr why there is none."""
+    settings = settings_of(args)
+    if isinstance(settings, int):
+        return settings
+    from streamview.fronts.otlp.send import SpanSender
+
+    return SpanSender(settings)
+
+
+def settings_of(args: argparse.Namespace) -> OtlpSettings | int:
+    """The settings the options and variables ask for (the SDK checked), or the exit
+    status (2) after saying on stderr why there are none."""
     from streamview.fronts.otlp.config import OtlpConfigError, resolve
     from streamview.fronts.otlp.send import OtlpUnavailable, environment, sdk_available
 
@@ -101,9 +113,7 @@ def make_sender(args: argparse.Namespace) -> SpanSender | int:
         sdk_available()
     except (OtlpConfigError, OtlpUnavailable) as error:
         return fail(str(error))
-    from streamview.fronts.otlp.send import SpanSender
-
-    return SpanSender(settings)
+    return settings
 
 
 def main_export(args: argparse.Namespace) -> int:

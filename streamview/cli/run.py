@@ -6,6 +6,7 @@ import argparse
 import signal
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,13 +48,13 @@ def main_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     ui = front_end(args) == UI
     forwarder = None
     if args.otlp:  # a bad endpoint or header stops the run before the agent starts
-        from streamview.cli.otlp import make_sender
+        from streamview.cli.otlp import settings_of
         from streamview.fronts.otlp.forward import LiveForwarder
 
-        sender = make_sender(args)
-        if isinstance(sender, int):
-            return sender
-        forwarder = LiveForwarder(sender, agent=args.agent)
+        settings = settings_of(args)
+        if isinstance(settings, int):
+            return settings
+        forwarder = LiveForwarder(settings, agent=args.agent)  # the SDK loads on its thread
     claim = args.record is None  # a new private file of its own in the runs directory
     path = default_recording_path(command) if claim else Path(args.record)
     recorder = Recorder(path, on_error=None if ui else say, claim=claim)
@@ -80,6 +81,9 @@ def main_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         signals.last_resort.append(lambda: report_recording(recorder, ui))
         if forwarder is not None:
             signals.last_resort.append(lambda: close_forwarder(forwarder, source))
+            # The run's end sends the last spans on the reader's thread, and what was
+            # dropped goes to the event log too.
+            source.ending = partial(forwarder.ended_notice, settle_run(source))
     code = EXIT_RUN_FAILED
     try:
         code = run_front_end(source, args, ui)

@@ -135,6 +135,10 @@ def main_sessions(args: argparse.Namespace, out: TextIO | None = None) -> int:
     for folder in args.dir:
         if not Path(folder).is_dir():
             return fail(f"sessions: --dir {folder}: not a folder")
+    if args.watch or args.otlp:  # headless: every run to a tracing backend
+        from streamview.cli.sessions_watch import main_watch
+
+        return main_watch(args, find)
     out = out or sys.stdout
     index = SessionIndex(index_path())
     if args.json or not out.isatty():

@@ -45,3 +45,26 @@ def add_sessions_options(sessions: argparse.ArgumentParser) -> None:
         help="a run whose file changed in the last S seconds is live (default 30)",
     )
     sessions.add_argument("--theme", metavar="THEME", help="a Textual theme for the list")
+    add_watch_options(sessions)
+
+
+def add_watch_options(sessions: argparse.ArgumentParser) -> None:
+    """``--watch`` and the ``--otlp`` options it sends with."""
+    from streamview.cli.otlp import add_otlp_options
+
+    sessions.add_argument(
+        "--watch",
+        action="store_true",
+        help="no list: send every run on this machine to a tracing backend as it happens "
+        "(with --otlp) until Ctrl+C or SIGTERM; a state file under XDG_STATE_HOME keeps "
+        "a restart from losing or repeating a span; runs already quiet at the first "
+        "watch are not sent (export --otlp sends those)",
+    )
+    sessions.add_argument(
+        "--interval",
+        type=float,
+        default=1.0,
+        metavar="S",
+        help="with --watch: look for new lines every S seconds (default 1)",
+    )
+    add_otlp_options(sessions)

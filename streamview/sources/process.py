@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from streamview.core.events import AgentNotice
 from streamview.sources import agent_group, agent_watch
 from streamview.sources.agent_group import Member
 from streamview.sources.base import PIPE_CHUNK_SIZE, POLL_SECONDS, InputError, Source
@@ -120,6 +121,10 @@ class ProcessSource(Source):
         self._exit_reported = False
         self._watch: agent_watch.Watch | None = None
         self._ahead: ReadAhead | None = None
+        self.ending: Callable[[], AgentNotice | None] | None = None
+        """Called on the reader's thread once the agent's output ended on its own, off the
+        viewer's (``run --otlp`` sends its last spans there); its notice is the event log's."""
+        self._ended_notice: AgentNotice | None = None
 
     # -- lifecycle --------------------------------------------------------------------
 
@@ -214,6 +219,12 @@ class ProcessSource(Source):
             process.stdout.close()
         if process.poll() is not None and not stop.is_set():
             self.settle_left_behind()
+        if self.ending is not None and not stop.is_set():
+            self._ended_notice = self.ending()
+
+    def ended_notice(self) -> AgentNotice | None:
+        """What :attr:`ending` said (``--otlp``: spans not delivered), for the event log."""
+        return self._ended_notice
 
     def _grace_over(self, process: subprocess.Popen[bytes]) -> bool:
         """The agent exited over :attr:`exit_grace` seconds ago (stdout may still be open)."""

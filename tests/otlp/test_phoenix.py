@@ -20,6 +20,7 @@ import pytest
 from streamview.core.otlp_spans import spans_of
 from tests.otlp.helpers import RECORDINGS, REPO, folded
 from tests.otlp.phoenix_server import Phoenix, phoenix_program, running_phoenix
+from tests.otlp.watch_scenario import a_killed_watch_sends_every_span_once
 
 pytestmark = pytest.mark.timeout(300)  # Phoenix's start is the first test's setup
 
@@ -61,11 +62,14 @@ def _ms(stamp: str) -> int:
     return round(datetime.fromisoformat(stamp).timestamp() * 1000)
 
 
-def test_phoenix_reads_back_exported_and_live_runs(phoenix: Phoenix, tmp_path: Path) -> None:
+def test_phoenix_reads_back_exported_live_and_watched_runs(
+    phoenix: Phoenix, tmp_path: Path
+) -> None:
     """One test (one Phoenix, whichever worker runs it): exported recordings and
-    captures, then a live run with content."""
+    captures, a live run with content, then a watch killed and started again."""
     exported_runs_come_back_as_one_trace_per_session(phoenix)
     a_live_run_with_content_sends_it(phoenix, tmp_path)
+    a_killed_watch_sends_every_span_once(phoenix, tmp_path / "watch")
 
 
 def exported_runs_come_back_as_one_trace_per_session(phoenix: Phoenix) -> None:

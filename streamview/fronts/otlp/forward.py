@@ -16,10 +16,13 @@ import threading
 from collections.abc import Callable
 
 import streamview.core.tools as tools
+from streamview.core.events import AgentNotice
 from streamview.core.model import ToolCall
-from streamview.core.otlp_spans import call_span, session_key, session_spans
+from streamview.core.otlp_spans import SpanRecord, call_span, session_key, session_spans
 from streamview.core.reader import EventReader
+from streamview.core.sanitize import one_line
 from streamview.core.state import StreamState
+from streamview.fronts.otlp.config import OtlpSettings
 from streamview.fronts.otlp.send import SpanSender
 from streamview.runs.recording import add_timing
 
@@ -33,13 +36,19 @@ class LiveForwarder:
     """Fold a live run's lines on a thread and send its spans as they finish.
 
     Args:
-        sender: Where the spans go.
+        sender: Where the spans go, or the settings to make it from on the forwarder's
+            thread (the SDK's import, a quarter of a second, then does not hold up the
+            agent's start).
         agent: The dialect to read the stream as (``None``: recognised).
     """
 
-    def __init__(self, sender: SpanSender, agent: str | None = None) -> None:
-        self.sender = sender
-        self.content = sender.settings.content
+    def __init__(self, sender: SpanSender | OtlpSettings, agent: str | None = None) -> None:
+        self._settings = sender if isinstance(sender, OtlpSettings) else sender.settings
+        self.sender: SpanSender | None = None if isinstance(sender, OtlpSettings) else sender
+        self.content = self._settings.content
+        self._unsent = 0
+        """Spans there was no sender for (the SDK failed to load)."""
+        self._broken: str | None = None
         self.state = StreamState(track_changes=False)
         self._reader = EventReader(agent=agent)
         self._lines: queue.SimpleQueue[tuple[bytes, int] | None] = queue.SimpleQueue()
@@ -50,15 +59,27 @@ class LiveForwarder:
         self._open: dict[int, list[ToolCall]] = {}
         """Calls of each session seen still running at the last look."""
         self._closed = False
+        self._told = False
+        self._finishing = threading.Lock()
+        self.words: str | None = None
+        """What did not reach the backend, once closed (``None``: every span did)."""
+        self.lines = 0
+        """Lines fed so far (where the event log places the forwarder's notice)."""
         self._thread = threading.Thread(target=self._work, name="streamview-otlp", daemon=True)
         self._thread.start()
 
     def feed(self, line: bytes, recv_ms: int) -> None:
         """One whole line of the agent's stdout and when it arrived (queued, not folded)."""
         if not self._closed:
+            self.lines += 1
             self._lines.put((line, recv_ms))
 
     def _work(self) -> None:
+        if self.sender is None:
+            try:
+                self.sender = SpanSender(self._settings)
+            except Exception as error:  # a broken SDK: the run goes on, nothing is sent
+                self._broken = one_line(str(error), 160) or type(error).__name__
         while True:
             item = self._lines.get()
             if item is _END:
@@ -95,6 +116,12 @@ class LiveForwarder:
                     spans.append(span)
             self._open[session.index] = still_open
         if spans:
+            self._send(spans)
+
+    def _send(self, spans: list[SpanRecord]) -> None:
+        if self.sender is None:
+            self._unsent += len(spans)
+        else:
             self.sender.send(spans)
 
     def close(
@@ -109,11 +136,33 @@ class LiveForwarder:
 
         Returns:
             One line saying what was dropped, or ``None`` if every span arrived (or
-            this is not the first call).
+            it was said already: the first call says it, for stderr).
         """
-        if self._closed:  # said already
+        self._finish(settle, grace_s)
+        if self._told:
             return None
-        self._closed = True
+        self._told = True
+        return self.words
+
+    def ended_notice(
+        self, settle: Callable[[StreamState], None] | None = None, grace_s: float = CLOSE_GRACE
+    ) -> AgentNotice | None:
+        """Close as :meth:`close` does, without telling stderr; the event log's notice
+        of what was dropped (``None`` when every span arrived)."""
+        self._finish(settle, grace_s)
+        if self.words is None:
+            return None
+        return AgentNotice(
+            line=self.lines, type="streamview", subtype="otlp", topic="session", text=self.words
+        )
+
+    def _finish(self, settle: Callable[[StreamState], None] | None, grace_s: float) -> None:
+        with self._finishing:  # the reader's thread at the run's end, or the main thread
+            if not self._closed:
+                self._closed = True
+                self._send_rest(settle, grace_s)
+
+    def _send_rest(self, settle: Callable[[StreamState], None] | None, grace_s: float) -> None:
         self._lines.put(_END)
         self._thread.join()
         for event in self._reader.finish():
@@ -129,6 +178,11 @@ class LiveForwarder:
                 for span in session_spans(session, self.state.notices, self.content)
                 if f"{prefix}/{span.key}" not in self._sent
             ]
-            self.sender.send(rest)
+            self._send(rest)
+        if self.sender is None:
+            if self._unsent:
+                spans = "span" if self._unsent == 1 else "spans"
+                self.words = f"--otlp: {self._unsent} {spans} not sent: {self._broken}"
+            return
         self.sender.close(grace_s)
-        return self.sender.dropped_words()
+        self.words = self.sender.dropped_words()

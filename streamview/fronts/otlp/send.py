@@ -12,6 +12,7 @@ reason the SDK gave.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import logging
 import os
 import threading
@@ -46,11 +47,13 @@ class OtlpUnavailable(RuntimeError):
 
 
 def sdk_available() -> None:
-    """Raise :class:`OtlpUnavailable` when the SDK or its OTLP/HTTP exporter is missing."""
+    """Raise :class:`OtlpUnavailable` when the SDK or its OTLP/HTTP exporter is missing
+    (found, not imported: the import takes a quarter of a second, paid where it is used)."""
     try:
         for module in ("opentelemetry.sdk.trace", _EXPORTER_MODULE):
-            importlib.import_module(module)
-    except ImportError as error:
+            if importlib.util.find_spec(module) is None:
+                raise ImportError(module)
+    except (ImportError, ValueError) as error:  # ValueError: a module without a spec
         from streamview.fronts.serve import install_hint
 
         hint = install_hint(extra="otlp", requirement=_REQUIREMENTS)
@@ -76,7 +79,8 @@ class _FirstReason(logging.Handler):
             self.reason = None
 
 
-def _quiet_sdk() -> _FirstReason:
+def quiet_sdk() -> _FirstReason:
+    """Keep the SDK's log lines off stderr; the handler keeps the first reason given."""
     handler = _FirstReason()
     sdk_logger = logging.getLogger("opentelemetry")
     for old in [h for h in sdk_logger.handlers if isinstance(h, _FirstReason)]:
@@ -168,7 +172,7 @@ class SpanSender:
         from opentelemetry.sdk.util.instrumentation import InstrumentationScope
 
         self.settings = settings
-        self._log = _quiet_sdk()
+        self._log = quiet_sdk()
         if exporter is None:
             from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 
