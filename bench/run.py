@@ -32,8 +32,9 @@ The figures (see ``bench/README.md`` for what each means):
 5. ``streamview --json`` on a file of each agent's dialect (``bench/dialect_streams.py``;
    Cursor's is ``bench/generate.py``'s), against the bare loop on the same file.
 8. ``streamview --events FILE`` per size (one normalized JSON event per line, written
-   to /dev/null): time, against the bare loop like ``--json``. No target: the figure
-   says what a program pays for one event vocabulary over its own orjson loop.
+   to /dev/null): CPU time against the bare loop, judged on the median of the ratios of
+   each run to the bare loop timed just before it (target 2x, issue 30.8); and its peak
+   RSS on the largest file against the smallest's (target 1.2x) and the others'.
 7. Playback (``bench/playback_probe.py``): the viewer opened on each file, headless;
    once browsable, the first playback key (space), a seek (``5``) and a step back
    (``,``), each until the screen shows the new position; the process's peak RSS.

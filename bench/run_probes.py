@@ -47,7 +47,9 @@ def bench_json(path: Path, repeats: int) -> dict[str, Any]:
 
 
 def bench_events(path: Path, repeats: int) -> dict[str, Any]:
-    """``streamview --events`` against the bare loop, alternating; each side's best time."""
+    """``streamview --events`` against the bare loop, alternating; each side's best time,
+    and the median of the ratios of each pair (a run and the bare loop just before it:
+    on a noisy machine the two of a pair see about the same load)."""
     bare: list[Run] = []
     runs: list[Run] = []
     for _ in range(repeats):
@@ -57,17 +59,29 @@ def bench_events(path: Path, repeats: int) -> dict[str, Any]:
     bare_cpu = min(r.cpu_s for r in bare)
     wall = min(r.wall_s for r in runs)
     cpu = min(r.cpu_s for r in runs)
+    pairs_cpu = [run.cpu_s / loop.cpu_s for run, loop in zip(runs, bare, strict=True)]
+    pairs_wall = [run.wall_s / loop.wall_s for run, loop in zip(runs, bare, strict=True)]
     return {
-        "bare": {"wall_s": bare_wall, "cpu_s": bare_cpu},
+        "bare": {
+            "wall_s": bare_wall,
+            "cpu_s": bare_cpu,
+            "peak_rss_mb": max(r.peak_rss_mb for r in bare),
+        },
         "events": {
             "wall_s": wall,
             "cpu_s": cpu,
             "peak_rss_mb": max(r.peak_rss_mb for r in runs),
             "samples_wall_s": [r.wall_s for r in runs],
+            "samples_cpu_s": [r.cpu_s for r in runs],
+            "samples_rss_mb": [r.peak_rss_mb for r in runs],
             "exit_codes": sorted({r.returncode for r in runs}),
         },
         "ratio_wall": wall / bare_wall,
         "ratio_cpu": cpu / bare_cpu,
+        "pairs_cpu": pairs_cpu,
+        "pairs_wall": pairs_wall,
+        "ratio_cpu_median": median(pairs_cpu),
+        "ratio_wall_median": median(pairs_wall),
     }
 
 

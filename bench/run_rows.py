@@ -61,15 +61,20 @@ def lean_rows(results: dict[str, Any]) -> list[list[str]]:
     rows: list[list[str]] = []
     events = results.get("events", {})
     for name, entry in events.items():
+        # Judged on CPU, the median of the pairs' ratios (a busy machine's wall clock
+        # says more of the others' jobs); best-of beside it.
+        judged = entry.get("ratio_cpu_median", entry["ratio_cpu"])
         rows.append(
             [
-                "`--events` time",
+                "`--events` time (CPU)",
                 name,
-                fmt(entry["events"]["wall_s"], "s"),
-                fmt(entry["bare"]["wall_s"], "s"),
-                fmt(entry["ratio_wall"], "x") + f" (CPU {entry['ratio_cpu']:.2f}x)",
+                fmt(entry["events"]["cpu_s"], "s"),
+                fmt(entry["bare"]["cpu_s"], "s"),
+                fmt(judged, "x")
+                + f" (median of {len(entry.get('pairs_cpu', [0]))} pairs; best-of"
+                + f" {entry['ratio_cpu']:.2f}x, wall {entry['ratio_wall']:.2f}x)",
                 f"≤ {LEAN_RATIO_TARGET:g}x",
-                verdict(max(entry["ratio_wall"], entry["ratio_cpu"]), LEAN_RATIO_TARGET, "x"),
+                verdict(judged, LEAN_RATIO_TARGET, "x"),
             ]
         )
     for name, entry in results.get("dialects", {}).items():

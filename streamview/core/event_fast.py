@@ -14,13 +14,14 @@ told one by one), in order; the output is the same byte for byte
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 import orjson
 
 import streamview.core.normalized as n
 from streamview.core.dialects import cursor_fast
 from streamview.core.events import JSONObject
-from streamview.core.fast_path import FastRecord
+from streamview.core.fast_path import LONG_LINE, FastRecord, loads_long
 from streamview.core.model import Block
 from streamview.core.normalizer import Normalizer
 from streamview.core.reader import EventReader, too_long
@@ -40,12 +41,9 @@ def fast_line_of(reader: EventReader) -> tuple[FastLine | None, Fast] | None:
     notes that thinking streamed): a line the fast path declines after reading it is
     translated again, the long way.
     """
-    # The reader's private state: its module is at the house's size limit.
-    if reader.dialect is None or reader._held or reader._named is not None:
+    if not reader.steady():  # a line store remembers each line: the reader's loop does
         return None
-    if reader.store is not None:
-        return None  # a line store remembers each line: the reader's own loop does
-    translator = reader._translator
+    translator = reader.translator
     if translator is None:  # Cursor's lines, read by the reader itself
         return cursor_fast.fast_line, cursor_fast.fast_record
     found: FastLine | None = getattr(translator, "fast_line", None)
@@ -70,7 +68,7 @@ def feed_fast(
     loads = orjson.loads
     not_json = orjson.JSONDecodeError
     told_by_deltas = normalizer.told_by_deltas
-    slow = reader._events
+    slow = reader.line_events
     text_delta = n.TextDelta
     thinking_delta = n.ThinkingDelta
     out: list[n.NormalizedEvent] = []
@@ -80,9 +78,11 @@ def feed_fast(
     streak: Block | None = None
     """The block the last line's delta went to, the fast way: told delta by delta."""
     streak_shown = None
-    framer = reader._framer
+    framer = reader.framer
     number = framer.lines_seen
-    pieces = framer.split(chunk)
+    # A long line may come as the framer's bytearray (no copy of a 3 MB line): the
+    # decoders read it as they read bytes; it is copied before the long way.
+    pieces = cast("list[bytes]", framer.split_lending(chunk))
     cut = framer.take_cut()
     for data in pieces:
         number += 1
@@ -99,13 +99,15 @@ def feed_fast(
         hot = fast_line(data, number) if fast_line is not None else None
         if hot is None:
             try:
-                record = loads(data)
+                record = loads(data) if len(data) < LONG_LINE else loads_long(data)
             except not_json:
                 record = None
             if record.__class__ is dict:
                 hot = fast(record, number)
             if hot is None:  # the long way (a line not JSON is decoded again there)
                 streak = None
+                if isinstance(data, bytearray):  # a long line the framer lent
+                    data = bytes(data)
                 for event in slow(number, 0, data, None):
                     out.extend(handle(event, apply(event)))
                 continue

@@ -13,13 +13,16 @@ never writes a newline.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 DEFAULT_LINE_LIMIT = 64 << 20
 """Bytes a line may have before it is cut (64 MiB)."""
 KEPT_BYTES = 64 << 10
 """Bytes of a cut line's start that are kept (and shown)."""
 _limit = DEFAULT_LINE_LIMIT
+LEND_FROM = 64 << 10
+"""Bytes of a line held from earlier chunks from which
+:meth:`LineFramer.split_lending` gives the line's buffer away instead of copying it."""
 
 
 def line_limit() -> int:
@@ -156,7 +159,7 @@ class LineFramer:
             The complete lines, in order (a cut line's ``data`` is its first bytes;
             :attr:`cut` has its size).
         """
-        return self._emit(self._complete(chunk))
+        return self._emit(cast("list[bytes]", self._complete(chunk, False)))
 
     def split(self, chunk: bytes) -> list[bytes]:
         """Like :meth:`feed`, but return only the lines' bytes, for a fold that needs
@@ -167,21 +170,30 @@ class LineFramer:
         (it is JSON whitespace, so a JSON decoder does not care); strip it before
         showing a line.
         """
+        return cast("list[bytes]", self._split(chunk, False))  # nothing lent: all bytes
+
+    def split_lending(self, chunk: bytes) -> list[bytes | bytearray]:
+        """:meth:`split`, where a line of :data:`LEND_FROM` bytes or more that began in
+        an earlier chunk may be the framer's own ``bytearray``, given away rather than
+        copied into ``bytes``: joining a 3 MB line held it twice."""
+        return self._split(chunk, True)
+
+    def _split(self, chunk: bytes, lend: bool) -> list[bytes | bytearray]:
         before = self.pending_bytes
-        pieces = self._complete(chunk)
+        pieces = self._complete(chunk, lend)
         if pieces:
             self._number += len(pieces)
             self._buffer_offset += before + len(chunk) - self.pending_bytes
         return pieces
 
-    def _complete(self, chunk: bytes) -> list[bytes]:
+    def _complete(self, chunk: bytes, lend: bool) -> list[bytes | bytearray]:
         """Split off the complete lines ``chunk`` finishes; buffer the rest.
 
         One ``split`` copies the chunk once; only a line cut between chunks is joined.
         """
         if not chunk:
             return []
-        pieces = chunk.split(b"\n")
+        pieces: list[bytes | bytearray] = list(chunk.split(b"\n"))
         rest = pieces.pop()
         buffer = self._buffer
         limit = self.limit
@@ -203,6 +215,10 @@ class LineFramer:
             if len(buffer) + len(pieces[0]) > limit:
                 self.cut[self._number + 1] = len(buffer) + len(pieces[0])
                 pieces[0] = (bytes(buffer[:KEPT_BYTES]) + pieces[0][:KEPT_BYTES])[:KEPT_BYTES]
+            elif lend and len(buffer) >= LEND_FROM:  # no copy: the buffer is the line
+                buffer += pieces[0]
+                pieces[0] = buffer
+                self._buffer = buffer = bytearray()
             else:  # one copy: ``bytes(buffer) + piece`` made two of a long line
                 pieces[0] = b"".join((buffer, pieces[0]))
             buffer.clear()

@@ -30,15 +30,13 @@ from streamview.core.events import (
 )
 from streamview.core.framing import LineFramer, RawLine, Restart, too_long_reason
 from streamview.core.linestore import FileLineStore, LineStore
+from streamview.core.recognise import recognise
 from streamview.core.state import StreamState
 
 if TYPE_CHECKING:  # only playback records one; --json need not import it
     from streamview.core.checkpoints import PlaybackIndex
 
 READ_SIZE = 1 << 20
-SNIFF_BYTES = 16 << 20
-"""Bytes read to recognise the dialect at most: past them (one endless first line, say)
-the stream is read as the default dialect rather than held in memory."""
 
 _Held = tuple[int, int, bytes, "int | None"]
 """A line read before the dialect was known: number, offset, bytes, arrival time."""
@@ -108,17 +106,18 @@ class EventReader:
 
     __slots__ = (
         "_forced",
-        "_framer",
         "_held",
         "_named",
         "_translator",
         "blank_lines",
         "dialect",
+        "framer",
         "store",
     )
 
     def __init__(self, store: LineStore | None = None, agent: str | None = None) -> None:
-        self._framer = LineFramer()
+        self.framer = LineFramer()
+        """Splits the chunks into lines; its count numbers them."""
         self.blank_lines = 0
         self.store = store
         """Where each parsed line is remembered, so a view can load its payload later."""
@@ -135,7 +134,7 @@ class EventReader:
     @property
     def pending_bytes(self) -> int:
         """Bytes of an unfinished line waiting for more input."""
-        return self._framer.pending_bytes
+        return self.framer.pending_bytes
 
     def _choose(self, dialect: Dialect, known: bool) -> None:
         self.dialect = dialect
@@ -144,7 +143,26 @@ class EventReader:
         if self.store is not None:
             self.store.agent = dialect.name
 
-    def _events(self, number: int, start: int, data: bytes, recv_ms: int | None) -> list[AnyEvent]:
+    @property
+    def translator(self) -> Translator | None:
+        """The dialect's translator, once it is known (``None`` for Cursor's lines,
+        which the reader reads itself)."""
+        return self._translator
+
+    def steady(self) -> bool:
+        """Whether each line is now read on its own: the dialect known and named, no
+        line held back, no line store to remember lines (a fast path may read them)."""
+        return (
+            self.dialect is not None
+            and not self._held
+            and self._named is None
+            and self.store is None
+        )
+
+    def line_events(
+        self, number: int, start: int, data: bytes, recv_ms: int | None
+    ) -> list[AnyEvent]:
+        """The events of line ``number`` (at byte ``start``) once the dialect is known."""
         translator = self._translator
         if translator is None:
             events = _cursor(data, number, recv_ms)
@@ -184,7 +202,7 @@ class EventReader:
     def _release(self) -> list[AnyEvent]:
         events: list[AnyEvent] = []
         for number, start, data, recv in self._held:
-            events.extend(self._events(number, start, data, recv))
+            events.extend(self.line_events(number, start, data, recv))
         self._held.clear()
         return events
 
@@ -198,7 +216,7 @@ class EventReader:
         if chunk.__class__ is Restart:
             assert isinstance(chunk, Restart)
             return self.restart(chunk, recv_ms)
-        framer = self._framer
+        framer = self.framer
         number = framer.lines_seen
         offset = framer.next_offset
         events: list[AnyEvent] = []
@@ -236,7 +254,7 @@ class EventReader:
                 if decoded.__class__ is RepairedLine:
                     append(repair_notice(number, recv_ms))
             else:
-                extend(self._events(number, start, data, recv_ms))
+                extend(self.line_events(number, start, data, recv_ms))
         return events
 
     def restart(self, chunk: Restart, recv_ms: int | None = None) -> list[AnyEvent]:
@@ -247,8 +265,8 @@ class EventReader:
         if self.dialect is None and self._held:
             self._choose(dialects.DEFAULT, known=False)
             events.extend(self._release())
-        line = self._framer.lines_seen
-        self._framer.restart()
+        line = self.framer.lines_seen
+        self.framer.restart()
         if self.store is not None:
             self.store.restart(line + 1)
         if self._forced is None:
@@ -262,12 +280,12 @@ class EventReader:
     def finish(self, recv_ms: int | None = None) -> list[AnyEvent]:
         """Parse a last line that had no newline (a stream still unrecognised is Cursor's),
         then what the end of input stands for in the dialect (:func:`end_of_input`)."""
-        events = self._parse(self._framer.finish(), recv_ms)
-        return events + end_of_input(self._translator, self._framer.lines_seen, recv_ms)
+        events = self._parse(self.framer.finish(), recv_ms)
+        return events + end_of_input(self._translator, self.framer.lines_seen, recv_ms)
 
     def _parse(self, lines: list[RawLine], recv_ms: int | None) -> list[AnyEvent]:
         events: list[AnyEvent] = []
-        cut = self._framer.take_cut()
+        cut = self.framer.take_cut()
         for number, offset, data in lines:
             if cut is not None and number in cut:
                 event = too_long(number, data, cut[number], recv_ms)
@@ -281,7 +299,7 @@ class EventReader:
             if self.dialect is None:
                 events.extend(self._hold((number, offset, data, recv_ms)))
             else:
-                events.extend(self._events(number, offset, data, recv_ms))
+                events.extend(self.line_events(number, offset, data, recv_ms))
         if self.dialect is None:
             self._choose(dialects.DEFAULT, known=False)
             events.extend(self._release())
@@ -294,49 +312,6 @@ def iter_events(chunks: Iterable[bytes], agent: str | None = None) -> Iterator[A
     for chunk in chunks:
         yield from reader.feed(chunk)
     yield from reader.finish()
-
-
-def sniff(chunks: Iterable[bytes]) -> tuple[Dialect, Iterator[bytes]]:
-    """Recognise a stream's dialect from its first lines, giving the chunks back.
-
-    Returns:
-        The dialect, and an iterator over every chunk (those read to decide first).
-    """
-    found, source = recognise(chunks)
-    return found or dialects.DEFAULT, source
-
-
-def recognise(chunks: Iterable[bytes]) -> tuple[Dialect | None, Iterator[bytes]]:
-    """:func:`sniff`, saying ``None`` when no record proved the dialect (the stream is
-    then read as :data:`~streamview.core.dialects.DEFAULT`'s, but not named after it)."""
-    source = iter(chunks)
-    read: list[bytes] = []
-    framer = LineFramer()
-    seen = 0
-    held = 0
-    for chunk in source:
-        read.append(chunk)
-        held += len(chunk)
-        if held > SNIFF_BYTES:
-            return dialects.DEFAULT, chain(read, source)
-        number = framer.lines_seen
-        for data in framer.split(chunk):
-            number += 1
-            if not data.strip():
-                continue
-            seen += 1
-            record, _ = decode_line(data.rstrip(b"\r"), number)
-            found, known = dialects.decide_how(record)
-            if found is not None:
-                return found if known else None, chain(read, source)
-            if seen >= dialects.DETECT_WINDOW:
-                return None, chain(read, source)
-    for number, _, data in framer.finish():
-        record, _ = decode_line(data, number)
-        found, known = dialects.decide_how(record)
-        if found is not None:
-            return found if known else None, iter(read)
-    return None, iter(read)
 
 
 def fold(

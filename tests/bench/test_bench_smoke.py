@@ -83,7 +83,9 @@ def test_quick_run_of_the_outputs_side_by_side(tmp_path: Path) -> None:
     assert json_entry["json"]["wall_s"] > 0
     assert json_entry["json"]["peak_rss_mb"] > 0
     assert set(results["events"]) == {"1k", "2k"}
-    assert "| `--events` time | 1k |" in table
+    assert "| `--events` time (CPU) | 1k |" in table
+    events = results["events"]["1k"]
+    assert len(events["pairs_cpu"]) == 1 and events["ratio_cpu_median"] > 0
     assert "| `--events` peak RSS | 2k vs 1k |" in table
     from streamview.core.dialects import DIALECTS, SESSION_FILES
 

@@ -208,7 +208,7 @@ def test_endless_input_without_newline_keeps_memory_bounded() -> None:
 def test_a_cut_line_becomes_a_malformed_line_saying_its_size() -> None:
     """The reader shows a cut line as too long, with its size and its first bytes."""
     reader = EventReader(agent="cursor")
-    reader._framer.limit = 50
+    reader.framer.limit = 50
     events = [*reader.feed(b'{"type":"user"}\n' + b"z" * 120 + b"\n"), *reader.finish()]
     bad = events[-1]
     assert bad.line == 2

@@ -18,7 +18,8 @@ from streamview.core import tools
 from streamview.core.dialects import CallReparser, by_name
 from streamview.core.events import ConnectionNotice
 from streamview.core.model import NOTICE, PROMPT
-from streamview.core.reader import fold, recognise
+from streamview.core.reader import fold
+from streamview.core.recognise import recognise
 from streamview.core.state import StreamState
 
 SESSIONS = Path(__file__).resolve().parents[2] / "fixtures" / "sessions" / "claude"

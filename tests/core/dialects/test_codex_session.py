@@ -20,7 +20,8 @@ import orjson
 from streamview.core import tools
 from streamview.core.events import AnyEvent, PromptSubmitted, ToolCallEvent
 from streamview.core.model import PROMPT, THINKING
-from streamview.core.reader import EventReader, fold, recognise
+from streamview.core.reader import EventReader, fold
+from streamview.core.recognise import recognise
 from streamview.core.state import StreamState
 from streamview.sources.follow import FollowedFile
 

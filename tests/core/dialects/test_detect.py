@@ -14,7 +14,8 @@ import pytest
 
 from streamview.core.dialects import DEFAULT, DETECT_WINDOW, by_name, decide, detect
 from streamview.core.events import SessionStarted
-from streamview.core.reader import EventReader, fold, sniff
+from streamview.core.reader import EventReader, fold
+from streamview.core.recognise import sniff
 from streamview.core.state import StreamState
 
 from ..helpers import init, stream, user
