@@ -130,6 +130,7 @@ async def measure(seconds: float) -> dict[str, Any]:
             *SessionsApp.BINDINGS,
             Binding("f12", "bench_ping", show=False, priority=True),
         ]
+
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self.pings: list[float] = []

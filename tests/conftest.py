@@ -73,6 +73,8 @@ def private_settings(
     the viewer saves its settings there, and one test's theme must not leak into another."""
     config = tmp_path_factory.mktemp("config")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    # ``streamview sessions`` keeps an index of what it read in the cache folder.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
     return config
 
 

@@ -49,10 +49,14 @@ def agent_homes(env: Mapping[str, str] | None = None) -> dict[str, Path]:
 
 
 MAX_DEPTH = 32
-"""Folders deeper than this under an agent's folder are not looked into."""
+"""Folders deeper than this under a ``--dir`` folder are not looked into."""
+SESSION_DEPTH = 6
+"""Folders deeper than this under an agent's folder are not looked into: the deepest
+layout is Codex's ``sessions/YYYY/MM/DD/`` and Claude's ``<project>/<session>/subagents/``,
+so a symlinked folder pointing far away (``/``, the home) costs a few levels at most."""
 
 
-def _walk(folder: Path) -> Iterator[os.DirEntry[str]]:
+def _walk(folder: Path, max_depth: int = MAX_DEPTH) -> Iterator[os.DirEntry[str]]:
     """The entries of ``folder`` and of every folder under it, each folder once.
 
     Symlinked folders are followed (a project kept elsewhere is found), but a folder
@@ -78,7 +82,7 @@ def _walk(folder: Path) -> Iterator[os.DirEntry[str]]:
         for entry in listed:
             yield entry
             try:
-                if depth < MAX_DEPTH and entry.is_dir():
+                if depth < max_depth and entry.is_dir():
                     stack.append((Path(entry.path), depth + 1))
             except OSError:
                 continue
@@ -100,13 +104,13 @@ def _is_file(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def _files(folder: Path, pattern: str) -> Iterator[Path]:
+def _files(folder: Path, pattern: str, max_depth: int = MAX_DEPTH) -> Iterator[Path]:
     """Regular files under ``folder`` matching ``pattern`` (``/``-separated parts of
     :func:`fnmatch` patterns; ``**`` any folders below, followed by a file name part);
     an unreadable folder or a symlink loop yields what could be listed."""
     head, _, rest = pattern.partition("/")
     if head == "**":
-        for entry in _walk(folder):
+        for entry in _walk(folder, max_depth):
             if fnmatchcase(entry.name, rest) and _is_file(entry):
                 yield Path(entry.path)
         return
@@ -122,7 +126,7 @@ def _files(folder: Path, pattern: str) -> Iterator[Path]:
         except OSError:
             continue
         if is_dir:
-            yield from _files(Path(entry.path), rest)
+            yield from _files(Path(entry.path), rest, max_depth - 1)
 
 
 def session_files(env: Mapping[str, str] | None = None) -> Iterator[RunFile]:
@@ -138,7 +142,7 @@ def session_files(env: Mapping[str, str] | None = None) -> Iterator[RunFile]:
     for agent, patterns in layouts.items():
         seen: set[Path] = set()
         for pattern in patterns:
-            for path in _files(homes[agent], pattern):
+            for path in _files(homes[agent], pattern, SESSION_DEPTH):
                 if is_subagent(path):
                     continue  # its parent session is the run listed
                 if path not in seen:

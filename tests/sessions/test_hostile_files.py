@@ -155,6 +155,25 @@ def test_a_symlink_loop_ends_and_a_linked_project_is_found(
     assert sorted(paths) == sorted([home["claude"], projects / "-work-linked" / "9d1e.jsonl"])
 
 
+def test_a_link_to_somewhere_far_is_looked_into_a_few_levels_only(
+    home: dict[str, Path], tmp_path: Path
+) -> None:
+    """A folder in an agent's place linking far away (``/``, the home) is walked no
+    deeper than the agents' own layouts go: a session two levels in is found, one nine
+    levels in is not looked for."""
+    far = tmp_path / "far"
+    near = far / "near" / "s1.jsonl"
+    deep = far.joinpath(*"abcdefgh") / "s2.jsonl"
+    for path in (near, deep):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(_lines(PROMPT))
+    projects = home["claude"].parent.parent
+    (projects / "-far").symlink_to(far)
+    paths = {entry.path for entry in discover(now=BASE)}
+    assert projects / "-far" / "near" / "s1.jsonl" in paths
+    assert not any(path.name == "s2.jsonl" for path in paths)
+
+
 def test_an_undocumented_record_is_counted_never_painted(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
