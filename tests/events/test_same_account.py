@@ -27,14 +27,18 @@ _OUTCOME = re.compile(r"^(?:== (success|error)(?: · |$)|!! (incomplete):)")
 
 def as_json(path: Path) -> dict[str, Any]:
     out = io.StringIO()
-    run_json(FileSource(path), out)
+    from streamview.sources.session_files import session_source_for
+
+    run_json(session_source_for(path) or FileSource(path), out)  # as the command reads it
     summary: dict[str, Any] = orjson.loads(out.getvalue())
     return summary
 
 
 def as_print(path: Path) -> list[str]:
     out = io.StringIO()
-    run_print(FileSource(path), out)
+    from streamview.sources.session_files import session_source_for
+
+    run_print(session_source_for(path) or FileSource(path), out)
     return out.getvalue().splitlines()
 
 
