@@ -1,11 +1,14 @@
-"""The main screen's footer: rebuilt only when the keys it shows change."""
+"""The main screen's footer: rebuilt only when the keys it shows change, and showing
+only the keys that fit whole."""
 
 from __future__ import annotations
 
+from streamview.sources.base import FileSource
 from streamview.ui.frame.app import StreamviewApp
 from streamview.ui.frame.keys_footer import KeysFooter
+from streamview.ui.playback.feed import PlaybackFeed
 
-from ..conftest import FakeClock, ScriptedSource, lines_of, wait_for
+from ..conftest import RECORDINGS, FakeClock, ScriptedSource, lines_of, wait_for
 
 PROBE_43 = "hcn_2026.09.15_probe-43_partial-output-tool-turn.ndjson"
 THINKING = "hcn_2026.09.10_probe-11_partial-output-with-thinking-composer.ndjson"
@@ -33,3 +36,32 @@ async def test_the_footer_is_rebuilt_only_when_its_keys_change() -> None:
         after = list(footer.query("FooterKey"))
         assert any(key.action == "previous_session" for key in after)
         assert {key.action for key in before} < {key.action for key in after}
+
+
+async def test_a_key_that_does_not_fit_whole_is_left_out() -> None:
+    """A file played back: at 100 columns the footer shows the keys up to ``, Back``
+    whole and leaves out ``S Summary`` (Textual's footer cut it to ``S Summar`` once
+    the summary hid ``/``); at 60 columns it stops after ``f Follow``; widened to 200
+    columns, every key is back."""
+    source = FileSource(RECORDINGS / "success-multi-tool.ndjson")
+    app = StreamviewApp(source, feed=PlaybackFeed(source, playing=False))
+    async with app.run_test(size=(100, 30)) as pilot:
+        footer = app.query_one(KeysFooter)
+
+        def shown() -> list[str]:
+            return [key.description for key in footer.query("FooterKey") if key.display]
+
+        await wait_for(pilot, lambda: "Play/Pause" in shown())
+        assert shown()[-3:] == ["Step", "Back", "palette"]
+        app.action_run_summary()
+        await wait_for(pilot, lambda: "Search" not in shown())
+        await pilot.pause()
+        assert shown()[-3:] == ["Step", "Back", "palette"]  # S Summary would be cut
+        app.screen.dismiss()
+        for width, last in ((60, "Follow"), (200, "Summary")):
+            await pilot.resize_terminal(width, 30)
+            await wait_for(pilot, lambda last=last: shown()[-2] == last)
+            palette = next(k for k in footer.query("FooterKey") if k.has_class("-command-palette"))
+            for key in footer.query("FooterKey"):
+                if key.display and key is not palette:
+                    assert key.region.right - 1 <= palette.region.x, (width, key.description)
