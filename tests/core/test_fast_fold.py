@@ -229,7 +229,8 @@ def test_every_dialects_fixtures(path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "agent", ["claude", "codex", "gemini", "cline", "copilot", "goose", "opencode", "droid", "kimi"]
+    "agent",
+    ["claude", "codex", "gemini", "cline", "copilot", "goose", "opencode", "droid", "kimi", "pi"],
 )
 @pytest.mark.parametrize("seed", range(4))
 def test_mutated_lines_of_other_dialects(agent: str, seed: int) -> None:
