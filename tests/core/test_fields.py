@@ -1,4 +1,4 @@
-"""The loose field readers, and the shortcut :func:`iso_ms` takes for a second it has read."""
+"""The loose field readers, and the shortcut :func:`iso_ms` takes for a minute it has read."""
 
 from __future__ import annotations
 
@@ -30,6 +30,23 @@ def test_a_remembered_second_reads_as_a_full_parse(moment: datetime, millis: lis
     head = moment.strftime("%Y-%m-%dT%H:%M:%S")
     for part in millis:
         value = f"{head}.{part}Z"
+        assert fields.iso_ms(value) == _parsed(value), value
+        assert fields.iso_ms(value) == _parsed(value), value  # again, from the cache
+
+
+SECONDS = st.text(alphabet="0123456789a\u0661 ", min_size=2, max_size=2)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    moment=st.datetimes(min_value=datetime(1, 1, 2), max_value=datetime(9999, 12, 30)),
+    seconds=st.lists(st.one_of(st.integers(0, 61).map("{:02d}".format), SECONDS), min_size=1),
+)
+def test_a_remembered_minute_reads_as_a_full_parse(moment: datetime, seconds: list[str]) -> None:
+    """Each second of a minute read once (a run stamping one record a second)."""
+    head = moment.strftime("%Y-%m-%dT%H:%M:")
+    for part in seconds:
+        value = f"{head}{part}.{moment.microsecond // 1000:03d}Z"
         assert fields.iso_ms(value) == _parsed(value), value
         assert fields.iso_ms(value) == _parsed(value), value  # again, from the cache
 

@@ -21,10 +21,13 @@ There is no session id and no working directory in the stream.
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamview.core.dialects.goose_tools as tools
 import streamview.core.dialects.shapes as shapes
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
+from streamview.core.dialects.goose_fast import decode_chunk
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -39,7 +42,7 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
-from streamview.core.fast_path import FastRecord
+from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord
 from streamview.core.fields import as_int, as_str
 
 NAME = "goose"
@@ -114,20 +117,55 @@ class GooseTranslator:
         if content.__class__ is not list or len(content) != 1:
             return None
         item = content[0]
-        created = message.get("created")
         recv = record.get(RECV_KEY)
-        if (
-            item.__class__ is not dict
-            or (created is not None and created.__class__ is not int)
-            or (recv is not None and recv.__class__ is not int)
-        ):
+        if item.__class__ is not dict or (recv is not None and recv.__class__ is not int):
             return None
-        kind = item.get("type")
+        return self._chunk(
+            message.get("role"),
+            message.get("created"),
+            item.get("type"),
+            item.get("text"),
+            item.get("thinking"),
+            recv,
+        )
+
+    def fast_line(self, data: bytes, line: int) -> FastRecord | None:
+        """:meth:`fast` for a line not yet decoded: a ``message`` read into typed
+        structs (the ``Translator`` protocol says when it declines)."""
+        if not self._started or not data.startswith(b'{"type":"message"'):
+            return None
+        try:
+            hot = decode_chunk(data)
+        except HOT_DECODE_ERRORS:
+            return None
+        message = hot.message
+        if hot.type != "message" or message is None:
+            return None
+        content = message.content
+        if content is None or len(content) != 1:
+            return None
+        item = content[0]
+        return self._chunk(
+            message.role,
+            message.created,
+            item.type,
+            item.text,
+            item.thinking,
+            hot.streamview_recv_ms,
+        )
+
+    def _chunk(
+        self, role: Any, created: Any, kind: Any, said: Any, thought: Any, recv: int | None
+    ) -> FastRecord | None:
+        """A chunk's fast record, from its fields (as :meth:`_message` reads them; the
+        message's time noted), or ``None`` for anything else."""
+        if created is not None and created.__class__ is not int:
+            return None
         subtype: bool | str
-        if kind == "text" and message.get("role") != "user":
-            kind, subtype, text = "assistant", True, item.get("text")
+        if kind == "text" and role != "user":
+            kind, subtype, text = "assistant", True, said
         elif kind == "thinking":
-            kind, subtype, text = "thinking", "delta", item.get("thinking")
+            kind, subtype, text = "thinking", "delta", thought
         else:
             return None
         if text.__class__ is not str:

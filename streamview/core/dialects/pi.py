@@ -31,6 +31,7 @@ from msgspec.structs import replace
 
 import streamview.core.dialects.pi_tools as tools
 from streamview.core.dialects.base import Dialect
+from streamview.core.dialects.pi_fast import decode_message_update
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -45,7 +46,7 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
-from streamview.core.fast_path import FastRecord
+from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord
 from streamview.core.fields import as_int, as_str, iso_ms
 from streamview.core.parse import RECV_KEY
 
@@ -142,13 +143,50 @@ class PiTranslator:
         """A ``message_update``'s text delta, once the session has started."""
         if not self._started or record.get("type") != "message_update":
             return None
+        message = record.get("message")
         update = record.get("assistantMessageEvent")
         recv = record.get(RECV_KEY)
-        if update.__class__ is not dict or (recv is not None and recv.__class__ is not int):
+        if (
+            message.__class__ is not dict
+            or update.__class__ is not dict
+            or (recv is not None and recv.__class__ is not int)
+        ):
             return None
-        delta = update.get("delta")
-        if update.get("type") != "text_delta" or delta.__class__ is not str:
+        role = message.get("role")
+        stamp = message.get("timestamp")
+        return self._delta(role, stamp, update.get("type"), update.get("delta"), recv)
+
+    def fast_line(self, data: bytes, line: int) -> FastRecord | None:
+        """:meth:`fast` for a line not yet decoded: a ``message_update`` read into
+        typed structs (the ``Translator`` protocol says when it declines)."""
+        if not self._started or not data.startswith(b'{"type":"message_update"'):
             return None
+        try:
+            hot = decode_message_update(data)
+        except HOT_DECODE_ERRORS:
+            return None
+        message = hot.message
+        update = hot.assistantMessageEvent
+        if hot.type != "message_update" or message is None or update is None:
+            return None
+        recv = hot.streamview_recv_ms
+        return self._delta(message.role, message.timestamp, update.type, update.delta, recv)
+
+    def _delta(
+        self, role: Any, stamp: Any, kind: Any, delta: Any, recv: int | None
+    ) -> FastRecord | None:
+        """An assistant's text delta as :meth:`_message` reads it (the message's time
+        noted), or ``None`` for anything else: a stamp of an unusual type included."""
+        if (
+            role != "assistant"
+            or kind != "text_delta"
+            or delta.__class__ is not str
+            or (stamp is not None and stamp.__class__ is not int)
+        ):
+            return None
+        if stamp is not None:
+            self._first_ms = self._first_ms if self._first_ms is not None else stamp
+            self._last_ms = stamp
         return "assistant", True, delta, None, self._session, None, recv
 
     def _release(
