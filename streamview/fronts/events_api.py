@@ -18,6 +18,7 @@ is the tag ``--events`` writes. :func:`to_json_lines` writes them as
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, Protocol
@@ -47,6 +48,13 @@ Source = str | os.PathLike[str] | bytes | Iterable[bytes] | IO[bytes] | _Readabl
 def _chunks(source: Any) -> Iterator[bytes]:
     """The bytes of ``source``, chunk by chunk, as soon as each is there."""
     if isinstance(source, str | os.PathLike):
+        from streamview.sources.session_files import session_source_for
+
+        # A session read as --events reads it: subagents' files fed in, a database...
+        whole = session_source_for(Path(source))
+        if whole is not None:
+            yield from whole.chunks(threading.Event())
+            return
         with Path(source).open("rb") as handle:
             yield from iter(lambda: handle.read(1 << 20), b"")
         return
