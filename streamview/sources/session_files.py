@@ -17,9 +17,7 @@ from streamview.sources.session_source import (
 )
 
 
-def session_source_for(
-    path: Path, follow: bool = False, replay: bool = False
-) -> Source | None:
+def session_source_for(path: Path, follow: bool = False, replay: bool = False) -> Source | None:
     """The source of a session file that is not read as the stream of lines it is, if
     ``path`` is one (a legacy Gemini CLI session, an opencode database, a Gemini CLI or
     Claude Code session read whole: what a ``/rewind`` left out, a Claude Code session's
