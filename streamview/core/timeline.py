@@ -160,10 +160,11 @@ class FileTimeline(Sequence[AnyEvent]):
                 if agent is not None and named is not None and line == named[1]:
                     events.append(name_event(agent, line))  # as the fold named it
                 events.extend(dialects.translate_line(translator, data, line))
-            if number + 1 == len(starts):  # the end of input, as the fold read it (the
-                # last window may hold nothing else: a checkpoint taken after the last line)
-                line = events[-1].line if events else checkpoint.line
-                events.extend(end_of_input(translator, line))
+            if number + 1 == len(starts):  # the end of input, as the fold read it
+                # (a checkpoint may fall after the last line: the window is then only
+                # what the end of input said)
+                last = events[-1].line if events else checkpoint.line
+                events.extend(end_of_input(translator, last))
             del events[end - first :]  # a file changed since its fold: never more
         self._windows[number] = events
         while len(self._windows) > WINDOWS_KEPT:

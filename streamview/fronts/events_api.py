@@ -50,8 +50,9 @@ def _chunks(source: Any) -> Iterator[bytes]:
     if isinstance(source, str | os.PathLike):
         from streamview.sources.session_files import session_source_for
 
-        whole = session_source_for(Path(source))  # as `streamview --events FILE` reads it:
-        if whole is not None:  # a session with its subagents, a database, a rewind...
+        # A session read as --events reads it: subagents' files fed in, a database...
+        whole = session_source_for(Path(source))
+        if whole is not None:
             yield from whole.chunks(threading.Event())
             return
         with Path(source).open("rb") as handle:

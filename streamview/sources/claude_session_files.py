@@ -35,13 +35,12 @@ import orjson
 
 from streamview.core.dialects.claude_session_lines import (
     BRANCH,
-    CHAIN,
     PARENT_KEY,
     TASK_TOOLS,
     detect,
-    is_branch,
     text_of,
 )
+from streamview.sources.claude_session_scan import scan_line, tree_place
 from streamview.sources.session_source import Records
 
 HEAD_LIMIT = 1 << 20
@@ -82,9 +81,13 @@ def load_line(line: bytes) -> Any:
 
 def _read_lines(path: Path) -> list[bytes] | None:
     try:
-        data = path.read_bytes()
+        return _split(path.read_bytes())
     except OSError:
         return None
+
+
+def _split(data: bytes) -> list[bytes]:
+    """A file's lines (a last one without its newline included, a blank end not)."""
     lines = data.split(b"\n")
     if lines and not lines[-1].strip():
         lines.pop()
@@ -108,46 +111,48 @@ def is_session(path: Path) -> bool:
     return False
 
 
-def _tree(session: SessionMap) -> None:
-    """Find the branches ``/rewind`` left: each prompt hanging off an earlier line than
-    the newest hides the conversation's lines between that line and itself."""
+def _tree(session: SessionMap, data: bytes) -> None:
+    """Find the branches ``/rewind`` left in the session's bytes: each prompt hanging off
+    an earlier line than the newest hides the conversation's lines between that line
+    and itself. Only the lines' places in the tree are decoded (:func:`tree_place`), in
+    place (a session may be hundreds of MB: no line is copied)."""
     tip: str | None = None
     seen: dict[str, int] = {}
-    for number, record in enumerate(session.records):
-        if not isinstance(record, dict) or record.get("type") not in CHAIN:
-            continue
-        uuid = record.get("uuid")
-        if not isinstance(uuid, str) or record.get("isSidechain") is True:
-            continue
-        if is_branch(record, tip, seen):
-            back = seen[record["parentUuid"]]
-            left = [
-                n
-                for n in range(back + 1, number)
-                if n not in session.hidden and _in_chain(session.records[n])
-            ]
-            if left:
-                session.hidden.update(left)
-                session.branches[number] = {
-                    "type": BRANCH,
-                    "sessionId": record.get("sessionId"),
-                    "timestamp": record.get("timestamp"),
-                    "from": back + 1,
-                    "first": left[0] + 1,
-                    "last": left[-1] + 1,
-                    "lines": len(left),
-                }
-        seen[uuid] = number
-        tip = uuid
+    places: set[int] = set()
+    view = memoryview(data)
+    start, number, size = 0, 0, len(data)
+    while start < size:
+        end = data.find(b"\n", start)
+        end = size if end < 0 else end
+        place = tree_place(view[start:end]) if end > start else None
+        if place is not None:
+            places.add(number)
+            uuid, parent, words = place
+            if words and parent is not None and tip not in (None, parent) and parent in seen:
+                _hide(session, seen[parent], number, places, bytes(view[start:end]))
+            seen[uuid] = number
+            tip = uuid
+        start, number = end + 1, number + 1
 
 
-def _in_chain(record: Any) -> bool:
-    return (
-        isinstance(record, dict)
-        and record.get("type") in CHAIN
-        and isinstance(record.get("uuid"), str)
-        and record.get("isSidechain") is not True
-    )
+def _hide(session: SessionMap, back: int, number: int, places: set[int], line: bytes) -> None:
+    """Leave out the conversation's lines after ``back`` up to the prompt at ``number``
+    (another branch), and say where they were."""
+    left = [n for n in range(back + 1, number) if n in places and n not in session.hidden]
+    if not left:
+        return
+    session.hidden.update(left)
+    record = load_line(line)
+    said = record if isinstance(record, dict) else {}
+    session.branches[number] = {
+        "type": BRANCH,
+        "sessionId": said.get("sessionId"),
+        "timestamp": said.get("timestamp"),
+        "from": back + 1,
+        "first": left[0] + 1,
+        "last": left[-1] + 1,
+        "lines": len(left),
+    }
 
 
 def find_links(session: SessionMap, start: int = 0) -> None:
@@ -208,6 +213,20 @@ def subagent_files(path: Path, agents: dict[str, str] | None = None) -> list[Pat
     return found
 
 
+def _may_have_subagents(path: Path) -> bool:
+    """Whether a subagent's file may be there: in ``<session>/subagents/``, or (2.0.x)
+    an ``agent-*.jsonl`` beside the session."""
+    if subagent_files(path):
+        return True
+    try:
+        return any(
+            name.startswith("agent-") and name.endswith(".jsonl")
+            for name in os.listdir(path.parent)
+        )
+    except OSError:
+        return False
+
+
 def call_of(session: SessionMap, agent: str, lines: list[bytes], taken: set[str]) -> str | None:
     """The call a subagent's file works for: named by the session, else the one call not
     yet matched whose prompt is the subagent's first words (a subagent still at work)."""
@@ -247,11 +266,16 @@ def session_records(path: Path) -> Records | None:
     file, no branch) or it is no Claude Code session."""
     if not is_session(path):
         return None
-    lines = _read_lines(path)
-    if lines is None:
+    try:
+        data = path.read_bytes()
+    except OSError:
         return None
-    session = SessionMap(lines, [load_line(line) if line.strip() else None for line in lines])
-    _tree(session)
+    session = SessionMap([], [])
+    _tree(session, data)
+    if not session.hidden and not _may_have_subagents(path):
+        return None  # the file as it is: its lines are not decoded twice
+    lines = session.lines = _split(data)
+    session.records = [scan_line(line) if line.strip() else None for line in lines]
     find_links(session)
     fed: dict[int, list[tuple[str, bytes]]] = {}
     taken: set[str] = set()

@@ -30,10 +30,10 @@ from streamview.sources.claude_session_files import (
     SessionMap,
     call_of,
     find_links,
-    load_line,
     marked,
     mirror_of_fed,
 )
+from streamview.sources.claude_session_scan import scan_line
 from streamview.sources.follow import FollowedFile
 
 SCAN_SECONDS = 0.5
@@ -139,7 +139,7 @@ class _Live:
         for line in chunk.split(b"\n"):
             if not line.strip():
                 continue
-            record: Any = load_line(line)
+            record: Any = scan_line(line)
             session.lines.append(line)
             session.records.append(record)
             if mirror_of_fed(record, fed):

@@ -15,7 +15,8 @@ import pytest
 from streamview.cli.fronts import run_json, run_print
 from streamview.core.formatting import STATUS_MARK
 from streamview.fronts.events_api import read_events
-from streamview.sources.base import FileSource
+from streamview.sources.base import FileSource, Source
+from streamview.sources.session_files import session_source_for
 
 from .streams import every_stream, name
 
@@ -25,20 +26,21 @@ _CALL_END = re.compile(rf"^\s*[{_MARKS}] .*? · ([a-z]+)(?: · |$)")
 _OUTCOME = re.compile(r"^(?:== (success|error)(?: · |$)|!! (incomplete):)")
 
 
+def source_of(path: Path) -> Source:
+    """The file as the command reads it (a session with its subagents' files...)."""
+    return session_source_for(path) or FileSource(path)
+
+
 def as_json(path: Path) -> dict[str, Any]:
     out = io.StringIO()
-    from streamview.sources.session_files import session_source_for
-
-    run_json(session_source_for(path) or FileSource(path), out)  # as the command reads it
+    run_json(source_of(path), out)
     summary: dict[str, Any] = orjson.loads(out.getvalue())
     return summary
 
 
 def as_print(path: Path) -> list[str]:
     out = io.StringIO()
-    from streamview.sources.session_files import session_source_for
-
-    run_print(session_source_for(path) or FileSource(path), out)
+    run_print(source_of(path), out)
     return out.getvalue().splitlines()
 
 

@@ -29,8 +29,15 @@ carry ``uuid``, ``parentUuid``, ``sessionId``, ``timestamp``, ``cwd``, ``version
 The conversation is a tree by ``parentUuid``: a prompt whose parent is not the newest
 line (``/rewind``, an edited prompt) starts another branch, said in the transcript and
 the event log (``session/rewound``). Parallel tool results also hang off their own
-``tool_use`` line; those are not branches. A file read whole still shows the abandoned
-branch above the notice (the fold only appends).
+``tool_use`` line; those are not branches. Read whole, the source leaves the abandoned
+branch out and says where it was (a ``streamview-branch`` record,
+:mod:`streamview.sources.claude_session_files`), so the account is the branch that
+leads to the newest record; followed, the fold only appends, and the branch is said
+where it comes.
+
+A subagent's own transcript (``<session>/subagents/agent-<id>.jsonl``) is fed in by the
+source, each line with the ``Task``/``Agent`` call's id under ``parent_tool_use_id``:
+read as the headless stream's subagent records, nested under that call.
 
 Content blocks are read by :class:`~streamview.core.dialects.claude.ClaudeTranslator`,
 so a session file's account is the one the headless stream of the same run gives.
