@@ -53,7 +53,7 @@ MUST_RUN_ENV = "STREAMVIEW_TOOLS_INSTALLED"
 quietly skipped."""
 
 
-def pytest_configure() -> None:
+def pytest_configure(config: pytest.Config) -> None:
     """Let the processes the tests start receive SIGINT, however pytest was launched.
 
     A shell without job control starts background commands (`bash .ci/run &`) with
@@ -63,6 +63,18 @@ def pytest_configure() -> None:
     """
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    if not hasattr(config, "workerinput"):  # pytest's own process, not an xdist worker
+        from tests.otlp.phoenix_server import start_early
+
+        start_early(list(config.args), config.invocation_params.dir)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Stop the Phoenix server :func:`pytest_configure` started early, if it did."""
+    if not hasattr(config, "workerinput"):
+        from tests.otlp.phoenix_server import stop_early
+
+        stop_early()
 
 
 @pytest.fixture(autouse=True)

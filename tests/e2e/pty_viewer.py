@@ -278,7 +278,7 @@ class Viewer:
     def reached(self, screen: str) -> None:
         """Wait until ``screen`` shows (``main``: the main screen, either pane focused)."""
         wanted = {"main", "table"} if screen == "main" else {screen}
-        self.term.wait_for(lambda s: screen_of(s) in wanted, 10, f"the {screen} screen")
+        self.term.wait_for(lambda s: screen_of(s) in wanted, 20, f"the {screen} screen")
 
     def quit(self, timeout: float = 10.0) -> int | None:
         """Back to the main screen, ``q``; the exit status (``None``: still running)."""

@@ -6,8 +6,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import socket
 import subprocess
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -75,15 +77,8 @@ class Phoenix:
             time.sleep(0.2)
 
 
-@contextlib.contextmanager
-def running_phoenix(program: Path, folder: Path) -> Iterator[Phoenix]:
-    """Start ``phoenix serve`` with its data in ``folder``, wait until its REST API
-    answers, and stop it on leaving.
-
-    Raises:
-        RuntimeError: It exited or did not answer within :data:`START_SECONDS` (the
-            message ends with its log's tail).
-    """
+def start_phoenix(program: Path, folder: Path) -> tuple[subprocess.Popen[bytes], Phoenix]:
+    """Start ``phoenix serve`` with its data and its log in ``folder``, on free ports."""
     port = free_port()
     env = dict(os.environ)
     env.update(
@@ -93,28 +88,112 @@ def running_phoenix(program: Path, folder: Path) -> Iterator[Phoenix]:
         PHOENIX_HOST="127.0.0.1",
         PHOENIX_TELEMETRY_ENABLED="false",
     )
-    log = folder / "phoenix.log"
-    with log.open("wb") as output:
+    with (folder / "phoenix.log").open("wb") as output:
         server = subprocess.Popen(
             [str(program), "serve"], env=env, stdout=output, stderr=subprocess.STDOUT
         )
-    backend = Phoenix(port)
+    return server, Phoenix(port)
+
+
+def wait_until_it_answers(backend: Phoenix, pid: int, log: Path) -> None:
+    """Wait until Phoenix's REST API answers.
+
+    Raises:
+        RuntimeError: Its process ended or it did not answer within
+            :data:`START_SECONDS` (the message ends with its log's tail).
+    """
     started = time.monotonic()
+    while True:
+        with contextlib.suppress(OSError, ValueError):
+            backend.get("/v1/projects")
+            break
+        if not _alive(pid) or time.monotonic() - started > START_SECONDS:
+            tail = log.read_text(errors="replace")[-2000:]
+            raise RuntimeError(f"Phoenix did not start:\n{tail}")
+        time.sleep(0.25)
+    backend.started_in = time.monotonic() - started
+
+
+def _alive(pid: int) -> bool:
     try:
-        while True:
-            with contextlib.suppress(OSError, ValueError):
-                backend.get("/v1/projects")
-                break
-            if server.poll() is not None or time.monotonic() - started > START_SECONDS:
-                tail = log.read_text(errors="replace")[-2000:]
-                raise RuntimeError(f"Phoenix did not start (exit {server.poll()}):\n{tail}")
-            time.sleep(0.25)
-        backend.started_in = time.monotonic() - started
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    with contextlib.suppress(OSError):  # a zombie: ended, not yet waited for
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    return True
+
+
+EARLY = "STREAMVIEW_PHOENIX_EARLY"
+"""``URL PID LOG`` of the Phoenix :func:`start_early` started for the run."""
+_early: list[tuple[subprocess.Popen[bytes], Path]] = []
+
+
+def start_early(args: list[str], here: Path) -> None:
+    """In pytest's main process, before xdist starts its workers: if the run includes
+    tests/otlp/test_phoenix.py (``args``, relative to ``here``), start Phoenix now, so
+    its 12-30 s of start overlap the tests before it instead of counting as the setup
+    of one test (36 s at load 8); the workers inherit its address in :data:`EARLY`."""
+    program = phoenix_program()
+    target = REPO / "tests" / "otlp" / "test_phoenix.py"
+    reached = any(
+        target.is_relative_to((here / arg.split("::")[0]).resolve()) for arg in args or ["."]
+    )
+    if program is None or not reached or os.environ.get(EARLY):
+        return
+    folder = Path(tempfile.mkdtemp(prefix="streamview-phoenix-"))
+    server, backend = start_phoenix(program, folder)
+    _early.append((server, folder))
+    os.environ[EARLY] = f"{backend.url} {server.pid} {folder / 'phoenix.log'}"
+
+
+def stop_early() -> None:
+    """Stop the Phoenix :func:`start_early` started, and remove its folder."""
+    while _early:
+        server, folder = _early.pop()
+        os.environ.pop(EARLY, None)
+        _stop(server)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _stop(server: subprocess.Popen[bytes]) -> None:
+    server.terminate()
+    try:
+        server.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
+
+
+@contextlib.contextmanager
+def phoenix_for_tests(program: Path, folder: Path) -> Iterator[Phoenix]:
+    """The Phoenix :func:`start_early` started for the run, once it answers; else one
+    started in ``folder`` (:func:`running_phoenix`)."""
+    early = os.environ.get(EARLY)
+    if not early:
+        with running_phoenix(program, folder) as backend:
+            yield backend
+        return
+    url, pid, log = early.split(" ", 2)
+    backend = Phoenix(int(url.rpartition(":")[2]))
+    wait_until_it_answers(backend, int(pid), Path(log))
+    yield backend
+
+
+@contextlib.contextmanager
+def running_phoenix(program: Path, folder: Path) -> Iterator[Phoenix]:
+    """Start ``phoenix serve`` with its data in ``folder``, wait until its REST API
+    answers, and stop it on leaving.
+
+    Raises:
+        RuntimeError: It exited or did not answer within :data:`START_SECONDS` (the
+            message ends with its log's tail).
+    """
+    server, backend = start_phoenix(program, folder)
+    try:
+        wait_until_it_answers(backend, server.pid, folder / "phoenix.log")
         yield backend
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        _stop(server)

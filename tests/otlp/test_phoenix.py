@@ -19,7 +19,7 @@ import pytest
 
 from streamview.core.otlp_spans import spans_of
 from tests.otlp.helpers import RECORDINGS, REPO, folded
-from tests.otlp.phoenix_server import Phoenix, phoenix_program, running_phoenix
+from tests.otlp.phoenix_server import Phoenix, phoenix_for_tests, phoenix_program
 from tests.otlp.watch_scenario import a_killed_watch_sends_every_span_once
 
 pytestmark = pytest.mark.timeout(300)  # Phoenix's start is the first test's setup
@@ -39,8 +39,8 @@ def phoenix(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Phoenix]:
     if program is None:
         pytest.skip("Phoenix is not installed (.ci/run installs it in .venv-phoenix)")
     try:
-        with running_phoenix(program, tmp_path_factory.mktemp("phoenix")) as backend:
-            sys.stderr.write(f"\nPhoenix started in {backend.started_in:.1f} s\n")
+        with phoenix_for_tests(program, tmp_path_factory.mktemp("phoenix")) as backend:
+            sys.stderr.write(f"\nPhoenix answered after {backend.started_in:.1f} s\n")
             yield backend
     except RuntimeError as error:
         pytest.fail(str(error))
