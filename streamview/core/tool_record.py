@@ -7,7 +7,7 @@ from typing import Any
 
 import orjson
 
-from streamview.core.events import JSONObject
+from streamview.core.events import JSONObject, ToolCallEvent
 from streamview.core.fields import as_int, as_str
 
 TOOL_SUFFIX = "ToolCall"
@@ -86,6 +86,26 @@ ToolCallFields = tuple[
 ]
 """``(session_id, timestamp_ms, call_id, kind, args, outcome, payload, model_call_id,
 started_at_ms, completed_at_ms, description)`` of a ``tool_call`` record."""
+
+
+def event_fields(event: ToolCallEvent) -> tuple[Any, ...]:
+    """A built call event's fields as the fold's fast path takes a tool record (see
+    :meth:`~streamview.core.state.StreamState.apply_fast`), its session and time left
+    ``None``: a dialect that builds the event anyway still skips the event's dispatch."""
+    return (
+        None,
+        None,
+        event.call_id,
+        event.kind,
+        event.args,
+        event.outcome,
+        event.payload,
+        event.model_call_id,
+        event.started_at_ms,
+        event.completed_at_ms,
+        event.description,
+        event.parent_call_id,
+    )
 
 
 def tool_call_fields(record: JSONObject, line: int) -> ToolCallFields:

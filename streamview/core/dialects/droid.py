@@ -44,6 +44,7 @@ from streamview.core.events import (
 )
 from streamview.core.fast_path import FastRecord
 from streamview.core.fields import as_int, as_str
+from streamview.core.tool_record import event_fields
 
 NAME = "droid"
 _INIT_KEYS = frozenset({"type", "subtype", "session_id", "model", "cwd"})
@@ -153,20 +154,7 @@ class DroidTranslator:
         except Exception:
             self._calls = calls  # as it was: the long way reads the record again
             return None
-        fields = (
-            None,
-            None,
-            event.call_id,
-            event.kind,
-            event.args,
-            event.outcome,
-            event.payload,
-            event.model_call_id,
-            event.started_at_ms,
-            event.completed_at_ms,
-            event.description,
-            event.parent_call_id,
-        )
+        fields = event_fields(event)
         subtype = "completed" if event.completed else "started"
         return "tool_call", subtype, fields, None, sid, ts, recv
 

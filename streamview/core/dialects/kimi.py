@@ -45,6 +45,7 @@ from streamview.core.events import (
 )
 from streamview.core.fast_path import FastRecord
 from streamview.core.fields import as_str
+from streamview.core.tool_record import event_fields
 
 NAME = "kimi"
 _NOTE_OPEN, _NOTE_CLOSE = "<system>", "</system>"
@@ -175,20 +176,7 @@ class KimiTranslator:
         except Exception:
             self._calls = calls  # as it was: the long way reads the record again
             return None
-        fields = (
-            None,
-            None,
-            event.call_id,
-            event.kind,
-            event.args,
-            event.outcome,
-            event.payload,
-            event.model_call_id,
-            event.started_at_ms,
-            event.completed_at_ms,
-            event.description,
-            event.parent_call_id,
-        )
+        fields = event_fields(event)
         return "tool_call", "completed", fields, None, None, None, recv
 
     def _assistant(self, record: JSONObject, line: int, recv: int | None) -> list[AnyEvent]:
