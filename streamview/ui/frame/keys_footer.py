@@ -57,18 +57,33 @@ class KeysFooter(Footer):
         return content + styles.gutter.width + styles.margin.width
 
     def fit_keys(self) -> None:
-        """Show the keys, in order, while they fit whole beside the palette's key (a
-        key's last cell is its blank padding, which the palette's edge may cover)."""
+        """Show the keys whole beside the palette's key (a key's last cell is its blank
+        padding, which the palette's edge may cover), in their order; where not all fit,
+        the ones a person needs first (:data:`FIRST`: quit, help, play/pause) are kept
+        and the others are taken in order while they fit."""
         every = list(self.query("FooterKey"))  # Textual's key widget (not public)
         palette = [key for key in every if key.has_class("-command-palette")]
-        room = self.size.width - sum(self._width(key) for key in palette)
+        keys = [key for key in every if key not in palette]
+        room = self.size.width - sum(self._width(key) for key in palette) + 1
+        widths = {key: self._width(key) for key in keys}
+        ranked = sorted(keys, key=lambda key: _rank(getattr(key, "action", "")))
+        shown: set[Widget] = set()
         used = 0
-        fits = True
-        for key in every:
-            if key in palette:
-                continue
-            width = self._width(key)
-            fits = fits and used + width - 1 <= room
-            used += width
+        for key in ranked:
+            if used + widths[key] <= room:
+                shown.add(key)
+                used += widths[key]
+            elif _rank(getattr(key, "action", "")) == len(FIRST):
+                break  # the rest in order: no later key jumps a gap
+        for key in keys:
+            fits = key in shown
             if key.display != fits:
                 key.display = fits
+
+
+FIRST = ("quit", "help", "playback('toggle')")
+"""Actions whose keys the footer keeps when it cannot show every key."""
+
+
+def _rank(action: str) -> int:
+    return FIRST.index(action) if action in FIRST else len(FIRST)
