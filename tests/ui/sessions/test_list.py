@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 from textual.binding import Binding
-from textual.widgets import DataTable, Input
+from textual.widgets import Input
 
 from streamview.cli import sessions
 from streamview.runs.session_discovery import RunEntry
 from streamview.sources.base import FileSource
 from streamview.ui.sessions.list_app import LIVE_MARK, Place, SessionsApp, activity_text
+from streamview.ui.sessions.runs_table import RunsTable
 from streamview.ui.sessions.viewer import ListedViewerApp
 from tests.ui.conftest import RECORDINGS, FakeClock, settle, wait_for
 
@@ -45,8 +46,7 @@ RUNS = [
 
 
 def row_paths(app: SessionsApp) -> list[str]:
-    table = app.query_one("#runs", DataTable)
-    return [str(row.key.value) for row in table.ordered_rows]
+    return list(app.query_one("#runs", RunsTable).keys)
 
 
 async def test_typing_filters_and_enter_chooses_the_run_under_the_cursor() -> None:
@@ -55,12 +55,12 @@ async def test_typing_filters_and_enter_chooses_the_run_under_the_cursor() -> No
     app = SessionsApp(lambda: RUNS)
     async with app.run_test(size=(100, 20)) as pilot:
         await wait_for(pilot, lambda: len(row_paths(app)) == 4)
-        table = app.query_one("#runs", DataTable)
-        assert str(table.get_cell_at((0, 0))) == LIVE_MARK
-        assert str(table.get_cell_at((0, 7))) == "fix the [b]cart[/b] total"
-        assert str(table.get_cell_at((0, 3))) == "2023-11-14"  # a year ago: the day is enough
-        assert [str(table.get_cell_at((row, 4))) for row in (0, 1)] == ["-", "3 ✗1"]
-        assert [str(table.get_cell_at((row, 5))) for row in (0, 1)] == ["-", "3.5k"]
+        table = app.query_one("#runs", RunsTable)
+        assert str(table.get_cell_at(0, 0)) == LIVE_MARK
+        assert str(table.get_cell_at(0, 7)) == "fix the [b]cart[/b] total"
+        assert str(table.get_cell_at(0, 3)) == "2023-11-14"  # a year ago: the day is enough
+        assert [str(table.get_cell_at(row, 4)) for row in (0, 1)] == ["-", "3 ✗1"]
+        assert [str(table.get_cell_at(row, 5)) for row in (0, 1)] == ["-", "3.5k"]
         await pilot.press(*"claude")
         await wait_for(pilot, lambda: len(row_paths(app)) == 2)
         assert row_paths(app) == ["/runs/shop.jsonl", "/runs/site.jsonl"]
@@ -78,7 +78,7 @@ async def test_a_new_list_comes_back_where_the_last_was_left() -> None:
     async with app.run_test(size=(100, 20)) as pilot:
         await wait_for(pilot, lambda: len(row_paths(app)) == 3)
         assert app.query_one(Input).value == "claude"
-        table = app.query_one("#runs", DataTable)
+        table = app.query_one("#runs", RunsTable)
         assert row_paths(app)[table.cursor_row] == "/runs/site.jsonl"
         await pilot.press("escape")  # clears the filter, the cursor stays on its run
         await wait_for(pilot, lambda: len(row_paths(app)) == 5)
@@ -140,7 +140,7 @@ async def test_the_list_finds_runs_again_and_keeps_its_place() -> None:
     async with app.run_test(size=(100, 20)) as pilot:
         await wait_for(pilot, lambda: len(row_paths(app)) == 4)
         await pilot.press("down")
-        table = app.query_one("#runs", DataTable)
+        table = app.query_one("#runs", RunsTable)
         assert row_paths(app)[table.cursor_row] == "/runs/api.jsonl"
         found.insert(0, entry("new", "Codex", "a run that just started", 1_700_000_900))
         await wait_for(pilot, lambda: len(row_paths(app)) == 5)
