@@ -183,19 +183,19 @@ class RunsTable(RowCursorView, can_focus=False):
             self._cache_width = width
         base = self.rich_style
         if y == 0:
-            header = base + self.get_component_rich_style("runs-table--header", partial=True)
+            header = base + self.get_component_rich_style("runs-table--header")
             return self._join([Text(label) for label in self.labels], width, header, header)
         index = round(self.scroll_offset.y) + y - 1
         if not 0 <= index < len(self._rows):
             return Strip.blank(width, base)
         if index == self.cursor:
-            cursor = self.get_component_rich_style("runs-table--cursor", partial=True)
+            cursor = self.get_component_rich_style("runs-table--cursor")
             self.rendered += 1
             return self._join(self._rows[index], width, base + cursor, cursor)
         strip = self._cache.get(index)
         if strip is None:
             if index % 2 == 0:  # DataTable's zebra: the first row is striped
-                base += self.get_component_rich_style("runs-table--even-row", partial=True)
+                base += self.get_component_rich_style("runs-table--even-row")
             self.rendered += 1
             strip = self._join(self._rows[index], width, base, None)
             self._cache.set(index, strip)

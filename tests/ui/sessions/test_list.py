@@ -3,6 +3,7 @@ viewer's Escape comes back to the list where it was left."""
 
 from __future__ import annotations
 
+import time
 from datetime import datetime
 from pathlib import Path
 
@@ -13,7 +14,13 @@ from textual.widgets import Input
 from streamview.cli import sessions
 from streamview.runs.session_discovery import RunEntry
 from streamview.sources.base import FileSource
-from streamview.ui.sessions.list_app import LIVE_MARK, Place, SessionsApp, activity_text
+from streamview.ui.sessions.list_app import (
+    ATTENTION_MARK,
+    LIVE_MARK,
+    Place,
+    SessionsApp,
+    activity_text,
+)
 from streamview.ui.sessions.runs_table import RunsTable
 from streamview.ui.sessions.viewer import ListedViewerApp
 from tests.ui.conftest import RECORDINGS, FakeClock, settle, wait_for
@@ -174,3 +181,30 @@ def test_the_readme_names_each_key_the_footer_shows() -> None:
         if isinstance(binding, Binding) and binding.show:
             shown = {"escape": "esc"}.get(binding.key, binding.key)  # as the footer says it
             assert f"`{shown}`" in section, binding.key
+
+
+async def test_two_thousand_runs_draw_only_the_rows_on_screen() -> None:
+    """2,000 runs: the first screen draws the rows it shows, not every run; a live run
+    whose mark changes draws its own row again and no other (a ``DataTable`` measured
+    every cell, and drew every visible cell again on each update)."""
+    runs = [
+        entry(f"r{n:04d}", "Claude Code", f"task {n}", 1_700_002_000 - n, live=n < 5)
+        for n in range(2000)
+    ]
+    app = SessionsApp(lambda: runs, refresh_seconds=None, live_poll_seconds=None)
+    async with app.run_test(size=(100, 20)) as pilot:
+        table = app.query_one("#runs", RunsTable)
+        await wait_for(pilot, lambda: len(table.keys) == 2000 and table.rendered > 0)
+        await pilot.pause()
+        drawn = table.rendered
+        on_screen = table.scrollable_content_region.height - 1
+        assert on_screen <= drawn <= 2 * on_screen  # the cursor's row may be drawn twice
+        app.attention.add(runs[3].path)
+        app._paint(app.shown[3], time.time())  # as a poll does for a live run
+        await wait_for(pilot, lambda: table.rendered > drawn)
+        await pilot.pause()
+        assert table.rendered == drawn + 1
+        assert str(table.get_cell_at(3, 0)) == ATTENTION_MARK
+        app._paint(app.shown[4], time.time())  # nothing changed: nothing drawn
+        await pilot.pause()
+        assert table.rendered == drawn + 1
