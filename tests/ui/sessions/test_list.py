@@ -79,7 +79,7 @@ async def test_typing_filters_and_enter_chooses_the_run_under_the_cursor() -> No
 
 async def test_a_new_list_comes_back_where_the_last_was_left() -> None:
     """The list after the viewer: its filter typed again and the cursor on the run that
-    was opened, though newer runs came in above it."""
+    was opened, though newer runs came in above it; a click on a row opens it."""
     newer = entry("new", "Claude Code", "a newer claude run", 1_700_000_400)
     app = SessionsApp(lambda: [newer, *RUNS], place=Place("claude", "/runs/site.jsonl"))
     async with app.run_test(size=(100, 20)) as pilot:
@@ -90,6 +90,10 @@ async def test_a_new_list_comes_back_where_the_last_was_left() -> None:
         await pilot.press("escape")  # clears the filter, the cursor stays on its run
         await wait_for(pilot, lambda: len(row_paths(app)) == 5)
         assert row_paths(app)[table.cursor_row] == "/runs/site.jsonl"
+        await pilot.click("#runs", offset=(5, 3))  # the header, then the third run
+        await wait_for(pilot, lambda: app.return_value is not None)
+    assert app.return_value is RUNS[1]
+    assert app.place.path == "/runs/api.jsonl"
 
 
 async def test_escape_in_the_viewer_goes_back_once_nothing_is_open() -> None:
