@@ -26,14 +26,14 @@ from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Footer, Input
-from textual.widgets.data_table import ColumnKey
+from textual.widgets import Footer, Input
 
 from streamview.config.settings import Settings
 from streamview.core.sanitize import one_line
 from streamview.runs.session_discovery import RunEntry
 from streamview.runs.session_live import ATTENTION, Change, LiveState, LiveTracker, still_going
 from streamview.sources.base import InputError
+from streamview.ui.sessions.runs_table import RunsTable
 from streamview.ui.text.safe_text import phrase, toast
 
 DASH = "-"
@@ -231,6 +231,8 @@ class SessionsApp(App[RunEntry | None]):
         self.shown: list[RunEntry] = []
         """The runs the filter lets through, in the table's order."""
         self.loaded = False
+        self._rows: dict[RunEntry, tuple[list[Text], list[int]]] = {}
+        """Each run's cells and their widths, kept while the run is unchanged."""
         if theme is not None:
             if theme not in self.available_themes:
                 known = ", ".join(sorted(self.available_themes))
@@ -248,10 +250,7 @@ class SessionsApp(App[RunEntry | None]):
             placeholder=PLACEHOLDER,
             id="filter",
         )
-        table: DataTable[Text] = DataTable(id="runs", cursor_type="row", zebra_stripes=True)
-        table.add_columns(*COLUMNS)
-        table.can_focus = False  # keys go to the filter; up, down and enter move and open
-        yield table
+        yield RunsTable(COLUMNS, id="runs")  # keys go to the filter: up, down, enter
         yield Footer()
 
     def on_mount(self) -> None:
@@ -279,6 +278,8 @@ class SessionsApp(App[RunEntry | None]):
         if self.loaded and entries == self.entries:
             return  # nothing changed: the table is left as it is
         self.entries = entries
+        found = set(entries)
+        self._rows = {entry: row for entry, row in self._rows.items() if entry in found}
         self.loaded = True
         self._fill()
         self._poll_live()
@@ -286,9 +287,9 @@ class SessionsApp(App[RunEntry | None]):
             toast(self, phrase("no runs found (streamview sessions --help says where it looks)"))
 
     @property
-    def table(self) -> DataTable[Text]:
+    def table(self) -> RunsTable:
         """The runs' table."""
-        return self.query_one("#runs", DataTable)
+        return self.query_one("#runs", RunsTable)
 
     @property
     def marked(self) -> str:
@@ -312,33 +313,40 @@ class SessionsApp(App[RunEntry | None]):
             if matches(entry, self.place.filter) and (entry.live or not self.place.live_only)
         ]
         now = time.time()
-        rows = [
-            cells(
-                entry,
-                self.tracker.state(entry.path),
-                now,
-                entry.path in self.attention,
-                self.marked,
-            )
-            for entry in self.shown
-        ]
-        # Widths set here: measured on idle, a list opened again after the viewer kept
-        # its columns as wide as their labels (seen in tmux).
-        table.clear(columns=True)
+        made = [self._row(entry, now) for entry in self.shown]
+        rows = [row for row, _ in made]
+        # Widths from the rows, once per fill: the table never measures its cells.
         any_live = any(entry.live for entry in self.shown)
+        widths = []
         for column, label in enumerate(COLUMNS):
-            width = max([len(label), *(row[column].cell_len for row in rows)])
+            width = max([len(label), *(sizes[column] for _, sizes in made)])
             if column == ACTIVITY_COLUMN and any_live:  # room for a state as it changes
                 width = min(ACTIVITY_WIDTH, width + ACTIVITY_SLACK)
-            table.add_column(label, width=width, key=str(column))
-        row = 0
-        for index, (entry, row_cells) in enumerate(zip(self.shown, rows, strict=True)):
-            table.add_row(*row_cells, key=str(entry.path))
-            if str(entry.path) == self.place.path:
-                row = index
+            widths.append(width)
+        keys = [str(entry.path) for entry in self.shown]
+        table.set_rows(keys, rows, widths)
+        row = keys.index(self.place.path) if self.place.path in keys else 0
         if self.shown:
-            table.move_cursor(row=row)
+            table.move_cursor(row)
             self._remember()
+
+    def _row(self, entry: RunEntry, now: float) -> tuple[list[Text], list[int]]:
+        """A run's cells and their widths: made once per run as found (typing in the
+        filter over 2,000 runs made them all again, 100 ms a key); a live run's mark
+        and activity afresh."""
+        kept = self._rows.get(entry)
+        if kept is None:
+            row = cells(entry)
+            kept = self._rows[entry] = (row, [cell.cell_len for cell in row])
+        if not entry.live:
+            return kept
+        row, sizes = list(kept[0]), list(kept[1])
+        state = self.tracker.state(entry.path)
+        row[MARK_COLUMN] = mark_cell(entry, entry.path in self.attention, self.marked)
+        row[ACTIVITY_COLUMN] = activity_cell(entry, state, now, self.marked)
+        sizes[MARK_COLUMN] = row[MARK_COLUMN].cell_len
+        sizes[ACTIVITY_COLUMN] = row[ACTIVITY_COLUMN].cell_len
+        return row, sizes
 
     def _remember(self) -> None:
         row = self.table.cursor_row
@@ -379,22 +387,17 @@ class SessionsApp(App[RunEntry | None]):
             if state is not None and state.phase_at(now) not in ATTENTION:
                 self.attention.discard(entry.path)  # at work again
             widest = max(widest, self._paint(entry, now))
-        column = self.table.columns.get(ColumnKey(str(ACTIVITY_COLUMN)))
-        if column is not None and column.width < min(widest, ACTIVITY_WIDTH):
+        if self.table.widths[ACTIVITY_COLUMN] < min(widest, ACTIVITY_WIDTH):
             self._fill()  # a longer state than the column has room for: measured again
 
     def _paint(self, entry: RunEntry, now: float) -> int:
         """Repaint a live run's mark and activity cells; the activity's width."""
-        key = str(entry.path)
-        table = self.table
-        if key not in table.rows:
-            return 0
         state = self.tracker.state(entry.path)
         attention = entry.path in self.attention
         activity = activity_cell(entry, state, now, self.marked)
-        table.update_cell(key, str(MARK_COLUMN), mark_cell(entry, attention, self.marked))
-        table.update_cell(key, str(ACTIVITY_COLUMN), activity)
-        return activity.cell_len
+        mark = mark_cell(entry, attention, self.marked)
+        cells = {MARK_COLUMN: mark, ACTIVITY_COLUMN: activity}
+        return activity.cell_len if self.table.update_cells(str(entry.path), cells) else 0
 
     def on_input_changed(self, event: Input.Changed) -> None:
         """Typing filters the list (the run under the cursor stays chosen if shown)."""
@@ -407,11 +410,11 @@ class SessionsApp(App[RunEntry | None]):
         event.stop()
         self.action_open()
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+    def on_runs_table_highlighted(self, event: RunsTable.Highlighted) -> None:
         """Keep the place on the run under the cursor (a click moves it too)."""
         self._remember()
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_runs_table_selected(self, event: RunsTable.Selected) -> None:
         """A clicked row opens."""
         self.action_open()
 
@@ -419,7 +422,7 @@ class SessionsApp(App[RunEntry | None]):
         """Move the cursor ``rows`` down (up when negative)."""
         table = self.table
         if self.shown:
-            table.move_cursor(row=max(0, min(len(self.shown) - 1, table.cursor_row + rows)))
+            table.move_cursor(max(0, min(len(self.shown) - 1, table.cursor_row + rows)))
             self._remember()
             self._looked_at()
 

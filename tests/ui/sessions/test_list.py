@@ -3,17 +3,25 @@ viewer's Escape comes back to the list where it was left."""
 
 from __future__ import annotations
 
+import time
 from datetime import datetime
 from pathlib import Path
 
 import pytest
 from textual.binding import Binding
-from textual.widgets import DataTable, Input
+from textual.widgets import Input
 
 from streamview.cli import sessions
 from streamview.runs.session_discovery import RunEntry
 from streamview.sources.base import FileSource
-from streamview.ui.sessions.list_app import LIVE_MARK, Place, SessionsApp, activity_text
+from streamview.ui.sessions.list_app import (
+    ATTENTION_MARK,
+    LIVE_MARK,
+    Place,
+    SessionsApp,
+    activity_text,
+)
+from streamview.ui.sessions.runs_table import RunsTable
 from streamview.ui.sessions.viewer import ListedViewerApp
 from tests.ui.conftest import RECORDINGS, FakeClock, settle, wait_for
 
@@ -45,8 +53,7 @@ RUNS = [
 
 
 def row_paths(app: SessionsApp) -> list[str]:
-    table = app.query_one("#runs", DataTable)
-    return [str(row.key.value) for row in table.ordered_rows]
+    return list(app.query_one("#runs", RunsTable).keys)
 
 
 async def test_typing_filters_and_enter_chooses_the_run_under_the_cursor() -> None:
@@ -55,12 +62,12 @@ async def test_typing_filters_and_enter_chooses_the_run_under_the_cursor() -> No
     app = SessionsApp(lambda: RUNS)
     async with app.run_test(size=(100, 20)) as pilot:
         await wait_for(pilot, lambda: len(row_paths(app)) == 4)
-        table = app.query_one("#runs", DataTable)
-        assert str(table.get_cell_at((0, 0))) == LIVE_MARK
-        assert str(table.get_cell_at((0, 7))) == "fix the [b]cart[/b] total"
-        assert str(table.get_cell_at((0, 3))) == "2023-11-14"  # a year ago: the day is enough
-        assert [str(table.get_cell_at((row, 4))) for row in (0, 1)] == ["-", "3 ✗1"]
-        assert [str(table.get_cell_at((row, 5))) for row in (0, 1)] == ["-", "3.5k"]
+        table = app.query_one("#runs", RunsTable)
+        assert str(table.get_cell_at(0, 0)) == LIVE_MARK
+        assert str(table.get_cell_at(0, 7)) == "fix the [b]cart[/b] total"
+        assert str(table.get_cell_at(0, 3)) == "2023-11-14"  # a year ago: the day is enough
+        assert [str(table.get_cell_at(row, 4)) for row in (0, 1)] == ["-", "3 ✗1"]
+        assert [str(table.get_cell_at(row, 5)) for row in (0, 1)] == ["-", "3.5k"]
         await pilot.press(*"claude")
         await wait_for(pilot, lambda: len(row_paths(app)) == 2)
         assert row_paths(app) == ["/runs/shop.jsonl", "/runs/site.jsonl"]
@@ -72,17 +79,21 @@ async def test_typing_filters_and_enter_chooses_the_run_under_the_cursor() -> No
 
 async def test_a_new_list_comes_back_where_the_last_was_left() -> None:
     """The list after the viewer: its filter typed again and the cursor on the run that
-    was opened, though newer runs came in above it."""
+    was opened, though newer runs came in above it; a click on a row opens it."""
     newer = entry("new", "Claude Code", "a newer claude run", 1_700_000_400)
     app = SessionsApp(lambda: [newer, *RUNS], place=Place("claude", "/runs/site.jsonl"))
     async with app.run_test(size=(100, 20)) as pilot:
         await wait_for(pilot, lambda: len(row_paths(app)) == 3)
         assert app.query_one(Input).value == "claude"
-        table = app.query_one("#runs", DataTable)
+        table = app.query_one("#runs", RunsTable)
         assert row_paths(app)[table.cursor_row] == "/runs/site.jsonl"
         await pilot.press("escape")  # clears the filter, the cursor stays on its run
         await wait_for(pilot, lambda: len(row_paths(app)) == 5)
         assert row_paths(app)[table.cursor_row] == "/runs/site.jsonl"
+        await pilot.click("#runs", offset=(5, 3))  # the header, then the third run
+        await wait_for(pilot, lambda: app.return_value is not None)
+    assert app.return_value is RUNS[1]
+    assert app.place.path == "/runs/api.jsonl"
 
 
 async def test_escape_in_the_viewer_goes_back_once_nothing_is_open() -> None:
@@ -140,7 +151,7 @@ async def test_the_list_finds_runs_again_and_keeps_its_place() -> None:
     async with app.run_test(size=(100, 20)) as pilot:
         await wait_for(pilot, lambda: len(row_paths(app)) == 4)
         await pilot.press("down")
-        table = app.query_one("#runs", DataTable)
+        table = app.query_one("#runs", RunsTable)
         assert row_paths(app)[table.cursor_row] == "/runs/api.jsonl"
         found.insert(0, entry("new", "Codex", "a run that just started", 1_700_000_900))
         await wait_for(pilot, lambda: len(row_paths(app)) == 5)
@@ -174,3 +185,30 @@ def test_the_readme_names_each_key_the_footer_shows() -> None:
         if isinstance(binding, Binding) and binding.show:
             shown = {"escape": "esc"}.get(binding.key, binding.key)  # as the footer says it
             assert f"`{shown}`" in section, binding.key
+
+
+async def test_two_thousand_runs_draw_only_the_rows_on_screen() -> None:
+    """2,000 runs: the first screen draws the rows it shows, not every run; a live run
+    whose mark changes draws its own row again and no other (a ``DataTable`` measured
+    every cell, and drew every visible cell again on each update)."""
+    runs = [
+        entry(f"r{n:04d}", "Claude Code", f"task {n}", 1_700_002_000 - n, live=n < 5)
+        for n in range(2000)
+    ]
+    app = SessionsApp(lambda: runs, refresh_seconds=None, live_poll_seconds=None)
+    async with app.run_test(size=(100, 20)) as pilot:
+        table = app.query_one("#runs", RunsTable)
+        await wait_for(pilot, lambda: len(table.keys) == 2000 and table.rendered > 0)
+        await pilot.pause()
+        drawn = table.rendered
+        on_screen = table.scrollable_content_region.height - 1
+        assert on_screen <= drawn <= 2 * on_screen  # the cursor's row may be drawn twice
+        app.attention.add(runs[3].path)
+        app._paint(app.shown[3], time.time())  # as a poll does for a live run
+        await wait_for(pilot, lambda: table.rendered > drawn)
+        await pilot.pause()
+        assert table.rendered == drawn + 1
+        assert str(table.get_cell_at(3, 0)) == ATTENTION_MARK
+        app._paint(app.shown[4], time.time())  # nothing changed: nothing drawn
+        await pilot.pause()
+        assert table.rendered == drawn + 1

@@ -8,7 +8,6 @@ import time
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable
 
 from streamview.runs.session_discovery import discover
 from streamview.ui.sessions.list_app import (
@@ -18,6 +17,7 @@ from streamview.ui.sessions.list_app import (
     MARK_COLUMN,
     SessionsApp,
 )
+from streamview.ui.sessions.runs_table import RunsTable
 from tests.sessions.live_lines import ThreeRuns
 from tests.ui.conftest import wait_for
 
@@ -36,8 +36,8 @@ async def test_three_runs_change_live_and_the_ones_that_need_you_ring(tmp_path: 
     app.bell = lambda: rang.append(time.monotonic())  # type: ignore[method-assign]
 
     def cell(agent: str, column: int) -> str:
-        table = app.query_one("#runs", DataTable)
-        return str(table.get_cell(str(runs.files[agent]), str(column)))
+        table = app.query_one("#runs", RunsTable)
+        return str(table.get_cell(str(runs.files[agent]), column))
 
     def states() -> dict[str, str]:
         return {agent: cell(agent, ACTIVITY_COLUMN) for agent in runs.files}
@@ -74,10 +74,10 @@ async def test_three_runs_change_live_and_the_ones_that_need_you_ring(tmp_path: 
         await wait_for(pilot, lambda: app.tracker.offset(runs.files["codex"]) == size)
         await pilot.pause(0.1)  # that poll shown: no bell again
         assert len(rang) == heard
-        table = app.query_one("#runs", DataTable)
+        table = app.query_one("#runs", RunsTable)
         top = str(app.shown[0].path)
         await pilot.press("down", "up")  # the cursor on a marked run: looked at
-        assert str(table.get_cell(top, str(MARK_COLUMN))) == LIVE_MARK
+        assert str(table.get_cell(top, MARK_COLUMN)) == LIVE_MARK
         assert len(app.shown) == 4
         await pilot.press("ctrl+l")
         await wait_for(pilot, lambda: len(app.shown) == 3)
