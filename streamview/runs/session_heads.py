@@ -61,7 +61,9 @@ def _first_prompt(record: dict[str, Any]) -> str | None:
         message = record.get("message")
         content = message.get("content") if isinstance(message, dict) else record.get("content")
         text = _text(content)  # Claude, Gemini's JSONL
-        return None if text is None or text.startswith("<") else text
+        if text is None or text.startswith(("<", "[Request interrupted by user")):
+            return None  # a command's output, or Claude Code's own mark of an interrupt
+        return text
     if record.get("role") == "user":
         message = record.get("message")
         return _text(message.get("content") if isinstance(message, dict) else None)  # Cursor

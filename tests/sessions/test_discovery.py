@@ -139,3 +139,16 @@ def test_an_unreadable_file_is_listed_with_the_reason(
         "unreadable: Permission denied",
         3,
     )
+
+
+def test_claude_s_interrupt_mark_is_not_a_session_s_title() -> None:
+    """A Claude Code session whose first user record is Claude Code's own
+    ``[Request interrupted by user]`` was listed under that title (seen in tmux on the
+    real tool_heavy fixture): its first prompt is the person's words after it."""
+    from streamview.runs.session_heads import read_head, records
+
+    path = Path(__file__).resolve().parents[1] / "fixtures/sessions/claude/tool_heavy.jsonl"
+    data = path.read_bytes()
+    prompt = read_head(records(data[:65536])).prompt
+    assert prompt and not prompt.startswith("[Request interrupted")
+    assert prompt in data.decode()
