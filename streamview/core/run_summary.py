@@ -128,7 +128,8 @@ class _Tally:
     kinds: list[str] = field(default_factory=list)
 
 
-def _ref(session: Session, call: ToolCall) -> CallRef:
+def call_ref(session: Session, call: ToolCall) -> CallRef:
+    """What a summary keeps of one call (its list rows and the CI summary's table)."""
     return CallRef(
         session.index,
         call.index,
@@ -177,9 +178,9 @@ def run_summary(state: StreamState) -> RunSummary:
                 if call.kind not in tally.kinds:
                     tally.kinds.append(call.kind)
             if call.kind == "shell":
-                commands.append(_ref(session, call))
+                commands.append(call_ref(session, call))
             if call.status in FAILED_STATUSES:
-                failed.append(_ref(session, call))
+                failed.append(call_ref(session, call))
         for name, value in normalized_usage(session.outcome.usage).items():
             tokens[name] = _add(tokens[name], value)
         if session.outcome.cost_usd is not None:

@@ -14,7 +14,7 @@ from streamview.core.export_calls import TEXT_KEYS, call_parts, fenced
 from streamview.core.formatting import STATUS_MARK, counted, format_duration
 from streamview.core.linestore import LineStore
 from streamview.core.markdown_text import code_span, table_cell
-from streamview.core.run_summary import CallRef, RunSummary, run_summary
+from streamview.core.run_summary import CallRef, RunSummary, call_ref, run_summary
 from streamview.core.sanitize import clean, dumps_for_terminal
 from streamview.core.state import StreamState, ToolCall
 
@@ -143,18 +143,7 @@ def ci_summary(
     listed = 0
     used = _size(table)
     for session, call in ordered:
-        row = _row(
-            CallRef(
-                session.index,
-                call.index,
-                call.kind,
-                call.target,
-                call.status,
-                call.summary,
-                call.exit_code,
-                call.duration_ms,
-            )
-        )
+        row = _row(call_ref(session, call))
         cost = len(row.encode("utf-8")) + 1
         if used + cost > table_room:
             break
@@ -169,16 +158,7 @@ def ci_summary(
         outputs = [f"#### Failures' output ({len(summary.failed):,})", ""]
         budget -= _size(outputs)
         for session, call in ordered[: len(summary.failed)]:
-            ref = CallRef(
-                session.index,
-                call.index,
-                call.kind,
-                call.target,
-                call.status,
-                call.summary,
-                call.exit_code,
-                call.duration_ms,
-            )
+            ref = call_ref(session, call)
             piece = [f"**{call.index + 1}.** {_call_label(ref)}", "", *failure_output(call, store)]
             cost = _size(piece)
             if cost > budget:
