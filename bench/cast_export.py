@@ -21,11 +21,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -33,6 +30,7 @@ REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
 import generate  # noqa: E402  (bench/ is a folder of scripts)
+from export_child import export_child  # noqa: E402
 
 EVENTS = 150_000
 """About 10,000 tool calls in the synth run."""
@@ -40,16 +38,7 @@ EVENTS = 150_000
 
 def export_once(recording: Path, cast: Path, speed: float, idle: float) -> tuple[float, int]:
     """``(wall seconds, peak RSS bytes)`` of one ``--export-cast`` child."""
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    command = [sys.executable, "-m", "streamview", str(recording), "--export-cast", str(cast)]
-    command += ["-s", str(speed), "-i", str(idle)]
-    began = time.perf_counter()
-    child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - began
-    if os.waitstatus_to_exitcode(status) not in (0, 1):
-        raise SystemExit(f"--export-cast failed with status {status}")
-    return wall, usage.ru_maxrss * 1024
+    return export_child(recording, ["--export-cast", str(cast), "-s", str(speed), "-i", str(idle)])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -15,12 +15,9 @@ is kept, with the child's peak RSS. Nothing fails on timing: it prints a table.
 from __future__ import annotations
 
 import argparse
-import os
 import re
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -28,6 +25,7 @@ REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
 import generate  # noqa: E402  (bench/ is a folder of scripts)
+from export_child import export_child  # noqa: E402
 
 EVENTS = 150_000
 """About 10,000 tool calls in the synth run."""
@@ -35,20 +33,7 @@ EVENTS = 150_000
 
 def export_once(recording: Path, out: Path) -> tuple[float, int]:
     """``(wall seconds, peak RSS bytes)`` of one ``--export-markdown OUT --summary`` child."""
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    began = time.perf_counter()
-    command = [sys.executable, "-m", "streamview", str(recording)]
-    child = subprocess.Popen(
-        [*command, "--export-markdown", str(out), "--summary"],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - began
-    if os.waitstatus_to_exitcode(status) not in (0, 1):
-        raise SystemExit(f"--summary failed with status {status}")
-    return wall, usage.ru_maxrss * 1024
+    return export_child(recording, ["--export-markdown", str(out), "--summary"])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,8 +18,6 @@ call's detail laid out are printed too. Nothing fails on timing: it prints a tab
 from __future__ import annotations
 
 import argparse
-import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -30,6 +28,7 @@ REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
 import generate  # noqa: E402  (bench/ is a folder of scripts)
+from export_child import export_child  # noqa: E402
 
 sys.path.insert(0, str(REPO))
 from tests.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
@@ -40,19 +39,7 @@ EVENTS = 150_000
 
 def export_once(recording: Path, page: Path) -> tuple[float, int]:
     """``(wall seconds, peak RSS bytes)`` of one ``--export-html`` child."""
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    began = time.perf_counter()
-    child = subprocess.Popen(
-        [sys.executable, "-m", "streamview", str(recording), "--export-html", str(page)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - began
-    if os.waitstatus_to_exitcode(status) not in (0, 1):
-        raise SystemExit(f"--export-html failed with status {status}")
-    return wall, usage.ru_maxrss * 1024
+    return export_child(recording, ["--export-html", str(page)])
 
 
 def browser_times(page: Path) -> tuple[float, float]:
