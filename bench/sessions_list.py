@@ -210,6 +210,16 @@ def measure(root: Path, files: int, repeats: int) -> dict[str, Any]:
     return result
 
 
+def print_result(result: dict[str, Any], load_before: float) -> None:
+    """Print a bench's figures as JSON, with the load before and after and the commit
+    (the sessions benches share it)."""
+    result["load_average"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
+    result["commit"] = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=REPO
+    ).stdout.strip()
+    print(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--files", type=int, default=2000)
@@ -229,11 +239,7 @@ def main(argv: list[str] | None = None) -> int:
         environment(root)
         load_before = os.getloadavg()[0]
         result: dict[str, Any] = {"home": home, **measure(root, args.files, args.repeats)}
-        result["load_average"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
-        result["commit"] = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=REPO
-        ).stdout.strip()
-        print(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode())
+        print_result(result, load_before)
     finally:
         if args.keep is None:
             shutil.rmtree(root, ignore_errors=True)

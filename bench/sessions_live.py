@@ -40,6 +40,10 @@ import orjson
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+
+from sessions_list import print_result  # noqa: E402
+
 SOURCE = REPO / "tests" / "fixtures" / "sessions" / "claude" / "tool_heavy.jsonl"
 KEY_EVERY = 0.2
 
@@ -229,11 +233,7 @@ def main(argv: list[str] | None = None) -> int:
             written, _ = producer.communicate(timeout=120)
         result["lines_written"] = int(written.strip() or 0)
         result["setup"] = {"live": args.live, "rate": args.rate, "others": args.others}
-        result["load_average"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
-        result["commit"] = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=REPO
-        ).stdout.strip()
-        print(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode())
+        print_result(result, load_before)
     finally:
         shutil.rmtree(root, ignore_errors=True)
     return 0

@@ -43,6 +43,7 @@ REPO = BENCH.parent
 sys.path.insert(0, str(BENCH))
 
 from dialect_streams import GENERATORS  # noqa: E402
+from sessions_list import print_result  # noqa: E402
 
 KINDS = ("session", "headless", "headless_deltas")
 
@@ -152,11 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         for kind in KINDS[1:]:
             other = result[kind]["final_state_s"]
             result[f"ratio_over_{kind}"] = round(session / other, 2) if session and other else None
-        result["load_average"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
-        result["commit"] = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=REPO
-        ).stdout.strip()
-        print(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode())
+        print_result(result, load_before)
     finally:
         if args.keep is None:
             shutil.rmtree(folder, ignore_errors=True)
