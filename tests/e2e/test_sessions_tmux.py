@@ -37,7 +37,11 @@ def test_list_shows_live_runs_opens_a_run_and_comes_back(tmp_path: Path) -> None
     tmux = Tmux(80, 24)
     try:
         tmux.start(viewer_line("sessions", exit_file, env=env))
-        screen = tmux.wait_for(lambda s: "Fix the" in s and s.count("thinking") == 3)
+        # The footer may be drawn a frame after the rows (a fresh clone's .ci/run
+        # caught the rows without it): wait for it too, then read the screen.
+        screen = tmux.wait_for(
+            lambda s: "Fix the" in s and s.count("thinking") == 3 and "Live only" in s
+        )
         assert "enter opens" in screen  # the filter says how to use the list
         assert "Live only" in screen  # the footer names the key
         runs.work(time.time())
