@@ -61,8 +61,10 @@ class ToolCallTable(TableKeys):
         "tool-table--interrupted",
         "tool-table--completed",
         "tool-table--empty",
+        "tool-table--hover",
     }
     """Component classes: styled in ``streamview.tcss`` so colours follow the theme."""
+    HOVER_CLASS = "tool-table--hover"
 
     BINDINGS: ClassVar[list[BindingType]] = TABLE_BINDINGS
 
@@ -343,7 +345,7 @@ class ToolCallTable(TableKeys):
             if self._calls[index].status != tools.RUNNING:
                 # A running row's timer moves every tick: it is drawn afresh each time.
                 self._cache.set(index, strip)
-        return strip
+        return self.hovered(strip, index)
 
     def _empty_text(self) -> str:
         """No calls (yet), or none the filter (kind and text from the stream) lets through."""

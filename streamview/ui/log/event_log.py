@@ -181,8 +181,10 @@ class EventLogList(RowCursorView):
         "event-log--notice",
         "event-log--preview",
         "event-log--empty",
+        "event-log--hover",
     }
     """Component classes: styled in ``streamview.tcss``."""
+    HOVER_CLASS = "event-log--hover"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *cursor_bindings("entry", "entries"),
@@ -257,7 +259,7 @@ class EventLogList(RowCursorView):
         is_cursor = index == self.cursor
         cached = None if is_cursor else self._strips.get(index)
         if cached is not None:
-            return cached
+            return self.hovered(cached, index)
         entry = self.entries[index]
         over = self._style("event-log--cursor") if is_cursor else None
 
@@ -276,6 +278,7 @@ class EventLogList(RowCursorView):
         strip = Strip(segments).crop_extend(0, width, base + over if over is not None else base)
         if not is_cursor:
             self._strips.set(index, strip)
+            return self.hovered(strip, index)
         return strip
 
     @property

@@ -42,7 +42,9 @@ class RunsTable(RowCursorView, can_focus=False):
         "runs-table--header",
         "runs-table--cursor",
         "runs-table--even-row",
+        "runs-table--hover",
     }
+    HOVER_CLASS = "runs-table--hover"
     DEFAULT_CSS = """
     RunsTable {
         background: $surface;
@@ -60,6 +62,9 @@ class RunsTable(RowCursorView, can_focus=False):
             background: $block-cursor-blurred-background;
             color: $block-cursor-blurred-foreground;
             text-style: $block-cursor-blurred-text-style;
+        }
+        & > .runs-table--hover {
+            background: $block-hover-background;
         }
         &:dark > .runs-table--even-row {
             background: $surface-darken-1 40%;
@@ -199,7 +204,7 @@ class RunsTable(RowCursorView, can_focus=False):
             self.rendered += 1
             strip = self._join(self._rows[index], width, base, None)
             self._cache.set(index, strip)
-        return strip
+        return self.hovered(strip, index)
 
     def _join(self, row: Sequence[Text], width: int, base: Style, over: Style | None) -> Strip:
         """One line of cells at the columns' widths on ``base``; ``over`` (the cursor,

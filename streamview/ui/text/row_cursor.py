@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.segment import Segment
+from rich.style import Style
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 MOVE = "move the cursor"
 """What the up and down keys of a list do (the help's words)."""
@@ -42,6 +45,14 @@ class RowCursorView(ScrollView, can_focus=True):
 
     cursor: int | None = None
     """The row under the cursor, ``None`` when there are no rows."""
+
+    HOVER_CLASS: ClassVar[str] = ""
+    """The component class that styles the row under the mouse pointer (its
+    background only, so a row's colours stay); none: no hover."""
+
+    _pointer_y: int | None = None
+    """The pointer's line in the view (1: the first row under the header), kept as a
+    line rather than a row so that a row scrolled under a still pointer is the one lit."""
 
     @property
     def row_count(self) -> int:
@@ -117,6 +128,48 @@ class RowCursorView(ScrollView, can_focus=True):
         """Open the row under the cursor."""
         if self.cursor is not None and self.cursor < self.row_count:
             self.open_row(self.cursor)
+
+    @property
+    def hover_row(self) -> int | None:
+        """The row under the mouse pointer, if any."""
+        if self._pointer_y is None:
+            return None
+        index = round(self.scroll_offset.y) + self._pointer_y - 1
+        return index if 0 <= index < self.row_count else None
+
+    def hovered(self, strip: Strip, index: int) -> Strip:
+        """``strip`` (row ``index``, drawn without a cursor) lit if the pointer is on it."""
+        if not self.HOVER_CLASS or index != self.hover_row:
+            return strip
+        # The hover colour has alpha (``$block-hover-background``): blend it on this
+        # view's own background, as DataTable does (a rich style of it is plain white).
+        background = (
+            self.background_colors[1] + self.get_component_styles(self.HOVER_CLASS).background
+        )
+        over = Style(bgcolor=background.rich_color)
+        segments = [
+            Segment(text, style + over if style is not None else over, control)
+            for text, style, control in strip
+        ]
+        return Strip(segments, strip.cell_length)
+
+    def _point(self, line: int | None) -> None:
+        old_row = self.hover_row
+        self._pointer_y = line
+        new_row = self.hover_row
+        if old_row != new_row:
+            for row in (old_row, new_row):
+                if row is not None:
+                    self.refresh_line(row + 1)
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        """The pointer moved: light the row under it."""
+        offset = event.get_content_offset(self)
+        self._point(offset.y if offset is not None and offset.y >= 1 else None)
+
+    def on_leave(self, event: events.Leave) -> None:
+        """The pointer left the view: no row is lit."""
+        self._point(None)
 
     def on_click(self, event: events.Click) -> None:
         """A click on a row moves the cursor there and opens it."""
