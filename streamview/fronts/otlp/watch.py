@@ -21,10 +21,10 @@ import fcntl
 import hashlib
 import os
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 import orjson
 
@@ -33,11 +33,7 @@ from streamview.core.model import RUNNING, Session
 from streamview.core.otlp_spans import SpanRecord, spans_of, trace_id_of
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState
-from streamview.fronts.otlp.config import OtlpSettings
-from streamview.fronts.otlp.send import BATCH_SIZE, quiet_sdk, sdk_available, to_sdk_span
-
-if TYPE_CHECKING:
-    from opentelemetry.sdk.trace.export import SpanExporter
+from streamview.fronts.otlp.export import SpanExport
 
 LEDGER_VERSION = 1
 STREAM_SUFFIXES = (".jsonl", ".ndjson", ".txt", ".log")
@@ -183,55 +179,6 @@ class Watched:
     path: Path
     live: bool
     """Changed within the live window: its last session may go on."""
-
-
-class SpanExport:
-    """Send span records with the SDK's OTLP/HTTP exporter, one batch at a time, and
-    say whether the backend took them.
-
-    Raises:
-        OtlpUnavailable: The SDK is not installed.
-    """
-
-    def __init__(self, settings: OtlpSettings, exporter: SpanExporter | None = None) -> None:
-        sdk_available()
-        from opentelemetry.sdk.resources import Resource
-        from opentelemetry.sdk.util.instrumentation import InstrumentationScope
-
-        from streamview import __version__
-
-        self.settings = settings
-        self.log = quiet_sdk()
-        if exporter is None:
-            from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
-
-            exporter = OTLPSpanExporter(
-                endpoint=settings.endpoint, headers=settings.headers, timeout=settings.timeout
-            )
-        self.exporter = exporter
-        self._resource = Resource.create({"service.name": settings.service_name})
-        self._scope = InstrumentationScope("streamview", __version__)
-
-    def export(self, records: Sequence[SpanRecord]) -> bool:
-        """Whether the backend took every span of ``records`` (sent in batches)."""
-        from opentelemetry.sdk.trace.export import SpanExportResult
-
-        for start in range(0, len(records), BATCH_SIZE):
-            batch = [
-                to_sdk_span(r, self._resource, self._scope) for r in records[start:][:BATCH_SIZE]
-            ]
-            try:
-                if self.exporter.export(batch) != SpanExportResult.SUCCESS:
-                    return False
-            except Exception as error:  # an exporter that raises: not taken, kept owed
-                self.log.reason = self.log.reason or str(error)
-                return False
-        return True
-
-    def close(self) -> None:
-        """Stop the exporter (an export in flight gives up)."""
-        with contextlib.suppress(Exception):
-            self.exporter.shutdown()
 
 
 _Owed = tuple[str, "FileProgress", int, list[SpanRecord], tuple[int, int, bool]]
