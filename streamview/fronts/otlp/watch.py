@@ -10,8 +10,14 @@ had not sent and nothing twice (killed between the two, the batch goes again, wi
 the same span ids: a backend keeps one of each). Spans a backend that is down did not
 take stay owed and go once it answers again.
 
-Export is synchronous on the watch's own loop (nothing else runs in it), with the
-SDK's OTLP/HTTP exporter; nothing here encodes OTLP.
+Sessions that do not grow by lines (a legacy Gemini CLI session rewritten whole,
+opencode's database) are read whole when they change: their progress is what they
+held when their spans were sent (:mod:`streamview.fronts.otlp.whole`), not an offset.
+
+Export waits for the backend on the watch's own loop (each batch posted on a thread of
+its own, so a signal need not wait for a hung backend:
+:mod:`streamview.fronts.otlp.export`), with the SDK's OTLP/HTTP exporter; nothing here
+encodes OTLP.
 """
 
 from __future__ import annotations
