@@ -6,7 +6,10 @@ local HTTP server taking every POST), to a port nothing listens on (refused), an
 socket that accepts but never answers (a hung backend). Prints, per case, the median
 time until the run's summary line was on stdout (what a person waits for), the median
 time until streamview exited, the exit statuses and what stderr said, as a Markdown
-table. Nothing fails on timing.
+table. Then, against the hung backend, the time from a first SIGTERM to the exit of
+``run --otlp`` (its agent paused after a call whose span is being sent) and of
+``sessions --watch --otlp`` (its batch being sent), as a second table. Nothing fails
+on timing.
 
     python bench/otlp_down.py [--repeats N]
 """
@@ -15,6 +18,8 @@ from __future__ import annotations
 
 import argparse
 import http.server
+import os
+import signal
 import socket
 import statistics
 import subprocess
@@ -26,6 +31,10 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 AGENT = REPO / "tests" / "run" / "agents" / "success.py"
+PAUSED = REPO / "tests" / "otlp" / "paused_agent.py"
+JOB = REPO / "recordings" / "success-multi-tool.ndjson"
+SENDING = 2.0
+"""Seconds given to a send to start (the run's batch leaves within 0.5 s) before SIGTERM."""
 
 
 def _free_port() -> int:
@@ -72,6 +81,58 @@ def _run(options: list[str], record: Path) -> tuple[float, float, int, str]:
     return shown if shown is not None else ended, ended, code, said[0] if said else ""
 
 
+def _sigterm_exit(command: list[str], folder: Path, ready: Path | None) -> tuple[float, int, str]:
+    """Start ``command``, let its send start, SIGTERM it: seconds to exit, status, the
+    ``--otlp`` line of stderr."""
+    env = dict(os.environ, HOME=str(folder), XDG_STATE_HOME=str(folder / "state"))
+    process = subprocess.Popen(
+        command,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+        env=env,
+    )
+    deadline = time.monotonic() + 60
+    while ready is not None and not ready.exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(SENDING)
+    started = time.perf_counter()
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=120)
+    ended = time.perf_counter() - started
+    said = [line for line in err.splitlines() if "--otlp" in line]
+    return ended, process.returncode, said[-1] if said else ""
+
+
+def _sigterm_cases(url: str, repeats: int) -> None:
+    """Print how long a first SIGTERM takes to end a run and a watch sending to ``url``."""
+    print()
+    print("| SIGTERM while a send hangs | exited in (median) | exit status | stderr |")
+    print("|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        runs: dict[str, list[tuple[float, int, str]]] = {"run --otlp": [], "watch": []}
+        for n in range(repeats):
+            record = folder / f"run-{n}.ndjson"
+            command = [sys.executable, "-m", "streamview", "run", "--print", "--otlp"]
+            command += ["--otlp-endpoint", url, "--record", str(record), "--"]
+            command += [sys.executable, str(PAUSED), str(folder / "never"), "--end-call"]
+            runs["run --otlp"].append(_sigterm_exit(command, folder, record))
+            jobs = folder / f"jobs-{n}"
+            jobs.mkdir()
+            (jobs / "job.ndjson").write_bytes(JOB.read_bytes())
+            command = [sys.executable, "-m", "streamview", "sessions", "--watch", "--otlp"]
+            command += ["--otlp-endpoint", url, "--dir", str(jobs), "--interval", "0.1"]
+            runs["watch"].append(_sigterm_exit(command, folder, None))
+        for case, seen in runs.items():
+            ended = statistics.median(run[0] for run in seen)
+            codes = sorted({run[1] for run in seen})
+            said = seen[-1][2].replace("|", "\\|")
+            print(f"| {case} | {ended:.2f} s | {codes} | {said} |")
+
+
 def main() -> int:
     """Measure and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -109,6 +170,7 @@ def main() -> int:
             codes = sorted({run[2] for run in runs})
             said = runs[-1][3].replace("|", "\\|")
             print(f"| {name} | {shown:.2f} s | {ended:.2f} s | {codes} | {said} |")
+    _sigterm_cases(f"http://127.0.0.1:{hung.getsockname()[1]}", args.repeats)
     hung.close()
     taker.shutdown()
     return 0

@@ -6,7 +6,9 @@ Every ``--interval`` seconds the list of runs is read again (only the files that
 changed), each run's new lines are folded and its finished spans sent
 (:mod:`streamview.fronts.otlp.watch`). A private state file under ``XDG_STATE_HOME``
 says what the backend took, so a restart neither loses nor repeats a span. SIGINT or
-SIGTERM stops it after one last look: what it read is sent, the state file written.
+SIGTERM stops it after one last look: what it read is sent, the state file written;
+a backend that does not answer is waited for :data:`STOP_GRACE` seconds at most then
+(a batch in flight included), and what it did not take is said once and kept owed.
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ from streamview.runs.session_discovery import DescribeCache, RunEntry
 
 if TYPE_CHECKING:
     from streamview.fronts.otlp.watch import SessionWatch
+
+STOP_GRACE = 1.0
+"""Seconds a watch told to stop waits for the backend, at most (not its 10 s timeout)."""
 
 
 class StopNow(BaseException):  # not Exception: the SDK swallows those
@@ -57,7 +62,8 @@ def main_watch(args: argparse.Namespace, find: Find) -> int:
         return fail(f"sessions: --interval {args.interval:g}: seconds, more than 0")
     from streamview.cli.otlp import settings_of
     from streamview.config.user_dirs import missing_home
-    from streamview.fronts.otlp.watch import SessionWatch, SpanExport, WatchBusy, WatchLedger
+    from streamview.fronts.otlp.export import SpanExport
+    from streamview.fronts.otlp.watch import SessionWatch, WatchBusy, WatchLedger
 
     settings = settings_of(args)
     if isinstance(settings, int):
@@ -84,6 +90,8 @@ def main_watch(args: argparse.Namespace, find: Find) -> int:
         if stop.is_set():  # again: do not wait for a slow backend (nothing is lost)
             raise StopNow(signum)
         stop.set()
+        name = signal.Signals(signum).name
+        export.hurry(STOP_GRACE, f"no answer within {STOP_GRACE:g} s of {name}")
 
     previous = {sig: signal.signal(sig, stopping) for sig in (signal.SIGINT, signal.SIGTERM)}
     where = one_line(settings.endpoint, 120)
@@ -93,7 +101,8 @@ def main_watch(args: argparse.Namespace, find: Find) -> int:
     try:
         while True:
             look(watch, find(args, cache))
-            if watch.owed and not warned:  # once: the spans are kept and tried again
+            # Said once (the spans are kept and tried again); after a signal, at the end.
+            if watch.owed and not warned and not stop.is_set():
                 warned = True
                 say(f"sessions --watch: {owed_words(watch, settings.endpoint)}; trying again")
             if stop.wait(args.interval):

@@ -12,7 +12,8 @@ import pytest
 
 from streamview.core.otlp_spans import spans_of
 from streamview.fronts.otlp.config import OtlpSettings
-from streamview.fronts.otlp.watch import SessionWatch, SpanExport, WatchBusy, Watched, WatchLedger
+from streamview.fronts.otlp.export import SpanExport
+from streamview.fronts.otlp.watch import SessionWatch, WatchBusy, Watched, WatchLedger
 from tests.otlp.helpers import REPO, folded
 
 JOB = REPO / "recordings" / "success-multi-tool.ndjson"

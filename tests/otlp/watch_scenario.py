@@ -14,6 +14,9 @@ from pathlib import Path
 import orjson
 
 from streamview.core.otlp_spans import spans_of
+from streamview.fronts.otlp.whole import folded as folded_whole
+from streamview.sources.opencode_db import read_session
+from streamview.sources.session_source import gemini_records
 from tests.otlp.helpers import REPO, folded
 from tests.otlp.phoenix_server import Phoenix
 
@@ -25,6 +28,9 @@ NEW_SESSION = b"d7a94ded-9749-4e23-b0c6-0000000000a7"
 the recording's spans were sent to another project already."""
 CUT = 149
 """Lines of the job written before the watch is killed: six calls ended, one running."""
+SESSIONS = REPO / "tests" / "fixtures" / "sessions"
+GEMINI = SESSIONS / "gemini" / "session-2026-11-20T10-00-3f2a9c1e.json"
+OPENCODE = SESSIONS / "opencode" / "opencode.db"
 
 
 def _wait_for(condition: Callable[[], object], what: str, seconds: float = 60.0) -> None:
@@ -43,15 +49,17 @@ def _ledger(state: Path) -> dict[str, set[str]]:
     return {name: set(entry["sent"]) for name, entry in files.items()}
 
 
-def _sent(state: Path) -> int:
-    return sum(len(ids) for ids in _ledger(state).values())
+def _sent(state: Path, prefix: str = "") -> int:
+    return sum(len(ids) for name, ids in _ledger(state).items() if name.startswith(prefix))
 
 
 def a_killed_watch_sends_every_span_once(phoenix: Phoenix, tmp_path: Path) -> None:
     """A live ``run --otlp`` and a growing job file, watched; the watch SIGKILLed with
     the run paused mid-call and the job half written, then started again: Phoenix
     holds every span of both exactly once, the second watch sent only what the first
-    had not (its state file said so), and SIGTERM stops it cleanly (exit 0)."""
+    had not (its state file said so), and SIGTERM stops it cleanly (exit 0). A legacy
+    Gemini CLI session and opencode's database, quiet, found by the first watch, are
+    sent once too."""
     home, state, jobs = tmp_path / "home", tmp_path / "state", tmp_path / "jobs"
     for folder in (home, jobs):
         folder.mkdir(parents=True)
@@ -98,6 +106,15 @@ def a_killed_watch_sends_every_span_once(phoenix: Phoenix, tmp_path: Path) -> No
         job = jobs / "job.ndjson"
         job.write_bytes(b"".join(lines[:CUT]))
         _wait_for(lambda: len(_ledger(state).get(str(job), ())) == 6, "the six calls ended")
+        # Sessions read whole, quiet, come while the first watch runs: a legacy Gemini
+        # CLI session and opencode's database (read read-only).
+        whole = [home / ".gemini" / "tmp" / "p" / "chats" / GEMINI.name]
+        whole.append(home / ".local" / "share" / "opencode" / "opencode.db")
+        for path, fixture in zip(whole, (GEMINI, OPENCODE), strict=True):
+            path.parent.mkdir(parents=True)
+            path.write_bytes(fixture.read_bytes())
+            os.utime(path, (1_763_632_810, 1_763_632_810))
+        _wait_for(lambda: sum(_sent(state, str(p)) for p in whole) == 3 + 4, "sessions read whole")
         first.kill()  # mid-run: the run waits in its call, the job is half written
         first.wait(timeout=30)
         before = _sent(state)
@@ -114,6 +131,16 @@ def a_killed_watch_sends_every_span_once(phoenix: Phoenix, tmp_path: Path) -> No
             for span in spans_of(folded(path), anchor_ms=path.stat().st_mtime_ns // 10**6)
         }
         assert len(expected) == 11 + 2
+        sessions = [gemini_records(whole[0])]
+        sessions += [
+            read_session(whole[1], sid) for sid in ("ses_4b1f0c2a7ffeA1b2C3d4E5f6G7", "ses_0older")
+        ]
+        expected.update(
+            (f"{span.span_id:016x}", span.name)
+            for records in sessions
+            for span in spans_of(folded_whole(records or []), anchor_ms=0)
+        )
+        assert len(expected) == 11 + 2 + 3 + 4
         second = start_watch()
         try:
             _wait_for(lambda: _sent(state) == len(expected), "the second watch to send the rest")

@@ -5,8 +5,8 @@ The recorder hands each whole line with its arrival time to :meth:`LiveForwarder
 as a recording of them would be folded (each with its arrival time), and sends each
 tool call's span once the call ends. :meth:`LiveForwarder.close`, when the run ends
 (also after a signal), sends the calls still open as interrupted and each session's
-root span, then waits a short grace for the backend: a backend that is down or slow
-never holds the run up, and never changes its exit status.
+root span, then waits a short grace for the backend (shorter still after a signal): a
+backend that is down or slow never holds the run up, and never changes its exit status.
 """
 
 from __future__ import annotations
@@ -25,9 +25,12 @@ from streamview.core.state import StreamState
 from streamview.fronts.otlp.config import OtlpSettings
 from streamview.fronts.otlp.send import SpanSender
 from streamview.runs.recording import add_timing
+from streamview.sources import signals
 
 CLOSE_GRACE = 2.0
 """Seconds the end of a run waits for the backend to take the last spans, at most."""
+SIGNAL_GRACE = 0.5
+"""The same wait when a signal stopped the run: whoever sent it wants it gone now."""
 
 _END = None
 
@@ -184,5 +187,10 @@ class LiveForwarder:
                 spans = "span" if self._unsent == 1 else "spans"
                 self.words = f"--otlp: {self._unsent} {spans} not sent: {self._broken}"
             return
-        self.sender.close(grace_s)
+        sig = signals.first()
+        if sig is None:
+            self.sender.close(grace_s)
+        else:  # a signal stopped the run: a hung backend is not waited for
+            grace_s = min(grace_s, SIGNAL_GRACE)
+            self.sender.close(grace_s, why=f"no answer within {grace_s:g} s of {sig.name}")
         self.words = self.sender.dropped_words()

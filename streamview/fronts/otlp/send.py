@@ -201,8 +201,13 @@ class SpanSender:
             self._processor.on_end(to_sdk_span(record, self._resource, self._scope))
             self.queued += 1
 
-    def close(self, grace_s: float) -> int:
+    def close(self, grace_s: float, why: str | None = None) -> int:
         """Send what is queued, waiting at most ``grace_s`` seconds, then stop.
+
+        Args:
+            grace_s: The longest wait for the backend.
+            why: What to say of a backend that did not answer in time (default: ``no
+                answer within N s``).
 
         Returns:
             How many spans did not reach the backend (:attr:`dropped`).
@@ -222,8 +227,9 @@ class SpanSender:
                 failed = self._log.failed_at
                 if failed is not None and time.monotonic() - failed >= FAILURE_PATIENCE:
                     break  # the backend refuses or is gone: its retries are not waited for
-            if stopping.is_alive() and self._log.reason is None:
-                self._log.reason = f"no answer within {grace_s:g} s"
+            silent = self._log.failed_at is None  # no refusal: no answer at all
+            if stopping.is_alive() and (self._log.reason is None or (why and silent)):
+                self._log.reason = why or f"no answer within {grace_s:g} s"
         return self.dropped
 
     @property

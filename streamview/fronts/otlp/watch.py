@@ -10,8 +10,14 @@ had not sent and nothing twice (killed between the two, the batch goes again, wi
 the same span ids: a backend keeps one of each). Spans a backend that is down did not
 take stay owed and go once it answers again.
 
-Export is synchronous on the watch's own loop (nothing else runs in it), with the
-SDK's OTLP/HTTP exporter; nothing here encodes OTLP.
+Sessions that do not grow by lines (a legacy Gemini CLI session rewritten whole,
+opencode's database) are read whole when they change: their progress is what they
+held when their spans were sent (:mod:`streamview.fronts.otlp.whole`), not an offset.
+
+Export waits for the backend on the watch's own loop (each batch posted on a thread of
+its own, so a signal need not wait for a hung backend:
+:mod:`streamview.fronts.otlp.export`), with the SDK's OTLP/HTTP exporter; nothing here
+encodes OTLP.
 """
 
 from __future__ import annotations
@@ -21,10 +27,11 @@ import fcntl
 import hashlib
 import os
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 import orjson
 
@@ -33,16 +40,13 @@ from streamview.core.model import RUNNING, Session
 from streamview.core.otlp_spans import SpanRecord, spans_of, trace_id_of
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState
-from streamview.fronts.otlp.config import OtlpSettings
-from streamview.fronts.otlp.send import BATCH_SIZE, quiet_sdk, sdk_available, to_sdk_span
-
-if TYPE_CHECKING:
-    from opentelemetry.sdk.trace.export import SpanExporter
+from streamview.fronts.otlp.export import SpanExport
+from streamview.fronts.otlp.whole import WholeSession, folded, stamp_of, whole_sessions
 
 LEDGER_VERSION = 1
 STREAM_SUFFIXES = (".jsonl", ".ndjson", ".txt", ".log")
 """Files read as a stream of lines (a Gemini CLI session of one JSON object and
-opencode's database are read whole: not watched)."""
+opencode's database are read whole: :mod:`streamview.fronts.otlp.whole`)."""
 READ_LIMIT = 8 * 1024 * 1024
 """Bytes read from one file per look (a big history is read over several)."""
 
@@ -66,14 +70,20 @@ class FileProgress:
     done: bool = False
     """Quiet, and every span of it sent: not read again until it changes."""
     inode: int = 0
+    mark: str = ""
+    """Of a session read whole: what it held when its spans were sent (a file's
+    digest, a database session's ``time_updated``)."""
 
     def as_json(self) -> dict[str, Any]:
-        return {
+        body: dict[str, Any] = {
             "offset": self.offset,
             "inode": self.inode,
             "done": self.done,
             "sent": sorted(self.sent),
         }
+        if self.mark:
+            body["mark"] = self.mark
+        return body
 
 
 class WatchLedger:
@@ -129,6 +139,7 @@ class WatchLedger:
                 sent=set(entry.get("sent") or ()),
                 done=bool(entry.get("done")),
                 inode=int(entry.get("inode", 0)),
+                mark=str(entry.get("mark") or ""),
             )
 
     def save(self) -> None:
@@ -185,58 +196,13 @@ class Watched:
     """Changed within the live window: its last session may go on."""
 
 
-class SpanExport:
-    """Send span records with the SDK's OTLP/HTTP exporter, one batch at a time, and
-    say whether the backend took them.
+@dataclass(frozen=True)
+class _Owed:
+    """A look's finished spans of one file (or session read whole) not sent yet."""
 
-    Raises:
-        OtlpUnavailable: The SDK is not installed.
-    """
-
-    def __init__(self, settings: OtlpSettings, exporter: SpanExporter | None = None) -> None:
-        sdk_available()
-        from opentelemetry.sdk.resources import Resource
-        from opentelemetry.sdk.util.instrumentation import InstrumentationScope
-
-        from streamview import __version__
-
-        self.settings = settings
-        self.log = quiet_sdk()
-        if exporter is None:
-            from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
-
-            exporter = OTLPSpanExporter(
-                endpoint=settings.endpoint, headers=settings.headers, timeout=settings.timeout
-            )
-        self.exporter = exporter
-        self._resource = Resource.create({"service.name": settings.service_name})
-        self._scope = InstrumentationScope("streamview", __version__)
-
-    def export(self, records: Sequence[SpanRecord]) -> bool:
-        """Whether the backend took every span of ``records`` (sent in batches)."""
-        from opentelemetry.sdk.trace.export import SpanExportResult
-
-        for start in range(0, len(records), BATCH_SIZE):
-            batch = [
-                to_sdk_span(r, self._resource, self._scope) for r in records[start:][:BATCH_SIZE]
-            ]
-            try:
-                if self.exporter.export(batch) != SpanExportResult.SUCCESS:
-                    return False
-            except Exception as error:  # an exporter that raises: not taken, kept owed
-                self.log.reason = self.log.reason or str(error)
-                return False
-        return True
-
-    def close(self) -> None:
-        """Stop the exporter (an export in flight gives up)."""
-        with contextlib.suppress(Exception):
-            self.exporter.shutdown()
-
-
-_Owed = tuple[str, "FileProgress", int, list[SpanRecord], tuple[int, int, bool]]
-"""A file's name, its ledger entry, how far it was read, its spans to send, and what its
-look saw (size, inode, live)."""
+    spans: list[SpanRecord]
+    taken: Callable[[], None]
+    """Moves its ledger entry (and what the watch remembers) once the backend took them."""
 
 
 def _ended(session: Session, last: bool) -> bool:
@@ -261,6 +227,11 @@ class SessionWatch:
         self.owed = 0
         """Spans found finished that the backend has not taken (at the latest look)."""
         self._folds: dict[str, _Fold] = {}
+        self._whole_looked: dict[str, tuple[str, bool]] = {}
+        """Of each session read whole: its mark and liveness at the last look whose
+        spans the backend took."""
+        self._settled: dict[str, tuple[int, ...]] = {}
+        """Files read whole with nothing owed and nothing live: their stamp then."""
         self._first_look = not ledger.existed
 
     def look(self, files: Iterable[Watched]) -> int:
@@ -271,6 +242,7 @@ class SessionWatch:
         owed: list[_Owed] = []
         for file in files:
             if file.path.suffix not in STREAM_SUFFIXES:
+                self._look_whole(file, first, owed)
                 continue
             name = str(file.path)
             try:
@@ -296,7 +268,8 @@ class SessionWatch:
             if fold is None or fold.read_to < status.st_size:
                 looked = (-1, 0, False)  # more to read: the next look reads on
             if spans or offset != progress.offset or not file.live:
-                owed.append((name, progress, offset, spans, looked))
+                taken = partial(self._taken, name, progress, offset, spans, looked)
+                owed.append(_Owed(spans, taken))
             elif name in self._folds:
                 self._folds[name].looked = looked
         return self._send(owed)
@@ -320,14 +293,31 @@ class SessionWatch:
                 fold.feed(whole)
         caught_up = fold.offset >= status.st_size
         quiet = not file.live and caught_up
-        sessions = fold.state.sessions
+        spans = self._due(fold.state, progress, quiet, status.st_mtime_ns // 1_000_000)
+        if quiet:
+            self._folds.pop(name, None)  # read again from the start if it ever grows
+        return spans, fold.offset if not quiet else status.st_size
+
+    def _due(
+        self,
+        state: StreamState,
+        progress: FileProgress,
+        quiet: bool,
+        anchor_ms: int,
+        interactive: bool = False,
+    ) -> list[SpanRecord]:
+        """The finished spans of a fold that the ledger does not say were sent: the
+        calls that ended, and the root of each session that ended (all of them once
+        quiet, the calls still running then as they are). An ``interactive`` session
+        (read whole: no result ends it) ends only when quiet."""
+        sessions = state.sessions
         ended = {
-            trace_id_of(session): quiet or _ended(session, n == len(sessions) - 1)
+            trace_id_of(session): quiet
+            or (not interactive and _ended(session, n == len(sessions) - 1))
             for n, session in enumerate(sessions)
         }
-        anchor = status.st_mtime_ns // 1_000_000
         spans = []
-        for span in spans_of(fold.state, content=self.content, anchor_ms=anchor):
+        for span in spans_of(state, content=self.content, anchor_ms=anchor_ms):
             if _span_key(span) in progress.sent:
                 continue
             if span.parent_id is None:
@@ -336,26 +326,78 @@ class SessionWatch:
             elif span.attributes.get("streamview.tool.status") == tools.RUNNING and not quiet:
                 continue
             spans.append(span)
-        if quiet:
-            self._folds.pop(name, None)  # read again from the start if it ever grows
-        return spans, fold.offset if not quiet else status.st_size
+        return spans
+
+    def _taken(
+        self,
+        name: str,
+        progress: FileProgress,
+        offset: int,
+        spans: list[SpanRecord],
+        looked: tuple[int, int, bool],
+    ) -> None:
+        progress.sent.update(_span_key(span) for span in spans)
+        progress.offset = offset
+        progress.done = name not in self._folds
+        fold = self._folds.get(name)
+        if fold is not None:
+            fold.looked = looked
+
+    def _look_whole(self, file: Watched, first: bool, owed: list[_Owed]) -> None:
+        """A file read whole (a legacy Gemini CLI session, opencode's database):
+        each of its sessions whose mark moved is read again, its unsent spans owed."""
+        name = str(file.path)
+        stamp = stamp_of(file.path)
+        if self._settled.get(name) == stamp:
+            return  # unchanged, nothing owed, nothing live
+        sessions = whole_sessions(file.path, file.live)
+        if sessions is None:
+            return  # the database is busy: the next look reads it
+        settled = True
+        for session in sessions:
+            progress = self.ledger.files.get(session.key)
+            if progress is None:
+                progress = FileProgress()
+                if first and not session.live:  # history before the first watch: not sent
+                    progress.mark, progress.done = session.mark, True
+                self.ledger.files[session.key] = progress
+            if progress.done and progress.mark == session.mark:
+                continue
+            settled = False
+            looked = (session.mark, session.live)
+            if self._whole_looked.get(session.key) == looked:
+                continue  # nothing new since the last look, and nothing owed
+            records = session.read()
+            if records is None:
+                continue  # the next look tries again
+            quiet = not session.live
+            spans = self._due(folded(records), progress, quiet, session.anchor_ms, True)
+            if spans or session.mark != progress.mark or not session.live:
+                owed.append(_Owed(spans, partial(self._whole_taken, session, progress, spans)))
+            else:
+                self._whole_looked[session.key] = looked
+        if settled:
+            self._settled[name] = stamp
+
+    def _whole_taken(
+        self, session: WholeSession, progress: FileProgress, spans: list[SpanRecord]
+    ) -> None:
+        progress.sent.update(_span_key(span) for span in spans)
+        progress.mark = session.mark
+        progress.done = not session.live
+        self._whole_looked[session.key] = (session.mark, session.live)
 
     def _send(self, owed: list[_Owed]) -> int:
         """Send each file's spans; the ledger moves for the files the backend took."""
         taken = 0
         missing = 0
         changed = False
-        for name, progress, offset, spans, looked in owed:
-            if spans and not self.export.export(spans):
-                missing += len(spans)  # owed: found again at the next look
+        for due in owed:
+            if due.spans and not self.export.export(due.spans):
+                missing += len(due.spans)  # owed: found again at the next look
                 continue
-            progress.sent.update(_span_key(span) for span in spans)
-            progress.offset = offset
-            progress.done = name not in self._folds
-            fold = self._folds.get(name)
-            if fold is not None:
-                fold.looked = looked
-            taken += len(spans)
+            due.taken()
+            taken += len(due.spans)
             changed = True
         self.owed = missing
         self.sent += taken
