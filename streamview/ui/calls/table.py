@@ -46,22 +46,9 @@ class ToolCallTable(TableKeys):
     """The input ended before any session began: nothing is coming (set by the app)."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "tool-table--header",
-        "tool-table--cursor",
-        "tool-table--index",
-        "tool-table--kind",
-        "tool-table--target",
-        "tool-table--duration",
-        "tool-table--summary",
-        "tool-table--running",
-        "tool-table--succeeded",
-        "tool-table--failed",
-        "tool-table--rejected",
-        "tool-table--error",
-        "tool-table--interrupted",
-        "tool-table--completed",
-        "tool-table--empty",
-        "tool-table--hover",
+        *(f"tool-table--{part}" for part in ("header", "cursor", "index", "kind", "target")),
+        *(f"tool-table--{part}" for part in ("duration", "summary", "empty", "hover")),
+        *(f"tool-table--{status}" for status in tools.STATUSES),  # a row's status mark
     }
     """Component classes: styled in ``streamview.tcss`` so colours follow the theme."""
     HOVER_CLASS = "tool-table--hover"
