@@ -14,8 +14,10 @@ The database is opened with :mod:`sqlite3` through a ``file:...?mode=ro`` URI (a
 ``immutable=1`` while no opencode has it open, see :func:`connect`): never written,
 never created, never locked for writing, no file made beside it. One session is handed on as lines
 (:class:`~streamview.sources.session_source.WholeSessionSource`): the session row, then each
-message followed by its parts, in the order opencode shows them. Without a session id
-the most recently updated top-level session is read.
+message followed by its parts, in the order opencode shows them; a subagent's session
+(a ``task`` call's) follows that call, each of its rows marked with the call's id under
+``parent_tool_use_id``. Without a session id the most recently updated top-level session
+is read.
 """
 
 from __future__ import annotations
@@ -77,10 +79,41 @@ def read_session(path: Path, session_id: str | None = None) -> Records | None:
         connection.close()
 
 
+SUBAGENT_DEPTH = 4
+"""How deep subagents' sessions are read inside the call that started them (a
+subagent may start its own; a loop of ids is never followed)."""
+
+
 def _records(connection: sqlite3.Connection, session_id: str | None) -> Records | None:
     sid = session_id or newest_session(connection)
     if sid is None:
         return None
+    rows = _session_rows(connection, sid, 0, {sid})
+    if rows is None:
+        return None
+    return [(key, orjson.dumps(record)) for key, record in rows]
+
+
+def _child_session(part: object) -> tuple[str, str] | None:
+    """``(call id, child session id)`` of a ``task`` call that started a subagent:
+    opencode's task tool (``packages/opencode/src/tool/task.ts``) creates a session
+    with ``parentID`` set and says its id in the call's ``state.metadata.sessionId``."""
+    if not isinstance(part, dict) or part.get("type") != "tool":
+        return None
+    state = part.get("state")
+    metadata = state.get("metadata") if isinstance(state, dict) else None
+    child = metadata.get("sessionId") if isinstance(metadata, dict) else None
+    call = part.get("callID")
+    if isinstance(child, str) and isinstance(call, str):
+        return call, child
+    return None
+
+
+def _session_rows(
+    connection: sqlite3.Connection, sid: str, depth: int, seen: set[str]
+) -> list[tuple[str, dict[str, object]]] | None:
+    """Session ``sid``'s rows: its session row, then each message and its parts, each
+    subagent's rows after the call that started it (marked ``parent_tool_use_id``)."""
     cursor = connection.execute(
         "SELECT id, parent_id, directory, title, version, time_created, time_updated "
         "FROM session WHERE id = ?",
@@ -91,28 +124,37 @@ def _records(connection: sqlite3.Connection, session_id: str | None) -> Records 
         return None
     names = [column[0] for column in cursor.description]
     session = dict(zip(names, row, strict=True))
-    records: Records = [(sid, orjson.dumps({"opencode": "session", **session}))]
-    parts: dict[str, list[tuple[str, bytes]]] = {}
+    records: list[tuple[str, dict[str, object]]] = [(sid, {"opencode": "session", **session})]
+    parts: dict[str, list[tuple[str, dict[str, object]]]] = {}
     for pid, mid, created, updated, data in connection.execute(
         "SELECT id, message_id, time_created, time_updated, data FROM part "
         "WHERE session_id = ? ORDER BY message_id, id",
         (sid,),
     ):
-        record = {
+        part = _json(data)
+        record: dict[str, object] = {
             "opencode": "part",
             "id": pid,
             "message_id": mid,
             "time_created": created,
             "time_updated": updated,
-            "data": _json(data),
+            "data": part,
         }
-        parts.setdefault(mid, []).append((pid, orjson.dumps(record)))
+        kept = parts.setdefault(mid, [])
+        kept.append((pid, record))
+        child = _child_session(part)
+        if child is not None and depth < SUBAGENT_DEPTH and child[1] not in seen:
+            call, child_sid = child
+            seen.add(child_sid)
+            for key, nested in _session_rows(connection, child_sid, depth + 1, seen) or ():
+                nested.setdefault("parent_tool_use_id", call)
+                kept.append((key, nested))
     for mid, created, updated, data in connection.execute(
         "SELECT id, time_created, time_updated, data FROM message "
         "WHERE session_id = ? ORDER BY time_created, id",
         (sid,),
     ):
-        record = {
+        message: dict[str, object] = {
             "opencode": "message",
             "id": mid,
             "session_id": sid,
@@ -120,7 +162,7 @@ def _records(connection: sqlite3.Connection, session_id: str | None) -> Records 
             "time_updated": updated,
             "data": _json(data),
         }
-        records.append((mid, orjson.dumps(record)))
+        records.append((mid, message))
         records.extend(parts.get(mid, ()))
     return records
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from streamview.core.dialects.base import Dialect
+from streamview.core.dialects.codex_session_threads import nested_events
 from streamview.core.dialects.opencode import OpenCodeTranslator
 from streamview.core.events import (
     AnyEvent,
@@ -67,9 +68,14 @@ class OpenCodeSessionTranslator:
         """Message id to its role."""
         self._said: set[str] = set()
         """Parts already turned into events."""
+        self._subagents: dict[str, OpenCodeSessionTranslator] = {}
+        """A translator per ``task`` call whose subagent's rows were handed on."""
 
     def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
         """The events one stored row stands for (see ``Translator``)."""
+        call = record.get("parent_tool_use_id")
+        if isinstance(call, str):
+            return self._nested(call, record, line, recv_ms)
         kind = record.get("opencode")
         if kind == "session":
             return self._started(record, line, recv_ms)
@@ -98,7 +104,22 @@ class OpenCodeSessionTranslator:
 
     def end(self, line: int, recv_ms: int | None) -> list[AnyEvent]:
         """What the headless translator held back until the end of input."""
-        return self._headless.end(line, recv_ms)
+        events = self._headless.end(line, recv_ms)
+        for call, child in self._subagents.items():
+            events.extend(nested_events(child.end(line, recv_ms), call, self._session))
+        return events
+
+    def _nested(self, call: str, record: JSONObject, line: int, recv: int | None) -> list[AnyEvent]:
+        """A subagent's row, read by a translator of its own and nested under ``call``:
+        its calls are that call's children, its words reasoning under it, its prompt,
+        outcome and usage its own (the ``task`` call holds them)."""
+        child = self._subagents.get(call)
+        if child is None:
+            child = self._subagents[call] = OpenCodeSessionTranslator()
+        inner = {key: value for key, value in record.items() if key != "parent_tool_use_id"}
+        return nested_events(child.translate(inner, line, recv), call, self._session) or [
+            ThinkingCompleted(line, self._session, None, recv)
+        ]
 
     def _started(self, record: JSONObject, line: int, recv: int | None) -> list[AnyEvent]:
         self._session = as_str(record.get("id"))
