@@ -27,7 +27,8 @@ def session_source_for(path: Path, follow: bool = False, replay: bool = False) -
         path: The file named.
         follow: It is followed (``--follow``): only what has no stream of lines at all is
             read whole; a rewind is then said where it comes, and a Claude Code
-            session's subagents' files are followed beside it.
+            session's subagents' files (a Codex rollout's spawned threads') are
+            followed beside it.
         replay: It is replayed (``--replay``): a Claude Code session is then read as its
             file, whose lines have the times a replay needs.
     """
@@ -40,11 +41,18 @@ def session_source_for(path: Path, follow: bool = False, replay: bool = False) -
     if path.suffix != ".jsonl":
         return None
     if follow:
-        from streamview.sources import claude_session_files
+        from streamview.sources import claude_session_files, codex_session_files
         from streamview.sources.claude_session_follow import ClaudeFollowSource
 
-        # A Claude Code session's subagents write files of their own as it goes.
-        return ClaudeFollowSource(path) if claude_session_files.is_session(path) else None
+        # A Claude Code session's subagents (and a Codex thread's spawned threads)
+        # write files of their own as it goes.
+        if claude_session_files.is_session(path):
+            return ClaudeFollowSource(path)
+        if codex_session_files.rollout_head(path) is not None:
+            from streamview.sources.codex_session_follow import CodexFollowSource
+
+            return CodexFollowSource(path)
+        return None
     if gemini_jsonl_folded(path) is not None:
         # Messages taken back (a /rewind): read whole, what is left shown.
         return WholeSessionSource(path, lambda: gemini_jsonl_folded(path), follow)

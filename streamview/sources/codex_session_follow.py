@@ -1,0 +1,187 @@
+"""A Codex rollout followed (``--follow``) with the rollouts of the threads it spawns,
+as they are written.
+
+A thread spawned by a ``spawn_agent`` call writes a rollout of its own in the sessions
+tree, beside its parent's (:mod:`streamview.sources.codex_session_files` says how it
+names its parent and how it is linked to its call). Followed, the parent is read as it
+grows; its day's folder (and the next day's) is looked at for new rollouts, whose first
+line says whether they are a thread of this one; each such rollout is followed by its
+own :class:`~streamview.sources.follow.FollowedFile` (torn last lines wait), and its
+lines are handed on as they are written, marked with the spawn call they work for. A
+thread's lines written before its call can be named (the parent has not written the
+call's output yet) are held until it can.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from streamview.core.framing import Restart
+from streamview.sources.base import CHUNK_SIZE, POLL_SECONDS, Source, open_file
+from streamview.sources.codex_session_files import (
+    SpawnLinks,
+    child_folders,
+    head_of,
+    is_spawn_line,
+    mark,
+    parent_of,
+    payload_of,
+)
+from streamview.sources.follow import FollowedFile
+
+SCAN_SECONDS = 0.5
+"""How often the sessions folders are looked at for new rollouts."""
+MAIN = ""
+"""The key of the followed rollout among the followed files."""
+
+
+class CodexFollowSource(Source):
+    """A Codex rollout and its spawned threads' rollouts, followed.
+
+    Args:
+        path: The rollout.
+        label: What the user knows it as (the path, by default).
+    """
+
+    follow = True
+    live = True
+
+    def __init__(self, path: Path, label: str | None = None) -> None:
+        self._file = path
+        self.label = label or str(path)
+
+    def chunks(self, stop: threading.Event) -> Iterator[bytes]:
+        """The rollout's lines and its threads' (marked) as they are written."""
+        open_file(self._file).close()  # a missing or unreadable rollout: said at once
+        done = threading.Event()
+        arrived: queue.Queue[tuple[str, bytes]] = queue.Queue()
+
+        def pump(key: str, path: Path) -> None:
+            followed = FollowedFile(path, open_file, CHUNK_SIZE, POLL_SECONDS)
+            try:
+                for chunk in followed.chunks(done):
+                    arrived.put((key, chunk))
+            except Exception:  # a thread's rollout that vanished: its lines so far stay
+                return
+
+        threading.Thread(target=pump, args=(MAIN, self._file), daemon=True).start()
+        state = _Live(head_of(self._file)[1])
+        looked: set[str] = {self._file.name}
+        """Rollouts whose first line was read (a thread of this one, or not)."""
+        scanned = 0.0
+        try:
+            while not stop.is_set():
+                if state.thread is not None and time.monotonic() - scanned >= SCAN_SECONDS:
+                    scanned = time.monotonic()
+                    for path, meta in _new_threads(self._file, state.thread, looked):
+                        state.metas[path.name] = meta
+                        threading.Thread(target=pump, args=(path.name, path), daemon=True).start()
+                try:
+                    key, chunk = arrived.get(timeout=POLL_SECONDS)
+                except queue.Empty:
+                    continue
+                if key == MAIN and isinstance(chunk, Restart):
+                    state = _Live(None, state.metas)
+                    yield chunk
+                    continue
+                if isinstance(chunk, Restart):
+                    continue  # a thread's rollout rewritten: what was shown stays
+                out = state.main(chunk) if key == MAIN else state.thread_lines(key, chunk)
+                out += state.linked()
+                if out:
+                    yield b"".join(line + b"\n" for line in out)
+        finally:
+            done.set()
+
+
+def _new_threads(path: Path, thread: str, looked: set[str]) -> list[tuple[Path, dict[str, Any]]]:
+    """The rollouts not looked at yet whose ``session_meta`` names ``thread`` as their
+    parent (a rollout whose first line is not written whole yet is looked at again)."""
+    found: list[tuple[Path, dict[str, Any]]] = []
+    for folder in child_folders(path):
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        for name in names:
+            if name in looked or not (name.startswith("rollout-") and name.endswith(".jsonl")):
+                continue
+            whole, meta = head_of(folder / name)
+            if not whole:
+                continue
+            looked.add(name)
+            if meta is not None and parent_of(meta) == thread:
+                found.append((folder / name, meta))
+    return found
+
+
+class _Live:
+    """What is known of the followed rollout so far, and the threads' lines held until
+    their spawn call is known.
+
+    Args:
+        meta: The rollout's ``session_meta`` payload, if its first line was read.
+        metas: The threads found so far: their rollout's name and ``session_meta``.
+    """
+
+    def __init__(
+        self, meta: dict[str, Any] | None, metas: dict[str, dict[str, Any]] | None = None
+    ) -> None:
+        own = meta.get("id") if meta is not None else None
+        self.thread: str | None = own if isinstance(own, str) else None
+        self.links = SpawnLinks()
+        self.lines = 0
+        self.metas: dict[str, dict[str, Any]] = metas if metas is not None else {}
+        self.held: dict[str, list[bytes]] = {}
+        """A thread's lines not handed on yet (its call not known yet)."""
+        self.calls: dict[str, str] = {}
+        """A thread's rollout and the spawn call it works for."""
+
+    def main(self, chunk: bytes) -> list[bytes]:
+        """The rollout's new lines, learning its spawn calls from them."""
+        out: list[bytes] = []
+        for line in chunk.split(b"\n"):
+            if not line.strip():
+                continue
+            if self.thread is None or is_spawn_line(line):
+                try:
+                    record = orjson.loads(line)
+                except orjson.JSONDecodeError:
+                    record = None
+                meta = payload_of(record, "session_meta")
+                if self.thread is None and meta is not None and isinstance(meta.get("id"), str):
+                    self.thread = meta["id"]
+                self.links.see(self.lines, record)
+            self.lines += 1
+            out.append(line)
+        return out
+
+    def thread_lines(self, key: str, chunk: bytes) -> list[bytes]:
+        """A thread's new lines: marked if its spawn call is known, else held."""
+        lines = [line for line in chunk.split(b"\n") if line.strip()]
+        call = self.calls.get(key)
+        if call is None:
+            self.held.setdefault(key, []).extend(lines)
+            return []
+        return mark(lines, call)
+
+    def linked(self) -> list[bytes]:
+        """The held lines of threads whose spawn call is now known."""
+        out: list[bytes] = []
+        for key, lines in list(self.held.items()):
+            taken = set(self.calls.values())
+            call = self.links.call_for(self.metas.get(key, {}), taken, settled=False)
+            if call is None or call in taken:
+                continue
+            self.calls[key] = call
+            del self.held[key]
+            out.extend(mark(lines, call))
+        return out
