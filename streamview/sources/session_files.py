@@ -53,6 +53,12 @@ def session_source_for(path: Path, follow: bool = False, replay: bool = False) -
 
             return CodexFollowSource(path)
         return None
+    from streamview.sources import gemini_session_files
+
+    subagents = _unchanged(path, gemini_session_files.session_records)
+    if not replay and subagents() is not None:
+        # A Gemini CLI session's subagents record sessions of their own.
+        return WholeSessionSource(path, subagents, follow)
     if gemini_jsonl_folded(path) is not None:
         # Messages taken back (a /rewind): read whole, what is left shown.
         return WholeSessionSource(path, lambda: gemini_jsonl_folded(path), follow)
