@@ -20,8 +20,9 @@ from streamview.sources.session_source import (
 def session_source_for(path: Path, follow: bool = False, replay: bool = False) -> Source | None:
     """The source of a session file that is not read as the stream of lines it is, if
     ``path`` is one (a legacy Gemini CLI session, an opencode database, a Gemini CLI or
-    Claude Code session read whole: what a ``/rewind`` left out, a Claude Code session's
-    subagents or a Codex rollout's spawned threads fed in); else ``None``.
+    Claude Code session read whole: what a ``/rewind`` left out, the subagents of a
+    Claude Code, Gemini CLI or Cursor session or a Codex rollout's spawned threads fed
+    in); else ``None``.
 
     Args:
         path: The file named.
@@ -64,9 +65,13 @@ def session_source_for(path: Path, follow: bool = False, replay: bool = False) -
         return WholeSessionSource(path, lambda: gemini_jsonl_folded(path), follow)
     if replay:
         return None
-    from streamview.sources import claude_session_files, codex_session_files
+    from streamview.sources import claude_session_files, codex_session_files, cursor_session_files
 
-    for records in (claude_session_files.session_records, codex_session_files.session_records):
+    for records in (
+        claude_session_files.session_records,
+        codex_session_files.session_records,
+        cursor_session_files.session_records,
+    ):
         read = _unchanged(path, records)
         if read() is not None:  # else read as its file
             return WholeSessionSource(path, read, follow)

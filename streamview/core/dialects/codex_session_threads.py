@@ -52,7 +52,9 @@ def nested_events(
                     AgentNotice(
                         event.line, thread, event.timestamp_ms, event.recv_ms,
                         type=record, subtype="subagent", topic="task",
-                        text=f"{noun} {event.session_id or '?'} started for {call}",
+                        text=f"{noun} {event.session_id} started for {call}"
+                        if event.session_id
+                        else f"{noun} started for {call}",
                         chatter=True,
                     )
                 )  # fmt: skip
