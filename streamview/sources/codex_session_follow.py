@@ -6,8 +6,8 @@ tree, beside its parent's (:mod:`streamview.sources.codex_session_files` says ho
 names its parent and how it is linked to its call). Followed, the parent is read as it
 grows; its day's folder (and the next day's) is looked at for new rollouts, whose first
 line says whether they are a thread of this one; each such rollout is followed by its
-own :class:`~streamview.sources.follow.FollowedFile` (torn last lines wait), and its
-lines are handed on as they are written, marked with the spawn call they work for. A
+own file follower (:mod:`streamview.sources.nested_follow`), and its lines are handed
+on as they are written, marked with the spawn call they work for. A
 thread's lines written before its call can be named (the parent has not written the
 call's output yet) are held until it can.
 """
@@ -15,17 +15,11 @@ call's output yet) are held until it can.
 from __future__ import annotations
 
 import os
-import queue
-import threading
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from streamview.core.framing import Restart
-from streamview.sources.base import CHUNK_SIZE, POLL_SECONDS, Source, open_file
 from streamview.sources.codex_session_files import (
     SpawnLinks,
     child_folders,
@@ -34,72 +28,14 @@ from streamview.sources.codex_session_files import (
     mark,
     parent_of,
     payload_of,
+    rollout_head,
 )
-from streamview.sources.follow import FollowedFile
-
-SCAN_SECONDS = 0.5
-"""How often the sessions folders are looked at for new rollouts."""
-MAIN = ""
-"""The key of the followed rollout among the followed files."""
+from streamview.sources.nested_follow import NestedFollowSource
 
 
-class CodexFollowSource(Source):
-    """A Codex rollout and its spawned threads' rollouts, followed.
-
-    Args:
-        path: The rollout.
-        label: What the user knows it as (the path, by default).
-    """
-
-    follow = True
-    live = True
-
-    def __init__(self, path: Path, label: str | None = None) -> None:
-        self._file = path
-        self.label = label or str(path)
-
-    def chunks(self, stop: threading.Event) -> Iterator[bytes]:
-        """The rollout's lines and its threads' (marked) as they are written."""
-        open_file(self._file).close()  # a missing or unreadable rollout: said at once
-        done = threading.Event()
-        arrived: queue.Queue[tuple[str, bytes]] = queue.Queue()
-
-        def pump(key: str, path: Path) -> None:
-            followed = FollowedFile(path, open_file, CHUNK_SIZE, POLL_SECONDS)
-            try:
-                for chunk in followed.chunks(done):
-                    arrived.put((key, chunk))
-            except Exception:  # a thread's rollout that vanished: its lines so far stay
-                return
-
-        threading.Thread(target=pump, args=(MAIN, self._file), daemon=True).start()
-        state = _Live(head_of(self._file)[1])
-        looked: set[str] = {self._file.name}
-        """Rollouts whose first line was read (a thread of this one, or not)."""
-        scanned = 0.0
-        try:
-            while not stop.is_set():
-                if state.thread is not None and time.monotonic() - scanned >= SCAN_SECONDS:
-                    scanned = time.monotonic()
-                    for path, meta in _new_threads(self._file, state.thread, looked):
-                        state.metas[path.name] = meta
-                        threading.Thread(target=pump, args=(path.name, path), daemon=True).start()
-                try:
-                    key, chunk = arrived.get(timeout=POLL_SECONDS)
-                except queue.Empty:
-                    continue
-                if key == MAIN and isinstance(chunk, Restart):
-                    state = _Live(None, state.metas)
-                    yield chunk
-                    continue
-                if isinstance(chunk, Restart):
-                    continue  # a thread's rollout rewritten: what was shown stays
-                out = state.main(chunk) if key == MAIN else state.thread_lines(key, chunk)
-                out += state.linked()
-                if out:
-                    yield b"".join(line + b"\n" for line in out)
-        finally:
-            done.set()
+def source(path: Path, label: str | None = None) -> NestedFollowSource:
+    """A Codex rollout and its spawned threads' rollouts, followed."""
+    return NestedFollowSource(path, lambda: _Live(path, rollout_head(path)), label)
 
 
 def _new_threads(path: Path, thread: str, looked: set[str]) -> list[tuple[Path, dict[str, Any]]]:
@@ -125,25 +61,45 @@ def _new_threads(path: Path, thread: str, looked: set[str]) -> list[tuple[Path, 
 
 class _Live:
     """What is known of the followed rollout so far, and the threads' lines held until
-    their spawn call is known.
+    their spawn call is known (a :class:`~streamview.sources.nested_follow.Nesting`).
 
     Args:
-        meta: The rollout's ``session_meta`` payload, if its first line was read.
+        path: The followed rollout.
+        meta: Its ``session_meta`` payload, if its first line was read.
         metas: The threads found so far: their rollout's name and ``session_meta``.
     """
 
     def __init__(
-        self, meta: dict[str, Any] | None, metas: dict[str, dict[str, Any]] | None = None
+        self,
+        path: Path,
+        meta: dict[str, Any] | None,
+        metas: dict[str, dict[str, Any]] | None = None,
     ) -> None:
+        self.path = path
         own = meta.get("id") if meta is not None else None
         self.thread: str | None = own if isinstance(own, str) else None
         self.links = SpawnLinks()
         self.lines = 0
         self.metas: dict[str, dict[str, Any]] = metas if metas is not None else {}
+        self.looked: set[str] = {path.name, *self.metas}
+        """Rollouts whose first line was read (a thread of this one, or not)."""
         self.held: dict[str, list[bytes]] = {}
         """A thread's lines not handed on yet (its call not known yet)."""
         self.calls: dict[str, str] = {}
         """A thread's rollout and the spawn call it works for."""
+
+    def new_files(self) -> list[tuple[str, Path]]:
+        """The threads of this rollout whose rollout appeared since the last look."""
+        if self.thread is None:
+            return []
+        found = _new_threads(self.path, self.thread, self.looked)
+        for path, meta in found:
+            self.metas[path.name] = meta
+        return [(path.name, path) for path, _ in found]
+
+    def restarted(self) -> _Live:
+        """The rollout rewritten: its calls learnt again, the threads kept."""
+        return _Live(self.path, None, self.metas)
 
     def main(self, chunk: bytes) -> list[bytes]:
         """The rollout's new lines, learning its spawn calls from them."""
@@ -164,7 +120,7 @@ class _Live:
             out.append(line)
         return out
 
-    def thread_lines(self, key: str, chunk: bytes) -> list[bytes]:
+    def agent(self, key: str, chunk: bytes) -> list[bytes]:
         """A thread's new lines: marked if its spawn call is known, else held."""
         lines = [line for line in chunk.split(b"\n") if line.strip()]
         call = self.calls.get(key)

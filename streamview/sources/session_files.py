@@ -50,9 +50,9 @@ def session_source_for(path: Path, follow: bool = False, replay: bool = False) -
         if claude_session_files.is_session(path):
             return ClaudeFollowSource(path)
         if codex_session_files.rollout_head(path) is not None:
-            from streamview.sources.codex_session_follow import CodexFollowSource
+            from streamview.sources import codex_session_follow
 
-            return CodexFollowSource(path)
+            return codex_session_follow.source(path)
         return None
     from streamview.sources import gemini_session_files
 

@@ -19,7 +19,7 @@ import orjson
 from streamview.core import tools
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState
-from streamview.sources.codex_session_follow import CodexFollowSource
+from streamview.sources.nested_follow import NestedFollowSource
 from streamview.sources.session_files import session_source_for
 
 DAY = Path(__file__).resolve().parents[2] / "fixtures" / "sessions" / "codex" / "spawned"
@@ -49,7 +49,7 @@ class Follower:
 
     def __init__(self, path: Path) -> None:
         source = session_source_for(path, follow=True)
-        assert isinstance(source, CodexFollowSource)
+        assert isinstance(source, NestedFollowSource)
         self.state = StreamState(track_changes=False)
         self.reader = EventReader()
         self.lock = threading.Lock()

@@ -1,0 +1,108 @@
+"""A session file followed (``--follow``) with the files its subagents write beside it.
+
+Codex's spawned threads, Cursor's subagents and Gemini CLI's subagents each keep a
+file of their own, which appears and grows while the session is followed. The session
+and each subagent's file are followed by their own
+:class:`~streamview.sources.follow.FollowedFile` on a thread (torn last lines wait, a
+rewritten session starts over); what each agent needs (where its subagents' files are,
+how one is linked to the call that started it, how its lines are marked) is a
+:class:`Nesting`, which hands on the session's lines and the subagents' lines marked
+with their call, holding a subagent's lines until its call can be named.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Protocol
+
+from streamview.core.framing import Restart
+from streamview.sources.base import CHUNK_SIZE, POLL_SECONDS, Source, open_file
+from streamview.sources.follow import FollowedFile
+
+SCAN_SECONDS = 0.5
+"""How often the subagents' folders are looked at for new files."""
+MAIN = ""
+"""The key of the session's own file among the followed ones."""
+
+
+class Nesting(Protocol):
+    """What is known of a followed session and its subagents so far."""
+
+    def new_files(self) -> list[tuple[str, Path]]:
+        """The subagents' files to follow from now on: a key and a path each."""
+
+    def main(self, chunk: bytes) -> list[bytes]:
+        """The session's new lines as they are handed on (learning its calls)."""
+
+    def agent(self, key: str, chunk: bytes) -> list[bytes]:
+        """A subagent's new lines, marked if its call is known (else held)."""
+
+    def linked(self) -> list[bytes]:
+        """The held lines of subagents whose call is now known, marked."""
+
+    def restarted(self) -> Nesting:
+        """What is kept once the session's file was rewritten (read from its start)."""
+
+
+class NestedFollowSource(Source):
+    """A session file and its subagents' files, followed.
+
+    Args:
+        path: The session file.
+        nesting: Makes the session's :class:`Nesting` (once per read).
+        label: What the user knows it as (the path, by default).
+    """
+
+    follow = True
+    live = True
+
+    def __init__(
+        self, path: Path, nesting: Callable[[], Nesting], label: str | None = None
+    ) -> None:
+        self._file = path
+        self._nesting = nesting
+        self.label = label or str(path)
+
+    def chunks(self, stop: threading.Event) -> Iterator[bytes]:
+        """The session's lines and its subagents' (marked) as they are written."""
+        open_file(self._file).close()  # a missing or unreadable session: said at once
+        done = threading.Event()
+        arrived: queue.Queue[tuple[str, bytes]] = queue.Queue()
+
+        def pump(key: str, path: Path) -> None:
+            followed = FollowedFile(path, open_file, CHUNK_SIZE, POLL_SECONDS)
+            try:
+                for chunk in followed.chunks(done):
+                    arrived.put((key, chunk))
+            except Exception:  # a subagent's file that vanished: its lines so far stay
+                return
+
+        threading.Thread(target=pump, args=(MAIN, self._file), daemon=True).start()
+        state = self._nesting()
+        scanned = 0.0
+        try:
+            while not stop.is_set():
+                if time.monotonic() - scanned >= SCAN_SECONDS:
+                    scanned = time.monotonic()
+                    for key, path in state.new_files():
+                        threading.Thread(target=pump, args=(key, path), daemon=True).start()
+                try:
+                    key, chunk = arrived.get(timeout=POLL_SECONDS)
+                except queue.Empty:
+                    continue
+                if key == MAIN and isinstance(chunk, Restart):
+                    state = state.restarted()
+                    yield chunk
+                    continue
+                if isinstance(chunk, Restart):
+                    continue  # a subagent's file rewritten: what was shown stays
+                out = state.main(chunk) if key == MAIN else state.agent(key, chunk)
+                out += state.linked()
+                if out:
+                    yield b"".join(line + b"\n" for line in out)
+        finally:
+            done.set()
