@@ -12,10 +12,11 @@ names it) by the prompt the call gave it, which is the child's first user messag
 (inside ``<user_query>`` or bare); a child no prompt names takes the first call left,
 in the order the children were last written.
 
-The parent's line holding the call is handed on with the call given the child's id
-(a ``tool_use`` block may carry an ``id``; Cursor's carry none), then the child's
-lines, each with that id under ``parent_tool_use_id``: the dialect reads them with a
-translator of their own and nests what the subagent did under the call. A transcript
+The parent's line holding the call is handed on with the call given an id
+(``subagent <line>.<block>``: a ``tool_use`` block may carry an ``id``, Cursor's carry
+none), then the child's lines, each with that id under ``parent_tool_use_id``: the
+dialect reads them with a translator of their own and nests what the subagent did
+under the call. A transcript
 with no subagent is read as the file it is (:func:`session_records` says ``None``).
 """
 
@@ -45,7 +46,7 @@ def _load(line: bytes) -> Any:
         return None
 
 
-def _is_transcript(path: Path) -> bool:
+def is_transcript(path: Path) -> bool:
     """Whether the first line of ``path`` is a Cursor transcript's."""
     try:
         with open(path, "rb") as handle:
@@ -99,40 +100,42 @@ def _children(folder: Path) -> list[tuple[Path, list[bytes], str | None]]:
             lines = [line for line in (folder / name).read_bytes().splitlines() if line.strip()]
         except OSError:
             continue
-        first = next((_text(_load(line)) for line in lines if _text(_load(line)) is not None), None)
-        found.append((folder / name, lines, first))
+        found.append((folder / name, lines, first_prompt(lines)))
     return found
 
 
-def _calls(lines: list[bytes]) -> list[tuple[int, int, str | None]]:
-    """The delegating calls of a transcript: line, block and prompt."""
-    found = []
-    for number, line in enumerate(lines):
-        if b"tool_use" not in line:
-            continue
-        record = _load(line)
-        message = record.get("message") if isinstance(record, dict) else None
-        content = message.get("content") if isinstance(message, dict) else None
-        for index, block in enumerate(content if isinstance(content, list) else []):
-            if (
-                isinstance(block, dict)
-                and block.get("type") == "tool_use"
-                and block.get("name") in AGENT_TOOLS
-            ):
-                found.append((number, index, _prompt(block.get("input"))))
-    return found
-
-
-def _named(line: bytes, ids: dict[int, str]) -> bytes:
-    """A parent's line with its delegating calls given their subagent's id."""
+def name_calls(line: bytes, number: int) -> tuple[bytes, list[tuple[str, str | None]]]:
+    """A transcript's line ``number`` (1-based, blank lines not counted) with its
+    delegating calls given an id (``subagent <line>.<block>``), and those calls: id and
+    prompt. A line without one is handed back as it is."""
+    if b"tool_use" not in line:
+        return line, []
     record = _load(line)
-    for index, block in enumerate(record["message"]["content"]):
-        if index in ids:
-            block["id"] = ids[index]
-    return orjson.dumps(record)
+    message = record.get("message") if isinstance(record, dict) else None
+    content = message.get("content") if isinstance(message, dict) else None
+    calls: list[tuple[str, str | None]] = []
+    for index, block in enumerate(content if isinstance(content, list) else []):
+        if (
+            isinstance(block, dict)
+            and block.get("type") == "tool_use"
+            and block.get("name") in AGENT_TOOLS
+        ):
+            block["id"] = f"subagent {number}.{index + 1}"
+            calls.append((block["id"], _prompt(block.get("input"))))
+    return (orjson.dumps(record), calls) if calls else (line, [])
 
 
-def _marked(lines: list[bytes], call: str) -> list[bytes]:
+def first_prompt(lines: list[bytes]) -> str | None:
+    """The words a subagent's transcript starts with (the prompt it was given)."""
+    for line in lines:
+        said = _text(_load(line))
+        if said is not None:
+            return said
+    return None
+
+
+def marked(lines: list[bytes], call: str) -> list[bytes]:
+    """A subagent's ``lines``, each saying the ``call`` it works for."""
     out = []
     for line in lines:
         record = _load(line)
@@ -148,7 +151,7 @@ def session_records(path: Path) -> Records | None:
     """A Cursor transcript with its subagents' transcripts fed in under the calls that
     started them; ``None`` when it has none that can be linked."""
     folder = path.parent / "subagents"
-    if not folder.is_dir() or not _is_transcript(path):
+    if not folder.is_dir() or not is_transcript(path):
         return None
     children = _children(folder)
     if not children:
@@ -157,35 +160,29 @@ def session_records(path: Path) -> Records | None:
         lines = [line for line in path.read_bytes().splitlines() if line.strip()]
     except OSError:
         return None
-    calls = _calls(lines)
-    linked: dict[tuple[int, int], tuple[Path, list[bytes]]] = {}
-    left: list[tuple[Path, list[bytes], str | None]] = []
-    for child in children:
+    named = [name_calls(line, number + 1) for number, line in enumerate(lines)]
+    calls = [call for _, found in named for call in found]
+    linked: dict[str, tuple[Path, list[bytes]]] = {}
+    left: list[tuple[Path, list[bytes]]] = []
+    for child_path, child_lines, asked in children:
         match = next(
-            (
-                (n, i)
-                for n, i, asked in calls
-                if asked is not None and asked == child[2] and (n, i) not in linked
-            ),
+            (c for c, prompt in calls if asked is not None and prompt == asked and c not in linked),
             None,
         )
         if match is None:
-            left.append(child)
+            left.append((child_path, child_lines))
         else:
-            linked[match] = (child[0], child[1])
-    free = [(n, i) for n, i, _ in calls if (n, i) not in linked]
-    for (child_path, child_lines, _), call in zip(left, free, strict=False):
-        linked[call] = (child_path, child_lines)
+            linked[match] = (child_path, child_lines)
+    free = [call for call, _ in calls if call not in linked]
+    linked.update(zip(free, left, strict=False))
     if not linked:
         return None
     out: Records = []
-    for number, line in enumerate(lines):
-        here = {i: linked[(n, i)] for n, i in linked if n == number}
-        if not here:
-            out.append((str(number), line))
-            continue
-        out.append((str(number), _named(line, {i: p.stem for i, (p, _) in here.items()})))
-        for _, (child_path, child_lines) in sorted(here.items()):
-            marked = _marked(child_lines, child_path.stem)
-            out += [(f"{child_path.name}:{n}", part) for n, part in enumerate(marked)]
+    for number, (line, found) in enumerate(named):
+        out.append((str(number), line))
+        for call, _ in found:
+            if call in linked:
+                child_path, child_lines = linked[call]
+                marked_lines = marked(child_lines, call)
+                out += [(f"{child_path.name}:{n}", part) for n, part in enumerate(marked_lines)]
     return out

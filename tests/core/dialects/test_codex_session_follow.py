@@ -8,19 +8,14 @@ rollout and the rollout of the thread it spawned, in the lines of Codex 0.156.1.
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import orjson
 
 from streamview.core import tools
-from streamview.core.reader import EventReader
-from streamview.core.state import StreamState
-from streamview.sources.nested_follow import NestedFollowSource
-from streamview.sources.session_files import session_source_for
+from tests.core.dialects.session_follower import Follower
 
 DAY = Path(__file__).resolve().parents[2] / "fixtures" / "sessions" / "codex" / "spawned"
 DAY = DAY / "2026" / "09" / "28"
@@ -28,7 +23,6 @@ PARENT = DAY / "rollout-2026-09-28T13-01-29-01a0e81b-2a8b-7240-b94c-ad2ada7813da
 CHILD = DAY / "rollout-2026-09-28T13-01-37-01a0e81b-4af7-7330-a113-bad47ba77c3e.jsonl"
 SPAWN = "call_SdAv8h0y9zwTrmpiNTHyAPTW"
 EXEC = "call_jUEy1f2dcNuBFV9H9BmIeTCG"
-DEADLINE = 15.0
 
 
 def records(path: Path) -> list[dict[str, Any]]:
@@ -42,37 +36,6 @@ def lines(records: list[dict[str, Any]]) -> bytes:
 def append(path: Path, data: bytes) -> None:
     with open(path, "ab") as handle:
         handle.write(data)
-
-
-class Follower:
-    """The followed rollout read on a thread into a fold, as the viewer reads it."""
-
-    def __init__(self, path: Path) -> None:
-        source = session_source_for(path, follow=True)
-        assert isinstance(source, NestedFollowSource)
-        self.state = StreamState(track_changes=False)
-        self.reader = EventReader()
-        self.lock = threading.Lock()
-        self.stop = threading.Event()
-        self.source = source
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        for chunk in self.source.chunks(self.stop):
-            with self.lock:
-                for event in self.reader.feed(chunk):
-                    self.state.apply(event)
-
-    def calls(self) -> list[tuple[str, str, str | None]]:
-        with self.lock:
-            found = self.state.sessions[0].tool_calls if self.state.sessions else []
-            return [(c.call_id, c.status, c.parent_call_id) for c in found]
-
-    def wait(self, done: Callable[[list[tuple[str, str, str | None]]], bool]) -> None:
-        end = time.monotonic() + DEADLINE
-        while not done(self.calls()) and time.monotonic() < end:
-            time.sleep(0.02)
-        assert done(self.calls()), self.calls()
 
 
 def test_a_followed_rollout_nests_a_thread_spawned_after_it_was_opened(tmp_path: Path) -> None:

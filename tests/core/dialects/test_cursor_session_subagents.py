@@ -19,6 +19,7 @@ from streamview.core.model import PROMPT
 from streamview.core.reader import fold
 from streamview.core.state import StreamState
 from streamview.sources.session_files import session_source_for
+from tests.core.dialects.session_follower import Follower
 
 PARENT_ID = "a1b2c3d4-e5f6-7890-abcd-ef1234567890"
 CHILD_ID = "d88b213c-84e1-427d-bb5e-3859c1011087"
@@ -59,9 +60,9 @@ def test_a_subagents_calls_nest_under_the_call_that_started_it() -> None:
     calls = [(c.kind, c.status, c.parent_call_id) for c in session.tool_calls]
     assert calls == [
         ("task", tools.COMPLETED, None),
-        ("shell", tools.COMPLETED, CHILD_ID),
+        ("shell", tools.COMPLETED, "subagent 2.2"),
     ]
-    assert session.tool_calls[0].call_id == CHILD_ID  # the call is named by its subagent
+    assert session.tool_calls[0].call_id == "subagent 2.2"  # its line and block
     assert [b.text for b in session.blocks if b.kind == PROMPT] == [
         "Ask a subagent to list the workspace, then tell me how many entries it has."
     ]  # the subagent's prompt is not the person's
@@ -101,9 +102,40 @@ def test_subagents_are_linked_by_their_prompt_then_in_order(tmp_path: Path) -> N
     (session,) = read_whole(parent).sessions
     by_parent = {c.call_id: c.parent_call_id for c in session.tool_calls}
     shells = {c.args.get("command"): c for c in session.tool_calls if c.kind == "shell"}
-    assert by_parent[shells["ls docs"].call_id] == "docs"
-    assert by_parent[shells["ls src"].call_id] == "other"
-    task_ids = [c.call_id for c in session.tool_calls if c.kind == "task"]
-    assert task_ids == ["other", "docs"]  # in the parent's order: "List src" first
+    # line 2 of the parent: block 1 asked "List src", block 2 "List docs"
+    assert by_parent[shells["ls docs"].call_id] == "subagent 2.2"
+    assert by_parent[shells["ls src"].call_id] == "subagent 2.1"
     assert all(c.status == tools.COMPLETED for c in session.tool_calls)
     assert session_source_for(docs) is None
+
+
+def test_a_followed_transcript_nests_a_subagent_written_after_it_was_opened(
+    tmp_path: Path,
+) -> None:
+    """Followed (``--follow``, a live run opened from ``streamview sessions``): the
+    subagent's transcript appears once the parent's call is written, and its calls nest
+    under that call as they are written; the parent going on ends them all."""
+    home = tmp_path / PARENT_ID
+    home.mkdir()
+    parent_lines = PARENT.read_bytes().splitlines(keepends=True)
+    child_lines = CHILD.read_bytes().splitlines(keepends=True)
+    path = home / PARENT.name
+    path.write_bytes(b"".join(parent_lines[:2]))  # the query and the Subagent call
+    follower = Follower(path)
+    call = "subagent 2.2"
+    try:
+        follower.wait(lambda calls: calls == [(call, tools.RUNNING, None)])
+        (home / "subagents").mkdir()
+        (home / "subagents" / CHILD.name).write_bytes(b"".join(child_lines[:2]))
+        follower.wait(lambda calls: len(calls) == 2 and calls[1][1:] == (tools.RUNNING, call))
+        assert follower.calls()[0] == (call, tools.RUNNING, None)  # the parent waits
+        with open(home / "subagents" / CHILD.name, "ab") as handle:
+            handle.write(b"".join(child_lines[2:]))
+        follower.wait(lambda calls: calls[1][1] == tools.COMPLETED)  # the child went on
+        with open(path, "ab") as handle:
+            handle.write(b"".join(parent_lines[2:]))
+        follower.wait(lambda calls: [c[1] for c in calls] == [tools.COMPLETED] * 2)
+        with follower.lock:
+            assert follower.state.sessions[0].text.endswith("The workspace has 12 entries.")
+    finally:
+        follower.stop.set()
