@@ -36,18 +36,19 @@ HEAD_LIMIT = 1 << 16
 _UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
 
 
-def _load(line: bytes) -> Any:
+def load(line: bytes) -> Any:
+    """A line decoded; ``None`` if it is no JSON."""
     try:
         return orjson.loads(line)
     except orjson.JSONDecodeError:
         return None
 
 
-def _header(path: Path) -> dict[str, Any] | None:
+def session_header(path: Path) -> dict[str, Any] | None:
     """A session file's header (its first record), if it is a Gemini CLI session's."""
     try:
         with open(path, "rb") as handle:
-            record = _load(handle.readline(HEAD_LIMIT))
+            record = load(handle.readline(HEAD_LIMIT))
     except OSError:
         return None
     if not isinstance(record, dict) or "type" in record:
@@ -72,14 +73,14 @@ def _subagents(folder: Path) -> list[tuple[Path, dict[str, Any]]]:
         return []
     found = []
     for path in paths:
-        header = _header(path)
+        header = session_header(path)
         if header is not None and header.get("kind") == "subagent":
             found.append((path, header))
     found.sort(key=lambda pair: str(pair[1].get("startTime") or ""))
     return found
 
 
-def _agent_calls(record: Any) -> list[dict[str, Any]]:
+def agent_calls(record: Any) -> list[dict[str, Any]]:
     """The calls of a ``gemini`` message that ran (or may have run) a subagent."""
     if not isinstance(record, dict) or record.get("type") != "gemini":
         return []
@@ -93,15 +94,20 @@ def _agent_calls(record: Any) -> list[dict[str, Any]]:
     ]
 
 
-def _marked(path: Path, call: str) -> list[bytes]:
+def marked(path: Path, call: str) -> list[bytes]:
     """A subagent's records, each saying the call it works for."""
     try:
         data = path.read_bytes()
     except OSError:
         return []
+    return mark_lines(data.splitlines(), call)
+
+
+def mark_lines(lines: list[bytes], call: str) -> list[bytes]:
+    """A subagent's ``lines``, each saying the ``call`` it works for."""
     out: list[bytes] = []
-    for line in data.splitlines():
-        record = _load(line) if line.strip() else None
+    for line in lines:
+        record = load(line) if line.strip() else None
         if isinstance(record, dict):
             record[PARENT_KEY] = call
             out.append(orjson.dumps(record))
@@ -110,7 +116,7 @@ def _marked(path: Path, call: str) -> list[bytes]:
     return out
 
 
-def _opened(record: dict[str, Any], calls: set[str]) -> bytes:
+def opened(record: dict[str, Any], calls: set[str]) -> bytes:
     """``record`` with the ``calls`` still running (no status, no result yet)."""
     copy = dict(record)
     copy["toolCalls"] = [
@@ -125,7 +131,7 @@ def _opened(record: dict[str, Any], calls: set[str]) -> bytes:
 def session_records(path: Path) -> Records | None:
     """A Gemini CLI JSONL session with its subagents' records fed in under the calls
     that ran them; ``None`` when it ran none that can be found."""
-    header = _header(path)
+    header = session_header(path)
     if header is None or header.get("kind") == "subagent":
         return None
     agents = _subagents(subagent_folder(path, header["sessionId"]))
@@ -141,9 +147,9 @@ def session_records(path: Path) -> Records | None:
     by_agent: dict[str, str] = {}
     in_order: list[str] = []
     first: dict[str, int] = {}
-    records = [_load(line) for _, line in base]
+    records = [load(line) for _, line in base]
     for number, record in enumerate(records):
-        for agent_call in _agent_calls(record):
+        for agent_call in agent_calls(record):
             first.setdefault(agent_call["id"], number)
             if isinstance(agent_call.get("agentId"), str):
                 by_agent[agent_call["agentId"]] = agent_call["id"]
@@ -161,8 +167,8 @@ def session_records(path: Path) -> Records | None:
     for number, (key, line) in enumerate(base):
         here = fed.get(number, [])
         if here:
-            out.append((f"{key}:open", _opened(records[number], {c for c, _, _ in here})))
+            out.append((f"{key}:open", opened(records[number], {c for c, _, _ in here})))
             for call, name, agent_path in here:
-                out += [(f"{name}:{n}", part) for n, part in enumerate(_marked(agent_path, call))]
+                out += [(f"{name}:{n}", part) for n, part in enumerate(marked(agent_path, call))]
         out.append((key, line))
     return out

@@ -66,18 +66,25 @@ class NestedFollowSource(Source):
         self._file = path
         self._nesting = nesting
         self.label = label or str(path)
+        self._history = False
+
+    @property
+    def history(self) -> bool:
+        """The chunk just yielded was in its file when the file was opened (its time
+        is not known: see :attr:`Source.history`)."""
+        return self._history
 
     def chunks(self, stop: threading.Event) -> Iterator[bytes]:
         """The session's lines and its subagents' (marked) as they are written."""
         open_file(self._file).close()  # a missing or unreadable session: said at once
         done = threading.Event()
-        arrived: queue.Queue[tuple[str, bytes]] = queue.Queue()
+        arrived: queue.Queue[tuple[str, bytes, bool]] = queue.Queue()
 
         def pump(key: str, path: Path) -> None:
             followed = FollowedFile(path, open_file, CHUNK_SIZE, POLL_SECONDS)
             try:
                 for chunk in followed.chunks(done):
-                    arrived.put((key, chunk))
+                    arrived.put((key, chunk, followed.history))
             except Exception:  # a subagent's file that vanished: its lines so far stay
                 return
 
@@ -91,7 +98,7 @@ class NestedFollowSource(Source):
                     for key, path in state.new_files():
                         threading.Thread(target=pump, args=(key, path), daemon=True).start()
                 try:
-                    key, chunk = arrived.get(timeout=POLL_SECONDS)
+                    key, chunk, history = arrived.get(timeout=POLL_SECONDS)
                 except queue.Empty:
                     continue
                 if key == MAIN and isinstance(chunk, Restart):
@@ -103,6 +110,7 @@ class NestedFollowSource(Source):
                 out = state.main(chunk) if key == MAIN else state.agent(key, chunk)
                 out += state.linked()
                 if out:
+                    self._history = history
                     yield b"".join(line + b"\n" for line in out)
         finally:
             done.set()

@@ -46,19 +46,24 @@ def session_source_for(path: Path, follow: bool = False, replay: bool = False) -
         from streamview.sources.claude_session_follow import ClaudeFollowSource
 
         # A Claude Code session's subagents (a Codex thread's spawned threads, a
-        # Cursor agent's subagents) write files of their own as it goes.
+        # Cursor agent's or Gemini CLI's subagents) write files of their own as it goes.
         if claude_session_files.is_session(path):
             return ClaudeFollowSource(path)
         if codex_session_files.rollout_head(path) is not None:
             from streamview.sources import codex_session_follow
 
             return codex_session_follow.source(path)
-        from streamview.sources import cursor_session_files
+        from streamview.sources import cursor_session_files, gemini_session_files
 
         if cursor_session_files.is_transcript(path):
             from streamview.sources import cursor_session_follow
 
             return cursor_session_follow.source(path)
+        header = gemini_session_files.session_header(path)
+        if header is not None and header.get("kind") != "subagent":
+            from streamview.sources import gemini_session_follow
+
+            return gemini_session_follow.source(path)
         return None
     from streamview.sources import gemini_session_files
 

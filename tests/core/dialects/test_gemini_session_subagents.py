@@ -19,6 +19,7 @@ from streamview.core.model import PROMPT
 from streamview.core.reader import fold
 from streamview.core.state import StreamState
 from streamview.sources.session_files import session_source_for
+from tests.core.dialects.session_follower import Follower
 
 CHATS = Path(__file__).resolve().parents[2] / "fixtures" / "sessions" / "gemini" / "subagent"
 PARENT = CHATS / "session-2026-11-21T09-30-7c1e9b2a.jsonl"
@@ -71,3 +72,33 @@ def test_an_agent_call_without_agent_id_takes_the_next_subagent(tmp_path: Path) 
     nested = [(c.call_id, c.kind, c.status, c.parent_call_id) for c in session.tool_calls[1:]]
     assert nested == NESTED
     assert session_source_for(tmp_path / AGENT.parent.name / AGENT.name) is None
+
+
+def test_a_followed_session_nests_its_subagent_once_the_call_is_written(
+    tmp_path: Path,
+) -> None:
+    """Followed (``--follow``, a live run opened from ``streamview sessions``): the
+    subagent's session is written while it runs, the parent's call only once it has
+    ended; the subagent's records are held, then handed on under the call."""
+    parent_lines = PARENT.read_bytes().splitlines(keepends=True)
+    path = tmp_path / PARENT.name
+    path.write_bytes(b"".join(parent_lines[:5]))  # the prompt and the model's first words
+    follower = Follower(path)
+    try:
+        follower.wait(lambda calls: bool(follower.state.sessions))
+        shutil.copytree(AGENT.parent, tmp_path / AGENT.parent.name)  # the subagent ran
+        with open(path, "ab") as handle:
+            handle.write(b"".join(parent_lines[5:]))  # the call, ended, and the answer
+        follower.wait(
+            lambda calls: (
+                [(c, s, p) for c, s, p in calls]
+                == [(INVOKE, tools.SUCCEEDED, None), *[(c, s, p) for c, _, s, p in NESTED]]
+            )
+        )
+        with follower.lock:
+            (session,) = follower.state.sessions
+            assert [b.text for b in session.blocks if b.kind == PROMPT] == [
+                "Where are the settings loaded?"
+            ]
+    finally:
+        follower.stop.set()
