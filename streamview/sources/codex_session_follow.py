@@ -102,7 +102,8 @@ class _Live:
         return _Live(self.path, None, self.metas)
 
     def main(self, chunk: bytes) -> list[bytes]:
-        """The rollout's new lines, learning its spawn calls from them."""
+        """The rollout's new lines, learning its spawn calls from them; a held thread
+        whose call a line names comes right after that line."""
         out: list[bytes] = []
         for line in chunk.split(b"\n"):
             if not line.strip():
@@ -116,6 +117,10 @@ class _Live:
                 if self.thread is None and meta is not None and isinstance(meta.get("id"), str):
                     self.thread = meta["id"]
                 self.links.see(self.lines, record)
+                self.lines += 1
+                out.append(line)
+                out += self.linked()  # a thread this line names: its lines after it
+                continue
             self.lines += 1
             out.append(line)
         return out

@@ -56,7 +56,8 @@ class _Live:
         return [(name, folder / name) for name in new]
 
     def main(self, chunk: bytes) -> list[bytes]:
-        """The transcript's new lines, its delegating calls named."""
+        """The transcript's new lines, its delegating calls named; a held subagent
+        whose call a line holds comes right after that line."""
         out: list[bytes] = []
         for line in chunk.split(b"\n"):
             if not line.strip():
@@ -65,6 +66,8 @@ class _Live:
             named, calls = name_calls(line, self.lines)
             self.calls += calls
             out.append(named)
+            if calls:
+                out += self.linked()  # a subagent this line's call started, after it
         return out
 
     def agent(self, key: str, chunk: bytes) -> list[bytes]:

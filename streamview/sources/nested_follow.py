@@ -36,7 +36,8 @@ class Nesting(Protocol):
         """The subagents' files to follow from now on: a key and a path each."""
 
     def main(self, chunk: bytes) -> list[bytes]:
-        """The session's new lines as they are handed on (learning its calls)."""
+        """The session's new lines as they are handed on (learning its calls), each
+        held subagent whose call a line names right after that line."""
 
     def agent(self, key: str, chunk: bytes) -> list[bytes]:
         """A subagent's new lines, marked if its call is known (else held)."""
@@ -80,17 +81,28 @@ class NestedFollowSource(Source):
         done = threading.Event()
         arrived: queue.Queue[tuple[str, bytes, bool]] = queue.Queue()
 
-        def pump(key: str, path: Path) -> None:
+        def pump(key: str, path: Path, skip: int = 0) -> None:
             followed = FollowedFile(path, open_file, CHUNK_SIZE, POLL_SECONDS)
             try:
                 for chunk in followed.chunks(done):
+                    if skip and not isinstance(chunk, Restart):
+                        cut, skip = min(skip, len(chunk)), skip - min(skip, len(chunk))
+                        chunk = chunk[cut:]  # already read (whole lines: cut at a newline)
+                        if not chunk:
+                            continue
                     arrived.put((key, chunk, followed.history))
             except Exception:  # a subagent's file that vanished: its lines so far stay
                 return
 
-        threading.Thread(target=pump, args=(MAIN, self._file), daemon=True).start()
         state = self._nesting()
-        scanned = 0.0
+        for key, path in state.new_files():
+            # What the subagents wrote before the session was opened is read first, so
+            # that each comes in the session's order, right after the call naming it.
+            written = _whole_lines(path)
+            state.agent(key, written)
+            threading.Thread(target=pump, args=(key, path, len(written)), daemon=True).start()
+        threading.Thread(target=pump, args=(MAIN, self._file), daemon=True).start()
+        scanned = time.monotonic()
         try:
             while not stop.is_set():
                 if time.monotonic() - scanned >= SCAN_SECONDS:
@@ -114,3 +126,13 @@ class NestedFollowSource(Source):
                     yield b"".join(line + b"\n" for line in out)
         finally:
             done.set()
+
+
+def _whole_lines(path: Path) -> bytes:
+    """The whole lines of ``path`` written so far (a torn last line waits)."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return b""
+    return data[: data.rfind(b"\n") + 1]

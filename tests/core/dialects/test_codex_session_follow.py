@@ -105,3 +105,24 @@ def test_a_thread_named_only_by_its_spawn_event_waits_for_it(tmp_path: Path) -> 
         )
     finally:
         follower.stop.set()
+
+
+def test_a_thread_already_written_comes_in_the_rollouts_order() -> None:
+    """Opened while its thread has already written (a live run opened from the list):
+    the thread's work is handed on right after the call that spawned it, before the
+    parent's answer, as a whole read shows it."""
+    follower = Follower(PARENT)
+    try:
+        follower.wait(
+            lambda calls: calls == [(SPAWN, tools.SUCCEEDED, None), (EXEC, tools.SUCCEEDED, SPAWN)]
+        )
+        follower.wait(lambda calls: bool(follower.state.sessions[0].text))
+        with follower.lock:
+            session = follower.state.sessions[0]
+            kinds = [
+                session.tool_calls[b.call_index].call_id if b.call_index is not None else b.kind
+                for b in session.blocks
+            ]
+        assert kinds.index(EXEC) < kinds.index("text"), kinds
+    finally:
+        follower.stop.set()
