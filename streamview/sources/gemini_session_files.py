@@ -117,7 +117,7 @@ def mark_lines(lines: list[bytes], call: str) -> list[bytes]:
 
 
 def opened(record: dict[str, Any], calls: set[str]) -> bytes:
-    """``record`` with the ``calls`` still running (no status, no result yet)."""
+    """``record`` with the ``calls`` still running (``executing``, no result yet)."""
     copy = dict(record)
     copy["toolCalls"] = [
         {**call, "status": "executing", "result": None}
