@@ -38,7 +38,8 @@ def _load(line: bytes | str) -> Any:
         return None
 
 
-def _payload(record: Any, kind: str) -> dict[str, Any] | None:
+def payload_of(record: Any, kind: str) -> dict[str, Any] | None:
+    """The ``payload`` of a rollout line of type ``kind``; ``None`` for another line."""
     if isinstance(record, dict) and record.get("type") == kind:
         payload = record.get("payload")
         return payload if isinstance(payload, dict) else None
@@ -57,17 +58,23 @@ def parent_of(meta: dict[str, Any]) -> str | None:
     return found if isinstance(found, str) else None
 
 
-def _head(path: Path) -> dict[str, Any] | None:
+def rollout_head(path: Path) -> dict[str, Any] | None:
     """A rollout's ``session_meta`` payload, read from its first line alone."""
+    return head_of(path)[1]
+
+
+def head_of(path: Path) -> tuple[bool, dict[str, Any] | None]:
+    """Whether a file's first line is written whole yet, and its ``session_meta``
+    payload if it is a rollout's."""
     try:
         with open(path, "rb") as handle:
             first = handle.readline(HEAD_LIMIT)
     except OSError:
-        return None
-    return _payload(_load(first), "session_meta")
+        return False, None
+    return first.endswith(b"\n"), payload_of(_load(first), "session_meta")
 
 
-def _folders(path: Path) -> list[Path]:
+def child_folders(path: Path) -> list[Path]:
     """Where a rollout's children are: its own day's folder, and the next day's (a
     thread spawned before midnight may start after it)."""
     folders = [path.parent]
@@ -90,7 +97,7 @@ def _folders(path: Path) -> list[Path]:
 def _children(path: Path, thread: str) -> list[tuple[Path, dict[str, Any]]]:
     """The rollouts whose ``session_meta`` names ``thread`` as their parent, oldest first."""
     found: list[tuple[Path, dict[str, Any]]] = []
-    for folder in _folders(path):
+    for folder in child_folders(path):
         try:
             names = sorted(os.listdir(folder))
         except OSError:
@@ -101,55 +108,86 @@ def _children(path: Path, thread: str) -> list[tuple[Path, dict[str, Any]]]:
             candidate = folder / name
             if candidate == path:
                 continue
-            meta = _head(candidate)
+            meta = rollout_head(candidate)
             if meta is not None and parent_of(meta) == thread:
                 found.append((candidate, meta))
     return found
 
 
-def _spawns(records: list[Any]) -> tuple[dict[str, int], dict[str, str], dict[str, str]]:
-    """The spawn calls (call id to the line after which their children go), and what
-    links them to a child: its thread id, or its agent path."""
-    after: dict[str, int] = {}
-    threads: dict[str, str] = {}
-    paths: dict[str, str] = {}
-    for number, record in enumerate(records):
-        item = _payload(record, "response_item")
-        event = _payload(record, "event_msg")
+class SpawnLinks:
+    """The spawn calls of a rollout, learnt a line at a time, and what links each to
+    the thread it started: its thread id, or its agent path."""
+
+    def __init__(self) -> None:
+        self.after: dict[str, int] = {}
+        """A spawn call's id and the line after which its thread's lines go."""
+        self.threads: dict[str, str] = {}
+        self.paths: dict[str, str] = {}
+        self.answered: set[str] = set()
+        """Spawn calls whose output is written (nothing more will name their thread)."""
+
+    def see(self, number: int, record: Any) -> None:
+        """Learn from the rollout's line ``number`` (decoded)."""
+        item = payload_of(record, "response_item")
+        event = payload_of(record, "event_msg")
         if item is not None and item.get("type") == "function_call":
             call = item.get("call_id")
             if item.get("name") in SPAWN_TOOLS and isinstance(call, str):
-                after[call] = number
+                self.after[call] = number
                 args = _load(item["arguments"]) if isinstance(item.get("arguments"), str) else None
                 name = args.get("task_name") if isinstance(args, dict) else None
                 if isinstance(name, str):
-                    paths.setdefault(call, name if name.startswith("/") else f"/root/{name}")
+                    self.paths.setdefault(call, name if name.startswith("/") else f"/root/{name}")
         elif item is not None and item.get("type") == "function_call_output":
             call = item.get("call_id")
-            if isinstance(call, str) and call in after:
-                after[call] = number
+            if isinstance(call, str) and call in self.after:
+                self.after[call] = number
+                self.answered.add(call)
                 said = item.get("output")
                 out = _load(said) if isinstance(said, str) and said.startswith("{") else None
                 if isinstance(out, dict) and isinstance(out.get("agent_id"), str):
-                    threads[call] = out["agent_id"]
+                    self.threads[call] = out["agent_id"]
                 if isinstance(out, dict) and isinstance(out.get("task_name"), str):
-                    paths[call] = out["task_name"]
+                    self.paths[call] = out["task_name"]
         elif event is not None and event.get("type") == "collab_agent_spawn_end":
             call, child = event.get("call_id"), event.get("new_thread_id")
             if isinstance(call, str) and isinstance(child, str):
-                threads[call] = child
-                after[call] = max(after.get(call, number), number)
-    return after, threads, paths
+                self.threads[call] = child
+                self.after[call] = max(self.after.get(call, number), number)
+
+    def call_for(self, meta: dict[str, Any], taken: set[str], settled: bool) -> str | None:
+        """The spawn call that started the thread whose ``session_meta`` is ``meta``:
+        named by its thread id or its agent path, else (in spawn order) the first call
+        not ``taken`` that names no thread, once its output is written (or once the
+        whole rollout is read: ``settled``)."""
+        own, agent_path = meta.get("id"), meta.get("agent_path")
+        for call, child in self.threads.items():
+            if child == own:
+                return call
+        for call, name in self.paths.items():
+            if name == agent_path:
+                return call
+        for call in self.after:
+            if call in taken or call in self.threads or call in self.paths:
+                continue
+            if settled or call in self.answered:
+                return call
+        return None
 
 
-def _marked(path: Path, call: str) -> list[bytes]:
-    """A child's rollout, each line saying the spawn call it works for."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return []
+def is_spawn_line(line: bytes) -> bool:
+    """Whether a rollout line may say something of a spawn (read before decoding it)."""
+    return (
+        b"spawn_agent" in line
+        or b"collab_agent_spawn_end" in line
+        or (b"function_call_output" in line)
+    )
+
+
+def mark(lines: list[bytes], call: str) -> list[bytes]:
+    """A child rollout's ``lines``, each saying the spawn ``call`` it works for."""
     out: list[bytes] = []
-    for line in data.split(b"\n"):
+    for line in lines:
         if not line.strip():
             continue
         record = _load(line)
@@ -161,10 +199,19 @@ def _marked(path: Path, call: str) -> list[bytes]:
     return out
 
 
+def _marked(path: Path, call: str) -> list[bytes]:
+    """A child's rollout, each line saying the spawn call it works for."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return []
+    return mark(data.split(b"\n"), call)
+
+
 def session_records(path: Path) -> Records | None:
     """A Codex rollout with the rollouts of the threads it spawned fed in, as lines;
     ``None`` when it spawned none that can be found (it is read as the file it is)."""
-    if _head(path) is None:  # not a rollout: not read whole
+    if rollout_head(path) is None:  # not a rollout: not read whole
         return None
     try:
         data = path.read_bytes()
@@ -176,27 +223,22 @@ def session_records(path: Path) -> Records | None:
     if lines and not lines[-1].strip():
         lines.pop()
     records = [_load(line) if line.strip() else None for line in lines]
-    meta = next((m for m in map(lambda r: _payload(r, "session_meta"), records) if m), None)
+    meta = next((m for m in map(lambda r: payload_of(r, "session_meta"), records) if m), None)
     thread = meta.get("id") if meta is not None else None
     if not isinstance(thread, str):
         return None
-    after, threads, paths = _spawns(records)
-    by_thread = {child: call for call, child in threads.items()}
-    by_path = {name: call for call, name in paths.items()}
-    waiting = [call for call in after if call not in threads and call not in paths]
+    links = SpawnLinks()
+    for number, record in enumerate(records):
+        links.see(number, record)
+    taken: set[str] = set()
     fed: dict[int, list[tuple[str, bytes]]] = {}
     for child, child_meta in _children(path, thread):
-        own = child_meta.get("id")
-        call = by_thread.get(own) if isinstance(own, str) else None
-        agent_path = child_meta.get("agent_path")
-        if call is None and isinstance(agent_path, str):
-            call = by_path.get(agent_path)
-        if call is None and waiting:
-            call = waiting.pop(0)
-        if call is None:
+        call = links.call_for(child_meta, taken, settled=True)
+        if call is None or call in taken:
             continue
+        taken.add(call)
         for number, line in enumerate(_marked(child, call)):
-            fed.setdefault(after[call], []).append((f"{child.name}:{number}", line))
+            fed.setdefault(links.after[call], []).append((f"{child.name}:{number}", line))
     if not fed:
         return None
     out: Records = []

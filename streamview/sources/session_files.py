@@ -20,14 +20,16 @@ from streamview.sources.session_source import (
 def session_source_for(path: Path, follow: bool = False, replay: bool = False) -> Source | None:
     """The source of a session file that is not read as the stream of lines it is, if
     ``path`` is one (a legacy Gemini CLI session, an opencode database, a Gemini CLI or
-    Claude Code session read whole: what a ``/rewind`` left out, a Claude Code session's
-    subagents or a Codex rollout's spawned threads fed in); else ``None``.
+    Claude Code session read whole: what a ``/rewind`` left out, the subagents of a
+    Claude Code, Gemini CLI or Cursor session or a Codex rollout's spawned threads fed
+    in); else ``None``.
 
     Args:
         path: The file named.
         follow: It is followed (``--follow``): only what has no stream of lines at all is
             read whole; a rewind is then said where it comes, and a Claude Code
-            session's subagents' files are followed beside it.
+            session's subagents' files (a Codex rollout's spawned threads') are
+            followed beside it.
         replay: It is replayed (``--replay``): a Claude Code session is then read as its
             file, whose lines have the times a replay needs.
     """
@@ -40,19 +42,47 @@ def session_source_for(path: Path, follow: bool = False, replay: bool = False) -
     if path.suffix != ".jsonl":
         return None
     if follow:
-        from streamview.sources import claude_session_files
+        from streamview.sources import claude_session_files, codex_session_files
         from streamview.sources.claude_session_follow import ClaudeFollowSource
 
-        # A Claude Code session's subagents write files of their own as it goes.
-        return ClaudeFollowSource(path) if claude_session_files.is_session(path) else None
+        # A Claude Code session's subagents (a Codex thread's spawned threads, a
+        # Cursor agent's or Gemini CLI's subagents) write files of their own as it goes.
+        if claude_session_files.is_session(path):
+            return ClaudeFollowSource(path)
+        if codex_session_files.rollout_head(path) is not None:
+            from streamview.sources import codex_session_follow
+
+            return codex_session_follow.source(path)
+        from streamview.sources import cursor_session_files, gemini_session_files
+
+        if cursor_session_files.is_transcript(path):
+            from streamview.sources import cursor_session_follow
+
+            return cursor_session_follow.source(path)
+        header = gemini_session_files.session_header(path)
+        if header is not None and header.get("kind") != "subagent":
+            from streamview.sources import gemini_session_follow
+
+            return gemini_session_follow.source(path)
+        return None
+    from streamview.sources import gemini_session_files
+
+    subagents = _unchanged(path, gemini_session_files.session_records)
+    if not replay and subagents() is not None:
+        # A Gemini CLI session's subagents record sessions of their own.
+        return WholeSessionSource(path, subagents, follow)
     if gemini_jsonl_folded(path) is not None:
         # Messages taken back (a /rewind): read whole, what is left shown.
         return WholeSessionSource(path, lambda: gemini_jsonl_folded(path), follow)
     if replay:
         return None
-    from streamview.sources import claude_session_files, codex_session_files
+    from streamview.sources import claude_session_files, codex_session_files, cursor_session_files
 
-    for records in (claude_session_files.session_records, codex_session_files.session_records):
+    for records in (
+        claude_session_files.session_records,
+        codex_session_files.session_records,
+        cursor_session_files.session_records,
+    ):
         read = _unchanged(path, records)
         if read() is not None:  # else read as its file
             return WholeSessionSource(path, read, follow)

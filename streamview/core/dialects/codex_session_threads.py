@@ -27,13 +27,22 @@ from streamview.core.events import (
 )
 
 
-def nested_events(events: list[AnyEvent], call: str, thread: str | None) -> list[AnyEvent]:
-    """A child thread's ``events`` as its parent thread's, under the spawn ``call``.
+def nested_events(
+    events: list[AnyEvent],
+    call: str,
+    thread: str | None,
+    noun: str = "subagent thread",
+    record: str = "session_meta",
+) -> list[AnyEvent]:
+    """A child thread's ``events`` as its parent thread's, under the spawn ``call``
+    (the Gemini CLI session dialect nests its subagents' sessions so too).
 
     Args:
         events: What the child's own translator made of one of its lines.
         call: The spawn call it works for.
         thread: The parent thread's id (the session the events belong to).
+        noun: What the child is called in the notice of its start.
+        record: The record type that notice names (the child's first record).
     """
     out: list[AnyEvent] = []
     for event in events:
@@ -42,8 +51,10 @@ def nested_events(events: list[AnyEvent], call: str, thread: str | None) -> list
                 out.append(
                     AgentNotice(
                         event.line, thread, event.timestamp_ms, event.recv_ms,
-                        type="session_meta", subtype="subagent", topic="task",
-                        text=f"subagent thread {event.session_id or '?'} started for {call}",
+                        type=record, subtype="subagent", topic="task",
+                        text=f"{noun} {event.session_id} started for {call}"
+                        if event.session_id
+                        else f"{noun} started for {call}",
                         chatter=True,
                     )
                 )  # fmt: skip

@@ -10,6 +10,10 @@ SOURCES.md``), one JSON object a line, appended as the conversation goes:
 - ``{"role": "assistant", "message": {"content": [...]}}``: blocks ``text``,
   ``thinking`` (``thinking``) and ``tool_use`` (``name``, ``input``; no id);
 - ``{"type": "turn_ended", "status": ...}`` (newer builds): the turn is over.
+- A subagent's own transcript (``<id>/subagents/<child id>.jsonl``), fed in by the
+  source after the line of the call that started it, with that call's id under
+  ``parent_tool_use_id`` (:mod:`streamview.sources.cursor_session_files`): nested
+  under that call, its calls ending with it.
 
 A transcript holds no ids, no timestamps, no tool results and no usage. So a call's
 status is ``completed`` once a later record shows the agent went on (its result is
@@ -25,6 +29,8 @@ from typing import Any
 
 import streamview.core.dialects.claude_tools as tools
 from streamview.core.dialects.base import Dialect
+from streamview.core.dialects.claude_session_lines import PARENT_KEY
+from streamview.core.dialects.codex_session_threads import nested_events
 from streamview.core.events import (
     AgentNotice,
     AnyEvent,
@@ -63,6 +69,7 @@ KINDS: dict[str, str] = {
     "todo_write": "updateTodos",
     "TodoWrite": "updateTodos",
     "CallMcpTool": "mcp",
+    "Subagent": "task",
 }
 """Cursor's own tool names (beside Claude Code's, which it also uses) and their kinds."""
 
@@ -92,9 +99,18 @@ class CursorTranscriptTranslator:
         self._open: list[tuple[str, str]] = []
         """Calls shown running: their id and kind (closed when the agent goes on)."""
         self._turn_open = False
+        self._agents: dict[str, CursorTranscriptTranslator] = {}
+        """Each delegating call's subagent transcript, read by a translator of its own."""
 
     def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
         """The events one transcript line stands for (see ``Translator``)."""
+        call = record.get(PARENT_KEY)
+        if isinstance(call, str):  # a subagent's line, fed in by the source
+            agent = self._agents.setdefault(call, CursorTranscriptTranslator())
+            own = {key: value for key, value in record.items() if key != PARENT_KEY}
+            said = agent.translate(own, line, recv_ms)
+            nested = nested_events(said, call, None, "subagent transcript", "subagents")
+            return nested or [ThinkingCompleted(line, None, None, recv_ms)]
         events: list[AnyEvent] = []
         if not self._started:
             self._started = True
@@ -178,8 +194,15 @@ class CursorTranscriptTranslator:
         return events or [ThinkingCompleted(line, None, None, recv)]
 
     def _close_calls(self, line: int, recv: int | None) -> list[AnyEvent]:
-        """The agent went on: its open calls ended (how, the transcript does not say)."""
-        closed: list[AnyEvent] = [
+        """The agent went on: its open calls ended (how, the transcript does not say),
+        and the calls its subagents left open under them."""
+        closed: list[AnyEvent] = []
+        for call_id, _ in self._open:
+            agent = self._agents.get(call_id)
+            if agent is not None:
+                said = agent._close_calls(line, recv)
+                closed += nested_events(said, call_id, None, "subagent transcript", "subagents")
+        closed += [
             ToolCallEvent(
                 line,
                 None,

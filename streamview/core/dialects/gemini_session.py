@@ -14,6 +14,9 @@ writes them (and ``chatRecordingTypes.ts`` types them), one JSON object a line:
 - ``{"$set": {...}}``: header fields changed; ``$set.messages`` replaces every message
   (a checkpoint);
 - ``{"$rewindTo": id}``: that message and every later one were taken back.
+- A subagent's own session (``kind: "subagent"``), fed in by the source with the id of
+  the call that ran it under ``parent_tool_use_id``
+  (:mod:`streamview.sources.gemini_session_files`): nested under that call.
 
 The older files (before the JSONL, ``session-*.json``) are one pretty-printed object
 holding the header and ``messages``; :mod:`streamview.sources.session_source` hands them on in
@@ -33,6 +36,8 @@ from __future__ import annotations
 from typing import Any
 
 from streamview.core.dialects.base import Dialect
+from streamview.core.dialects.claude_session_lines import PARENT_KEY
+from streamview.core.dialects.codex_session_threads import nested_events
 from streamview.core.dialects.gemini import GeminiTranslator
 from streamview.core.events import (
     AgentNotice,
@@ -103,9 +108,18 @@ class GeminiSessionTranslator:
         self._answered = False
         """A ``gemini`` message came since the last prompt (a turn to close)."""
         self._last_ts: str | None = None
+        self._agents: dict[str, GeminiSessionTranslator] = {}
+        """Each agent call's subagent session, read by a translator of its own."""
 
     def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
         """The events one session record stands for (see ``Translator``)."""
+        call = record.get(PARENT_KEY)
+        if isinstance(call, str):  # a subagent's record, fed in by the source
+            agent = self._agents.setdefault(call, GeminiSessionTranslator())
+            own = {key: value for key, value in record.items() if key != PARENT_KEY}
+            said = agent.translate(own, line, recv_ms)
+            nested = nested_events(said, call, self._session, "subagent session", "kind")
+            return nested or [ThinkingCompleted(line, self._session, None, recv_ms)]
         if "$set" in record or "$rewindTo" in record:
             return self._patch(record, line, recv_ms)
         if isinstance(record.get("id"), str) and isinstance(record.get("type"), str):

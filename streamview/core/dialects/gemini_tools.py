@@ -37,6 +37,7 @@ KINDS: dict[str, str] = {
     "web_fetch": "webFetch",
     "google_web_search": "webSearch",
     "write_todos": "updateTodos",
+    "invoke_agent": "task",
 }
 """Gemini CLI tool names and the kinds they are shown as."""
 
@@ -122,6 +123,9 @@ def args_of(name: str, parameters: Any) -> JSONObject:
         directory = _path(args, "dir_path", "directory")
         if directory is not None:
             args["workingDirectory"] = directory
+    elif kind == "task":  # invoke_agent(agent_name, prompt): a subagent's run
+        if isinstance(given.get("agent_name"), str):
+            args["name"] = args.pop("agent_name")
     elif kind == "webSearch":
         if isinstance(given.get("query"), str):
             args["searchTerm"] = args.pop("query")
