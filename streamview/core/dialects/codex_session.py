@@ -22,7 +22,7 @@ checked against a real rollout of Codex 0.128 and the shapes in
   ``thread_rolled_back`` a rewind (``session/rewound``); spawned threads
   (``collab_agent_spawn_end``) are notices, the ``spawn_agent`` call a ``task``.
 - A spawned thread's own rollout, fed in by the source with the spawn call's id under
-  ``parent_tool_use_id`` (:mod:`.codex_session_threads`): nested under that call.
+  ``parent_tool_use_id`` (:mod:`.subagent_nesting`): nested under that call.
 - ``compacted``: a compaction, shown in the transcript where it happened.
 
 Anything else is an unknown record: counted in the event log, never painted.
@@ -39,7 +39,7 @@ import streamview.core.dialects.codex_tools as tools
 from streamview.core.dialects.base import Dialect
 from streamview.core.dialects.claude_session_lines import PARENT_KEY
 from streamview.core.dialects.codex import usage_of
-from streamview.core.dialects.codex_session_threads import nested_events
+from streamview.core.dialects.subagent_nesting import nested_events
 from streamview.core.events import (
     AgentNotice,
     AnyEvent,

@@ -37,8 +37,8 @@ from typing import Any
 
 from streamview.core.dialects.base import Dialect
 from streamview.core.dialects.claude_session_lines import PARENT_KEY
-from streamview.core.dialects.codex_session_threads import nested_events
 from streamview.core.dialects.gemini import GeminiTranslator
+from streamview.core.dialects.subagent_nesting import nested_events
 from streamview.core.events import (
     AgentNotice,
     AnyEvent,

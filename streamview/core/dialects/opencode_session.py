@@ -21,8 +21,8 @@ from __future__ import annotations
 from typing import Any
 
 from streamview.core.dialects.base import Dialect
-from streamview.core.dialects.codex_session_threads import nested_events
 from streamview.core.dialects.opencode import OpenCodeTranslator
+from streamview.core.dialects.subagent_nesting import nested_events
 from streamview.core.events import (
     AnyEvent,
     JSONObject,
@@ -43,6 +43,8 @@ _HEADLESS = {
     "step-finish": "step_finish",
 }
 """A part's type and the headless record that prints it."""
+_NOTICE = ("subagent session", "session")
+"""How the start of a subagent's session is named in the event log."""
 
 
 def _finished(part: JSONObject) -> bool:
@@ -106,7 +108,7 @@ class OpenCodeSessionTranslator:
         """What the headless translator held back until the end of input."""
         events = self._headless.end(line, recv_ms)
         for call, child in self._subagents.items():
-            events.extend(nested_events(child.end(line, recv_ms), call, self._session))
+            events.extend(nested_events(child.end(line, recv_ms), call, self._session, *_NOTICE))
         return events
 
     def _nested(self, call: str, record: JSONObject, line: int, recv: int | None) -> list[AnyEvent]:
@@ -117,7 +119,7 @@ class OpenCodeSessionTranslator:
         if child is None:
             child = self._subagents[call] = OpenCodeSessionTranslator()
         inner = {key: value for key, value in record.items() if key != "parent_tool_use_id"}
-        return nested_events(child.translate(inner, line, recv), call, self._session) or [
+        return nested_events(child.translate(inner, line, recv), call, self._session, *_NOTICE) or [
             ThinkingCompleted(line, self._session, None, recv)
         ]
 

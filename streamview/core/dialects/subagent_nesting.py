@@ -1,13 +1,14 @@
-"""A spawned Codex thread's rollout read inside its parent's: what it did, nested under
-the ``spawn_agent`` call that started it.
+"""A subagent's own account read inside its parent's: what it did, nested under the
+call that started it (Codex's ``spawn_agent``, Gemini CLI's ``invoke_agent``, Cursor's
+``Subagent``, opencode's ``task``).
 
-The source (:mod:`streamview.sources.codex_session_files`) hands each line of a child's
-rollout on with the spawn call's id under ``parent_tool_use_id``. The child is read by
-a translator of its own (it has its own calls, its own turns and its own running usage),
-and its events are made the parent's as a headless stream's subagent is: its calls carry
-the spawn call as their ``parent_call_id``, its words are reasoning shown under the call
-(not the person's prompt, not the session's answer), and its session, turns and usage
-stay its own (the parent's ``token_count`` is the parent thread's).
+The source hands each line of a child's file (or rows) on with that call's id under
+``parent_tool_use_id``. The child is read by a translator of its own (it has its own
+calls, its own turns and its own running usage), and its events are made the parent's
+as a headless stream's subagent is: its calls carry the call as their
+``parent_call_id``, its words are reasoning shown under the call (not the person's
+prompt, not the session's answer), and its session, turns and usage stay its own (the
+parent's usage is the parent's).
 """
 
 from __future__ import annotations
