@@ -109,6 +109,9 @@ class RunEntry:
     pending: bool = False
     """Not read yet: a first pass ran out of time before it (its place and size are
     known, the rest comes on the next pass)."""
+    parent: str | None = None
+    """The session that spawned this one: it is read inside its parent, under the call
+    that started it, and not listed on its own (as a Claude subagent's file is not)."""
 
     def as_json(self) -> dict[str, Any]:
         """The entry as ``streamview sessions --json`` writes it."""
@@ -276,6 +279,7 @@ def describe(
         errors=errors,
         tokens=tokens,
         problem=problem,
+        parent=head_info.parent,
     )
 
 
@@ -389,7 +393,7 @@ def discover(
     entries = []
     for run, status in stated:
         entry = _described(run, status, now, live_seconds, cache, deadline)
-        if entry is not None:
+        if entry is not None and entry.parent is None:
             entries.append(entry)
     if cache is not None:
         for gone in cache.keys() - seen:

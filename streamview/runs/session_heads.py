@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 
 from streamview.core.dialects.codex_session import ide_request
+from streamview.sources.codex_session_files import parent_of, payload_of
 
 
 def records(data: bytes) -> Iterator[dict[str, Any]]:
@@ -95,6 +96,9 @@ class Head:
     title: str | None = None
     prompt: str | None = None
     started: float | None = None
+    parent: str | None = None
+    """The session that spawned this one (a Codex thread's rollout names its parent):
+    it is shown under the parent's call, not as a run of its own."""
 
 
 def read_head(records: Iterable[dict[str, Any]]) -> Head:
@@ -111,6 +115,9 @@ def read_head(records: Iterable[dict[str, Any]]) -> Head:
             found.started = _timestamp(
                 record.get("timestamp") or record.get("startTime") or created
             )
+        meta = payload_of(record, "session_meta")
+        if meta is not None and found.parent is None:
+            found.parent = parent_of(meta)
         if found.title is None:
             if record.get("type") == "summary" and isinstance(record.get("summary"), str):
                 found.title = record["summary"]  # Claude's auto title

@@ -25,8 +25,8 @@ from streamview.runs.session_discovery import DescribeCache, RunEntry
 
 INDEX_NAME = "sessions-index.json"
 """The index's file name, in ``$XDG_CACHE_HOME/streamview/``."""
-FORMAT = 1
-"""The index's format: an index of another format is ignored."""
+FORMAT = 2
+"""The index's format: an index of another format is ignored (2: a run's ``parent``)."""
 MAX_INDEX_BYTES = 64 << 20
 """An index larger than this is not read (about 200,000 runs' worth)."""
 _FIELDS: dict[str, tuple[type, ...]] = {
@@ -38,6 +38,7 @@ _FIELDS: dict[str, tuple[type, ...]] = {
     "calls": (int, type(None)),
     "errors": (int, type(None)),
     "tokens": (int, type(None)),
+    "parent": (str, type(None)),
 }
 """What an entry of the index holds besides its key, and the types each may have."""
 

@@ -152,3 +152,24 @@ def test_claude_s_interrupt_mark_is_not_a_session_s_title() -> None:
     prompt = read_head(records(data[:65536])).prompt
     assert prompt and not prompt.startswith("[Request interrupted")
     assert prompt in data.decode()
+
+
+def test_a_codex_thread_spawned_by_another_is_listed_under_its_parent_only(
+    tmp_path: Path,
+) -> None:
+    """The spawned thread's rollout (its session_meta names a parent) is read inside the
+    parent's, under the spawn call: the list holds the parent alone, also from the index
+    a second pass reads."""
+    day = tmp_path / "codex-home" / "sessions" / "2026" / "09" / "28"
+    day.mkdir(parents=True)
+    spawned = Path(__file__).parents[1] / "fixtures" / "sessions" / "codex" / "spawned"
+    for rollout in sorted(spawned.rglob("rollout-*.jsonl")):
+        (day / rollout.name).write_bytes(rollout.read_bytes())
+    env = {"HOME": str(tmp_path / "home"), "CODEX_HOME": str(tmp_path / "codex-home")}
+    cache: session_discovery.DescribeCache = {}
+    for _ in range(2):
+        entries = discover(env=env, cache=cache, now=BASE)
+        assert [entry.path.name for entry in entries] == [
+            "rollout-2026-09-28T13-01-29-01a0e81b-2a8b-7240-b94c-ad2ada7813da.jsonl"
+        ]
+        assert entries[0].calls is not None and entries[0].calls >= 1
