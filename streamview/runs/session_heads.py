@@ -97,8 +97,8 @@ class Head:
     prompt: str | None = None
     started: float | None = None
     parent: str | None = None
-    """The session that spawned this one (a Codex thread's rollout names its parent):
-    it is shown under the parent's call, not as a run of its own."""
+    """The session that spawned this one (a Codex thread's rollout, an opencode
+    subagent's session): it is shown under the parent's call, not as a run of its own."""
 
 
 def read_head(records: Iterable[dict[str, Any]]) -> Head:
@@ -118,6 +118,8 @@ def read_head(records: Iterable[dict[str, Any]]) -> Head:
         meta = payload_of(record, "session_meta")
         if meta is not None and found.parent is None:
             found.parent = parent_of(meta)
+        elif isinstance(record.get("parentID"), str) and str(record.get("id")).startswith("ses_"):
+            found.parent = record["parentID"]  # an opencode subagent's session (1.0's files)
         if found.title is None:
             if record.get("type") == "summary" and isinstance(record.get("summary"), str):
                 found.title = record["summary"]  # Claude's auto title

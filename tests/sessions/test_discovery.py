@@ -173,3 +173,16 @@ def test_a_codex_thread_spawned_by_another_is_listed_under_its_parent_only(
             "rollout-2026-09-28T13-01-29-01a0e81b-2a8b-7240-b94c-ad2ada7813da.jsonl"
         ]
         assert entries[0].calls is not None and entries[0].calls >= 1
+
+
+def test_an_opencode_subagent_session_file_is_not_listed_as_a_run(
+    home: dict[str, Path], tmp_path: Path
+) -> None:
+    """opencode 1.0's session files: a task call's child session names its parent
+    (``parentID``); the parent is the run listed."""
+    parent = home["opencode"]
+    child = parent.with_name("ses_2.json")
+    child.write_text('{"id": "ses_2", "parentID": "ses_1", "title": "find (@general subagent)"}')
+    listed = [entry.path for entry in discover(now=BASE + 400)]
+    assert parent in listed
+    assert child not in listed
