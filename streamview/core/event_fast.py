@@ -91,13 +91,15 @@ def feed_fast(
             cut_line = too_long(number, data, cut[number])
             out.extend(handle(cut_line, apply(cut_line)))
             continue
-        if data.endswith(b"\r"):
-            data = data[:-1]
-        if not data or data.isspace():
-            reader.blank_lines += 1
-            continue
+        # A hot line is tried first: it starts with its record's type, so it is never
+        # blank, and a trailing ``\r`` is whitespace to its decoder.
         hot = fast_line(data, number) if fast_line is not None else None
         if hot is None:
+            if data.endswith(b"\r"):
+                data = data[:-1]
+            if not data or data.isspace():
+                reader.blank_lines += 1
+                continue
             try:
                 record = loads(data) if len(data) < LONG_LINE else loads_long(data)
             except not_json:
