@@ -22,7 +22,7 @@ import streamview.core.normalized as n
 from streamview.core.dialects import cursor_fast
 from streamview.core.events import JSONObject
 from streamview.core.fast_path import LONG_LINE, FastRecord, loads_long
-from streamview.core.model import Block
+from streamview.core.model import Block, Session
 from streamview.core.normalizer import Normalizer
 from streamview.core.reader import EventReader, too_long
 from streamview.core.state import StreamState
@@ -78,6 +78,11 @@ def feed_fast(
     streak: Block | None = None
     """The block the last line's delta went to, the fast way: told delta by delta."""
     streak_shown = None
+    streak_kind = ""
+    """The streak's record type, session, its index and the block's position."""
+    streak_session: Session | None = None
+    streak_index = streak_position = 0
+    streak_delta: type[n.TextDelta | n.ThinkingDelta] = text_delta
     framer = reader.framer
     number = framer.lines_seen
     # A long line may come as the framer's bytearray (no copy of a 3 MB line): the
@@ -91,13 +96,15 @@ def feed_fast(
             cut_line = too_long(number, data, cut[number])
             out.extend(handle(cut_line, apply(cut_line)))
             continue
-        if data.endswith(b"\r"):
-            data = data[:-1]
-        if not data or data.isspace():
-            reader.blank_lines += 1
-            continue
+        # A hot line is tried first: it starts with its record's type, so it is never
+        # blank, and a trailing ``\r`` is whitespace to its decoder.
         hot = fast_line(data, number) if fast_line is not None else None
         if hot is None:
+            if data.endswith(b"\r"):
+                data = data[:-1]
+            if not data or data.isspace():
+                reader.blank_lines += 1
+                continue
             try:
                 record = loads(data) if len(data) < LONG_LINE else loads_long(data)
             except not_json:
@@ -112,6 +119,50 @@ def feed_fast(
                     out.extend(handle(event, apply(event)))
                 continue
         kind, subtype, text, model_call_id, session_id, timestamp, recv = hot
+        if (
+            streak is not None
+            and kind == streak_kind
+            and streak_session is not None
+            and streak_shown is not None
+            and (session_id is None or session_id == streak_session.session_id)
+            and (
+                subtype == "delta"
+                if kind == "thinking"
+                else (
+                    subtype
+                    if subtype is not None
+                    else (model_call_id is None and timestamp is not None)
+                )
+            )
+        ):
+            # The next delta of the streak: only deltas were applied since its last
+            # one, so the session, its open blocks and what was told are as they were.
+            session = streak_session
+            counts.total += 1
+            counts.events += 1
+            session.events += 1
+            session.last_line = number
+            when = timestamp if recv is None else recv
+            if when is not None:
+                state.last_event_ms = when
+                if session.first_time_ms is None:
+                    session.first_time_ms = when
+                session.last_time_ms = when
+            streak.parts.append(text)
+            streak.deltas += 1
+            streak_shown.deltas += 1
+            if text:
+                streak_shown.told.append(text)
+                append(
+                    streak_delta(
+                        line=number,
+                        time_ms=when,
+                        session=streak_index,
+                        block=streak_position,
+                        text=text,
+                    )
+                )
+            continue
         sessions = state.sessions
         if sessions and (session_id is None or session_id == sessions[-1].session_id):
             session = sessions[-1]
@@ -148,16 +199,18 @@ def feed_fast(
                     block.parts.append(text)
                     block.deltas += 1
                     shown.deltas += 1
-                    streak, streak_shown = block, shown
+                    streak, streak_shown, streak_kind = block, shown, kind
+                    streak_session, streak_index = session, session.index
+                    streak_position = len(session.blocks) - 1
+                    streak_delta = text_delta if kind == "assistant" else thinking_delta
                     if text:
                         shown.told.append(text)
-                        delta = text_delta if kind == "assistant" else thinking_delta
                         append(
-                            delta(
+                            streak_delta(
                                 line=number,
                                 time_ms=when,
-                                session=session.index,
-                                block=len(session.blocks) - 1,
+                                session=streak_index,
+                                block=streak_position,
                                 text=text,
                             )
                         )

@@ -4,6 +4,7 @@ without building their events (issue 30.8)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -70,3 +71,48 @@ def test_deltas_to_the_block_being_told_build_no_event(monkeypatch: pytest.Monke
     assert stream.state.counts.events == 100 * TURN_LINES + 2
     lines = 100 * TURN_LINES + 2
     assert len(set(built)) <= 100 * 6 + 2, f"{len(set(built))} lines of {lines} built events"
+
+
+def _cursor(record: dict[str, object]) -> bytes:
+    return json.dumps({**record, "session_id": record.get("session_id", "s1")}).encode() + b"\n"
+
+
+def _say(text: str, when: int | None = 5, **more: object) -> bytes:
+    message = {"role": "assistant", "content": [{"type": "text", "text": text}]}
+    return _cursor({"type": "assistant", "message": message, "timestamp_ms": when, **more})
+
+
+def _think(text: str, subtype: str = "delta", **more: object) -> bytes:
+    record = {"type": "thinking", "subtype": subtype, "text": text, "timestamp_ms": 4}
+    return _cursor({**record, **more})
+
+
+def test_what_ends_a_run_of_deltas_is_told_alike_both_ways(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each line that stops a run of deltas to one block (another session's, an untimed
+    one, a thinking delta between text deltas, the whole message) and the deltas after
+    it (an empty one, one with the time streamview received it) are told as the long
+    way tells them."""
+    lines = [
+        _cursor({"type": "system", "subtype": "init", "model": "m", "cwd": "/w"}),
+        *(_think(f"t{i} ") for i in range(3)),
+        _cursor({"type": "thinking", "subtype": "completed", "timestamp_ms": 4}),
+        *(_say(f"a{i} ") for i in range(3)),
+        _say("other ", session_id="s2"),
+        *(_say(f"c{i} ", session_id="s2") for i in range(3)),
+        _say("", session_id="s2"),
+        _say("late ", when=None, session_id="s2"),  # no time: not a delta
+        *(_say(f"d{i} ", session_id="s2") for i in range(3)),
+        _think("between ", session_id="s2"),
+        *(_say(f"e{i} ", session_id="s2") for i in range(3)),
+        _say("whole", model_call_id="m1", session_id="s2"),
+        *(_say(f"b{i} ", streamview_recv_ms=9, session_id="s2") for i in range(3)),
+    ]
+    # The first chunk is read the long way (the dialect is not known before it): the
+    # rest comes in one chunk, where the fast path runs deltas in a row.
+    feeds = [[lines[0], b"".join(lines[1:])], *splits(b"".join(lines))]
+    fast = [told(chunks) for chunks in feeds]
+    assert fast[0].count(b'"text.delta"') >= 15
+    monkeypatch.setattr(event_stream, "fast_line_of", lambda reader: None)
+    assert fast == [told(chunks) for chunks in feeds]
