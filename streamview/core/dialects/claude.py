@@ -298,6 +298,24 @@ class ClaudeTranslator:
             parent_call_id=parent,
         )
 
+    def names_model(self, message: JSONObject) -> bool:
+        """Whether an assistant ``message`` of the session (no subagent's) names the
+        model the stream has not named yet: :meth:`translate` then says so."""
+        if self._model is not None:
+            return False
+        model = as_str(message.get("model"))
+        return model is not None and not model.startswith("<")
+
+    def start_call(
+        self, block: JSONObject, line: int, sid: str | None, recv: int | None, parent: str | None
+    ) -> None:
+        """A ``tool_use`` block a translator around this one read itself: begun here too."""
+        self._started(block, line, sid, None, recv, parent)
+
+    def forget_call(self, call_id: str) -> None:
+        """A call whose result a translator around this one read itself: ended here too."""
+        self._calls.pop(call_id, None)
+
     def fast(self, record: JSONObject, line: int) -> FastRecord | None:
         """A text or thinking delta of the partial messages, for the fold's fast path."""
         if record.get("type") != "stream_event":

@@ -56,8 +56,6 @@ NAME = "opencode"
 KILO = "kilo"
 _TYPES = frozenset({"step_start", "step_finish", "text", "reasoning", "tool_use", "error", "done"})
 _TURN_GOES_ON = frozenset({"tool-calls", "tool_calls"})
-_FAST_TOO = frozenset({"tool_use", "step_finish"})
-"""Records the fast path takes besides text and step starts: the rest of a run."""
 _HUGE = 2**1000
 """Past this an integer cost is no float: the long way says so."""
 _SUCCESS = frozenset({"stop", "end_turn", "end-turn", "unknown"})
@@ -160,7 +158,7 @@ class OpenCodeTranslator:
         end). Any field of an unusual type, or a
         record of another session, goes the long way."""
         kind = record.get("type")
-        if kind != "text" and kind != "step_start" and kind not in _FAST_TOO:
+        if kind != "text" and kind != "step_start" and kind != "tool_use" and kind != "step_finish":
             return None
         sid = self._session
         here = record.get("sessionID")
