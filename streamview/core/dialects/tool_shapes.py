@@ -223,7 +223,8 @@ def _grep_said(text: str) -> str:
         second = line.find(":", first + 1) if first > 0 else -1
         number = line[first + 1 : second].strip() if second > 0 else ""
         if number.isdigit():
-            int(number)  # raises where the payload's would (a digit int() does not read)
+            if not number.isascii():
+                int(number)  # raises where the payload's would (a digit int() does not read)
             files[line[:first]] = None
             matches += 1
         elif first == -1 and ("/" in line or "." in line):
