@@ -199,14 +199,10 @@ class ClaudeTranslator:
         ts: int | None,
         recv: int | None,
     ) -> list[AnyEvent]:
-        """The model an assistant message names, when the stream has not said it yet
-        (no ``init``, or one without a model): the session's, not a subagent's."""
-        if self._model is not None or parent is not None:
+        """The model an assistant message names (:meth:`names_model`), as an event."""
+        if parent is not None or not isinstance(message, dict) or not self.names_model(message):
             return []
-        model = as_str(message.get("model")) if isinstance(message, dict) else None
-        if model is None or model.startswith("<"):
-            return []  # "<synthetic>": the CLI's own message (an API error), no model
-        self._model = model
+        self._model = model = message["model"]
         return [SessionStarted(line, sid, ts, recv, model=model, agent=NAME, inferred=True)]
 
     def _started(
@@ -299,12 +295,10 @@ class ClaudeTranslator:
         )
 
     def names_model(self, message: JSONObject) -> bool:
-        """Whether an assistant ``message`` of the session (no subagent's) names the
-        model the stream has not named yet: :meth:`translate` then says so."""
-        if self._model is not None:
-            return False
+        """Whether a session's (no subagent's) assistant ``message`` names a model not
+        named yet (no ``init``, or one without); ``<synthetic>`` (an API error) is none."""
         model = as_str(message.get("model"))
-        return model is not None and not model.startswith("<")
+        return self._model is None and model is not None and not model.startswith("<")
 
     def start_call(
         self, block: JSONObject, line: int, sid: str | None, recv: int | None, parent: str | None
