@@ -46,6 +46,10 @@ _MILLIS = {f"{ms:03d}Z": ms * 1000 for ms in range(1000)}
 """A time's last four characters in that form, to its microseconds past the second."""
 
 
+_LAST: list[Any] = ["", 0]
+"""The last time :func:`iso_ms` read from a known minute, and its epoch ms."""
+
+
 def iso_ms(value: Any) -> int | None:
     """An ISO 8601 time (``2026-09-15T10:00:00.123Z``) as epoch ms, else ``None``.
 
@@ -56,12 +60,17 @@ def iso_ms(value: Any) -> int | None:
     whole seconds missed on every record of a run that stamps one a second.)
     """
     if value.__class__ is str and len(value) == 24:
+        if value == _LAST[0]:  # a burst of records stamped in the same millisecond
+            last: int = _LAST[1]
+            return last
         minute = _MINUTES.get(value[:17])
         if minute is not None:
             second = _SECONDS.get(value[17:20])
             micros = _MILLIS.get(value[20:])
             if second is not None and micros is not None:
-                return int((minute + second + micros) / 1_000_000 * 1000)
+                found = int((minute + second + micros) / 1_000_000 * 1000)
+                _LAST[:] = value, found
+                return found
         result = _iso_ms(value)
         if result is not None and value[17:20] in _SECONDS and value[20:] in _MILLIS:
             whole = _iso_ms(value[:17] + "00Z")

@@ -103,6 +103,12 @@ class ToolCall(msgspec.Struct):
         a run's summary adds up (lines changed, exit status); the payload is not kept."""
         kind = self.kind
         self.outcome = outcome
+        if payload.__class__ is tools.Said:
+            if payload.kind == kind:
+                self.status, self.summary = payload.status, payload.summary
+                self.lines_added, self.lines_removed, self.exit_code = payload.numbers
+                return
+            payload = payload.build()
         self.status = tools.status_of(kind, outcome, payload)
         self.summary = tools.summary_of(kind, outcome, payload)
         self.lines_added, self.lines_removed, self.exit_code = tools.numbers_of(kind, payload)

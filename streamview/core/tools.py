@@ -128,6 +128,33 @@ def status_of(kind: str, outcome: str | None, payload: Any) -> str:
     return COMPLETED
 
 
+class Said:
+    """A completed call's result as its dialect summarised it straight from the text, for
+    the fold's fast path: the status, summary and numbers :meth:`ToolCall.complete
+    <streamview.core.model.ToolCall.complete>` would read from the payload, without the
+    payload (a grep's match tree, a read's unnumbered copy) built only to be counted.
+
+    ``kind`` is the kind it was summarised as; a call of another kind asks ``build``
+    for the payload itself, and summarises that.
+    """
+
+    __slots__ = ("build", "kind", "numbers", "status", "summary")
+
+    def __init__(
+        self,
+        kind: str,
+        status: str,
+        summary: str | None,
+        build: Callable[[], Any],
+        numbers: tuple[int | None, int | None, int | None] = (None, None, None),
+    ) -> None:
+        self.kind = kind
+        self.status = status
+        self.summary = summary
+        self.build = build
+        self.numbers = numbers
+
+
 def numbers_of(kind: str, payload: Any) -> tuple[int | None, int | None, int | None]:
     """``(lines added, lines removed, exit code)`` of a call's result, ``None`` where it
     does not say: an edit's ``linesAdded``/``linesRemoved``, a write's ``linesCreated``
@@ -146,7 +173,8 @@ def numbers_of(kind: str, payload: Any) -> tuple[int | None, int | None, int | N
 _PLURALS = {"match": "matches", "entry": "entries"}
 
 
-def _plural(count: int, word: str) -> str:
+def plural(count: int, word: str) -> str:
+    """``1 line``, ``2 lines``, ``1,024 matches`` (``match`` and ``entry`` as English has them)."""
     return f"{count:,} {word if count == 1 else _PLURALS.get(word, word + 's')}"
 
 
@@ -171,12 +199,12 @@ def _summary_read(payload: JSONObject) -> str | None:
     if payload.get("isEmpty") is True:
         return "empty file"
     lines = as_int(payload.get("totalLines"))
-    text = _plural(lines, "line") if lines is not None else None
+    text = plural(lines, "line") if lines is not None else None
     if text is None:
         chars = as_int(payload.get("totalChars"))
-        text = _plural(chars, "char") if chars is not None else None
+        text = plural(chars, "char") if chars is not None else None
     if text is None and isinstance(payload.get("content"), str):
-        text = _plural(payload["content"].count("\n") + 1, "line")
+        text = plural(payload["content"].count("\n") + 1, "line")
     if text and payload.get("exceededLimit") is True:
         text += " (truncated)"
     return text
@@ -184,7 +212,7 @@ def _summary_read(payload: JSONObject) -> str | None:
 
 def _summary_write(payload: JSONObject) -> str | None:
     lines = as_int(payload.get("linesCreated"))
-    return f"{_plural(lines, 'line')} written" if lines is not None else None
+    return f"{plural(lines, 'line')} written" if lines is not None else None
 
 
 def _summary_edit(payload: JSONObject) -> str | None:
@@ -216,7 +244,7 @@ def _summary_shell(payload: JSONObject) -> str | None:
     parts = [f"exit {code}"] if code is not None else []
     output = payload.get("interleavedOutput") or payload.get("stdout") or payload.get("stderr")
     if isinstance(output, str) and output and not output.isspace():
-        parts.append(_plural(_line_count(output), "line"))
+        parts.append(plural(_line_count(output), "line"))
     return ", ".join(parts) or None
 
 
@@ -224,7 +252,7 @@ def _summary_glob(payload: JSONObject) -> str | None:
     total = as_int(payload.get("totalFiles"))
     if total is None and isinstance(payload.get("files"), list):
         total = len(payload["files"])
-    return _plural(total, "file") if total is not None else None
+    return plural(total, "file") if total is not None else None
 
 
 def _count_matches(value: Any) -> tuple[int, int]:
@@ -289,9 +317,9 @@ def _summary_grep(payload: JSONObject) -> str | None:
         return None
     files, matches = _count_matches(results)
     if matches:
-        return f"{_plural(matches, 'match')}" + (f" in {_plural(files, 'file')}" if files else "")
+        return f"{plural(matches, 'match')}" + (f" in {plural(files, 'file')}" if files else "")
     if files:
-        return _plural(files, "file")
+        return plural(files, "file")
     return "no matches"
 
 
@@ -314,7 +342,7 @@ def _count_tree(node: Any) -> int:
 
 def _summary_ls(payload: JSONObject) -> str | None:
     root = payload.get("directoryTreeRoot")
-    return _plural(_count_tree(root), "entry") if root else None
+    return plural(_count_tree(root), "entry") if root else None
 
 
 def _summary_todos(payload: JSONObject) -> str | None:
@@ -335,7 +363,7 @@ def _summary_mcp(payload: JSONObject) -> str | None:
                     text = text.get("text")
                 if isinstance(text, str) and text.strip():
                     return _first_line(text, 60)
-        return _plural(len(content), "item")
+        return plural(len(content), "item")
     return None
 
 
@@ -346,17 +374,17 @@ def _summary_web_fetch(payload: JSONObject) -> str | None:
 
 def _summary_web_search(payload: JSONObject) -> str | None:
     references = payload.get("references")
-    return _plural(len(references), "result") if isinstance(references, list) else None
+    return plural(len(references), "result") if isinstance(references, list) else None
 
 
 def _summary_sem_search(payload: JSONObject) -> str | None:
     results = payload.get("results")
     if isinstance(results, list):
-        return _plural(len(results), "result")
+        return plural(len(results), "result")
     if isinstance(results, dict):
         inner = results.get("codeResults") or results.get("results")
         if isinstance(inner, list):
-            return _plural(len(inner), "result")
+            return plural(len(inner), "result")
     return None
 
 

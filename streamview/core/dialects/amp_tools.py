@@ -21,6 +21,7 @@ import streamview.core.dialects.tool_shapes as tool_shapes
 from streamview.core.dialects.claude_like import ToolMap
 from streamview.core.events import JSONObject
 from streamview.core.fields import as_int, as_str
+from streamview.core.tools import Said
 
 KINDS: dict[str, str] = {
     "Read": "read",
@@ -145,6 +146,14 @@ def success_payload(kind: str, args: JSONObject, text: str) -> JSONObject:
     return tool_shapes.success_payload(kind, args, text)
 
 
+def success_said(kind: str, args: JSONObject, text: str) -> Said | None:
+    """:func:`success_payload`'s summary counted from the text, for a read of plain
+    text and a grep (:func:`~streamview.core.dialects.tool_shapes.success_said`)."""
+    if kind == "read" and text.startswith("{"):
+        return None  # perhaps Amp's JSON result, its content inside
+    return tool_shapes.success_said(kind, args, text)
+
+
 def error_outcome(kind: str, text: str) -> tuple[str, JSONObject]:
     """A failed call; a shell's JSON result with a non-zero ``exitCode`` ran and failed."""
     found = _json_object(text) if kind == "shell" else None
@@ -160,5 +169,6 @@ TOOLS = ToolMap(
     description_of=description_of,
     error_outcome=error_outcome,
     success_payload=success_payload,
+    success_said=success_said,
 )
 """Amp's tools, for :class:`~streamview.core.dialects.claude_like.ClaudeLikeTranslator`."""

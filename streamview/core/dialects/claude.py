@@ -199,14 +199,10 @@ class ClaudeTranslator:
         ts: int | None,
         recv: int | None,
     ) -> list[AnyEvent]:
-        """The model an assistant message names, when the stream has not said it yet
-        (no ``init``, or one without a model): the session's, not a subagent's."""
-        if self._model is not None or parent is not None:
+        """The model an assistant message names (:meth:`names_model`), as an event."""
+        if parent is not None or not isinstance(message, dict) or not self.names_model(message):
             return []
-        model = as_str(message.get("model")) if isinstance(message, dict) else None
-        if model is None or model.startswith("<"):
-            return []  # "<synthetic>": the CLI's own message (an API error), no model
-        self._model = model
+        self._model = model = message["model"]
         return [SessionStarted(line, sid, ts, recv, model=model, agent=NAME, inferred=True)]
 
     def _started(
@@ -297,6 +293,22 @@ class ClaudeTranslator:
             payload=payload,
             parent_call_id=parent,
         )
+
+    def names_model(self, message: JSONObject) -> bool:
+        """Whether a session's (no subagent's) assistant ``message`` names a model not
+        named yet (no ``init``, or one without); ``<synthetic>`` (an API error) is none."""
+        model = as_str(message.get("model"))
+        return self._model is None and model is not None and not model.startswith("<")
+
+    def start_call(
+        self, block: JSONObject, line: int, sid: str | None, recv: int | None, parent: str | None
+    ) -> None:
+        """A ``tool_use`` block a translator around this one read itself: begun here too."""
+        self._started(block, line, sid, None, recv, parent)
+
+    def forget_call(self, call_id: str) -> None:
+        """A call whose result a translator around this one read itself: ended here too."""
+        self._calls.pop(call_id, None)
 
     def fast(self, record: JSONObject, line: int) -> FastRecord | None:
         """A text or thinking delta of the partial messages, for the fold's fast path."""

@@ -18,6 +18,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
+from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.claude import ClaudeTranslator
 from streamview.core.dialects.claude_tools import result_text
 from streamview.core.events import (
@@ -29,6 +30,7 @@ from streamview.core.events import (
 )
 from streamview.core.fast_path import FastRecord
 from streamview.core.fields import as_str
+from streamview.core.tools import Said
 
 
 class ToolMap(msgspec.Struct, frozen=True):
@@ -44,6 +46,9 @@ class ToolMap(msgspec.Struct, frozen=True):
     """``(outcome, payload)`` of a ``tool_result`` with ``is_error: true`` (kind, text)."""
     success_payload: Callable[[str, JSONObject, str], JSONObject]
     """The ``success`` payload of a call (kind, arguments, result text)."""
+    success_said: Callable[[str, JSONObject, str], Said | None] = lambda *_: None
+    """That payload's summary counted from the text (kind, arguments, result text),
+    where the agent's tools count one without the payload (the fold's fast path)."""
 
 
 Rewrite = Callable[[JSONObject, int, str | None, int | None], list[AnyEvent] | None]
@@ -151,8 +156,99 @@ class ClaudeLikeTranslator:
         return out or events[-1:]
 
     def fast(self, record: JSONObject, line: int) -> FastRecord | None:
-        """A partial message's text or thinking delta, as Claude Code reads it."""
+        """A partial message's text or thinking delta, as Claude Code reads it, or a
+        call's result (:meth:`_fast_result`)."""
+        kind = record.get("type")
+        if kind == "user":
+            return self._fast_result(record, line)
+        if kind == "assistant":
+            return self._fast_message(record, line)
         return self._inner.fast(record, line)
+
+    def _fast_message(self, record: JSONObject, line: int) -> FastRecord | None:
+        """An ``assistant`` record of one text or one ``tool_use`` block (two thirds of a
+        tool-heavy run) for the fold's fast path, as :meth:`translate` reads it. A
+        subagent's text, a model not yet named, a time stamp go the long way."""
+        message: Any = record.get("message")
+        content = message.get("content") if message.__class__ is dict else None
+        if content.__class__ is not list or len(content) != 1:
+            return None
+        block = content[0]
+        recv = record.get(RECV_KEY)
+        if (
+            block.__class__ is not dict
+            or record.get("timestamp") is not None
+            or (recv is not None and recv.__class__ is not int)
+        ):
+            return None
+        parent = as_str(record.get("parent_tool_use_id"))
+        if parent is None and self._inner.names_model(message):
+            return None  # the session's model, named here: an event of its own
+        sid = record.get("session_id")
+        if sid.__class__ is not str:
+            sid = None
+        block_type = block.get("type")
+        if block_type == "text" and parent is None:
+            text = block.get("text")
+            if text.__class__ is not str:
+                return None
+            self._note_usage(record, line)
+            return "assistant", False, text, None, sid, None, recv
+        call_id = block.get("id")
+        if block_type != "tool_use" or call_id.__class__ is not str or not call_id:
+            return None
+        tools = self._tools
+        name = as_str(block.get("name")) or "unknown"
+        given = block.get("input")
+        args = tools.args_of(name, given)
+        kind = tools.kind_of(name)
+        description = tools.description_of(name, given)
+        self._inner.start_call(block, line, sid, recv, parent)  # as Claude Code reads it
+        self._calls[call_id] = (name, args)
+        self._note_usage(record, line)
+        fields = (None, None, call_id, kind, args, None, None, None, None, None, description)
+        return "tool_call", "started", (*fields, parent), None, sid, None, recv
+
+    def _fast_result(self, record: JSONObject, line: int) -> FastRecord | None:
+        """A ``user`` record of one successful ``tool_result`` (a third of a tool-heavy
+        run) for the fold's fast path, as :meth:`translate` reads it, its payload
+        summarised from the text where the agent's tools can (``ToolMap.success_said``).
+        Claude Code's own reading of the result, which :meth:`_call` replaces, is not
+        made. Anything else (an error, Claude Code's ``tool_use_result``, a time stamp,
+        a call already ended) goes the long way."""
+        message = record.get("message")
+        content = message.get("content") if message.__class__ is dict else None
+        if content.__class__ is not list or len(content) != 1 or "tool_use_result" in record:
+            return None
+        block = content[0]
+        if block.__class__ is not dict or block.get("type") != "tool_result":
+            return None
+        call_id = block.get("tool_use_id")
+        recv = record.get(RECV_KEY)
+        if (
+            block.get("is_error") is True
+            or call_id.__class__ is not str
+            or not call_id
+            or call_id in self._done
+            or record.get("timestamp") is not None
+            or (recv is not None and recv.__class__ is not int)
+        ):
+            return None
+        sid = record.get("session_id")
+        if sid.__class__ is not str:
+            sid = None
+        if self._own is not None and self._own(record, line, sid, recv):
+            return None
+        parent = as_str(record.get("parent_tool_use_id"))
+        self._inner.forget_call(call_id)
+        self._done.add(call_id)
+        name, args = self._calls.pop(call_id, ("", {}))
+        tools = self._tools
+        kind = tools.kind_of(name) if name else "unknown"
+        text = result_text(block.get("content"))
+        payload = tools.success_said(kind, args, text) or tools.success_payload(kind, args, text)
+        fields = (None, None, call_id, kind, None, "success", payload, None, None, None, None)
+        return "tool_call", "completed", (*fields, parent), None, sid, None, recv
 
     def fast_line(self, data: bytes, line: int) -> FastRecord | None:
         """:meth:`fast` for a line not yet decoded, as Claude Code reads it."""

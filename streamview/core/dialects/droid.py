@@ -150,7 +150,7 @@ class DroidTranslator:
             if kind == "tool_call":
                 event = self._started(record, line, sid, ts, recv)
             else:
-                event = self._completed(record, line, sid, ts, recv)
+                event = self._completed(record, line, sid, ts, recv, lean=True)
         except Exception:
             self._calls = calls  # as it was: the long way reads the record again
             return None
@@ -208,8 +208,16 @@ class DroidTranslator:
         )
 
     def _completed(
-        self, record: JSONObject, line: int, sid: str | None, ts: int | None, recv: int | None
+        self,
+        record: JSONObject,
+        line: int,
+        sid: str | None,
+        ts: int | None,
+        recv: int | None,
+        lean: bool = False,
     ) -> ToolCallEvent:
+        """A ``tool_result``; ``lean`` (the fold's fast path): a summary for a payload
+        where :func:`~streamview.core.dialects.droid_tools.success_said` counts one."""
         call_id = as_str(record.get("id"))
         if call_id is None or call_id not in self._calls:
             # Builds that leave out the id answer the oldest open call.
@@ -220,7 +228,10 @@ class DroidTranslator:
         if record.get("isError") is True or isinstance(record.get("error"), dict):
             outcome, payload = tools.error_outcome(name, record.get("error"), record.get("value"))
         else:
-            outcome, payload = "success", tools.success_payload(name, args, record.get("value"))
+            value = record.get("value")
+            said = tools.success_said(name, args, value) if lean else None
+            payload = said or tools.success_payload(name, args, value)
+            outcome = "success"
         return ToolCallEvent(
             line,
             sid,

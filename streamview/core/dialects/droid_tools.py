@@ -21,6 +21,7 @@ import orjson
 import streamview.core.dialects.tool_shapes as tool_shapes
 from streamview.core.events import JSONObject
 from streamview.core.fields import as_str
+from streamview.core.tools import Said
 
 KINDS: dict[str, str] = {
     "Read": "read",
@@ -118,6 +119,18 @@ def success_payload(name: str, args: JSONObject, value: Any) -> JSONObject:
             "message": "patched",
         }
     return tool_shapes.success_payload(kind, args, value_text(value))
+
+
+def success_said(name: str, args: JSONObject, value: Any) -> Said | None:
+    """:func:`success_payload`'s summary counted from the result, without the payload,
+    where :func:`~streamview.core.dialects.tool_shapes.success_said` counts one (the
+    fold's fast path); ``None`` otherwise."""
+    kind = kind_of(name)
+    if name == "ApplyPatch" or kind not in tool_shapes.SAID_KINDS:
+        return None
+    return tool_shapes.success_said(
+        kind, args, value_text(value), lambda: success_payload(name, args, value)
+    )
 
 
 def error_outcome(name: str, error: Any, value: Any) -> tuple[str, JSONObject]:

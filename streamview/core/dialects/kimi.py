@@ -172,7 +172,7 @@ class KimiTranslator:
             return None
         calls = dict(self._calls)
         try:
-            event = self._tool(record, line, recv)
+            event = self._tool(record, line, recv, lean=True)
         except Exception:
             self._calls = calls  # as it was: the long way reads the record again
             return None
@@ -219,12 +219,16 @@ class KimiTranslator:
             )
         return events or [ThinkingCompleted(line, None, None, recv)]
 
-    def _tool(self, record: JSONObject, line: int, recv: int | None) -> ToolCallEvent:
+    def _tool(
+        self, record: JSONObject, line: int, recv: int | None, lean: bool = False
+    ) -> ToolCallEvent:
+        """A tool's result; ``lean`` (the fold's fast path): a summary for a payload where
+        :func:`~streamview.core.dialects.kimi_tools.outcome_of` counts one."""
         call_id = as_str(record.get("tool_call_id")) or f"<line {line}>"
         name, args = self._calls.pop(call_id, ("", {}))
         kind = tools.kind_of(name) if name else "unknown"
         note, output = split_note(_parts(record.get("content")))
-        outcome, payload = tools.outcome_of(kind, args, note, output)
+        outcome, payload = tools.outcome_of(kind, args, note, output, lean)
         return ToolCallEvent(
             line,
             None,

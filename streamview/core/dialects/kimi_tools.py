@@ -66,9 +66,14 @@ def description_of(name: str, arguments: Any) -> str | None:
     return None
 
 
-def outcome_of(kind: str, args: JSONObject, note: str, output: str) -> tuple[str, JSONObject]:
+def outcome_of(
+    kind: str, args: JSONObject, note: str, output: str, lean: bool = False
+) -> tuple[str, Any]:
     """``(outcome, payload)`` of a tool message: ``note`` is its ``<system>`` text (an
-    ``ERROR: ...`` one says the call failed), ``output`` the rest of it."""
+    ``ERROR: ...`` one says the call failed), ``output`` the rest of it.
+
+    ``lean`` (the fold's fast path): a read's or grep's payload is a
+    :class:`~streamview.core.tools.Said`, its summary counted from the text."""
     if note.startswith("ERROR:"):
         message = note[len("ERROR:") :].strip()
         outcome, payload = tool_shapes.error_outcome(kind, message)
@@ -79,6 +84,12 @@ def outcome_of(kind: str, args: JSONObject, note: str, output: str) -> tuple[str
         return outcome, payload
     if kind == "shell":
         return "success", tool_shapes.shell_payload(output)
+    if lean:
+        said = tool_shapes.success_said(
+            kind, args, output or note, lambda: outcome_of(kind, args, note, output)[1]
+        )
+        if said is not None:
+            return "success", said
     payload = tool_shapes.success_payload(kind, args, output or note)
     if note and kind in ("read", "write", "edit"):
         payload["message"] = note

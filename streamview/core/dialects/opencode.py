@@ -50,11 +50,14 @@ from streamview.core.events import (
 )
 from streamview.core.fast_path import FastRecord
 from streamview.core.fields import as_int, as_str
+from streamview.core.tool_record import event_fields
 
 NAME = "opencode"
 KILO = "kilo"
 _TYPES = frozenset({"step_start", "step_finish", "text", "reasoning", "tool_use", "error", "done"})
 _TURN_GOES_ON = frozenset({"tool-calls", "tool_calls"})
+_HUGE = 2**1000
+"""Past this an integer cost is no float: the long way says so."""
 _SUCCESS = frozenset({"stop", "end_turn", "end-turn", "unknown"})
 _INVALID = "invalid"
 """opencode's tool for a call it could not make (``packages/opencode/src/tool/invalid.ts``:
@@ -110,7 +113,7 @@ class OpenCodeTranslator:
         if kind == "text" and isinstance(part.get("text"), str):
             found = [AssistantMessage(line, sid, ts, recv_ms, text=part["text"], delta=False)]
         elif kind == "tool_use" and isinstance(part.get("state"), dict):
-            found = self._tool(part, line, ts, recv_ms)
+            found = [self._tool(part, line, ts, recv_ms)]
         elif kind == "step_start":
             self._ended = False
             found = [ThinkingCompleted(line, sid, ts, recv_ms)]  # nothing to show
@@ -149,12 +152,13 @@ class OpenCodeTranslator:
         self._ended = False
 
     def fast(self, record: JSONObject, line: int) -> FastRecord | None:
-        """A step's start or its text part (half of an opencode run) for the fold's
-        fast path, in the run already started, as :meth:`translate` reads them (no
-        step waits to be called the run's end). Any field of an unusual type, or a
+        """A step's start, its text part, a finished call or a step that called tools
+        (an opencode run but its last step) for the fold's fast path, in the run already
+        started, as :meth:`translate` reads them (no step waits to be called the run's
+        end). Any field of an unusual type, or a
         record of another session, goes the long way."""
         kind = record.get("type")
-        if kind != "text" and kind != "step_start":
+        if kind != "text" and kind != "step_start" and kind != "tool_use" and kind != "step_finish":
             return None
         sid = self._session
         here = record.get("sessionID")
@@ -172,14 +176,34 @@ class OpenCodeTranslator:
             self._ended = False
             return "thinking", "completed", None, None, sid, ts, recv
         part = record.get("part")
-        text = part.get("text") if part.__class__ is dict else None
+        if part.__class__ is not dict:
+            return None
+        if kind == "tool_use":  # the finished call, without the event's dispatch
+            if part.get("state").__class__ is not dict:
+                return None
+            try:
+                event = self._tool(part, line, ts, recv)
+            except Exception:  # the long way says what is wrong with it
+                return None
+            return "tool_call", "completed", event_fields(event), None, sid, ts, recv
+        if kind == "step_finish":
+            # A step that called tools (most of them): its totals, and nothing to show.
+            reason = part.get("reason")
+            cost = part.get("cost")
+            if (
+                reason.__class__ is not str
+                or reason not in _TURN_GOES_ON
+                or (cost.__class__ is int and not -_HUGE < cost < _HUGE)  # float() raises
+            ):
+                return None
+            self._add_totals(part)
+            return "thinking", "completed", None, None, sid, ts, recv
+        text = part.get("text")
         if text.__class__ is not str:
             return None
         return "assistant", False, text, None, sid, ts, recv
 
-    def _tool(
-        self, part: JSONObject, line: int, ts: int | None, recv: int | None
-    ) -> list[AnyEvent]:
+    def _tool(self, part: JSONObject, line: int, ts: int | None, recv: int | None) -> ToolCallEvent:
         """A finished ``tool`` part: the call, started and ended, from one record."""
         state: JSONObject = part["state"]
         name = as_str(part.get("tool")) or "unknown"
@@ -205,27 +229,24 @@ class OpenCodeTranslator:
         else:  # a status this reader does not know: kept as it came
             outcome, payload = str(status), state
         # One event, started and ended: a view re-reading the call reads this line only.
-        return [
-            ToolCallEvent(
-                line,
-                self._session,
-                ts,
-                recv,
-                completed=True,
-                call_id=call_id,
-                kind=kind,
-                args=args,
-                outcome=outcome,
-                payload=payload,
-                started_at_ms=start,
-                completed_at_ms=end,
-                description=tools.description_of(name, state.get("input")),
-            )
-        ]
+        return ToolCallEvent(
+            line,
+            self._session,
+            ts,
+            recv,
+            completed=True,
+            call_id=call_id,
+            kind=kind,
+            args=args,
+            outcome=outcome,
+            payload=payload,
+            started_at_ms=start,
+            completed_at_ms=end,
+            description=tools.description_of(name, state.get("input")),
+        )
 
-    def _step_finish(
-        self, part: JSONObject, line: int, ts: int | None, recv: int | None
-    ) -> list[AnyEvent]:
+    def _add_totals(self, part: JSONObject) -> None:
+        """A finished step's tokens and cost, added to the run's."""
         tokens = part.get("tokens")
         if isinstance(tokens, dict):
             cache = shapes.obj(tokens.get("cache"))
@@ -242,6 +263,11 @@ class OpenCodeTranslator:
         cost = part.get("cost")
         if isinstance(cost, int | float) and not isinstance(cost, bool):
             self._cost = (self._cost or 0.0) + float(cost)
+
+    def _step_finish(
+        self, part: JSONObject, line: int, ts: int | None, recv: int | None
+    ) -> list[AnyEvent]:
+        self._add_totals(part)
         reason = as_str(part.get("reason")) or "unknown"
         if reason in _TURN_GOES_ON:
             return [ThinkingCompleted(line, self._session, ts, recv)]

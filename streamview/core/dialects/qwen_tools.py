@@ -130,5 +130,6 @@ TOOLS = ToolMap(
     description_of=description_of,
     error_outcome=tool_shapes.error_outcome,
     success_payload=success_payload,
+    success_said=tool_shapes.success_said,  # a read's and a grep's payload are the shared ones
 )
 """Qwen Code's tools, for :class:`~streamview.core.dialects.claude_like.ClaudeLikeTranslator`."""

@@ -10,11 +10,13 @@ the payload each kind's summary and detail view read, the same way for all of th
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from streamview.core.dialects.claude_tools import edit_diff, is_denial
 from streamview.core.events import JSONObject
 from streamview.core.fields import as_str
+from streamview.core.tools import SUCCEEDED, Said, plural
 
 _NUMBERED = re.compile(r"^ *\d+(?:→|\t)", re.MULTILINE)
 """``cat -n`` line numbers some read tools put before each line (``   12→``, ``    12\t``)."""
@@ -183,6 +185,57 @@ def success_payload(kind: str, args: JSONObject, text: str) -> JSONObject:
     if kind in ("task", "ls", "webSearch"):
         return {"message": text}
     return {"content": text}
+
+
+SAID_KINDS = frozenset({"read", "grep"})
+"""The kinds :func:`success_said` counts a summary of (a grep's ``File:`` sections aside)."""
+
+
+def success_said(
+    kind: str, args: JSONObject, text: str, build: Callable[[], Any] | None = None
+) -> Said | None:
+    """What :meth:`ToolCall.complete <streamview.core.model.ToolCall.complete>` reads
+    from :func:`success_payload`, counted from ``text`` without building the payload,
+    for a read (its lines) and a grep (its files and matches): ``None`` for any other
+    kind, and for a grep whose text has ``File:`` sections (its payload is built then).
+
+    The fold's fast path only: the detail view re-reads the record and builds the
+    payload (``tests/core/dialects/test_said.py`` checks both say the same).
+    ``build``: the dialect's own payload of the call, if it is not :func:`success_payload`'s.
+    """
+    if kind == "read":
+        # The numbers a read tool puts before each line are not line breaks.
+        summary = plural(len(text.splitlines()), "line")
+    elif kind == "grep" and "File: " not in text:
+        summary = _grep_said(text)
+    else:
+        return None
+    return Said(kind, SUCCEEDED, summary, build or (lambda: success_payload(kind, args, text)))
+
+
+def _grep_said(text: str) -> str:
+    """The summary of :func:`_grep_payload`'s payload (no ``File:`` sections), counted
+    as it reads the lines: matched lines in their files, else names, else none."""
+    files: dict[str, None] = {}
+    matches = names = 0
+    for line in text.splitlines():
+        first = line.find(":")
+        second = line.find(":", first + 1) if first > 0 else -1
+        number = line[first + 1 : second].strip() if second > 0 else ""
+        if number.isdigit():
+            if not number.isascii():
+                int(number)  # raises where the payload's would (a digit int() does not read)
+            files[line[:first]] = None
+            matches += 1
+        elif first == -1 and ("/" in line or "." in line):
+            name = line.strip()
+            if name and name not in _NO_FILES and not name.startswith("Found "):
+                names += 1
+    if files:
+        return f"{plural(matches, 'match')} in {plural(len(files), 'file')}"
+    if names:
+        return plural(names, "file")
+    return "no matches"
 
 
 def error_outcome(kind: str, text: str) -> tuple[str, JSONObject]:

@@ -1,0 +1,48 @@
+"""A call summarised straight from its result text (the fold's fast path) ends as the
+payload built from that text would end it: same status, summary and numbers."""
+
+from __future__ import annotations
+
+import pytest
+
+from streamview.core.dialects import tool_shapes
+from streamview.core.model import ToolCall
+
+TEXTS = [
+    "",
+    "one line",
+    "a\nb\nc\n",
+    "     1\tdef f():\n     2\t    return 1\n",
+    "   12→x = 1\n   13→\n   14→y = 2",
+    "src/a.py:3:def parse\nsrc/a.py:9:    parse()\nsrc/b.py:1:import parse\n",
+    "src/a.py\nsrc/b.py\nFound 2 files\nNo files found\n",
+    "No matches found",
+    "line without colon or dot",
+    "a:b:c\nx.py:12:y\n\u2028z",
+]
+
+
+def _ended(kind: str, payload: object) -> tuple[object, ...]:
+    call = ToolCall(0, "c1", kind)
+    call.complete("success", payload)
+    return call.status, call.summary, call.lines_added, call.lines_removed, call.exit_code
+
+
+@pytest.mark.parametrize("kind", ["read", "grep"])
+def test_a_said_result_ends_the_call_as_its_payload_does(kind: str) -> None:
+    for text in TEXTS:
+        said = tool_shapes.success_said(kind, {"path": "/w/a.py"}, text)
+        assert said is not None
+        built = tool_shapes.success_payload(kind, {"path": "/w/a.py"}, text)
+        assert _ended(kind, said) == _ended(kind, built), text
+
+
+def test_other_kinds_and_sectioned_greps_build_their_payload() -> None:
+    assert tool_shapes.success_said("shell", {}, "ok") is None
+    assert tool_shapes.success_said("grep", {}, "File: a.py\nL3: x") is None
+
+
+def test_a_call_of_another_kind_summarises_the_built_payload() -> None:
+    said = tool_shapes.success_said("read", {}, "a\nb")
+    assert said is not None
+    assert _ended("task", said) == _ended("task", {"content": "a\nb"})
