@@ -240,12 +240,22 @@ class ViewerActions(CrashHooks, Suspension, SearchActions):
     def toggle_screen(self, kind: type[Screen[Any]], make: Callable[[], Screen[Any]]) -> None:
         """Open a screen of ``kind`` made by ``make``; if one is open already, close it
         and whatever was opened over it: the key that opens a screen closes it, and
-        pressing it again never stacks a second copy (one escape closes one level)."""
-        opened = [screen for screen in self.screen_stack if isinstance(screen, kind)]
-        if not opened:
+        pressing it again never stacks a second copy (one escape closes one level).
+
+        A call's details above that screen were not opened over it: the main screen
+        opens them, by a message that arrives after a key typed right behind enter (enter
+        then e put the log under the details). The key then opens its screen over what
+        is on show; closing both (as it did) took a person back to the main screen."""
+        from streamview.ui.details.screen import ToolCallDetailScreen
+
+        stack = self.screen_stack
+        opened = [at for at, screen in enumerate(stack) if isinstance(screen, kind)]
+        if not opened or any(
+            isinstance(screen, ToolCallDetailScreen) for screen in stack[opened[-1] + 1 :]
+        ):
             self.push_screen(make())
             return
-        target = opened[-1]
+        target = stack[opened[-1]]
         while self.screen is not target:
             self.pop_screen()
         self.pop_screen()

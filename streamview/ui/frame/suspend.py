@@ -6,14 +6,23 @@ viewer too, or the shell would go on waiting for it with the terminal given back
 prompt. Textual's driver gives the terminal back on SIGTSTP and takes it again on
 SIGCONT; the screen it comes back to is blank, so the whole of it is repainted then
 (an outside ``kill -TSTP`` and ``fg`` come back the same way).
+
+Textual's driver handles SIGTSTP with a plain signal handler, which Python runs between
+any two bytecodes of the main thread: landing while a frame was being queued for the
+terminal (the writer queue's lock held), its own writes waited on that lock forever, and
+the viewer hung instead of stopping (a ``kill -TSTP`` during a repaint, one in some 20
+on a pty; a tmux test saw it at load 10). The handler is run by the event loop instead,
+between two messages, where no such lock is held.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import signal
 
-from textual import on
+from textual import events, on
 from textual.app import App
 from textual.driver import Driver
 
@@ -39,6 +48,17 @@ class Suspension(App[int]):
             os.killpg(os.getpgrp(), signal.SIGTSTP)
         else:
             os.kill(os.getpid(), signal.SIGTSTP)
+
+    @on(events.Mount)
+    def _suspend_between_messages(self) -> None:
+        """Have the event loop run the driver's SIGTSTP handler (see the module's text)."""
+        driver = self._driver
+        stop = getattr(driver, "_sigtstp_application", None)
+        if driver is None or not driver.can_suspend or stop is None:
+            return
+        # Not the main thread, or no loop that takes signals: Textual's handler stays.
+        with contextlib.suppress(RuntimeError, ValueError, NotImplementedError):
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTSTP, stop)
 
     @on(Driver.SignalResume)
     def _repaint_after_resume(self) -> None:
