@@ -55,10 +55,13 @@ from streamview.core.dialects.claude_session_lines import (
     PARENT_KEY,
     TASK_TOOLS,
     USAGE_KEYS,
+    Recent,
+    TreeMemory,
     detect,
     first_line,
     is_branch,
     text_of,
+    words_of,
 )
 from streamview.core.events import (
     AgentNotice,
@@ -76,6 +79,8 @@ from streamview.core.fields import as_int, as_str, iso_ms
 
 NAME = "claude-session"
 NO_FINAL = "a Claude Code session file has no final record"
+COUNTED_IDS = 1024
+"""Message ids a translator remembers as counted (the newest)."""
 _CHAIN, _ABOUT, _NOT_WORDS, _USAGE_KEYS = CHAIN, ABOUT, NOT_WORDS, USAGE_KEYS
 _first_line, _text_of = first_line, text_of
 
@@ -87,12 +92,14 @@ class ClaudeSessionTranslator:
         self._inner = ClaudeTranslator()
         """Reads the messages' content blocks, as for the headless stream."""
         self._started = False
-        self._lines: dict[str, int] = {}
-        """Each conversation line's ``uuid`` and its line number."""
+        self._lines = TreeMemory()
+        """The conversation lines a branch can hang off, by ``uuid`` (bounded)."""
         self._tip: str | None = None
         """The ``uuid`` of the newest conversation line."""
-        self._counted: set[str] = set()
-        """Message ids whose usage is counted (a response spans several lines)."""
+        self._tip_line = 0
+        self._counted = Recent(COUNTED_IDS)
+        """Message ids whose usage is counted (a response spans several lines, written
+        together: the newest ids are enough)."""
         self._usage: dict[str, int] = {}
         self._turn_open = False
         """The assistant answered since the last outcome given."""
@@ -216,9 +223,11 @@ class ClaudeSessionTranslator:
         newest line starts another branch (a rewind), which is said."""
         uuid, parent = record["uuid"], as_str(record.get("parentUuid"))
         events: list[AnyEvent] = []
-        if parent is not None and is_branch(record, self._tip, self._lines):
+        back = self._tip_line if parent == self._tip else None
+        if parent is not None and back is None:
+            back = self._lines.get(parent)
+        if back is not None and is_branch(record, self._tip, self._lines):
             self._branches += 1
-            back = self._lines[parent]
             events.append(
                 ConnectionNotice(
                     line,
@@ -233,8 +242,10 @@ class ClaudeSessionTranslator:
                     ),
                 )
             )
-        self._lines[uuid] = line
-        self._tip = uuid
+        if parent is not None and back is not None and words_of(record) is not None:
+            self._lines.anchor(parent, back)  # a prompt: a rewind may go on from its parent
+        self._lines.add(uuid, line)
+        self._tip, self._tip_line = uuid, line
         return events
 
     # -- records ----------------------------------------------------------------------
@@ -310,7 +321,7 @@ class ClaudeSessionTranslator:
         usage = message.get("usage")
         if message_id is None or not isinstance(usage, dict) or message_id in self._counted:
             return
-        self._counted.add(message_id)
+        self._counted[message_id] = 1
         for key in _USAGE_KEYS:
             value = as_int(usage.get(key))
             if value is not None:
