@@ -285,8 +285,8 @@ def session_records(path: Path) -> Records | None:
         return None
     session = SessionMap([], [])
     try:
-        with open(path, "rb") as file:
-            _tree(session, file)
+        with open(path, "rb") as handle:
+            _tree(session, handle)
         if not session.hidden and not _may_have_subagents(path):
             return None  # the file as it is: its lines are not decoded twice
         data = path.read_bytes()
