@@ -50,7 +50,8 @@ SOURCE = REPO / "tests" / "fixtures" / "sessions" / "claude" / "tool_heavy.jsonl
 KEY_EVERY = 0.2
 MARKS = (10.0, 40.0)
 """Seconds at which RSS is noted (and, with ``--trace``, a ``tracemalloc`` snapshot
-taken): what grows between them grows with the runs' length."""
+taken), unless ``--marks`` says others: what grows between them grows with the runs'
+length."""
 
 
 def build_home(root: Path, live: int, others: int) -> list[Path]:
@@ -142,7 +143,9 @@ def top_growth(before: Any, after: Any, count: int = 8) -> list[str]:
     return out
 
 
-async def measure(seconds: float, trace: bool = False) -> dict[str, Any]:
+async def measure(
+    seconds: float, trace: bool = False, marks_at: tuple[float, float] = MARKS
+) -> dict[str, Any]:
     """The list, its keys, CPU and memory while the producer writes."""
     from textual import events
     from textual.binding import Binding, BindingType
@@ -181,7 +184,7 @@ async def measure(seconds: float, trace: bool = False) -> dict[str, Any]:
             await asyncio.sleep(0.01)
         began, cpu_began = time.monotonic(), cpu_seconds()
         next_key, next_rss = began + KEY_EVERY, began
-        pending = list(MARKS)
+        pending = list(marks_at)
         while time.monotonic() - began < seconds:
             now = time.monotonic()
             if now >= next_key:
@@ -218,7 +221,7 @@ async def measure(seconds: float, trace: bool = False) -> dict[str, Any]:
         "rss_mb": rss,
         "rss_mb_at": marks,
         "rss_growth_mb": (
-            round(marks[f"t={MARKS[1]:.0f}s"] - marks[f"t={MARKS[0]:.0f}s"], 2)
+            round(marks[f"t={marks_at[1]:.0f}s"] - marks[f"t={marks_at[0]:.0f}s"], 2)
             if len(marks) == 2
             else None
         ),
@@ -234,7 +237,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rate", type=float, default=20.0)
     parser.add_argument("--seconds", type=float, default=45.0)
     parser.add_argument(
-        "--trace", action="store_true", help="tracemalloc snapshots at 10 s and 40 s (slower)"
+        "--trace", action="store_true", help="tracemalloc snapshots at the marks (slower)"
+    )
+    parser.add_argument(
+        "--marks", default="10,40", help="the two seconds RSS is compared at (default 10,40)"
     )
     parser.add_argument("--others", type=int, default=200)
     parser.add_argument("--produce", type=Path, help=argparse.SUPPRESS)
@@ -273,7 +279,8 @@ def main(argv: list[str] | None = None) -> int:
             text=True,
         )
         try:
-            result = asyncio.run(measure(args.seconds, args.trace))
+            first, last = (float(each) for each in args.marks.split(","))
+            result = asyncio.run(measure(args.seconds, args.trace, (first, last)))
         finally:
             written, _ = producer.communicate(timeout=120)
         result["lines_written"] = int(written.strip() or 0)
