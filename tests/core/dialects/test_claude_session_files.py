@@ -26,6 +26,7 @@ from streamview.core.state import StreamState
 from streamview.sources import claude_session_files
 from streamview.sources.claude_session_files import subagent_files
 from streamview.sources.claude_session_follow import ClaudeFollowSource
+from streamview.sources.claude_session_scan import TreeIndex
 from streamview.sources.session_files import session_source_for
 
 from .test_claude_session import SESSIONS, account, headless, records
@@ -249,3 +250,14 @@ def test_a_followed_session_shows_its_subagent_as_its_file_grows(tmp_path: Path)
         assert len(set(nested())) == 12
     finally:
         stop.set()
+
+
+def test_the_tree_index_finds_each_uuid_s_newest_line_and_the_lines_between() -> None:
+    """What the branch search keeps of each line (its number and its uuid's hash) finds
+    a parent's line (the newest, should a uuid come twice), nothing for a uuid never
+    seen, and the conversation lines between two lines."""
+    index = TreeIndex()
+    for number, uuid in [(0, "a"), (2, "b"), (3, "c"), (7, "b"), (9, "d")]:
+        index.add(uuid, number)
+    assert [index.line_of(uuid) for uuid in "abcdz"] == [0, 7, 3, 9, None]
+    assert index.between(0, 9) == [2, 3, 7] and index.between(3, 4) == []
