@@ -205,6 +205,12 @@ async def measure(
         while len(app.pings) < len(keys) and time.monotonic() < deadline:
             await asyncio.sleep(0.01)
         live_shown = sum(1 for entry in app.entries if entry.live)
+        app._live_poll_seconds = None  # no poll left to land on a torn-down screen
+        deadline = time.monotonic() + 5.0
+        while any(not worker.is_finished for worker in app.workers):
+            if time.monotonic() > deadline:
+                break
+            await asyncio.sleep(0.05)
     latencies = sorted((ping - due) * 1000 for due, ping in zip(keys, app.pings, strict=False))
 
     def pick(q: float) -> float | None:

@@ -79,7 +79,7 @@ from streamview.core.fields import as_int, as_str, iso_ms
 
 NAME = "claude-session"
 NO_FINAL = "a Claude Code session file has no final record"
-COUNTED_IDS = 1024
+COUNTED_IDS = 256
 """Message ids a translator remembers as counted (the newest)."""
 _CHAIN, _ABOUT, _NOT_WORDS, _USAGE_KEYS = CHAIN, ABOUT, NOT_WORDS, USAGE_KEYS
 _first_line, _text_of = first_line, text_of

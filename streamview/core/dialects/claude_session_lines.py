@@ -77,7 +77,7 @@ def words_of(record: JSONObject) -> str | None:
     return text_of(message.get("content")) if isinstance(message, dict) else None
 
 
-RECENT_LINES = 1024
+RECENT_LINES = 256
 """Conversation lines whose ``uuid`` the dialect keeps (newest first) for a branch to
 hang off; older ones are forgotten, but for the lines prompts hang off
 (:class:`TreeMemory`)."""
