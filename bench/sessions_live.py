@@ -16,15 +16,17 @@ budget), headless at 120x40 in this process. Meanwhile a key (F12, bound to a no
 is posted every 0.2 s; its latency runs from when it was due to when its action ran,
 so a blocked event loop counts. Prints one JSON object: ``key_ms`` (p50, p99, max),
 ``cpu_cores`` (this process's CPU time over the wall time: every thread, the
-producer not counted), ``rss_mb`` sampled every 5 s (does it grow with the runs'
-length?), the live runs the list shows at the end, the lines written, the load
-average.
+producer not counted), ``rss_mb`` sampled every 5 s and at 10 s and 40 s
+(``rss_growth_mb``: does it grow with the runs' length?), with ``--trace`` the lines
+that allocated what grew between those two (``tracemalloc``), the live runs the list
+shows at the end, the lines written, the load average.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import resource
 import shutil
@@ -46,6 +48,10 @@ from sessions_list import print_result  # noqa: E402
 
 SOURCE = REPO / "tests" / "fixtures" / "sessions" / "claude" / "tool_heavy.jsonl"
 KEY_EVERY = 0.2
+MARKS = (10.0, 40.0)
+"""Seconds at which RSS is noted (and, with ``--trace``, a ``tracemalloc`` snapshot
+taken), unless ``--marks`` says others: what grows between them grows with the runs'
+length."""
 
 
 def build_home(root: Path, live: int, others: int) -> list[Path]:
@@ -119,7 +125,27 @@ def cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-async def measure(seconds: float) -> dict[str, Any]:
+def top_growth(before: Any, after: Any, count: int = 8) -> list[str]:
+    """The ``tracemalloc`` lines that grew most between two snapshots (the frames in
+    streamview or the bench that allocated, newest last), as short strings."""
+    import tracemalloc
+
+    keep = [tracemalloc.Filter(False, tracemalloc.__file__)]
+    stats = after.filter_traces(keep).compare_to(before.filter_traces(keep), "traceback")
+    out = []
+    for stat in sorted(stats, key=lambda each: each.size_diff, reverse=True)[:count]:
+        frames = [
+            f"{Path(frame.filename).name}:{frame.lineno}"
+            for frame in stat.traceback
+            if "streamview" in frame.filename or "bench" in frame.filename
+        ][-4:]
+        out.append(f"{stat.size_diff / 1024:+.1f} KiB ({stat.count_diff:+d}) {' < '.join(frames)}")
+    return out
+
+
+async def measure(
+    seconds: float, trace: bool = False, marks_at: tuple[float, float] = MARKS
+) -> dict[str, Any]:
     """The list, its keys, CPU and memory while the producer writes."""
     from textual import events
     from textual.binding import Binding, BindingType
@@ -147,11 +173,18 @@ async def measure(seconds: float) -> dict[str, Any]:
     app = ProbeApp(lambda: sessions.find(args, index=index, budget=sessions.READ_BUDGET))
     keys: list[float] = []
     rss: list[tuple[float, float]] = []
+    marks: dict[str, float] = {}
+    snapshots: list[Any] = []
+    if trace:
+        import tracemalloc
+
+        tracemalloc.start(25)
     async with app.run_test(headless=True, size=(120, 40)):
         while not app.loaded:
             await asyncio.sleep(0.01)
         began, cpu_began = time.monotonic(), cpu_seconds()
         next_key, next_rss = began + KEY_EVERY, began
+        pending = list(marks_at)
         while time.monotonic() - began < seconds:
             now = time.monotonic()
             if now >= next_key:
@@ -161,12 +194,23 @@ async def measure(seconds: float) -> dict[str, Any]:
             if now >= next_rss:
                 rss.append((round(now - began, 1), round(rss_mb(), 1)))
                 next_rss += 5.0
+            if pending and now - began >= pending[0]:
+                gc.collect()
+                marks[f"t={pending.pop(0):.0f}s"] = round(rss_mb(), 2)
+                if trace:
+                    snapshots.append(tracemalloc.take_snapshot())
             await asyncio.sleep(0.002)
         wall, cpu = time.monotonic() - began, cpu_seconds() - cpu_began
         deadline = time.monotonic() + 2.0
         while len(app.pings) < len(keys) and time.monotonic() < deadline:
             await asyncio.sleep(0.01)
         live_shown = sum(1 for entry in app.entries if entry.live)
+        app._live_poll_seconds = None  # no poll left to land on a torn-down screen
+        deadline = time.monotonic() + 5.0
+        while any(not worker.is_finished for worker in app.workers):
+            if time.monotonic() > deadline:
+                break
+            await asyncio.sleep(0.05)
     latencies = sorted((ping - due) * 1000 for due, ping in zip(keys, app.pings, strict=False))
 
     def pick(q: float) -> float | None:
@@ -181,6 +225,13 @@ async def measure(seconds: float) -> dict[str, Any]:
         "keys_lost": len(keys) - len(latencies),
         "cpu_cores": round(cpu / wall, 3),
         "rss_mb": rss,
+        "rss_mb_at": marks,
+        "rss_growth_mb": (
+            round(marks[f"t={marks_at[1]:.0f}s"] - marks[f"t={marks_at[0]:.0f}s"], 2)
+            if len(marks) == 2
+            else None
+        ),
+        "traced_growth": top_growth(*snapshots) if len(snapshots) == 2 else None,
         "runs_listed": len(app.entries),
         "live_shown": live_shown,
     }
@@ -190,7 +241,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--live", type=int, default=50)
     parser.add_argument("--rate", type=float, default=20.0)
-    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--seconds", type=float, default=45.0)
+    parser.add_argument(
+        "--trace", action="store_true", help="tracemalloc snapshots at the marks (slower)"
+    )
+    parser.add_argument(
+        "--marks", default="10,40", help="the two seconds RSS is compared at (default 10,40)"
+    )
     parser.add_argument("--others", type=int, default=200)
     parser.add_argument("--produce", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -228,7 +285,8 @@ def main(argv: list[str] | None = None) -> int:
             text=True,
         )
         try:
-            result = asyncio.run(measure(args.seconds))
+            first, last = (float(each) for each in args.marks.split(","))
+            result = asyncio.run(measure(args.seconds, args.trace, (first, last)))
         finally:
             written, _ = producer.communicate(timeout=120)
         result["lines_written"] = int(written.strip() or 0)

@@ -18,9 +18,10 @@ One run of :mod:`dialect_streams`' Claude generator is written three ways, each 
 
 Each file is opened by ``bench/tui_probe.py`` (the real viewer, headless, 120x40) in a
 fresh process, taking turns; the figure is the time until the final state is on
-screen (every line folded, the outcome shown), and the peak RSS. Prints one JSON
-object: medians, samples, the ratio of the session over each headless file, the load
-average. The files are deleted at the end unless ``--keep``.
+screen (every line folded, the outcome shown), the CPU time of the viewer's process
+(every thread; steadier than the wall time on a shared machine), and the peak RSS.
+Prints one JSON object: medians, samples, the ratios of the session over each headless
+file (wall and CPU), the load average. The files are deleted at the end unless ``--keep``.
 """
 
 from __future__ import annotations
@@ -104,18 +105,27 @@ def write_files(folder: Path, megabytes: float) -> dict[str, Path]:
 
 
 def probe(path: Path) -> dict[str, Any]:
-    """``bench/tui_probe.py`` on ``path`` in a fresh process."""
+    """``bench/tui_probe.py`` on ``path`` in a fresh process, with the CPU time that
+    process took (``cpu_s``: user and system, every thread, from ``wait4``: on a shared
+    machine it moves far less with the load than the wall time does)."""
     began = time.monotonic()
-    done = subprocess.run(
-        [sys.executable, str(BENCH / "tui_probe.py"), str(path), "--t0", str(began)],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-        timeout=900,
-    )
-    lines = done.stdout.strip().splitlines()
-    return orjson.loads(lines[-1]) if lines else {"error": done.stderr[-2000:]}
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        child = subprocess.Popen(
+            [sys.executable, str(BENCH / "tui_probe.py"), str(path), "--t0", str(began)],
+            stdout=out,
+            stderr=err,
+            cwd=REPO,
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+        )
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        lines = out.read().decode(errors="replace").strip().splitlines()
+        said = err.read().decode(errors="replace")
+    found: dict[str, Any] = orjson.loads(lines[-1]) if lines else {"error": said[-2000:]}
+    found["cpu_s"] = round(usage.ru_utime + usage.ru_stime, 2)
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -141,11 +151,14 @@ def main(argv: list[str] | None = None) -> int:
         for kind in KINDS:
             finals = [s.get("final_state_s") for s in samples[kind]]
             known = [value for value in finals if isinstance(value, int | float)]
+            cpus = [s["cpu_s"] for s in samples[kind] if s.get("final_state_s") is not None]
             result[kind] = {
                 "bytes": paths[kind].stat().st_size,
                 "lines": sum(1 for _ in paths[kind].open("rb")),
                 "final_state_s": round(statistics.median(known), 2) if known else None,
                 "samples": finals,
+                "cpu_s": round(statistics.median(cpus), 2) if cpus else None,
+                "cpu_samples": cpus,
                 "peak_rss_mb": max((s.get("peak_rss_mb") or 0) for s in samples[kind]),
                 "errors": [s["error"] for s in samples[kind] if s.get("error")][:1],
             }
@@ -153,6 +166,8 @@ def main(argv: list[str] | None = None) -> int:
         for kind in KINDS[1:]:
             other = result[kind]["final_state_s"]
             result[f"ratio_over_{kind}"] = round(session / other, 2) if session and other else None
+            mine, theirs = result["session"]["cpu_s"], result[kind]["cpu_s"]
+            result[f"cpu_ratio_over_{kind}"] = round(mine / theirs, 2) if mine and theirs else None
         print_result(result, load_before)
     finally:
         if args.keep is None:

@@ -29,7 +29,7 @@ import os
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import orjson
 
@@ -40,11 +40,13 @@ from streamview.core.dialects.claude_session_lines import (
     detect,
     text_of,
 )
-from streamview.sources.claude_session_scan import scan_line, tree_place
+from streamview.sources.claude_session_scan import TreeIndex, scan_line, tree_place
 from streamview.sources.session_source import Records
 
 HEAD_LIMIT = 1 << 20
 """Bytes read of a line when only a file's first records are wanted."""
+BLOCK_BYTES = 8 << 20
+"""Bytes of a session read at a time to find its branches."""
 COMPACTION_PREFIX = "agent-acompact"
 """Subagent-shaped files that are Claude Code's compaction requests, not subagents."""
 
@@ -111,34 +113,49 @@ def is_session(path: Path) -> bool:
     return False
 
 
-def _tree(session: SessionMap, data: bytes) -> None:
-    """Find the branches ``/rewind`` left in the session's bytes: each prompt hanging off
-    an earlier line than the newest hides the conversation's lines between that line
-    and itself. Only the lines' places in the tree are decoded (:func:`tree_place`), in
-    place (a session may be hundreds of MB: no line is copied)."""
+def _tree(session: SessionMap, file: BinaryIO) -> None:
+    """Find the branches ``/rewind`` left in the session: each prompt hanging off an
+    earlier line than the newest hides the conversation's lines between that line and
+    itself. Only the lines' places in the tree are decoded (:func:`tree_place`), a block
+    of the file at a time: a session may be GBs, and what is kept of each line is 12
+    bytes (:class:`TreeIndex`)."""
     tip: str | None = None
-    seen: dict[str, int] = {}
-    places: set[int] = set()
-    view = memoryview(data)
-    start, number, size = 0, 0, len(data)
-    while start < size:
-        end = data.find(b"\n", start)
-        end = size if end < 0 else end
-        place = tree_place(view[start:end]) if end > start else None
-        if place is not None:
-            places.add(number)
-            uuid, parent, words = place
-            if words and parent is not None and tip not in (None, parent) and parent in seen:
-                _hide(session, seen[parent], number, places, bytes(view[start:end]))
-            seen[uuid] = number
-            tip = uuid
-        start, number = end + 1, number + 1
+    index = TreeIndex()
+    number, rest = 0, b""
+    while block := file.read(BLOCK_BYTES):
+        data = rest + block if rest else block
+        view, start, size = memoryview(data), 0, data.rfind(b"\n") + 1
+        while start < size:
+            end = data.find(b"\n", start)
+            if end > start:
+                tip = _place(session, index, tip, view[start:end], number)
+            start, number = end + 1, number + 1
+        rest = data[size:]
+    if rest.strip():  # a last line without its newline
+        _place(session, index, tip, memoryview(rest), number)
 
 
-def _hide(session: SessionMap, back: int, number: int, places: set[int], line: bytes) -> None:
+def _place(
+    session: SessionMap, index: TreeIndex, tip: str | None, line: memoryview, number: int
+) -> str | None:
+    """Place one line in the tree (hiding the branch it leaves, if it starts one);
+    returns the newest conversation line's ``uuid``."""
+    place = tree_place(line)
+    if place is None:
+        return tip
+    uuid, parent, words = place
+    if words and parent is not None and tip not in (None, parent):
+        back = index.line_of(parent)
+        if back is not None:
+            _hide(session, back, number, index, bytes(line))
+    index.add(uuid, number)
+    return uuid
+
+
+def _hide(session: SessionMap, back: int, number: int, index: TreeIndex, line: bytes) -> None:
     """Leave out the conversation's lines after ``back`` up to the prompt at ``number``
     (another branch), and say where they were."""
-    left = [n for n in range(back + 1, number) if n in places and n not in session.hidden]
+    left = [n for n in index.between(back, number) if n not in session.hidden]
     if not left:
         return
     session.hidden.update(left)
@@ -266,14 +283,15 @@ def session_records(path: Path) -> Records | None:
     file, no branch) or it is no Claude Code session."""
     if not is_session(path):
         return None
+    session = SessionMap([], [])
     try:
+        with open(path, "rb") as handle:
+            _tree(session, handle)
+        if not session.hidden and not _may_have_subagents(path):
+            return None  # the file as it is: its lines are not decoded twice
         data = path.read_bytes()
     except OSError:
         return None
-    session = SessionMap([], [])
-    _tree(session, data)
-    if not session.hidden and not _may_have_subagents(path):
-        return None  # the file as it is: its lines are not decoded twice
     lines = session.lines = _split(data)
     session.records = [scan_line(line) if line.strip() else None for line in lines]
     find_links(session)

@@ -9,6 +9,9 @@ skips the rest. A line these shapes do not fit is decoded whole instead.
 
 from __future__ import annotations
 
+import struct
+from array import array
+from bisect import bisect_left, bisect_right
 from typing import Any
 
 import msgspec
@@ -115,6 +118,7 @@ class _TreeLine(msgspec.Struct):
 
 _TREE = msgspec.json.Decoder(_TreeLine)
 _TREE_MESSAGE = msgspec.json.Decoder(_TreeMessage)
+_HASH = struct.Struct("<q")
 TreePlace = tuple[str, str | None, bool]
 """A conversation line's ``uuid``, its ``parentUuid``, and whether it holds words that
 may be the person's (what can start another branch)."""
@@ -141,3 +145,41 @@ def tree_place(line: bytes | memoryview) -> TreePlace | None:
             kinds = {block.type for block in content}
             words = "text" in kinds and "tool_result" not in kinds
     return found.uuid, found.parentUuid, words
+
+
+class TreeIndex:
+    """Every conversation line of a session read whole, in 12 bytes each: its line
+    number and its ``uuid``'s hash, in file order. A 2 GB session has about 1.8 million
+    such lines: a ``dict`` of their ``uuid`` strings took about 300 MB, this 21 MB.
+
+    Finding a ``uuid`` (only for the person's words not hanging off the newest line,
+    where a branch may start) searches the packed hashes backwards in C; two ``uuid``
+    of one session sharing a 64-bit hash is not guarded against."""
+
+    __slots__ = ("_hashes", "lines")
+
+    def __init__(self) -> None:
+        self._hashes = bytearray()
+        self.lines = array("l")
+        """The conversation lines' numbers, ascending."""
+
+    def add(self, uuid: str, line: int) -> None:
+        """A conversation line, in the file's order."""
+        self._hashes += _HASH.pack(hash(uuid))
+        self.lines.append(line)
+
+    def line_of(self, uuid: str) -> int | None:
+        """The line of ``uuid`` (its newest, should it come twice), if it was added."""
+        wanted = _HASH.pack(hash(uuid))
+        end = len(self._hashes)
+        while True:
+            at = self._hashes.rfind(wanted, 0, end)
+            if at < 0:
+                return None
+            if at % _HASH.size == 0:
+                return self.lines[at // _HASH.size]
+            end = at + _HASH.size - 1  # a match across two hashes: look before it
+
+    def between(self, after: int, before: int) -> list[int]:
+        """The conversation lines after line ``after`` and before line ``before``."""
+        return list(self.lines[bisect_right(self.lines, after) : bisect_left(self.lines, before)])

@@ -275,3 +275,37 @@ def test_a_call_s_target_is_cleaned_and_cut_before_its_duration() -> None:
     assert len(said) <= 30 and "\x1b" not in said
     asking = OpenCall("c2", "ask\x07_user", None, since=0.0, asks=True)
     assert "\x07" not in LiveState(calls=(asking,)).text(1.0)
+
+
+def test_a_long_run_with_a_call_always_open_keeps_what_it_holds_flat(tmp_path: Path) -> None:
+    """A Claude run whose background call never ends (so its dialect is never started
+    afresh) followed for 24,000 lines: what the tracker holds after 24,000 is what it
+    held after 12,000 (``tracemalloc``, after a collection): the dialect remembers the
+    newest ids it pairs and the lines a branch can hang off, not every line's ``uuid``
+    (which grew it by about 1.8 MB here)."""
+    import gc
+    import tracemalloc
+
+    claude = Claude()
+    path = tmp_path / "long.jsonl"
+    path.write_bytes(lines(claude.prompt("go", T0), claude.call("Bash", {"command": "serve"}, T0)))
+    tracker = LiveTracker()
+    tracker.poll([path], now=T0)  # its start is read, the call open
+    held: list[int] = []
+    tracemalloc.start()
+    try:
+        for step in range(6):
+            batch = []
+            for _ in range(512):  # a call and its result, 512 times
+                call = claude.call("Read", {"file_path": "a.py"}, T0)
+                batch += [call, claude.result(call, T0)]
+            append(path, lines(*batch))
+            tracker.poll([path], now=T0 + step)
+            if step in (2, 5):
+                gc.collect()
+                held.append(tracemalloc.get_traced_memory()[0])
+    finally:
+        tracemalloc.stop()
+    state = tracker.state(path)
+    assert state is not None and [call.target for call in state.calls] == ["serve"]
+    assert held[1] - held[0] < 64 << 10, f"3,072 lines more kept {(held[1] - held[0]) >> 10} KiB"

@@ -55,10 +55,13 @@ from streamview.core.dialects.claude_session_lines import (
     PARENT_KEY,
     TASK_TOOLS,
     USAGE_KEYS,
+    Recent,
+    TreeMemory,
     detect,
     first_line,
     is_branch,
     text_of,
+    words_of,
 )
 from streamview.core.events import (
     AgentNotice,
@@ -76,6 +79,8 @@ from streamview.core.fields import as_int, as_str, iso_ms
 
 NAME = "claude-session"
 NO_FINAL = "a Claude Code session file has no final record"
+COUNTED_IDS = 256
+"""Message ids a translator remembers as counted (the newest)."""
 _CHAIN, _ABOUT, _NOT_WORDS, _USAGE_KEYS = CHAIN, ABOUT, NOT_WORDS, USAGE_KEYS
 _first_line, _text_of = first_line, text_of
 
@@ -87,12 +92,14 @@ class ClaudeSessionTranslator:
         self._inner = ClaudeTranslator()
         """Reads the messages' content blocks, as for the headless stream."""
         self._started = False
-        self._lines: dict[str, int] = {}
-        """Each conversation line's ``uuid`` and its line number."""
+        self._lines = TreeMemory()
+        """The conversation lines a branch can hang off, by ``uuid`` (bounded)."""
         self._tip: str | None = None
         """The ``uuid`` of the newest conversation line."""
-        self._counted: set[str] = set()
-        """Message ids whose usage is counted (a response spans several lines)."""
+        self._tip_line = 0
+        self._counted = Recent(COUNTED_IDS)
+        """Message ids whose usage is counted (a response spans several lines, written
+        together: the newest ids are enough)."""
         self._usage: dict[str, int] = {}
         self._turn_open = False
         """The assistant answered since the last outcome given."""
@@ -101,6 +108,9 @@ class ClaudeSessionTranslator:
         self._branches = 0
         self._sidechain_file = False
         """The file is a subagent's own (its first line ``isSidechain``)."""
+        self._stamp: object = None
+        self._ts: int | None = None
+        """The line's ``timestamp`` and its epoch ms (read once)."""
 
     def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
         """The events one session-file line stands for (see ``Translator``)."""
@@ -108,6 +118,7 @@ class ClaudeSessionTranslator:
         sid = as_str(record.get("sessionId"))
         stamp = record.get("timestamp")
         ts = iso_ms(stamp) if isinstance(stamp, str) else None
+        self._stamp, self._ts = stamp, ts
         events: list[AnyEvent] = []
         if kind in _CHAIN and isinstance(record.get("uuid"), str):
             if not self._started:
@@ -132,7 +143,10 @@ class ClaudeSessionTranslator:
             events.append(self._about(record, str(kind), line, sid, ts, recv_ms))
         elif kind == BRANCH:
             events.append(self._left_out(record, line, sid, ts, recv_ms))
-        if not events or all(isinstance(e, SessionStarted) for e in events):
+        if not events or (
+            events[-1].__class__ is SessionStarted
+            and all(e.__class__ is SessionStarted for e in events)
+        ):
             name = kind if isinstance(kind, str) else "?"
             subtype = as_str(record.get("subtype"))
             events.append(
@@ -216,25 +230,22 @@ class ClaudeSessionTranslator:
         newest line starts another branch (a rewind), which is said."""
         uuid, parent = record["uuid"], as_str(record.get("parentUuid"))
         events: list[AnyEvent] = []
-        if parent is not None and is_branch(record, self._tip, self._lines):
+        back = self._tip_line if parent == self._tip else None
+        if parent is not None and back is None:
+            back = self._lines.get(parent)
+        if back is not None and is_branch(record, self._tip, self._lines):
             self._branches += 1
-            back = self._lines[parent]
+            detail = f"the conversation goes on from line {back}; lines {back + 1}-{line - 1}"
             events.append(
                 ConnectionNotice(
-                    line,
-                    sid,
-                    ts,
-                    recv,
-                    type="session",
-                    subtype="rewound",
-                    detail=(
-                        f"the conversation goes on from line {back}; lines {back + 1}-"
-                        f"{line - 1} are another branch"
-                    ),
+                    line, sid, ts, recv, type="session", subtype="rewound",
+                    detail=f"{detail} are another branch",
                 )
-            )
-        self._lines[uuid] = line
-        self._tip = uuid
+            )  # fmt: skip
+        if parent is not None and back is not None and words_of(record) is not None:
+            self._lines.anchor(parent, back)  # a prompt: a rewind may go on from its parent
+        self._lines.add(uuid, line)
+        self._tip, self._tip_line = uuid, line
         return events
 
     # -- records ----------------------------------------------------------------------
@@ -310,7 +321,7 @@ class ClaudeSessionTranslator:
         usage = message.get("usage")
         if message_id is None or not isinstance(usage, dict) or message_id in self._counted:
             return
-        self._counted.add(message_id)
+        self._counted[message_id] = 1
         for key in _USAGE_KEYS:
             value = as_int(usage.get(key))
             if value is not None:
@@ -322,8 +333,15 @@ class ClaudeSessionTranslator:
         """The headless dialect's events for a message, in this session's id and time."""
         if sid is not None:
             adapted["session_id"] = sid
+        stamp = adapted.get("timestamp")  # most often the line's own, already read
+        ts = self._ts if stamp is self._stamp else iso_ms(stamp) if isinstance(stamp, str) else None
+        kind = adapted["type"]
+        read = self._inner._assistant if kind == "assistant" else self._inner._user
+        said = read(adapted, line, sid, ts, recv)  # as its translate() would, without
+        if not said:  # reading the type and the time again
+            return [UnknownRecord(line, sid, ts, recv, type=kind, subtype=None, record=adapted)]
         out: list[AnyEvent] = []
-        for event in self._inner.translate(adapted, line, recv):
+        for event in said:
             if isinstance(event, SessionStarted):  # the model a message names
                 event = SessionStarted(
                     event.line, sid, event.timestamp_ms, recv, model=event.model,
@@ -357,16 +375,10 @@ class ClaudeSessionTranslator:
             detail = as_str(error.get("message")) if isinstance(error, dict) else None
             return [
                 ConnectionNotice(
-                    line,
-                    sid,
-                    ts,
-                    recv,
-                    type="retry",
-                    subtype="api_error",
-                    attempt=attempt,
+                    line, sid, ts, recv, type="retry", subtype="api_error", attempt=attempt,
                     detail=detail or content or None,
                 )
-            ]
+            ]  # fmt: skip
         text = _first_line(content) or subtype
         chatter = subtype in ("stop_hook_summary", "local_command")
         return [self._notice(line, sid, ts, recv, "status", subtype or "system", text, chatter)]

@@ -77,7 +77,78 @@ def words_of(record: JSONObject) -> str | None:
     return text_of(message.get("content")) if isinstance(message, dict) else None
 
 
-def is_branch(record: JSONObject, tip: str | None, seen: dict[str, int]) -> bool:
+RECENT_LINES = 256
+"""Conversation lines whose ``uuid`` the dialect keeps (newest first) for a branch to
+hang off; older ones are forgotten, but for the lines prompts hang off
+(:class:`TreeMemory`)."""
+PROMPTS_KEPT = 1024
+"""Prompts whose parent line the dialect keeps: a ``/rewind`` or an edited prompt goes
+on from a line an earlier prompt hung off."""
+
+
+class Recent:
+    """The newest keys seen and a number for each, at most about ``limit`` of them (two
+    generations of ``limit``: the older one is dropped whole when the newer fills):
+    what a long run's dialect remembers does not grow with its length."""
+
+    __slots__ = ("_limit", "_new", "_old")
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._new: dict[str, int] = {}
+        self._old: dict[str, int] = {}
+
+    def __setitem__(self, key: str, value: int) -> None:
+        if len(self._new) >= self._limit:
+            self._old, self._new = self._new, {}
+        self._new[key] = value
+
+    def get(self, key: str) -> int | None:
+        """The number kept for ``key``, if it is still kept."""
+        found = self._new.get(key)
+        return self._old.get(key) if found is None else found
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._new or key in self._old
+
+    def __len__(self) -> int:
+        return len(self._new) + len(self._old)
+
+
+class TreeMemory:
+    """The lines of a session's tree a branch can hang off, by ``uuid``, bounded: the
+    newest :data:`RECENT_LINES`, and the lines the last :data:`PROMPTS_KEPT` prompts hung
+    off (a ``/rewind`` to an earlier prompt goes on from the line that prompt followed).
+    A branch off a line older than both is not said (read whole, the source finds every
+    branch itself: :mod:`streamview.sources.claude_session_files`)."""
+
+    __slots__ = ("_anchors", "_recent")
+
+    def __init__(self) -> None:
+        self._recent = Recent(RECENT_LINES)
+        self._anchors = Recent(PROMPTS_KEPT)
+
+    def add(self, uuid: str, line: int) -> None:
+        """A conversation line, in the file's order."""
+        self._recent[uuid] = line
+
+    def anchor(self, uuid: str, line: int) -> None:
+        """A line a prompt hangs off."""
+        self._anchors[uuid] = line
+
+    def get(self, uuid: str) -> int | None:
+        """The line of ``uuid``, if it is kept."""
+        found = self._recent.get(uuid)
+        return self._anchors.get(uuid) if found is None else found
+
+    def __contains__(self, uuid: object) -> bool:
+        return uuid in self._recent or uuid in self._anchors
+
+    def __len__(self) -> int:
+        return len(self._recent) + len(self._anchors)
+
+
+def is_branch(record: JSONObject, tip: str | None, seen: TreeMemory) -> bool:
     """Whether a conversation line starts another branch: the person's words whose
     parent is an earlier line, not the newest one (``tip``). Parallel tool results hang
     off their own ``tool_use`` line; those are no branch."""

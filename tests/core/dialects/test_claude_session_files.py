@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 
 from streamview.core import tools
 from streamview.core.dialects import CallReparser, by_name
@@ -22,8 +23,10 @@ from streamview.core.linestore import LineStore
 from streamview.core.model import PROMPT
 from streamview.core.reader import EventReader, fold
 from streamview.core.state import StreamState
+from streamview.sources import claude_session_files
 from streamview.sources.claude_session_files import subagent_files
 from streamview.sources.claude_session_follow import ClaudeFollowSource
+from streamview.sources.claude_session_scan import TreeIndex
 from streamview.sources.session_files import session_source_for
 
 from .test_claude_session import SESSIONS, account, headless, records
@@ -133,12 +136,16 @@ def test_a_subagent_still_at_work_is_found_by_its_prompt(tmp_path: Path) -> None
     assert len([c for c in session.tool_calls if c.parent_call_id == task.call_id]) == 12
 
 
+@pytest.mark.parametrize("block", [None, 97])
 def test_a_rewound_session_read_whole_shows_the_branch_of_its_newest_record(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block: int | None
 ) -> None:
     """After a ``/rewind`` to the second prompt, the branch leading to the newest record
     is the account (turn 1, then the new prompt and its answer): the second turn, left
-    behind, is not shown, and a notice says where it is in the file."""
+    behind, is not shown, and a notice says where it is in the file. The same when the
+    file is searched for its branches 97 bytes at a time (every line spans blocks)."""
+    if block is not None:
+        monkeypatch.setattr(claude_session_files, "BLOCK_BYTES", block)
     lines = records("tool_heavy.jsonl")
     sid = lines[-1]["sessionId"]
     second = next(
@@ -243,3 +250,14 @@ def test_a_followed_session_shows_its_subagent_as_its_file_grows(tmp_path: Path)
         assert len(set(nested())) == 12
     finally:
         stop.set()
+
+
+def test_the_tree_index_finds_each_uuid_s_newest_line_and_the_lines_between() -> None:
+    """What the branch search keeps of each line (its number and its uuid's hash) finds
+    a parent's line (the newest, should a uuid come twice), nothing for a uuid never
+    seen, and the conversation lines between two lines."""
+    index = TreeIndex()
+    for number, uuid in [(0, "a"), (2, "b"), (3, "c"), (7, "b"), (9, "d")]:
+        index.add(uuid, number)
+    assert [index.line_of(uuid) for uuid in "abcdz"] == [0, 7, 3, 9, None]
+    assert index.between(0, 9) == [2, 3, 7] and index.between(3, 4) == []
