@@ -274,6 +274,8 @@ class SessionsApp(App[RunEntry | None]):
         self.call_from_thread(self._show_found, entries)
 
     def _show_found(self, entries: list[RunEntry]) -> None:
+        if not self._showing():
+            return
         entries = [self._with_live(entry) for entry in entries]
         if self.loaded and entries == self.entries:
             return  # nothing changed: the table is left as it is
@@ -285,6 +287,11 @@ class SessionsApp(App[RunEntry | None]):
         self._poll_live()
         if not entries:
             toast(self, phrase("no runs found (streamview sessions --help says where it looks)"))
+
+    def _showing(self) -> bool:
+        """Whether the list is on screen: a reader thread's news that lands while the
+        app closes (its table already gone) is dropped, not a ``NoMatches`` crash."""
+        return self.is_running and bool(self.screen_stack) and bool(self.screen.query("#runs"))
 
     @property
     def table(self) -> RunsTable:
@@ -373,6 +380,8 @@ class SessionsApp(App[RunEntry | None]):
 
     def _show_live(self, changes: list[Change]) -> None:
         """Repaint the live rows; mark (and ring for) the runs that finished or wait."""
+        if not self._showing():
+            return
         now = time.time()
         for change in changes:
             self.attention.add(change.path)

@@ -212,3 +212,15 @@ async def test_two_thousand_runs_draw_only_the_rows_on_screen() -> None:
         app._paint(app.shown[4], time.time())  # nothing changed: nothing drawn
         await pilot.pause()
         assert table.rendered == drawn + 1
+
+
+async def test_news_from_a_reader_thread_after_the_table_went_is_dropped() -> None:
+    """A live poll or a new listing that lands while the app closes (its table gone, as
+    a traced bench run hit: NoMatches '#runs') changes nothing and raises nothing."""
+    app = SessionsApp(lambda: RUNS)
+    async with app.run_test(size=(100, 20)) as pilot:
+        await wait_for(pilot, lambda: len(row_paths(app)) == 4)
+        await app.query_one("#runs", RunsTable).remove()
+        app._show_live([])
+        app._show_found(RUNS[:1])
+        assert app.entries == RUNS
