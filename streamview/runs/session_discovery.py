@@ -49,6 +49,7 @@ from streamview.runs.session_places import (
     recording_files,
     session_files,
 )
+from streamview.sources.session_source import is_sqlite
 
 __all__ = [  # where the files are is found in session_places; named here as before
     "FOLDER",
@@ -261,6 +262,8 @@ def describe(
                     calls, errors, tokens = counts
         if tokens is None:  # a session's running total, written as it goes
             tokens = running_total_tokens(records(_lines_with(tail or head, b'"token_count"')))
+    elif found.agent == "opencode" and is_sqlite(found.path):
+        calls, errors, tokens = _from_database(found.path, head_info)
     if found.source == RECORDING:
         _from_sidecar(found.path, head_info)
     if head_info.project is None and found.agent == "cursor":
@@ -315,6 +318,19 @@ def _fold(
         )
         counts = (calls, errors, _tokens(state.sessions))
     return named, session.prompt, session.cwd, counts
+
+
+def _from_database(path: Path, head_info: Head) -> tuple[int | None, int | None, int | None]:
+    """opencode's database, listed as its newest session: title, folder, start, and
+    its calls, failed calls and tokens."""
+    from streamview.sources.opencode_db import newest
+
+    found = newest(path)
+    if found is None:
+        return None, None, None
+    head_info.title, head_info.project = found.title, found.directory
+    head_info.started = None if found.started_ms is None else found.started_ms / 1000
+    return found.calls, found.errors, found.tokens
 
 
 def _from_sidecar(recording: Path, head_info: Head) -> None:
@@ -385,7 +401,7 @@ def discover(
             continue
         seen.add(run.path)
         try:
-            stated.append((run, run.path.stat()))
+            stated.append((run, _status(run.path)))
         except OSError:
             continue  # gone between the listing and the stat
     stated.sort(key=lambda each: (each[1].st_mtime, str(each[0].path)), reverse=True)
@@ -400,6 +416,25 @@ def discover(
             del cache[gone]
     entries.sort(key=lambda entry: (entry.last_activity, str(entry.path)), reverse=True)
     return entries
+
+
+def _status(path: Path) -> os.stat_result:
+    """A file's ``stat``; a database's with its write-ahead log counted in (opencode
+    writes the log as it goes; the database file changes only at a checkpoint), so a
+    session going on is live and read again."""
+    status = path.stat()
+    if path.suffix != ".db":
+        return status
+    try:
+        wal = path.with_name(path.name + "-wal").stat()
+    except OSError:
+        return status
+    newest = wal if wal.st_mtime_ns > status.st_mtime_ns else status
+    fields = (*tuple(status)[:6], status.st_size + wal.st_size)
+    times = (int(status.st_atime), int(newest.st_mtime), int(status.st_ctime))
+    return os.stat_result(
+        (*fields, *times), {"st_mtime": newest.st_mtime, "st_mtime_ns": newest.st_mtime_ns}
+    )
 
 
 def _described(

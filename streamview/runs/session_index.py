@@ -25,8 +25,9 @@ from streamview.runs.session_discovery import DescribeCache, RunEntry
 
 INDEX_NAME = "sessions-index.json"
 """The index's file name, in ``$XDG_CACHE_HOME/streamview/``."""
-FORMAT = 2
-"""The index's format: an index of another format is ignored (2: a run's ``parent``)."""
+FORMAT = 3
+"""The index's format: an index of another format is ignored (2: a run's ``parent``;
+3: opencode's database described by its newest session)."""
 MAX_INDEX_BYTES = 64 << 20
 """An index larger than this is not read (about 200,000 runs' worth)."""
 _FIELDS: dict[str, tuple[type, ...]] = {

@@ -23,6 +23,8 @@ is read.
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
@@ -63,6 +65,47 @@ def newest_session(connection: sqlite3.Connection) -> str | None:
         "SELECT id FROM session WHERE parent_id IS NULL ORDER BY time_updated DESC LIMIT 1"
     ).fetchone()
     return None if row is None else str(row[0])
+
+
+@dataclass(frozen=True)
+class Newest:
+    """What the list of runs shows of a database: its newest top-level session."""
+
+    title: str | None
+    directory: str | None
+    started_ms: int | None
+    calls: int | None
+    errors: int | None
+    tokens: int | None
+
+
+def newest(path: Path) -> Newest | None:
+    """The newest top-level session's title, folder, start and counts (its own calls,
+    not its subagents'); ``None`` if the database cannot be read now."""
+    try:
+        with closing(connect(path)) as connection:
+            row = connection.execute(
+                "SELECT id, title, directory, time_created, tokens_input + tokens_output "
+                "FROM session WHERE parent_id IS NULL ORDER BY time_updated DESC LIMIT 1"
+            ).fetchone()
+            if row is None:
+                return None
+            sid, title, directory, created, tokens = row
+            calls, errors = connection.execute(
+                "SELECT count(*), coalesce(sum(json_extract(data, '$.state.status') = 'error'), 0)"
+                " FROM part WHERE session_id = ? AND json_extract(data, '$.type') = 'tool'",
+                (sid,),
+            ).fetchone()
+    except sqlite3.Error:
+        return None
+    return Newest(
+        title if isinstance(title, str) else None,
+        directory if isinstance(directory, str) else None,
+        created if isinstance(created, int) else None,
+        calls if isinstance(calls, int) else None,
+        errors if isinstance(errors, int) else None,
+        tokens if isinstance(tokens, int) and tokens > 0 else None,
+    )
 
 
 def read_session(path: Path, session_id: str | None = None) -> Records | None:

@@ -3,6 +3,9 @@ them, recordings and ``--dir`` jobs, described from a bounded read."""
 
 from __future__ import annotations
 
+import os
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -186,3 +189,49 @@ def test_an_opencode_subagent_session_file_is_not_listed_as_a_run(
     listed = [entry.path for entry in discover(now=BASE + 400)]
     assert parent in listed
     assert child not in listed
+
+
+def test_opencode_s_database_is_listed_as_its_newest_session(
+    home: dict[str, Path], tmp_path: Path
+) -> None:
+    """Its title, folder, start and calls (a failed one counted), read-only; a file that
+    only looks like a database is listed from its place, as before."""
+    fixture = Path(__file__).parents[1] / "fixtures" / "sessions" / "opencode" / "opencode.db"
+    database = home["opencode-db"]
+    listed = {entry.path: entry for entry in discover(now=BASE + 400)}
+    assert (listed[database].title, listed[database].calls) == (None, None)
+    database.write_bytes(fixture.read_bytes())
+    before = database.read_bytes()
+    entry = {entry.path: entry for entry in discover(now=BASE + 400)}[database]
+    assert (entry.agent, entry.title, entry.project) == ("opencode", "Read the config", "/work/app")
+    assert (entry.calls, entry.errors) == (2, 1)
+    assert entry.started is not None
+    assert database.read_bytes() == before
+
+
+def test_a_database_written_through_its_log_is_live_and_read_again(
+    home: dict[str, Path], tmp_path: Path
+) -> None:
+    """opencode writes the -wal file as it goes (the database file changes only at a
+    checkpoint): the run's activity is the log's, and a session renamed in the log is
+    what a second pass shows, though the database file's size and time did not move."""
+    fixture = Path(__file__).parents[1] / "fixtures" / "sessions" / "opencode" / "opencode.db"
+    database = home["opencode-db"]
+    database.write_bytes(fixture.read_bytes())
+    os.utime(database, (BASE, BASE))
+    cache: session_discovery.DescribeCache = {}
+    first = {entry.path: entry for entry in discover(now=BASE + 400, cache=cache)}[database]
+    assert (first.title, first.live) == ("Read the config", False)
+    with closing(sqlite3.connect(database)) as writer:  # opencode keeps it open, in WAL mode
+        writer.execute("PRAGMA journal_mode = WAL")
+        writer.execute("PRAGMA wal_autocheckpoint = 0")
+        writer.execute("UPDATE session SET title = 'Read the config again', time_updated ="
+                       " time_updated + 1 WHERE id = 'ses_4b1f0c2a7ffeA1b2C3d4E5f6G7'")  # fmt: skip
+        writer.commit()
+        os.utime(database, (BASE, BASE))
+        wal = database.with_name(database.name + "-wal")
+        os.utime(wal, (BASE + 390, BASE + 390))
+        second = {entry.path: entry for entry in discover(now=BASE + 400, cache=cache)}[database]
+    assert (second.title, second.live, second.last_activity) == (
+        "Read the config again", True, BASE + 390,
+    )  # fmt: skip
