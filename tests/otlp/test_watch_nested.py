@@ -1,0 +1,109 @@
+"""``sessions --watch --otlp`` on sessions whose subagents write files of their own
+(Claude Code's ``<session>/subagents/``, Codex's spawned threads' rollouts): each
+subagent call is sent once, under the call that started it, across a restart, with the
+ids a whole read gives (the SDK's in-memory exporter as the backend)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import streamview.fronts.otlp.nested as nested
+from streamview.core.otlp_spans import spans_of
+from streamview.fronts.otlp.config import OtlpSettings
+from streamview.fronts.otlp.export import SpanExport
+from streamview.fronts.otlp.watch import SessionWatch, Watched, WatchLedger
+from streamview.fronts.otlp.whole import folded
+from streamview.sources import claude_session_files
+from tests.otlp.helpers import REPO
+
+SESSIONS = REPO / "tests" / "fixtures" / "sessions"
+CLAUDE = "ae4a77f8-aedd-4bc1-888f-c94edc91af04"
+CODEX_DAY = SESSIONS / "codex" / "spawned" / "2026" / "09" / "28"
+CODEX_PARENT = "rollout-2026-09-28T13-01-29-01a0e81b-2a8b-7240-b94c-ad2ada7813da.jsonl"
+SETTINGS = OtlpSettings(endpoint="http://unused.invalid/v1/traces")
+
+
+@pytest.fixture
+def no_pause(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whole reads as often as the test looks (their pause is tested on its own)."""
+    monkeypatch.setattr(nested, "PAUSE_FACTOR", 0.0)
+
+
+def _watch(folder: Path, exporter: Any) -> SessionWatch:
+    ledger = WatchLedger(folder, SETTINGS.endpoint)
+    ledger.open()
+    return SessionWatch(ledger, SpanExport(SETTINGS, exporter=exporter))
+
+
+def _backend() -> Any:
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    return InMemorySpanExporter()
+
+
+def _sent(exporter: Any) -> dict[int, Any]:
+    spans = exporter.get_finished_spans()
+    ids = [span.context.span_id for span in spans]
+    assert len(ids) == len(set(ids)), "a span went twice"
+    return {span.context.span_id: span for span in spans}
+
+
+def _whole(records: Any) -> list[Any]:
+    """The spans of a session read whole (as ``export`` reads it)."""
+    return spans_of(folded(records or []), anchor_ms=0)
+
+
+def _under(sent: dict[int, Any], whole: list[Any], call: str) -> list[str]:
+    """The names of the spans sent whose parent is the span of the call ``call``."""
+    ids = [s.span_id for s in whole if s.attributes.get("gen_ai.tool.call.id") == call]
+    assert len(ids) == 1
+    return [s.name for s in sent.values() if s.parent and s.parent.span_id == ids[0]]
+
+
+def _claude_session(folder: Path) -> tuple[Path, list[bytes]]:
+    """The subagent fixture as Claude Code writes it today: the subagent's work in its
+    own file only (no ``agent_progress`` mirror in the session's)."""
+    shutil.copytree(SESSIONS / "claude" / CLAUDE, folder / CLAUDE)
+    lines = (SESSIONS / "claude" / f"{CLAUDE}.jsonl").read_bytes().splitlines(keepends=True)
+    return folder / f"{CLAUDE}.jsonl", [line for line in lines if b'"agent_progress"' not in line]
+
+
+def test_a_claude_sessions_subagent_calls_go_once_under_its_task_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_pause: None
+) -> None:
+    """While the Task call runs, its subagent's ended calls go, each with the Task
+    call's span as parent (the session's own file never holds them); then the Task
+    call; a watch started again sends nothing; once quiet the session is done, and
+    every span went once with the ids of a whole read."""
+    session, lines = _claude_session(tmp_path / "project")
+    task = "toolu_01Hf8v1Za7y4af8VUwSR4CXU"
+    started = next(n for n, line in enumerate(lines) if task.encode() in line)
+    session.write_bytes(b"".join(lines[: started + 1]))  # the Task call, running
+    backend = _backend()
+    watch = _watch(tmp_path / "state", backend)
+    assert watch.look([Watched(session, live=True)]) > 0
+    sent = _sent(backend)
+    under = _under(sent, _whole(claude_session_files.session_records(session)), task)
+    assert len(under) == 12 and set(under) == {"execute_tool webSearch", "execute_tool webFetch"}
+    assert not any(s.attributes.get("gen_ai.tool.call.id") == task for s in sent.values())
+
+    session.write_bytes(b"".join(lines))  # the subagent answered: the call ended
+    assert watch.look([Watched(session, live=True)]) > 0
+    assert watch.look([Watched(session, live=True)]) == 0
+    whole = _whole(claude_session_files.session_records(session))
+    assert len(_under(_sent(backend), whole, task)) == 12
+    assert any(s.attributes.get("gen_ai.tool.call.id") == task for s in _sent(backend).values())
+    watch.ledger.close()
+
+    again = _watch(tmp_path / "state", backend)
+    assert again.look([Watched(session, live=True)]) == 0
+    monkeypatch.setattr(nested, "LIVE_SECONDS", 0.0)  # the subagent's file went quiet too
+    again.look([Watched(session, live=False)])  # its result ended it: the root went
+    assert again.ledger.files[str(session)].done
+    assert again.look([Watched(session, live=False)]) == 0
+    assert sorted(_sent(backend)) == sorted(span.span_id for span in whole)
+    assert [s.name for s in backend.get_finished_spans()][-1].startswith("invoke_agent")
