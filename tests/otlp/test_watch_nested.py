@@ -17,7 +17,7 @@ from streamview.fronts.otlp.config import OtlpSettings
 from streamview.fronts.otlp.export import SpanExport
 from streamview.fronts.otlp.watch import SessionWatch, Watched, WatchLedger
 from streamview.fronts.otlp.whole import folded
-from streamview.sources import claude_session_files
+from streamview.sources import claude_session_files, codex_session_files
 from tests.otlp.helpers import REPO
 
 SESSIONS = REPO / "tests" / "fixtures" / "sessions"
@@ -105,5 +105,50 @@ def test_a_claude_sessions_subagent_calls_go_once_under_its_task_call(
     again.look([Watched(session, live=False)])  # its result ended it: the root went
     assert again.ledger.files[str(session)].done
     assert again.look([Watched(session, live=False)]) == 0
+    assert sorted(_sent(backend)) == sorted(span.span_id for span in whole)
+    assert [s.name for s in backend.get_finished_spans()][-1].startswith("invoke_agent")
+
+
+def test_a_codex_spawned_threads_calls_go_once_under_its_spawn_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_pause: None
+) -> None:
+    """A spawned thread's rollout is no run of its own: its calls go with its parent's
+    session, under the spawn call, as its own rollout grows (the parent's unchanged);
+    a watch started again sends nothing; once quiet, every span went once with the ids
+    of a whole read."""
+    day = tmp_path / "sessions" / "2026" / "09" / "28"
+    day.mkdir(parents=True)
+    parent = day / CODEX_PARENT
+    (child_fixture,) = (p for p in CODEX_DAY.glob("rollout-*.jsonl") if p.name != CODEX_PARENT)
+    child = day / child_fixture.name
+    lines = (CODEX_DAY / CODEX_PARENT).read_bytes().splitlines(keepends=True)
+    child_lines = child_fixture.read_bytes().splitlines(keepends=True)
+    spawn = "call_SdAv8h0y9zwTrmpiNTHyAPTW"
+    answered = next(n for n, line in enumerate(lines) if b"function_call_output" in line)
+    parent.write_bytes(b"".join(lines[: answered + 1]))  # the thread spawned
+    ran = next(n for n, line in enumerate(child_lines) if b'"custom_tool_call"' in line)
+    child.write_bytes(b"".join(child_lines[: ran + 1]))  # its command, running
+    backend = _backend()
+    watch = _watch(tmp_path / "state", backend)
+    watch.look([Watched(parent, live=True)])
+    whole = _whole(codex_session_files.session_records(parent))
+    assert _under(_sent(backend), whole, spawn) == []
+
+    child.write_bytes(b"".join(child_lines))  # the thread's command ended
+    assert watch.look([Watched(parent, live=True)]) == 1
+    whole = _whole(codex_session_files.session_records(parent))
+    assert _under(_sent(backend), whole, spawn) == ["execute_tool exec"]
+    parent.write_bytes(b"".join(lines))  # the parent answered
+    watch.look([Watched(parent, live=True)])
+    assert watch.look([Watched(parent, live=True)]) == 0
+    watch.ledger.close()
+
+    again = _watch(tmp_path / "state", backend)
+    assert again.look([Watched(parent, live=True)]) == 0
+    monkeypatch.setattr(nested, "LIVE_SECONDS", 0.0)
+    again.look([Watched(parent, live=False)])
+    assert again.ledger.files[str(parent)].done
+    assert again.look([Watched(parent, live=False)]) == 0
+    whole = _whole(codex_session_files.session_records(parent))
     assert sorted(_sent(backend)) == sorted(span.span_id for span in whole)
     assert [s.name for s in backend.get_finished_spans()][-1].startswith("invoke_agent")
