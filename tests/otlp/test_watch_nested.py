@@ -152,3 +152,73 @@ def test_a_codex_spawned_threads_calls_go_once_under_its_spawn_call(
     whole = _whole(codex_session_files.session_records(parent))
     assert sorted(_sent(backend)) == sorted(span.span_id for span in whole)
     assert [s.name for s in backend.get_finished_spans()][-1].startswith("invoke_agent")
+
+
+def _task_under(sent: dict[int, Any], whole: list[Any]) -> list[str]:
+    """The names of the spans sent under the session's one ``task`` call."""
+    (call,) = (s for s in whole if s.name == "execute_tool task")
+    return sorted(s.name for s in sent.values() if s.parent and s.parent.span_id == call.span_id)
+
+
+@pytest.mark.parametrize(
+    ("agent", "cut", "then", "under"),
+    [
+        # Gemini CLI writes the delegating call once it is done (line 6).
+        ("gemini", 5, 7, ["execute_tool complete_task", "execute_tool read"]),
+        ("cursor", 2, 2, ["execute_tool shell"]),
+    ],
+)
+def test_gemini_and_cursor_subagents_calls_go_once_under_their_task_call(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    no_pause: None,
+    agent: str,
+    cut: int,
+    then: int,
+    under: list[str],
+) -> None:
+    """The session's file holds the delegating call (its subagent not started yet:
+    read by offset), then the subagent's file appears (read whole from then on): its
+    calls go under the task call; the session goes on and ends; a restart sends
+    nothing; once quiet, every span went once with the ids of a whole read."""
+    from streamview.sources import cursor_session_files, gemini_session_files
+
+    source = SESSIONS / agent / "subagent"
+    if agent == "cursor":
+        (source,) = (p for p in source.iterdir() if p.is_dir())
+        (main,) = source.glob("*.jsonl")
+        read = cursor_session_files.session_records
+    else:
+        (main,) = source.glob("session-*.jsonl")
+        read = gemini_session_files.session_records
+    folder = tmp_path / "chats"
+    shutil.copytree(source, folder)
+    session = folder / main.name
+    lines = main.read_bytes().splitlines(keepends=True)
+    children = [p for p in folder.glob("*/*.jsonl")]
+    kept = {p: p.read_bytes() for p in children}
+    for child in children:
+        child.unlink()
+    session.write_bytes(b"".join(lines[:cut]))  # the task call, no subagent yet
+    backend = _backend()
+    watch = _watch(tmp_path / "state", backend)
+    watch.look([Watched(session, live=True)])
+    for child, data in kept.items():
+        child.write_bytes(data)  # the subagent worked
+    session.write_bytes(b"".join(lines[:then]))
+    assert watch.look([Watched(session, live=True)]) >= len(under)
+    assert _task_under(_sent(backend), _whole(read(session))) == under
+    session.write_bytes(b"".join(lines))  # the session went on and ended
+    watch.look([Watched(session, live=True)])
+    assert watch.look([Watched(session, live=True)]) == 0
+    watch.ledger.close()
+
+    again = _watch(tmp_path / "state", backend)
+    assert again.look([Watched(session, live=True)]) == 0
+    monkeypatch.setattr(nested, "LIVE_SECONDS", 0.0)
+    again.look([Watched(session, live=False)])
+    assert again.ledger.files[str(session)].done
+    assert again.look([Watched(session, live=False)]) == 0
+    whole = _whole(read(session))
+    assert sorted(_sent(backend)) == sorted(span.span_id for span in whole)
+    assert _task_under(_sent(backend), whole) == under
