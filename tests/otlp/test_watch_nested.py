@@ -222,3 +222,37 @@ def test_gemini_and_cursor_subagents_calls_go_once_under_their_task_call(
     whole = _whole(read(session))
     assert sorted(_sent(backend)) == sorted(span.span_id for span in whole)
     assert _task_under(_sent(backend), whole) == under
+
+
+def test_a_live_session_is_read_whole_again_only_after_a_pause_once_quiet_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A look that finds nothing changed reads nothing; a change within the pause
+    (``PAUSE_FACTOR`` times the last whole read's duration, made huge here) waits, and
+    a session gone quiet is read at once."""
+    reads: list[Path] = []
+    records = nested._records
+
+    def counted(path: Path, kind: str) -> Any:
+        reads.append(path)
+        return records(path, kind)
+
+    monkeypatch.setattr(nested, "_records", counted)
+    monkeypatch.setattr(nested, "PAUSE_FACTOR", 1e9)
+    session, lines = _claude_session(tmp_path / "project")
+    task = "toolu_01Hf8v1Za7y4af8VUwSR4CXU"
+    started = next(n for n, line in enumerate(lines) if task.encode() in line)
+    session.write_bytes(b"".join(lines[: started + 1]))
+    backend = _backend()
+    watch = _watch(tmp_path / "state", backend)
+    assert watch.look([Watched(session, live=True)]) > 0
+    assert watch.look([Watched(session, live=True)]) == 0
+    assert len(reads) == 1  # unchanged: not read again
+    session.write_bytes(b"".join(lines))
+    assert watch.look([Watched(session, live=True)]) == 0  # within the pause
+    assert len(reads) == 1
+    monkeypatch.setattr(nested, "LIVE_SECONDS", 0.0)
+    assert watch.look([Watched(session, live=False)]) > 0  # quiet: at once
+    assert len(reads) == 2 and watch.ledger.files[str(session)].done
+    whole = _whole(claude_session_files.session_records(session))
+    assert sorted(_sent(backend)) == sorted(span.span_id for span in whole)
