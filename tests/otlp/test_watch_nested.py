@@ -256,3 +256,24 @@ def test_a_live_session_is_read_whole_again_only_after_a_pause_once_quiet_at_onc
     assert len(reads) == 2 and watch.ledger.files[str(session)].done
     whole = _whole(claude_session_files.session_records(session))
     assert sorted(_sent(backend)) == sorted(span.span_id for span in whole)
+
+
+def test_a_claude_2_0_subagent_file_beside_its_session_is_found_by_its_session_id(
+    tmp_path: Path, no_pause: None
+) -> None:
+    """Claude Code 2.0.x wrote ``agent-<id>.jsonl`` beside the session (with other
+    sessions' beside it too): the one whose first line names this session is read with
+    it, another session's is not."""
+    session, lines = _claude_session(tmp_path / "project")
+    agent = session.with_suffix("") / "subagents" / "agent-aac57f5.jsonl"
+    agent.rename(session.parent / agent.name)
+    shutil.rmtree(session.with_suffix(""))
+    other = session.parent / "agent-0ther.jsonl"
+    other.write_bytes(b'{"sessionId":"another","type":"user","isSidechain":true}\n')
+    session.write_bytes(b"".join(lines))
+    backend = _backend()
+    watch = _watch(tmp_path / "state", backend)
+    watch.look([Watched(session, live=True)])
+    whole = _whole(claude_session_files.session_records(session))
+    assert len(_under(_sent(backend), whole, "toolu_01Hf8v1Za7y4af8VUwSR4CXU")) == 12
+    assert watch._nested.subagent_files(session, session.stat()) == [session.parent / agent.name]
