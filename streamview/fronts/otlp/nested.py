@@ -79,8 +79,9 @@ class NestedSessions:
         Gemini CLI session)."""
         self._listings: dict[Path, tuple[int, list[str]]] = {}
         """A folder's names, as of its mtime."""
-        self._heads: dict[Path, tuple[int, Any]] = {}
-        """A file's first record, as of its inode (once written whole)."""
+        self._owned: dict[tuple[Path, str], tuple[int, dict[str, str]]] = {}
+        """Of each folder (and prefix of names): as of its listing's mtime, the session
+        each file's first record names (``""``: none)."""
         self._reads: dict[str, _Read] = {}
 
     def look(self, path: Path, status: os.stat_result, live: bool, due: Due) -> NestedLook | None:
@@ -177,30 +178,26 @@ class NestedSessions:
         self._listings[folder] = (stamp, names)
         return names
 
-    def _head(self, path: Path) -> Any:
-        """A file's first record (``None``: none, or not written whole yet)."""
-        from streamview.sources.codex_session_files import HEAD_LIMIT
-
-        try:
-            inode = path.stat().st_ino
-        except OSError:
-            return None
-        known = self._heads.get(path)
-        if known is not None and known[0] == inode:
-            return known[1]
-        try:
-            with open(path, "rb") as handle:
-                first = handle.readline(HEAD_LIMIT)
-        except OSError:
-            return None
-        if not first.endswith(b"\n"):
-            return None
-        try:
-            record = orjson.loads(first)
-        except orjson.JSONDecodeError:
-            record = None
-        self._heads[path] = (inode, record)
-        return record
+    def _owners(
+        self, folder: Path, prefix: str, owner: Callable[[Any], str | None]
+    ) -> dict[str, str]:
+        """Of each ``<prefix>*.jsonl`` in ``folder``: the session its first record says it
+        works for (``owner`` of it), read once per file: as of the folder's listing, a
+        file whose first line is not written whole yet read again at the next look."""
+        names = [n for n in self._listing(folder) if n.startswith(prefix) and n.endswith(".jsonl")]
+        stamp = self._listings.get(folder, (0, []))[0]
+        known = self._owned.get((folder, prefix))
+        if known is None or known[0] != stamp:
+            old = known[1] if known is not None else {}
+            known = (stamp, {name: old[name] for name in names if name in old})
+            self._owned[(folder, prefix)] = known
+        found = known[1]
+        for name in names:
+            if name not in found:
+                head = _first_record(folder / name)
+                if head is not _UNWRITTEN:
+                    found[name] = owner(head) or ""
+        return {name: who for name, who in found.items() if who}
 
     def _jsonl(self, folder: Path) -> list[Path]:
         return [folder / name for name in self._listing(folder) if name.endswith(".jsonl")]
@@ -216,25 +213,54 @@ class NestedSessions:
             and name.endswith(".jsonl")
             and not name.startswith(COMPACTION_PREFIX)
         ]
-        for name in self._listing(path.parent):  # 2.0.x: beside the session
-            if name.startswith("agent-") and name.endswith(".jsonl"):
-                head = self._head(path.parent / name)
-                if isinstance(head, dict) and head.get("sessionId") == path.stem:
-                    found.append(path.parent / name)
+        beside = self._owners(path.parent, "agent-", _session_id)  # 2.0.x
+        found += [path.parent / name for name, who in beside.items() if who == path.stem]
         return found
 
     def _codex(self, path: Path, thread: str) -> list[Path]:
-        from streamview.sources.codex_session_files import child_folders, parent_of, payload_of
+        from streamview.sources.codex_session_files import child_folders
 
         found = []
         for folder in child_folders(path):
-            for name in self._listing(folder):
-                if not (name.startswith("rollout-") and name.endswith(".jsonl")):
-                    continue
-                meta = payload_of(self._head(folder / name), "session_meta")
-                if meta is not None and parent_of(meta) == thread and folder / name != path:
-                    found.append(folder / name)
-        return found
+            children = self._owners(folder, "rollout-", _parent_thread)
+            found += [folder / n for n, who in children.items() if who == thread]
+        return [each for each in found if each != path]
+
+
+_UNWRITTEN = object()
+"""A file's first line not written whole yet (or the file gone)."""
+
+
+def _first_record(path: Path) -> Any:
+    """A file's first line, decoded (``None``: no JSON); :data:`_UNWRITTEN` if it is not
+    written whole yet."""
+    from streamview.sources.codex_session_files import HEAD_LIMIT
+
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline(HEAD_LIMIT)
+    except OSError:
+        return _UNWRITTEN
+    if not first.endswith(b"\n"):
+        return _UNWRITTEN
+    try:
+        return orjson.loads(first)
+    except orjson.JSONDecodeError:
+        return None
+
+
+def _session_id(record: Any) -> str | None:
+    """The session a Claude Code subagent's first record names."""
+    found = record.get("sessionId") if isinstance(record, dict) else None
+    return found if isinstance(found, str) else None
+
+
+def _parent_thread(record: Any) -> str | None:
+    """The thread that spawned the Codex thread whose rollout starts with ``record``."""
+    from streamview.sources.codex_session_files import parent_of, payload_of
+
+    meta = payload_of(record, "session_meta")
+    return parent_of(meta) if meta is not None else None
 
 
 def _records(path: Path, kind: str) -> Records:
