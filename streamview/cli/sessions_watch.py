@@ -4,7 +4,8 @@ backend as it happens, with no screen (a service's job: run it under systemd, tm
 
 Every ``--interval`` seconds the list of runs is read again (only the files that
 changed), each run's new lines are folded and its finished spans sent
-(:mod:`streamview.fronts.otlp.watch`). A private state file under ``XDG_STATE_HOME``
+(:mod:`streamview.fronts.otlp.watch`; a session with subagents' files is read whole
+with them: :mod:`streamview.fronts.otlp.nested`). A private state file under ``XDG_STATE_HOME``
 says what the backend took, so a restart neither loses nor repeats a span. SIGINT or
 SIGTERM stops it after one last look: what it read is sent, the state file written;
 a backend that does not answer is waited for :data:`STOP_GRACE` seconds at most then

@@ -13,6 +13,8 @@ take stay owed and go once it answers again.
 Sessions that do not grow by lines (a legacy Gemini CLI session rewritten whole,
 opencode's database) are read whole when they change: their progress is what they
 held when their spans were sent (:mod:`streamview.fronts.otlp.whole`), not an offset.
+A session whose subagents write files of their own is read whole with them (their
+calls under the call that started each: :mod:`streamview.fronts.otlp.nested`).
 
 Export waits for the backend on the watch's own loop (each batch posted on a thread of
 its own, so a signal need not wait for a hung backend:
@@ -41,6 +43,7 @@ from streamview.core.otlp_spans import SpanRecord, spans_of, trace_id_of
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState
 from streamview.fronts.otlp.export import SpanExport
+from streamview.fronts.otlp.nested import NestedLook, NestedSessions
 from streamview.fronts.otlp.whole import WholeSession, folded, stamp_of, whole_sessions
 
 LEDGER_VERSION = 1
@@ -233,6 +236,8 @@ class SessionWatch:
         self._settled: dict[str, tuple[int, ...]] = {}
         """Files read whole with nothing owed and nothing live: their stamp then."""
         self._first_look = not ledger.existed
+        self._nested = NestedSessions()
+        """Sessions with subagents' files: read whole (:mod:`.nested`)."""
 
     def look(self, files: Iterable[Watched]) -> int:
         """Read what each file added, send the spans that finished; returns how many
@@ -259,6 +264,14 @@ class SessionWatch:
                 if status.st_size == progress.offset:
                     continue
                 progress.done = False  # a quiet run goes on (a session resumed)
+            due = partial(self._nested_due, progress)
+            nested = self._nested.look(file.path, status, file.live, due)
+            if nested is not None:  # subagents' files: read whole, not by offset
+                self._folds.pop(name, None)
+                if nested.taken is not None:
+                    done = partial(self._nested_taken, file.path, status, progress, nested)
+                    owed.append(_Owed(nested.spans, done))
+                continue
             fold = self._folds.get(name)
             if fold is not None and fold.looked == (status.st_size, status.st_ino, file.live):
                 continue  # nothing new since the last look, and nothing owed
@@ -342,6 +355,21 @@ class SessionWatch:
         fold = self._folds.get(name)
         if fold is not None:
             fold.looked = looked
+
+    def _nested_due(
+        self, progress: FileProgress, state: StreamState, quiet: bool, anchor_ms: int
+    ) -> list[SpanRecord]:
+        return self._due(state, progress, quiet, anchor_ms)
+
+    def _nested_taken(
+        self, path: Path, status: os.stat_result, progress: FileProgress, nested: NestedLook
+    ) -> None:
+        progress.sent.update(_span_key(span) for span in nested.spans)
+        progress.offset, progress.inode, progress.done = status.st_size, status.st_ino, nested.quiet
+        if nested.taken is not None:
+            nested.taken()
+        if nested.quiet:
+            self._nested.forget(path)
 
     def _look_whole(self, file: Watched, first: bool, owed: list[_Owed]) -> None:
         """A file read whole (a legacy Gemini CLI session, opencode's database):
