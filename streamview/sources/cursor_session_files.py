@@ -30,11 +30,9 @@ from typing import Any
 import orjson
 
 from streamview.core.dialects.claude_session_lines import PARENT_KEY
-from streamview.core.dialects.cursor_transcript import detect
+from streamview.core.dialects.cursor_transcript import AGENT_TOOLS, detect
 from streamview.sources.session_source import Records
 
-AGENT_TOOLS = frozenset({"Subagent", "Task", "Agent"})
-"""The tools a Cursor agent delegates to a subagent with."""
 HEAD_LIMIT = 1 << 20
 _QUERY = re.compile(r"<user_query>\s*(.*?)\s*</user_query>", re.DOTALL)
 

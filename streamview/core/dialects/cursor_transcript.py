@@ -47,6 +47,11 @@ from streamview.core.events import (
 from streamview.core.fast_path import FastRecord
 from streamview.core.fields import as_str
 
+AGENT_TOOLS = frozenset({"Subagent", "Task", "Agent"})
+"""The tools that hand work to a subagent (its transcript in ``<id>/subagents/``): such
+a call without an id is named ``subagent <line>.<block>``, as the session source names
+it when it links the subagent, so a call keeps one id however the file is read."""
+
 NAME = "cursor-transcript"
 NO_FINAL_RECORD = "Cursor's transcripts have no final record"
 _QUERY = re.compile(r"<user_query>\s*(.*?)\s*</user_query>", re.DOTALL)
@@ -172,7 +177,8 @@ class CursorTranscriptTranslator:
                 events.append(ThinkingCompleted(line, None, None, recv))
             elif kind == "tool_use":
                 name = as_str(block.get("name")) or "unknown"
-                call_id = as_str(block.get("id")) or f"line {line}.{number + 1}"
+                mark = "subagent" if name in AGENT_TOOLS else "line"  # as the source names it
+                call_id = as_str(block.get("id")) or f"{mark} {line}.{number + 1}"
                 tool_kind = kind_of(name)
                 given = block.get("input")
                 mcp = dict(given) if isinstance(given, dict) else {}

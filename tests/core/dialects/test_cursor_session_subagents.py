@@ -71,6 +71,9 @@ def test_a_subagents_calls_nest_under_the_call_that_started_it() -> None:
     assert state.counts.unknown == 0
     (alone,) = fold([PARENT.read_bytes()]).sessions  # read as its file: nothing under it
     assert [c.kind for c in alone.tool_calls] == ["task"]
+    # the same id both ways: the OTLP watch reads the file alone, then whole once the
+    # subagent's file is there, and a span id made of another call id would go twice
+    assert alone.tool_calls[0].call_id == "subagent 2.2"
 
 
 def test_subagents_are_linked_by_their_prompt_then_in_order(tmp_path: Path) -> None:
