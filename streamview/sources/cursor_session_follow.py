@@ -12,11 +12,10 @@ can be named (the parent's line not read yet) are held until it can.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from streamview.sources.cursor_session_files import first_prompt, marked, name_calls
-from streamview.sources.nested_follow import NestedFollowSource
+from streamview.sources.nested_follow import NestedFollowSource, new_jsonl
 
 
 def source(path: Path, label: str | None = None) -> NestedFollowSource:
@@ -46,14 +45,7 @@ class _Live:
 
     def new_files(self) -> list[tuple[str, Path]]:
         """The subagents' transcripts written since the last look."""
-        folder = self.path.parent / "subagents"
-        try:
-            names = sorted(os.listdir(folder))
-        except OSError:
-            return []
-        new = [name for name in names if name.endswith(".jsonl") and name not in self.seen]
-        self.seen.update(new)
-        return [(name, folder / name) for name in new]
+        return new_jsonl(self.path.parent / "subagents", self.seen)
 
     def main(self, chunk: bytes) -> list[bytes]:
         """The transcript's new lines, its delegating calls named; a held subagent

@@ -12,7 +12,6 @@ the subagent's records are there before it), and what it writes after that as it
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +23,7 @@ from streamview.sources.gemini_session_files import (
     session_header,
     subagent_folder,
 )
-from streamview.sources.nested_follow import NestedFollowSource
+from streamview.sources.nested_follow import NestedFollowSource, new_jsonl
 
 
 def source(path: Path, label: str | None = None) -> NestedFollowSource:
@@ -64,14 +63,7 @@ class _Live:
         """The subagents' sessions written since the last look."""
         if self.session is None:
             return []
-        folder = subagent_folder(self.path, self.session)
-        try:
-            names = sorted(os.listdir(folder))
-        except OSError:
-            return []
-        new = [name for name in names if name.endswith(".jsonl") and name not in self.seen]
-        self.seen.update(new)
-        return [(name, folder / name) for name in new]
+        return new_jsonl(subagent_folder(self.path, self.session), self.seen)
 
     def main(self, chunk: bytes) -> list[bytes]:
         """The session's new records; a call that ran a subagent already read comes

@@ -12,6 +12,7 @@ with their call, holding a subagent's lines until its call can be named.
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
 import time
@@ -126,6 +127,18 @@ class NestedFollowSource(Source):
                     yield b"".join(line + b"\n" for line in out)
         finally:
             done.set()
+
+
+def new_jsonl(folder: Path, seen: set[str]) -> list[tuple[str, Path]]:
+    """The ``.jsonl`` files of ``folder`` not in ``seen`` (added to it now), by name:
+    the subagents' files written since the last look."""
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    new = [name for name in names if name.endswith(".jsonl") and name not in seen]
+    seen.update(new)
+    return [(name, folder / name) for name in new]
 
 
 def _whole_lines(path: Path) -> bytes:
