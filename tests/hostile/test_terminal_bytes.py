@@ -68,9 +68,10 @@ def run_in_pty(path: Path, timeout: float = 60.0) -> tuple[bytes, int]:
             elif quit_sent_at is not None and time.monotonic() - quit_sent_at > 5:
                 os.write(master, b"q")
                 quit_sent_at = time.monotonic()
-            done, code = os.waitpid(pid, os.WNOHANG)
-            if done:
-                status = code
+            if status is None:  # reaped once: asked again, waitpid raises ECHILD
+                done, code = os.waitpid(pid, os.WNOHANG)
+                if done:
+                    status = code
         if status is None:
             _, status = os.waitpid(pid, 0) if quit_sent_at else (0, -1)
     finally:
