@@ -26,6 +26,7 @@ def export_child(recording: Path, options: list[str]) -> tuple[float, int]:
         stderr=subprocess.DEVNULL,
     )
     _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)  # reaped: tell Popen
     wall = time.perf_counter() - began
     if os.waitstatus_to_exitcode(status) not in (0, 1):
         raise SystemExit(f"{' '.join(options)} failed with status {status}")

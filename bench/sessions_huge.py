@@ -64,6 +64,7 @@ def listed(root: Path) -> dict[str, Any]:
     assert child.stdout is not None
     out = child.stdout.read()
     _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)  # reaped: tell Popen
     child.returncode = os.waitstatus_to_exitcode(status)
     wall = time.monotonic() - began
     peak = usage.ru_maxrss

@@ -118,6 +118,7 @@ def probe(path: Path) -> dict[str, Any]:
             env={**os.environ, "PYTHONPATH": str(REPO)},
         )
         _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)  # reaped: tell Popen
         child.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)

@@ -56,6 +56,7 @@ def as_json(path: Path) -> dict[str, Any]:
         env={**os.environ, "PYTHONPATH": str(REPO)},
     )
     _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)  # reaped: tell Popen
     child.returncode = os.waitstatus_to_exitcode(status)
     error = child.stderr.read().decode(errors="replace")[-500:] if child.stderr else ""
     return {

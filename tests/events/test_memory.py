@@ -56,6 +56,9 @@ def peak_rss_kb(path: Path) -> int:
         command("--events", str(path)), stdout=subprocess.DEVNULL, env=child_env()
     )
     _, status, usage = os.wait4(child.pid, 0)
+    # Reaped by wait4: Popen is told, or its __del__ warns that the child still runs
+    # and polls a pid that is no longer its own.
+    child.returncode = os.waitstatus_to_exitcode(status)
     assert os.waitstatus_to_exitcode(status) == 0
     return usage.ru_maxrss
 
