@@ -39,7 +39,15 @@ def test_l_toggles_the_log_and_q_quits_from_it(tmux: Tmux, tmp_path: Path) -> No
     tmux.keys("l")  # the same key closes it
     tmux.wait_for(lambda s: LOG not in s and "Tool calls" in s)
     tmux.keys("l", "e", "l")  # open, close, open
-    tmux.wait_for(lambda s: LOG in s)
+    # The first l's log satisfies a look for it before e and l are read: the help (?)
+    # comes after them, so once it shows, all three were taken. Without it, Escape
+    # could go while e and l were still queued, and the Tab sent once e had closed
+    # the log reached the terminal within Escape's delay: read as alt+tab, the Escape
+    # was lost and Enter went to the log l had opened again.
+    tmux.keys("?")
+    tmux.wait_for(lambda s: "streamview keys" in s)
+    tmux.keys("Escape")
+    tmux.wait_for(lambda s: "streamview keys" not in s and LOG in s)
     tmux.keys("Escape")  # one escape: the viewer, not another log
     tmux.wait_for(lambda s: LOG not in s and "Tool calls" in s)
     tmux.keys("Tab", "Enter")  # a call's details
