@@ -195,7 +195,6 @@ def test_playing_on_from_a_checkpoint_leaves_it_as_it_was(tmp_path: Path) -> Non
         assert account(seek(timeline, count)) == account(straight(events, count)), count
 
 
-@pytest.mark.timeout(180)  # CPU-bound: 20 s at load 5, over 60 s beside another copy
 def test_random_seeks_on_a_long_run() -> None:
     """Back and forth at random on the long bundled run (fixed seed)."""
     path = REPO / "recordings" / "long-run.ndjson"

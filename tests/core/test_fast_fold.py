@@ -11,6 +11,7 @@ streams and on lines mutated at random (fixed seeds), cut into chunks of every s
 
 from __future__ import annotations
 
+import functools
 import random
 from pathlib import Path
 from typing import Any
@@ -41,12 +42,19 @@ from .helpers import (
 )
 
 
+@functools.cache
+def field_names(struct: type[msgspec.Struct]) -> tuple[str, ...]:
+    """A struct type's fields (``msgspec.structs.fields`` evaluates every annotation
+    again on each call: 90% of a long run's comparisons of accounts)."""
+    return tuple(field.name for field in msgspec.structs.fields(struct))
+
+
 def dump(value: Any) -> Any:
     """Every field of a state object, recursively, as plain comparable values."""
     if isinstance(value, msgspec.Struct):
         return (
             type(value).__name__,
-            {f.name: dump(getattr(value, f.name)) for f in msgspec.structs.fields(value)},
+            {name: dump(getattr(value, name)) for name in field_names(type(value))},
         )
     if isinstance(value, list | tuple):
         return [dump(item) for item in value]
