@@ -168,6 +168,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--live-seconds", type=float, help="seconds of each live run")
     parser.add_argument(
+        "--rates",
+        default=",".join(map(str, RATES)),
+        help="lines per second of the live runs (default %(default)s)",
+    )
+    parser.add_argument(
         "--live-repeats", type=int, help="live runs at each rate, the median kept (5; 1 quick)"
     )
     parser.add_argument("--data-dir", type=Path, default=BENCH / "data")
@@ -248,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     if "live" not in skip:
         live_file = max(files.values(), key=lambda p: p.stat().st_size if p.exists() else 0)
         live_file = files.get("100k", live_file)
-        for rate in RATES:
+        for rate in [int(part) for part in args.rates.split(",") if part.strip()]:
             note(f"live at {rate:,} lines/s for {live_seconds:g} s ({live_repeats}x)...")
             results["live"][str(rate)] = live_runs(live_file, rate, live_seconds, live_repeats)
         results["live_file"] = live_file.name
