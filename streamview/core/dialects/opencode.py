@@ -36,7 +36,7 @@ import streamview.core.dialects.opencode_tools as tools
 import streamview.core.dialects.shapes as shapes
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
-from streamview.core.dialects.opencode_fast import STEP_STARTS, decode_step_line
+from streamview.core.dialects.opencode_fast import STEP_STARTS, decode_step_line, success_said
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -182,7 +182,7 @@ class OpenCodeTranslator:
             if part.get("state").__class__ is not dict:
                 return None
             try:
-                fields = self._tool_fields(part, line)
+                fields = self._tool_fields(part, line, summarised=True)
             except Exception:  # the long way says what is wrong with it
                 return None
             return "tool_call", "completed", fields, None, sid, ts, recv
@@ -262,9 +262,15 @@ class OpenCodeTranslator:
             description=description,
         )
 
-    def _tool_fields(self, part: JSONObject, line: int) -> tuple[Any, ...]:
+    def _tool_fields(
+        self, part: JSONObject, line: int, summarised: bool = False
+    ) -> tuple[Any, ...]:
         """A finished ``tool`` part's call, as the fold's fast path takes a tool record
-        (:func:`~streamview.core.tool_record.event_fields`' shape), no event built."""
+        (:func:`~streamview.core.tool_record.event_fields`' shape), no event built.
+
+        ``summarised``: a read, grep or command that succeeded is summarised without its
+        payload (:func:`~.opencode_fast.success_said`), for the fold only: a view
+        re-reads the record."""
         state: JSONObject = part["state"]
         name = as_str(part.get("tool")) or "unknown"
         call_id = as_str(part.get("callID")) or as_str(part.get("id")) or f"<line {line}>"
@@ -283,10 +289,11 @@ class OpenCodeTranslator:
             outcome, payload = "failure", {"message": said or "invalid tool call"}
         elif status == "completed":
             output = as_str(state.get("output")) or ""
-            outcome, payload = (
-                "success",
-                tools.success_payload(kind, args, output, state.get("metadata")),
-            )
+            metadata = state.get("metadata")
+            payload = success_said(kind, args, output, metadata) if summarised else None
+            if payload is None:
+                payload = tools.success_payload(kind, args, output, metadata)
+            outcome = "success"
         elif status == "error":
             outcome, payload = tools.error_outcome(state.get("error"))
         else:  # a status this reader does not know: kept as it came
