@@ -33,6 +33,15 @@ import streamview.core.dialects.codex_tools as tools
 import streamview.core.notices as notices
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
+from streamview.core.dialects.codex_fast import (
+    ITEM_START,
+    change_args,
+    change_result,
+    command_args,
+    command_result,
+    decode_item_line,
+    plain_changes,
+)
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -46,7 +55,7 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
-from streamview.core.fast_path import FastRecord
+from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord
 from streamview.core.fields import as_str
 from streamview.core.notices import notice
 
@@ -139,7 +148,8 @@ class CodexTranslator:
         phase = kind[5:]
         item_kind = tools.item_type(item)
         if item_kind in _TEXT_ITEMS or item_kind == "reasoning":
-            return self._grown(item, item_kind == "reasoning", phase == "completed", line, recv)
+            thinking, done = item_kind == "reasoning", phase == "completed"
+            return self._grown(item.get("text"), item.get("id"), thinking, done, line, recv)
         if phase == "completed":
             done = True
         elif phase == "started" or phase == "updated":
@@ -167,8 +177,56 @@ class CodexTranslator:
             recv,
         )
 
+    def fast_line(self, data: bytes, line: int) -> FastRecord | None:
+        """:meth:`fast` for a line not yet decoded: a command or a text item read from
+        its bytes (:mod:`.codex_fast`), any other line declined (decoded in full)."""
+        if not data.startswith(ITEM_START):
+            return None
+        try:
+            hot = decode_item_line(data)
+        except HOT_DECODE_ERRORS:
+            return None
+        item, kind = hot.item, hot.type
+        if item is None or kind is None or not kind.startswith("item."):
+            return None
+        item_kind = item.type if item.type is not None else item.item_type
+        phase, recv = kind[5:], hot.streamview_recv_ms
+        if item_kind in _TEXT_ITEMS or item_kind == "reasoning":
+            thinking, done = item_kind == "reasoning", phase == "completed"
+            return self._grown(item.text, item.id, thinking, done, line, recv)
+        done = phase == "completed"
+        if not done and phase != "started" and phase != "updated":
+            return None
+        outcome = payload = None
+        if item_kind == "command_execution":
+            call_kind, args = "shell", command_args(item)
+            if done:
+                outcome, payload = command_result(item)
+        elif item_kind == "file_change":
+            changes = plain_changes(item)
+            if changes is None or item.status == "failed":
+                return None
+            call_kind, args = "edit", change_args(changes)
+            if done:
+                outcome, payload = change_result(changes)
+        else:
+            return None
+        item_id = item.id
+        call_id = item_id if item_id else f"<line {line}>"
+        sid = self._thread
+        fields = (sid, None, call_id, call_kind, args, outcome, payload)
+        return (
+            "tool_call",
+            "completed" if done else "started",
+            (*fields, *_NO_TIMES),
+            None,
+            sid,
+            None,
+            recv,
+        )
+
     def _grown(
-        self, item: JSONObject, thinking: bool, done: bool, line: int, recv: int | None
+        self, text: Any, item_id: Any, thinking: bool, done: bool, line: int, recv: int | None
     ) -> FastRecord:
         """A message or reasoning item: its new text as a delta while it grows; the
         complete message replaces what its deltas built, complete reasoning closes (a
@@ -176,10 +234,8 @@ class CodexTranslator:
         (or a rewrite, which the complete item will carry) shows nothing: it only
         closes open thinking."""
         sid = self._thread
-        text = item.get("text")
         if text.__class__ is not str:
             text = ""
-        item_id = item.get("id")
         if item_id.__class__ is not str or not item_id:
             item_id = f"<line {line}>"
         shown = self._texts.pop(item_id, "") if done else self._texts.get(item_id, "")
@@ -328,7 +384,8 @@ class CodexTranslator:
         self, item: JSONObject, thinking: bool, done: bool, line: int, recv: int | None
     ) -> list[AnyEvent]:
         """A message or reasoning item as events (what :meth:`_grown` says happens)."""
-        kind, subtype, text, _, sid, _, _ = self._grown(item, thinking, done, line, recv)
+        grown = self._grown(item.get("text"), item.get("id"), thinking, done, line, recv)
+        kind, subtype, text, _, sid, _, _ = grown
         if kind == "assistant":
             return [AssistantMessage(line, sid, None, recv, text=text, delta=subtype)]
         if subtype == "completed":

@@ -37,6 +37,7 @@ import streamview.core.dialects.copilot_tools as tools
 import streamview.core.dialects.shapes as shapes
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
+from streamview.core.dialects.copilot_fast import DELTA_STARTS, decode_delta_line, model_named
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -51,7 +52,7 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
-from streamview.core.fast_path import FastRecord
+from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord
 from streamview.core.fields import as_int, as_str, iso_ms
 
 NAME = "copilot"
@@ -196,6 +197,35 @@ class CopilotTranslator:
         self._learn(kind, data)
         self._streamed.add(as_str(data.get(keyed)) or "")
         return fast_kind, subtype, text, None, self._session, ts, recv
+
+    def fast_line(self, data: bytes, line: int) -> FastRecord | None:
+        """:meth:`fast` for a line not yet decoded: a delta read from its bytes
+        (:mod:`.copilot_fast`), any other line declined (decoded in full)."""
+        if not data.startswith(DELTA_STARTS) or not self._started:
+            return None
+        try:
+            hot = decode_delta_line(data)
+        except HOT_DECODE_ERRORS:
+            return None
+        fields = hot.data
+        if fields is None or fields.deltaContent is None:
+            return None
+        kind = hot.type
+        if kind == "assistant.message_delta":
+            self._streamed.add(fields.messageId or "")
+            fast_kind: str = "assistant"
+            subtype: bool | str = True
+        elif kind == "assistant.reasoning_delta":
+            self._streamed.add(fields.reasoningId or "")
+            fast_kind, subtype = "thinking", "delta"
+        else:
+            return None
+        if self._model is None:
+            self._model = model_named(fields)
+        stamp = hot.timestamp
+        ts = iso_ms(stamp) if stamp is not None else None
+        text = fields.deltaContent
+        return fast_kind, subtype, text, None, self._session, ts, hot.streamview_recv_ms
 
     def _learn(self, kind: str, data: JSONObject) -> None:
         """Keep what a record says of the model and the usage."""

@@ -36,6 +36,7 @@ import streamview.core.dialects.opencode_tools as tools
 import streamview.core.dialects.shapes as shapes
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
+from streamview.core.dialects.opencode_fast import STEP_STARTS, decode_step_line, success_said
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -48,9 +49,8 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
-from streamview.core.fast_path import FastRecord
+from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord
 from streamview.core.fields import as_int, as_str
-from streamview.core.tool_record import event_fields
 
 NAME = "opencode"
 KILO = "kilo"
@@ -182,10 +182,10 @@ class OpenCodeTranslator:
             if part.get("state").__class__ is not dict:
                 return None
             try:
-                event = self._tool(part, line, ts, recv)
+                fields = self._tool_fields(part, line, summarised=True)
             except Exception:  # the long way says what is wrong with it
                 return None
-            return "tool_call", "completed", event_fields(event), None, sid, ts, recv
+            return "tool_call", "completed", fields, None, sid, ts, recv
         if kind == "step_finish":
             # A step that called tools (most of them): its totals, and nothing to show.
             reason = part.get("reason")
@@ -203,31 +203,48 @@ class OpenCodeTranslator:
             return None
         return "assistant", False, text, None, sid, ts, recv
 
+    def fast_line(self, data: bytes, line: int) -> FastRecord | None:
+        """:meth:`fast` for a line not yet decoded: a step's start, its text or a step
+        that called tools, read from its bytes (:mod:`.opencode_fast`); any other line
+        is declined (decoded in full)."""
+        if not data.startswith(STEP_STARTS):
+            return None
+        try:
+            hot = decode_step_line(data)
+        except HOT_DECODE_ERRORS:
+            return None
+        sid = self._session
+        here = hot.sessionID
+        if sid is None or self._held is not None or (here is not None and here != sid):
+            return None
+        kind, ts, recv = hot.type, hot.timestamp, hot.streamview_recv_ms
+        if kind == "step_start":
+            self._ended = False
+            return "thinking", "completed", None, None, sid, ts, recv
+        part = hot.part
+        if part is None:
+            return None
+        if kind == "text":
+            text = part.text
+            if text is None:
+                return None
+            return "assistant", False, text, None, sid, ts, recv
+        if kind != "step_finish" or part.reason not in _TURN_GOES_ON:
+            return None
+        tokens = part.tokens
+        if tokens is not None:
+            cache = tokens.cache
+            read, write = (None, None) if cache is None else (cache.read, cache.write)
+            self._add_tokens(tokens.input, tokens.output, tokens.reasoning, read, write)
+        if part.cost is not None:
+            self._cost = (self._cost or 0.0) + float(part.cost)
+        return "thinking", "completed", None, None, sid, ts, recv
+
     def _tool(self, part: JSONObject, line: int, ts: int | None, recv: int | None) -> ToolCallEvent:
         """A finished ``tool`` part: the call, started and ended, from one record."""
-        state: JSONObject = part["state"]
-        name = as_str(part.get("tool")) or "unknown"
-        call_id = as_str(part.get("callID")) or as_str(part.get("id")) or f"<line {line}>"
-        kind = tools.kind_of(name)
-        args = tools.args_of(name, state.get("input"))
-        times = shapes.obj(state.get("time"))
-        start, end = as_int(times.get("start")), as_int(times.get("end"))
-        status = state.get("status")
-        if status == "completed" and name == _INVALID:
-            # The model called a tool it may not use, or with arguments that do not fit
-            # (opencode's `invalid` tool says which): the call failed.
-            said = as_str(state.get("output")) or as_str(shapes.obj(args).get("error"))
-            outcome, payload = "failure", {"message": said or "invalid tool call"}
-        elif status == "completed":
-            output = as_str(state.get("output")) or ""
-            outcome, payload = (
-                "success",
-                tools.success_payload(kind, args, output, state.get("metadata")),
-            )
-        elif status == "error":
-            outcome, payload = tools.error_outcome(state.get("error"))
-        else:  # a status this reader does not know: kept as it came
-            outcome, payload = str(status), state
+        _, _, call_id, kind, args, outcome, payload, _, start, end, description, _ = (
+            self._tool_fields(part, line)
+        )
         # One event, started and ended: a view re-reading the call reads this line only.
         return ToolCallEvent(
             line,
@@ -242,7 +259,59 @@ class OpenCodeTranslator:
             payload=payload,
             started_at_ms=start,
             completed_at_ms=end,
-            description=tools.description_of(name, state.get("input")),
+            description=description,
+        )
+
+    def _tool_fields(
+        self, part: JSONObject, line: int, summarised: bool = False
+    ) -> tuple[Any, ...]:
+        """A finished ``tool`` part's call, as the fold's fast path takes a tool record
+        (:func:`~streamview.core.tool_record.event_fields`' shape), no event built.
+
+        ``summarised``: a read, grep or command that succeeded is summarised without its
+        payload (:func:`~.opencode_fast.success_said`), for the fold only: a view
+        re-reads the record."""
+        state: JSONObject = part["state"]
+        name = as_str(part.get("tool")) or "unknown"
+        call_id = as_str(part.get("callID")) or as_str(part.get("id")) or f"<line {line}>"
+        kind = tools.kind_of(name)
+        tool_input = state.get("input")
+        args = tools.args_of(name, tool_input)
+        times = shapes.obj(state.get("time"))
+        start, end = as_int(times.get("start")), as_int(times.get("end"))
+        status = state.get("status")
+        outcome: str
+        payload: Any
+        if status == "completed" and name == _INVALID:
+            # The model called a tool it may not use, or with arguments that do not fit
+            # (opencode's `invalid` tool says which): the call failed.
+            said = as_str(state.get("output")) or as_str(shapes.obj(args).get("error"))
+            outcome, payload = "failure", {"message": said or "invalid tool call"}
+        elif status == "completed":
+            output = as_str(state.get("output")) or ""
+            metadata = state.get("metadata")
+            payload = success_said(kind, args, output, metadata) if summarised else None
+            if payload is None:
+                payload = tools.success_payload(kind, args, output, metadata)
+            outcome = "success"
+        elif status == "error":
+            outcome, payload = tools.error_outcome(state.get("error"))
+        else:  # a status this reader does not know: kept as it came
+            outcome, payload = str(status), state
+        description = tools.description_of(name, tool_input)
+        return (
+            None,
+            None,
+            call_id,
+            kind,
+            args,
+            outcome,
+            payload,
+            None,
+            start,
+            end,
+            description,
+            None,
         )
 
     def _add_totals(self, part: JSONObject) -> None:
@@ -250,19 +319,37 @@ class OpenCodeTranslator:
         tokens = part.get("tokens")
         if isinstance(tokens, dict):
             cache = shapes.obj(tokens.get("cache"))
-            for key, value in (
-                ("inputTokens", tokens.get("input")),
-                ("outputTokens", tokens.get("output")),
-                ("reasoningTokens", tokens.get("reasoning")),
-                ("cacheReadTokens", cache.get("read")),
-                ("cacheWriteTokens", cache.get("write")),
-            ):
-                count = as_int(value)
-                if count is not None:
-                    self._usage[key] = self._usage.get(key, 0) + count
+            self._add_tokens(
+                as_int(tokens.get("input")),
+                as_int(tokens.get("output")),
+                as_int(tokens.get("reasoning")),
+                as_int(cache.get("read")),
+                as_int(cache.get("write")),
+            )
         cost = part.get("cost")
         if isinstance(cost, int | float) and not isinstance(cost, bool):
             self._cost = (self._cost or 0.0) + float(cost)
+
+    def _add_tokens(
+        self,
+        given: int | None,
+        output: int | None,
+        reasoning: int | None,
+        read: int | None,
+        write: int | None,
+    ) -> None:
+        """A finished step's token counts (``None`` where it gives none), added to the
+        run's, in the order the usage lists them."""
+        usage = self._usage
+        for key, count in (
+            ("inputTokens", given),
+            ("outputTokens", output),
+            ("reasoningTokens", reasoning),
+            ("cacheReadTokens", read),
+            ("cacheWriteTokens", write),
+        ):
+            if count is not None:
+                usage[key] = usage.get(key, 0) + count
 
     def _step_finish(
         self, part: JSONObject, line: int, ts: int | None, recv: int | None

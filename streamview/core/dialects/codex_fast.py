@@ -1,0 +1,171 @@
+"""Codex's hot lines read straight from their bytes, for the fold's fast path.
+
+A ``codex exec --json`` run is mostly ``item.*`` records: commands started and
+completed, reasoning and messages. :meth:`CodexTranslator.fast_line
+<streamview.core.dialects.codex.CodexTranslator.fast_line>` decodes such a line into
+:class:`ItemLine`, which holds only the fields it reads (``msgspec`` skips the rest in
+C and checks the types on the way), and a completed command's result is summarised
+here (:func:`command_result`) without the payload the summary would be read from.
+
+Anything unusual declines, and the line is decoded in full: a field of another type,
+an item type other than a command or text, a command whose exit code is no plain
+integer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+import streamview.core.tools as tools
+from streamview.core.dialects.codex_tools import script_of
+from streamview.core.events import JSONObject
+from streamview.core.fast_path import Int64, hot_decoder
+
+
+class Change(msgspec.Struct, gc=False):
+    """One file of a ``file_change`` item."""
+
+    path: str | None = None
+    kind: str | None = None
+    diff: str | None = None
+    unified_diff: str | None = None
+
+
+class Item(msgspec.Struct, gc=False):
+    """The fields of a command, file change or text item that the fast path reads."""
+
+    id: str | None = None
+    type: str | None = None
+    item_type: str | None = None
+    text: str | None = None
+    command: str | None = None
+    aggregated_output: str | None = None
+    exit_code: Int64 | None = None
+    status: str | None = None
+    cwd: str | None = None
+    duration_ms: Int64 | None = None
+    changes: list[Change] | None = None
+
+
+class ItemLine(msgspec.Struct, gc=False):
+    """An ``item.*`` record's fields the fast path reads; the rest is skipped."""
+
+    type: str | None = None
+    item: Item | None = None
+    streamview_recv_ms: Int64 | None = None
+
+
+decode_item_line = hot_decoder(ItemLine)
+ITEM_START = b'{"type":"item.'
+"""How ``codex exec --json`` starts an item's line (serde writes the tag first)."""
+
+
+def command_args(item: Item) -> JSONObject:
+    """A command item's arguments, as :func:`~.codex_tools.args_of` gives them."""
+    command = item.command or ""
+    script = script_of(command)
+    args: JSONObject = {"command": script}
+    if script != command:
+        args["shellCommand"] = command
+    if item.cwd is not None:
+        args["workingDirectory"] = item.cwd
+    return args
+
+
+def _command_payload(output: str, code: int | None, duration: int | None) -> JSONObject:
+    """A command's result payload, as :func:`~.codex_tools.result_of` builds it."""
+    payload: JSONObject = {"stdout": output}
+    if code is not None:
+        payload["exitCode"] = code
+    if duration is not None:
+        payload["executionTime"] = duration
+    return payload
+
+
+def command_result(item: Item) -> tuple[str, Any]:
+    """``(outcome, payload)`` of a completed command, as :func:`~.codex_tools.result_of`
+    gives them, a command that ran already summarised (a :class:`~.tools.Said`: the
+    status, summary and exit code :meth:`ToolCall.complete
+    <streamview.core.model.ToolCall.complete>` reads from the payload)."""
+    output = item.aggregated_output or ""
+    code = item.exit_code
+    status = item.status
+    if status == "declined":
+        return "rejected", {"reason": output or "command declined"}
+    if status == "failed" and code is None:
+        return "failure", {"message": output or "command failed", "stdout": output}
+    duration = item.duration_ms
+    if output and not output.isspace():
+        lines = tools.plural(tools._line_count(output), "line")
+        summary: str | None = lines if code is None else f"exit {code}, {lines}"
+    else:
+        summary = None if code is None else f"exit {code}"
+    said = tools.Said(
+        "shell",
+        tools.SUCCEEDED if code is None or code == 0 else tools.FAILED,
+        summary,
+        lambda: _command_payload(output, code, duration),
+        (None, None, code),
+    )
+    return "success", said
+
+
+_VERBS = {"add": "added", "update": "updated", "delete": "deleted"}
+
+
+def plain_changes(item: Item) -> list[Change] | None:
+    """A ``file_change`` item's files, if each has a path and a plain ``kind`` and no
+    diff of its own (what Codex prints): else ``None``, and the line is decoded in full."""
+    changes = item.changes
+    if changes is None or not changes:
+        return None
+    for change in changes:
+        if change.path is None or change.diff is not None or change.unified_diff is not None:
+            return None
+    return changes
+
+
+def change_args(changes: list[Change]) -> JSONObject:
+    """A file change's arguments, as :func:`~.codex_tools.args_of` gives them."""
+    first = changes[0].path
+    path = first if len(changes) == 1 else f"{first} (+{len(changes) - 1} more)"
+    return {"path": path, "changes": [{"path": c.path, "kind": c.kind} for c in changes]}
+
+
+def change_result(changes: list[Change]) -> tuple[str, Any]:
+    """``(outcome, payload)`` of a completed file change that did not fail, as
+    :func:`~.codex_tools.result_of` gives them, already summarised (its message: no
+    diff, so no line counts)."""
+    verbs: dict[str, int] = {}
+    for change in changes:
+        kind = change.kind
+        verb = _VERBS.get(kind, kind) if kind is not None else "changed"
+        verbs[verb] = verbs.get(verb, 0) + 1
+    if len(changes) == 1:
+        message = next(iter(verbs))
+    else:
+        message = ", ".join(f"{count} {verb}" for verb, count in verbs.items())
+    said = tools.Said(
+        "edit",
+        tools.SUCCEEDED,
+        tools._first_line(message),
+        lambda: _change_payload(changes, message),
+    )
+    return "success", said
+
+
+def _change_payload(changes: list[Change], message: str) -> JSONObject:
+    """A file change's result payload, as :func:`~.codex_tools.result_of` builds it."""
+    diffs = []
+    for change in changes:
+        path = (change.path or "").lstrip("/")
+        old = "/dev/null" if change.kind == "add" else f"a/{path}"
+        new = "/dev/null" if change.kind == "delete" else f"b/{path}"
+        diffs.append(f"--- {old}\n+++ {new}")
+    return {
+        "path": changes[0].path if len(changes) == 1 else None,
+        "message": message,
+        "diffString": "\n".join(diffs),
+    }
