@@ -13,8 +13,8 @@ viewer says where.
 from __future__ import annotations
 
 import os
+import sys
 import time
-import tomllib
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
@@ -61,9 +61,32 @@ def read_settings(path: Path) -> bytes:
 
 def settings_path() -> Path:
     """``~/.config/streamview/settings.toml`` on Linux (``$XDG_CONFIG_HOME`` honoured)."""
-    from platformdirs import user_config_dir
+    found = _linux_config_dir()
+    if found is None:
+        from platformdirs import user_config_dir
 
-    return Path(user_config_dir("streamview")) / "settings.toml"
+        found = user_config_dir("streamview")
+    return Path(found) / "settings.toml"
+
+
+def _linux_config_dir() -> str | None:
+    """``platformdirs.user_config_dir("streamview")`` on Linux in its usual case (an
+    absolute ``$XDG_CONFIG_HOME``, else an absolute ``$HOME``), else ``None``.
+
+    Every command reads the settings (``--max-line``): importing ``platformdirs`` (it
+    imports ``tempfile``, ``random``, ``hashlib``) cost ~6 ms of a ``--json`` run that
+    takes ~40 ms more than the bare orjson loop (issue 30.8). Any other case asks
+    ``platformdirs`` (``tests/config/test_settings_path.py`` holds the two the same).
+    """
+    if sys.platform != "linux" or "ANDROID_DATA" in os.environ:
+        return None
+    xdg = os.environ.get("XDG_CONFIG_HOME", "")
+    if xdg.startswith("/"):
+        return os.path.join(xdg, "streamview")
+    home = os.environ.get("HOME", "")
+    if home.startswith("/"):
+        return os.path.join(os.path.expanduser("~/.config"), "streamview")
+    return None
 
 
 @dataclass
@@ -93,12 +116,20 @@ class Settings:
         """The settings in ``path``, and why they could not be read (else ``None``)."""
         path = path or settings_path()
         try:
-            data = tomllib.loads(read_settings(path).decode("utf-8"))
+            raw = read_settings(path)
         except FileNotFoundError:
             return cls(), None
         except NotSettings as error:
             return cls(), f"ignoring {path}: {error} (nothing is saved over it)"
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        except OSError as error:
+            return cls(), (
+                f"ignoring {path}: {error} (a change of settings keeps it as {path.name}.broken-…)"
+            )
+        import tomllib  # only for a file there is: most runs have none (2 ms of imports)
+
+        try:
+            data = tomllib.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
             return cls(), (
                 f"ignoring {path}: {error} (a change of settings keeps it as {path.name}.broken-…)"
             )
@@ -163,6 +194,8 @@ def keep_if_broken(path: Path) -> Path | None:
         data = read_settings(path)
     except FileNotFoundError:
         return None
+    import tomllib
+
     try:
         tomllib.loads(data.decode("utf-8"))
         return None

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from importlib import import_module
 from typing import Any
 
-from streamview.core.dialects import cursor
+from streamview.core.dialects import claude_session_lines, cursor
 from streamview.core.dialects.base import Dialect, Translator
 from streamview.core.dialects.lines import CallReparser, translate_line
 from streamview.core.events import JSONObject
@@ -118,9 +118,86 @@ def label_of(name: str | None) -> str | None:
     return dialect.label if dialect is not None else None
 
 
+ASKED_FOR: dict[str, frozenset[str]] = {
+    "claude-session": claude_session_lines.ABOUT | claude_session_lines.CHAIN,
+    "codex-session": frozenset(
+        {"session_meta", "turn_context", "response_item", "event_msg", "compacted"}
+    ),
+    "amp": frozenset({"system", "user", "assistant", "result"}),
+    "qwen": frozenset({"system", "assistant", "stream_event"}),
+    "droid": frozenset(
+        {"system", "tool_call", "tool_result", "completion", "reasoning", "message"}
+    ),
+    "claude": frozenset(
+        {
+            "system",
+            "stream_event",
+            "assistant",
+            "user",
+            "rate_limit_event",
+            "active_goal",
+            "autocompact_state",
+            "compact_progress",
+            "tool_progress",
+            "tool_use_summary",
+            "auth_status",
+            "prompt_suggestion",
+            "keep_alive",
+            "control_request",
+            "control_response",
+            "control_cancel_request",
+            "transcript_mirror",
+            "conversation_reset",
+            "tombstone",
+            "attachment",
+            "os_notification",
+            "api_metrics",
+            "stream_mode",
+            "response_length",
+            "set_in_progress_tool_use_ids",
+            "interruptible_tool_in_progress",
+            "hint_clears",
+            "command_lifecycle",
+            "apply_flag_settings",
+            "set_expanded_view",
+            "open_message_selector",
+            "refusal_continuation",
+        }
+    ),
+    "codex": frozenset({"thread.started", "turn.started", "turn.completed", "turn.failed"}),
+    "gemini": frozenset({"init", "message", "tool_use", "tool_result", "result"}),
+    "goose": frozenset({"message", "complete", "notification"}),
+}
+"""For these dialects, every ``type`` their ``detect`` can accept (Codex's ``item.*``
+aside: :data:`ASKED_FOR_PREFIX`): a record of any other type is not theirs, and
+:func:`recognise` does not import their module to ask. Recognising a Gemini CLI stream
+imported seven dialects' modules first (~6 ms of every ``--json`` run's start, issue
+30.8). ``tests/core/dialects/test_recognise_types.py`` holds each set to its dialect's
+own lists and checks every fixture is recognised as when every dialect is asked."""
+
+ASKED_FOR_PREFIX: dict[str, str] = {"codex": "item."}
+
+
+def _may_detect(name: str, kind: object) -> bool:
+    """Whether dialect ``name``'s ``detect`` can accept a record whose ``type`` is ``kind``."""
+    types = ASKED_FOR.get(name)
+    if types is None:
+        return True
+    if kind.__class__ is not str:  # every listed detect refuses a type that is no string
+        return False
+    assert isinstance(kind, str)
+    if kind in types:
+        return True
+    prefix = ASKED_FOR_PREFIX.get(name)
+    return prefix is not None and kind.startswith(prefix)
+
+
 def recognise(record: JSONObject) -> Dialect | None:
     """The dialect one record unmistakably belongs to, if any. Never raises."""
+    kind = record.get("type")
     for name, where in REGISTRY:
+        if not _may_detect(name, kind):
+            continue
         dialect = _dialect(name, where)
         try:
             if dialect.detect(record):

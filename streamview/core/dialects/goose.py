@@ -145,14 +145,27 @@ class GooseTranslator:
         if content is None or len(content) != 1:
             return None
         item = content[0]
-        return self._chunk(
-            message.role,
-            message.created,
-            item.type,
-            item.text,
-            item.thinking,
-            hot.streamview_recv_ms,
-        )
+        # _chunk's body, inlined: this runs on 97 lines in 100 of a Goose run.
+        created = message.created
+        if created is not None and created.__class__ is not int:
+            return None
+        kind = item.type
+        subtype: bool | str
+        if kind == "text" and message.role != "user":
+            kind, subtype, text = "assistant", True, item.text
+        elif kind == "thinking":
+            kind, subtype, text = "thinking", "delta", item.thinking
+        else:
+            return None
+        if text.__class__ is not str:
+            return None
+        if created is None:
+            return kind, subtype, text, None, None, None, hot.streamview_recv_ms
+        ts = created * 1000
+        if self._first_ms is None:
+            self._first_ms = ts
+        self._last_ms = ts
+        return kind, subtype, text, None, None, ts, hot.streamview_recv_ms
 
     def _chunk(
         self, role: Any, created: Any, kind: Any, said: Any, thought: Any, recv: int | None

@@ -1,0 +1,85 @@
+"""Recognition skips a dialect whose ``detect`` cannot accept a record's ``type``
+(:data:`streamview.core.dialects.ASKED_FOR`) without changing what any record is."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+
+from streamview.core import dialects
+from streamview.core.dialects import amp, claude_records, claude_session_lines, droid
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _every_record() -> list[dict[str, object]]:
+    records = []
+    for path in [
+        *sorted((ROOT / "tests/fixtures/dialects").rglob("*.jsonl")),
+        *sorted((ROOT / "tests/fixtures/dialects").rglob("*.ndjson")),
+        *sorted((ROOT / "recordings").glob("*.ndjson")),
+    ]:
+        for line in path.read_bytes().splitlines():
+            try:
+                record = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                continue
+            if isinstance(record, dict):
+                records.append(record)
+    return records
+
+
+def _asking_every_dialect(record: dict[str, object]) -> dialects.Dialect | None:
+    for dialect in dialects.every_dialect():
+        try:
+            if dialect.detect(record):
+                return dialect
+        except Exception:
+            continue
+    return None
+
+
+def test_the_types_are_the_dialects_own_lists() -> None:
+    asked = dialects.ASKED_FOR
+    assert asked["claude-session"] == claude_session_lines.ABOUT | claude_session_lines.CHAIN
+    assert asked["claude"] == {"system", "stream_event", "assistant", "user"} | set(
+        claude_records._TOP
+    )
+    assert asked["amp"] == amp._TYPES
+    assert asked["droid"] == {"system"} | droid._OWN_TYPES
+
+
+def test_every_fixture_record_is_recognised_as_when_every_dialect_is_asked() -> None:
+    records = _every_record()
+    assert len(records) > 1000
+    # Each listed dialect's records, and each record retyped to a type outside every
+    # list, a type that is no string, or none at all.
+    retyped = [
+        {**record, "type": other}
+        for record in records[::7]
+        for other in ("not-a-listed-type", 3, ["message"], None)
+    ]
+    for record in [*records, *retyped]:
+        assert dialects.recognise(record) is _asking_every_dialect(record), record
+
+
+def test_recognising_a_gemini_stream_imports_no_earlier_dialect(tmp_path: Path) -> None:
+    stream = tmp_path / "gemini.ndjson"
+    stream.write_bytes(
+        b'{"type":"init","timestamp":"2026-11-20T10:00:00.000Z","session_id":"s","model":"m"}\n'
+    )
+    code = (
+        "import sys\n"
+        "from streamview.core.reader import fold\n"
+        f"print(fold([open({str(stream)!r}, 'rb').read()]).sessions[0].agent)\n"
+        "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules"
+        " if m.startswith('streamview.core.dialects.') and m.rsplit('.', 1)[1] in"
+        " ('claude', 'codex', 'amp', 'qwen', 'droid', 'claude_session', 'codex_session')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.splitlines() == ["gemini", "[]"]
