@@ -23,7 +23,7 @@ from streamview.core.dialects import cursor_fast
 from streamview.core.events import JSONObject
 from streamview.core.fast_path import LONG_LINE, FastRecord, loads_long
 from streamview.core.model import Block, Session
-from streamview.core.normalizer import Normalizer
+from streamview.core.normalizer import Normalizer, _Shown
 from streamview.core.reader import EventReader, too_long
 from streamview.core.state import StreamState
 
@@ -83,6 +83,13 @@ def feed_fast(
     streak_session: Session | None = None
     streak_index = streak_position = 0
     streak_delta: type[n.TextDelta | n.ThinkingDelta] = text_delta
+    streak_id: str | None = None
+    texts: list[str] = []
+    parts_append = told_append = texts.append  # the streak's block's parts and told texts
+    no_first_time = False
+    run = run_line = 0
+    """Deltas of the streak since its first, not yet counted, the last on run_line."""
+    run_when: int | None = None
     framer = reader.framer
     number = framer.lines_seen
     # A long line may come as the framer's bytearray (no copy of a 3 MB line): the
@@ -92,6 +99,9 @@ def feed_fast(
     for data in pieces:
         number += 1
         if cut is not None and number in cut:
+            if run:
+                _settle(state, streak_session, streak, streak_shown, run, run_line, run_when)
+                run = 0
             streak = None
             cut_line = too_long(number, data, cut[number])
             out.extend(handle(cut_line, apply(cut_line)))
@@ -112,6 +122,9 @@ def feed_fast(
             if record.__class__ is dict:
                 hot = fast(record, number)
             if hot is None:  # the long way (a line not JSON is decoded again there)
+                if run:
+                    _settle(state, streak_session, streak, streak_shown, run, run_line, run_when)
+                    run = 0
                 streak = None
                 if isinstance(data, bytearray):  # a long line the framer lent
                     data = bytes(data)
@@ -122,9 +135,7 @@ def feed_fast(
         if (
             streak is not None
             and kind == streak_kind
-            and streak_session is not None
-            and streak_shown is not None
-            and (session_id is None or session_id == streak_session.session_id)
+            and (session_id is None or session_id == streak_id)
             and (
                 subtype == "delta"
                 if kind == "thinking"
@@ -137,22 +148,18 @@ def feed_fast(
         ):
             # The next delta of the streak: only deltas were applied since its last
             # one, so the session, its open blocks and what was told are as they were.
-            session = streak_session
-            counts.total += 1
-            counts.events += 1
-            session.events += 1
-            session.last_line = number
+            # Its counts and times are settled when the streak ends (_settle).
+            run += 1
+            run_line = number
             when = timestamp if recv is None else recv
             if when is not None:
-                state.last_event_ms = when
-                if session.first_time_ms is None:
-                    session.first_time_ms = when
-                session.last_time_ms = when
-            streak.parts.append(text)
-            streak.deltas += 1
-            streak_shown.deltas += 1
+                run_when = when
+                if no_first_time:
+                    no_first_time = False
+                    streak_session.first_time_ms = when  # type: ignore[union-attr]
+            parts_append(text)
             if text:
-                streak_shown.told.append(text)
+                told_append(text)
                 append(
                     streak_delta(
                         line=number,
@@ -163,6 +170,9 @@ def feed_fast(
                     )
                 )
             continue
+        if run:
+            _settle(state, streak_session, streak, streak_shown, run, run_line, run_when)
+            run = 0
         sessions = state.sessions
         if sessions and (session_id is None or session_id == sessions[-1].session_id):
             session = sessions[-1]
@@ -201,6 +211,10 @@ def feed_fast(
                     shown.deltas += 1
                     streak, streak_shown, streak_kind = block, shown, kind
                     streak_session, streak_index = session, session.index
+                    streak_id = session.session_id
+                    parts_append, told_append = block.parts.append, shown.told.append
+                    no_first_time = session.first_time_ms is None
+                    run_when = None
                     streak_position = len(session.blocks) - 1
                     streak_delta = text_delta if kind == "assistant" else thinking_delta
                     if text:
@@ -220,5 +234,32 @@ def feed_fast(
         ended = text[2] if kind == "tool_call" and subtype == "completed" else None
         when = timestamp if recv is None else recv
         out.extend(handle_fast(state.sessions[-1], number, when, ended))
+    if run:
+        _settle(state, streak_session, streak, streak_shown, run, run_line, run_when)
     normalizer.forget_told()
     return out
+
+
+def _settle(
+    state: StreamState,
+    session: Session | None,
+    block: Block | None,
+    shown: _Shown | None,
+    run: int,
+    line: int,
+    when: int | None,
+) -> None:
+    """What ``run`` more deltas of a streak, the last on ``line``, change in the state
+    (the rest of :meth:`~streamview.core.state.StreamState.apply_fast`'s work: their
+    texts are already in the block and told)."""
+    assert session is not None and block is not None and shown is not None
+    counts = state.counts
+    counts.total += run
+    counts.events += run
+    session.events += run
+    session.last_line = line
+    block.deltas += run
+    shown.deltas += run
+    if when is not None:
+        state.last_event_ms = when
+        session.last_time_ms = when

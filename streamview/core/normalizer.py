@@ -83,8 +83,7 @@ class Normalizer:
 
     Args:
         state: The state every event is applied to before :meth:`handle` sees it.
-        agent: The stream's dialect, when known (a session the agent's records did not
-            name is still that agent's).
+        agent: The stream's dialect, when known (also a session its records do not name).
     """
 
     def __init__(self, state: StreamState, agent: Callable[[], str | None]) -> None:
@@ -380,6 +379,8 @@ class Normalizer:
                             parent_call_id=call.parent_call_id,
                         )
                     )
+                    if call.target is not None:  # the fold reads no args again: let go
+                        call.args = {}  # (an edit's whole file, while the call runs)
             if settled:
                 self._settled[index] = position + 1
                 self._shown.pop((index, position), None)

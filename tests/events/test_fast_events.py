@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import msgspec
 import pytest
 
 import streamview.core.event_stream as event_stream
@@ -116,3 +117,50 @@ def test_what_ends_a_run_of_deltas_is_told_alike_both_ways(
     assert fast[0].count(b'"text.delta"') >= 15
     monkeypatch.setattr(event_stream, "fast_line_of", lambda reader: None)
     assert fast == [told(chunks) for chunks in feeds]
+
+
+def _fold(chunks: list[bytes]) -> dict[str, object]:
+    """What the fold holds after ``chunks``: counts, each session's counts and times,
+    each block's delta count and text, and the deltas told of each block."""
+    stream = EventStream()
+    stream.start()
+    for chunk in chunks:
+        stream.feed(chunk)
+    state = stream.state
+    return {
+        "counts": msgspec.to_builtins(state.counts),
+        "last_event_ms": state.last_event_ms,
+        "sessions": [
+            (s.events, s.last_line, s.first_time_ms, s.last_time_ms) for s in state.sessions
+        ],
+        "blocks": [[(b.deltas, "".join(b.parts)) for b in s.blocks] for s in state.sessions],
+        # What the normalizer counts as told by deltas: a run goes on in the next chunk
+        # only while it matches the block's count.
+        "told": {key: shown.deltas for key, shown in stream.normalizer._shown.items()},
+    }
+
+
+def test_a_run_of_deltas_leaves_the_fold_as_the_long_way_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The deltas of a run are counted once the run ends (another line, a chunk's end):
+    the counts, each session's last line and times, the block's deltas and the time of
+    the last event are what the long way leaves, the first time included when only a
+    later delta of the run has one."""
+    untimed = [_think(f"u{i} ", timestamp_ms=None) for i in range(2)]
+    lines = [
+        _cursor({"type": "system", "subtype": "init", "model": "m", "cwd": "/w"}),
+        *untimed,
+        *(_think(f"t{i} ", timestamp_ms=10 + i) for i in range(4)),
+        *(_think(f"v{i} ", timestamp_ms=None) for i in range(2)),  # no time: the last stays
+        _cursor({"type": "thinking", "subtype": "completed", "timestamp_ms": 20}),
+        *(_say(f"a{i} ", when=30 + i) for i in range(4)),
+        *(_say(f"r{i} ", when=40, streamview_recv_ms=50 + i) for i in range(3)),
+    ]
+    rest = b"".join(lines[1:])
+    feeds = [[lines[0], rest], [lines[0], rest[: len(rest) // 2], rest[len(rest) // 2 :]]]
+    fast = [_fold(chunks) for chunks in feeds]
+    assert fast[0]["counts"]["events"] == len(lines)  # type: ignore[index]
+    assert fast[0]["sessions"] == [(len(lines), len(lines), 10, 52)]
+    monkeypatch.setattr(event_stream, "fast_line_of", lambda reader: None)
+    assert fast == [_fold(chunks) for chunks in feeds]

@@ -146,3 +146,27 @@ def test_a_long_line_decodes_to_what_orjson_gives(data: bytes) -> None:
     value = loads_long(data)
     assert value == expected and list(value) == list(expected)
     assert [type(item) for item in value.values()] == [type(item) for item in expected.values()]
+
+
+def test_a_running_call_lets_go_of_its_arguments_once_its_start_is_told() -> None:
+    """An edit's start holds its whole file (1 MB here): once ``tool.start`` told its
+    target, the call keeps none of it while it runs, so a long completed line is not
+    read beside it; a call whose target is not known yet keeps its arguments."""
+    head, line, tail = long_edit()
+    unnamed = ndjson(tool_record("started", "c2", "edit", {"streamContent": "x"}))
+    stream = EventStream()
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        lines = told(stream, head + unnamed)
+        held = tracemalloc.get_traced_memory()[0] - base
+    finally:
+        tracemalloc.stop()
+    calls = stream.state.sessions[-1].tool_calls
+    assert [call.target for call in calls] == ["src/zones.py", None]
+    assert [call.args for call in calls] == [{}, {"streamContent": "x"}]
+    assert held < len(CONTENT) // 4, f"{held} bytes held after the start"
+    lines += told(stream, line + tail)
+    lines.append(to_json_lines([*stream.finish(), stream.end()]))
+    whole = everything_at_once(head + unnamed + line + tail)
+    assert b"".join(lines).splitlines() == whole
