@@ -8,7 +8,7 @@ printer, the ``--json`` summary and the UI know only events; see
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from importlib import import_module
 from typing import Any
 
@@ -118,6 +118,9 @@ def label_of(name: str | None) -> str | None:
     return dialect.label if dialect is not None else None
 
 
+_OPENCODE_TYPES = frozenset(
+    {"step_start", "step_finish", "text", "reasoning", "tool_use", "error", "done"}
+)
 ASKED_FOR: dict[str, frozenset[str]] = {
     "claude-session": claude_session_lines.ABOUT | claude_session_lines.CHAIN,
     "codex-session": frozenset(
@@ -166,16 +169,24 @@ ASKED_FOR: dict[str, frozenset[str]] = {
     ),
     "codex": frozenset({"thread.started", "turn.started", "turn.completed", "turn.failed"}),
     "gemini": frozenset({"init", "message", "tool_use", "tool_result", "result"}),
+    "opencode": _OPENCODE_TYPES,
+    "kilo": _OPENCODE_TYPES,
+    "copilot": frozenset({"result"}),
     "goose": frozenset({"message", "complete", "notification"}),
 }
 """For these dialects, every ``type`` their ``detect`` can accept (Codex's ``item.*``
-aside: :data:`ASKED_FOR_PREFIX`): a record of any other type is not theirs, and
-:func:`recognise` does not import their module to ask. Recognising a Gemini CLI stream
-imported seven dialects' modules first (~6 ms of every ``--json`` run's start, issue
-30.8). ``tests/core/dialects/test_recognise_types.py`` holds each set to its dialect's
-own lists and checks every fixture is recognised as when every dialect is asked."""
+and Copilot's dotted types aside: :data:`ASKED_FOR_ALSO`): a record of any other type is
+not theirs, and :func:`recognise` does not import their module to ask. Recognising a
+Gemini CLI stream imported seven dialects' modules first (~6 ms of every ``--json``
+run's start, issue 30.8). ``tests/core/dialects/test_recognise_types.py`` holds each set
+to its dialect's own lists and checks every fixture is recognised as when every dialect
+is asked."""
 
-ASKED_FOR_PREFIX: dict[str, str] = {"codex": "item."}
+ASKED_FOR_ALSO: dict[str, Callable[[str], bool]] = {
+    "codex": lambda kind: kind.startswith("item."),
+    "copilot": lambda kind: "." in kind,  # its session events' dotted types
+}
+"""The types a listed dialect's ``detect`` accepts beyond its set, by their form."""
 
 
 def _may_detect(name: str, kind: object) -> bool:
@@ -188,8 +199,8 @@ def _may_detect(name: str, kind: object) -> bool:
     assert isinstance(kind, str)
     if kind in types:
         return True
-    prefix = ASKED_FOR_PREFIX.get(name)
-    return prefix is not None and kind.startswith(prefix)
+    also = ASKED_FOR_ALSO.get(name)
+    return also is not None and also(kind)
 
 
 def recognise(record: JSONObject) -> Dialect | None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import orjson
 
 from streamview.core import dialects
-from streamview.core.dialects import amp, claude_records, claude_session_lines, droid
+from streamview.core.dialects import amp, claude_records, claude_session_lines, droid, opencode
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -50,6 +50,7 @@ def test_the_types_are_the_dialects_own_lists() -> None:
     )
     assert asked["amp"] == amp._TYPES
     assert asked["droid"] == {"system"} | droid._OWN_TYPES
+    assert asked["opencode"] == asked["kilo"] == opencode._TYPES
 
 
 def test_every_fixture_record_is_recognised_as_when_every_dialect_is_asked() -> None:
@@ -60,7 +61,7 @@ def test_every_fixture_record_is_recognised_as_when_every_dialect_is_asked() -> 
     retyped = [
         {**record, "type": other}
         for record in records[::7]
-        for other in ("not-a-listed-type", 3, ["message"], None)
+        for other in ("not-a-listed-type", "not.listed", "item.listed", 3, ["message"], None)
     ]
     for record in [*records, *retyped]:
         assert dialects.recognise(record) is _asking_every_dialect(record), record
