@@ -17,6 +17,7 @@ NOT_NEEDED = (
     "streamview.core.dialects.claude",  # dialects before Gemini CLI's, by type
     "streamview.core.dialects.codex",
     "streamview.core.dialects.amp",
+    "shutil",  # argparse's formatters ask the terminal's width only to show help
     "textual",
 )
 
