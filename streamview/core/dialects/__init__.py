@@ -128,9 +128,7 @@ ASKED_FOR: dict[str, frozenset[str]] = {
     ),
     "amp": frozenset({"system", "user", "assistant", "result"}),
     "qwen": frozenset({"system", "assistant", "stream_event"}),
-    "droid": frozenset(
-        {"system", "tool_call", "tool_result", "completion", "reasoning", "message"}
-    ),
+    "droid": frozenset({"system", "tool_call", "tool_result", "completion"}),
     "claude": frozenset(
         {
             "system",
@@ -182,15 +180,17 @@ run's start, issue 30.8). ``tests/core/dialects/test_recognise_types.py`` holds 
 to its dialect's own lists and checks every fixture is recognised as when every dialect
 is asked."""
 
-ASKED_FOR_ALSO: dict[str, Callable[[str], bool]] = {
-    "codex": lambda kind: kind.startswith("item."),
-    "copilot": lambda kind: "." in kind,  # its session events' dotted types
+ASKED_FOR_ALSO: dict[str, Callable[[str, JSONObject], bool]] = {
+    "codex": lambda kind, _: kind.startswith("item."),
+    "copilot": lambda kind, _: "." in kind,  # its session events' dotted types
+    # Droid's message and reasoning hold a text (Goose's and Gemini CLI's messages none).
+    "droid": lambda kind, record: kind in ("message", "reasoning") and "text" in record,
 }
-"""The types a listed dialect's ``detect`` accepts beyond its set, by their form."""
+"""The records a listed dialect's ``detect`` accepts beyond its set of types."""
 
 
-def _may_detect(name: str, kind: object) -> bool:
-    """Whether dialect ``name``'s ``detect`` can accept a record whose ``type`` is ``kind``."""
+def _may_detect(name: str, kind: object, record: JSONObject) -> bool:
+    """Whether dialect ``name``'s ``detect`` can accept ``record``, whose type is ``kind``."""
     types = ASKED_FOR.get(name)
     if types is None:
         return True
@@ -200,14 +200,14 @@ def _may_detect(name: str, kind: object) -> bool:
     if kind in types:
         return True
     also = ASKED_FOR_ALSO.get(name)
-    return also is not None and also(kind)
+    return also is not None and also(kind, record)
 
 
 def recognise(record: JSONObject) -> Dialect | None:
     """The dialect one record unmistakably belongs to, if any. Never raises."""
     kind = record.get("type")
     for name, where in REGISTRY:
-        if not _may_detect(name, kind):
+        if not _may_detect(name, kind, record):
             continue
         dialect = _dialect(name, where)
         try:
