@@ -1,5 +1,4 @@
-"""The command line's grammar: the viewer's options, and the ``run``, ``runs`` and
-``last`` commands (argparse subparsers)."""
+"""The command line's grammar: the viewer's options and each command's (subparsers)."""
 
 from __future__ import annotations
 
@@ -465,6 +464,12 @@ class _ViewParser(argparse.ArgumentParser):
     """Its help names the settings file and every agent: looked up (platformdirs, 6 ms
     of imports; every dialect's module) only when the help is shown, not on every run."""
 
+    checking = True  # add_argument's metavar check: no terminal width (shutil), 30.8
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        checked = self.checking and argparse.HelpFormatter(prog=self.prog, width=80)
+        return checked or super()._get_formatter()
+
     def format_help(self) -> str:
         if self.description is not None and "{agents}" in self.description:
             self.description = fill_paragraphs(
@@ -491,4 +496,5 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_view_options(parser)
     parser.add_argument("--version", action="version", version=f"streamview {__version__}")
+    parser.checking = False
     return parser

@@ -26,9 +26,6 @@ from streamview.cli.limits import apply_line_limit
 from streamview.cli.output import EXIT_OUTPUT_CLOSED, release_stdout
 from streamview.cli.parsers import build_parser
 from streamview.core.exit_status import EXIT_SOFTWARE, EXIT_USAGE, exit_code_for
-from streamview.runs import run_meta
-from streamview.runs.recording_files import recording_held
-from streamview.sources import signals
 from streamview.sources.base import (
     FileSource,
     InputError,
@@ -43,6 +40,11 @@ from streamview.sources.base import (
 
 if TYPE_CHECKING:
     from streamview.runs.recording import Recorder
+    from streamview.runs.run_meta import RunMeta
+
+SIDECAR_SUFFIX = ".meta.json"
+""":data:`streamview.runs.run_meta.SUFFIX`: a FILE without it beside it is no recorded
+run, known without importing the sidecars' module (``--json``'s start, issue 30.8)."""
 
 # What only some modes need is imported where they start (the fronts, recording,
 # exports): the viewer's first screen waits for every import (issue 21;
@@ -246,9 +248,16 @@ def view(
     if chosen == JSON:
         from streamview.cli.fronts import run_json
 
-        process = (lambda: run_meta.summary(meta)) if meta is not None else None
+        if meta is None:  # no recorded run: its sidecars' module is not needed
+            return run_json(source, sys.stdout, agent=agent)
+        from streamview.runs import run_meta
+
+        process = lambda: run_meta.summary(meta)  # noqa: E731
         code = run_json(source, sys.stdout, process=process, agent=agent)
         return run_meta.exit_status(code, meta)
+    from streamview.runs import run_meta
+    from streamview.sources import signals
+
     if chosen == EVENTS:
         from streamview.cli.events_front import run_events
 
@@ -305,12 +314,17 @@ def view(
     return code if code == EXIT_SOFTWARE else signals.exit_status(code)
 
 
-def recorded_run(args: argparse.Namespace) -> run_meta.RunMeta | None:
+def recorded_run(args: argparse.Namespace) -> RunMeta | None:
     """The sidecar of the FILE being read (how its run ended), if it has one (a blank
     one when it is there but unreadable: the disk was full when it was made)."""
     if args.input in (None, "-"):
         return None
     path = Path(args.input)
+    if not path.with_name(path.name + SIDECAR_SUFFIX).exists():
+        return None  # what read_note says of it, without importing it
+    from streamview.runs import run_meta
+    from streamview.runs.recording_files import recording_held
+
     meta = run_meta.read_note(path)
     if meta is not None and run_meta.unfinished(meta) and recording_held(path):
         return None  # being recorded now: it has not ended yet, nothing unknown about it

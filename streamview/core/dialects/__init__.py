@@ -8,7 +8,7 @@ printer, the ``--json`` summary and the UI know only events; see
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from importlib import import_module
 from typing import Any
 
@@ -118,6 +118,9 @@ def label_of(name: str | None) -> str | None:
     return dialect.label if dialect is not None else None
 
 
+_OPENCODE_TYPES = frozenset(
+    {"step_start", "step_finish", "text", "reasoning", "tool_use", "error", "done"}
+)
 ASKED_FOR: dict[str, frozenset[str]] = {
     "claude-session": claude_session_lines.ABOUT | claude_session_lines.CHAIN,
     "codex-session": frozenset(
@@ -125,9 +128,7 @@ ASKED_FOR: dict[str, frozenset[str]] = {
     ),
     "amp": frozenset({"system", "user", "assistant", "result"}),
     "qwen": frozenset({"system", "assistant", "stream_event"}),
-    "droid": frozenset(
-        {"system", "tool_call", "tool_result", "completion", "reasoning", "message"}
-    ),
+    "droid": frozenset({"system", "tool_call", "tool_result", "completion"}),
     "claude": frozenset(
         {
             "system",
@@ -166,20 +167,30 @@ ASKED_FOR: dict[str, frozenset[str]] = {
     ),
     "codex": frozenset({"thread.started", "turn.started", "turn.completed", "turn.failed"}),
     "gemini": frozenset({"init", "message", "tool_use", "tool_result", "result"}),
+    "opencode": _OPENCODE_TYPES,
+    "kilo": _OPENCODE_TYPES,
+    "copilot": frozenset({"result"}),
     "goose": frozenset({"message", "complete", "notification"}),
 }
 """For these dialects, every ``type`` their ``detect`` can accept (Codex's ``item.*``
-aside: :data:`ASKED_FOR_PREFIX`): a record of any other type is not theirs, and
-:func:`recognise` does not import their module to ask. Recognising a Gemini CLI stream
-imported seven dialects' modules first (~6 ms of every ``--json`` run's start, issue
-30.8). ``tests/core/dialects/test_recognise_types.py`` holds each set to its dialect's
-own lists and checks every fixture is recognised as when every dialect is asked."""
+and Copilot's dotted types aside: :data:`ASKED_FOR_ALSO`): a record of any other type is
+not theirs, and :func:`recognise` does not import their module to ask. Recognising a
+Gemini CLI stream imported seven dialects' modules first (~6 ms of every ``--json``
+run's start, issue 30.8). ``tests/core/dialects/test_recognise_types.py`` holds each set
+to its dialect's own lists and checks every fixture is recognised as when every dialect
+is asked."""
 
-ASKED_FOR_PREFIX: dict[str, str] = {"codex": "item."}
+ASKED_FOR_ALSO: dict[str, Callable[[str, JSONObject], bool]] = {
+    "codex": lambda kind, _: kind.startswith("item."),
+    "copilot": lambda kind, _: "." in kind,  # its session events' dotted types
+    # Droid's message and reasoning hold a text (Goose's and Gemini CLI's messages none).
+    "droid": lambda kind, record: kind in ("message", "reasoning") and "text" in record,
+}
+"""The records a listed dialect's ``detect`` accepts beyond its set of types."""
 
 
-def _may_detect(name: str, kind: object) -> bool:
-    """Whether dialect ``name``'s ``detect`` can accept a record whose ``type`` is ``kind``."""
+def _may_detect(name: str, kind: object, record: JSONObject) -> bool:
+    """Whether dialect ``name``'s ``detect`` can accept ``record``, whose type is ``kind``."""
     types = ASKED_FOR.get(name)
     if types is None:
         return True
@@ -188,15 +199,15 @@ def _may_detect(name: str, kind: object) -> bool:
     assert isinstance(kind, str)
     if kind in types:
         return True
-    prefix = ASKED_FOR_PREFIX.get(name)
-    return prefix is not None and kind.startswith(prefix)
+    also = ASKED_FOR_ALSO.get(name)
+    return also is not None and also(kind, record)
 
 
 def recognise(record: JSONObject) -> Dialect | None:
     """The dialect one record unmistakably belongs to, if any. Never raises."""
     kind = record.get("type")
     for name, where in REGISTRY:
-        if not _may_detect(name, kind):
+        if not _may_detect(name, kind, record):
             continue
         dialect = _dialect(name, where)
         try:

@@ -214,10 +214,7 @@ class ClaudeTranslator:
         recv: int | None,
         parent: str | None,
     ) -> AnyEvent:
-        name = as_str(block.get("name")) or "unknown"
-        call_id = as_str(block.get("id")) or f"<line {line}>"
-        args = tools.args_of(name, block.get("input"))
-        self._calls[call_id] = (name, args)
+        name, call_id, args = self.start_call(block, line, sid, recv, parent)
         return ToolCallEvent(
             line,
             sid,
@@ -302,15 +299,12 @@ class ClaudeTranslator:
 
     def start_call(
         self, block: JSONObject, line: int, sid: str | None, recv: int | None, parent: str | None
-    ) -> None:
-        """A ``tool_use`` block a translator around this one read itself: begun here too.
-
-        Only what :meth:`_started` keeps is kept (the event it makes is the outer
-        translator's to make): building and dropping that event, its kind and its
-        description cost a tenth of a Qwen run's fold (issue 30.8)."""
+    ) -> tuple[str, str, JSONObject]:
+        """A ``tool_use`` block begun, kept for its result: its name, call id and args."""
         name = as_str(block.get("name")) or "unknown"
         call_id = as_str(block.get("id")) or f"<line {line}>"
         self._calls[call_id] = (name, tools.args_of(name, block.get("input")))
+        return name, call_id, self._calls[call_id][1]
 
     def forget_call(self, call_id: str) -> None:
         """A call whose result a translator around this one read itself: ended here too."""

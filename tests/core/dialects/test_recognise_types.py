@@ -10,9 +10,14 @@ from pathlib import Path
 import orjson
 
 from streamview.core import dialects
-from streamview.core.dialects import amp, claude_records, claude_session_lines, droid
+from streamview.core.dialects import amp, claude_records, claude_session_lines, droid, opencode
 
 ROOT = Path(__file__).resolve().parents[3]
+
+
+RETYPES = ("not-a-listed-type", "not.listed", "item.listed", "message", "reasoning", 3, None)
+"""Types each record is also tried with: unlisted, of a listed form, Droid's text-held
+types, and types that are no string."""
 
 
 def _every_record() -> list[dict[str, object]]:
@@ -49,7 +54,8 @@ def test_the_types_are_the_dialects_own_lists() -> None:
         claude_records._TOP
     )
     assert asked["amp"] == amp._TYPES
-    assert asked["droid"] == {"system"} | droid._OWN_TYPES
+    assert asked["droid"] | {"message", "reasoning"} == {"system"} | droid._OWN_TYPES
+    assert asked["opencode"] == asked["kilo"] == opencode._TYPES
 
 
 def test_every_fixture_record_is_recognised_as_when_every_dialect_is_asked() -> None:
@@ -58,9 +64,7 @@ def test_every_fixture_record_is_recognised_as_when_every_dialect_is_asked() -> 
     # Each listed dialect's records, and each record retyped to a type outside every
     # list, a type that is no string, or none at all.
     retyped = [
-        {**record, "type": other}
-        for record in records[::7]
-        for other in ("not-a-listed-type", 3, ["message"], None)
+        {**record, "type": other} for record in records[::7] for other in (*RETYPES, ["message"])
     ]
     for record in [*records, *retyped]:
         assert dialects.recognise(record) is _asking_every_dialect(record), record

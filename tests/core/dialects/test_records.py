@@ -275,7 +275,8 @@ def test_every_fixture_of_every_agent_has_no_record_its_cli_prints_today_unknown
     drift = {
         "drift-and-noise.jsonl": {"thought", "message"},
         "noise-and-unknown.jsonl": {"thought"},
-        # Lines the fast path must decline: content 42, no content, an unknown role.
+        # Messages the fast path must decline (content no string or none, a role no
+        # build prints): invented to test it, unknown on purpose.
         "fast-line-stamps.jsonl": {"message"},
     }
     for agent in ("claude", "codex", "gemini", "cursor"):
