@@ -14,7 +14,9 @@ session is ever touched by :meth:`~streamview.core.state.StreamState.apply` (a n
 session closes the one before it, and :meth:`~streamview.core.state.StreamState.finish`
 finds those already closed), so closed sessions are shared, not copied. Of the open
 session, closed transcript blocks are shared too (only ``open_text`` and
-``open_thinking`` grow or are replaced); its tool calls, dictionaries, outcome and open
+``open_thinking`` grow or are replaced), and so are the calls a completed record
+finished (a checkpoint that shares one a later record names again is not used:
+:meth:`PlaybackIndex.usable`); its running calls, dictionaries, outcome and open
 blocks are copied, as are the state's own lists and counts.
 """
 
@@ -28,10 +30,13 @@ from typing import Any, TypeVar
 
 import msgspec
 
+import streamview.core.tools as tools
+from streamview.core.approvals import query_id
 from streamview.core.dialects.base import Translator
 from streamview.core.events import (
     AnyEvent,
     Event,
+    InteractionQuery,
     MalformedLine,
     ToolCallEvent,
     UnknownRecord,
@@ -76,6 +81,13 @@ def copy_open_session(session: Session) -> Session:
     calls = {id(call): _clone_call(call) for call in session.tool_calls}
     twin.tool_calls = [calls[id(call)] for call in session.tool_calls]
     twin.calls_by_id = {key: calls[id(call)] for key, call in session.calls_by_id.items()}
+    _copy_rest(session, twin)
+    return twin
+
+
+def _copy_rest(session: Session, twin: Session) -> None:
+    """What :func:`copy_open_session` copies besides the calls: outcome, dictionaries,
+    the blocks' list and the open blocks."""
     twin.outcome = _clone_outcome(session.outcome)
     twin.queries = dict(session.queries)
     twin.pending_args = dict(session.pending_args)
@@ -92,6 +104,28 @@ def copy_open_session(session: Session) -> Session:
                 blocks[place] = fresh
                 break
         setattr(twin, name, fresh)
+
+
+def keep_open_session(session: Session, done: dict[str, bool]) -> Session:
+    """What a checkpoint keeps of the open session: a copy sharing, besides what
+    :func:`copy_open_session` shares, the calls a completed record finished
+    (``done``), which the fold changes no more unless a later record names them
+    again: :class:`PlaybackIndex` then stops using the checkpoints taken so far.
+
+    Copying every call at every checkpoint took most of the viewer's memory on a
+    long session file (2.5 copies of each of the 57,000 calls of a 200 MB Claude Code
+    session: 28 MB of 116). :func:`restore` copies them all, so a replay changes only
+    its own copies. Its ``calls_by_id`` is left empty: :func:`restore` builds it again
+    from the calls (the fold adds each call to both, under its own id).
+    """
+    twin = _clone_session(session)
+    running = tools.RUNNING
+    twin.tool_calls = [
+        call if call.status != running and done.get(call.call_id) else _clone_call(call)
+        for call in session.tool_calls
+    ]
+    twin.calls_by_id = {}
+    _copy_rest(session, twin)
     return twin
 
 
@@ -112,10 +146,14 @@ class Checkpoint(msgspec.Struct, frozen=True):
     """The dialect's translator as it was after :attr:`line`."""
 
 
-def snapshot(state: StreamState, events: int, line: int, translator: Translator) -> Checkpoint:
-    """A checkpoint of ``state`` (not finished), sharing what can no longer change."""
+def snapshot(
+    state: StreamState, events: int, line: int, translator: Translator, done: dict[str, bool]
+) -> Checkpoint:
+    """A checkpoint of ``state`` (not finished), sharing what can no longer change
+    (``done``: the ids of the calls a completed record finished, see
+    :func:`keep_open_session`)."""
     sessions = state.sessions
-    kept = (*sessions[:-1], copy_open_session(sessions[-1])) if sessions else ()
+    kept = (*sessions[:-1], keep_open_session(sessions[-1], done)) if sessions else ()
     return Checkpoint(
         events,
         line,
@@ -134,7 +172,8 @@ def restore(checkpoint: Checkpoint, track_changes: bool = True) -> StreamState:
     state = StreamState(track_changes=track_changes)
     sessions = list(checkpoint.sessions)
     if sessions:
-        sessions[-1] = copy_open_session(sessions[-1])
+        twin = sessions[-1] = copy_open_session(sessions[-1])
+        twin.calls_by_id = {call.call_id: call for call in twin.tool_calls}
     state.sessions = sessions
     state.counts = _clone_counts(checkpoint.counts)
     state.malformed = list(checkpoint.malformed)
@@ -183,7 +222,15 @@ class PlaybackIndex:
         """The agent the fold named and the line it named it before
         (:func:`~streamview.core.reader.named`), for parsing the file again."""
         """Event count at which :meth:`end_line` takes the next checkpoint."""
-        self._calls_seen: set[str] | None = set()
+        self._calls_seen: dict[str, bool] | None = {}
+        """Each call id seen, and whether a completed record finished it: a checkpoint
+        shares the finished calls (:func:`keep_open_session`)."""
+        self._queries: dict[Any, str] = {}
+        """Permission requests' call ids, as the state keeps them (``queries``)."""
+        self.stale: list[tuple[int, int]] = []
+        """Ranges of checkpoints (first, end) sharing a finished call that a later
+        record named again (so it may have changed since): not used (:meth:`usable`)."""
+        self._state: StreamState | None = None
         self._add_received = self.received.append
         self._add_stamp = self.stamps.append
 
@@ -192,6 +239,7 @@ class PlaybackIndex:
 
     def begin(self, state: StreamState, translator: Translator) -> None:
         """The first checkpoint: nothing folded yet."""
+        self._state = state
         self.end_line(state, 0, translator)
 
     def note_fast(self, fast: FastRecord) -> bool:
@@ -213,7 +261,7 @@ class PlaybackIndex:
             self._add_received(recv)
             self._add_stamp(stamp)
         elif kind == "tool_call":
-            self._call(text[2])  # the call id, in the tool fields
+            self._call(text[2], subtype == "completed")  # the call id, in the tool fields
         return len(self.received) >= self.due
 
     def note_event(self, event: AnyEvent) -> None:
@@ -221,23 +269,77 @@ class PlaybackIndex:
         self._add_received(_as_time(event.recv_ms))
         self._add_stamp(_as_time(event.timestamp_ms))
         if isinstance(event, ToolCallEvent):
-            self._call(event.call_id)
+            self._call(event.call_id, event.completed)
+        elif isinstance(event, InteractionQuery):
+            self._query(event)
 
-    def _call(self, call_id: str) -> None:
+    def _call(self, call_id: str, completed: bool) -> None:
         seen = self._calls_seen
-        if seen is not None and call_id not in seen:
-            seen.add(call_id)
+        if seen is None:
+            return
+        done = seen.get(call_id)
+        if done is None:
+            seen[call_id] = completed
             self.call_starts.append(len(self.received) - 1)
+        elif done:  # a finished call named again: it may change
+            self._named_again(call_id)
+        elif completed:
+            seen[call_id] = True
+
+    def _query(self, event: InteractionQuery) -> None:
+        """A permission request or answer: it may change a finished call
+        (:func:`~streamview.core.approvals.apply_query`)."""
+        call_id = event.tool_call_id
+        key = query_id(event) if event.query_id is not None else None
+        if event.subtype == "request" and call_id is not None and key is not None:
+            self._queries[key] = call_id
+        elif call_id is None and key is not None:
+            call_id = self._queries.get(key)
+        seen = self._calls_seen
+        if call_id is not None and seen is not None and seen.get(call_id):
+            self._named_again(call_id)
+
+    def _named_again(self, call_id: str) -> None:
+        """A finished call of the open session is named again, and may have changed:
+        the checkpoints sharing it (the last ones, since it finished) go stale."""
+        state = self._state
+        call = state.sessions[-1].calls_by_id.get(call_id) if state and state.sessions else None
+        if call is None:
+            return  # a closed session's call: never changed, a new call is made
+        checkpoints = self.checkpoints
+        end = first = len(checkpoints)
+        while first > 1:
+            kept = checkpoints[first - 1].sessions[-1].tool_calls
+            if len(kept) <= call.index or kept[call.index] is not call:
+                break
+            first -= 1
+        if first < end:
+            self.stale.append((first, end))
+
+    def usable(self, number: int) -> int:
+        """The checkpoint to start from for one wanted (``number``): itself, or the
+        last one before, when a later record named again a call it shares (one before
+        that call finished, which holds a copy of it)."""
+        moved = True
+        while moved:
+            moved = False
+            for first, end in self.stale:
+                if first <= number < end:
+                    number, moved = first - 1, True
+        return number
 
     def end_line(self, state: StreamState, line: int, translator: Translator) -> None:
         """Line ``line`` is folded: take a checkpoint if one is due."""
         count = len(self.received)
         if count < self.due:
             return
-        self.checkpoints.append(snapshot(state, count, line, translator))
+        done = self._calls_seen if self._calls_seen is not None else {}
+        self.checkpoints.append(snapshot(state, count, line, translator, done))
         calls = len(state.sessions[-1].tool_calls) if state.sessions else 0
         self.due = count + max(self.every, calls * self.per_call)
 
     def finish(self) -> None:
         """The fold is over: let go of what only the fold needed."""
         self._calls_seen = None
+        self._state = None
+        self._queries = {}

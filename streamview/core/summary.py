@@ -7,13 +7,14 @@ ones here keep their meaning.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain
 from typing import Any
 
 from streamview.core.events import AgentNotice, ConnectionNotice
 from streamview.core.normalized import shared_kind
 from streamview.core.notices import record_name
 from streamview.core.sanitize import json_for_terminal
-from streamview.core.state import Session, StreamState, ToolCall
+from streamview.core.state import TEXT, THINKING, Session, StreamState, ToolCall
 from streamview.core.usage import normalized_usage
 
 
@@ -42,7 +43,17 @@ def usage_summary(usage: dict[str, Any] | None) -> dict[str, int | None]:
 
 def session_summary(session: Session) -> dict[str, Any]:
     """One session as the contract shows it."""
-    outcome = session.outcome
+    return {
+        **session_summary_head(session),
+        "text": session.text,
+        "thinking": session.thinking,
+        "tool_calls": [call_summary(call) for call in session.tool_calls],
+        "outcome": session_summary_outcome(session),
+    }
+
+
+def session_summary_head(session: Session) -> dict[str, Any]:
+    """What :func:`session_summary` says before the session's text."""
     return {
         "session_id": session.session_id,
         "agent": session.agent,
@@ -51,20 +62,22 @@ def session_summary(session: Session) -> dict[str, Any]:
         "permission_mode": session.permission_mode,
         "api_key_source": session.api_key_source,
         "prompt": session.prompt,
-        "text": session.text,
-        "thinking": session.thinking,
-        "tool_calls": [call_summary(call) for call in session.tool_calls],
-        "outcome": {
-            "status": outcome.status,
-            "duration_ms": outcome.duration_ms,
-            "request_id": outcome.request_id,
-            "usage": usage_summary(outcome.usage),
-            "usage_raw": outcome.usage,
-            "result": outcome.result,
-            "cost_usd": outcome.cost_usd,
-            "num_turns": outcome.num_turns,
-            "message": outcome.message,
-        },
+    }
+
+
+def session_summary_outcome(session: Session) -> dict[str, Any]:
+    """:func:`session_summary`'s ``outcome``."""
+    outcome = session.outcome
+    return {
+        "status": outcome.status,
+        "duration_ms": outcome.duration_ms,
+        "request_id": outcome.request_id,
+        "usage": usage_summary(outcome.usage),
+        "usage_raw": outcome.usage,
+        "result": outcome.result,
+        "cost_usd": outcome.cost_usd,
+        "num_turns": outcome.num_turns,
+        "message": outcome.message,
     }
 
 
@@ -125,7 +138,79 @@ def summary_json(state: StreamState, process: dict[str, Any] | None = None) -> I
     """
     yield b'{"sessions":['
     for index, session in enumerate(state.sessions):
-        piece = json_for_terminal(session_summary(session))
-        yield b"," + piece if index else piece
+        if index:
+            yield b","
+        yield from session_json(session)
     tail = json_for_terminal(summary_tail(state, process))
     yield b"]," + tail[1:]
+
+
+CALLS_PER_PIECE = 1000
+"""Tool calls written in one piece of :func:`session_json`."""
+STRING_PIECE = 1 << 20
+"""Characters of a session's text or thinking written in one piece, about."""
+
+
+def session_json(session: Session) -> Iterator[bytes]:
+    """:func:`session_summary` as JSON, in pieces: its text a segment at a time and its
+    calls a thousand at a time, so a session of a 2 GB file is never held whole (its
+    text joined, a dict per call, the JSON of all of it: 500 MB more at the peak).
+
+    The pieces join to ``json_for_terminal(session_summary(session))``, byte for byte
+    unless a piece holds what orjson cannot write (that piece is then written by the
+    escaping fallback: the same value in other bytes).
+    """
+    yield json_for_terminal(session_summary_head(session))[:-1] + b',"text":"'
+    text = _text_pieces(session)
+    first = next(text, None)
+    # No text: the run's result stands for it, as in :attr:`Session.text`.
+    pieces = chain((first,), text) if first is not None else iter((session.outcome.result or "",))
+    yield from _string_json(pieces)
+    yield b'","thinking":"'
+    yield from _string_json(_thinking_pieces(session))
+    yield b'","tool_calls":['
+    calls = session.tool_calls
+    for start in range(0, len(calls), CALLS_PER_PIECE):
+        piece = json_for_terminal([call_summary(c) for c in calls[start : start + CALLS_PER_PIECE]])
+        yield piece[1:-1] if not start else b"," + piece[1:-1]
+    yield b"]," + json_for_terminal({"outcome": session_summary_outcome(session)})[1:]
+
+
+def _string_json(pieces: Iterator[str]) -> Iterator[bytes]:
+    """The JSON of the string ``pieces`` join to, without its quotes, written a MB or so
+    at a time (a string's escapes are its characters' escapes, one after another)."""
+    batch: list[str] = []
+    size = 0
+    for piece in pieces:
+        batch.append(piece)
+        size += len(piece)
+        if size >= STRING_PIECE:
+            yield json_for_terminal("".join(batch))[1:-1]
+            batch, size = [], 0
+    if batch:
+        yield json_for_terminal("".join(batch))[1:-1]
+
+
+def _thinking_pieces(session: Session) -> Iterator[str]:
+    """:attr:`Session.thinking`'s pieces, in order, never joined."""
+    first = True
+    for block in session.blocks:
+        if block.kind == THINKING and block.parts:
+            if not first:
+                yield "\n\n"
+            first = False
+            yield from block.parts
+
+
+def _text_pieces(session: Session) -> Iterator[str]:
+    """:attr:`Session.text`'s pieces, in order (separators included), never joined."""
+    tail = ""  # the last two characters written
+    for block in session.blocks:
+        if block.kind != TEXT or not any(block.parts):
+            continue
+        if tail and tail != "\n\n":
+            yield "\n" if tail[-1] == "\n" else "\n\n"
+        for part in block.parts:
+            if part:
+                yield part
+                tail = (tail + part)[-2:]

@@ -189,12 +189,12 @@ class FileTimeline(Sequence[AnyEvent]):
     def state_before(self, count: int) -> tuple[StreamState, int]:
         """The state of the nearest checkpoint at or before event ``count`` (a copy),
         and how many events it holds."""
-        number = self._window_of(count)
+        number = self.recorded.usable(self._window_of(count))
         return restore(self.recorded.checkpoints[number]), self._starts[number]
 
     def nearest_start(self, count: int) -> int:
         """Events held by the state :meth:`state_before` gives for ``count``."""
-        return self._starts[self._window_of(count)]
+        return self._starts[self.recorded.usable(self._window_of(count))]
 
     def schedule(self, idle_limit: float | None, steady_ms: int) -> Schedule:
         """When each event is played (offsets in an array, not a tuple of a million)."""

@@ -446,3 +446,26 @@ def test_a_session_orjson_cannot_write_is_escaped_alone(tmp_path: Path) -> None:
     assert b"\n" not in pieces and b": " not in pieces[:20]
     assert json.loads(pieces) == json.loads(json_for_terminal(summarize(state)))
     assert json.loads(pieces)["sessions"][1]["text"].endswith("\ud800")
+
+
+def test_a_long_session_is_written_in_small_pieces(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One session of a huge file is never written (nor held) whole: its text, thinking
+    and calls go out a bounded piece at a time, the same bytes joined (issue 27.5: the
+    2 GB session's summary took 500 MB more at the peak)."""
+    import streamview.core.summary as summary
+
+    monkeypatch.setattr(summary, "CALLS_PER_PIECE", 3, raising=False)
+    monkeypatch.setattr(summary, "STRING_PIECE", 200, raising=False)
+    data = b"".join(p.read_bytes() for p in sorted(RECORDINGS.glob("*.ndjson")))
+    state = fold([data], StreamState(track_changes=False, compact=True))
+    longest = max(
+        state.sessions, key=lambda session: len(json_for_terminal(summary.session_summary(session)))
+    )
+    state.sessions[:] = [longest] * 3  # one long session, thrice
+    whole = json_for_terminal(summarize(state))
+    pieces = list(summary_json(state))
+    assert b"".join(pieces) == whole
+    # A piece is one text part at most (the longest here, 19 kB), not a session.
+    assert max(map(len, pieces)) < len(whole) / 10

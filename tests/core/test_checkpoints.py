@@ -117,7 +117,10 @@ def seek(timeline: FileTimeline, count: int, slack: int = 0) -> StreamState:
     """
     state, start = timeline.state_before(count)
     assert start <= count
-    assert count - start <= timeline.recorded.every + slack
+    # A checkpoint sharing a finished call named again later is not used: the one
+    # before that call finished is, a longer replay.
+    wanted = timeline.recorded.checkpoints[timeline._window_of(count)].events
+    assert count - start <= timeline.recorded.every + slack or start < wanted
     for event in timeline.between(start, count):
         state.apply(event)
     return state
@@ -311,3 +314,23 @@ def test_checkpoints_space_out_in_a_session_of_many_calls(tmp_path: Path) -> Non
         for event in timeline.between(start, count):
             state.apply(event)
         assert account(state) == account(straight(events, count)), count
+
+
+def test_checkpoints_share_the_calls_that_finished() -> None:
+    """A checkpoint copies only the calls still running: the finished ones are the
+    fold's own (issue 27.5: copies of every call at every checkpoint were a quarter of
+    the viewer's memory on a long session), and a seek from any of them still gives the
+    straight fold's state (the tests above)."""
+    path = REPO / "recordings" / "long-run.ndjson"
+    state, timeline = indexed(path, every=50, per_call=0)
+    live = {id(call) for session in state.sessions for call in session.tool_calls}
+    shared = copied = 0
+    for checkpoint in timeline.recorded.checkpoints:
+        for call in checkpoint.sessions[-1].tool_calls if checkpoint.sessions else ():
+            if call.status == "running":
+                assert id(call) not in live
+            else:
+                shared += id(call) in live
+                copied += id(call) not in live
+    assert shared > 100
+    assert copied == 0

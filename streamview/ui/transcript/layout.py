@@ -10,6 +10,7 @@ search, clicks and drawing.
 from __future__ import annotations
 
 import time
+from array import array
 from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from streamview.ui.transcript.blocks import (
     SLOW_TAIL_FACTOR,
     Entry,
     Owner,
-    estimate_text,
+    estimate_entry,
     layout_run,
     layout_styles,
     signature_of,
@@ -76,10 +77,10 @@ class TranscriptLayout(ScrollView):
         super().__init__(name=name, id=id, classes=classes)
         self.session: Session | None = None
         self._entries: list[Entry] = []
-        self._offsets: list[int] = [0]
+        self._offsets = array("q", [0])
         """``_offsets[i]``: first line of entry ``i``; the last item is the total."""
         self._by_call: dict[int, int] = {}
-        self._call_entries: list[int] = []
+        self._call_entries = array("q")
         """Entries of the tool calls, in order (``_by_call``'s values, sorted)."""
         self._watch_from = 0
         """Entries before this are closed and need no signature check."""
@@ -117,9 +118,9 @@ class TranscriptLayout(ScrollView):
         self.session = session
         self._cancel_layouts()
         self._entries = []
-        self._offsets = [0]
+        self._offsets = array("q", [0])
         self._by_call = {}
-        self._call_entries = []
+        self._call_entries = array("q")
         self._watch_from = 0
         self._marked = None
         self._call_in_view = None
@@ -241,12 +242,7 @@ class TranscriptLayout(ScrollView):
         if block.kind in (TOOL, NOTICE):
             return 1
         width = max(1, self._width - 2)
-        key = (*self._signature_of(block), width)
-        if entry.estimate is not None and entry.estimate[0] == key:
-            return entry.estimate[1]
-        height = estimate_text(block, width) + entry.gap
-        entry.estimate = (key, height)
-        return height
+        return estimate_entry(entry, (*self._signature_of(block), width), width)
 
     def _reflow(self, start: int) -> None:
         """Recompute heights and offsets from entry ``start`` on."""

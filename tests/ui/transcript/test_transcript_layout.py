@@ -321,3 +321,25 @@ def test_the_queue_lets_go_of_cancelled_jobs() -> None:
     assert thread.queued == 1
     gate.set()
     thread.close()
+
+
+async def test_blocks_alike_share_one_estimate() -> None:
+    """Blocks not laid out yet keep an estimated height: alike blocks share one
+    estimate, not a pair of tuples each (issue 27.5: 860,000 text blocks in a 2 GB
+    session), and their offsets are one array, not an int object each."""
+    stream = Stream()
+    for number in range(300):
+        stream.text(f"Step {number:03d} is done, the next one starts now.")
+        stream.add(
+            type="tool_call",
+            subtype="started",
+            call_id=f"c{number}",
+            tool_call={"shellToolCall": {"args": {"command": "ls"}}},
+        )
+    app = TranscriptApp()
+    async with app.run_test(size=(80, 20)) as pilot:
+        transcript = await show(pilot, stream)
+        estimates = [entry.estimate for entry in transcript._entries if entry.estimate]
+        assert len(estimates) > 250
+        assert len({id(estimate) for estimate in estimates}) < 5
+        assert transcript._offsets.itemsize == 8 and len(transcript._offsets) == 601
