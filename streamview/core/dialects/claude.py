@@ -303,8 +303,11 @@ class ClaudeTranslator:
     def start_call(
         self, block: JSONObject, line: int, sid: str | None, recv: int | None, parent: str | None
     ) -> None:
-        """A ``tool_use`` block a translator around this one read itself: begun here too."""
-        self._started(block, line, sid, None, recv, parent)
+        """A ``tool_use`` block a translator around this one read itself: begun here too
+        (what :meth:`_started` remembers of it, without its event: the caller made its own)."""
+        name = as_str(block.get("name")) or "unknown"
+        call_id = as_str(block.get("id")) or f"<line {line}>"
+        self._calls[call_id] = (name, tools.args_of(name, block.get("input")))
 
     def forget_call(self, call_id: str) -> None:
         """A call whose result a translator around this one read itself: ended here too."""
