@@ -44,7 +44,6 @@ from streamview.core.events import (
 )
 from streamview.core.fast_path import FastRecord
 from streamview.core.fields import as_int, as_str
-from streamview.core.tool_record import event_fields
 
 NAME = "droid"
 _INIT_KEYS = frozenset({"type", "subtype", "session_id", "model", "cwd"})
@@ -145,18 +144,30 @@ class DroidTranslator:
             if text.__class__ is not str or record.get("role") != "assistant":
                 return None
             return "assistant", False, text, None, sid, ts, recv
-        calls = dict(self._calls)
-        try:
+        try:  # the fields without an event; nothing is remembered until they are read
             if kind == "tool_call":
-                event = self._started(record, line, sid, ts, recv)
-            else:
-                event = self._completed(record, line, sid, ts, recv, lean=True)
+                name, call_id, args, parameters = self._call(record, line)
+                described = tools.description_of(name, parameters)
+                model_call_id = as_str(record.get("messageId"))
+                kind_name = tools.kind_of(name)
+                started = (None, None, call_id, kind_name, args, None, None, model_call_id, ts)
+                self._calls[call_id] = (name, args)
+                return (
+                    "tool_call",
+                    "started",
+                    (*started, None, described, None),
+                    None,
+                    sid,
+                    ts,
+                    recv,
+                )
+            call_id, name, outcome, payload = self._result(record, line, lean=True)
         except Exception:
-            self._calls = calls  # as it was: the long way reads the record again
-            return None
-        fields = event_fields(event)
-        subtype = "completed" if event.completed else "started"
-        return "tool_call", subtype, fields, None, sid, ts, recv
+            return None  # the long way reads the record again
+        self._calls.pop(call_id, None)
+        kind_name = tools.kind_of(name) if name else "unknown"
+        ended = (None, None, call_id, kind_name, None, outcome, payload, None, None, ts, None)
+        return "tool_call", "completed", (*ended, None), None, sid, ts, recv
 
     def _message(
         self, record: JSONObject, line: int, sid: str | None, ts: int | None, recv: int | None
@@ -188,10 +199,7 @@ class DroidTranslator:
     def _started(
         self, record: JSONObject, line: int, sid: str | None, ts: int | None, recv: int | None
     ) -> ToolCallEvent:
-        name = as_str(record.get("toolName")) or as_str(record.get("toolId")) or "unknown"
-        call_id = as_str(record.get("id")) or f"<line {line}>"
-        parameters = record.get("parameters")
-        args = tools.args_of(name, parameters)
+        name, call_id, args, parameters = self._call(record, line)
         self._calls[call_id] = (name, args)
         return ToolCallEvent(
             line,
@@ -218,20 +226,7 @@ class DroidTranslator:
     ) -> ToolCallEvent:
         """A ``tool_result``; ``lean`` (the fold's fast path): a summary for a payload
         where :func:`~streamview.core.dialects.droid_tools.success_said` counts one."""
-        call_id = as_str(record.get("id"))
-        if call_id is None or call_id not in self._calls:
-            # Builds that leave out the id answer the oldest open call.
-            call_id = next(iter(self._calls), call_id or f"<line {line}>")
-        name, args = self._calls.pop(call_id, (as_str(record.get("toolId")) or "", {}))
-        outcome: str
-        payload: Any
-        if record.get("isError") is True or isinstance(record.get("error"), dict):
-            outcome, payload = tools.error_outcome(name, record.get("error"), record.get("value"))
-        else:
-            value = record.get("value")
-            said = tools.success_said(name, args, value) if lean else None
-            payload = said or tools.success_payload(name, args, value)
-            outcome = "success"
+        call_id, name, outcome, payload = self._result(record, line, lean, forget=True)
         return ToolCallEvent(
             line,
             sid,
@@ -244,6 +239,38 @@ class DroidTranslator:
             payload=payload,
             completed_at_ms=ts,
         )
+
+    def _call(self, record: JSONObject, line: int) -> tuple[str, str, JSONObject, Any]:
+        """A ``tool_call``'s tool name, call id, arguments and raw parameters."""
+        name = as_str(record.get("toolName")) or as_str(record.get("toolId")) or "unknown"
+        call_id = as_str(record.get("id")) or f"<line {line}>"
+        parameters = record.get("parameters")
+        return name, call_id, tools.args_of(name, parameters), parameters
+
+    def _result(
+        self, record: JSONObject, line: int, lean: bool, forget: bool = False
+    ) -> tuple[str, str, str, Any]:
+        """A ``tool_result``'s call id, tool name, outcome and payload. ``forget``: the
+        call is forgotten first, even if reading its result then fails (the long way);
+        else it is still remembered (the fast path forgets it once all is read)."""
+        call_id = as_str(record.get("id"))
+        if call_id is None or call_id not in self._calls:
+            # Builds that leave out the id answer the oldest open call.
+            call_id = next(iter(self._calls), call_id or f"<line {line}>")
+        calls = self._calls
+        name, args = (calls.pop if forget else calls.get)(
+            call_id, (as_str(record.get("toolId")) or "", {})
+        )
+        outcome: str
+        payload: Any
+        if record.get("isError") is True or isinstance(record.get("error"), dict):
+            outcome, payload = tools.error_outcome(name, record.get("error"), record.get("value"))
+        else:
+            value = record.get("value")
+            said = tools.success_said(name, args, value) if lean else None
+            payload = said or tools.success_payload(name, args, value)
+            outcome = "success"
+        return call_id, name, outcome, payload
 
     def _completion(
         self, record: JSONObject, line: int, sid: str | None, ts: int | None, recv: int | None

@@ -45,7 +45,6 @@ from streamview.core.events import (
 )
 from streamview.core.fast_path import FastRecord
 from streamview.core.fields import as_str
-from streamview.core.tool_record import event_fields
 
 NAME = "kimi"
 _NOTE_OPEN, _NOTE_CLOSE = "<system>", "</system>"
@@ -170,13 +169,14 @@ class KimiTranslator:
         recv = record.get(RECV_KEY)
         if recv is not None and recv.__class__ is not int:
             return None
-        calls = dict(self._calls)
+        call_id = as_str(record.get("tool_call_id")) or f"<line {line}>"
+        name, args = self._calls.get(call_id, ("", {}))
         try:
-            event = self._tool(record, line, recv, lean=True)
+            kind, outcome, payload = self._result(name, args, record, lean=True)
         except Exception:
-            self._calls = calls  # as it was: the long way reads the record again
-            return None
-        fields = event_fields(event)
+            return None  # nothing changed: the long way reads the record again
+        self._calls.pop(call_id, None)
+        fields = (None, None, call_id, kind, None, outcome, payload, None, None, None, None, None)
         return "tool_call", "completed", fields, None, None, None, recv
 
     def _assistant(self, record: JSONObject, line: int, recv: int | None) -> list[AnyEvent]:
@@ -226,9 +226,7 @@ class KimiTranslator:
         :func:`~streamview.core.dialects.kimi_tools.outcome_of` counts one."""
         call_id = as_str(record.get("tool_call_id")) or f"<line {line}>"
         name, args = self._calls.pop(call_id, ("", {}))
-        kind = tools.kind_of(name) if name else "unknown"
-        note, output = split_note(_parts(record.get("content")))
-        outcome, payload = tools.outcome_of(kind, args, note, output, lean)
+        kind, outcome, payload = self._result(name, args, record, lean)
         return ToolCallEvent(
             line,
             None,
@@ -240,6 +238,16 @@ class KimiTranslator:
             outcome=outcome,
             payload=payload,
         )
+
+    @staticmethod
+    def _result(
+        name: str, args: JSONObject, record: JSONObject, lean: bool
+    ) -> tuple[str, str, Any]:
+        """A tool message's call kind, outcome and payload (see :meth:`_tool`)."""
+        kind = tools.kind_of(name) if name else "unknown"
+        note, output = split_note(_parts(record.get("content")))
+        outcome, payload = tools.outcome_of(kind, args, note, output, lean)
+        return kind, outcome, payload
 
 
 def detect(record: JSONObject) -> bool:

@@ -25,6 +25,8 @@ _EXIT = re.compile(
 )
 _MATCH_LINE = re.compile(r"^L(\d+): ?(.*)$")
 _NO_FILES = frozenset({"No files found", "No files found matching pattern", "No matches found"})
+_OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e")
+"""The ASCII characters besides ``\n`` at which ``str.splitlines`` breaks a line."""
 _EDIT_KEYS = (
     ("old_string", "new_string"),
     ("old_str", "new_str"),
@@ -205,12 +207,21 @@ def success_said(
     """
     if kind == "read":
         # The numbers a read tool puts before each line are not line breaks.
-        summary = plural(len(text.splitlines()), "line")
+        summary = plural(line_count(text), "line")
     elif kind == "grep" and "File: " not in text:
         summary = _grep_said(text)
     else:
         return None
     return Said(kind, SUCCEEDED, summary, build or (lambda: success_payload(kind, args, text)))
+
+
+def line_count(text: str) -> int:
+    """``len(text.splitlines())``, without the list: an ASCII text that breaks lines
+    only at ``\n`` has as many lines as newlines, and one more if it does not end in
+    one (half the time of ``splitlines`` on a 7 KB read result, once a call)."""
+    if text.isascii() and not any(mark in text for mark in _OTHER_BREAKS):
+        return text.count("\n") + (0 if not text or text[-1] == "\n" else 1)
+    return len(text.splitlines())
 
 
 def _grep_said(text: str) -> str:

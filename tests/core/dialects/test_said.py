@@ -3,6 +3,8 @@ payload built from that text would end it: same status, summary and numbers."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from streamview.core.dialects import tool_shapes
@@ -46,3 +48,14 @@ def test_a_call_of_another_kind_summarises_the_built_payload() -> None:
     said = tool_shapes.success_said("read", {}, "a\nb")
     assert said is not None
     assert _ended("task", said) == _ended("task", {"content": "a\nb"})
+
+
+def test_a_read_result_is_counted_in_the_lines_splitlines_gives() -> None:
+    """A read's lines are counted without splitting the text: the same number as
+    ``str.splitlines``, whatever line breaks (ASCII or not) and whatever end."""
+    rng = random.Random(30)
+    marks = ["a", " ", "\n", "\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1e", "\x85", "é"]
+    texts = ["", "\n", "a", "a\n", "\n\n", "a\r", "a\u2028b", "a\x1db", "a\x1fb"]
+    texts += ["".join(rng.choice(marks) for _ in range(rng.randrange(12))) for _ in range(2000)]
+    for text in texts:
+        assert tool_shapes.line_count(text) == len(text.splitlines()), repr(text)
