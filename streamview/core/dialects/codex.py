@@ -165,8 +165,21 @@ class CodexTranslator:
             return None  # translate turns this into an unreadable record
         item_id = item.get("id")
         call_id = item_id if item_id.__class__ is str and item_id else f"<line {line}>"
+        return self._call(call_id, tools.kind_of(item_kind), args, outcome, payload, done, recv)
+
+    def _call(
+        self,
+        call_id: str,
+        kind: str,
+        args: Any,
+        outcome: Any,
+        payload: Any,
+        done: bool,
+        recv: int | None,
+    ) -> FastRecord:
+        """The fast record of a call item begun or done (``fast`` and ``fast_line``)."""
         sid = self._thread
-        fields = (sid, None, call_id, tools.kind_of(item_kind), args, outcome, payload)
+        fields = (sid, None, call_id, kind, args, outcome, payload)
         return (
             "tool_call",
             "completed" if done else "started",
@@ -213,17 +226,7 @@ class CodexTranslator:
             return None
         item_id = item.id
         call_id = item_id if item_id else f"<line {line}>"
-        sid = self._thread
-        fields = (sid, None, call_id, call_kind, args, outcome, payload)
-        return (
-            "tool_call",
-            "completed" if done else "started",
-            (*fields, *_NO_TIMES),
-            None,
-            sid,
-            None,
-            recv,
-        )
+        return self._call(call_id, call_kind, args, outcome, payload, done, recv)
 
     def _grown(
         self, text: Any, item_id: Any, thinking: bool, done: bool, line: int, recv: int | None
