@@ -36,8 +36,6 @@ def recognise(chunks: Iterable[bytes]) -> tuple[Dialect | None, Iterator[bytes]]
     for chunk in source:
         read.append(chunk)
         held += len(chunk)
-        if held > SNIFF_BYTES:
-            return dialects.DEFAULT, chain(read, source)
         number = framer.lines_seen
         for data in framer.split(chunk):
             number += 1
@@ -50,6 +48,11 @@ def recognise(chunks: Iterable[bytes]) -> tuple[Dialect | None, Iterator[bytes]]
                 return found if known else None, chain(read, source)
             if seen >= dialects.DETECT_WINDOW:
                 return None, chain(read, source)
+        # Its lines said nothing: no more is held to look for one (one line so long
+        # it is not over yet). Looked at only now, so a whole file in one chunk (runs'
+        # read of a recording) is recognised by its first lines, not read as Cursor's.
+        if held > SNIFF_BYTES:
+            return dialects.DEFAULT, chain(read, source)
     for number, _, data in framer.finish():
         record, _ = decode_line(data, number)
         found, known = dialects.decide_how(record)

@@ -7,6 +7,7 @@ Gemini's ``init`` as the issue (and the CLIs' docs) describe their first records
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import orjson
@@ -15,7 +16,7 @@ import pytest
 from streamview.core.dialects import DEFAULT, DETECT_WINDOW, by_name, decide, detect
 from streamview.core.events import SessionStarted
 from streamview.core.reader import EventReader, fold
-from streamview.core.recognise import sniff
+from streamview.core.recognise import SNIFF_BYTES, recognise, sniff
 from streamview.core.state import StreamState
 
 from ..helpers import init, stream, user
@@ -155,3 +156,26 @@ def test_sniff_gives_every_chunk_back() -> None:
 def test_an_empty_input_folds_to_nothing() -> None:
     state = fold([b""], StreamState(track_changes=False))
     assert state.counts.total == 0 and not state.sessions
+
+
+def test_a_whole_file_in_one_chunk_past_the_sniff_limit_is_recognised() -> None:
+    """``streamview runs`` folds a recording of up to 64 MB read in one piece: past
+    :data:`SNIFF_BYTES` its first lines still say whose it is (it was read as Cursor's,
+    so a Claude run's outcome was not found)."""
+    first = orjson.dumps(CLAUDE_INIT) + b"\n"
+    filler = orjson.dumps({"type": "user", "message": {"content": "x" * 4000}}) + b"\n"
+    data = first + filler * (SNIFF_BYTES // len(filler) + 2)
+    assert len(data) > SNIFF_BYTES
+    found, rest = recognise([data])
+    assert found is by_name("claude")
+    assert b"".join(rest) == data
+
+
+def test_a_line_longer_than_the_sniff_limit_ends_the_looking() -> None:
+    """A first line that never ends: past :data:`SNIFF_BYTES` held, the default is
+    taken and every byte is handed on."""
+    pieces = [b'{"type": "' + b"x" * (1 << 20) for _ in range(SNIFF_BYTES // (1 << 20) + 2)]
+    more = iter([b"never read by the looking"])
+    found, rest = recognise(itertools.chain(pieces, more))
+    assert found is DEFAULT
+    assert b"".join(rest) == b"".join(pieces) + b"never read by the looking"
