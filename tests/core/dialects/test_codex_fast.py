@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import orjson
-
 from streamview.core.dialects.codex import CodexTranslator
+
+from .fast_taken import taken_lines
 
 FIXTURE = (
     Path(__file__).resolve().parents[2] / "fixtures" / "dialects" / "codex" / "fast-lines.jsonl"
@@ -24,11 +24,4 @@ changes, calls completed as another kind, reasoning and messages."""
 
 
 def test_the_fast_path_takes_commands_changes_and_text_and_declines_the_unusual() -> None:
-    translator = CodexTranslator()
-    taken = set()
-    for number, data in enumerate(FIXTURE.read_bytes().splitlines(), 1):
-        if translator.fast_line(data, number) is not None:
-            taken.add(number)
-        else:  # as the fold does: the general way, keeping the translator's state
-            translator.translate(orjson.loads(data), number, None)
-    assert taken == TAKEN
+    assert taken_lines(CodexTranslator(), FIXTURE.read_bytes()) == TAKEN

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import orjson
-
 from streamview.core.dialects.copilot import CopilotTranslator
+
+from .fast_taken import taken_lines
 
 FIXTURE = (
     Path(__file__).resolve().parents[2] / "fixtures" / "dialects" / "copilot" / "fast-lines.jsonl"
@@ -25,11 +25,4 @@ stamp, a ``true`` arrival stamp, a model or message id that is a number."""
 
 
 def test_the_fast_path_takes_deltas_and_declines_the_unusual() -> None:
-    translator = CopilotTranslator()
-    taken = set()
-    for number, data in enumerate(FIXTURE.read_bytes().splitlines(), 1):
-        if translator.fast_line(data, number) is not None:
-            taken.add(number)
-        else:  # as the fold does: the general way, keeping the translator's state
-            translator.translate(orjson.loads(data), number, None)
-    assert taken == TAKEN
+    assert taken_lines(CopilotTranslator(), FIXTURE.read_bytes()) == TAKEN

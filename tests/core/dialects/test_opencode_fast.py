@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import orjson
-
 from streamview.core.dialects.opencode import OpenCodeTranslator
 from streamview.core.dialects.opencode_fast import success_said
 from streamview.core.dialects.opencode_tools import success_payload
 from streamview.core.model import ToolCall
+
+from .fast_taken import taken_lines
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dialects"
 
@@ -31,14 +31,7 @@ without their payload)."""
 def test_the_fast_path_takes_steps_and_text_and_declines_the_unusual() -> None:
     data = (FIXTURES / "opencode" / "fast-lines.jsonl").read_bytes()
     assert (FIXTURES / "kilo" / "fast-lines.jsonl").read_bytes() == data
-    translator = OpenCodeTranslator()
-    taken = set()
-    for number, line in enumerate(data.splitlines(), 1):
-        if translator.fast_line(line, number) is not None:
-            taken.add(number)
-        else:  # as the fold does: the general way, keeping the translator's state
-            translator.translate(orjson.loads(line), number, None)
-    assert taken == TAKEN
+    assert taken_lines(OpenCodeTranslator(), data) == TAKEN
 
 
 CASES = [
