@@ -26,6 +26,7 @@ from streamview.cli.limits import apply_line_limit
 from streamview.cli.output import EXIT_OUTPUT_CLOSED, release_stdout
 from streamview.cli.parsers import build_parser
 from streamview.core.exit_status import EXIT_SOFTWARE, EXIT_USAGE, exit_code_for
+from streamview.runs import SIDECAR_SUFFIX
 from streamview.sources.base import (
     FileSource,
     InputError,
@@ -42,9 +43,6 @@ if TYPE_CHECKING:
     from streamview.runs.recording import Recorder
     from streamview.runs.run_meta import RunMeta
 
-SIDECAR_SUFFIX = ".meta.json"
-""":data:`streamview.runs.run_meta.SUFFIX`: a FILE without it beside it is no recorded
-run, known without importing the sidecars' module (``--json``'s start, issue 30.8)."""
 
 # What only some modes need is imported where they start (the fronts, recording,
 # exports): the viewer's first screen waits for every import (issue 21;

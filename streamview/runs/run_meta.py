@@ -33,8 +33,9 @@ from typing import Any
 import orjson
 
 from streamview.core.formatting import counted
+from streamview.runs import SIDECAR_SUFFIX
 
-SUFFIX = ".meta.json"
+SUFFIX = SIDECAR_SUFFIX
 """Added to the recording's name: ``run.ndjson`` → ``run.ndjson.meta.json``."""
 SIDECAR_BYTES = 8 * 1024
 """Room the first write reserves, so later writes fit where it stands (a full disk)."""
