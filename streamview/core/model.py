@@ -6,6 +6,7 @@ fills it in, and every front end reads it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import msgspec
@@ -221,26 +222,44 @@ class Session(msgspec.Struct):
 
     @property
     def text(self) -> str:
-        """The assistant's answer: every text segment, in order."""
-        out: list[str] = []
-        for block in self.blocks:
-            if block.kind != TEXT:
-                continue
-            segment = block.text
-            if not segment:
-                continue
-            if out and not out[-1].endswith("\n\n"):
-                out.append("\n" if out[-1].endswith("\n") else "\n\n")
-            out.append(segment)
-        text = "".join(out)
+        """The assistant's answer: every text segment, in order (the run's result when
+        it has none)."""
+        text = "".join(self.text_pieces())
         if not text and self.outcome.result:
             return self.outcome.result
         return text
 
+    def text_pieces(self) -> Iterator[str]:
+        """:attr:`text`'s pieces in order, never joined (``--json`` writes a 2 GB
+        session's a MB at a time): each segment's parts, a blank line between two
+        segments unless the first ends in one (a newline if it ends in one)."""
+        last: str | None = None  # the previous segment's last two characters
+        for block in self.blocks:
+            if block.kind != TEXT or not any(block.parts):
+                continue
+            if last is not None and not last.endswith("\n\n"):
+                yield "\n" if last.endswith("\n") else "\n\n"
+            tail = ""
+            for part in block.parts:
+                if part:
+                    yield part
+                    tail = (tail + part)[-2:]
+            last = tail
+
     @property
     def thinking(self) -> str:
         """All thinking blocks, separated by blank lines."""
-        return "\n\n".join(b.text for b in self.blocks if b.kind == THINKING and b.parts)
+        return "".join(self.thinking_pieces())
+
+    def thinking_pieces(self) -> Iterator[str]:
+        """:attr:`thinking`'s pieces in order, never joined."""
+        first = True
+        for block in self.blocks:
+            if block.kind == THINKING and block.parts:
+                if not first:
+                    yield "\n\n"
+                first = False
+                yield from block.parts
 
     @property
     def turn_complete(self) -> bool:

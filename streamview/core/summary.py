@@ -14,7 +14,7 @@ from streamview.core.events import AgentNotice, ConnectionNotice
 from streamview.core.normalized import shared_kind
 from streamview.core.notices import record_name
 from streamview.core.sanitize import json_for_terminal
-from streamview.core.state import TEXT, THINKING, Session, StreamState, ToolCall
+from streamview.core.state import Session, StreamState, ToolCall
 from streamview.core.usage import normalized_usage
 
 
@@ -161,13 +161,13 @@ def session_json(session: Session) -> Iterator[bytes]:
     escaping fallback: the same value in other bytes).
     """
     yield json_for_terminal(session_summary_head(session))[:-1] + b',"text":"'
-    text = _text_pieces(session)
+    text = session.text_pieces()
     first = next(text, None)
     # No text: the run's result stands for it, as in :attr:`Session.text`.
     pieces = chain((first,), text) if first is not None else iter((session.outcome.result or "",))
     yield from _string_json(pieces)
     yield b'","thinking":"'
-    yield from _string_json(_thinking_pieces(session))
+    yield from _string_json(session.thinking_pieces())
     yield b'","tool_calls":['
     calls = session.tool_calls
     for start in range(0, len(calls), CALLS_PER_PIECE):
@@ -189,28 +189,3 @@ def _string_json(pieces: Iterator[str]) -> Iterator[bytes]:
             batch, size = [], 0
     if batch:
         yield json_for_terminal("".join(batch))[1:-1]
-
-
-def _thinking_pieces(session: Session) -> Iterator[str]:
-    """:attr:`Session.thinking`'s pieces, in order, never joined."""
-    first = True
-    for block in session.blocks:
-        if block.kind == THINKING and block.parts:
-            if not first:
-                yield "\n\n"
-            first = False
-            yield from block.parts
-
-
-def _text_pieces(session: Session) -> Iterator[str]:
-    """:attr:`Session.text`'s pieces, in order (separators included), never joined."""
-    tail = ""  # the last two characters written
-    for block in session.blocks:
-        if block.kind != TEXT or not any(block.parts):
-            continue
-        if tail and tail != "\n\n":
-            yield "\n" if tail[-1] == "\n" else "\n\n"
-        for part in block.parts:
-            if part:
-                yield part
-                tail = (tail + part)[-2:]
