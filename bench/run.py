@@ -201,6 +201,11 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         help="rounds over every dialect's file, the median kept (default 3; 1 with --quick)",
     )
+    parser.add_argument(
+        "--dialects",
+        default="",
+        help="comma list of the dialects whose --json is measured (default: every one)",
+    )
     args = parser.parse_args(argv)
     repeats = args.repeats or (1 if args.quick else 5)
     live_seconds = args.live_seconds or (1.0 if args.quick else 5.0)
@@ -284,7 +289,10 @@ def main(argv: list[str] | None = None) -> int:
             results["idle"][mode] = idle_probe(recording, idle_seconds, pipe)
     if "dialects" not in skip:
         rounds = args.dialect_repeats or (1 if args.quick else 3)
-        results["dialects"] = bench_dialects(args.data_dir, args.dialect_size, rounds, note)
+        only = {part.strip() for part in args.dialects.split(",") if part.strip()}
+        results["dialects"] = bench_dialects(
+            args.data_dir, args.dialect_size, rounds, note, only=only
+        )
     results["machine"]["load_after"] = os.getloadavg()[0]
     text = markdown(results)
     results["markdown"] = text

@@ -194,14 +194,20 @@ def idle_probe(path: Path, seconds: float, pipe: bool) -> dict[str, Any]:
     return child_json(run)
 
 
-def bench_dialects(data_dir: Path, size: str, repeats: int, note: Any) -> dict[str, dict[str, Any]]:
+def bench_dialects(
+    data_dir: Path,
+    size: str,
+    repeats: int,
+    note: Any,
+    only: frozenset[str] | set[str] = frozenset(),
+) -> dict[str, dict[str, Any]]:
     """``--json`` against the bare loop on a file of every dialect a generator exists for.
 
     Side by side: each round runs every dialect once (the bare loop, then ``--json``, on
     its file), so every row sees the same load; a row keeps the median of its rounds.
     Its ratio is the median of each round's own ratio (``--json`` over the bare loop
     run just before it), which a burst of load on the machine moves less than a ratio
-    of two medians.
+    of two medians. ``only``: these dialects (every one when empty).
     """
     sys.path.insert(0, str(REPO))
     sys.path.insert(0, str(BENCH))
@@ -209,8 +215,13 @@ def bench_dialects(data_dir: Path, size: str, repeats: int, note: Any) -> dict[s
 
     from streamview.core.dialects import DIALECTS
 
+    unknown = sorted(only - {dialect.name for dialect in DIALECTS})
+    if unknown:
+        raise SystemExit(f"bench/run.py: no dialect named {', '.join(unknown)}")
     paths: dict[str, Path] = {}
     for dialect in DIALECTS:
+        if only and dialect.name not in only:
+            continue
         if dialect.name != "cursor" and dialect.name not in GENERATORS:
             note(f"no generator for {dialect.name}: add one to bench/dialect_streams.py")
             continue
