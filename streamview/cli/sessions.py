@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TextIO
@@ -152,12 +152,43 @@ def main_sessions(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from streamview.sources.base import InputError
 
     try:  # the list reloads every few seconds: what changed is read
-        return browse(lambda: find(args, index=index, budget=READ_BUDGET), theme=args.theme)
+        return browse(
+            lambda: find(args, index=index, budget=READ_BUDGET),
+            theme=args.theme,
+            places=looked_in(args),
+        )
     except InputError as error:  # an unknown theme
         return fail(str(error))
 
 
-def browse(load: Callable[[], list[RunEntry]], theme: str | None = None) -> int:
+AGENT_LABELS = {
+    "claude": "Claude Code",
+    "codex": "Codex",
+    "gemini": "Gemini CLI",
+    "cursor": "Cursor",
+    "opencode": "opencode",
+}
+"""The agents whose session folders are looked in, as people name them."""
+
+
+def looked_in(args: argparse.Namespace) -> list[str]:
+    """Where the list looks for runs, a line each (``~/.codex/sessions (Codex)``), for
+    a list that finds none to say."""
+    from streamview.cli.runs import runs_directory
+    from streamview.runs.session_places import agent_homes
+
+    places = [
+        f"{shorten(str(folder))} ({AGENT_LABELS.get(agent, agent)})"
+        for agent, folder in agent_homes().items()
+    ]
+    places.append(f"{shorten(str(runs_directory()))} (what streamview run records)")
+    places += [f"{shorten(str(Path(folder).resolve()))} (--dir)" for folder in args.dir]
+    return places
+
+
+def browse(
+    load: Callable[[], list[RunEntry]], theme: str | None = None, places: Sequence[str] = ()
+) -> int:
     """The list in a terminal; each run chosen opens in the viewer, whose Escape comes
     back to the list where it was left (q in the viewer quits, with its status)."""
     from functools import partial
@@ -171,7 +202,13 @@ def browse(load: Callable[[], list[RunEntry]], theme: str | None = None) -> int:
     marked: set[Path] = set()  # and the runs marked, till looked at
     while True:
         app = SessionsApp(
-            load, place=place, theme=theme, note=note, tracker=tracker, attention=marked
+            load,
+            place=place,
+            theme=theme,
+            note=note,
+            tracker=tracker,
+            attention=marked,
+            places=places,
         )
         chosen = app.run()
         if chosen is None:

@@ -3,6 +3,7 @@ first, filtered by agent, project and text."""
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 import orjson
@@ -84,7 +85,6 @@ def test_enter_opens_a_live_run_followed(
 ) -> None:
     """A live run opens as ``streamview FILE --follow``, a finished one as
     ``streamview FILE``, each in the viewer whose Escape goes back to the list."""
-    import argparse
     from dataclasses import replace
 
     from streamview.cli import view as view_module
@@ -105,3 +105,19 @@ def test_enter_opens_a_live_run_followed(
         (str(home["codex"]), False),
     ]
     assert all(getattr(app, "func", None) is ListedViewerApp for _, app in opened)
+
+
+def test_the_places_a_list_that_finds_nothing_names(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Each agent's folder where its settings put it, the recordings and each --dir,
+    the home written ~ (the list shows them when it finds no run)."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("CODEX_HOME", "/elsewhere/codex")
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    places = sessions.looked_in(argparse.Namespace(dir=[str(tmp_path / "jobs")]))
+    assert places[0] == "~/.claude/projects (Claude Code)"
+    assert "/elsewhere/codex/sessions (Codex)" in places
+    assert places[-2] == "~/state/streamview/runs (what streamview run records)"
+    assert places[-1] == "~/jobs (--dir)"

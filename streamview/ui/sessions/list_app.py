@@ -26,7 +26,8 @@ from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Footer, Input
+from textual.content import Content
+from textual.widgets import Footer, Input, Static
 
 from streamview.config.settings import Settings
 from streamview.core.sanitize import one_line
@@ -34,7 +35,7 @@ from streamview.runs.session_discovery import RunEntry
 from streamview.runs.session_live import ATTENTION, Change, LiveState, LiveTracker, still_going
 from streamview.sources.base import InputError
 from streamview.ui.sessions.runs_table import RunsTable
-from streamview.ui.text.safe_text import phrase, toast
+from streamview.ui.text.safe_text import Safe, phrase, toast
 
 DASH = "-"
 """What an unknown value is shown as."""
@@ -183,12 +184,15 @@ class SessionsApp(App[RunEntry | None]):
         live_poll_seconds: How often the live runs' files are read (``None``: never).
         bell: Ring the bell when a run finishes or waits (``None``: as the settings say).
         attention: The runs marked (kept across the lists, like ``tracker``).
+        places: Where the runs are looked for, one line each (``~/.claude/projects
+            (Claude Code)``), named by the list when it finds none.
     """
 
     TITLE = "streamview sessions"
     CSS = """
     #filter { dock: top; border: none; height: 1; padding: 0 1; }
     #runs { height: 1fr; }
+    #empty { height: auto; padding: 1 2; color: $text-muted; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Open"),
@@ -213,8 +217,10 @@ class SessionsApp(App[RunEntry | None]):
         live_poll_seconds: float | None = LIVE_POLL_SECONDS,
         bell: bool | None = None,
         attention: set[Path] | None = None,
+        places: Sequence[str] = (),
     ) -> None:
         super().__init__()
+        self._places = tuple(places)
         self.tracker = tracker or LiveTracker()
         self._live_poll_seconds = live_poll_seconds
         self.attention: set[Path] = attention if attention is not None else set()
@@ -250,6 +256,7 @@ class SessionsApp(App[RunEntry | None]):
             placeholder=PLACEHOLDER,
             id="filter",
         )
+        yield Static("Finding runs…", id="empty", markup=False)  # why no run is shown
         yield RunsTable(COLUMNS, id="runs")  # keys go to the filter: up, down, enter
         yield Footer()
 
@@ -285,8 +292,6 @@ class SessionsApp(App[RunEntry | None]):
         self.loaded = True
         self._fill()
         self._poll_live()
-        if not entries:
-            toast(self, phrase("no runs found (streamview sessions --help says where it looks)"))
 
     def _showing(self) -> bool:
         """Whether the list is on screen: a reader thread's news that lands while the
@@ -336,6 +341,34 @@ class SessionsApp(App[RunEntry | None]):
         if self.shown:
             table.move_cursor(row)
             self._remember()
+        self._say_why_empty()
+
+    def why_empty(self) -> list[Safe]:
+        """What the list says in place of its rows when it shows none (nothing when it
+        shows some): no run found and where it looked, or the filter that hides them."""
+        if self.shown:
+            return []
+        if not self.entries:
+            lines = [phrase("No runs found. streamview sessions looked in:")]
+            lines += [phrase("  {place}", place=place) for place in self._places]
+            lines.append(phrase("A folder of NDJSON files, one per run: --dir DIR."))
+            return lines
+        if self.place.filter.strip():
+            live = " live" if self.place.live_only else ""
+            said = phrase(
+                "No{live} run matches “{text}” (esc clears the filter).",
+                live=live,
+                text=self.place.filter.strip(),
+            )
+            return [said]
+        return [phrase("No live run now (ctrl+l: every run).")]
+
+    def _say_why_empty(self) -> None:
+        lines = self.why_empty()
+        empty = self.query_one("#empty", Static)
+        empty.update(Content("\n").join(line.content for line in lines))
+        empty.display = bool(lines)
+        self.table.display = not lines  # a header over no rows says nothing
 
     def _row(self, entry: RunEntry, now: float) -> tuple[list[Text], list[int]]:
         """A run's cells and their widths: made once per run as found (typing in the

@@ -224,3 +224,36 @@ async def test_news_from_a_reader_thread_after_the_table_went_is_dropped() -> No
         app._show_live([])
         app._show_found(RUNS[:1])
         assert app.entries == RUNS
+
+
+def empty_text(app: SessionsApp) -> str:
+    """What the list says in place of its rows ('' when it shows rows)."""
+    from textual.widgets import Static
+
+    empty = app.query_one("#empty", Static)
+    return str(empty.render()) if empty.display else ""
+
+
+async def test_a_list_that_shows_no_run_says_why_in_its_place() -> None:
+    """No run found: where the list looked, the table hidden. Typing that matches
+    nothing: what was typed and how to clear it; Escape brings the rows back."""
+    places = ["~/.claude/projects (Claude Code)", "~/runs [b]x[/b] (--dir)"]
+    app = SessionsApp(lambda: [], places=places, refresh_seconds=None)
+    async with app.run_test(size=(100, 20)) as pilot:
+        await wait_for(pilot, lambda: empty_text(app).startswith("No runs"))
+        said = empty_text(app)
+        assert said.startswith("No runs found. streamview sessions looked in:")
+        assert "  ~/.claude/projects (Claude Code)\n  ~/runs [b]x[/b] (--dir)\n" in said
+        assert not app.query_one("#runs", RunsTable).display
+    app = SessionsApp(lambda: RUNS, refresh_seconds=None)
+    async with app.run_test(size=(100, 20)) as pilot:
+        await wait_for(pilot, lambda: len(row_paths(app)) == 4)
+        assert empty_text(app) == ""
+        await pilot.press(*"zz[/x]")
+        await wait_for(pilot, lambda: not row_paths(app))
+        assert empty_text(app) == "No run matches “zz[/x]” (esc clears the filter)."
+        assert not app.query_one("#runs", RunsTable).display
+        await pilot.press("escape", "ctrl+l")  # every run, then only the live one
+        await wait_for(pilot, lambda: row_paths(app) == ["/runs/shop.jsonl"])
+        assert empty_text(app) == ""
+        assert app.query_one("#runs", RunsTable).display
