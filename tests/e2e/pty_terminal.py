@@ -269,7 +269,7 @@ class PtyTerminal:
                 )
             time.sleep(0.03)
 
-    def continue_when_stopped(self, timeout: float = 10.0) -> None:
+    def continue_when_stopped(self, timeout: float = 30.0) -> None:
         """After ctrl+z: wait until the viewer has stopped, as a shell job does, then
         continue it as ``fg`` would (SIGCONT to its group).
 
@@ -327,7 +327,7 @@ class PtyTerminal:
                 return True
         return False
 
-    def wait_exit(self, timeout: float = 15.0) -> int | None:
+    def wait_exit(self, timeout: float = 30.0) -> int | None:
         """The exit status, once the viewer has ended; ``None`` if it did not in time."""
         try:
             code = self.process.wait(timeout)

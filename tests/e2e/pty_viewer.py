@@ -298,7 +298,7 @@ class Viewer:
         wanted = {"main", "table"} if screen == "main" else {screen}
         self.term.wait_for(lambda s: screen_of(s) in wanted, 20, f"the {screen} screen")
 
-    def quit(self, timeout: float = 10.0) -> int | None:
+    def quit(self, timeout: float = 30.0) -> int | None:
         """Back to the main screen, ``q``; the exit status (``None``: still running)."""
         for _ in range(2):
             if not self.term.alive():

@@ -100,7 +100,13 @@ def write_pipe_slowly(fd: int, lines: list[bytes], delay: float, close: bool = T
     threading.Thread(target=run, daemon=True).start()
 
 
-async def wait_for(pilot: Pilot[Any], condition: object, timeout: float = 10.0) -> None:
+PATIENCE = 60.0
+"""Seconds a wait on a condition is given before the test fails. Generous: a passing
+test never waits it out, and a CI machine running two copies of the suite beside other
+work (load 17 on 2 cores) took over 10 s to draw one detail screen."""
+
+
+async def wait_for(pilot: Pilot[Any], condition: object, timeout: float = PATIENCE) -> None:
     """Let the app run until ``condition()`` holds (fails the test after ``timeout``)."""
     assert callable(condition)
     deadline = time.monotonic() + timeout

@@ -42,7 +42,7 @@ async def cursor_follows(pilot: Pilot[StreamviewApp]) -> int | None:
     app = pilot.app
     expected = call_on_screen(app)
     if expected is not None:
-        await wait_for(pilot, lambda: app.tool_table.cursor_call == expected, timeout=3)
+        await wait_for(pilot, lambda: app.tool_table.cursor_call == expected)
     return expected
 
 

@@ -69,13 +69,13 @@ async def test_the_viewer_collects_after_a_frame_while_lines_stream_in() -> None
     source = ScriptedSource(lines[:1])
     app = StreamviewApp(source, clock=FakeClock())
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_for(pilot, lambda: app.state.counts.total == 1, timeout=5)
+        await wait_for(pilot, lambda: app.state.counts.total == 1)
         gc.collect()
         garbage = cycles(frame_gc.YOUNG_OBJECTS)
         del garbage
         source.push(lines[1])
-        await wait_for(pilot, lambda: app.state.counts.total == 2, timeout=5)
-        await wait_for(pilot, lambda: not frame_gc.collection_due(), timeout=5)
+        await wait_for(pilot, lambda: app.state.counts.total == 2)
+        await wait_for(pilot, lambda: not frame_gc.collection_due())
         assert "Read the file notes.txt" in str(app.header.render())
 
 

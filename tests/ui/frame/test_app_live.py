@@ -148,9 +148,9 @@ async def test_events_after_a_quiet_spell_are_folded_without_waiting_for_a_frame
     source = ScriptedSource(lines_of(PROBE_43)[:1])
     app = StreamviewApp(source, clock=FakeClock(), frame_seconds=60)  # frame timer all but off
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_for(pilot, lambda: app.state.counts.total == 1, timeout=5)
+        await wait_for(pilot, lambda: app.state.counts.total == 1)
         source.push(lines_of(PROBE_43)[1])
-        await wait_for(pilot, lambda: app.state.counts.total == 2, timeout=5)
+        await wait_for(pilot, lambda: app.state.counts.total == 2)
         assert "Read the file notes.txt" in header_text(app)
 
 
@@ -162,8 +162,8 @@ async def test_events_right_after_a_fold_are_folded_soon_not_at_the_next_frame(
     source = ScriptedSource(lines_of(PROBE_43)[:1])
     app = StreamviewApp(source, clock=FakeClock(), frame_seconds=60)  # frame timer all but off
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_for(pilot, lambda: app.state.counts.total == 1, timeout=5)
+        await wait_for(pilot, lambda: app.state.counts.total == 1)
         app.pump()  # a fold just ran: what comes next is too soon to fold at once
         source.push(lines_of(PROBE_43)[1])
-        await wait_for(pilot, lambda: app.state.counts.total == 2, timeout=5)
+        await wait_for(pilot, lambda: app.state.counts.total == 2)
         assert "Read the file notes.txt" in header_text(app)
