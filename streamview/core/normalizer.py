@@ -457,7 +457,7 @@ class Normalizer:
         out: list[n.NormalizedEvent],
     ) -> None:
         key = (session.index, call.index)
-        if key in self._ended:
+        if key in self._ended and call.completed_line != line:  # not a result that replaced
             return
         self._ended.add(key)
         out.append(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import streamview.core.approvals as approvals
+import streamview.core.repeated_results as repeated_results
 import streamview.core.tools as tools
 from streamview.core.endings import say_why_it_ended, settle
 from streamview.core.events import (
@@ -228,8 +229,6 @@ class StreamState(NoticeFold):
         if say_why_it_ended(self.current, reason) and self._track:
             self._changes.sessions.add(len(self.sessions) - 1)
 
-    # -- sessions -------------------------------------------------------------------
-
     def _session_for(self, new_id: str | None, line: int, starts_run: bool) -> Session:
         """The session an event lands in, opening a new one when a run starts.
 
@@ -295,8 +294,6 @@ class StreamState(NoticeFold):
             if self._compact and len(block.parts) > 1:
                 block.parts = ["".join(block.parts)]
             self._touch_transcript(session)
-
-    # -- handlers ---------------------------------------------------------------------
 
     def _on_init(self, session: Session, event: SessionStarted) -> None:
         if event.inferred:  # what the stream says elsewhere: only what is not known yet
@@ -425,7 +422,9 @@ class StreamState(NoticeFold):
         parent_call_id: str | None = None,
     ) -> None:
         """The rules of :meth:`_on_tool`, from the event's fields."""
-        call = session.calls_by_id.get(call_id)
+        call = repeated_results.call_for(session, call_id, completed)  # a repeat: its rule
+        if call is repeated_results.IGNORED:
+            return
         if call is None:
             if session.open_text is not None:
                 self._close_text(session)

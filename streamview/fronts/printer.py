@@ -139,7 +139,8 @@ class Printer:
         elif isinstance(event, ToolCallEvent):
             self._flush_blocks(session)
             call = session.calls_by_id.get(event.call_id)
-            if call is not None:
+            # A result the fold dropped (its dialect ignores a repeat) ended no call.
+            if call is not None and (not event.completed or call.completed_line == event.line):
                 self._call(call, event.completed)
         elif isinstance(event, ConnectionNotice):
             self.write(

@@ -9,8 +9,12 @@ readers of these files agree on: kenn-io/agentsview's issue #1627, from a sample
 ``CursorSessionParser.detectSubagentInfo``). A transcript holds no ids: a child is
 linked to the parent's delegating call (``Subagent``; ``Task``/``Agent`` as Claude Code
 names it) by the prompt the call gave it, which is the child's first user message
-(inside ``<user_query>`` or bare); a child no prompt names takes the first call left,
-in the order the children were last written.
+(inside ``<user_query>`` or bare). A child whose first words are unknown, or whose
+call's prompt is, takes the first such call left, in the order the children were last
+written; a child whose words no call gave is attached to none (never to a call that
+asked for something else): it is handed on after the transcript under an id of its own
+(``unlinked subagent <child file>``), which the dialect shows as a subagent run not
+attached to any call.
 
 The parent's line holding the call is handed on with the call given an id
 (``subagent <line>.<block>``: a ``tool_use`` block may carry an ``id``, Cursor's carry
@@ -30,7 +34,7 @@ from typing import Any
 import orjson
 
 from streamview.core.dialects.claude_session_lines import PARENT_KEY
-from streamview.core.dialects.cursor_transcript import AGENT_TOOLS, detect
+from streamview.core.dialects.cursor_transcript import AGENT_TOOLS, UNLINKED, detect
 from streamview.sources.session_source import Records
 
 HEAD_LIMIT = 1 << 20
@@ -161,20 +165,34 @@ def session_records(path: Path) -> Records | None:
     named = [name_calls(line, number + 1) for number, line in enumerate(lines)]
     calls = [call for _, found in named for call in found]
     linked: dict[str, tuple[Path, list[bytes]]] = {}
-    left: list[tuple[Path, list[bytes]]] = []
+    left: list[tuple[Path, list[bytes], str | None]] = []
     for child_path, child_lines, asked in children:
         match = next(
             (c for c, prompt in calls if asked is not None and prompt == asked and c not in linked),
             None,
         )
         if match is None:
-            left.append((child_path, child_lines))
+            left.append((child_path, child_lines, asked))
         else:
             linked[match] = (child_path, child_lines)
-    free = [call for call, _ in calls if call not in linked]
-    linked.update(zip(free, left, strict=False))
-    if not linked:
+    unlinked: list[tuple[Path, list[bytes]]] = []
+    for child_path, child_lines, asked in left:
+        match = next(
+            (c for c, prompt in calls if (asked is None or prompt is None) and c not in linked),
+            None,
+        )
+        if match is None:
+            unlinked.append((child_path, child_lines))
+        else:
+            linked[match] = (child_path, child_lines)
+    if not linked and not unlinked:
         return None
+    # Unattached runs come after the last line that delegated (the parent's answer stays
+    # its last word), or at the end when no line did.
+    last = max((n for n, (_, found) in enumerate(named) if found), default=len(named) - 1)
+    for child_path, child_lines in unlinked:
+        linked[f"{UNLINKED}{child_path.name}"] = (child_path, child_lines)
+        named[last][1].append((f"{UNLINKED}{child_path.name}", None))
     out: Records = []
     for number, (line, found) in enumerate(named):
         out.append((str(number), line))

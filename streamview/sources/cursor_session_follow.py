@@ -73,7 +73,9 @@ class _Live:
 
     def linked(self) -> list[bytes]:
         """The held lines of subagents whose call is now known: the call that gave
-        their first words, else the first call left."""
+        their first words, else the first call left whose prompt is unknown. A child
+        whose words no call gave stays held (its call may not be written yet): never
+        attached to a call that asked for something else."""
         out: list[bytes] = []
         for key, lines in list(self.held.items()):
             asked = first_prompt(lines)
@@ -82,8 +84,7 @@ class _Live:
             taken = set(self.linked_to.values())
             free = [(call, prompt) for call, prompt in self.calls if call not in taken]
             call = next((c for c, prompt in free if prompt == asked), None)
-            if call is None and free:
-                call = free[0][0]
+            call = call or next((c for c, prompt in free if prompt is None), None)
             if call is None:
                 continue
             self.linked_to[key] = call

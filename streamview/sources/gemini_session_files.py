@@ -21,6 +21,7 @@ written, which ends the call. A session with no subagent is read as the file it 
 
 from __future__ import annotations
 
+import glob
 import re
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ from typing import Any
 import orjson
 
 from streamview.core.dialects.claude_session_lines import PARENT_KEY
-from streamview.sources.session_source import Records, gemini_jsonl_folded
+from streamview.sources.session_source import Records, gemini_jsonl_folded, gemini_records
 
 AGENT_TOOLS = frozenset({"invoke_agent", "codebase_investigator", "generalist", "cli_help"})
 """Tools that run a subagent (``invoke_agent`` since 2026; earlier, one tool per agent)."""
@@ -65,15 +66,40 @@ def subagent_folder(path: Path, session_id: str) -> Path:
     return path.parent / _UNSAFE.sub("_", session_id)
 
 
-def _subagents(folder: Path) -> list[tuple[Path, dict[str, Any]]]:
-    """The subagent sessions in ``folder``, oldest first."""
+def _legacy_header(path: Path) -> dict[str, Any] | None:
+    """A legacy whole-file session's header (its object without ``messages``)."""
+    records = gemini_records(path) if path.suffix == ".json" else None
+    header = load(records[0][1]) if records else None
+    return header if isinstance(header, dict) else None
+
+
+def _beside(path: Path, session_id: str) -> list[tuple[Path, dict[str, Any]]]:
+    """The subagents of a legacy session from before 2026-03-26: each kept its
+    whole-file session beside its parent's (``session-<minute>-<id[:8]>.json``) under
+    the parent's own ``sessionId``, with ``kind: "subagent"`` (``ChatRecordingService``
+    took the session id from the config, the subagent's ``GeminiChat`` passed its kind)."""
     try:
-        paths = sorted(folder.glob("*.jsonl"))
+        paths = sorted(path.parent.glob(f"session-*-{glob.escape(session_id[:8])}.json"))
+    except OSError:
+        return []
+    found = []
+    for other in paths:
+        header = _legacy_header(other) if other != path else None
+        if header and header.get("kind") == "subagent" and header.get("sessionId") == session_id:
+            found.append((other, header))
+    return found
+
+
+def _subagents(folder: Path) -> list[tuple[Path, dict[str, Any]]]:
+    """The subagent sessions in ``folder``, oldest first (JSONL files, and the legacy
+    ``.json`` files the CLI wrote there from 2026-03-26 until its JSONL)."""
+    try:
+        paths = sorted([*folder.glob("*.jsonl"), *folder.glob("*.json")])
     except OSError:
         return []
     found = []
     for path in paths:
-        header = session_header(path)
+        header = session_header(path) if path.suffix == ".jsonl" else _legacy_header(path)
         if header is not None and header.get("kind") == "subagent":
             found.append((path, header))
     found.sort(key=lambda pair: str(pair[1].get("startTime") or ""))
@@ -96,6 +122,8 @@ def agent_calls(record: Any) -> list[dict[str, Any]]:
 
 def marked(path: Path, call: str) -> list[bytes]:
     """A subagent's records, each saying the call it works for."""
+    if path.suffix == ".json":  # legacy: one object, handed on as its JSONL records
+        return mark_lines([line for _, line in gemini_records(path) or []], call)
     try:
         data = path.read_bytes()
     except OSError:
@@ -130,14 +158,21 @@ def opened(record: dict[str, Any], calls: set[str]) -> bytes:
 
 def session_records(path: Path) -> Records | None:
     """A Gemini CLI JSONL session with its subagents' records fed in under the calls
-    that ran them; ``None`` when it ran none that can be found."""
-    header = session_header(path)
-    if header is None or header.get("kind") == "subagent":
+    that ran them; ``None`` when it ran none that can be found. A legacy whole-file
+    ``.json`` session is read as its JSONL records (:func:`gemini_records`)."""
+    legacy = gemini_records(path) if path.suffix == ".json" else None
+    header = load(legacy[0][1]) if legacy else session_header(path)
+    if not isinstance(header, dict) or header.get("kind") == "subagent":
+        return None
+    if not isinstance(header.get("sessionId"), str):
         return None
     agents = _subagents(subagent_folder(path, header["sessionId"]))
+    if legacy:
+        agents += _beside(path, header["sessionId"])
+        agents.sort(key=lambda pair: str(pair[1].get("startTime") or ""))
     if not agents:
         return None
-    base = gemini_jsonl_folded(path)
+    base = legacy or gemini_jsonl_folded(path)
     if base is None:
         try:
             data = path.read_bytes()

@@ -38,7 +38,11 @@ def session_source_for(path: Path, follow: bool = False, replay: bool = False) -
 
         return opencode_db.source(path, follow)
     if path.suffix == ".json" and is_whole_gemini(path):
-        return WholeSessionSource(path, lambda: gemini_records(path), follow)
+        from streamview.sources import gemini_session_files
+
+        # Its subagents' sessions (``chats/<session id>/``), each under its call.
+        nested = gemini_session_files.session_records
+        return WholeSessionSource(path, lambda: nested(path) or gemini_records(path), follow)
     if path.suffix != ".jsonl":
         return None
     if follow:

@@ -42,6 +42,9 @@ class Translator(Protocol):
     A translator may also have ``plain(text, line, recv_ms)``: the events a line that
     is not JSON stands for in its agent's stream (Kimi prints why it gave up as a
     plain line), or ``None``/``[]`` for a malformed line.
+
+    Its class may declare ``REPEATED_RESULT``: what a second result for a call that
+    already ended means (:mod:`streamview.core.repeated_results`).
     """
 
     def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:

@@ -52,6 +52,13 @@ AGENT_TOOLS = frozenset({"Subagent", "Task", "Agent"})
 a call without an id is named ``subagent <line>.<block>``, as the session source names
 it when it links the subagent, so a call keeps one id however the file is read."""
 
+UNLINKED = "unlinked subagent "
+"""How the source names a subagent transcript no call can be found for (``unlinked
+subagent <child file>``): its first words are no delegating call's prompt."""
+UNLINKED_WORDS = "subagent run not attached to any call"
+_NONE = "Cursor's transcript does not record results"
+_UNLINKED_END = ("not attached to any call", "no call of the transcript gave it its first words")
+
 NAME = "cursor-transcript"
 NO_FINAL_RECORD = "Cursor's transcripts have no final record"
 _QUERY = re.compile(r"<user_query>\s*(.*?)\s*</user_query>", re.DOTALL)
@@ -111,11 +118,12 @@ class CursorTranscriptTranslator:
         """The events one transcript line stands for (see ``Translator``)."""
         call = record.get(PARENT_KEY)
         if isinstance(call, str):  # a subagent's line, fed in by the source
+            shown = self._unlinked(call, line, recv_ms) if call not in self._agents else []
             agent = self._agents.setdefault(call, CursorTranscriptTranslator())
             own = {key: value for key, value in record.items() if key != PARENT_KEY}
             said = agent.translate(own, line, recv_ms)
             nested = nested_events(said, call, None, "subagent transcript", "subagents")
-            return nested or [ThinkingCompleted(line, None, None, recv_ms)]
+            return shown + nested or [ThinkingCompleted(line, None, None, recv_ms)]
         events: list[AnyEvent] = []
         if not self._started:
             self._started = True
@@ -148,8 +156,26 @@ class CursorTranscriptTranslator:
 
     def end(self, line: int, recv_ms: int | None) -> list[AnyEvent]:
         """The end of input: calls the agent went on from are done; a turn without its
-        ``turn_ended`` is judged by the fold as any run without a final record."""
-        return []
+        ``turn_ended`` is judged by the fold as any run without a final record. A
+        subagent run attached to no call ends here (its calls with it)."""
+        kept = [call for call in self._open if not call[0].startswith(UNLINKED)]
+        self._open = [call for call in self._open if call[0].startswith(UNLINKED)]
+        ended = self._close_calls(line, recv_ms) if self._open else []
+        self._open = kept
+        return ended
+
+    def _unlinked(self, call: str, line: int, recv: int | None) -> list[AnyEvent]:
+        """A row of its own for a subagent run the source attached to no call."""
+        if not call.startswith(UNLINKED):
+            return []
+        self._open.append((call, "task"))
+        args: JSONObject = {"description": UNLINKED_WORDS, "transcript": call[len(UNLINKED) :]}
+        return [
+            ToolCallEvent(
+                line, None, None, recv, completed=False, call_id=call, kind="task",
+                args=args, description=UNLINKED_WORDS,
+            )
+        ]  # fmt: skip
 
     def _user(self, text: str, line: int, recv: int | None) -> list[AnyEvent]:
         query = _QUERY.search(text)
@@ -217,8 +243,8 @@ class CursorTranscriptTranslator:
                 completed=True,
                 call_id=call_id,
                 kind=kind,
-                outcome="unrecorded",
-                payload={"message": "Cursor's transcript does not record results"},
+                outcome=_UNLINKED_END[0] if call_id.startswith(UNLINKED) else "unrecorded",
+                payload={"message": _UNLINKED_END[1] if call_id.startswith(UNLINKED) else _NONE},
             )
             for call_id, kind in self._open
         ]

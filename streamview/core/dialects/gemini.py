@@ -90,6 +90,8 @@ _decode_message = hot_decoder(_Message)
 class GeminiTranslator:
     """One Gemini CLI stream, remembering each open call's tool and arguments."""
 
+    REPEATED_RESULT = "replace"  # see streamview.core.repeated_results
+
     def __init__(self) -> None:
         self._calls: dict[str, tuple[str, JSONObject]] = {}
         """Call id to its tool name and arguments (the result names neither)."""

@@ -93,6 +93,8 @@ def split_note(parts: list[JSONObject]) -> tuple[str, str]:
 class KimiTranslator:
     """One Kimi CLI stream, remembering each open call's tool and arguments."""
 
+    REPEATED_RESULT = "ignore"  # see streamview.core.repeated_results
+
     def __init__(self) -> None:
         self._calls: dict[str, tuple[str, JSONObject]] = {}
         self._started = False

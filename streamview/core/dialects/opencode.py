@@ -67,6 +67,8 @@ its output says the arguments were invalid, or the tool is unavailable)."""
 class OpenCodeTranslator:
     """One opencode stream, keeping the run's token and cost totals."""
 
+    REPEATED_RESULT = "new call"  # see streamview.core.repeated_results
+
     def __init__(self, agent: str = NAME) -> None:
         self._agent = agent
         """The name sessions are given (``opencode`` or ``kilo``)."""

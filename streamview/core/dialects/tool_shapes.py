@@ -151,12 +151,8 @@ def success_payload(kind: str, args: JSONObject, text: str) -> JSONObject:
         text: The result as the model reads it.
     """
     if kind == "read":
-        content = numbered(text)
-        return {
-            "content": content,
-            "path": args.get("path"),
-            "totalLines": len(content.splitlines()),
-        }
+        # Counted before the numbers go: "21\t" is one (empty) line read, not none.
+        return {"content": numbered(text), "path": args.get("path"), "totalLines": line_count(text)}
     if kind == "write":
         file_text = as_str(args.get("fileText"))
         lines = file_text.count("\n") + (not file_text.endswith("\n")) if file_text else 0

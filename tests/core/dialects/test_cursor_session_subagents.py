@@ -76,10 +76,11 @@ def test_a_subagents_calls_nest_under_the_call_that_started_it() -> None:
     assert alone.tool_calls[0].call_id == "subagent 2.2"
 
 
-def test_subagents_are_linked_by_their_prompt_then_in_order(tmp_path: Path) -> None:
+def test_subagents_are_linked_by_their_prompt_never_to_another_call(tmp_path: Path) -> None:
     """Two calls at once: the child whose first words are the second call's prompt is
-    that call's, though written first; the child no prompt names takes the call left;
-    a child's call left open ends when the parent goes on; a transcript with no
+    that call's, though written first; the child whose words no call gave is a run of
+    its own, attached to no call (it once took the call left, which asked for something
+    else); a child's call left open ends when the parent goes on; a transcript with no
     ``subagents/`` folder, or a child read alone, is read as its file."""
     home = tmp_path / PARENT_ID
     (home / "subagents").mkdir(parents=True)
@@ -107,7 +108,17 @@ def test_subagents_are_linked_by_their_prompt_then_in_order(tmp_path: Path) -> N
     shells = {c.args.get("command"): c for c in session.tool_calls if c.kind == "shell"}
     # line 2 of the parent: block 1 asked "List src", block 2 "List docs"
     assert by_parent[shells["ls docs"].call_id] == "subagent 2.2"
-    assert by_parent[shells["ls src"].call_id] == "subagent 2.1"
+    run = "unlinked subagent other.jsonl"
+    assert by_parent[shells["ls src"].call_id] == run
+    assert run not in by_parent.values() or by_parent[run] is None  # a row of its own
+    unlinked = session.calls_by_id[run]
+    assert (unlinked.kind, unlinked.description) == (
+        "task",
+        "subagent run not attached to any call",
+    )
+    assert unlinked.summary == "not attached to any call"
+    assert "subagent 2.1" not in by_parent.values()  # the call that asked "List src"
+    assert session.outcome.status == "success"  # the parent's answer is still its last word
     assert all(c.status == tools.COMPLETED for c in session.tool_calls)
     assert session_source_for(docs) is None
 
@@ -142,3 +153,17 @@ def test_a_followed_transcript_nests_a_subagent_written_after_it_was_opened(
             assert follower.state.sessions[0].text.endswith("The workspace has 12 entries.")
     finally:
         follower.stop.set()
+
+
+def test_a_followed_child_whose_words_no_call_gave_waits_for_its_call(tmp_path: Path) -> None:
+    """Followed, a child whose first words no written call gave is held (its call may
+    not be written yet), never handed on under the call that asked for something else;
+    it goes under its call once that is written."""
+    from streamview.sources.cursor_session_follow import _Live
+
+    live = _Live(tmp_path / "parent.jsonl")
+    assert live.main(lines(said("assistant", delegate("List src"))))  # subagent 1.1
+    assert live.agent("other", lines(said("user", text("List the sources")))) == []
+    assert live.linked() == []  # once, the first call left took it
+    (handed,) = live.main(lines(said("assistant", delegate("List the sources"))))[1:]
+    assert orjson.loads(handed)["parent_tool_use_id"] == "subagent 2.1"

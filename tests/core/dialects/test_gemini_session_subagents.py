@@ -102,3 +102,60 @@ def test_a_followed_session_nests_its_subagent_once_the_call_is_written(
             ]
     finally:
         follower.stop.set()
+
+
+def legacy(path: Path) -> bytes:
+    """A JSONL session as the CLI kept it before its JSONL (one pretty-printed
+    ``ConversationRecord``: the header, ``$set`` applied, each message's last version),
+    without ``agentId`` (kept since 2026-04-10, after the JSONL)."""
+    records = [orjson.loads(line) for line in path.read_bytes().splitlines()]
+    header, messages = dict(records[0]), {}
+    for record in records[1:]:
+        if "$set" in record:
+            header.update(record["$set"])
+        else:
+            for call in record.get("toolCalls", []):
+                call.pop("agentId", None)
+            messages[record["id"]] = record
+    return orjson.dumps({**header, "messages": list(messages.values())}, option=orjson.OPT_INDENT_2)
+
+
+def test_a_legacy_json_sessions_subagent_nests_under_its_call(tmp_path: Path) -> None:
+    """``session-*.json`` from 2026-03-26 until the JSONL (gemini-cli 104587bae8 to
+    f744913584): the subagent wrote ``chats/<session id>/<agent id>.json``, a whole
+    file too; its calls nest under the agent call, linked in order, as the JSONL's do."""
+    parent = tmp_path / PARENT.with_suffix(".json").name
+    parent.write_bytes(legacy(PARENT))
+    (session,) = read_whole(parent).sessions
+    assert [c.call_id for c in session.tool_calls] == [INVOKE]  # no folder: as its file
+    folder = tmp_path / AGENT.parent.name
+    folder.mkdir()
+    (folder / AGENT.with_suffix(".json").name).write_bytes(legacy(AGENT))
+    state = read_whole(parent)
+    (session,) = state.sessions
+    calls = [(c.call_id, c.kind, c.status, c.parent_call_id) for c in session.tool_calls]
+    assert calls == [(INVOKE, "task", tools.SUCCEEDED, None), *NESTED]
+    assert [b.text for b in session.blocks if b.kind == PROMPT] == [
+        "Where are the settings loaded?"
+    ]
+    assert session.text == "The settings are loaded by load_settings() in src/settings.py."
+    assert state.counts.unknown == 0
+
+
+def test_an_older_legacy_sessions_subagent_beside_it_nests_under_its_call(
+    tmp_path: Path,
+) -> None:
+    """Before 2026-03-26 (gemini-cli d2d345f41a): the subagent's whole file was a
+    ``session-*.json`` beside its parent's, with the parent's ``sessionId`` and
+    ``kind: "subagent"``; read alone, it is its own run."""
+    parent = tmp_path / PARENT.with_suffix(".json").name
+    parent.write_bytes(legacy(PARENT))
+    child = orjson.loads(legacy(AGENT))
+    child["sessionId"] = orjson.loads(parent.read_bytes())["sessionId"]
+    beside = tmp_path / "session-2026-11-21T09-31-7c1e9b2a.json"
+    beside.write_bytes(orjson.dumps(child, option=orjson.OPT_INDENT_2))
+    (session,) = read_whole(parent).sessions
+    calls = [(c.call_id, c.kind, c.status, c.parent_call_id) for c in session.tool_calls]
+    assert calls == [(INVOKE, "task", tools.SUCCEEDED, None), *NESTED]
+    (alone,) = read_whole(beside).sessions
+    assert [c.parent_call_id for c in alone.tool_calls] == [None, None]

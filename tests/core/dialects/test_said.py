@@ -21,6 +21,8 @@ TEXTS = [
     "No matches found",
     "line without colon or dot",
     "a:b:c\nx.py:12:y\n\u2028z",
+    "21\t",
+    "     7\tx = 1\n     8\t",
 ]
 
 
@@ -59,3 +61,13 @@ def test_a_read_result_is_counted_in_the_lines_splitlines_gives() -> None:
     texts += ["".join(rng.choice(marks) for _ in range(rng.randrange(12))) for _ in range(2000)]
     for text in texts:
         assert tool_shapes.line_count(text) == len(text.splitlines()), repr(text)
+
+
+def test_a_read_of_empty_numbered_lines_counts_them() -> None:
+    """``21\t`` is how a read of one empty line looks (``cat -n``): one line, from the
+    text and from the payload alike (the payload once counted what its numbers left)."""
+    for text, lines in (("21\t", "1 line"), ("     7\tx = 1\n     8\t", "2 lines")):
+        built = tool_shapes.success_payload("read", {}, text)
+        said = tool_shapes.success_said("read", {}, text)
+        assert said is not None
+        assert _ended("read", built)[1] == _ended("read", said)[1] == lines
