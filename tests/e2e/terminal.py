@@ -108,7 +108,7 @@ def viewer_line(
     return f"cd {shlex.quote(str(cwd))} && unset COLUMNS LINES && {exports}{viewer}; sleep 60"
 
 
-def wait_exit(exit_file: Path, timeout: float = 20.0) -> int:
+def wait_exit(exit_file: Path, timeout: float = 60.0) -> int:
     """Wait for the viewer's exit status to be written."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -114,4 +114,4 @@ def test_a_piped_run_of_each_agent(tmux: Tmux, tmp_path: Path, agent: str) -> No
     tmux.keys("Escape")
     tmux.wait_for(lambda s: "Transcript" in s and watched.outcome in s)
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 0
+    assert wait_exit(exit_file) == 0

@@ -45,7 +45,7 @@ def test_a_piped_codex_run_grows_then_finishes(tmux: Tmux, tmp_path: Path) -> No
     tmux.keys("Escape")
     tmux.wait_for(lambda s: "call_id item_7" not in s)
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 0
+    assert wait_exit(exit_file) == 0
 
 
 def test_a_codex_stream_that_stops_shows_the_open_command(tmux: Tmux, tmp_path: Path) -> None:
@@ -57,7 +57,7 @@ def test_a_codex_stream_that_stops_shows_the_open_command(tmux: Tmux, tmp_path: 
     assert "Running the tests first." in screen
     tmux.wait_for(lambda s: "1 call open" in s)
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 1  # the run had not finished
+    assert wait_exit(exit_file) == 1  # the run had not finished
 
 
 def test_a_failed_turn_shows_its_message(tmux: Tmux, tmp_path: Path) -> None:
@@ -66,7 +66,7 @@ def test_a_failed_turn_shows_its_message(tmux: Tmux, tmp_path: Path) -> None:
     screen = tmux.wait_for(lambda s: "✗ error · stream disconnected" in s)
     assert "Reconnecting... 2/5" in screen
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 1
+    assert wait_exit(exit_file) == 1
 
 
 def test_run_records_a_fake_codex_and_the_recording_replays(tmux: Tmux, tmp_path: Path) -> None:
@@ -82,7 +82,7 @@ def test_run_records_a_fake_codex_and_the_recording_replays(tmux: Tmux, tmp_path
     # Its last line read, the agent may not have exited yet: q would stop it (exit 1).
     tmux.wait_for(lambda s: "agent exited with 0" in s)
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 0
+    assert wait_exit(exit_file) == 0
     assert len(recording.read_bytes().splitlines()) == 13
     tmux.kill()
     replay = Tmux()
@@ -92,6 +92,6 @@ def test_run_records_a_fake_codex_and_the_recording_replays(tmux: Tmux, tmp_path
         screen = replay.wait_for(lambda s: "Removed NOTES.md again." in s and "✓ success" in s)
         assert "Codex" in screen and "Tool calls (3)" in screen
         replay.keys("q")
-        assert wait_exit(exit_again, timeout=8) == 0
+        assert wait_exit(exit_again) == 0
     finally:
         replay.kill()

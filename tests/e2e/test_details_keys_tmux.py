@@ -119,6 +119,6 @@ def test_g_G_j_k_scroll_the_details_and_a_log_line_as_in_less(
         tmux.keys("Enter")
         tmux.wait_for(lambda s: ENTRY in s)
         tmux.keys("q")  # quits from the line of the log
-        assert wait_exit(exit_file, timeout=8) == 0
+        assert wait_exit(exit_file) == 0
     finally:
         tmux.kill()

@@ -102,7 +102,7 @@ def test_a_slow_pipe_grows_then_finishes(tmux: Tmux, tmp_path: Path, agent: str)
     assert "✓" in screen and ("⊘" in screen or "✗" in screen or agent == "cline")
     assert last in screen
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 0
+    assert wait_exit(exit_file) == 0
 
 
 def test_a_failed_opencode_run_in_run_mode_says_why(tmux: Tmux, tmp_path: Path) -> None:
@@ -115,6 +115,6 @@ def test_a_failed_opencode_run_in_run_mode_says_why(tmux: Tmux, tmp_path: Path) 
     assert "opencode" in screen
     assert "Rate limit exceeded: 429 Too Many Requests" in screen
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 1
+    assert wait_exit(exit_file) == 1
     (recording,) = list((tmp_path / "streamview").rglob("*.ndjson"))
     assert b'"type":"step_start"' in recording.read_bytes().splitlines()[0]

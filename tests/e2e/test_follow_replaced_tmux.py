@@ -44,4 +44,4 @@ def test_cp_over_a_followed_file_shows_in_the_status_bar_and_event_log(
     tmux.keys("Escape")
     tmux.wait_for(lambda s: "bravo ask 39" in s)
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=20) == 1  # the followed run has no result yet
+    assert wait_exit(exit_file) == 1  # the followed run has no result yet

@@ -73,7 +73,7 @@ def test_a_slow_gemini_pipe_grows_then_finishes(tmux: Tmux, tmp_path: Path) -> N
     tmux.keys("Escape")
     tmux.wait_for(lambda s: "esc Close" not in s)
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 0
+    assert wait_exit(exit_file) == 0
 
 
 def test_a_failed_gemini_run_in_run_mode_says_why(tmux: Tmux, tmp_path: Path) -> None:
@@ -91,6 +91,6 @@ def test_a_failed_gemini_run_in_run_mode_says_why(tmux: Tmux, tmp_path: Path) ->
     assert "Gemini CLI" in screen and "gemini-2.5-flash" in screen
     assert "Maximum session turns exceeded" in screen
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 53  # run mode passes the agent's status on
+    assert wait_exit(exit_file) == 53  # run mode passes the agent's status on
     (recording,) = list((tmp_path / "streamview").rglob("*.ndjson"))
     assert b'"type":"init"' in recording.read_bytes().splitlines()[0]

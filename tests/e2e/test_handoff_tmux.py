@@ -62,7 +62,7 @@ def test_o_and_p_hand_the_call_over_and_the_viewer_comes_back(tmux: Tmux, tmp_pa
     tmux.wait_for(lambda s: "Tool calls (8)" in s and "FAILED" in log.read_text())
     assert "FAILED tests/test_parse.py::test_empty - assert None == []" in log.read_text()
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 0
+    assert wait_exit(exit_file) == 0
 
 
 def test_o_says_a_path_is_not_here_and_launches_nothing(tmux: Tmux, tmp_path: Path) -> None:
@@ -77,7 +77,7 @@ def test_o_says_a_path_is_not_here_and_launches_nothing(tmux: Tmux, tmp_path: Pa
     tmux.wait_for(lambda s: "is not on this machine" in s)
     assert not log.exists()
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 0
+    assert wait_exit(exit_file) == 0
 
 
 HOSTILE_NAME = "+:!touch pwned-marker"
@@ -126,7 +126,7 @@ def test_o_with_a_hostile_path_never_runs_a_command_in_real_vim(tmux: Tmux, tmp_
     assert not (work / "pwned-marker").exists()
     assert sorted(p.name for p in work.iterdir()) == [HOSTILE_NAME]
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 0
+    assert wait_exit(exit_file) == 0
 
 
 VIM = """\
@@ -185,7 +185,7 @@ def test_o_in_a_checkout_opens_an_edit_at_its_line_and_says_why_for_no_file(
     local = checkout / "src" / "tidepool" / "backoff.py"
     assert log.read_text().splitlines() == [f"+23 -- {local}"]
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 0
+    assert wait_exit(exit_file) == 0
 
 
 def test_o_follows_the_cwd_map_of_the_settings_file_and_a_directory_opens_nothing(
@@ -217,7 +217,7 @@ def test_o_follows_the_cwd_map_of_the_settings_file_and_a_directory_opens_nothin
     tmux.wait_for(lambda s: "is a directory" in s)
     assert not log.exists()
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 0
+    assert wait_exit(exit_file) == 0
 
     exit_file.unlink()
     tmux.kill()
@@ -229,7 +229,7 @@ def test_o_follows_the_cwd_map_of_the_settings_file_and_a_directory_opens_nothin
     tmux.wait_for(lambda s: "✓ success in 36.5s" in s and log.exists())
     assert log.read_text().splitlines() == [f"-- {checkout / 'src' / 'tidepool' / 'backoff.py'}"]
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 0
+    assert wait_exit(exit_file) == 0
 
 
 READER = """\
@@ -268,4 +268,4 @@ def test_o_on_a_fifo_says_why_and_the_terminal_stays_usable(
     tmux.wait_for(lambda s: "is a named pipe (FIFO)" in s)
     assert not log.exists()
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 0
+    assert wait_exit(exit_file) == 0

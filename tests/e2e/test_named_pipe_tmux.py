@@ -31,4 +31,4 @@ def test_the_viewer_shows_a_named_pipe_as_it_arrives(tmux: Tmux, tmp_path: Path)
     screen = tmux.wait_for(lambda s: "✓ success in 41.2s" in s)
     assert "Tool calls (8)" in screen
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 0
+    assert wait_exit(exit_file) == 0

@@ -70,4 +70,4 @@ def test_the_palette_runs_export_thinking_filter_and_play(tmux: Tmux, tmp_path: 
     palette(tmux, "end of the run", "End of the run")
     tmux.wait_for(lambda s: "event 170 of 170" in s)
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 0
+    assert wait_exit(exit_file) == 0

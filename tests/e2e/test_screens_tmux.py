@@ -60,7 +60,7 @@ def test_l_toggles_the_log_and_q_quits_from_it(tmux: Tmux, tmp_path: Path) -> No
     tmux.keys("Escape")
     tmux.wait_for(lambda s: "streamview keys" not in s and LOG in s)
     tmux.keys("q")  # quits from the log (it used to close it)
-    assert wait_exit(exit_file, timeout=8) == 0
+    assert wait_exit(exit_file) == 0
 
 
 def test_q_quits_from_the_help_the_palette_opened(tmux: Tmux, tmp_path: Path) -> None:
@@ -68,7 +68,7 @@ def test_q_quits_from_the_help_the_palette_opened(tmux: Tmux, tmp_path: Path) ->
     palette(tmux, "Help: key bindings and shortcuts", "Help: key bindings and shortcuts")
     tmux.wait_for(lambda s: "streamview keys" in s)
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 0
+    assert wait_exit(exit_file) == 0
 
 
 def test_palette_names_bring_what_they_say(tmux: Tmux, tmp_path: Path) -> None:
@@ -101,7 +101,7 @@ def test_palette_names_bring_what_they_say(tmux: Tmux, tmp_path: Path) -> None:
     assert "Root cause" in target.read_text(encoding="utf-8")
     assert target.with_suffix(".svg").read_text(encoding="utf-8").startswith("<svg")
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 0
+    assert wait_exit(exit_file) == 0
 
 
 def test_ctrl_c_with_nothing_to_do_says_q_quits(tmux: Tmux, tmp_path: Path) -> None:
@@ -109,4 +109,4 @@ def test_ctrl_c_with_nothing_to_do_says_q_quits(tmux: Tmux, tmp_path: Path) -> N
     tmux.keys("C-c")
     tmux.wait_for(lambda s: "nothing to copy or stop · q quits" in s)
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 0
+    assert wait_exit(exit_file) == 0

@@ -69,7 +69,7 @@ def test_a_signal_on_the_run_viewer_gives_the_terminal_back_and_stops_the_agent(
     assert terminal_state(tmux) == "1 1 0"
     agent, *children = pids(pids_file)
     os.kill(viewer_pid(tmp_path), sig)
-    assert wait_exit(tmp_path / "exit", timeout=20) == 128 + sig
+    assert wait_exit(tmp_path / "exit") == 128 + sig
     assert terminal_state(tmux) == RESTORED
     screen = tmux.wait_for(lambda s: "recorded 3 lines to" in s)
     assert f"got {sig.name}: stopped the agent (pid {agent}) and its process group" in screen
@@ -91,7 +91,7 @@ def test_a_signal_on_the_plain_viewer_gives_the_terminal_back(
     tmux.wait_for(lambda s: "Transcript" in s)
     assert terminal_state(tmux) == "1 1 0"
     os.kill(viewer_pid(tmp_path), sig)
-    assert wait_exit(tmp_path / "exit", timeout=20) == 128 + sig
+    assert wait_exit(tmp_path / "exit") == 128 + sig
     assert terminal_state(tmux) == RESTORED
 
 
@@ -109,7 +109,7 @@ def test_a_killed_pane_stops_the_agent_and_closes_the_recording(tmux: Tmux, tmp_
     agent, *children = pids(pids_file)
     killed_at = time.monotonic()
     tmux.tmux("kill-pane", "-t", "0")
-    assert wait_exit(tmp_path / "exit", timeout=20) == 128 + signal.SIGHUP
+    assert wait_exit(tmp_path / "exit") == 128 + signal.SIGHUP
     assert time.monotonic() - killed_at < 10
     assert not any(alive(pid) for pid in [agent, *children])
     assert record.read_bytes().count(b"\n") == 3
@@ -135,4 +135,4 @@ def test_the_viewer_stops_showing_a_live_run_once_the_agent_exited(
     assert "streaming" not in screen
     wait_until(lambda: not any(alive(pid) for pid in [agent, *children]), timeout=10)
     tmux.keys("q")
-    assert wait_exit(tmp_path / "exit", timeout=10) == 1
+    assert wait_exit(tmp_path / "exit") == 1

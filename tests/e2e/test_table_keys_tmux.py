@@ -61,4 +61,4 @@ def test_f_k_and_backslash_work_from_the_transcript(tmux: Tmux, tmp_path: Path) 
     tmux.keys("Escape")
     tmux.wait_for(lambda s: "Export the transcript" not in s)
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 0
+    assert wait_exit(exit_file) == 0

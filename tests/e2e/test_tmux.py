@@ -72,7 +72,7 @@ def test_piped_stream_shows_live_then_finished_and_q_quits(tmux: Tmux, tmp_path:
     time.sleep(0.5)
     assert not exit_file.exists()
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 0
+    assert wait_exit(exit_file) == 0
 
 
 def test_quit_mid_stream_while_the_producer_is_silent(tmux: Tmux, tmp_path: Path) -> None:
@@ -83,7 +83,7 @@ def test_quit_mid_stream_while_the_producer_is_silent(tmux: Tmux, tmp_path: Path
     assert "GPT-5 Mini" in screen
     tmux.wait_for(lambda s: "idle" in s and "since last event" in s and "1 call open" in s)
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 1  # the run had not finished
+    assert wait_exit(exit_file) == 1  # the run had not finished
 
 
 def test_keys_work_under_a_pipe(tmux: Tmux, tmp_path: Path) -> None:
@@ -101,7 +101,7 @@ def test_keys_work_under_a_pipe(tmux: Tmux, tmp_path: Path) -> None:
     screen = tmux.wait_for(lambda s: "“Example Domain” " in s and "paused" in s)
     assert re.search(r"“Example Domain” [1-5]/5", screen)
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 0
+    assert wait_exit(exit_file) == 0
 
 
 def test_opening_a_file_directly(tmux: Tmux, tmp_path: Path) -> None:
@@ -112,7 +112,7 @@ def test_opening_a_file_directly(tmux: Tmux, tmp_path: Path) -> None:
     assert "READ-OK" in screen
     assert "Tool calls (1)" in screen
     tmux.keys("C-q")
-    assert wait_exit(exit_file, timeout=8) == 0
+    assert wait_exit(exit_file) == 0
 
 
 def test_cut_file_exits_1(tmux: Tmux, tmp_path: Path) -> None:
@@ -122,7 +122,7 @@ def test_cut_file_exits_1(tmux: Tmux, tmp_path: Path) -> None:
     tmux.start(viewer_line(shlex.quote(str(cut)), exit_file))
     tmux.wait_for(lambda s: "stream ended without a result" in s)
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 1
+    assert wait_exit(exit_file) == 1
 
 
 def test_empty_pipe_says_so_and_exits_2(tmux: Tmux, tmp_path: Path) -> None:
@@ -130,7 +130,7 @@ def test_empty_pipe_says_so_and_exits_2(tmux: Tmux, tmp_path: Path) -> None:
     tmux.start(viewer_line("", exit_file, stdin_from="true"))
     tmux.wait_for(lambda s: "input is empty" in s)
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 2
+    assert wait_exit(exit_file) == 2
 
 
 def test_a_file_of_blank_lines_is_refused_before_the_viewer_opens(
@@ -140,7 +140,7 @@ def test_a_file_of_blank_lines_is_refused_before_the_viewer_opens(
     blank = tmp_path / "blank.ndjson"
     blank.write_bytes(b"\n   \n\r\n")
     tmux.start(viewer_line(shlex.quote(str(blank)), exit_file))
-    assert wait_exit(exit_file, timeout=8) == 2
+    assert wait_exit(exit_file) == 2
     screen = tmux.wait_for(lambda s: "only blank lines" in s)
     assert "Transcript" not in screen
 
@@ -157,7 +157,7 @@ def test_follow_a_file_that_grows(tmux: Tmux, tmp_path: Path) -> None:
     screen = tmux.wait_for(lambda s: "✓ success in 9.9s" in s)
     assert "READ-OK" in screen
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 0
+    assert wait_exit(exit_file) == 0
 
 
 def test_tab_enter_opens_a_call_and_escape_returns(tmux: Tmux, tmp_path: Path) -> None:
@@ -176,7 +176,7 @@ def test_tab_enter_opens_a_call_and_escape_returns(tmux: Tmux, tmp_path: Path) -
     tmux.keys("Escape")
     tmux.wait_for(lambda s: "Transcript" in s)
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 0
+    assert wait_exit(exit_file) == 0
 
 
 def test_a_long_answer_streams_in_and_the_keys_never_wait_for_it(
@@ -217,4 +217,4 @@ def test_a_long_answer_streams_in_and_the_keys_never_wait_for_it(
     screen = tmux.wait_for(lambda s: "“handler_1499(” 1/1" in s)
     assert "def handler_1499(event):" in screen
     tmux.keys("q")
-    assert wait_exit(exit_file, timeout=8) == 0
+    assert wait_exit(exit_file) == 0

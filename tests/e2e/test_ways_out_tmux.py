@@ -94,7 +94,7 @@ def test_sigquit_leaves_the_viewer_with_the_terminal_given_back(tmux: Tmux, tmp_
     tmux.wait_for(lambda s: "Transcript" in s)
     assert terminal_state(tmux) == IN_THE_VIEWER
     os.kill(viewer_pid(tmp_path), signal.SIGQUIT)
-    assert wait_exit(tmp_path / "exit", timeout=20) == 128 + signal.SIGQUIT
+    assert wait_exit(tmp_path / "exit") == 128 + signal.SIGQUIT
     assert terminal_state(tmux) == RESTORED
 
 
@@ -105,7 +105,7 @@ def test_the_forced_exit_after_a_signal_gives_the_terminal_back(tmux: Tmux, tmp_
     tmux.wait_for(lambda s: "a viewer that will not leave" in s)
     assert terminal_state(tmux) == IN_THE_VIEWER
     os.kill(viewer_pid(tmp_path), signal.SIGTERM)
-    assert wait_exit(tmp_path / "exit", timeout=20) == 128 + signal.SIGTERM
+    assert wait_exit(tmp_path / "exit") == 128 + signal.SIGTERM
     assert terminal_state(tmux) == RESTORED
 
 
@@ -117,7 +117,7 @@ def test_an_unhandled_exception_exits_70_with_one_line_and_the_terminal_back(
     tmux.start(shell_line(tmp_path, f"{PYTHON} {script} {RECORDING}"))
     tmux.wait_for(lambda s: "Transcript" in s)
     tmux.keys("t")
-    assert wait_exit(tmp_path / "exit", timeout=20) == 70
+    assert wait_exit(tmp_path / "exit") == 70
     assert terminal_state(tmux) == RESTORED
     screen = tmux.wait_for(lambda s: "internal error" in s)
     said = [line for line in screen.splitlines() if line.strip()]
