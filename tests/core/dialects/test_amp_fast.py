@@ -15,6 +15,8 @@ from typing import Any
 import orjson
 
 from streamview.core.dialects.amp import translator
+from streamview.core.dialects.amp_tools import success_payload, success_said
+from streamview.core.model import ToolCall
 from streamview.core.tools import Said
 
 from .fast_taken import taken_lines
@@ -67,3 +69,34 @@ def test_a_line_taken_gives_what_fast_gives_and_leaves_the_same_translator() -> 
         else:
             by_bytes.fast(record, number)
         assert _state(by_bytes) == _state(by_dict), line
+
+
+def _ended(kind: str, payload: object) -> tuple[object, ...]:
+    call = ToolCall(0, "c1", kind)
+    call.complete("success", payload)
+    return call.status, call.summary, call.lines_added, call.lines_removed, call.exit_code
+
+
+def test_an_edit_said_ends_the_call_as_its_payload_does() -> None:
+    """Counted where each replacement's old and new lines share none; built otherwise."""
+    counted = [
+        {"path": "/w/a.py", "old_str": "a = 1", "new_str": "a = 2\nb = 3"},
+        {"path": "/w/a.py", "edits": [{"old_str": "p", "new_str": "q"}, {"old_str": "r\ns"}]},
+        {
+            "path": "/w/a.py",
+            "old_str": "x",
+            "new_str": "y",
+            "edits": [{"old_str": "m", "new_str": "n"}],
+        },
+    ]
+    for args in counted:
+        said = success_said("edit", args, "Edited.\nmore")
+        assert isinstance(said, Said)
+        built = success_payload("edit", args, "Edited.\nmore")
+        for call_kind in ("edit", "task"):
+            assert _ended(call_kind, said) == _ended(call_kind, built), args
+    shared = {"path": "/w/a.py", "old_str": "x\ny", "new_str": "x\nz"}  # difflib's
+    assert success_said("edit", shared, "Edited.") is None
+    assert success_said("edit", {"path": "/w/a.py"}, "Edited.") is None  # no replacement
+    json_result = {"path": "/w/a.py", "old_str": "a", "new_str": "b"}
+    assert success_said("edit", json_result, '{"diff": "-a\\n+b"}') is None
