@@ -116,8 +116,34 @@ INVALID = "invalid"
 
 def _json(raw: msgspec.Raw) -> Any:
     """A field kept as its bytes, decoded as the general path decodes the line
-    (``None`` when the field is missing)."""
-    return orjson.loads(bytes(raw)) if raw else None
+    (``None`` when the field is missing; ``{}``, most calls' metadata, without orjson)."""
+    if not raw:
+        return None
+    data = bytes(raw)
+    return {} if data == b"{}" else orjson.loads(data)
+
+
+def _path_args(name: str, kind: str, given: Any) -> JSONObject:
+    """:func:`~.opencode_tools.args_for` of a read, or an edit, whose ``filePath`` (and
+    ``oldString``/``newString``) are non-empty strings, as its renames leave them,
+    without their loops; any other call goes through ``args_for``."""
+    if given.__class__ is not dict:
+        return args_for(name, kind, given)
+    path = given.get("filePath")
+    if path.__class__ is not str or not path:
+        return args_for(name, kind, given)
+    if kind == "edit":
+        old, new = given.get("oldString"), given.get("newString")
+        if old.__class__ is not str or not old or new.__class__ is not str or not new:
+            return args_for(name, kind, given)
+        args = dict(given)
+        del args["filePath"], args["oldString"], args["newString"]
+        args["path"], args["old_string"], args["new_string"] = path, old, new
+        return args
+    args = dict(given)
+    del args["filePath"]
+    args["path"] = path
+    return args
 
 
 def tool_fields(part: ToolPart, line: int) -> tuple[Any, ...] | None:
@@ -135,7 +161,10 @@ def tool_fields(part: ToolPart, line: int) -> tuple[Any, ...] | None:
     call_id = part.callID or part.id or f"<line {line}>"
     kind = kind_of(name)
     tool_input = _json(state.input)
-    args = args_for(name, kind, tool_input)
+    if kind == "read" or kind == "edit":
+        args = _path_args(name, kind, tool_input)
+    else:
+        args = args_for(name, kind, tool_input)
     times = state.time
     start, end = (None, None) if times is None else (times.start, times.end)
     output = state.output or ""

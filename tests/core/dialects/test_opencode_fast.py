@@ -23,11 +23,12 @@ from .fast_taken import taken_lines
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dialects"
 
-TAKEN = {*range(2, 20), 29, 32, 35, 39, *range(42, 49)}
+TAKEN = {*range(2, 20), 29, 32, 35, 39, *range(42, 49), 50}
 """Steps' starts, text (non-ASCII, escaped), steps that called tools and calls that
 completed (a read, a grep, a command, an edit with an integer past 64 bits in its
 input, a subagent, a glob named by its part's ``id``, a command whose exit is past 64
-bits, edits with and without the stream's diff, a write with no times, an MCP tool), in
+bits, edits with and without the stream's diff, a write with no times, an MCP tool, an
+edit whose input has ``path`` and ``old_string`` beside opencode's names), in
 the run already started; not the first record, a step after one that ended
 ``unknown``, a step that ends the run, a record of another session, a call of the
 ``invalid`` tool, one that failed or is not finished, nor one whose ``callID`` is a
@@ -45,6 +46,8 @@ def _plain(record: object) -> object:
     if not isinstance(record, tuple) or record[0] != "tool_call":
         return record
     fields = list(record[2])
+    if isinstance(fields[4], dict):  # the arguments in their order, as a view shows them
+        fields[4] = list(fields[4].items())
     said = fields[6]
     if isinstance(said, Said):
         fields[6] = (said.kind, said.status, said.summary, said.numbers, said.build())
