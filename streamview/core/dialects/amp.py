@@ -6,7 +6,8 @@ no ``model``, no ``permissionMode``), ``user`` and ``assistant`` messages with
 ``tool_use``/``tool_result`` blocks (and ``thinking`` with ``--stream-json-thinking``),
 and a ``result`` (``subtype``, ``duration_ms``, ``is_error``, ``num_turns``,
 ``result``; an error one says ``error`` as a string). Read by
-:class:`~streamview.core.dialects.claude_like.ClaudeLikeTranslator`, with Amp's tools
+:class:`~streamview.core.dialects.claude_like.ClaudeLikeTranslator` (its hot lines
+from their bytes, :mod:`~streamview.core.dialects.amp_fast`), with Amp's tools
 (:mod:`streamview.core.dialects.amp_tools`). The session id is Amp's thread id,
 ``T-`` and a UUID: what tells an Amp stream from Claude Code's, whatever its first
 record. The ``result`` carries no usage: the assistant messages' usage is summed.
@@ -14,9 +15,9 @@ record. The ``result`` carries no usage: the assistant messages' usage is summed
 
 from __future__ import annotations
 
+from streamview.core.dialects.amp_fast import AmpTranslator
 from streamview.core.dialects.amp_tools import OWN_NAMES, TOOLS
 from streamview.core.dialects.base import Dialect
-from streamview.core.dialects.claude_like import ClaudeLikeTranslator
 from streamview.core.events import JSONObject
 
 NAME = "amp"
@@ -24,9 +25,10 @@ _THREAD_PREFIX = "T-"
 _TYPES = frozenset({"system", "user", "assistant", "result"})
 
 
-def translator() -> ClaudeLikeTranslator:
-    """A fresh translator for one Amp stream."""
-    return ClaudeLikeTranslator(NAME, TOOLS)
+def translator() -> AmpTranslator:
+    """A fresh translator for one Amp stream (its hot lines read from their bytes:
+    :mod:`~streamview.core.dialects.amp_fast`)."""
+    return AmpTranslator(NAME, TOOLS)
 
 
 def _uses_own_tool(record: JSONObject) -> bool:

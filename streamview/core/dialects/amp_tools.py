@@ -21,7 +21,7 @@ import streamview.core.dialects.tool_shapes as tool_shapes
 from streamview.core.dialects.claude_like import ToolMap
 from streamview.core.events import JSONObject
 from streamview.core.fields import as_int, as_str
-from streamview.core.tools import Said
+from streamview.core.tools import SUCCEEDED, Said
 
 KINDS: dict[str, str] = {
     "Read": "read",
@@ -148,10 +148,35 @@ def success_payload(kind: str, args: JSONObject, text: str) -> JSONObject:
 
 def success_said(kind: str, args: JSONObject, text: str) -> Said | None:
     """:func:`success_payload`'s summary counted from the text, for a read of plain
-    text and a grep (:func:`~streamview.core.dialects.tool_shapes.success_said`)."""
-    if kind == "read" and text.startswith("{"):
-        return None  # perhaps Amp's JSON result, its content inside
+    text and a grep (:func:`~streamview.core.dialects.tool_shapes.success_said`), and
+    an edit's lines added and removed where :func:`_edit_counts` knows them."""
+    if text.startswith("{") and kind in ("read", "edit"):
+        return None  # perhaps Amp's JSON result, its content or diff inside
+    if kind == "edit":
+        counts = _edit_counts(tool_shapes.edit_pairs(args))
+        if counts is None:
+            return None
+        added, removed = counts
+        build = lambda: success_payload(kind, args, text)  # noqa: E731
+        return Said(kind, SUCCEEDED, f"+{added} -{removed}", build, (added, removed, None))
     return tool_shapes.success_said(kind, args, text)
+
+
+def _edit_counts(pairs: list[tuple[str, str]]) -> tuple[int, int] | None:
+    """The ``linesAdded``/``linesRemoved`` :func:`success_payload` writes for these
+    replacements, without their diff: where each one's old and new lines have none in
+    common (``edit_diff``'s one hunk); ``None`` for any other (difflib's, the payload is
+    built) and for an edit with none."""
+    if not pairs:
+        return None
+    added = removed = 0
+    for old, new in pairs:
+        before, after = old.splitlines(), new.splitlines()
+        if not (before and after and set(before).isdisjoint(after)):
+            return None
+        added += len(after)
+        removed += len(before)
+    return added, removed
 
 
 def error_outcome(kind: str, text: str) -> tuple[str, JSONObject]:

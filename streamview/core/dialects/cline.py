@@ -30,6 +30,7 @@ import streamview.core.dialects.shapes as shapes
 import streamview.core.notices as notices
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
+from streamview.core.dialects.cline_fast import SAY_START, decode_say
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -44,7 +45,7 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
-from streamview.core.fast_path import FastRecord
+from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord
 from streamview.core.fields import as_int, as_str
 
 NAME = "cline"
@@ -221,6 +222,44 @@ class ClineTranslator:
         if fresh or replaces:
             return "assistant", not replaces, fresh, None, self._task, ts, recv
         return "thinking", "completed", None, None, self._task, ts, recv
+
+    def fast_line(self, data: bytes, line: int) -> FastRecord | None:
+        """:meth:`fast` for a line not yet decoded: a growing answer's next print read
+        into :class:`~.cline_fast.Say` (its :meth:`_grown` inlined: this runs on nine
+        lines in ten); any other line is declined (decoded in full)."""
+        if not self._started or not data.startswith(SAY_START):
+            return None
+        try:
+            hot = decode_say(data)
+        except HOT_DECODE_ERRORS:
+            return None
+        if hot.say != "text" or hot.type != "say" or hot.partial is not True:
+            return None
+        text = hot.text
+        if text is None:
+            return None
+        ts = hot.ts
+        if ts is not None and self._first_ms is None:
+            self._first_ms = ts
+        self._spoke = True
+        self._command = None
+        shown = self._shown
+        key = (ts or 0, "text")
+        before = shown.get(key, "")
+        shown[key] = text
+        if text.startswith(before):
+            if len(text) == len(before):
+                return "thinking", "completed", None, None, self._task, ts, hot.streamview_recv_ms
+            return (
+                "assistant",
+                True,
+                text[len(before) :],
+                None,
+                self._task,
+                ts,
+                hot.streamview_recv_ms,
+            )
+        return "assistant", False, text, None, self._task, ts, hot.streamview_recv_ms
 
     def _start(
         self, record: JSONObject, line: int, ts: int | None, recv: int | None

@@ -36,7 +36,14 @@ import streamview.core.dialects.opencode_tools as tools
 import streamview.core.dialects.shapes as shapes
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
-from streamview.core.dialects.opencode_fast import STEP_STARTS, decode_step_line, success_said
+from streamview.core.dialects.opencode_fast import (
+    STEP_STARTS,
+    TOOL_START,
+    decode_step_line,
+    decode_tool_line,
+    success_said,
+    tool_fields,
+)
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -210,7 +217,7 @@ class OpenCodeTranslator:
         that called tools, read from its bytes (:mod:`.opencode_fast`); any other line
         is declined (decoded in full)."""
         if not data.startswith(STEP_STARTS):
-            return None
+            return self._fast_tool_line(data, line) if data.startswith(TOOL_START) else None
         try:
             hot = decode_step_line(data)
         except HOT_DECODE_ERRORS:
@@ -241,6 +248,28 @@ class OpenCodeTranslator:
         if part.cost is not None:
             self._cost = (self._cost or 0.0) + float(part.cost)
         return "thinking", "completed", None, None, sid, ts, recv
+
+    def _fast_tool_line(self, data: bytes, line: int) -> FastRecord | None:
+        """A call that completed, read from its line's bytes (:func:`.opencode_fast.tool_fields`)
+        as :meth:`fast` reads it from the decoded line."""
+        try:
+            hot = decode_tool_line(data)
+        except HOT_DECODE_ERRORS:
+            return None
+        sid = self._session
+        here = hot.sessionID
+        part = hot.part
+        if sid is None or self._held is not None or (here is not None and here != sid):
+            return None
+        if part is None or hot.type != "tool_use":
+            return None
+        try:
+            fields = tool_fields(part, line)
+        except Exception:  # the long way says what is wrong with it
+            return None
+        if fields is None:
+            return None
+        return "tool_call", "completed", fields, None, sid, hot.timestamp, hot.streamview_recv_ms
 
     def _tool(self, part: JSONObject, line: int, ts: int | None, recv: int | None) -> ToolCallEvent:
         """A finished ``tool`` part: the call, started and ended, from one record."""

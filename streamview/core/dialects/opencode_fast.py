@@ -1,11 +1,14 @@
 """opencode's hot lines read straight from their bytes, for the fold's fast path.
 
-Three records of every four in an opencode run are a step's start, its text and a step
-that called tools. :meth:`OpenCodeTranslator.fast_line
+An opencode run is a step's start, its text, its finished calls and a step that called
+tools, over and over. :meth:`OpenCodeTranslator.fast_line
 <streamview.core.dialects.opencode.OpenCodeTranslator.fast_line>` decodes such a line
-into :class:`StepLine`, which holds only the fields it reads (``msgspec`` skips the
-rest in C and checks the types on the way). A field of another type (a token count
-that is a string, a ``cache`` that is no object) declines: the line is decoded in full.
+into :class:`StepLine` or :class:`ToolLine`, which hold only the fields it reads
+(``msgspec`` skips the rest in C and checks the types on the way). A field of another
+type (a token count that is a string, a ``cache`` that is no object) declines: the line
+is decoded in full. A call's ``input`` and ``metadata`` are kept as their bytes and
+decoded by ``orjson``, as the general path decodes them (``msgspec`` reads an integer
+past 64 bits as an ``int``, ``orjson`` as a ``float``).
 """
 
 from __future__ import annotations
@@ -13,12 +16,18 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+import orjson
 
 import streamview.core.tools as tools
-from streamview.core.dialects.opencode_tools import success_payload
+from streamview.core.dialects.opencode_tools import (
+    args_for,
+    kind_of,
+    success_payload,
+)
+from streamview.core.dialects.shapes import diff_counts
 from streamview.core.events import JSONObject
 from streamview.core.fast_path import Int64, hot_decoder
-from streamview.core.fields import as_int
+from streamview.core.fields import as_int, as_str
 
 
 class Cache(msgspec.Struct, gc=False):
@@ -62,18 +71,181 @@ STEP_STARTS = (b'{"type":"step_start"', b'{"type":"text"', b'{"type":"step_finis
 """How ``opencode run --format json`` starts those lines (``type`` is written first)."""
 
 
+class ToolTime(msgspec.Struct, gc=False):
+    """A call's start and end (epoch ms)."""
+
+    start: Int64 | None = None
+    end: Int64 | None = None
+
+
+class ToolState(msgspec.Struct, gc=False):
+    """A finished ``tool`` part's state: its input and metadata as their bytes."""
+
+    status: str | None = None
+    input: msgspec.Raw = msgspec.Raw()
+    output: str | None = None
+    metadata: msgspec.Raw = msgspec.Raw()
+    time: ToolTime | None = None
+
+
+class ToolPart(msgspec.Struct, gc=False):
+    """The fields of a ``tool`` part the fast path reads."""
+
+    tool: str | None = None
+    callID: str | None = None
+    id: str | None = None
+    state: ToolState | None = None
+
+
+class ToolLine(msgspec.Struct, gc=False):
+    """A ``tool_use`` record's fields the fast path reads; the rest is skipped."""
+
+    type: str | None = None
+    timestamp: Int64 | None = None
+    sessionID: str | None = None
+    part: ToolPart | None = None
+    streamview_recv_ms: Int64 | None = None
+
+
+decode_tool_line = hot_decoder(ToolLine)
+TOOL_START = b'{"type":"tool_use"'
+"""How ``opencode run --format json`` starts a finished call's line."""
+INVALID = "invalid"
+"""opencode's tool for a call it could not make: the general path reads it (a failure)."""
+
+
+def _json(raw: msgspec.Raw) -> Any:
+    """A field kept as its bytes, decoded as the general path decodes the line
+    (``None`` when the field is missing; ``{}``, most calls' metadata, without orjson)."""
+    if not raw:
+        return None
+    data = bytes(raw)
+    return {} if data == b"{}" else orjson.loads(data)
+
+
+def _path_args(name: str, kind: str, given: Any) -> JSONObject:
+    """:func:`~.opencode_tools.args_for` of a read, or an edit, whose ``filePath`` (and
+    ``oldString``/``newString``) are non-empty strings, as its renames leave them,
+    without their loops; any other call goes through ``args_for``."""
+    if given.__class__ is not dict:
+        return args_for(name, kind, given)
+    path = given.get("filePath")
+    if path.__class__ is not str or not path:
+        return args_for(name, kind, given)
+    if kind == "edit":
+        old, new = given.get("oldString"), given.get("newString")
+        if old.__class__ is not str or not old or new.__class__ is not str or not new:
+            return args_for(name, kind, given)
+        args = dict(given)
+        del args["filePath"], args["oldString"], args["newString"]
+        args["path"], args["old_string"], args["new_string"] = path, old, new
+        return args
+    args = dict(given)
+    del args["filePath"]
+    args["path"] = path
+    return args
+
+
+def tool_fields(part: ToolPart, line: int) -> tuple[Any, ...] | None:
+    """A call that completed, as :meth:`OpenCodeTranslator._tool_fields
+    <streamview.core.dialects.opencode.OpenCodeTranslator._tool_fields>` takes it apart
+    (``summarised``), from its typed part: ``None`` for a call that failed, one of the
+    ``invalid`` tool or of a status other than ``completed`` (the general path reads
+    those)."""
+    state = part.state
+    if state is None or state.status != "completed":
+        return None
+    name = part.tool or "unknown"
+    if name == INVALID:
+        return None
+    call_id = part.callID or part.id or f"<line {line}>"
+    kind = kind_of(name)
+    tool_input = _json(state.input)
+    if kind == "read" or kind == "edit":
+        args = _path_args(name, kind, tool_input)
+    else:
+        args = args_for(name, kind, tool_input)
+    times = state.time
+    start, end = (None, None) if times is None else (times.start, times.end)
+    output = state.output or ""
+    metadata = _json(state.metadata)
+    payload: Any = success_said(kind, args, output, metadata)
+    if payload is None:
+        payload = success_payload(kind, args, output, metadata)
+    description = None
+    if (kind == "shell" or kind == "task") and tool_input.__class__ is dict:
+        description = tool_input.get("description")
+        if description.__class__ is not str:
+            description = None
+    return (
+        None,
+        None,
+        call_id,
+        kind,
+        args,
+        "success",
+        payload,
+        None,
+        start,
+        end,
+        description,
+        None,
+    )
+
+
+def _grep_summary(output: str) -> str | None:
+    """``tools._said_summary("grep", output)``, its lines that are not blank counted
+    in C (a list comprehension was a tenth of an opencode ``--json``)."""
+    parts = output.splitlines()
+    count = len(parts) - list(map(str.strip, parts)).count("")
+    if count <= 1:
+        return tools._first_line(output) or None
+    return f"{count:,} matching lines"
+
+
+def _edit_counts(args: JSONObject, metadata: Any) -> tuple[Any, Any] | None:
+    """Lines an edit added and removed as :func:`~.opencode_tools.success_payload`'s
+    ``linesAdded``/``linesRemoved`` say them, without the diff it writes: the stream's
+    diff counted (or its ``filediff`` counts), or a replacement whose old and new lines
+    have none in common; ``None`` for anything else (the payload is built)."""
+    meta = metadata if isinstance(metadata, dict) else {}
+    diff = as_str(meta.get("diff"))
+    if diff:
+        filediff = meta.get("filediff")
+        if isinstance(filediff, dict):
+            added, removed = as_int(filediff.get("additions")), as_int(filediff.get("deletions"))
+            if added is not None and removed is not None:
+                return added, removed
+        return diff_counts(diff)
+    old, new = args.get("old_string"), args.get("new_string")
+    if not isinstance(old, str) or not isinstance(new, str):
+        return None
+    before, after = old.splitlines(), new.splitlines()
+    if before and after and set(before).isdisjoint(after):
+        return len(after), len(before)  # edit_diff's one hunk
+    return None
+
+
 def success_said(kind: str, args: JSONObject, output: str, metadata: Any) -> tools.Said | None:
     """What :meth:`ToolCall.complete <streamview.core.model.ToolCall.complete>` reads
     from :func:`~.opencode_tools.success_payload`, for a read (its lines), a grep (its
-    matching lines, or its one line) and a command (its exit code and lines), without
+    matching lines, or its one line), a command (its exit code and lines) and an edit
+    (its lines added and removed, where :func:`_edit_counts` knows them), without
     building the payload: ``None`` for any other kind."""
     if kind == "read":
         summary = tools.plural(output.count("\n") + 1, "line") if output else None
         numbers: tuple[int | None, int | None, int | None] = (None, None, None)
         status = tools.SUCCEEDED
     elif kind == "grep":
-        summary = tools._said_summary(kind, output) if output else None
+        summary = _grep_summary(output) if output else None
         numbers, status = (None, None, None), tools.SUCCEEDED
+    elif kind == "edit":
+        counts = _edit_counts(args, metadata)
+        if counts is None:
+            return None
+        added, removed = counts
+        summary = f"+{added or 0} -{removed or 0}"
+        numbers, status = (added, removed, None), tools.SUCCEEDED
     elif kind == "shell":
         code = as_int(metadata.get("exit")) if isinstance(metadata, dict) else None
         if output and not output.isspace():

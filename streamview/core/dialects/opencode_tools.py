@@ -51,8 +51,12 @@ def kind_of(name: str) -> str:
 
 def args_of(name: str, tool_input: Any) -> JSONObject:
     """A ``ToolPart``'s ``state.input`` in the argument shape of the tool's kind."""
+    return args_for(name, kind_of(name), tool_input)
+
+
+def args_for(name: str, kind: str, tool_input: Any) -> JSONObject:
+    """:func:`args_of` for a tool whose kind is known already (``kind_of(name)``)."""
     given: JSONObject = tool_input if isinstance(tool_input, dict) else {}
-    kind = kind_of(name)
     if kind == "mcp":
         server, _, tool = name.strip("_").partition("_")
         return shapes.mcp_args(server, tool or server, given)

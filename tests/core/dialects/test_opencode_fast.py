@@ -1,6 +1,6 @@
-"""opencode's (and Kilo's) fast path reads a step's start, its text and a step that
-called tools straight from their bytes, and declines every line it might read otherwise
-than the general path does.
+"""opencode's (and Kilo's) fast path reads a step's start, its text, a step that
+called tools and a call that completed straight from their bytes, and declines every
+line it might read otherwise than the general path does.
 
 ``fast-lines.jsonl`` (in ``opencode/`` and ``kilo/``) holds both kinds;
 ``test_fast_json.py`` checks that ``--json`` is the same with and without the fast
@@ -11,27 +11,66 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import orjson
+
 from streamview.core.dialects.opencode import OpenCodeTranslator
 from streamview.core.dialects.opencode_fast import success_said
 from streamview.core.dialects.opencode_tools import success_payload
 from streamview.core.model import ToolCall
+from streamview.core.tools import Said
 
 from .fast_taken import taken_lines
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dialects"
 
-TAKEN = {2, 16, 17, 18, 19, 29, 32, 35}
-"""Steps' starts, text (non-ASCII, escaped) and steps that called tools, in the run
-already started; not the first record, a step after one that ended ``unknown``, a
-step that ends the run, nor a record of another session; nor a ``tool_use``:
-:meth:`fast` reads it from the dict (its reads, greps and commands summarised
-without their payload)."""
+TAKEN = {*range(2, 20), 29, 32, 35, 39, *range(42, 49), 50}
+"""Steps' starts, text (non-ASCII, escaped), steps that called tools and calls that
+completed (a read, a grep, a command, an edit with an integer past 64 bits in its
+input, a subagent, a glob named by its part's ``id``, a command whose exit is past 64
+bits, edits with and without the stream's diff, a write with no times, an MCP tool, an
+edit whose input has ``path`` and ``old_string`` beside opencode's names), in
+the run already started; not the first record, a step after one that ended
+``unknown``, a step that ends the run, a record of another session, a call of the
+``invalid`` tool, one that failed or is not finished, nor one whose ``callID`` is a
+number or whose start is a float."""
 
 
 def test_the_fast_path_takes_steps_and_text_and_declines_the_unusual() -> None:
     data = (FIXTURES / "opencode" / "fast-lines.jsonl").read_bytes()
     assert (FIXTURES / "kilo" / "fast-lines.jsonl").read_bytes() == data
     assert taken_lines(OpenCodeTranslator(), data) == TAKEN
+
+
+def _plain(record: object) -> object:
+    """A fast record with a said result as what it says (its payload built)."""
+    if not isinstance(record, tuple) or record[0] != "tool_call":
+        return record
+    fields = list(record[2])
+    if isinstance(fields[4], dict):  # the arguments in their order, as a view shows them
+        fields[4] = list(fields[4].items())
+    said = fields[6]
+    if isinstance(said, Said):
+        fields[6] = (said.kind, said.status, said.summary, said.numbers, said.build())
+    return (*record[:2], tuple(fields), *record[3:])
+
+
+def test_a_line_taken_gives_what_fast_gives_and_leaves_the_same_translator() -> None:
+    """Integers past 64 bits in a call's input and metadata included: read as the
+    general path reads them (``orjson``: a float)."""
+    data = (FIXTURES / "opencode" / "fast-lines.jsonl").read_bytes()
+    by_bytes, by_dict = OpenCodeTranslator(), OpenCodeTranslator()
+    for number, line in enumerate(data.splitlines(), 1):
+        record = orjson.loads(line)
+        from_bytes = by_bytes.fast_line(line, number)
+        from_dict = by_dict.fast(record, number)
+        if from_bytes is not None:
+            assert _plain(from_bytes) == _plain(from_dict), line
+        elif from_dict is None:
+            by_bytes.translate(record, number, None)
+            by_dict.translate(record, number, None)
+        else:
+            by_bytes.fast(record, number)
+        assert vars(by_bytes) == vars(by_dict), line
 
 
 CASES = [
@@ -42,6 +81,11 @@ CASES = [
     ("shell", {"command": "make"}, "a\r\nb\r\n\r\n", {"exit": 2}),
     ("shell", {"command": "ls"}, " \n", {"exit": "0"}),
     ("shell", {"command": "ls"}, "", ["not", "an", "object"]),
+    ("grep", {"pattern": "x"}, "a.py:\n \u2028 \x0c\n  Line 3: x\r\n", {}),
+    ("edit", {"path": "/w/a.py", "old_string": "a = 1", "new_string": "a = 2\nb"}, "ok", {}),
+    ("edit", {"path": "/w/a.py"}, "ok", {"diff": "--- a\n+++ b\n@@ -1 +1 @@\n-p\n+q\n+r"}),
+    ("edit", {"path": "/w/a.py"}, "", {"diff": "-p\n+q", "filediff": {"additions": 4.0}}),
+    ("edit", {"path": "/w/a.py"}, "", {"diff": "-p", "filediff": {"additions": 3, "deletions": 1}}),
 ]
 
 
@@ -60,3 +104,5 @@ def test_a_said_result_ends_the_call_as_its_payload_does() -> None:
         for call_kind in (kind, "task"):
             assert _ended(call_kind, said) == _ended(call_kind, built), (kind, output)
     assert success_said("edit", {"path": "/w/a.py"}, "done", {}) is None
+    shared = {"path": "/w/a.py", "old_string": "x\ny", "new_string": "x\nz"}  # difflib's
+    assert success_said("edit", shared, "done", {}) is None

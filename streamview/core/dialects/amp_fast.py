@@ -1,0 +1,219 @@
+"""Amp's hot lines read straight from their bytes, for the fold's fast path.
+
+A tool-heavy Amp run is an ``assistant`` message of one text or one ``tool_use`` block,
+then a ``user`` message of one ``tool_result``, over and over.
+:meth:`AmpTranslator.fast_line` decodes such a line into the structs below, which hold
+only the fields :meth:`ClaudeLikeTranslator.fast
+<streamview.core.dialects.claude_like.ClaudeLikeTranslator.fast>` reads (``msgspec``
+skips the rest in C and checks the types on the way), and takes it apart as ``fast``
+does from the decoded dict. A field of another type declines the line, which is then
+decoded in full and read by ``fast``. A call's ``input`` is kept as its bytes and
+decoded by ``orjson``, as the general path decodes it (``msgspec`` reads an integer past
+64 bits as an ``int``, ``orjson`` as a ``float``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+import orjson
+
+from streamview.core.dialects.claude_like import ClaudeLikeTranslator
+from streamview.core.dialects.claude_tools import result_text
+from streamview.core.events import JSONObject
+from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord, Int64, hot_decoder
+
+
+class Usage(msgspec.Struct, gc=False):
+    """An assistant message's usage: the counts :func:`~.claude_like.usage_of` keeps."""
+
+    input_tokens: Int64 | None = None
+    output_tokens: Int64 | None = None
+    cache_read_input_tokens: Int64 | None = None
+    cache_creation_input_tokens: Int64 | None = None
+    total_tokens: Int64 | None = None
+
+
+class SaidBlock(msgspec.Struct, gc=False):
+    """A ``text`` or ``tool_use`` block of an assistant message."""
+
+    type: str | None = None
+    text: str | None = None
+    id: str | None = None
+    name: str | None = None
+    input: msgspec.Raw = msgspec.Raw()
+
+
+class SaidMessage(msgspec.Struct, gc=False):
+    """An assistant ``message``'s fields the fast path reads."""
+
+    model: str | None = None
+    id: str | None = None
+    content: list[SaidBlock] | None = None
+    usage: Usage | None = None
+
+
+class AssistantLine(msgspec.Struct, gc=False):
+    """An ``assistant`` record's fields the fast path reads; the rest is skipped."""
+
+    type: str | None = None
+    session_id: str | None = None
+    parent_tool_use_id: str | None = None
+    timestamp: Any = None
+    message: SaidMessage | None = None
+    streamview_recv_ms: Int64 | None = None
+
+
+class Result(msgspec.Struct, gc=False):
+    """A ``tool_result`` block (its ``content`` is only read for its text)."""
+
+    type: str | None = None
+    tool_use_id: str | None = None
+    is_error: Any = None
+    content: Any = None
+
+
+class ResultMessage(msgspec.Struct, gc=False):
+    """A user ``message``'s blocks."""
+
+    content: list[Result] | None = None
+
+
+class UserLine(msgspec.Struct, gc=False):
+    """A ``user`` record's fields the fast path reads; the rest is skipped."""
+
+    type: str | None = None
+    session_id: str | None = None
+    parent_tool_use_id: str | None = None
+    timestamp: Any = None
+    tool_use_result: msgspec.Raw = msgspec.Raw()
+    message: ResultMessage | None = None
+    streamview_recv_ms: Int64 | None = None
+
+
+decode_assistant = hot_decoder(AssistantLine)
+decode_user = hot_decoder(UserLine)
+ASSISTANT_START = b'{"type":"assistant"'
+USER_START = b'{"type":"user"'
+"""How ``amp --stream-json`` starts those lines (``type`` is written first)."""
+
+
+def _usage(usage: Usage | None) -> JSONObject | None:
+    """:func:`~.claude_like.usage_of` of the typed usage (its keys in the same order)."""
+    if usage is None:
+        return None
+    found: JSONObject = {}
+    if usage.input_tokens is not None:
+        found["inputTokens"] = usage.input_tokens
+    if usage.output_tokens is not None:
+        found["outputTokens"] = usage.output_tokens
+    if usage.cache_read_input_tokens is not None:
+        found["cacheReadTokens"] = usage.cache_read_input_tokens
+    if usage.cache_creation_input_tokens is not None:
+        found["cacheWriteTokens"] = usage.cache_creation_input_tokens
+    if usage.total_tokens is not None:
+        found["totalTokens"] = usage.total_tokens
+    return found or None
+
+
+class AmpTranslator(ClaudeLikeTranslator):
+    """Amp's stream, read as Claude Code's (:class:`ClaudeLikeTranslator`), its hot
+    lines taken apart from their bytes."""
+
+    def fast_line(self, data: bytes, line: int) -> FastRecord | None:
+        """:meth:`fast` for a line not yet decoded: an assistant message of one text
+        or one ``tool_use``, or a user message of one successful ``tool_result``, read
+        into typed structs; Claude Code's partial messages as Claude reads them; any
+        other line is declined (decoded in full)."""
+        if data.startswith(ASSISTANT_START):
+            return self._assistant_line(data, line)
+        if data.startswith(USER_START):
+            return self._result_line(data, line)
+        return self._inner.fast_line(data, line)
+
+    def _assistant_line(self, data: bytes, line: int) -> FastRecord | None:
+        """:meth:`_fast_message` of the typed line."""
+        try:
+            hot = decode_assistant(data)
+        except HOT_DECODE_ERRORS:
+            return None
+        message = hot.message
+        if hot.type != "assistant" or message is None or hot.timestamp is not None:
+            return None
+        content = message.content
+        if content is None or len(content) != 1:
+            return None
+        block = content[0]
+        parent = hot.parent_tool_use_id
+        model = message.model
+        if parent is None and model is not None and self._inner.names_model({"model": model}):
+            return None  # the session's model, named here: an event of its own
+        sid, recv = hot.session_id, hot.streamview_recv_ms
+        block_type = block.type
+        if block_type == "text" and parent is None:
+            text = block.text
+            if text is None:
+                return None
+            self._note_typed_usage(message, line)
+            return "assistant", False, text, None, sid, None, recv
+        call_id = block.id
+        if block_type != "tool_use" or not call_id:
+            return None
+        try:
+            given = orjson.loads(bytes(block.input)) if block.input else None
+        except orjson.JSONDecodeError:  # the long way says what is wrong with it
+            return None
+        tools = self._tools
+        name = block.name or "unknown"
+        args = tools.args_of(name, given)
+        kind = tools.kind_of(name)
+        description = tools.description_of(name, given)
+        self._inner.start_call(
+            {"name": block.name, "id": call_id, "input": given}, line, sid, recv, parent
+        )
+        self._calls[call_id] = (name, args)
+        if parent is None:
+            self._note_typed_usage(message, line)
+        fields = (None, None, call_id, kind, args, None, None, None, None, None, description)
+        return "tool_call", "started", (*fields, parent), None, sid, None, recv
+
+    def _note_typed_usage(self, message: SaidMessage, line: int) -> None:
+        """:meth:`_note_usage` of a session's (no subagent's) typed message."""
+        usage = _usage(message.usage)
+        if usage:
+            self._usage[message.id or f"<line {line}>"] = usage
+
+    def _result_line(self, data: bytes, line: int) -> FastRecord | None:
+        """:meth:`_fast_result` of the typed line."""
+        try:
+            hot = decode_user(data)
+        except HOT_DECODE_ERRORS:
+            return None
+        message = hot.message
+        if hot.type != "user" or message is None or hot.tool_use_result:
+            return None
+        content = message.content
+        if content is None or len(content) != 1:
+            return None
+        block = content[0]
+        call_id = block.tool_use_id
+        if (
+            block.type != "tool_result"
+            or block.is_error is True
+            or not call_id
+            or call_id in self._done
+            or hot.timestamp is not None
+            or self._own is not None
+        ):
+            return None
+        self._inner.forget_call(call_id)
+        self._done.add(call_id)
+        name, args = self._calls.pop(call_id, ("", {}))
+        tools = self._tools
+        kind = tools.kind_of(name) if name else "unknown"
+        text = result_text(block.content)
+        payload = tools.success_said(kind, args, text) or tools.success_payload(kind, args, text)
+        fields = (None, None, call_id, kind, None, "success", payload, None, None, None, None)
+        sid, recv = hot.session_id, hot.streamview_recv_ms
+        return "tool_call", "completed", (*fields, hot.parent_tool_use_id), None, sid, None, recv

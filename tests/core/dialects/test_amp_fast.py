@@ -1,0 +1,102 @@
+"""Amp's fast path reads an assistant message of one text or one ``tool_use`` and a
+user message of one successful ``tool_result`` straight from their bytes, gives what
+:meth:`fast` gives for the decoded line, and declines every line it might read otherwise
+(issue 30.8).
+
+``fast-lines.jsonl`` holds both kinds; ``test_fast_json.py`` checks that ``--json`` is
+the same with and without the fast path.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from streamview.core.dialects.amp import translator
+from streamview.core.dialects.amp_tools import success_payload, success_said
+from streamview.core.model import ToolCall
+from streamview.core.tools import Said
+
+from .fast_taken import taken_lines
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dialects"
+DATA = (FIXTURES / "amp" / "fast-lines.jsonl").read_bytes()
+
+TAKEN = {3, 4, 5, 6, 7, 10, 14, 15, 17, 18, 19, 23, 24, 25}
+"""Texts (non-ASCII, with usage, after the model was named), calls (a read whose input
+holds an integer past 64 bits, a subagent, a subagent's own call, an MCP tool, an edit)
+and their results (plain, a list of text blocks, a subagent's, stamped on arrival, one
+whose ``session_id`` is null); not the prompt, a usage of ``true`` or ``3.0``, a result
+with Claude Code's ``tool_use_result``, an error, a time stamp, the message that names
+the model, a subagent's text, two blocks, a text that is a number, nor the init and the
+``result``."""
+
+
+def test_the_fast_path_takes_messages_and_results_and_declines_the_unusual() -> None:
+    assert taken_lines(translator(), DATA) == TAKEN
+
+
+def _plain(record: Any) -> Any:
+    """A fast record with a said result as what it says (its payload built)."""
+    if not isinstance(record, tuple) or record[0] != "tool_call":
+        return record
+    fields = list(record[2])
+    said = fields[6]
+    if isinstance(said, Said):
+        fields[6] = (said.kind, said.status, said.summary, said.numbers, said.build())
+    return (*record[:2], tuple(fields), *record[3:])
+
+
+def _state(reader: Any) -> dict[str, Any]:
+    return {**vars(reader), "_inner": vars(reader._inner) | {"_records": None}}
+
+
+def test_a_line_taken_gives_what_fast_gives_and_leaves_the_same_translator() -> None:
+    """An integer past 64 bits in a call's input included: read as the general path
+    reads it (``orjson``: a float)."""
+    by_bytes, by_dict = translator(), translator()
+    for number, line in enumerate(DATA.splitlines(), 1):
+        record = orjson.loads(line)
+        from_bytes = by_bytes.fast_line(line, number)
+        from_dict = by_dict.fast(record, number)
+        if from_bytes is not None:
+            assert _plain(from_bytes) == _plain(from_dict), line
+        elif from_dict is None:
+            by_bytes.translate(record, number, None)
+            by_dict.translate(record, number, None)
+        else:
+            by_bytes.fast(record, number)
+        assert _state(by_bytes) == _state(by_dict), line
+
+
+def _ended(kind: str, payload: object) -> tuple[object, ...]:
+    call = ToolCall(0, "c1", kind)
+    call.complete("success", payload)
+    return call.status, call.summary, call.lines_added, call.lines_removed, call.exit_code
+
+
+def test_an_edit_said_ends_the_call_as_its_payload_does() -> None:
+    """Counted where each replacement's old and new lines share none; built otherwise."""
+    counted = [
+        {"path": "/w/a.py", "old_str": "a = 1", "new_str": "a = 2\nb = 3"},
+        {"path": "/w/a.py", "edits": [{"old_str": "p", "new_str": "q"}, {"old_str": "r\ns"}]},
+        {
+            "path": "/w/a.py",
+            "old_str": "x",
+            "new_str": "y",
+            "edits": [{"old_str": "m", "new_str": "n"}],
+        },
+    ]
+    for args in counted:
+        said = success_said("edit", args, "Edited.\nmore")
+        assert isinstance(said, Said)
+        built = success_payload("edit", args, "Edited.\nmore")
+        for call_kind in ("edit", "task"):
+            assert _ended(call_kind, said) == _ended(call_kind, built), args
+    shared = {"path": "/w/a.py", "old_str": "x\ny", "new_str": "x\nz"}  # difflib's
+    assert success_said("edit", shared, "Edited.") is None
+    assert success_said("edit", {"path": "/w/a.py"}, "Edited.") is None  # no replacement
+    json_result = {"path": "/w/a.py", "old_str": "a", "new_str": "b"}
+    assert success_said("edit", json_result, '{"diff": "-a\\n+b"}') is None
