@@ -15,10 +15,17 @@ from streamview.core.reader import EventReader, fold
 from streamview.core.sanitize import dumps_for_terminal
 from streamview.core.state import StreamState
 from streamview.core.summary import summarize, summary_json
+from streamview.core.text_store import TextSpill
 from streamview.sources.base import Source, empty_input
 
 if TYPE_CHECKING:
     from streamview.fronts.printer import Output
+
+
+SWEEP_EVERY = 32 << 20
+"""Bytes of input between two moves of closed blocks' text out of memory (``--json``,
+:mod:`streamview.core.text_store`): an input shorter than this is never moved (its text
+is 4 MB at most), and a 2 GB one holds 0.2 GB less."""
 
 
 def run_json(
@@ -44,11 +51,17 @@ def run_json(
 
     stop = threading.Event()
     received = 0
+    state = StreamState(track_changes=False, compact=True)
+    spill = TextSpill()  # closed blocks' text waits on disk for the summary
+    sweep_at = SWEEP_EVERY
 
     def counted() -> Iterator[bytes]:
-        nonlocal received
+        nonlocal received, sweep_at
         for chunk in source.chunks(stop):
             received += len(chunk)
+            if received >= sweep_at:
+                spill.sweep(state.sessions)
+                sweep_at = received + SWEEP_EVERY
             yield chunk
 
     # The fold keeps every summary alive and makes no reference cycles, nor does the
@@ -56,7 +69,7 @@ def run_json(
     # and again (10% of the fold; a third of writing a Codex run's summary).
     gc.disable()
     try:
-        state = fold(counted(), StreamState(track_changes=False, compact=True), agent=agent)
+        state = fold(counted(), state, agent=agent)
         if state.counts.total == 0 and process is None:
             return fail(empty_input(source, received))
         ran = process() if process is not None else None
@@ -69,6 +82,7 @@ def run_json(
             release(out)  # the run's outcome is known: it is the exit status still
     finally:
         gc.enable()
+        spill.close()
     return exit_code_for(state)
 
 

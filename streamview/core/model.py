@@ -7,7 +7,7 @@ fills it in, and every front end reads it.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -234,13 +234,13 @@ class Session(msgspec.Struct):
         session's a MB at a time): each segment's parts, a blank line between two
         segments unless the first ends in one (a newline if it ends in one)."""
         last: str | None = None  # the previous segment's last two characters
-        for block in self.blocks:
-            if block.kind != TEXT or not any(block.parts):
+        for parts in _parts_of(self.blocks, TEXT):
+            if not any(parts):
                 continue
             if last is not None and not last.endswith("\n\n"):
                 yield "\n" if last.endswith("\n") else "\n\n"
             tail = ""
-            for part in block.parts:
+            for part in parts:
                 if part:
                     yield part
                     tail = (tail + part)[-2:]
@@ -254,12 +254,12 @@ class Session(msgspec.Struct):
     def thinking_pieces(self) -> Iterator[str]:
         """:attr:`thinking`'s pieces in order, never joined."""
         first = True
-        for block in self.blocks:
-            if block.kind == THINKING and block.parts:
+        for parts in _parts_of(self.blocks, THINKING):
+            if parts:
                 if not first:
                     yield "\n\n"
                 first = False
-                yield from block.parts
+                yield from parts
 
     @property
     def turn_complete(self) -> bool:
@@ -290,6 +290,21 @@ class Session(msgspec.Struct):
     def finished(self) -> bool:
         """A ``result`` arrived, or the stream ended."""
         return self.outcome.status != RUNNING
+
+
+def _parts_of(blocks: list[Block], kind: str) -> Iterator[list[str]]:
+    """The ``parts`` of each ``kind`` block, in order. A block whose text ``--json``
+    moved out of memory (:mod:`streamview.core.text_store`: its parts are a shared,
+    empty stand-in) gives it back, read again in the order the blocks were moved."""
+    moved: Iterator[str] | None = None
+    for block in blocks:
+        if block.kind == kind:
+            parts = block.parts
+            if parts.__class__ is not list:  # a SpilledParts
+                if moved is None:
+                    moved = cast(Any, parts).texts()
+                parts = [next(moved)]
+            yield parts
 
 
 class LineCounts(msgspec.Struct):

@@ -1,0 +1,170 @@
+"""The text of closed transcript blocks, moved out of memory while a long input is folded.
+
+``--json`` keeps a run's text only to write it at the end. Of a 2 GB Claude session that
+is 220 MB of decoded strings (about 340 bytes a block: the string and its one-element
+list). :class:`TextSpill` moves the text of closed text and thinking blocks, between two
+chunks of input, to an anonymous temporary file (UTF-8, in the order of the blocks) and
+keeps 8 bytes a block; each block's ``parts`` become one shared :class:`SpilledParts`
+(empty, one per session and kind) that :meth:`~streamview.core.model.Session.text_pieces`
+and :meth:`~streamview.core.model.Session.thinking_pieces` read back, a MB at a time.
+
+What may be moved is what nothing changes or reads again while folding: a block neither
+open nor followed only by thinking and notices (the block
+:attr:`~streamview.core.model.Session.turn_complete` reads), in a session whose blocks
+were only ever appended to (a stream front that lets blocks go is left alone).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from array import array
+from collections.abc import Iterator
+from typing import IO
+
+from streamview.core.model import PROMPT, TEXT, THINKING, TOOL, Block, Session
+
+READ_PIECE = 1 << 20
+"""Bytes read back from the file at once, about."""
+WRITE_PIECE = 1 << 20
+"""Bytes gathered before they are written to the file."""
+_TURN_KINDS = (TEXT, TOOL, PROMPT)
+_SPILLED_KINDS = (TEXT, THINKING)
+
+
+class SpilledParts(list[str]):
+    """Stands for the ``parts`` of every moved block of one session and kind: empty,
+    never grown. :meth:`texts` gives their texts back, block after block, in order."""
+
+    __slots__ = ("_ends", "_starts", "_store")
+
+    def __init__(self, store: TextSpill) -> None:
+        super().__init__()
+        self._store = store
+        self._starts = array("q")
+        """Where each moved block's text starts in the file."""
+        self._ends = array("q")
+        """And where it ends."""
+
+    def texts(self) -> Iterator[str]:
+        """Each moved block's text, in the order they were moved (as their blocks stand)."""
+        return self._store.read(self._starts, self._ends)
+
+
+class TextSpill:
+    """Moves closed blocks' text to an anonymous temporary file (see the module)."""
+
+    def __init__(self) -> None:
+        self._file: IO[bytes] | None = None
+        self._written = 0
+        """Bytes written to the file."""
+        self._pending = bytearray()
+        """Bytes gathered to write after them."""
+        self._swept: dict[int, tuple[list[Block], int]] = {}
+        """Per session: its blocks list as first seen, and how many blocks were looked at."""
+        self._left: set[int] = set()
+        """Sessions whose blocks were replaced since (a front let them go): left alone."""
+        self._spilled: dict[tuple[int, str], SpilledParts] = {}
+        self.moved = 0
+        """Blocks whose text was moved."""
+        self._stuck = False
+        """The file could not be written: no more text is moved."""
+
+    def sweep(self, sessions: list[Session]) -> None:
+        """Move the text of the blocks closed since the last sweep."""
+        if self._stuck:
+            return
+        swept, left = self._swept, self._left
+        for session in sessions:
+            index = session.index
+            if index in left:
+                continue
+            blocks = session.blocks
+            seen, done = swept.get(index, (blocks, 0))
+            if seen is not blocks or len(blocks) < done:
+                left.add(index)
+                continue
+            stop = len(blocks) - 1  # the last text, tool or prompt block stays
+            while stop > done and blocks[stop].kind not in _TURN_KINDS:
+                stop -= 1
+            if stop <= done:
+                continue
+            for position in range(done, stop):
+                block = blocks[position]
+                if (
+                    block.kind in _SPILLED_KINDS
+                    and not block.open
+                    and block.parts.__class__ is list
+                ):
+                    self._move(index, block)
+            swept[index] = (blocks, stop)
+
+    def _move(self, session: int, block: Block) -> None:
+        parts = block.parts
+        if not any(parts):
+            return
+        key = (session, block.kind)
+        spilled = self._spilled.get(key)
+        if spilled is None:
+            spilled = self._spilled[key] = SpilledParts(self)
+        pending = self._pending
+        spilled._starts.append(self._written + len(pending))
+        for part in parts:
+            pending += part.encode("utf-8", "surrogatepass")
+        spilled._ends.append(self._written + len(pending))
+        block.parts = spilled
+        self.moved += 1
+        if len(pending) >= WRITE_PIECE:
+            self._flush()
+
+    def _flush(self) -> None:
+        """Write what was gathered; where the file cannot be made or written (a full
+        disk), what was not written stays gathered, and no more text is moved."""
+        pending = self._pending
+        try:
+            if self._file is None and pending:
+                self._file = tempfile.TemporaryFile(prefix="streamview-text-")  # noqa: SIM115 (closed by close())
+            while pending:
+                assert self._file is not None
+                written = os.pwrite(self._file.fileno(), pending, self._written)
+                self._written += written
+                del pending[:written]
+        except OSError:
+            self._stuck = True
+
+    def _range(self, start: int, end: int) -> bytes:
+        """The bytes moved from ``start`` to ``end``: from the file, then those gathered."""
+        written = self._written
+        data = b""
+        if start < written:
+            assert self._file is not None
+            data = os.pread(self._file.fileno(), min(end, written) - start, start)
+        if end > written:
+            data += self._pending[max(start - written, 0) : end - written]
+        return data
+
+    def read(self, starts: array[int], ends: array[int]) -> Iterator[str]:
+        """The texts at ``starts`` to ``ends``, read a MB or so at a time (texts moved
+        one after another are read together)."""
+        self._flush()
+        count = len(ends)
+        index = 0
+        while index < count:
+            start = starts[index]
+            last = index
+            while (
+                last + 1 < count
+                and starts[last + 1] == ends[last]
+                and ends[last] - start < READ_PIECE
+            ):
+                last += 1
+            data = self._range(start, ends[last])
+            for at in range(index, last + 1):
+                yield data[starts[at] - start : ends[at] - start].decode("utf-8", "surrogatepass")
+            index = last + 1
+
+    def close(self) -> None:
+        """Let the file go (it is deleted: it never had a name)."""
+        if self._file is not None:
+            self._file.close()
+            self._file = None
