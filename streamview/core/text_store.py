@@ -17,7 +17,6 @@ were only ever appended to (a stream front that lets blocks go is left alone).
 from __future__ import annotations
 
 import os
-import tempfile
 from array import array
 from collections.abc import Iterator
 from typing import IO
@@ -123,6 +122,8 @@ class TextSpill:
         pending = self._pending
         try:
             if self._file is None and pending:
+                import tempfile  # only a long input gets here: a short one never imports it
+
                 self._file = tempfile.TemporaryFile(prefix="streamview-text-")  # noqa: SIM115 (closed by close())
             while pending:
                 assert self._file is not None
