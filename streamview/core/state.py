@@ -170,16 +170,10 @@ class StreamState(NoticeFold):
         return session
 
     def apply_fast(self, fast: FastRecord, line: int) -> None:
-        """Apply a hot record a dialect took apart itself (see :data:`FastRecord`).
-
-        The fast path of :func:`~streamview.core.reader.fold`: token deltas are most of
-        a long run, and building an event for each costs more than decoding its line.
-        The state changes exactly as applying the record's events would.
-
-        Args:
-            fast: What a translator's ``fast`` or ``fast_line`` returned for the line.
-            line: Its 1-based line number.
-        """
+        """Apply a hot record a dialect took apart itself (:data:`FastRecord`: what a
+        translator's ``fast`` or ``fast_line`` gave for 1-based ``line``), exactly as its
+        events would be applied. Token deltas are most of a long run: building an event
+        for each costs more than decoding its line."""
         kind, subtype, text, model_call_id, session_id, timestamp, recv = fast
         counts = self.counts
         counts.total += 1
@@ -203,6 +197,13 @@ class StreamState(NoticeFold):
                 session.first_time_ms = when
             session.last_time_ms = when
         if kind == "assistant":
+            block = session.open_text  # a delta to the open text: most of a run's lines
+            if subtype is True and block is not None and session.open_thinking is None:
+                block.parts.append(text)
+                block.deltas += 1
+                if track:
+                    self._changes.transcript.add(session.index)
+                return
             self._assistant_text(session, text, line, model_call_id, timestamp, subtype)
         elif kind == "tool_call":
             _, _, *fields = text

@@ -32,7 +32,7 @@ from typing import Any
 import streamview.core.dialects.claude_tools as tools
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
-from streamview.core.dialects.claude_fast import decode_stream_event
+from streamview.core.dialects.claude_fast import fast_line
 from streamview.core.dialects.claude_records import ClaudeRecords, recognises
 from streamview.core.events import (
     AnyEvent,
@@ -48,7 +48,7 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
-from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord
+from streamview.core.fast_path import FastRecord
 from streamview.core.fields import as_int, as_str, iso_ms
 
 NAME = "claude"
@@ -331,30 +331,7 @@ class ClaudeTranslator:
             recv,
         )
 
-    def fast_line(self, data: bytes, line: int) -> FastRecord | None:
-        """:meth:`fast` for a line not yet decoded: a partial message's delta read
-        into typed structs (the ``Translator`` protocol says when it declines)."""
-        if not data.startswith(b'{"type":"stream_event"'):
-            return None
-        try:
-            hot = decode_stream_event(data)
-        except HOT_DECODE_ERRORS:
-            return None
-        event = hot.event
-        if hot.type != "stream_event" or event is None or event.type != "content_block_delta":
-            return None
-        delta = event.delta
-        if delta is None:
-            return None
-        return self._delta(
-            delta.type,
-            delta.text,
-            delta.thinking,
-            hot.parent_tool_use_id,
-            hot.session_id,
-            hot.timestamp,
-            hot.streamview_recv_ms,
-        )
+    fast_line = fast_line  # claude_fast.fast_line: a delta read from its bytes
 
     def _delta(
         self,
