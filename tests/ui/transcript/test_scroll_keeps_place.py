@@ -134,6 +134,8 @@ async def test_j_and_k_move_the_transcript_like_the_arrows() -> None:
         await settle(pilot)
         transcript = app.transcript
         transcript.focus()
+        # Following, it rests at the end: on a busy machine not yet when the run is read.
+        await wait_for(pilot, lambda: transcript.scroll_y == transcript.max_scroll_y > 0)
         end = transcript.max_scroll_y
         await pilot.press("k", "k")
         await at_rest(pilot)
