@@ -18,3 +18,23 @@ def taken_lines(translator: Any, data: bytes) -> set[int]:
         else:
             translator.translate(orjson.loads(line), number, None)
     return taken
+
+
+def assert_fast_line_agrees(
+    by_bytes: Any, by_dict: Any, data: bytes, plain: Any, state: Any = vars
+) -> None:
+    """Read ``data`` with two fresh translators, one line at a time: every record
+    ``by_bytes.fast_line`` gives is what ``by_dict.fast`` gives for the decoded line (both
+    through ``plain``), and after each line both translators are in the same ``state``."""
+    for number, line in enumerate(data.splitlines(), 1):
+        record = orjson.loads(line)
+        from_bytes = by_bytes.fast_line(line, number)
+        from_dict = by_dict.fast(record, number)
+        if from_bytes is not None:
+            assert plain(from_bytes) == plain(from_dict), line
+        elif from_dict is None:
+            by_bytes.translate(record, number, None)
+            by_dict.translate(record, number, None)
+        else:
+            by_bytes.fast(record, number)
+        assert state(by_bytes) == state(by_dict), line

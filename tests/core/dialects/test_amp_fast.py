@@ -12,14 +12,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from streamview.core.dialects.amp import translator
 from streamview.core.dialects.amp_tools import success_payload, success_said
 from streamview.core.model import ToolCall
 from streamview.core.tools import Said
 
-from .fast_taken import taken_lines
+from .fast_taken import assert_fast_line_agrees, taken_lines
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dialects"
 DATA = (FIXTURES / "amp" / "fast-lines.jsonl").read_bytes()
@@ -56,19 +54,7 @@ def _state(reader: Any) -> dict[str, Any]:
 def test_a_line_taken_gives_what_fast_gives_and_leaves_the_same_translator() -> None:
     """An integer past 64 bits in a call's input included: read as the general path
     reads it (``orjson``: a float)."""
-    by_bytes, by_dict = translator(), translator()
-    for number, line in enumerate(DATA.splitlines(), 1):
-        record = orjson.loads(line)
-        from_bytes = by_bytes.fast_line(line, number)
-        from_dict = by_dict.fast(record, number)
-        if from_bytes is not None:
-            assert _plain(from_bytes) == _plain(from_dict), line
-        elif from_dict is None:
-            by_bytes.translate(record, number, None)
-            by_dict.translate(record, number, None)
-        else:
-            by_bytes.fast(record, number)
-        assert _state(by_bytes) == _state(by_dict), line
+    assert_fast_line_agrees(translator(), translator(), DATA, _plain, _state)
 
 
 def _ended(kind: str, payload: object) -> tuple[object, ...]:

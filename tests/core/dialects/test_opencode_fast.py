@@ -11,15 +11,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import orjson
-
 from streamview.core.dialects.opencode import OpenCodeTranslator
 from streamview.core.dialects.opencode_fast import success_said
 from streamview.core.dialects.opencode_tools import success_payload
 from streamview.core.model import ToolCall
 from streamview.core.tools import Said
 
-from .fast_taken import taken_lines
+from .fast_taken import assert_fast_line_agrees, taken_lines
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dialects"
 
@@ -58,19 +56,7 @@ def test_a_line_taken_gives_what_fast_gives_and_leaves_the_same_translator() -> 
     """Integers past 64 bits in a call's input and metadata included: read as the
     general path reads them (``orjson``: a float)."""
     data = (FIXTURES / "opencode" / "fast-lines.jsonl").read_bytes()
-    by_bytes, by_dict = OpenCodeTranslator(), OpenCodeTranslator()
-    for number, line in enumerate(data.splitlines(), 1):
-        record = orjson.loads(line)
-        from_bytes = by_bytes.fast_line(line, number)
-        from_dict = by_dict.fast(record, number)
-        if from_bytes is not None:
-            assert _plain(from_bytes) == _plain(from_dict), line
-        elif from_dict is None:
-            by_bytes.translate(record, number, None)
-            by_dict.translate(record, number, None)
-        else:
-            by_bytes.fast(record, number)
-        assert vars(by_bytes) == vars(by_dict), line
+    assert_fast_line_agrees(OpenCodeTranslator(), OpenCodeTranslator(), data, _plain)
 
 
 CASES = [
