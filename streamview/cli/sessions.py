@@ -161,26 +161,18 @@ def main_sessions(args: argparse.Namespace, out: TextIO | None = None) -> int:
         return fail(str(error))
 
 
-AGENT_LABELS = {
-    "claude": "Claude Code",
-    "codex": "Codex",
-    "gemini": "Gemini CLI",
-    "cursor": "Cursor",
-    "opencode": "opencode",
-}
-"""The agents whose session folders are looked in, as people name them."""
-
-
 def looked_in(args: argparse.Namespace) -> list[str]:
     """Where the list looks for runs, a line each (``~/.codex/sessions (Codex)``), for
     a list that finds none to say."""
     from streamview.cli.runs import runs_directory
+    from streamview.core.dialects import by_name
     from streamview.runs.session_places import agent_homes
 
-    places = [
-        f"{shorten(str(folder))} ({AGENT_LABELS.get(agent, agent)})"
-        for agent, folder in agent_homes().items()
-    ]
+    def label(agent: str) -> str:  # the dialect's name for people: "Claude Code"
+        dialect = by_name(agent)
+        return dialect.label if dialect is not None else agent
+
+    places = [f"{shorten(str(folder))} ({label(agent)})" for agent, folder in agent_homes().items()]
     places.append(f"{shorten(str(runs_directory()))} (what streamview run records)")
     places += [f"{shorten(str(Path(folder).resolve()))} (--dir)" for folder in args.dir]
     return places
