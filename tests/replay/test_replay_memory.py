@@ -8,10 +8,12 @@ import os
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import orjson
+import pytest
 
 from streamview.core.reader import iter_events
 from streamview.core.state import StreamState
@@ -89,12 +91,18 @@ def test_replay_plays_from_the_file_timeline_and_matches_a_straight_fold(tmp_pat
     assert fingerprint(state) == fingerprint(straight)
 
 
-def test_a_live_pipe_is_spilled_to_a_private_file_and_read_back(tmp_path: Path) -> None:
+def test_a_live_pipe_is_spilled_to_a_private_file_and_read_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A pipe's lines are kept on disk, not in memory: the spill file is private (0600),
     has no name left in the temporary folder, and a tool call's line is read back."""
     path = tmp_path / "run.ndjson"
     big_run(path, 3)
-    before = set(os.listdir(os.environ.get("TMPDIR", "/tmp")))
+    # A temporary folder of the test's own: the shared one gains other processes' files
+    # meanwhile (a fresh-clone pair once saw a stranger's `svljko2_fg` appear there).
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
     producer = subprocess.Popen(["cat", str(path)], stdout=subprocess.PIPE)
     assert producer.stdout is not None
     feed = Feed(PipeSource(producer.stdout.fileno()))
@@ -113,7 +121,7 @@ def test_a_live_pipe_is_spilled_to_a_private_file_and_read_back(tmp_path: Path) 
     mode = os.fstat(spill.fd).st_mode
     assert stat.S_IMODE(mode) == 0o600
     assert not Path(spill.name).exists(), "the spill file keeps no name on disk"
-    assert set(os.listdir(os.environ.get("TMPDIR", "/tmp"))) - before == set()
+    assert os.listdir(temporary) == []
     completed = [e for e in events if getattr(e, "completed", False)]
     assert completed
     line = feed.store.get(completed[-1].line)
