@@ -122,14 +122,8 @@ class StreamState(NoticeFold):
         self.counts.blank += 1
 
     def apply(self, event: AnyEvent) -> Session | None:
-        """Apply one event.
-
-        Args:
-            event: The next event of the stream.
-
-        Returns:
-            The session the event landed in, or ``None`` for a malformed line.
-        """
+        """Apply the stream's next event; return the session it landed in (``None`` for a
+        malformed line)."""
         counts, kind = self.counts, type(event)
         inferred = kind is SessionStarted and event.inferred  # type: ignore[union-attr]
         first = event.line != self._counted_line and not inferred
@@ -423,9 +417,12 @@ class StreamState(NoticeFold):
         parent_call_id: str | None = None,
     ) -> None:
         """The rules of :meth:`_on_tool`, from the event's fields."""
-        call = repeated_results.call_for(session, call_id, completed)  # a repeat: its rule
-        if call is repeated_results.IGNORED:
-            return
+        call = session.calls_by_id.get(call_id)
+        if call is not None and call.completed_line is not None:  # a repeat: its rule
+            call = repeated_results.call_for(session, call_id, completed)
+            if call is repeated_results.IGNORED:
+                return
+        retarget = False
         if call is None:
             if session.open_text is not None:
                 self._close_text(session)
@@ -442,12 +439,13 @@ class StreamState(NoticeFold):
                     call.approval = approval
             self._touch_transcript(session)
         elif call.kind == "unknown" and kind != "unknown":
-            call.kind = kind
-        if args is not None:
+            call.kind, retarget = kind, True
+        if args is not None:  # the same args again (a start, then its result): same target
+            retarget = retarget or not args or args != call.args
             call.args = args
         elif call.args is None:
             call.args = session.pending_args.pop(call_id, None)
-        if call.target is None or args is not None:
+        if retarget or call.target is None:
             call.target = tools.target_of(call.kind, call.args)
         if not self._compact:  # what only a view shows
             call.model_call_id = call.model_call_id or model_call_id
