@@ -135,8 +135,14 @@ class GeminiTranslator:
         return events
 
     def fast(self, record: JSONObject, line: int) -> FastRecord | None:
-        """An assistant message (most of a run: its deltas) for the fold's fast path."""
-        if record.get("type") != "message" or record.get("role") != "assistant":
+        """An assistant message (most of a run: its deltas), a call's start or its
+        successful end for the fold's fast path."""
+        kind = record.get("type")
+        if kind != "message":
+            if kind == "tool_use" or kind == "tool_result":
+                return self._fast_tool(record, line, kind)
+            return None
+        if record.get("role") != "assistant":
             return None
         content = record.get("content")
         recv = record.get(RECV_KEY)
@@ -172,6 +178,58 @@ class GeminiTranslator:
             self._session,
             ts,
             hot.streamview_recv_ms,
+        )
+
+    def _fast_tool(self, record: JSONObject, line: int, kind: str) -> FastRecord | None:
+        """A ``tool_use``, or a ``tool_result`` of status ``success``, as :meth:`translate`
+        reads it, without its event: the fields :meth:`_started` and :meth:`_completed`
+        give their :class:`ToolCallEvent` (a twentieth of a run's lines, a third of its
+        fold the long way). Anything that raises goes the long way, which says so: the
+        translator is changed only once the record is read."""
+        recv = record.get(RECV_KEY)
+        if recv is not None and recv.__class__ is not int:
+            return None
+        stamp = record.get("timestamp")
+        try:
+            ts = None if stamp is None else iso_ms(stamp)
+            if kind == "tool_use":
+                name = as_str(record.get("tool_name")) or "unknown"
+                call_id = as_str(record.get("tool_id")) or f"<line {line}>"
+                parameters = record.get("parameters")
+                args = tools.args_of(name, parameters)
+                description = tools.description_of(name, parameters)
+                self._calls[call_id] = (name, args)
+                started = (None, None, call_id, tools.kind_of(name), args, None, None, None)
+                return (
+                    "tool_call",
+                    "started",
+                    (*started, None, None, description, None),
+                    None,
+                    self._session,
+                    ts,
+                    recv,
+                )
+            if record.get("status") != "success" or isinstance(record.get("error"), dict):
+                return None
+            call_id = as_str(record.get("tool_id")) or f"<line {line}>"
+            name, args = self._calls.get(call_id, ("", {}))
+            kind = tools.kind_of(name) if name else "unknown"
+            output = as_str(record.get("output")) or ""
+            payload = tools.success_said(kind, args, output) or tools.success_payload(
+                kind, args, output
+            )
+        except Exception:  # the long way says what is wrong with it
+            return None
+        self._calls.pop(call_id, None)
+        fields = (None, None, call_id, kind, None, "success", payload, None)
+        return (
+            "tool_call",
+            "completed",
+            (*fields, None, None, None, None),
+            None,
+            self._session,
+            ts,
+            recv,
         )
 
     def _assistant(self, content: str, delta: Any, stamp: Any, recv: int | None) -> FastRecord:

@@ -21,6 +21,7 @@ from typing import Any
 from streamview.core.dialects.claude_tools import edit_diff
 from streamview.core.events import JSONObject
 from streamview.core.fields import as_str
+from streamview.core.tools import SUCCEEDED, Said
 
 KINDS: dict[str, str] = {
     "read_file": "read",
@@ -334,3 +335,27 @@ def success_payload(kind: str, args: JSONObject, text: str) -> JSONObject:
     if kind == "webSearch":
         return {"message": text} if text else {}
     return {"content": text}
+
+
+def success_said(kind: str, args: JSONObject, text: str) -> Said | None:
+    """What :meth:`ToolCall.complete <streamview.core.model.ToolCall.complete>` reads
+    from :func:`success_payload`, without building it, for an edit whose old and new
+    text have no line in common (``edit_diff``'s one hunk: its lines, counted, not
+    written out): ``None`` for anything else. The fold's fast path only: a view builds
+    the payload from the record."""
+    if kind != "edit":
+        return None
+    old, new = args.get("old_string"), args.get("new_string")
+    if old.__class__ is not str or new.__class__ is not str:
+        return None
+    before, after = old.splitlines(), new.splitlines()
+    if not before or not after or not set(before).isdisjoint(after):
+        return None
+    added, removed = len(after), len(before)
+    return Said(
+        kind,
+        SUCCEEDED,
+        f"+{added} -{removed}",
+        lambda: success_payload(kind, args, text),
+        (added, removed, None),
+    )

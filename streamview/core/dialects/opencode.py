@@ -37,10 +37,7 @@ import streamview.core.dialects.shapes as shapes
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
 from streamview.core.dialects.opencode_fast import (
-    STEP_STARTS,
-    TOOL_START,
-    decode_step_line,
-    decode_tool_line,
+    decode_hot_line,
     success_said,
     tool_fields,
 )
@@ -213,23 +210,21 @@ class OpenCodeTranslator:
         return "assistant", False, text, None, sid, ts, recv
 
     def fast_line(self, data: bytes, line: int) -> FastRecord | None:
-        """:meth:`fast` for a line not yet decoded: a step's start, its text or a step
-        that called tools, read from its bytes (:mod:`.opencode_fast`); any other line
-        is declined (decoded in full)."""
-        if not data.startswith(STEP_STARTS):
-            return self._fast_tool_line(data, line) if data.startswith(TOOL_START) else None
+        """:meth:`fast` for a line not yet decoded: a step's start, its text, a call that
+        completed or a step that called tools, read from its bytes (:mod:`.opencode_fast`,
+        one decoder for the four); any other line is declined (decoded in full)."""
         try:
-            hot = decode_step_line(data)
+            hot = decode_hot_line(data)
         except HOT_DECODE_ERRORS:
             return None
         sid = self._session
         here = hot.sessionID
         if sid is None or self._held is not None or (here is not None and here != sid):
             return None
-        kind, ts, recv = hot.type, hot.timestamp, hot.streamview_recv_ms
+        kind = hot.type
         if kind == "step_start":
             self._ended = False
-            return "thinking", "completed", None, None, sid, ts, recv
+            return "thinking", "completed", None, None, sid, hot.timestamp, hot.streamview_recv_ms
         part = hot.part
         if part is None:
             return None
@@ -237,39 +232,44 @@ class OpenCodeTranslator:
             text = part.text
             if text is None:
                 return None
-            return "assistant", False, text, None, sid, ts, recv
+            return "assistant", False, text, None, sid, hot.timestamp, hot.streamview_recv_ms
+        if kind == "tool_use":
+            try:
+                fields = tool_fields(part, line)
+            except Exception:  # the long way says what is wrong with it
+                return None
+            if fields is None:
+                return None
+            ts = hot.timestamp
+            return "tool_call", "completed", fields, None, sid, ts, hot.streamview_recv_ms
         if kind != "step_finish" or part.reason not in _TURN_GOES_ON:
             return None
         tokens = part.tokens
         if tokens is not None:
+            # The run's totals, in the order the usage lists them (_add_tokens, unrolled:
+            # its loop was a tenth of the fast path).
+            usage = self._usage
+            count = tokens.input
+            if count is not None:
+                usage["inputTokens"] = usage.get("inputTokens", 0) + count
+            count = tokens.output
+            if count is not None:
+                usage["outputTokens"] = usage.get("outputTokens", 0) + count
+            count = tokens.reasoning
+            if count is not None:
+                usage["reasoningTokens"] = usage.get("reasoningTokens", 0) + count
             cache = tokens.cache
-            read, write = (None, None) if cache is None else (cache.read, cache.write)
-            self._add_tokens(tokens.input, tokens.output, tokens.reasoning, read, write)
-        if part.cost is not None:
-            self._cost = (self._cost or 0.0) + float(part.cost)
-        return "thinking", "completed", None, None, sid, ts, recv
-
-    def _fast_tool_line(self, data: bytes, line: int) -> FastRecord | None:
-        """A call that completed, read from its line's bytes (:func:`.opencode_fast.tool_fields`)
-        as :meth:`fast` reads it from the decoded line."""
-        try:
-            hot = decode_tool_line(data)
-        except HOT_DECODE_ERRORS:
-            return None
-        sid = self._session
-        here = hot.sessionID
-        part = hot.part
-        if sid is None or self._held is not None or (here is not None and here != sid):
-            return None
-        if part is None or hot.type != "tool_use":
-            return None
-        try:
-            fields = tool_fields(part, line)
-        except Exception:  # the long way says what is wrong with it
-            return None
-        if fields is None:
-            return None
-        return "tool_call", "completed", fields, None, sid, hot.timestamp, hot.streamview_recv_ms
+            if cache is not None:
+                count = cache.read
+                if count is not None:
+                    usage["cacheReadTokens"] = usage.get("cacheReadTokens", 0) + count
+                count = cache.write
+                if count is not None:
+                    usage["cacheWriteTokens"] = usage.get("cacheWriteTokens", 0) + count
+        cost = part.cost
+        if cost is not None:
+            self._cost = (self._cost or 0.0) + float(cost)
+        return "thinking", "completed", None, None, sid, hot.timestamp, hot.streamview_recv_ms
 
     def _tool(self, part: JSONObject, line: int, ts: int | None, recv: int | None) -> ToolCallEvent:
         """A finished ``tool`` part: the call, started and ended, from one record."""

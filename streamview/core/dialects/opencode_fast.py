@@ -3,7 +3,7 @@
 An opencode run is a step's start, its text, its finished calls and a step that called
 tools, over and over. :meth:`OpenCodeTranslator.fast_line
 <streamview.core.dialects.opencode.OpenCodeTranslator.fast_line>` decodes such a line
-into :class:`StepLine` or :class:`ToolLine`, which hold only the fields it reads
+into :class:`HotLine`, which holds only the fields it reads
 (``msgspec`` skips the rest in C and checks the types on the way). A field of another
 type (a token count that is a string, a ``cache`` that is no object) declines: the line
 is decoded in full. A call's ``input`` and ``metadata`` are kept as their bytes and
@@ -20,6 +20,7 @@ import orjson
 
 import streamview.core.tools as tools
 from streamview.core.dialects.opencode_tools import (
+    KINDS,
     args_for,
     kind_of,
     success_payload,
@@ -46,31 +47,6 @@ class Tokens(msgspec.Struct, gc=False):
     cache: Cache | None = None
 
 
-class Part(msgspec.Struct, gc=False):
-    """The fields of a ``text`` or ``step-finish`` part the fast path reads."""
-
-    text: str | None = None
-    reason: str | None = None
-    cost: Int64 | float | None = None
-    tokens: Tokens | None = None
-
-
-class StepLine(msgspec.Struct, gc=False):
-    """A ``step_start``, ``text`` or ``step_finish`` record's fields the fast path
-    reads; the rest is skipped."""
-
-    type: str | None = None
-    timestamp: Int64 | None = None
-    sessionID: str | None = None
-    part: Part | None = None
-    streamview_recv_ms: Int64 | None = None
-
-
-decode_step_line = hot_decoder(StepLine)
-STEP_STARTS = (b'{"type":"step_start"', b'{"type":"text"', b'{"type":"step_finish"')
-"""How ``opencode run --format json`` starts those lines (``type`` is written first)."""
-
-
 class ToolTime(msgspec.Struct, gc=False):
     """A call's start and end (epoch ms)."""
 
@@ -88,39 +64,35 @@ class ToolState(msgspec.Struct, gc=False):
     time: ToolTime | None = None
 
 
-class ToolPart(msgspec.Struct, gc=False):
-    """The fields of a ``tool`` part the fast path reads."""
+class Part(msgspec.Struct, gc=False):
+    """The fields of a ``text``, ``step-finish`` or ``tool`` part the fast path reads."""
 
+    text: str | None = None
+    reason: str | None = None
+    cost: Int64 | float | None = None
+    tokens: Tokens | None = None
     tool: str | None = None
     callID: str | None = None
     id: str | None = None
     state: ToolState | None = None
 
 
-class ToolLine(msgspec.Struct, gc=False):
-    """A ``tool_use`` record's fields the fast path reads; the rest is skipped."""
+class HotLine(msgspec.Struct, gc=False):
+    """A ``step_start``, ``text``, ``tool_use`` or ``step_finish`` record's fields the
+    fast path reads; the rest is skipped. One struct for the four: a line is decoded
+    once, with no look at its first bytes to choose a decoder (every line of a run
+    but its first and last is one of them)."""
 
     type: str | None = None
     timestamp: Int64 | None = None
     sessionID: str | None = None
-    part: ToolPart | None = None
+    part: Part | None = None
     streamview_recv_ms: Int64 | None = None
 
 
-decode_tool_line = hot_decoder(ToolLine)
-TOOL_START = b'{"type":"tool_use"'
-"""How ``opencode run --format json`` starts a finished call's line."""
+decode_hot_line = hot_decoder(HotLine)
 INVALID = "invalid"
 """opencode's tool for a call it could not make: the general path reads it (a failure)."""
-
-
-def _json(raw: msgspec.Raw) -> Any:
-    """A field kept as its bytes, decoded as the general path decodes the line
-    (``None`` when the field is missing; ``{}``, most calls' metadata, without orjson)."""
-    if not raw:
-        return None
-    data = bytes(raw)
-    return {} if data == b"{}" else orjson.loads(data)
 
 
 def _path_args(name: str, kind: str, given: Any) -> JSONObject:
@@ -146,7 +118,24 @@ def _path_args(name: str, kind: str, given: Any) -> JSONObject:
     return args
 
 
-def tool_fields(part: ToolPart, line: int) -> tuple[Any, ...] | None:
+_RENAMED = {"shell": ("workingDirectory", "workdir"), "grep": ("glob", "include")}
+"""The one renamed argument of a command and a grep (:func:`~.opencode_tools.args_for`)."""
+
+
+def _renamed(given: Any, to: str, key: str) -> JSONObject:
+    """``args_for`` of a call whose kind renames one argument (:data:`_RENAMED`), as
+    ``shapes.rename`` leaves it, without its loops."""
+    if given.__class__ is not dict:
+        return {}
+    args = dict(given)
+    value = args.get(key)
+    if value.__class__ is str and value:
+        del args[key]
+        args[to] = value
+    return args
+
+
+def tool_fields(part: Part, line: int) -> tuple[Any, ...] | None:
     """A call that completed, as :meth:`OpenCodeTranslator._tool_fields
     <streamview.core.dialects.opencode.OpenCodeTranslator._tool_fields>` takes it apart
     (``summarised``), from its typed part: ``None`` for a call that failed, one of the
@@ -156,19 +145,29 @@ def tool_fields(part: ToolPart, line: int) -> tuple[Any, ...] | None:
     if state is None or state.status != "completed":
         return None
     name = part.tool or "unknown"
-    if name == INVALID:
-        return None
+    kind = KINDS.get(name)  # opencode's own tools: most calls, one look-up
+    if kind is None:
+        if name == INVALID:
+            return None
+        kind = kind_of(name)
     call_id = part.callID or part.id or f"<line {line}>"
-    kind = kind_of(name)
-    tool_input = _json(state.input)
+    raw = state.input
+    tool_input = orjson.loads(bytes(raw)) if raw else None
     if kind == "read" or kind == "edit":
         args = _path_args(name, kind, tool_input)
+    elif kind == "shell" or kind == "grep":
+        args = _renamed(tool_input, *_RENAMED[kind])
     else:
         args = args_for(name, kind, tool_input)
     times = state.time
     start, end = (None, None) if times is None else (times.start, times.end)
     output = state.output or ""
-    metadata = _json(state.metadata)
+    raw = state.metadata
+    if not raw:
+        metadata: Any = None
+    else:
+        metadata = bytes(raw)
+        metadata = {} if metadata == b"{}" else orjson.loads(metadata)
     payload: Any = success_said(kind, args, output, metadata)
     if payload is None:
         payload = success_payload(kind, args, output, metadata)
@@ -197,10 +196,27 @@ def _grep_summary(output: str) -> str | None:
     """``tools._said_summary("grep", output)``, its lines that are not blank counted
     in C (a list comprehension was a tenth of an opencode ``--json``)."""
     parts = output.splitlines()
-    count = len(parts) - list(map(str.strip, parts)).count("")
+    # A blank line is empty or all whitespace: counted without a stripped copy of each.
+    count = len(parts) - parts.count("") - len(list(filter(str.isspace, parts)))
     if count <= 1:
         return tools._first_line(output) or None
     return f"{count:,} matching lines"
+
+
+_LINES: dict[int, str] = {}
+"""``tools.plural(count, "line")`` of the counts seen (below :data:`_LINES_KEPT`):
+formatting ``1,024 lines`` again for each call was a tenth of a read's fast path."""
+_LINES_KEPT = 10_000
+
+
+def _lines(count: int) -> str:
+    """``tools.plural(count, "line")``, each count formatted once."""
+    said = _LINES.get(count)
+    if said is None:
+        said = tools.plural(count, "line")
+        if count < _LINES_KEPT:
+            _LINES[count] = said
+    return said
 
 
 def _edit_counts(args: JSONObject, metadata: Any) -> tuple[Any, Any] | None:
@@ -233,7 +249,7 @@ def success_said(kind: str, args: JSONObject, output: str, metadata: Any) -> too
     (its lines added and removed, where :func:`_edit_counts` knows them), without
     building the payload: ``None`` for any other kind."""
     if kind == "read":
-        summary = tools.plural(output.count("\n") + 1, "line") if output else None
+        summary = _lines(output.count("\n") + 1) if output else None
         numbers: tuple[int | None, int | None, int | None] = (None, None, None)
         status = tools.SUCCEEDED
     elif kind == "grep":
@@ -249,7 +265,7 @@ def success_said(kind: str, args: JSONObject, output: str, metadata: Any) -> too
     elif kind == "shell":
         code = as_int(metadata.get("exit")) if isinstance(metadata, dict) else None
         if output and not output.isspace():
-            lines = tools.plural(tools._line_count(output), "line")
+            lines = _lines(tools._line_count(output))
             summary = lines if code is None else f"exit {code}, {lines}"
         else:
             summary = None if code is None else f"exit {code}"

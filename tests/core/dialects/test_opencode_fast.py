@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import orjson
+
 from streamview.core.dialects.opencode import OpenCodeTranslator
-from streamview.core.dialects.opencode_fast import success_said
-from streamview.core.dialects.opencode_tools import success_payload
+from streamview.core.dialects.opencode_fast import _RENAMED, _lines, _renamed, success_said
+from streamview.core.dialects.opencode_tools import args_for, kind_of, success_payload
 from streamview.core.model import ToolCall
-from streamview.core.tools import Said
+from streamview.core.tools import Said, plural
 
 from .fast_taken import assert_fast_line_agrees, taken_lines
 
@@ -92,3 +94,46 @@ def test_a_said_result_ends_the_call_as_its_payload_does() -> None:
     assert success_said("edit", {"path": "/w/a.py"}, "done", {}) is None
     shared = {"path": "/w/a.py", "old_string": "x\ny", "new_string": "x\nz"}  # difflib's
     assert success_said("edit", shared, "done", {}) is None
+
+
+def _reordered(line: bytes) -> bytes:
+    """The record with its keys in reverse order (as a wrapper re-serialising it may
+    write them): ``type`` last, not first."""
+    return orjson.dumps(dict(reversed(list(orjson.loads(line).items()))))
+
+
+def test_a_record_is_taken_whatever_the_order_of_its_keys() -> None:
+    """One decoder reads the four hot records, with no look at how the line starts: a
+    re-serialised run is taken as the CLI's own, and read as ``fast`` reads it."""
+    data = (FIXTURES / "opencode" / "fast-lines.jsonl").read_bytes()
+    lines = data.splitlines()
+    reordered = b"\n".join([lines[0], *map(_reordered, lines[1:])])
+    # Line 24's cost past 64 bits is a float once re-serialised by orjson: taken then.
+    assert taken_lines(OpenCodeTranslator(), reordered) == TAKEN | {24}
+    assert_fast_line_agrees(OpenCodeTranslator(), OpenCodeTranslator(), reordered, _plain)
+
+
+def test_a_command_and_a_grep_keep_the_arguments_args_for_gives() -> None:
+    """Their one renamed argument (``workdir``, ``include``) moved as ``shapes.rename``
+    moves it: to the end, or onto a key already there; left alone when it is no
+    non-empty string."""
+    cases = [
+        ("bash", {"command": "ls", "workdir": "/w", "description": "list"}),
+        ("bash", {"command": "ls", "workdir": ""}),
+        ("bash", {"command": "ls"}),
+        ("grep", {"pattern": "x", "include": "*.py", "path": "/w"}),
+        ("grep", {"glob": "old", "pattern": "x", "include": "*.py"}),
+        ("grep", {"pattern": "x", "include": 3}),
+        ("grep", ["not", "an", "object"]),
+    ]
+    for name, given in cases:
+        kind = kind_of(name)
+        expected = list(args_for(name, kind, given).items())
+        assert list(_renamed(given, *_RENAMED[kind]).items()) == expected, given
+
+
+def test_a_count_of_lines_is_said_as_plural_says_it() -> None:
+    """Counts formatted once and kept, and counts past what is kept."""
+    for count in (1, 2, 999, 1_000, 9_999, 10_000, 123_456):
+        assert _lines(count) == plural(count, "line")
+        assert _lines(count) == plural(count, "line")  # the kept one, if kept
