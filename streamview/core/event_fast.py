@@ -21,7 +21,7 @@ import orjson
 import streamview.core.normalized as n
 from streamview.core.dialects import cursor_fast
 from streamview.core.events import JSONObject
-from streamview.core.fast_path import LONG_LINE, FastRecord, loads_long
+from streamview.core.fast_path import LONG_LINE, FastRecord, loads_long, utf8
 from streamview.core.model import Block, Session
 from streamview.core.normalizer import Normalizer, _Shown
 from streamview.core.reader import EventReader, too_long
@@ -108,7 +108,11 @@ def feed_fast(
             continue
         # A hot line is tried first: it starts with its record's type, so it is never
         # blank, and a trailing ``\r`` is whitespace to its decoder.
-        hot = fast_line(data, number) if fast_line is not None else None
+        hot = (
+            fast_line(data, number)
+            if fast_line is not None and (data.isascii() or utf8(data))
+            else None
+        )
         if hot is None:
             if data.endswith(b"\r"):
                 data = data[:-1]

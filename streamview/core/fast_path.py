@@ -63,6 +63,21 @@ _INT_MAX = 2**64 - 1
 _decode_any = msgspec.json.Decoder().decode
 
 
+def utf8(data: bytes | bytearray) -> bool:
+    """Whether a line that is not ASCII is UTF-8 throughout, before a ``fast_line`` may
+    read it (callers ask ``data.isascii()`` first: most lines are).
+
+    A hot decoder skips the fields it does not read without looking at their bytes, so
+    a byte that is not UTF-8 there would pass unnoticed; the general path repairs the
+    line and says so (``input/invalid-utf8``). Such a line goes the general way.
+    """
+    try:
+        data.decode()
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def loads_long(data: bytes) -> Any:
     """``orjson.loads(data)`` for a line of :data:`LONG_LINE` bytes or more, in less memory.
 

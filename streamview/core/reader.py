@@ -28,6 +28,7 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
+from streamview.core.fast_path import utf8
 from streamview.core.framing import LineFramer, RawLine, Restart, too_long_reason
 from streamview.core.linestore import FileLineStore, LineStore
 from streamview.core.recognise import recognise
@@ -428,7 +429,11 @@ def _fold(
                     index.note_event(cut_line)
                     index.end_line(state, number, translator)
                 continue
-            hot = fast_line(data, number) if fast_line is not None else None
+            hot = (
+                fast_line(data, number)
+                if fast_line is not None and (data.isascii() or utf8(data))
+                else None
+            )
             if hot is None:
                 try:
                     record = loads(data)

@@ -16,6 +16,7 @@ from streamview.core.events import AnyEvent
 from streamview.core.model import Session
 from streamview.core.normalizer import Normalizer
 from streamview.fronts.events_api import event_batches, to_json_lines
+from tests.core.dialects.test_fast_json import with_a_bad_byte
 from tests.events.test_memory_session import TURN_LINES, one_session
 
 from .streams import every_stream, name
@@ -44,6 +45,19 @@ def test_the_fast_path_tells_what_the_long_way_tells(
     monkeypatch.setattr(event_stream, "fast_line_of", lambda reader: None)
     slow = [told(chunks) for chunks in splits(data)]
     assert fast == slow
+
+
+@pytest.mark.parametrize("path", every_stream(), ids=name)
+def test_a_byte_that_is_not_utf8_is_told_alike_both_ways(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A byte that is not UTF-8 in a field no dialect reads: the long way repairs the
+    line and tells it (``input/invalid-utf8``); a fast path's decoder, which skips the
+    field unread, must not take the line and tell nothing."""
+    data = with_a_bad_byte(path.read_bytes())
+    fast = [told(chunks) for chunks in splits(data)]
+    monkeypatch.setattr(event_stream, "fast_line_of", lambda reader: None)
+    assert fast == [told(chunks) for chunks in splits(data)]
 
 
 def test_a_long_session_is_told_alike_both_ways(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -52,3 +52,32 @@ def test_the_fast_path_and_the_general_path_give_the_same_json(
     monkeypatch.setattr(translator, "fast", lambda *_: None)
     monkeypatch.setattr(translator, "fast_line", None, raising=False)
     assert summary(data, agent) == fast
+
+
+def with_a_bad_byte(data: bytes) -> bytes:
+    """``data`` with a field no dialect reads, holding a byte that is not UTF-8, added
+    at the end of every record (a fast path's decoder skips that field unread)."""
+    lines = []
+    for line in data.splitlines():
+        stripped = line.rstrip()
+        if stripped.startswith(b"{") and stripped.endswith(b"}"):
+            line = stripped[:-1] + b',"zz_unread":"caf\xe9"}'
+        lines.append(line)
+    return b"\n".join(lines) + b"\n"
+
+
+@pytest.mark.parametrize("path", STREAMS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_byte_that_is_not_utf8_is_noticed_on_the_fast_path_too(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The general path repairs such a line and says so (``input/invalid-utf8``); the
+    fast path must not take the line and say nothing."""
+    agent = path.parent.name
+    data = with_a_bad_byte(path.read_bytes())
+    fast = summary(data, agent)
+    dialect = dialects.by_name(agent)
+    assert dialect is not None
+    translator: Any = type(dialect.translator())
+    monkeypatch.setattr(translator, "fast", lambda *_: None)
+    monkeypatch.setattr(translator, "fast_line", None, raising=False)
+    assert summary(data, agent) == fast
