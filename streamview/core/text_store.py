@@ -30,6 +30,8 @@ READ_PIECE = 1 << 20
 """Bytes read back from the file at once, about."""
 WRITE_PIECE = 1 << 20
 """Bytes gathered before they are written to the file."""
+SHARED_STRINGS = 1 << 16
+"""Targets and summaries kept to share (a dict entry costs about 40 bytes: 3 MB at most)."""
 _TURN_KINDS = (TEXT, TOOL, PROMPT)
 _SPILLED_KINDS = (TEXT, THINKING)
 _SHARED = {kind: Block(kind, 0) for kind in (TOOL, PROMPT, NOTICE)}
@@ -55,15 +57,6 @@ class SpilledParts(list[str]):
         return self._store.read(self._starts, self._ends)
 
 
-def _forget_lines(call: ToolCall) -> None:
-    """A finished call's line numbers: ``--json`` writes neither, and the fold asks only
-    whether the call has its result (:func:`~streamview.core.repeated_results.call_for`),
-    so 0 stands for it (a cached int: 64 bytes a call less, 40 MB in 2 GB)."""
-    if call.completed_line is not None:
-        call.completed_line = 0
-        call.started_line = None
-
-
 class TextSpill:
     """Moves closed blocks' text to an anonymous temporary file (see the module)."""
 
@@ -81,6 +74,9 @@ class TextSpill:
         """Per session and kind: the block that stands for every moved one."""
         self.moved = 0
         """Blocks whose text was moved."""
+        self._strings: dict[str, str] = {}
+        """One copy of each finished call's target and summary seen (up to
+        :data:`SHARED_STRINGS` of them): the same file read again and again, ``exit 0``."""
         self._stuck = False
         """The file could not be written: no more text is moved."""
 
@@ -114,9 +110,29 @@ class TextSpill:
                         blocks[position] = self._move(index, block)
                 else:
                     if block.call_index is not None:
-                        _forget_lines(session.tool_calls[block.call_index])
+                        self._settle(session.tool_calls[block.call_index])
                     blocks[position] = shared.get(kind, block)
             swept[index] = (blocks, stop)
+
+    def _settle(self, call: ToolCall) -> None:
+        """Make a finished call smaller, as ``--json`` writes it: its line numbers and
+        index are written nowhere, and the fold asks only whether it has its result
+        (:func:`~streamview.core.repeated_results.call_for`): ``completed_line`` 0 says
+        so (small ints are shared: 90 bytes a call less). Its target and summary become
+        the copy of an equal one already seen."""
+        if call.completed_line is None:
+            return
+        call.completed_line = 0
+        call.started_line = None
+        call.index = 0
+        strings = self._strings
+        for text in (call.target, call.summary):
+            if text is not None and text not in strings and len(strings) < SHARED_STRINGS:
+                strings[text] = text
+        if call.target is not None:
+            call.target = strings.get(call.target, call.target)
+        if call.summary is not None:
+            call.summary = strings.get(call.summary, call.summary)
 
     def _move(self, session: int, block: Block) -> Block:
         """Move ``block``'s text to the file; the block that stands for it now."""

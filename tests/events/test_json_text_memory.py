@@ -177,8 +177,9 @@ def test_text_that_cannot_be_written_out_stays_in_memory(
 def test_moved_blocks_become_one_shared_block_of_each_kind() -> None:
     """600 turns of a prompt, thinking, a call and an answer, swept as ``--json`` sweeps:
     every closed block before the last answer is one shared block of its kind (190 bytes
-    a block less: 100 MB of a 2 GB session), finished calls keep no line numbers (64
-    bytes a call), and the text, thinking and calls read the same."""
+    a block less: 100 MB of a 2 GB session), finished calls keep no line numbers nor
+    index and share equal targets and summaries, and the text, thinking and calls read
+    the same."""
     records = [init()]
     for number in range(600):
         records += [user(f"turn {number}"), thinking(f"thought {number}"), thinking_done()]
@@ -204,9 +205,11 @@ def test_moved_blocks_become_one_shared_block_of_each_kind() -> None:
         assert spill.moved > 1000
         assert [b.kind for b in session.blocks] == [b.kind for b in kept.sessions[0].blocks]
         assert {TEXT, THINKING, TOOL} <= {block.kind for block in session.blocks}
-        # A finished call's line numbers (ints of 32 bytes, neither written) are let go.
-        lines = {(call.started_line, call.completed_line) for call in session.tool_calls[:590]}
-        assert lines == {(None, 0)}
+        # A finished call's line numbers and index (ints of 32 bytes, none written) are
+        # let go; equal targets (each decoded from its own record) are one string.
+        settled = session.tool_calls[:590]
+        assert {(c.started_line, c.completed_line, c.index) for c in settled} == {(None, 0, 0)}
+        assert len({id(call.target) for call in settled}) == 1
         assert [call_summary(c) for c in session.tool_calls] == [
             call_summary(c) for c in kept.sessions[0].tool_calls
         ]
