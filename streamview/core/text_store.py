@@ -4,9 +4,12 @@
 is 220 MB of decoded strings (about 340 bytes a block: the string and its one-element
 list). :class:`TextSpill` moves the text of closed text and thinking blocks, between two
 chunks of input, to an anonymous temporary file (UTF-8, in the order of the blocks) and
-keeps 8 bytes a block; each block's ``parts`` become one shared :class:`SpilledParts`
-(empty, one per session and kind) that :meth:`~streamview.core.model.Session.text_pieces`
-and :meth:`~streamview.core.model.Session.thinking_pieces` read back, a MB at a time.
+keeps 16 bytes a block. The block itself becomes one shared stand-in per session and
+kind (its ``parts`` a :class:`SpilledParts`, empty) that
+:meth:`~streamview.core.model.Session.text_pieces` and
+:meth:`~streamview.core.model.Session.thinking_pieces` read back, a MB at a time; a
+closed tool, prompt or notice block becomes one shared block of its kind (``--json``
+reads only their kind). A block and its numbers were 190 bytes: 100 MB in 2 GB.
 
 What may be moved is what nothing changes or reads again while folding: a block neither
 open nor followed only by thinking and notices (the block
@@ -19,16 +22,20 @@ from __future__ import annotations
 import os
 from array import array
 from collections.abc import Iterator
-from typing import IO
+from typing import IO, cast
 
-from streamview.core.model import PROMPT, TEXT, THINKING, TOOL, Block, Session
+from streamview.core.model import NOTICE, PROMPT, TEXT, THINKING, TOOL, Block, Session, ToolCall
 
 READ_PIECE = 1 << 20
 """Bytes read back from the file at once, about."""
 WRITE_PIECE = 1 << 20
 """Bytes gathered before they are written to the file."""
+SHARED_STRINGS = 1 << 16
+"""Targets and summaries kept to share (a dict entry costs about 40 bytes: 3 MB at most)."""
 _TURN_KINDS = (TEXT, TOOL, PROMPT)
 _SPILLED_KINDS = (TEXT, THINKING)
+_SHARED = {kind: Block(kind, 0) for kind in (TOOL, PROMPT, NOTICE)}
+"""The one closed block of each kind that stands for every moved one (never changed)."""
 
 
 class SpilledParts(list[str]):
@@ -63,9 +70,13 @@ class TextSpill:
         """Per session: its blocks list as first seen, and how many blocks were looked at."""
         self._left: set[int] = set()
         """Sessions whose blocks were replaced since (a front let them go): left alone."""
-        self._spilled: dict[tuple[int, str], SpilledParts] = {}
+        self._spilled: dict[tuple[int, str], Block] = {}
+        """Per session and kind: the block that stands for every moved one."""
         self.moved = 0
         """Blocks whose text was moved."""
+        self._strings: dict[str, str] = {}
+        """One copy of each finished call's target and summary seen (up to
+        :data:`SHARED_STRINGS` of them): the same file read again and again, ``exit 0``."""
         self._stuck = False
         """The file could not be written: no more text is moved."""
 
@@ -88,33 +99,57 @@ class TextSpill:
                 stop -= 1
             if stop <= done:
                 continue
+            shared = _SHARED
             for position in range(done, stop):
                 block = blocks[position]
-                if (
-                    block.kind in _SPILLED_KINDS
-                    and not block.open
-                    and block.parts.__class__ is list
-                ):
-                    self._move(index, block)
+                if block.open:
+                    continue
+                kind = block.kind
+                if kind in _SPILLED_KINDS:
+                    if block.parts.__class__ is list and any(block.parts):
+                        blocks[position] = self._move(index, block)
+                else:
+                    if block.call_index is not None:
+                        self._settle(session.tool_calls[block.call_index])
+                    blocks[position] = shared.get(kind, block)
             swept[index] = (blocks, stop)
 
-    def _move(self, session: int, block: Block) -> None:
-        parts = block.parts
-        if not any(parts):
+    def _settle(self, call: ToolCall) -> None:
+        """Make a finished call smaller, as ``--json`` writes it: its line numbers and
+        index are written nowhere, and the fold asks only whether it has its result
+        (:func:`~streamview.core.repeated_results.call_for`): ``completed_line`` 0 says
+        so (small ints are shared: 90 bytes a call less). Its target and summary become
+        the copy of an equal one already seen."""
+        if call.completed_line is None:
             return
+        call.completed_line = 0
+        call.started_line = None
+        call.index = 0
+        strings = self._strings
+        for text in (call.target, call.summary):
+            if text is not None and text not in strings and len(strings) < SHARED_STRINGS:
+                strings[text] = text
+        if call.target is not None:
+            call.target = strings.get(call.target, call.target)
+        if call.summary is not None:
+            call.summary = strings.get(call.summary, call.summary)
+
+    def _move(self, session: int, block: Block) -> Block:
+        """Move ``block``'s text to the file; the block that stands for it now."""
         key = (session, block.kind)
-        spilled = self._spilled.get(key)
-        if spilled is None:
-            spilled = self._spilled[key] = SpilledParts(self)
+        stand_in = self._spilled.get(key)
+        if stand_in is None:
+            stand_in = self._spilled[key] = Block(block.kind, 0, SpilledParts(self))
+        spilled = cast(SpilledParts, stand_in.parts)
         pending = self._pending
         spilled._starts.append(self._written + len(pending))
-        for part in parts:
+        for part in block.parts:
             pending += part.encode("utf-8", "surrogatepass")
         spilled._ends.append(self._written + len(pending))
-        block.parts = spilled
         self.moved += 1
         if len(pending) >= WRITE_PIECE:
             self._flush()
+        return stand_in
 
     def _flush(self) -> None:
         """Write what was gathered; where the file cannot be made or written (a full
