@@ -52,8 +52,19 @@ def kind_of(name: str) -> str:
 
 def args_of(name: str, parameters: Any) -> JSONObject:
     """A ``tool_call``'s ``parameters`` in the argument shape of the tool's kind."""
-    given: JSONObject = parameters if isinstance(parameters, dict) else {}
+    return _args_of_kind(name, kind_of(name), parameters)
+
+
+def call_shape(name: str, parameters: Any) -> tuple[str, JSONObject, str | None]:
+    """A call's kind, :func:`args_of` and :func:`description_of`, its kind found once
+    (the fold's fast path, once a call)."""
     kind = kind_of(name)
+    return kind, _args_of_kind(name, kind, parameters), _description(kind, parameters)
+
+
+def _args_of_kind(name: str, kind: str, parameters: Any) -> JSONObject:
+    """:func:`args_of`, the tool's ``kind`` known."""
+    given: JSONObject = parameters if isinstance(parameters, dict) else {}
     if kind == "mcp":
         server, _, tool = name[len("mcp__") :].partition("__")
         return {"providerIdentifier": server, "toolName": tool or server, "args": given}
@@ -86,11 +97,16 @@ def args_of(name: str, parameters: Any) -> JSONObject:
 
 def description_of(name: str, parameters: Any) -> str | None:
     """Why a command runs (``riskLevelReason``), or what a subagent is for."""
+    return _description(kind_of(name), parameters)
+
+
+def _description(kind: str, parameters: Any) -> str | None:
+    """:func:`description_of`, the tool's ``kind`` known."""
     if not isinstance(parameters, dict):
         return None
-    if kind_of(name) == "shell":
+    if kind == "shell":
         return as_str(parameters.get("riskLevelReason"))
-    if kind_of(name) == "task":
+    if kind == "task":
         return as_str(parameters.get("description"))
     return None
 
