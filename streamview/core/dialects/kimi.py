@@ -30,6 +30,7 @@ import orjson
 import streamview.core.dialects.kimi_tools as tools
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
+from streamview.core.dialects.kimi_fast import TOOL_START, decode_tool, texts_of
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -43,7 +44,7 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
-from streamview.core.fast_path import FastRecord
+from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord
 from streamview.core.fields import as_str
 
 NAME = "kimi"
@@ -77,12 +78,20 @@ def _arguments(raw: Any) -> Any:
 
 def split_note(parts: list[JSONObject]) -> tuple[str, str]:
     """A tool message's ``<system>`` note and the rest of its text."""
+    return split_texts(
+        [
+            text
+            for part in parts
+            if part.get("type") == "text" and isinstance(text := part.get("text"), str)
+        ]
+    )
+
+
+def split_texts(texts: list[str]) -> tuple[str, str]:
+    """The ``<system>`` note and the rest of a tool message's text parts' ``texts``."""
     notes: list[str] = []
     output: list[str] = []
-    for part in parts:
-        text = part.get("text")
-        if part.get("type") != "text" or not isinstance(text, str):
-            continue
+    for text in texts:
         if text.startswith(_NOTE_OPEN) and text.endswith(_NOTE_CLOSE):
             notes.append(text[len(_NOTE_OPEN) : -len(_NOTE_CLOSE)])
         else:
@@ -171,10 +180,35 @@ class KimiTranslator:
         recv = record.get(RECV_KEY)
         if recv is not None and recv.__class__ is not int:
             return None
-        call_id = as_str(record.get("tool_call_id")) or f"<line {line}>"
+        return self._fast_result(
+            record.get("tool_call_id"), record.get("content"), None, line, recv
+        )
+
+    def fast_line(self, data: bytes, line: int) -> FastRecord | None:
+        """:meth:`fast` for a line not yet decoded: a tool's result read into
+        :class:`~.kimi_fast.ToolLine`; any other line, and one whose fields :meth:`fast`
+        would not read the same, is declined (decoded in full)."""
+        if not self._started or not data.startswith(TOOL_START):
+            return None
+        try:
+            hot = decode_tool(data)
+        except HOT_DECODE_ERRORS:
+            return None
+        if hot.role != "tool" or hot.type:
+            return None
+        texts = texts_of(hot.content)
+        return self._fast_result(hot.tool_call_id, None, texts, line, hot.streamview_recv_ms)
+
+    def _fast_result(
+        self, given_id: Any, content: Any, texts: list[str] | None, line: int, recv: int | None
+    ) -> FastRecord | None:
+        """A tool's result from its ``tool_call_id`` and ``content`` (or the ``texts``
+        of its text parts); the call is forgotten once all is read."""
+        call_id = as_str(given_id) or f"<line {line}>"
         name, args = self._calls.get(call_id, ("", {}))
         try:
-            kind, outcome, payload = self._result(name, args, record, lean=True)
+            note, output = split_note(_parts(content)) if texts is None else split_texts(texts)
+            kind, outcome, payload = self._result(name, args, note, output, lean=True)
         except Exception:
             return None  # nothing changed: the long way reads the record again
         self._calls.pop(call_id, None)
@@ -228,7 +262,8 @@ class KimiTranslator:
         :func:`~streamview.core.dialects.kimi_tools.outcome_of` counts one."""
         call_id = as_str(record.get("tool_call_id")) or f"<line {line}>"
         name, args = self._calls.pop(call_id, ("", {}))
-        kind, outcome, payload = self._result(name, args, record, lean)
+        note, output = split_note(_parts(record.get("content")))
+        kind, outcome, payload = self._result(name, args, note, output, lean)
         return ToolCallEvent(
             line,
             None,
@@ -243,11 +278,11 @@ class KimiTranslator:
 
     @staticmethod
     def _result(
-        name: str, args: JSONObject, record: JSONObject, lean: bool
+        name: str, args: JSONObject, note: str, output: str, lean: bool
     ) -> tuple[str, str, Any]:
-        """A tool message's call kind, outcome and payload (see :meth:`_tool`)."""
+        """A tool message's call kind, outcome and payload, from its ``<system>`` note
+        and the rest of its text (see :meth:`_tool`)."""
         kind = tools.kind_of(name) if name else "unknown"
-        note, output = split_note(_parts(record.get("content")))
         outcome, payload = tools.outcome_of(kind, args, note, output, lean)
         return kind, outcome, payload
 
