@@ -216,21 +216,33 @@ class KimiTranslator:
         return "tool_call", "completed", fields, None, None, None, recv
 
     def _assistant(self, record: JSONObject, line: int, recv: int | None) -> list[AnyEvent]:
+        """An assistant message's thoughts, text and calls, in that order (each part
+        read once: half of a Kimi run's lines go this way)."""
         events: list[AnyEvent] = []
+        content = record.get("content")
         texts: list[str] = []
-        for part in _parts(record.get("content")):
-            if part.get("type") == "think" and isinstance(part.get("think"), str):
-                if part["think"]:
-                    events.append(ThinkingDelta(line, None, None, recv, text=part["think"]))
-                events.append(ThinkingCompleted(line, None, None, recv))
-            elif part.get("type") == "text" and isinstance(part.get("text"), str):
-                texts.append(part["text"])
-        if texts and "".join(texts):
-            events.append(
-                AssistantMessage(line, None, None, recv, text="".join(texts), delta=False)
-            )
+        if content.__class__ is str:
+            texts.append(content)
+        elif isinstance(content, list):
+            for part in content:
+                if not isinstance(part, dict):
+                    continue
+                kind = part.get("type")
+                if kind == "think":
+                    think = part.get("think")
+                    if isinstance(think, str):
+                        if think:
+                            events.append(ThinkingDelta(line, None, None, recv, text=think))
+                        events.append(ThinkingCompleted(line, None, None, recv))
+                elif kind == "text":
+                    text = part.get("text")
+                    if isinstance(text, str):
+                        texts.append(text)
+        said = "".join(texts)
+        if said:
+            events.append(AssistantMessage(line, None, None, recv, text=said, delta=False))
         calls = record.get("tool_calls")
-        for call in calls if isinstance(calls, list) else []:
+        for call in calls if isinstance(calls, list) else ():
             if not isinstance(call, dict):
                 continue
             function = call.get("function")
@@ -238,7 +250,7 @@ class KimiTranslator:
             name = as_str(body.get("name")) or "unknown"
             call_id = as_str(call.get("id")) or f"<line {line}>"
             arguments = _arguments(body.get("arguments"))
-            args = tools.args_of(name, arguments)
+            kind_name, args, described = tools.call_shape(name, arguments)
             self._calls[call_id] = (name, args)
             events.append(
                 ToolCallEvent(
@@ -248,9 +260,9 @@ class KimiTranslator:
                     recv,
                     completed=False,
                     call_id=call_id,
-                    kind=tools.kind_of(name),
+                    kind=kind_name,
                     args=args,
-                    description=tools.description_of(name, arguments),
+                    description=described,
                 )
             )
         return events or [ThinkingCompleted(line, None, None, recv)]
