@@ -175,14 +175,57 @@ class KimiTranslator:
         """A tool's result (half of a Kimi run) for the fold's fast path, once the
         session started, as :meth:`translate` reads it: the call's fields go to the
         state without an event. A result that cannot be read goes the long way."""
-        if not self._started or record.get("role") != "tool" or "type" in record:
+        role = record.get("role")
+        if not self._started or (role != "tool" and role != "assistant") or "type" in record:
             return None
         recv = record.get(RECV_KEY)
         if recv is not None and recv.__class__ is not int:
             return None
+        if role == "assistant":
+            return self._fast_assistant(record, line, recv)
         return self._fast_result(
             record.get("tool_call_id"), record.get("content"), None, line, recv
         )
+
+    def _fast_assistant(self, record: JSONObject, line: int, recv: int | None) -> FastRecord | None:
+        """An assistant message of text alone (a run's answer) or of one call alone, as
+        :meth:`_assistant` reads it; one of text and calls (two events: a fast record
+        carries one), or with a thought, goes the long way."""
+        calls = record.get("tool_calls")
+        content = record.get("content")
+        if calls:
+            if content or calls.__class__ is not list or len(calls) != 1:
+                return None
+            call = calls[0]
+            function = call.get("function") if call.__class__ is dict else None
+            if function.__class__ is not dict:
+                return None
+            name = as_str(function.get("name")) or "unknown"
+            call_id = as_str(call.get("id")) or f"<line {line}>"
+            try:
+                arguments = _arguments(function.get("arguments"))
+                kind, args, described = tools.call_shape(name, arguments)
+            except Exception:
+                return None  # the long way reads the record again
+            self._calls[call_id] = (name, args)
+            fields = (None, None, call_id, kind, args, None, None, None, None, None, described)
+            return "tool_call", "started", (*fields, None), None, None, None, recv
+        if calls is not None and calls.__class__ is not list:
+            return None
+        if content.__class__ is str:
+            text = content
+        elif content.__class__ is list and all(
+            part.__class__ is dict
+            and part.get("type") == "text"
+            and part.get("text").__class__ is str
+            for part in content
+        ):
+            text = "".join([part["text"] for part in content])
+        else:
+            return None
+        if not text:
+            return None  # the long way: a thought closes
+        return "assistant", False, text, None, None, None, recv
 
     def fast_line(self, data: bytes, line: int) -> FastRecord | None:
         """:meth:`fast` for a line not yet decoded: a tool's result read into

@@ -1,6 +1,7 @@
 """Kimi CLI's fast path reads a tool's result straight from its bytes, gives what
 :meth:`fast` gives for the decoded line, and declines every line it might read
-otherwise (issue 30.8).
+otherwise; from the decoded line it also takes an answer alone and a call alone
+(issue 30.8).
 
 ``fast-lines.jsonl`` holds both kinds; ``test_fast_json.py`` checks that ``--json`` is
 the same with and without the fast path.
@@ -11,6 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from streamview.core.dialects.kimi import KimiTranslator
 from streamview.core.tools import Said
 
@@ -19,7 +22,7 @@ from .fast_taken import assert_fast_line_agrees, taken_lines
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dialects" / "kimi"
 DATA = (FIXTURES / "fast-lines.jsonl").read_bytes()
 
-TAKEN = {3, 5, 7, 13, 15, 16}
+TAKEN = {3, 5, 7, 13, 15, 16, 21}
 """Results: a read with a note and an image part, a failed command stamped on arrival,
 a bare string, one without a ``tool_call_id``, a null content, a refusal after a
 ``think`` part; not a result before the run's first message, a text that is a number, a
@@ -53,3 +56,23 @@ def test_every_result_of_a_whole_run_is_taken() -> None:
     assert len(results) == 11
     assert taken_lines(KimiTranslator(), data) == results
     assert_fast_line_agrees(KimiTranslator(), KimiTranslator(), data, _plain)
+
+
+ANSWERS_AND_CALLS = {4, 6, 17, 18, 20, 26}
+"""Calls alone (``content`` empty or ``""``) and answers alone (a string, text parts,
+an empty ``tool_calls``, stamped on arrival); not a text said with a call (two events),
+a thought, two calls, ``tool_calls`` that is no list, an empty text, a call whose
+``function`` is no object."""
+
+
+def test_fast_takes_an_answer_alone_and_a_call_alone_but_not_both() -> None:
+    """Through the dict (``fast``): what the long way makes one event of."""
+    translator = KimiTranslator()
+    taken = set()
+    for number, line in enumerate(DATA.splitlines(), 1):
+        record = orjson.loads(line)
+        if record.get("role") == "assistant" and translator.fast(record, number) is not None:
+            taken.add(number)
+        elif translator.fast(record, number) is None:
+            translator.translate(record, number, None)
+    assert taken == ANSWERS_AND_CALLS
