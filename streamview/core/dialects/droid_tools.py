@@ -19,6 +19,7 @@ from typing import Any
 import orjson
 
 import streamview.core.dialects.tool_shapes as tool_shapes
+from streamview.core.dialects.edit_said import edit_said
 from streamview.core.events import JSONObject
 from streamview.core.fields import as_str
 from streamview.core.tools import Said
@@ -142,6 +143,8 @@ def success_said(name: str, args: JSONObject, value: Any) -> Said | None:
     where :func:`~streamview.core.dialects.tool_shapes.success_said` counts one (the
     fold's fast path); ``None`` otherwise."""
     kind = kind_of(name)
+    if kind == "edit" and name != "ApplyPatch":
+        return edit_said(args, lambda: success_payload(name, args, value))
     if name == "ApplyPatch" or kind not in tool_shapes.SAID_KINDS:
         return None
     return tool_shapes.success_said(

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import streamview.core.dialects.tool_shapes as tool_shapes
+from streamview.core.dialects.edit_said import edit_said
 from streamview.core.events import JSONObject
 from streamview.core.fields import as_str
 
@@ -100,7 +101,11 @@ def outcome_of(
         return outcome, payload
     if kind == "shell":
         return "success", tool_shapes.shell_payload(output)
-    if lean:
+    if lean and kind == "edit":
+        said = edit_said(args, lambda: outcome_of(kind, args, note, output)[1])
+        if said is not None:
+            return "success", said
+    elif lean:
         said = tool_shapes.success_said(
             kind, args, output or note, lambda: outcome_of(kind, args, note, output)[1]
         )
