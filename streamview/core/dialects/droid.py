@@ -24,10 +24,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 import streamview.core.dialects.droid_tools as tools
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
 from streamview.core.dialects.claude_like import usage_of
+from streamview.core.dialects.droid_fast import HOT_STARTS, decode_hot
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -42,7 +45,7 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
-from streamview.core.fast_path import FastRecord
+from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord
 from streamview.core.fields import as_int, as_str
 
 NAME = "droid"
@@ -144,24 +147,121 @@ class DroidTranslator:
             if text.__class__ is not str or record.get("role") != "assistant":
                 return None
             return "assistant", False, text, None, sid, ts, recv
+        if kind == "tool_call":
+            return self._fast_call(
+                record.get("toolName"),
+                record.get("toolId"),
+                record.get("id"),
+                record.get("parameters"),
+                record.get("messageId"),
+                line,
+                sid,
+                ts,
+                recv,
+            )
+        return self._fast_result(
+            record.get("id"),
+            record.get("toolId"),
+            record.get("isError"),
+            record.get("error"),
+            record.get("value"),
+            line,
+            sid,
+            ts,
+            recv,
+        )
+
+    def fast_line(self, data: bytes, line: int) -> FastRecord | None:
+        """:meth:`fast` for a line not yet decoded: an answer, a call's start or its
+        plain result read into :class:`~.droid_fast.HotLine`; any other line, and one
+        whose fields :meth:`fast` would not read the same, is declined (decoded in full)."""
+        if self._thinking or not data.startswith(HOT_STARTS):
+            return None
+        try:
+            hot = decode_hot(data)
+        except HOT_DECODE_ERRORS:
+            return None
+        kind = hot.type
+        sid = hot.session_id or self._session
+        ts = hot.timestamp
+        if kind == "message":
+            text = hot.text
+            if text is None or hot.role != "assistant":
+                return None
+            return "assistant", False, text, None, sid, ts, hot.streamview_recv_ms
+        if kind == "tool_call":
+            raw = hot.parameters
+            try:
+                parameters = orjson.loads(bytes(raw)) if raw else None
+            except orjson.JSONDecodeError:  # the long way says what is wrong with it
+                return None
+            return self._fast_call(
+                hot.tool_name,
+                hot.tool_id,
+                hot.id,
+                parameters,
+                hot.message_id,
+                line,
+                sid,
+                ts,
+                hot.streamview_recv_ms,
+            )
+        if kind != "tool_result" or hot.error:
+            return None  # an error object: read from the dict
+        return self._fast_result(
+            hot.id,
+            hot.tool_id,
+            hot.is_error,
+            None,
+            hot.value,
+            line,
+            sid,
+            ts,
+            hot.streamview_recv_ms,
+        )
+
+    def _fast_call(
+        self,
+        tool_name: Any,
+        tool_id: Any,
+        given_id: Any,
+        parameters: Any,
+        message_id: Any,
+        line: int,
+        sid: str | None,
+        ts: int | None,
+        recv: int | None,
+    ) -> FastRecord | None:
+        """A ``tool_call``'s fast record from its fields; the call is remembered once
+        all is read."""
         try:  # the fields without an event; nothing is remembered until they are read
-            if kind == "tool_call":
-                name, call_id, args, parameters = self._call(record, line)
-                described = tools.description_of(name, parameters)
-                model_call_id = as_str(record.get("messageId"))
-                kind_name = tools.kind_of(name)
-                started = (None, None, call_id, kind_name, args, None, None, model_call_id, ts)
-                self._calls[call_id] = (name, args)
-                return (
-                    "tool_call",
-                    "started",
-                    (*started, None, described, None),
-                    None,
-                    sid,
-                    ts,
-                    recv,
-                )
-            call_id, name, outcome, payload = self._result(record, line, lean=True)
+            name, call_id = self._call_ids(tool_name, tool_id, given_id, line)
+            kind_name, args, described = tools.call_shape(name, parameters)
+        except Exception:
+            return None  # the long way reads the record again
+        model_call_id = message_id if message_id.__class__ is str else None
+        self._calls[call_id] = (name, args)
+        started = (None, None, call_id, kind_name, args, None, None, model_call_id, ts)
+        return "tool_call", "started", (*started, None, described, None), None, sid, ts, recv
+
+    def _fast_result(
+        self,
+        given_id: Any,
+        tool_id: Any,
+        is_error: Any,
+        error: Any,
+        value: Any,
+        line: int,
+        sid: str | None,
+        ts: int | None,
+        recv: int | None,
+    ) -> FastRecord | None:
+        """A ``tool_result``'s fast record from its fields; the call is forgotten once
+        all is read."""
+        try:
+            call_id, name, outcome, payload = self._result(
+                given_id, tool_id, is_error, error, value, line, lean=True
+            )
         except Exception:
             return None  # the long way reads the record again
         self._calls.pop(call_id, None)
@@ -199,7 +299,11 @@ class DroidTranslator:
     def _started(
         self, record: JSONObject, line: int, sid: str | None, ts: int | None, recv: int | None
     ) -> ToolCallEvent:
-        name, call_id, args, parameters = self._call(record, line)
+        name, call_id = self._call_ids(
+            record.get("toolName"), record.get("toolId"), record.get("id"), line
+        )
+        parameters = record.get("parameters")
+        args = tools.args_of(name, parameters)
         self._calls[call_id] = (name, args)
         return ToolCallEvent(
             line,
@@ -226,7 +330,16 @@ class DroidTranslator:
     ) -> ToolCallEvent:
         """A ``tool_result``; ``lean`` (the fold's fast path): a summary for a payload
         where :func:`~streamview.core.dialects.droid_tools.success_said` counts one."""
-        call_id, name, outcome, payload = self._result(record, line, lean, forget=True)
+        call_id, name, outcome, payload = self._result(
+            record.get("id"),
+            record.get("toolId"),
+            record.get("isError"),
+            record.get("error"),
+            record.get("value"),
+            line,
+            lean,
+            forget=True,
+        )
         return ToolCallEvent(
             line,
             sid,
@@ -240,33 +353,39 @@ class DroidTranslator:
             completed_at_ms=ts,
         )
 
-    def _call(self, record: JSONObject, line: int) -> tuple[str, str, JSONObject, Any]:
-        """A ``tool_call``'s tool name, call id, arguments and raw parameters."""
-        name = as_str(record.get("toolName")) or as_str(record.get("toolId")) or "unknown"
-        call_id = as_str(record.get("id")) or f"<line {line}>"
-        parameters = record.get("parameters")
-        return name, call_id, tools.args_of(name, parameters), parameters
+    @staticmethod
+    def _call_ids(tool_name: Any, tool_id: Any, given_id: Any, line: int) -> tuple[str, str]:
+        """A ``tool_call``'s tool name and call id, from its ``toolName``, ``toolId``
+        and ``id``."""
+        name = as_str(tool_name) or as_str(tool_id) or "unknown"
+        return name, as_str(given_id) or f"<line {line}>"
 
     def _result(
-        self, record: JSONObject, line: int, lean: bool, forget: bool = False
+        self,
+        given_id: Any,
+        tool_id: Any,
+        is_error: Any,
+        error: Any,
+        value: Any,
+        line: int,
+        lean: bool,
+        forget: bool = False,
     ) -> tuple[str, str, str, Any]:
-        """A ``tool_result``'s call id, tool name, outcome and payload. ``forget``: the
-        call is forgotten first, even if reading its result then fails (the long way);
-        else it is still remembered (the fast path forgets it once all is read)."""
-        call_id = as_str(record.get("id"))
+        """A ``tool_result``'s call id, tool name, outcome and payload, from its ``id``,
+        ``toolId``, ``isError``, ``error`` and ``value``. ``forget``: the call is
+        forgotten first, even if reading its result then fails (the long way); else it
+        is still remembered (the fast path forgets it once all is read)."""
+        call_id = as_str(given_id)
         if call_id is None or call_id not in self._calls:
             # Builds that leave out the id answer the oldest open call.
             call_id = next(iter(self._calls), call_id or f"<line {line}>")
         calls = self._calls
-        name, args = (calls.pop if forget else calls.get)(
-            call_id, (as_str(record.get("toolId")) or "", {})
-        )
+        name, args = (calls.pop if forget else calls.get)(call_id, (as_str(tool_id) or "", {}))
         outcome: str
         payload: Any
-        if record.get("isError") is True or isinstance(record.get("error"), dict):
-            outcome, payload = tools.error_outcome(name, record.get("error"), record.get("value"))
+        if is_error is True or isinstance(error, dict):
+            outcome, payload = tools.error_outcome(name, error, value)
         else:
-            value = record.get("value")
             said = tools.success_said(name, args, value) if lean else None
             payload = said or tools.success_payload(name, args, value)
             outcome = "success"

@@ -19,6 +19,7 @@ from typing import Any
 import orjson
 
 import streamview.core.dialects.tool_shapes as tool_shapes
+from streamview.core.dialects.edit_said import edit_said
 from streamview.core.events import JSONObject
 from streamview.core.fields import as_str
 from streamview.core.tools import Said
@@ -52,8 +53,19 @@ def kind_of(name: str) -> str:
 
 def args_of(name: str, parameters: Any) -> JSONObject:
     """A ``tool_call``'s ``parameters`` in the argument shape of the tool's kind."""
-    given: JSONObject = parameters if isinstance(parameters, dict) else {}
+    return _args_of_kind(name, kind_of(name), parameters)
+
+
+def call_shape(name: str, parameters: Any) -> tuple[str, JSONObject, str | None]:
+    """A call's kind, :func:`args_of` and :func:`description_of`, its kind found once
+    (the fold's fast path, once a call)."""
     kind = kind_of(name)
+    return kind, _args_of_kind(name, kind, parameters), _description(kind, parameters)
+
+
+def _args_of_kind(name: str, kind: str, parameters: Any) -> JSONObject:
+    """:func:`args_of`, the tool's ``kind`` known."""
+    given: JSONObject = parameters if isinstance(parameters, dict) else {}
     if kind == "mcp":
         server, _, tool = name[len("mcp__") :].partition("__")
         return {"providerIdentifier": server, "toolName": tool or server, "args": given}
@@ -86,11 +98,16 @@ def args_of(name: str, parameters: Any) -> JSONObject:
 
 def description_of(name: str, parameters: Any) -> str | None:
     """Why a command runs (``riskLevelReason``), or what a subagent is for."""
+    return _description(kind_of(name), parameters)
+
+
+def _description(kind: str, parameters: Any) -> str | None:
+    """:func:`description_of`, the tool's ``kind`` known."""
     if not isinstance(parameters, dict):
         return None
-    if kind_of(name) == "shell":
+    if kind == "shell":
         return as_str(parameters.get("riskLevelReason"))
-    if kind_of(name) == "task":
+    if kind == "task":
         return as_str(parameters.get("description"))
     return None
 
@@ -126,6 +143,8 @@ def success_said(name: str, args: JSONObject, value: Any) -> Said | None:
     where :func:`~streamview.core.dialects.tool_shapes.success_said` counts one (the
     fold's fast path); ``None`` otherwise."""
     kind = kind_of(name)
+    if kind == "edit" and name != "ApplyPatch":
+        return edit_said(args, lambda: success_payload(name, args, value))
     if name == "ApplyPatch" or kind not in tool_shapes.SAID_KINDS:
         return None
     return tool_shapes.success_said(

@@ -30,6 +30,7 @@ import orjson
 import streamview.core.dialects.kimi_tools as tools
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
+from streamview.core.dialects.kimi_fast import TOOL_START, decode_tool, texts_of
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -43,7 +44,7 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
-from streamview.core.fast_path import FastRecord
+from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord
 from streamview.core.fields import as_str
 
 NAME = "kimi"
@@ -77,12 +78,20 @@ def _arguments(raw: Any) -> Any:
 
 def split_note(parts: list[JSONObject]) -> tuple[str, str]:
     """A tool message's ``<system>`` note and the rest of its text."""
+    return split_texts(
+        [
+            text
+            for part in parts
+            if part.get("type") == "text" and isinstance(text := part.get("text"), str)
+        ]
+    )
+
+
+def split_texts(texts: list[str]) -> tuple[str, str]:
+    """The ``<system>`` note and the rest of a tool message's text parts' ``texts``."""
     notes: list[str] = []
     output: list[str] = []
-    for part in parts:
-        text = part.get("text")
-        if part.get("type") != "text" or not isinstance(text, str):
-            continue
+    for text in texts:
         if text.startswith(_NOTE_OPEN) and text.endswith(_NOTE_CLOSE):
             notes.append(text[len(_NOTE_OPEN) : -len(_NOTE_CLOSE)])
         else:
@@ -166,15 +175,83 @@ class KimiTranslator:
         """A tool's result (half of a Kimi run) for the fold's fast path, once the
         session started, as :meth:`translate` reads it: the call's fields go to the
         state without an event. A result that cannot be read goes the long way."""
-        if not self._started or record.get("role") != "tool" or "type" in record:
+        role = record.get("role")
+        if not self._started or (role != "tool" and role != "assistant") or "type" in record:
             return None
         recv = record.get(RECV_KEY)
         if recv is not None and recv.__class__ is not int:
             return None
-        call_id = as_str(record.get("tool_call_id")) or f"<line {line}>"
+        if role == "assistant":
+            return self._fast_assistant(record, line, recv)
+        return self._fast_result(
+            record.get("tool_call_id"), record.get("content"), None, line, recv
+        )
+
+    def _fast_assistant(self, record: JSONObject, line: int, recv: int | None) -> FastRecord | None:
+        """An assistant message of text alone (a run's answer) or of one call alone, as
+        :meth:`_assistant` reads it; one of text and calls (two events: a fast record
+        carries one), or with a thought, goes the long way."""
+        calls = record.get("tool_calls")
+        content = record.get("content")
+        if calls:
+            if content or calls.__class__ is not list or len(calls) != 1:
+                return None
+            call = calls[0]
+            function = call.get("function") if call.__class__ is dict else None
+            if function.__class__ is not dict:
+                return None
+            name = as_str(function.get("name")) or "unknown"
+            call_id = as_str(call.get("id")) or f"<line {line}>"
+            try:
+                arguments = _arguments(function.get("arguments"))
+                kind, args, described = tools.call_shape(name, arguments)
+            except Exception:
+                return None  # the long way reads the record again
+            self._calls[call_id] = (name, args)
+            fields = (None, None, call_id, kind, args, None, None, None, None, None, described)
+            return "tool_call", "started", (*fields, None), None, None, None, recv
+        if calls is not None and calls.__class__ is not list:
+            return None
+        if content.__class__ is str:
+            text = content
+        elif content.__class__ is list and all(
+            part.__class__ is dict
+            and part.get("type") == "text"
+            and part.get("text").__class__ is str
+            for part in content
+        ):
+            text = "".join([part["text"] for part in content])
+        else:
+            return None
+        if not text:
+            return None  # the long way: a thought closes
+        return "assistant", False, text, None, None, None, recv
+
+    def fast_line(self, data: bytes, line: int) -> FastRecord | None:
+        """:meth:`fast` for a line not yet decoded: a tool's result read into
+        :class:`~.kimi_fast.ToolLine`; any other line, and one whose fields :meth:`fast`
+        would not read the same, is declined (decoded in full)."""
+        if not self._started or not data.startswith(TOOL_START):
+            return None
+        try:
+            hot = decode_tool(data)
+        except HOT_DECODE_ERRORS:
+            return None
+        if hot.role != "tool" or hot.type:
+            return None
+        texts = texts_of(hot.content)
+        return self._fast_result(hot.tool_call_id, None, texts, line, hot.streamview_recv_ms)
+
+    def _fast_result(
+        self, given_id: Any, content: Any, texts: list[str] | None, line: int, recv: int | None
+    ) -> FastRecord | None:
+        """A tool's result from its ``tool_call_id`` and ``content`` (or the ``texts``
+        of its text parts); the call is forgotten once all is read."""
+        call_id = as_str(given_id) or f"<line {line}>"
         name, args = self._calls.get(call_id, ("", {}))
         try:
-            kind, outcome, payload = self._result(name, args, record, lean=True)
+            note, output = split_note(_parts(content)) if texts is None else split_texts(texts)
+            kind, outcome, payload = self._result(name, args, note, output, lean=True)
         except Exception:
             return None  # nothing changed: the long way reads the record again
         self._calls.pop(call_id, None)
@@ -182,21 +259,33 @@ class KimiTranslator:
         return "tool_call", "completed", fields, None, None, None, recv
 
     def _assistant(self, record: JSONObject, line: int, recv: int | None) -> list[AnyEvent]:
+        """An assistant message's thoughts, text and calls, in that order (each part
+        read once: half of a Kimi run's lines go this way)."""
         events: list[AnyEvent] = []
+        content = record.get("content")
         texts: list[str] = []
-        for part in _parts(record.get("content")):
-            if part.get("type") == "think" and isinstance(part.get("think"), str):
-                if part["think"]:
-                    events.append(ThinkingDelta(line, None, None, recv, text=part["think"]))
-                events.append(ThinkingCompleted(line, None, None, recv))
-            elif part.get("type") == "text" and isinstance(part.get("text"), str):
-                texts.append(part["text"])
-        if texts and "".join(texts):
-            events.append(
-                AssistantMessage(line, None, None, recv, text="".join(texts), delta=False)
-            )
+        if content.__class__ is str:
+            texts.append(content)
+        elif isinstance(content, list):
+            for part in content:
+                if not isinstance(part, dict):
+                    continue
+                kind = part.get("type")
+                if kind == "think":
+                    think = part.get("think")
+                    if isinstance(think, str):
+                        if think:
+                            events.append(ThinkingDelta(line, None, None, recv, text=think))
+                        events.append(ThinkingCompleted(line, None, None, recv))
+                elif kind == "text":
+                    text = part.get("text")
+                    if isinstance(text, str):
+                        texts.append(text)
+        said = "".join(texts)
+        if said:
+            events.append(AssistantMessage(line, None, None, recv, text=said, delta=False))
         calls = record.get("tool_calls")
-        for call in calls if isinstance(calls, list) else []:
+        for call in calls if isinstance(calls, list) else ():
             if not isinstance(call, dict):
                 continue
             function = call.get("function")
@@ -204,7 +293,7 @@ class KimiTranslator:
             name = as_str(body.get("name")) or "unknown"
             call_id = as_str(call.get("id")) or f"<line {line}>"
             arguments = _arguments(body.get("arguments"))
-            args = tools.args_of(name, arguments)
+            kind_name, args, described = tools.call_shape(name, arguments)
             self._calls[call_id] = (name, args)
             events.append(
                 ToolCallEvent(
@@ -214,9 +303,9 @@ class KimiTranslator:
                     recv,
                     completed=False,
                     call_id=call_id,
-                    kind=tools.kind_of(name),
+                    kind=kind_name,
                     args=args,
-                    description=tools.description_of(name, arguments),
+                    description=described,
                 )
             )
         return events or [ThinkingCompleted(line, None, None, recv)]
@@ -228,7 +317,8 @@ class KimiTranslator:
         :func:`~streamview.core.dialects.kimi_tools.outcome_of` counts one."""
         call_id = as_str(record.get("tool_call_id")) or f"<line {line}>"
         name, args = self._calls.pop(call_id, ("", {}))
-        kind, outcome, payload = self._result(name, args, record, lean)
+        note, output = split_note(_parts(record.get("content")))
+        kind, outcome, payload = self._result(name, args, note, output, lean)
         return ToolCallEvent(
             line,
             None,
@@ -243,11 +333,11 @@ class KimiTranslator:
 
     @staticmethod
     def _result(
-        name: str, args: JSONObject, record: JSONObject, lean: bool
+        name: str, args: JSONObject, note: str, output: str, lean: bool
     ) -> tuple[str, str, Any]:
-        """A tool message's call kind, outcome and payload (see :meth:`_tool`)."""
+        """A tool message's call kind, outcome and payload, from its ``<system>`` note
+        and the rest of its text (see :meth:`_tool`)."""
         kind = tools.kind_of(name) if name else "unknown"
-        note, output = split_note(_parts(record.get("content")))
         outcome, payload = tools.outcome_of(kind, args, note, output, lean)
         return kind, outcome, payload
 

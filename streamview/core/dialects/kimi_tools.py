@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import streamview.core.dialects.tool_shapes as tool_shapes
+from streamview.core.dialects.edit_said import edit_said
 from streamview.core.events import JSONObject
 from streamview.core.fields import as_str
 
@@ -42,8 +43,19 @@ def kind_of(name: str) -> str:
 
 def args_of(name: str, arguments: Any) -> JSONObject:
     """A tool call's decoded ``arguments`` in the argument shape of the tool's kind."""
-    given: JSONObject = arguments if isinstance(arguments, dict) else {}
+    return _args_of_kind(kind_of(name), arguments)
+
+
+def call_shape(name: str, arguments: Any) -> tuple[str, JSONObject, str | None]:
+    """A call's kind, :func:`args_of` and :func:`description_of`, its kind found once
+    (once a call: half of a Kimi run's lines start one)."""
     kind = kind_of(name)
+    return kind, _args_of_kind(kind, arguments), _description(kind, arguments)
+
+
+def _args_of_kind(kind: str, arguments: Any) -> JSONObject:
+    """:func:`args_of`, the tool's ``kind`` known."""
+    given: JSONObject = arguments if isinstance(arguments, dict) else {}
     args = dict(given)
     if kind == "write" and isinstance(given.get("content"), str):
         args["fileText"] = args.pop("content")
@@ -61,7 +73,12 @@ def args_of(name: str, arguments: Any) -> JSONObject:
 
 def description_of(name: str, arguments: Any) -> str | None:
     """What a command or a subagent is for, if its arguments say it."""
-    if kind_of(name) in ("shell", "task") and isinstance(arguments, dict):
+    return _description(kind_of(name), arguments)
+
+
+def _description(kind: str, arguments: Any) -> str | None:
+    """:func:`description_of`, the tool's ``kind`` known."""
+    if kind in ("shell", "task") and isinstance(arguments, dict):
         return as_str(arguments.get("description"))
     return None
 
@@ -84,7 +101,11 @@ def outcome_of(
         return outcome, payload
     if kind == "shell":
         return "success", tool_shapes.shell_payload(output)
-    if lean:
+    if lean and kind == "edit":
+        said = edit_said(args, lambda: outcome_of(kind, args, note, output)[1])
+        if said is not None:
+            return "success", said
+    elif lean:
         said = tool_shapes.success_said(
             kind, args, output or note, lambda: outcome_of(kind, args, note, output)[1]
         )
