@@ -36,6 +36,7 @@ from streamview.core.dialects.base import Dialect
 from streamview.core.dialects.codex_fast import (
     ITEM_START,
     PHASES,
+    TURN_STARTED,
     change_args,
     change_result,
     command_result,
@@ -141,6 +142,8 @@ class CodexTranslator:
         """
         kind = record.get("type")
         if kind.__class__ is not str or not kind.startswith("item."):
+            if kind == "turn.started" and len(record) == 1:
+                return self._turn_started()
             return None
         item = record.get("item")
         recv = record.get(RECV_KEY)
@@ -198,7 +201,7 @@ class CodexTranslator:
         Runs once a line of most of a run: the commands and the reasoning are read here
         in the body itself (a call costs what the rest of a short item costs)."""
         if not data.startswith(ITEM_START):
-            return None
+            return self._turn_started() if data == TURN_STARTED else None
         try:
             hot = decode_item_line(data)
         except HOT_DECODE_ERRORS:
@@ -243,6 +246,12 @@ class CodexTranslator:
         call_id = item.id or f"<line {line}>"
         recv = hot.streamview_recv_ms
         return self._call(call_id, "edit", change_args(changes), outcome, payload, done, recv)
+
+    def _turn_started(self) -> FastRecord:
+        """A turn's start as Codex prints it (no other field): it closes open thinking
+        (:meth:`translate`'s ``ThinkingCompleted``), and no fatal error is told yet."""
+        self._failed = None
+        return "thinking", "completed", None, None, self._thread, None, None
 
     def _grown(
         self, text: Any, item_id: Any, thinking: bool, done: bool, line: int, recv: int | None

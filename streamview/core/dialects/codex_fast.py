@@ -66,6 +66,8 @@ PHASES: dict[str | None, bool] = {
     "item.completed": True,
 }
 """The item records the fast path reads, and whether the item is complete."""
+TURN_STARTED = b'{"type":"turn.started"}'
+"""A turn's start, as Codex prints it (nothing else on the line)."""
 
 
 def _command_payload(output: str, code: int | None, duration: int | None) -> JSONObject:
