@@ -35,13 +35,15 @@ from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
 from streamview.core.dialects.codex_fast import (
     ITEM_START,
+    PHASES,
+    TURN_STARTED,
     change_args,
     change_result,
-    command_args,
     command_result,
     decode_item_line,
     plain_changes,
 )
+from streamview.core.dialects.codex_tools import script_of
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -140,6 +142,8 @@ class CodexTranslator:
         """
         kind = record.get("type")
         if kind.__class__ is not str or not kind.startswith("item."):
+            if kind == "turn.started" and len(record) == 1:
+                return self._turn_started()
             return None
         item = record.get("item")
         recv = record.get(RECV_KEY)
@@ -192,41 +196,62 @@ class CodexTranslator:
 
     def fast_line(self, data: bytes, line: int) -> FastRecord | None:
         """:meth:`fast` for a line not yet decoded: a command or a text item read from
-        its bytes (:mod:`.codex_fast`), any other line declined (decoded in full)."""
+        its bytes (:mod:`.codex_fast`), any other line declined (decoded in full).
+
+        Runs once a line of most of a run: the commands and the reasoning are read here
+        in the body itself (a call costs what the rest of a short item costs)."""
         if not data.startswith(ITEM_START):
-            return None
+            return self._turn_started() if data == TURN_STARTED else None
         try:
             hot = decode_item_line(data)
         except HOT_DECODE_ERRORS:
             return None
-        item, kind = hot.item, hot.type
-        if item is None or kind is None or not kind.startswith("item."):
-            return None
-        item_kind = item.type if item.type is not None else item.item_type
-        phase, recv = kind[5:], hot.streamview_recv_ms
-        if item_kind in _TEXT_ITEMS or item_kind == "reasoning":
-            thinking, done = item_kind == "reasoning", phase == "completed"
-            return self._grown(item.text, item.id, thinking, done, line, recv)
-        done = phase == "completed"
-        if not done and phase != "started" and phase != "updated":
-            return None
-        outcome = payload = None
+        item = hot.item
+        done = PHASES.get(hot.type)
+        if item is None or done is None:
+            return None  # another phase: :meth:`fast` reads it from the dict
+        item_kind = item.type
+        if item_kind is None:
+            item_kind = item.item_type
+        sid = self._thread
         if item_kind == "command_execution":
-            call_kind, args = "shell", command_args(item)
-            if done:
-                outcome, payload = command_result(item)
-        elif item_kind == "file_change":
-            changes = plain_changes(item)
-            if changes is None or item.status == "failed":
-                return None
-            call_kind, args = "edit", change_args(changes)
-            if done:
-                outcome, payload = change_result(changes)
-        else:
+            item_id = item.id or f"<line {line}>"
+            command = item.command or ""
+            script = script_of(command)
+            args: JSONObject = {"command": script}
+            if script != command:
+                args["shellCommand"] = command
+            if item.cwd is not None:
+                args["workingDirectory"] = item.cwd
+            if not done:
+                started = (sid, None, item_id, "shell", args, None, None, *_NO_TIMES)
+                return "tool_call", "started", started, None, sid, None, hot.streamview_recv_ms
+            fields = (sid, None, item_id, "shell", args, *command_result(item), *_NO_TIMES)
+            return "tool_call", "completed", fields, None, sid, None, hot.streamview_recv_ms
+        if item_kind == "reasoning" and done and not self._texts:
+            # Complete reasoning with no text shown before: what :meth:`_grown` says.
+            text = item.text
+            if text:
+                return "thinking", "whole", text, None, sid, None, hot.streamview_recv_ms
+            return "thinking", "completed", None, None, sid, None, hot.streamview_recv_ms
+        if item_kind in _TEXT_ITEMS or item_kind == "reasoning":
+            thinking, recv = item_kind == "reasoning", hot.streamview_recv_ms
+            return self._grown(item.text, item.id, thinking, done, line, recv)
+        if item_kind != "file_change":
             return None
-        item_id = item.id
-        call_id = item_id if item_id else f"<line {line}>"
-        return self._call(call_id, call_kind, args, outcome, payload, done, recv)
+        changes = plain_changes(item)
+        if changes is None or item.status == "failed":
+            return None
+        outcome, payload = change_result(changes) if done else (None, None)
+        call_id = item.id or f"<line {line}>"
+        recv = hot.streamview_recv_ms
+        return self._call(call_id, "edit", change_args(changes), outcome, payload, done, recv)
+
+    def _turn_started(self) -> FastRecord:
+        """A turn's start as Codex prints it (no other field): it closes open thinking
+        (:meth:`translate`'s ``ThinkingCompleted``), and no fatal error is told yet."""
+        self._failed = None
+        return "thinking", "completed", None, None, self._thread, None, None
 
     def _grown(
         self, text: Any, item_id: Any, thinking: bool, done: bool, line: int, recv: int | None

@@ -14,12 +14,12 @@ integer.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import msgspec
 
 import streamview.core.tools as tools
-from streamview.core.dialects.codex_tools import script_of
 from streamview.core.events import JSONObject
 from streamview.core.fast_path import Int64, hot_decoder
 
@@ -60,18 +60,14 @@ class ItemLine(msgspec.Struct, gc=False):
 decode_item_line = hot_decoder(ItemLine)
 ITEM_START = b'{"type":"item.'
 """How ``codex exec --json`` starts an item's line (serde writes the tag first)."""
-
-
-def command_args(item: Item) -> JSONObject:
-    """A command item's arguments, as :func:`~.codex_tools.args_of` gives them."""
-    command = item.command or ""
-    script = script_of(command)
-    args: JSONObject = {"command": script}
-    if script != command:
-        args["shellCommand"] = command
-    if item.cwd is not None:
-        args["workingDirectory"] = item.cwd
-    return args
+PHASES: dict[str | None, bool] = {
+    "item.started": False,
+    "item.updated": False,
+    "item.completed": True,
+}
+"""The item records the fast path reads, and whether the item is complete."""
+TURN_STARTED = b'{"type":"turn.started"}'
+"""A turn's start, as Codex prints it (nothing else on the line)."""
 
 
 def _command_payload(output: str, code: int | None, duration: int | None) -> JSONObject:
@@ -98,21 +94,46 @@ def command_result(item: Item) -> tuple[str, Any]:
         return "failure", {"message": output or "command failed", "stdout": output}
     duration = item.duration_ms
     if output and not output.isspace():
-        lines = tools.plural(tools._line_count(output), "line")
-        summary: str | None = lines if code is None else f"exit {code}, {lines}"
+        # ``tools._line_count``: trailing newlines (``\n`` or ``\r\n``) not counted.
+        end = len(output)
+        while end and output[end - 1] == "\n":
+            end -= 1
+            if end and output[end - 1] == "\r":
+                end -= 1
+        key = (code, output.count("\n", 0, end) + 1)
+        summary = _SUMMARIES.get(key)
+        if summary is None:
+            summary = _summary(key)
     else:
         summary = None if code is None else f"exit {code}"
     said = tools.Said(
         "shell",
         tools.SUCCEEDED if code is None or code == 0 else tools.FAILED,
         summary,
-        lambda: _command_payload(output, code, duration),
+        partial(_command_payload, output, code, duration),
         (None, None, code),
     )
     return "success", said
 
 
+_SUMMARIES: dict[tuple[int | None, int], str] = {}
+"""Summaries of commands' exit codes and line counts already written: a run repeats them."""
+
+
+def _summary(key: tuple[int | None, int]) -> str:
+    """``exit 2, 14 lines`` (:func:`~.tools.summary_of` of a shell call whose output is
+    not blank) for ``(exit code, line count)``, kept in :data:`_SUMMARIES`."""
+    code, lines = key
+    counted = tools.plural(lines, "line")
+    summary = counted if code is None else f"exit {code}, {counted}"
+    if len(_SUMMARIES) < 4096:
+        _SUMMARIES[key] = summary
+    return summary
+
+
 _VERBS = {"add": "added", "update": "updated", "delete": "deleted"}
+_SAID_VERBS = frozenset({*_VERBS.values(), "changed"})
+"""Messages that are their own first line (:func:`~.tools._first_line`)."""
 
 
 def plain_changes(item: Item) -> list[Change] | None:
@@ -138,21 +159,18 @@ def change_result(changes: list[Change]) -> tuple[str, Any]:
     """``(outcome, payload)`` of a completed file change that did not fail, as
     :func:`~.codex_tools.result_of` gives them, already summarised (its message: no
     diff, so no line counts)."""
-    verbs: dict[str, int] = {}
-    for change in changes:
-        kind = change.kind
-        verb = _VERBS.get(kind, kind) if kind is not None else "changed"
-        verbs[verb] = verbs.get(verb, 0) + 1
-    if len(changes) == 1:
-        message = next(iter(verbs))
+    if len(changes) == 1:  # most changes: one file
+        kind = changes[0].kind
+        message = _VERBS.get(kind, kind) if kind is not None else "changed"
     else:
+        verbs: dict[str, int] = {}
+        for change in changes:
+            kind = change.kind
+            verb = _VERBS.get(kind, kind) if kind is not None else "changed"
+            verbs[verb] = verbs.get(verb, 0) + 1
         message = ", ".join(f"{count} {verb}" for verb, count in verbs.items())
-    said = tools.Said(
-        "edit",
-        tools.SUCCEEDED,
-        tools._first_line(message),
-        lambda: _change_payload(changes, message),
-    )
+    summary = message if message in _SAID_VERBS else tools._first_line(message)
+    said = tools.Said("edit", tools.SUCCEEDED, summary, partial(_change_payload, changes, message))
     return "success", said
 
 

@@ -9,19 +9,46 @@ takes the lines it is meant to (else that check would prove nothing).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from streamview.core.dialects.codex import CodexTranslator
+from streamview.core.model import ToolCall
+from streamview.core.tools import Said
 
-from .fast_taken import taken_lines
+from .fast_taken import assert_fast_line_agrees, taken_lines
 
 FIXTURE = (
     Path(__file__).resolve().parents[2] / "fixtures" / "dialects" / "codex" / "fast-lines.jsonl"
 )
 
-TAKEN = {3, 4, 5, 6, 7, 8, 9, 10, 16, 17, 24, 25, 26, 27, 28, 29, 30, 35}
-"""Commands (ran, declined, failed; non-ASCII, escaped, without an id), plain file
-changes, calls completed as another kind, reasoning and messages."""
+TAKEN = {2, 3, 4, 5, 6, 7, 8, 9, 10, 16, 17, 24, 25, 26, 27, 28, 29, 30, 35, 39, 42, 43, 44}
+"""A turn's start as Codex prints it (also after a fatal error, which it forgets),
+commands (ran, declined, failed; non-ASCII, escaped, without an id; two summarised
+alike), plain file changes, calls completed as another kind, reasoning and messages;
+not an item of a phase other than started, updated or completed, nor a turn's start
+with another field."""
 
 
 def test_the_fast_path_takes_commands_changes_and_text_and_declines_the_unusual() -> None:
     assert taken_lines(CodexTranslator(), FIXTURE.read_bytes()) == TAKEN
+
+
+def _plain(record: Any) -> Any:
+    """A fast record as a call ends from it: what :meth:`ToolCall.complete` makes of its
+    outcome and payload (``fast`` gives the payload, ``fast_line`` a :class:`Said` of
+    it), the payload itself, and the arguments in their order."""
+    if record is None or record[0] != "tool_call":
+        return record
+    fields = list(record[2])
+    kind, args, outcome, payload = fields[3:7]
+    fields[4] = list(args.items())
+    if outcome is not None:
+        call = ToolCall(0, fields[2], kind)
+        call.complete(outcome, payload)
+        built = payload.build() if isinstance(payload, Said) else payload
+        fields[6] = (call.status, call.summary, call.lines_added, call.exit_code, built)
+    return (*record[:2], tuple(fields), *record[3:])
+
+
+def test_a_line_taken_gives_what_fast_gives_and_leaves_the_same_translator() -> None:
+    assert_fast_line_agrees(CodexTranslator(), CodexTranslator(), FIXTURE.read_bytes(), _plain)
