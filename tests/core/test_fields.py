@@ -51,6 +51,39 @@ def test_a_remembered_minute_reads_as_a_full_parse(moment: datetime, seconds: li
         assert fields.iso_ms(value) == _parsed(value), value  # again, from the cache
 
 
+ZONES = st.sampled_from(["Z", "", "+00:00", "+05:30", "-08:00", "+0100", "z"])
+FRACTIONS = st.integers(0, 9).flatmap(
+    lambda n: st.just("") if n == 0 else st.text("0123456789", min_size=n, max_size=n)
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    moment=st.datetimes(min_value=datetime(1, 1, 2), max_value=datetime(9999, 12, 30)),
+    times=st.lists(
+        st.tuples(
+            st.integers(0, 61).map("{:02d}".format),
+            st.one_of(st.integers(0, 999).map(".{:03d}".format), FRACTIONS.map(".{}".format)),
+            ZONES,
+            st.sampled_from("T T"),
+        ),
+        min_size=1,
+        max_size=40,
+    ),
+)
+def test_times_of_any_shape_in_one_minute_read_as_a_full_parse(
+    moment: datetime, times: list[tuple[str, str, str, str]]
+) -> None:
+    """Times of a minute in the usual form (their ten seconds and the rest remembered)
+    mixed with other shapes of the same minute: offsets, no zone, a fraction of any
+    length or none, a space for the T. Each reads as ``datetime`` parses it."""
+    for second, fraction, zone, sep in times:
+        head = moment.strftime(f"%Y-%m-%d{sep}%H:%M:")
+        value = f"{head}{second}{fraction if fraction != '.' else ''}{zone}"
+        assert fields.iso_ms(value) == _parsed(value), value
+        assert fields.iso_ms(value) == _parsed(value), value  # again, from the tables
+
+
 def test_iso_ms_reads_other_forms_the_long_way() -> None:
     for value in [
         "2026-11-20T10:00:00Z",

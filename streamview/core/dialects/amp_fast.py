@@ -19,6 +19,7 @@ from typing import Any
 import msgspec
 import orjson
 
+from streamview.core.dialects.amp_tools import call_shape
 from streamview.core.dialects.claude_like import ClaudeLikeTranslator
 from streamview.core.dialects.claude_tools import result_text
 from streamview.core.events import JSONObject
@@ -164,11 +165,8 @@ class AmpTranslator(ClaudeLikeTranslator):
             given = orjson.loads(bytes(block.input)) if block.input else None
         except orjson.JSONDecodeError:  # the long way says what is wrong with it
             return None
-        tools = self._tools
         name = block.name or "unknown"
-        args = tools.args_of(name, given)
-        kind = tools.kind_of(name)
-        description = tools.description_of(name, given)
+        kind, args, description = call_shape(name, given)
         self._inner.start_call(
             {"name": block.name, "id": call_id, "input": given}, line, sid, recv, parent
         )

@@ -13,7 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from streamview.core.dialects.amp import translator
-from streamview.core.dialects.amp_tools import success_payload, success_said
+from streamview.core.dialects.amp_tools import (
+    args_of,
+    call_shape,
+    description_of,
+    kind_of,
+    success_payload,
+    success_said,
+)
 from streamview.core.model import ToolCall
 from streamview.core.tools import Said
 
@@ -86,3 +93,22 @@ def test_an_edit_said_ends_the_call_as_its_payload_does() -> None:
     assert success_said("edit", {"path": "/w/a.py"}, "Edited.") is None  # no replacement
     json_result = {"path": "/w/a.py", "old_str": "a", "new_str": "b"}
     assert success_said("edit", json_result, '{"diff": "-a\\n+b"}') is None
+
+
+def test_call_shape_is_kind_args_and_description_of_the_call() -> None:
+    """The fast path's one look at a tool's kind gives what the three lookups gave."""
+    inputs: list[Any] = [
+        None,
+        [1, 2],
+        {"path": "/w/a.py", "read_range": [3, 9]},
+        {"cmd": "ls", "cwd": "/w"},
+        {"filePattern": "*.py"},
+        {"query": "q", "description": "find it"},
+        {"todos": [{"content": "x", "status": "done"}]},
+        {"content": "text", "path": "/w/b.py"},
+    ]
+    names = ["Read", "Bash", "glob", "finder", "Task", "todo_write", "create_file"]
+    for name in [*names, "mcp__srv__tool", "mcp__srv", "", "unknown", "Grep"]:
+        for given in inputs:
+            shape = (kind_of(name), args_of(name, given), description_of(name, given))
+            assert call_shape(name, given) == shape, (name, given)
