@@ -6,6 +6,8 @@ from typing import Any
 
 import orjson
 
+from streamview.core.tools import Said
+
 
 def taken_lines(translator: Any, data: bytes) -> set[int]:
     """The 1-based numbers of ``data``'s lines that ``translator.fast_line`` takes; each
@@ -38,3 +40,16 @@ def assert_fast_line_agrees(
         else:
             by_bytes.fast(record, number)
         assert state(by_bytes) == state(by_dict), line
+
+
+def said_built(record: Any) -> Any:
+    """A fast record with a said result as what it says (its payload built), for
+    :func:`assert_fast_line_agrees`: ``fast_line`` gives a :class:`Said` where ``fast``
+    may give the payload."""
+    if not isinstance(record, tuple) or record[0] != "tool_call":
+        return record
+    fields = list(record[2])
+    said = fields[6]
+    if isinstance(said, Said):
+        fields[6] = (said.kind, said.status, said.summary, said.numbers, said.build())
+    return (*record[:2], tuple(fields), *record[3:])

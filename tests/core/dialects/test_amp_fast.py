@@ -24,7 +24,7 @@ from streamview.core.dialects.amp_tools import (
 from streamview.core.model import ToolCall
 from streamview.core.tools import Said
 
-from .fast_taken import assert_fast_line_agrees, taken_lines
+from .fast_taken import assert_fast_line_agrees, said_built, taken_lines
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dialects"
 DATA = (FIXTURES / "amp" / "fast-lines.jsonl").read_bytes()
@@ -43,17 +43,6 @@ def test_the_fast_path_takes_messages_and_results_and_declines_the_unusual() -> 
     assert taken_lines(translator(), DATA) == TAKEN
 
 
-def _plain(record: Any) -> Any:
-    """A fast record with a said result as what it says (its payload built)."""
-    if not isinstance(record, tuple) or record[0] != "tool_call":
-        return record
-    fields = list(record[2])
-    said = fields[6]
-    if isinstance(said, Said):
-        fields[6] = (said.kind, said.status, said.summary, said.numbers, said.build())
-    return (*record[:2], tuple(fields), *record[3:])
-
-
 def _state(reader: Any) -> dict[str, Any]:
     return {**vars(reader), "_inner": vars(reader._inner) | {"_records": None}}
 
@@ -61,7 +50,7 @@ def _state(reader: Any) -> dict[str, Any]:
 def test_a_line_taken_gives_what_fast_gives_and_leaves_the_same_translator() -> None:
     """An integer past 64 bits in a call's input included: read as the general path
     reads it (``orjson``: a float)."""
-    assert_fast_line_agrees(translator(), translator(), DATA, _plain, _state)
+    assert_fast_line_agrees(translator(), translator(), DATA, said_built, _state)
 
 
 def _ended(kind: str, payload: object) -> tuple[object, ...]:

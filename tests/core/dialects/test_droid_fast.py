@@ -9,12 +9,10 @@ the same with and without the fast path.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from streamview.core.dialects.droid import DroidTranslator
-from streamview.core.tools import Said
 
-from .fast_taken import assert_fast_line_agrees, taken_lines
+from .fast_taken import assert_fast_line_agrees, said_built, taken_lines
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dialects" / "droid"
 DATA = (FIXTURES / "fast-lines.jsonl").read_bytes()
@@ -33,21 +31,10 @@ def test_the_fast_path_takes_answers_calls_and_results_and_declines_the_unusual(
     assert taken_lines(DroidTranslator(), DATA) == TAKEN
 
 
-def _plain(record: Any) -> Any:
-    """A fast record with a said result as what it says (its payload built)."""
-    if not isinstance(record, tuple) or record[0] != "tool_call":
-        return record
-    fields = list(record[2])
-    said = fields[6]
-    if isinstance(said, Said):
-        fields[6] = (said.kind, said.status, said.summary, said.numbers, said.build())
-    return (*record[:2], tuple(fields), *record[3:])
-
-
 def test_a_line_taken_gives_what_fast_gives_and_leaves_the_same_translator() -> None:
     """An integer past 64 bits in a call's parameters included: read as the general
     path reads it (``orjson``: a float)."""
-    assert_fast_line_agrees(DroidTranslator(), DroidTranslator(), DATA, _plain)
+    assert_fast_line_agrees(DroidTranslator(), DroidTranslator(), DATA, said_built)
 
 
 def test_a_whole_run_is_taken_but_its_prompt_thought_and_ends() -> None:
@@ -55,4 +42,4 @@ def test_a_whole_run_is_taken_but_its_prompt_thought_and_ends() -> None:
     the failed command's (its ``error`` object)."""
     data = (FIXTURES / "success-tools.jsonl").read_bytes()
     assert taken_lines(DroidTranslator(), data) == set(range(5, 30)) - {8}
-    assert_fast_line_agrees(DroidTranslator(), DroidTranslator(), data, _plain)
+    assert_fast_line_agrees(DroidTranslator(), DroidTranslator(), data, said_built)

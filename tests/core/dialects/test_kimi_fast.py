@@ -10,14 +10,12 @@ the same with and without the fast path.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import orjson
 
 from streamview.core.dialects.kimi import KimiTranslator
-from streamview.core.tools import Said
 
-from .fast_taken import assert_fast_line_agrees, taken_lines
+from .fast_taken import assert_fast_line_agrees, said_built, taken_lines
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dialects" / "kimi"
 DATA = (FIXTURES / "fast-lines.jsonl").read_bytes()
@@ -35,19 +33,8 @@ def test_the_fast_path_takes_results_and_declines_the_unusual() -> None:
     assert taken_lines(KimiTranslator(), DATA) == TAKEN
 
 
-def _plain(record: Any) -> Any:
-    """A fast record with a said result as what it says (its payload built)."""
-    if not isinstance(record, tuple) or record[0] != "tool_call":
-        return record
-    fields = list(record[2])
-    said = fields[6]
-    if isinstance(said, Said):
-        fields[6] = (said.kind, said.status, said.summary, said.numbers, said.build())
-    return (*record[:2], tuple(fields), *record[3:])
-
-
 def test_a_line_taken_gives_what_fast_gives_and_leaves_the_same_translator() -> None:
-    assert_fast_line_agrees(KimiTranslator(), KimiTranslator(), DATA, _plain)
+    assert_fast_line_agrees(KimiTranslator(), KimiTranslator(), DATA, said_built)
 
 
 def test_every_result_of_a_whole_run_is_taken() -> None:
@@ -55,7 +42,7 @@ def test_every_result_of_a_whole_run_is_taken() -> None:
     results = {n for n, line in enumerate(data.splitlines(), 1) if b'"role":"tool"' in line}
     assert len(results) == 11
     assert taken_lines(KimiTranslator(), data) == results
-    assert_fast_line_agrees(KimiTranslator(), KimiTranslator(), data, _plain)
+    assert_fast_line_agrees(KimiTranslator(), KimiTranslator(), data, said_built)
 
 
 ANSWERS_AND_CALLS = {4, 6, 17, 18, 20, 26}
