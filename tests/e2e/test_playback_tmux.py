@@ -109,6 +109,10 @@ def test_playback_keys(tmux: PlaybackTmux, tmp_path: Path) -> None:
     tmux.wait_position(lambda p: p[2] == p[3] == 170 and p[0] == "‖")
     tmux.wait_for(lambda screen: "✓ success in 36.5s" in screen)
 
+    # Back to 1x first: at 64x the replay `r` starts takes 0.55 s, and on a busy machine
+    # it played to its end between two screen reads (a fresh-clone pair, f449a9c).
+    tmux.keys("-", "-", "-", "-", "-", "-")
+    tmux.wait_position(lambda p: p[1] == 1.0)
     tmux.keys("r")
     tmux.wait_position(lambda p: p[0] == "▶" or p[2] < 170)
     tmux.keys("q")
