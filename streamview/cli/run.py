@@ -114,7 +114,7 @@ def run_front_end(source: ProcessSource, args: argparse.Namespace, ui: bool) -> 
         from streamview.ui.frame.launch import run_app
 
         return run_app(source, theme=args.theme, agent=agent)
-    with signals.handled(lambda sig: forward(source, sig)):
+    with signals.handed_over(lambda sig: forward(source, sig)):
         if args.json:
 
             def process() -> dict[str, Any]:

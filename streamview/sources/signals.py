@@ -11,6 +11,7 @@ the plain front ends (the viewer's are in :mod:`streamview.ui.frame.signals`).
 from __future__ import annotations
 
 import contextlib
+import queue
 import signal
 import threading
 import time
@@ -62,6 +63,33 @@ def handled(on_signal: Callable[[signal.Signals], None]) -> Iterator[None]:
     finally:
         for sig, action in previous.items():
             signal.signal(sig, action)
+
+
+@contextlib.contextmanager
+def handed_over(on_signal: Callable[[signal.Signals], None]) -> Iterator[None]:
+    """As :func:`handled`, for an ``on_signal`` that takes locks: it runs on a thread of
+    its own, the handler only hands the signal over.
+
+    A handler runs on the main thread between two bytecodes, also in the middle of the
+    previous signal's handler: one that took a lock the interrupted code held waited for
+    itself for ever (``streamview run`` given three SIGTERMs 0.3 s apart at load 10,
+    while the first was still signalling the agent's group). :class:`queue.SimpleQueue`'s
+    ``put`` is safe to call there (it takes no lock that can be held).
+    """
+    handed: queue.SimpleQueue[signal.Signals | None] = queue.SimpleQueue()
+
+    def forward() -> None:
+        while (sig := handed.get()) is not None:
+            on_signal(sig)
+
+    thread = threading.Thread(target=forward, name="streamview-signals", daemon=True)
+    thread.start()
+    try:
+        with handled(handed.put):
+            yield
+    finally:
+        handed.put(None)
+        thread.join(timeout=5)
 
 
 class SignalStop(threading.Event):
