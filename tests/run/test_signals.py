@@ -126,8 +126,9 @@ def test_a_second_signal_insists(tmp_path: Path) -> None:
     assert viewer.stderr is not None
     said = []
     # Each signal once the one before it was taken: two SIGTERMs that arrive before
-    # the process runs again are one signal to it (the kernel keeps one pending), as a
-    # fresh-clone pair at load 10 found when they were sent 0.3 s apart.
+    # the process runs again are one signal to it (the kernel keeps one pending). Sent
+    # 0.3 s apart at load 10 they once hung the run: a handler waited for the lock its
+    # own interrupted handler held (test_signal_handover.py; fixed).
     for sent in ("sent SIGINT", "sent SIGTERM", "sent SIGKILL"):
         viewer.send_signal(signal.SIGTERM)
         while (line := viewer.stderr.readline()) and sent not in line:
