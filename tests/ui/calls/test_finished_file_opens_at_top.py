@@ -199,7 +199,9 @@ async def test_a_replay_follows_its_playhead_while_it_plays() -> None:
     """``--replay``: the run plays from its start (for a few seconds here), the table
     on its newest call at every moment it is looked at."""
     source = FileSource(LONG_RUN)
-    feed = PlaybackFeed(source, playing=True, speed=100.0, idle_limit=0.5)
+    feed = PlaybackFeed(
+        source, playing=True, speed=40.0, idle_limit=0.5
+    )  # at 100x (2 s) a load of 14 ended it before a second look
     app = StreamviewApp(source, feed=feed, clock=feed.recorded_now_ms)
     async with app.run_test(size=SIZE) as pilot:
         table = app.tool_table
