@@ -34,6 +34,17 @@ def summary(data: bytes, agent: str) -> bytes:
     return b"".join(summary_json(state, None))
 
 
+def general_summary(data: bytes, agent: str, monkeypatch: pytest.MonkeyPatch) -> bytes:
+    """:func:`summary` with the dialect's fast path turned off: every record the general
+    way, an event at a time."""
+    dialect = dialects.by_name(agent)
+    assert dialect is not None
+    translator: Any = type(dialect.translator())
+    monkeypatch.setattr(translator, "fast", lambda *_: None)
+    monkeypatch.setattr(translator, "fast_line", None, raising=False)
+    return summary(data, agent)
+
+
 def test_every_stream_dialect_has_fixtures() -> None:
     names = {d.name for d in dialects.DIALECTS if d.name not in dialects.SESSION_FILES}
     assert names <= {path.parent.name for path in STREAMS}
@@ -46,12 +57,7 @@ def test_the_fast_path_and_the_general_path_give_the_same_json(
     agent = path.parent.name
     data = path.read_bytes()
     fast = summary(data, agent)
-    dialect = dialects.by_name(agent)
-    assert dialect is not None
-    translator: Any = type(dialect.translator())
-    monkeypatch.setattr(translator, "fast", lambda *_: None)
-    monkeypatch.setattr(translator, "fast_line", None, raising=False)
-    assert summary(data, agent) == fast
+    assert general_summary(data, agent, monkeypatch) == fast
 
 
 def with_a_bad_byte(data: bytes) -> bytes:
@@ -75,9 +81,4 @@ def test_a_byte_that_is_not_utf8_is_noticed_on_the_fast_path_too(
     agent = path.parent.name
     data = with_a_bad_byte(path.read_bytes())
     fast = summary(data, agent)
-    dialect = dialects.by_name(agent)
-    assert dialect is not None
-    translator: Any = type(dialect.translator())
-    monkeypatch.setattr(translator, "fast", lambda *_: None)
-    monkeypatch.setattr(translator, "fast_line", None, raising=False)
-    assert summary(data, agent) == fast
+    assert general_summary(data, agent, monkeypatch) == fast
