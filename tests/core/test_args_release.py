@@ -11,7 +11,9 @@ import pytest
 
 import streamview.core.args_store as args_store
 from streamview.core.call_records import load_records
+from streamview.core.export_calls import call_parts
 from streamview.core.linestore import FileLineStore
+from streamview.core.model import ToolCall
 from streamview.core.timeline import fold_indexed
 from streamview.ui.details.handoff import file_of
 
@@ -87,3 +89,53 @@ def test_only_calls_finished_with_their_lines_let_go(calls_file: Path) -> None:
     session.tool_calls = []
     release.sweep(state.sessions)  # fewer calls than seen: nothing
     assert release.released == CALLS - 2
+
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def _each_dialect() -> list[Path]:
+    """The largest fixture of each dialect, and the recordings' calls' file."""
+    files = [
+        max(folder.glob("*.*json*"), key=lambda path: path.stat().st_size)
+        for folder in sorted((FIXTURES / "dialects").iterdir())
+        if folder.is_dir() and any(folder.glob("*.*json*"))
+    ]
+    return [
+        *files,
+        Path(__file__).resolve().parents[2] / "recordings" / "success-multi-tool.ndjson",
+    ]
+
+
+def _folded(path: Path) -> tuple[list[ToolCall], FileLineStore]:
+    data = path.read_bytes()
+    store = FileLineStore(path)
+    state, _timeline = fold_indexed(
+        [data[at : at + 4096] for at in range(0, len(data), 4096)], store
+    )
+    return [call for session in state.sessions for call in session.tool_calls], store
+
+
+def test_every_reader_sees_a_released_calls_arguments_as_before(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each dialect's file folded as the viewer folds it, with a sweep after every
+    chunk and with none: the details' and search's records, the exports' parts, ``o``'s
+    file and line and the target are the same for every call let go."""
+    released = 0
+    for path in _each_dialect():
+        monkeypatch.setattr(args_store, "SWEEP_EVERY", 1 << 60)
+        kept, kept_store = _folded(path)
+        monkeypatch.setattr(args_store, "SWEEP_EVERY", 1)
+        calls, store = _folded(path)
+        assert len(calls) == len(kept), path
+        for call, whole in zip(calls, kept, strict=True):
+            if not args_store.args_in_lines(call):
+                continue
+            released += 1
+            where = (path.name, call.call_id)
+            assert load_records(call, store).args == load_records(whole, kept_store).args, where
+            assert call_parts(call, store) == call_parts(whole, kept_store), where
+            assert file_of(call, "/w", store) == file_of(whole, "/w", kept_store), where
+            assert call.target == whole.target, where
+    assert released > 100, released
