@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import overload
 
 import streamview.core.dialects as dialects
+from streamview.core.args_store import releasing
 from streamview.core.checkpoints import CHECKPOINT_EVERY, NO_TIME, PlaybackIndex, restore
 from streamview.core.dialects.lines import end_of_input
 from streamview.core.events import AnyEvent, ToolCallEvent
@@ -236,7 +237,9 @@ def fold_indexed(
         The finished state and the file's events.
     """
     index = PlaybackIndex(every)
-    state = fold(chunks, StreamState(track_changes=False), store=store, agent=agent, index=index)
+    state = StreamState(track_changes=False)
+    # Finished calls' arguments are read back from the file when their details open.
+    state = fold(releasing(chunks, state.sessions), state, store=store, agent=agent, index=index)
     return state, FileTimeline(store, index)
 
 

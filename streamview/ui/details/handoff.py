@@ -19,6 +19,7 @@ import orjson
 from textual.app import App
 
 from streamview.core import tools
+from streamview.core.args_store import args_in_lines
 from streamview.core.call_records import load_records
 from streamview.core.diff_paths import first_changed_line, with_relative_diff
 from streamview.core.editor_argv import UnsafePath, editor_argv, editor_words, safe_path
@@ -50,14 +51,21 @@ def pager_command(environ: dict[str, str] | None = None) -> list[str]:
     return shlex.split(env.get("PAGER") or "less -R")
 
 
-def file_of(call: ToolCall, cwd: str | None) -> tuple[str, int | None] | None:
+def file_of(
+    call: ToolCall, cwd: str | None, store: LineStore | None = None
+) -> tuple[str, int | None] | None:
     """The file a call touched (as recorded, made absolute against ``cwd``), and the line
-    it looked at (if its arguments say); ``None`` for a call that names no path."""
+    it looked at (if its arguments say: read from ``store`` when the fold let them go);
+    ``None`` for a call that names no path."""
     if call.kind not in tools.PATH_KINDS or not call.target:
         return None
+    args = call.args
+    if args_in_lines(call):
+        read = load_records(call, store, raw=False).args if store is not None else None
+        args = read if isinstance(read, dict) else None
     line = None
     for key in LINE_ARGS:
-        value = (call.args or {}).get(key)
+        value = (args or {}).get(key)
         if isinstance(value, int) and not isinstance(value, bool) and value > 0:
             line = value
             break
@@ -102,7 +110,7 @@ def open_command(
         not a regular file (a directory, a FIFO an editor would block on, a device, a
         socket, a ``/proc`` file), or its path is not safe to hand over.
     """
-    found = file_of(call, cwd)
+    found = file_of(call, cwd, store)
     if found is None:
         return None, f"a {one_line(call.kind, 40)} call names no file: nothing to open"
     target, line = found
