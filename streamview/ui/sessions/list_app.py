@@ -221,7 +221,9 @@ class SessionsApp(App[RunEntry | None]):
     ) -> None:
         super().__init__()
         self._places = tuple(places)
-        self.tracker = tracker or LiveTracker()
+        # Not ``tracker or ...``: a tracker with no run yet is falsy (``__len__``), and
+        # the list after a viewer would start afresh and miss what happened meanwhile.
+        self.tracker = tracker if tracker is not None else LiveTracker()
         self._live_poll_seconds = live_poll_seconds
         self.attention: set[Path] = attention if attention is not None else set()
         """Live runs that finished or wait since their row was last under the cursor."""

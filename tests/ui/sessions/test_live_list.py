@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from streamview.runs.session_discovery import discover
+from streamview.runs.session_live import LiveTracker
 from streamview.ui.sessions.list_app import (
     ACTIVITY_COLUMN,
     ATTENTION_MARK,
@@ -92,3 +93,46 @@ def test_the_bell_is_off_in_the_settings(tmp_path: Path, monkeypatch: pytest.Mon
     assert SessionsApp(lambda: []).bell_on is False
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "none"))
     assert SessionsApp(lambda: []).bell_on is True
+
+
+async def test_a_run_that_waits_while_another_is_open_is_marked_when_the_list_comes_back(
+    tmp_path: Path,
+) -> None:
+    """`streamview sessions` shows a new list after each run the person opened, with the
+    same tracker and marks: a run that started waiting or finished while the viewer was
+    open is news when the list comes back. The tracker is handed over when it holds no
+    run yet too (a tracker with none is falsy: ``tracker or LiveTracker()`` gave each
+    list its own, which read every run afresh as its past and marked nothing)."""
+    runs = ThreeRuns(tmp_path)
+    runs.start(time.time())
+    env = runs.env()
+    tracker = LiveTracker()
+    marked: set[Path] = set()
+
+    def listed() -> SessionsApp:
+        return SessionsApp(
+            lambda: discover(env=env), refresh_seconds=None, tracker=tracker, attention=marked
+        )
+
+    first = listed()
+    async with first.run_test(size=(140, 20)) as pilot:
+        await wait_for(pilot, lambda: first.loaded and len(first.shown) == 4)
+        runs.work(time.time())
+        await wait_for(
+            pilot,
+            lambda: all(
+                (state := tracker.state(path)) is not None and state.calls
+                for path in runs.files.values()
+            ),
+        )
+    assert first.tracker is tracker
+    runs.need_you(time.time())  # while the person looks at another run
+    again = listed()
+    async with again.run_test(size=(140, 20)) as pilot:
+        table = again.query_one("#runs", RunsTable)
+
+        def marks() -> set[str]:
+            return {str(table.get_cell(str(path), MARK_COLUMN)) for path in runs.files.values()}
+
+        await wait_for(pilot, lambda: again.loaded and marks() == {ATTENTION_MARK})
+    assert marked == set(runs.files.values())
