@@ -349,7 +349,7 @@ async def choose(walk: Walk, pilot: Pilot[Any], title: str) -> None:
     assert isinstance(palette, CommandPalette)
     palette.query_one(CommandInput).value = title
     try:
-        await wait_for(pilot, lambda: first_offered(palette) == title, timeout=5)
+        await wait_for(pilot, lambda: first_offered(palette) == title)
     except AssertionError:
         raise AssertionError(
             f"typing {title!r} offers {first_offered(palette)!r} first, not {title!r}"

@@ -181,7 +181,7 @@ async def test_a_block_laid_out_plain_while_the_lexer_arrives_is_laid_out_again(
         def lines() -> list[Strip]:
             return [strip for entry in transcript._entries for strip in entry.lines or ()]
 
-        await wait_for(pilot, lambda: len(code_colours(lines())) >= 2, timeout=5)
+        await wait_for(pilot, lambda: len(code_colours(lines())) >= 2)
 
 
 def test_builds_asked_for_while_held_start_on_release(
