@@ -34,6 +34,7 @@ _EDIT_KEYS = (
     ("old", "new"),
 )
 """How agents name an edit's text before and after."""
+_OLD_KEYS = frozenset(old for old, _ in _EDIT_KEYS)
 _DONE = frozenset({"done", "complete", "finished"})
 
 
@@ -46,12 +47,20 @@ def numbered(text: str) -> str:
 
 
 def edit_pairs(args: JSONObject) -> list[tuple[str, str]]:
-    """The ``(old, new)`` texts of an edit: its own, or those of its ``edits`` list."""
+    """The ``(old, new)`` texts of an edit: its own, or those of its ``edits`` list.
+
+    Once an edit result: each item's keys are looked up only where it has one of the
+    old-text names (:data:`_OLD_KEYS`), not tried pair by pair."""
     found: list[tuple[str, str]] = []
     items = args.get("edits", args.get("edit"))
-    candidates = items if isinstance(items, list) else [items] if isinstance(items, dict) else []
-    for item in [args, *candidates]:
-        if not isinstance(item, dict):
+    if items.__class__ is dict:
+        candidates: list[Any] = [args, items]
+    elif isinstance(items, list):
+        candidates = [args, *items]
+    else:
+        candidates = [args, items] if isinstance(items, dict) else [args]
+    for item in candidates:
+        if not isinstance(item, dict) or _OLD_KEYS.isdisjoint(item):
             continue
         for old_key, new_key in _EDIT_KEYS:
             old, new = item.get(old_key), item.get(new_key)
@@ -222,19 +231,26 @@ def line_count(text: str) -> int:
 
 def _grep_said(text: str) -> str:
     """The summary of :func:`_grep_payload`'s payload (no ``File:`` sections), counted
-    as it reads the lines: matched lines in their files, else names, else none."""
+    as it reads the lines: matched lines in their files, else names, else none.
+
+    Once a grep result (a tenth of some runs' lines): a line's second colon is looked
+    for only after a first one past its start, and its number only after a second."""
     files: dict[str, None] = {}
     matches = names = 0
     for line in text.splitlines():
         first = line.find(":")
-        second = line.find(":", first + 1) if first > 0 else -1
-        number = line[first + 1 : second].strip() if second > 0 else ""
-        if number.isdigit():
-            if not number.isascii():
-                int(number)  # raises where the payload's would (a digit int() does not read)
-            files[line[:first]] = None
-            matches += 1
-        elif first == -1 and ("/" in line or "." in line):
+        if first > 0:
+            second = line.find(":", first + 1)
+            if second > 0:
+                number = line[first + 1 : second].strip()
+                if number.isdigit():
+                    if not number.isascii():
+                        int(
+                            number
+                        )  # raises where the payload's would (a digit int() does not read)
+                    files[line[:first]] = None
+                    matches += 1
+        elif first == -1 and not files and ("/" in line or "." in line):
             name = line.strip()
             if name and name not in _NO_FILES and not name.startswith("Found "):
                 names += 1

@@ -1,0 +1,106 @@
+"""The shared summaries the fold counts once a result (issue 30.8): a grep's matches,
+an edit's replacements and Kimi's note-and-output split, with their edge cases."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from streamview.core.dialects import tool_shapes
+from streamview.core.dialects.kimi import split_texts
+
+GREPS = [
+    ("", "no matches"),
+    ("src/a.py:3:def parse", "1 match in 1 file"),
+    ("src/a.py:3:x\r\nsrc/b.py:4:y\r\n", "2 matches in 2 files"),
+    ("a.py:1:x\na.py:2:y\nb.py:10:z\n", "3 matches in 2 files"),
+    ("ü.py:7:ä\n", "1 match in 1 file"),
+    ("Found 2 files\nsrc/a.py\nsrc/b.py", "2 files"),
+    ("No files found\n", "no matches"),
+    ("line 0: is when\nline 1: an: list\n", "no matches"),
+    (":3:x\nsrc/a.py\n", "1 file"),
+    ("src/a.py\nb.py:2:x\n", "1 match in 1 file"),
+    ("a.py: 12 :x", "1 match in 1 file"),
+    ("a.py:x:1:y\n", "no matches"),
+]
+
+
+@pytest.mark.parametrize(("text", "summary"), GREPS)
+def test_a_grep_is_summarised_as_its_lines_say(text: str, summary: str) -> None:
+    """Matches in files, else names, else none: CRLF, no last newline, a header, a
+    colon at the start, a word between the colons and non-ASCII text included."""
+    said = tool_shapes.success_said("grep", {}, text)
+    assert said is not None
+    assert said.summary == summary
+    assert tool_shapes._grep_said(text) == summary
+
+
+def test_a_grep_summary_is_the_built_payloads_on_random_lines() -> None:
+    """The counted summary and the payload's (its files and matches, or names) agree on
+    lines made of the pieces whose order decides them."""
+    rng = random.Random(308)
+    pieces = ["a.py", ":", "12", " ", "x", "\n", "\r\n", ".", "/", "Found ", "é", "٣", "\u2028"]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(14)))
+        if "File: " in text:
+            continue
+        payload = tool_shapes._grep_payload(text)
+        results = payload["workspaceResults"]
+        matches = sum(len(result.get("matches", ())) for result in results)
+        if matches:
+            expected = f"{tool_shapes.plural(matches, 'match')} in "
+            expected += tool_shapes.plural(len(results), "file")
+        else:
+            expected = tool_shapes.plural(len(results), "file") if results else "no matches"
+        assert tool_shapes._grep_said(text) == expected, repr(text)
+
+
+@pytest.mark.parametrize(
+    ("args", "pairs"),
+    [
+        ({"path": "a", "edit": {"old": "a", "new": "b"}}, [("a", "b")]),
+        (
+            {
+                "old_string": "x",
+                "new_string": "y",
+                "edits": [{"oldText": "1", "newText": "2"}, "junk", {"old": 3, "new": "n"}],
+            },
+            [("x", "y"), ("1", "2")],
+        ),
+        ({"edits": {"old_str": "p", "new_str": "q"}}, [("p", "q")]),
+        ({"old": "a"}, []),
+        ({"old": "a", "new": 1, "old_str": "c", "new_str": "d"}, [("c", "d")]),
+        ({"path": "a", "content": "x"}, []),
+        ({"edit": [{"old": "", "new": "z"}]}, [("", "z")]),
+    ],
+)
+def test_an_edit_s_pairs_are_its_own_and_its_items(
+    args: dict[str, object], pairs: list[tuple[str, str]]
+) -> None:
+    assert tool_shapes.edit_pairs(args) == pairs
+
+
+@pytest.mark.parametrize(
+    ("texts", "split"),
+    [
+        (
+            ["<system>Command executed successfully.</system>", "out\n"],
+            ("Command executed successfully.", "out\n"),
+        ),
+        (["<system>ERROR: no</system>", ""], ("ERROR: no", "")),
+        (["<system>a</system>", "<system>b</system>"], ("a\nb", "")),
+        (["out", "<system>a</system>"], ("a", "out")),
+        (["a", "b"], ("", "ab")),
+        (["<system>a</system>"], ("a", "")),
+        ([], ("", "")),
+        (["<system>a", "b</system>"], ("", "<system>ab</system>")),
+    ],
+)
+def test_a_kimi_result_splits_into_its_note_and_output(
+    texts: list[str], split: tuple[str, str]
+) -> None:
+    """Its ``<system>`` parts are the note, the rest its output; a pair (the usual
+    shape, taken apart without lists) reads as any other count of parts does."""
+    assert split_texts(texts) == split
+    assert split_texts([*texts, ""]) == split  # three parts or more: the general loop
