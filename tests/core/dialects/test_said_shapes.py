@@ -23,6 +23,11 @@ GREPS = [
     ("src/a.py\nb.py:2:x\n", "1 match in 1 file"),
     ("a.py: 12 :x", "1 match in 1 file"),
     ("a.py:x:1:y\n", "no matches"),
+    ("line 0: is when\nline 1: an list\n", "no matches"),
+    ("line 0: a\nsrc/a.py\n", "1 file"),
+    ("line 0: a\nsrc/a.py", "1 file"),
+    ("line 0: a\nsrc/a.py:3:x", "1 match in 1 file"),
+    ("line 0: a\r\nline 1: b", "no matches"),
 ]
 
 
@@ -41,6 +46,7 @@ def test_a_grep_summary_is_the_built_payloads_on_random_lines() -> None:
     lines made of the pieces whose order decides them."""
     rng = random.Random(308)
     pieces = ["a.py", ":", "12", " ", "x", "\n", "\r\n", ".", "/", "Found ", "é", "٣", "\u2028"]
+    pieces += ["line 1: x\n"] * 4
     for _ in range(3000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randrange(14)))
         if "File: " in text:
@@ -54,6 +60,24 @@ def test_a_grep_summary_is_the_built_payloads_on_random_lines() -> None:
         else:
             expected = tool_shapes.plural(len(results), "file") if results else "no matches"
         assert tool_shapes._grep_said(text) == expected, repr(text)
+
+
+def test_one_colon_a_line_is_told_from_the_lines() -> None:
+    """The grep summary's shortcut (:func:`~.tool_shapes.one_colon_a_line`) says yes
+    only where each line :func:`str.splitlines` cuts has one colon, and on a text of
+    ASCII and ``\\n`` breaks says yes wherever that holds."""
+    rng = random.Random(3008)
+    pieces = ["line 1", ":", " x", "\n", "\n", "a.py", "\r\n", "\x0b", "é", "\u2028"]
+    told = 0
+    for _ in range(4000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(10)))
+        lines = text.splitlines()
+        each_one = bool(lines) and all(line.count(":") == 1 for line in lines)
+        plain = text.isascii() and not any(mark in text for mark in "\r\x0b")
+        said = tool_shapes.one_colon_a_line(text)
+        assert said == each_one if plain else not said or each_one, repr(text)
+        told += said
+    assert told > 50  # the shortcut was taken, not only declined
 
 
 @pytest.mark.parametrize(
