@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from streamview.core import tools as core_tools
 from streamview.core.dialects.claude_tools import edit_diff, is_denial
 from streamview.core.events import JSONObject
 from streamview.core.fields import as_str
@@ -95,6 +96,14 @@ def shell_payload(text: str, exit_code: int | None = None) -> JSONObject:
     if exit_code is not None:
         payload["exitCode"] = exit_code
     return payload
+
+
+def shell_said(text: str, build: Callable[[], Any]) -> Said:
+    """:func:`shell_payload`'s (no exit code) status and summary, counted from ``text``
+    as the shell summary counts a ``stdout`` (its lines, trailing newlines aside; none
+    for a blank one), for the fold's fast path: no payload to build and read back."""
+    lines = core_tools._line_count(text) if text and not text.isspace() else None
+    return Said("shell", SUCCEEDED, None if lines is None else plural(lines, "line"), build)
 
 
 def exit_code_in(text: str) -> int | None:

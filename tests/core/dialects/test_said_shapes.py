@@ -9,6 +9,7 @@ import pytest
 
 from streamview.core.dialects import tool_shapes
 from streamview.core.dialects.kimi import split_texts
+from streamview.core.model import ToolCall
 
 GREPS = [
     ("", "no matches"),
@@ -128,3 +129,29 @@ def test_a_kimi_result_splits_into_its_note_and_output(
     shape, taken apart without lists) reads as any other count of parts does."""
     assert split_texts(texts) == split
     assert split_texts([*texts, ""]) == split  # three parts or more: the general loop
+
+
+@pytest.mark.parametrize(
+    ("text", "summary"),
+    [
+        ("", None),
+        ("  \n", None),
+        ("ok", "1 line"),
+        ("ok\n", "1 line"),
+        ("a\r\n\r\n", "1 line"),
+        ("a\nb\n\n", "2 lines"),
+        ("\n\nx", "3 lines"),
+        ("é\u2028ü\n", "1 line"),
+        ("a\rb", "1 line"),
+    ],
+)
+def test_a_command_s_counted_summary_is_its_built_payloads(text: str, summary: str | None) -> None:
+    """Kimi's command result, summarised from its text (:func:`~.tool_shapes.shell_said`),
+    ends the call as the payload built from that text does: blank output says nothing,
+    trailing newlines are not lines."""
+    ended = []
+    for payload in (tool_shapes.shell_said(text, dict), tool_shapes.shell_payload(text)):
+        call = ToolCall(0, "c1", "shell")
+        call.complete("success", payload)
+        ended.append((call.status, call.summary, call.exit_code))
+    assert ended[0] == ended[1] == ("succeeded", summary, None)
