@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from streamview.core.dialects import tool_shapes
+from streamview.core.dialects import amp_tools, droid_tools, tool_shapes
 from streamview.core.dialects.kimi import split_texts
 from streamview.core.model import ToolCall
 
@@ -155,3 +155,36 @@ def test_a_command_s_counted_summary_is_its_built_payloads(text: str, summary: s
         call.complete("success", payload)
         ended.append((call.status, call.summary, call.exit_code))
     assert ended[0] == ended[1] == ("succeeded", summary, None)
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["", "ok\n", "a\r\nb\r\n", '{"output": "a\\nb", "exitCode": 2}', {"out": "x"}, None],
+)
+def test_amp_and_droid_commands_end_as_their_built_payloads(value: object) -> None:
+    """Amp's and Droid's command results, summarised on the fast path, end the call as
+    their built payload does; Amp's JSON result (its exit code inside) is still built."""
+    ends = []
+    for said, built in (
+        (
+            amp_tools.success_said("shell", {}, value) if isinstance(value, str) else None,
+            amp_tools.success_payload("shell", {}, value) if isinstance(value, str) else None,
+        ),
+        (
+            droid_tools.success_said("Execute", {}, value),
+            droid_tools.success_payload("Execute", {}, value),
+        ),
+    ):
+        if built is None:
+            continue
+        ended = []
+        for payload in (said or built, built):
+            call = ToolCall(0, "c1", "shell")
+            call.complete("success", payload)
+            ended.append((call.status, call.summary, call.exit_code))
+        assert ended[0] == ended[1]
+        ends.append((said is not None, ended[0]))
+    if value == '{"output": "a\\nb", "exitCode": 2}':
+        assert ends[0] == (False, ("failed", "exit 2, 2 lines", 2))
+    if value == "a\r\nb\r\n":
+        assert ends == [(True, ("succeeded", "2 lines", None))] * 2
