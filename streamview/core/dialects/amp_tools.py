@@ -164,12 +164,15 @@ def success_payload(kind: str, args: JSONObject, text: str) -> JSONObject:
 
 def success_said(kind: str, args: JSONObject, text: str) -> Said | None:
     """:func:`success_payload`'s summary counted from the text, for a read of plain
-    text and a grep (:func:`~streamview.core.dialects.tool_shapes.success_said`), and
-    an edit's lines added and removed where :func:`_edit_counts` knows them."""
-    if text.startswith("{") and kind in ("read", "edit"):
-        return None  # perhaps Amp's JSON result, its content or diff inside
+    text and a grep (:func:`~streamview.core.dialects.tool_shapes.success_said`), a
+    command's plain output, and an edit's lines added and removed where
+    :func:`edit_counts` knows them."""
+    if text.startswith("{") and kind in ("read", "edit", "shell"):
+        return None  # perhaps Amp's JSON result, its content, diff or exit code inside
+    if kind == "shell":  # plain output: the payload's stdout, summarised, not built
+        return tool_shapes.shell_said(text, lambda: success_payload(kind, args, text))
     if kind == "edit":
-        counts = _edit_counts(tool_shapes.edit_pairs(args))
+        counts = edit_counts(tool_shapes.edit_pairs(args))
         if counts is None:
             return None
         added, removed = counts
@@ -178,7 +181,7 @@ def success_said(kind: str, args: JSONObject, text: str) -> Said | None:
     return tool_shapes.success_said(kind, args, text)
 
 
-def _edit_counts(pairs: list[tuple[str, str]]) -> tuple[int, int] | None:
+def edit_counts(pairs: list[tuple[str, str]]) -> tuple[int, int] | None:
     """The ``linesAdded``/``linesRemoved`` :func:`success_payload` writes for these
     replacements, without their diff: where each one's old and new lines have none in
     common (``edit_diff``'s one hunk); ``None`` for any other (difflib's, the payload is

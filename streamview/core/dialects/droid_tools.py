@@ -140,12 +140,16 @@ def success_payload(name: str, args: JSONObject, value: Any) -> JSONObject:
 
 def success_said(name: str, args: JSONObject, value: Any) -> Said | None:
     """:func:`success_payload`'s summary counted from the result, without the payload,
-    where :func:`~streamview.core.dialects.tool_shapes.success_said` counts one (the
-    fold's fast path); ``None`` otherwise."""
+    where :func:`~streamview.core.dialects.tool_shapes.success_said` counts one, and
+    for a command (the fold's fast path); ``None`` otherwise."""
     kind = kind_of(name)
     if kind == "edit" and name != "ApplyPatch":
         return edit_said(args, lambda: success_payload(name, args, value))
-    if name == "ApplyPatch" or kind not in tool_shapes.SAID_KINDS:
+    if name == "ApplyPatch":
+        return None
+    if kind == "shell":  # a third of a Droid run's results: summarised, not built
+        return tool_shapes.shell_said(value_text(value), lambda: success_payload(name, args, value))
+    if kind not in tool_shapes.SAID_KINDS:
         return None
     return tool_shapes.success_said(
         kind, args, value_text(value), lambda: success_payload(name, args, value)

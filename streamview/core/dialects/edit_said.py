@@ -13,15 +13,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from streamview.core.dialects import amp_tools
+from streamview.core.dialects import amp_tools, tool_shapes
 from streamview.core.events import JSONObject
-from streamview.core.tools import Said
+from streamview.core.tools import SUCCEEDED, Said
 
 
 def edit_said(args: JSONObject, build: Callable[[], Any]) -> Said | None:
     """What an edit's built payload says (``build``: the dialect's payload of the call,
     for a view or a call of another kind), counted; ``None`` where it must be built."""
-    counted = amp_tools.success_said("edit", args, "")  # no text: no JSON result to read
-    if counted is None:
+    # Amp's count of an edit with no result text (no JSON result to read), without the
+    # Said it would wrap it in: once an edit result, in three dialects.
+    counts = amp_tools.edit_counts(tool_shapes.edit_pairs(args))
+    if counts is None:
         return None
-    return Said("edit", counted.status, counted.summary, build, counted.numbers)
+    added, removed = counts
+    return Said("edit", SUCCEEDED, f"+{added} -{removed}", build, (added, removed, None))

@@ -49,6 +49,7 @@ from streamview.core.fields import as_str
 
 NAME = "kimi"
 _NOTE_OPEN, _NOTE_CLOSE = "<system>", "</system>"
+_NOTE_SKIP, _NOTE_CUT = len(_NOTE_OPEN), len(_NOTE_CLOSE)
 _NOTIFICATION_KEYS = frozenset({"category", "source_kind", "severity", "title"})
 _ROLES = frozenset({"assistant", "tool", "user"})
 NO_FINAL_RECORD = "Kimi prints no final record"
@@ -88,12 +89,22 @@ def split_note(parts: list[JSONObject]) -> tuple[str, str]:
 
 
 def split_texts(texts: list[str]) -> tuple[str, str]:
-    """The ``<system>`` note and the rest of a tool message's text parts' ``texts``."""
+    """The ``<system>`` note and the rest of a tool message's text parts' ``texts``.
+
+    Once a result: Kimi's usual note-then-output pair is taken apart without lists."""
+    if len(texts) == 2:
+        note, rest = texts
+        if (
+            note.startswith(_NOTE_OPEN)
+            and note.endswith(_NOTE_CLOSE)
+            and not (rest.startswith(_NOTE_OPEN) and rest.endswith(_NOTE_CLOSE))
+        ):
+            return note[_NOTE_SKIP:-_NOTE_CUT], rest
     notes: list[str] = []
     output: list[str] = []
     for text in texts:
         if text.startswith(_NOTE_OPEN) and text.endswith(_NOTE_CLOSE):
-            notes.append(text[len(_NOTE_OPEN) : -len(_NOTE_CLOSE)])
+            notes.append(text[_NOTE_SKIP:-_NOTE_CUT])
         else:
             output.append(text)
     return "\n".join(notes), "".join(output)

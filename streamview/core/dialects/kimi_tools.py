@@ -89,7 +89,7 @@ def outcome_of(
     """``(outcome, payload)`` of a tool message: ``note`` is its ``<system>`` text (an
     ``ERROR: ...`` one says the call failed), ``output`` the rest of it.
 
-    ``lean`` (the fold's fast path): a read's or grep's payload is a
+    ``lean`` (the fold's fast path): a read's, grep's, edit's or command's payload is a
     :class:`~streamview.core.tools.Said`, its summary counted from the text."""
     if note.startswith("ERROR:"):
         message = note[len("ERROR:") :].strip()
@@ -100,6 +100,10 @@ def outcome_of(
             payload["output"] = output
         return outcome, payload
     if kind == "shell":
+        if lean:  # a quarter of a Kimi run's results: summarised, not built
+            return "success", tool_shapes.shell_said(
+                output, lambda: tool_shapes.shell_payload(output)
+            )
         return "success", tool_shapes.shell_payload(output)
     if lean and kind == "edit":
         said = edit_said(args, lambda: outcome_of(kind, args, note, output)[1])
