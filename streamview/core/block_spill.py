@@ -119,11 +119,12 @@ class BlockSpill:
 
 
 def spilling(
-    chunks: Iterable[bytes], sessions: list[Session], every: int = SWEEP_EVERY
+    chunks: Iterable[bytes], sessions: list[Session], every: int | None = None
 ) -> Iterator[bytes]:
     """``chunks``, with the text of the closed blocks in ``sessions`` moved to a file
     every ``every`` bytes and at the end of a longer file (``sessions``: the list the
     fold appends to); a shorter file's text all stays."""
+    every = every or SWEEP_EVERY
     spill = BlockSpill()
     read = 0
     sweep_at = every
