@@ -29,6 +29,10 @@ SWEEP_EVERY = 32 << 20
 """Bytes of the file folded between two sweeps (a shorter file keeps its text)."""
 READ_KEPT = 64
 """Texts read back kept, the most recent (a screen lays out a block several times)."""
+READ_AHEAD = READ_KEPT // 2
+"""Blocks read from the file at once, at most: the one asked for and those after it."""
+READ_AHEAD_BYTES = 64 << 10
+"""And their bytes, at most (a block longer than that is read alone)."""
 _TURN_KINDS = (TEXT, TOOL, PROMPT)
 _MOVED_KINDS = (TEXT, THINKING)
 
@@ -106,11 +110,21 @@ class BlockSpill:
         if text is not None:
             read.move_to_end(at)
             return text
-        text = self._file.read_range(self._starts[at], self._ends[at])
-        read[at] = text
-        if len(read) > READ_KEPT:
+        starts, ends = self._starts, self._ends
+        start = starts[at]
+        last = at  # the blocks after it, read with it (a transcript lays them out in order)
+        stop = min(len(starts), at + READ_AHEAD)
+        while last + 1 < stop and ends[last + 1] - start <= READ_AHEAD_BYTES:
+            last += 1
+        data = self._file.read_range(start, ends[last])
+        for place in range(last, at - 1, -1):
+            read[place] = data[starts[place] - start : ends[place] - start].decode(
+                "utf-8", "surrogatepass"
+            )
+            read.move_to_end(place)
+        while len(read) > READ_KEPT:
             read.popitem(last=False)
-        return text
+        return read[at]
 
     @property
     def held(self) -> int:

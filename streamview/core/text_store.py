@@ -164,9 +164,9 @@ class TextSpill:
             self._flush()
         return start, end
 
-    def read_range(self, start: int, end: int) -> str:
-        """The text written from ``start`` to ``end`` (:meth:`append`'s)."""
-        return self._range(start, end).decode("utf-8", "surrogatepass")
+    def read_range(self, start: int, end: int) -> bytes:
+        """The bytes written from ``start`` to ``end`` (:meth:`append`'s, UTF-8)."""
+        return self._range(start, end)
 
     def _flush(self) -> None:
         """Write what was gathered; where the file cannot be made or written (a full
