@@ -87,6 +87,8 @@ def test_a_spilled_block_is_shown_found_and_exported_as_a_kept_one(
     assert moved > 100, moved  # 120 text and thinking blocks, the last few kept
     session, whole = spilled.sessions[0], kept.sessions[0]
     assert [(b.kind, b.text) for b in session.blocks] == [(b.kind, b.text) for b in whole.blocks]
+    backwards = [b.text for b in reversed(session.blocks)]  # read back out of order too
+    assert backwards == [b.text for b in reversed(whole.blocks)]
     assert session.text == whole.text and session.thinking == whole.thinking
     first = session.blocks[1]
     assert first.kind == TEXT and isinstance(first.parts, block_spill.InTheFile)
