@@ -18,6 +18,7 @@ text, tool or prompt block (the one the fold may still read or replace, as
 
 from __future__ import annotations
 
+import threading
 from array import array
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
@@ -63,6 +64,7 @@ class BlockSpill:
         self._seen: dict[int, int] = {}
         """Per session: how many of its blocks a sweep looked at."""
         self._read: OrderedDict[int, str] = OrderedDict()
+        self._lock = threading.Lock()
         self.moved = 0
         """Blocks whose text was moved."""
 
@@ -104,7 +106,11 @@ class BlockSpill:
         return InTheFile(self, at)
 
     def text(self, at: int) -> str:
-        """The text of the ``at``-th block moved."""
+        """The text of the ``at``-th block moved (the UI and the layout thread ask)."""
+        with self._lock:
+            return self._text(at)
+
+    def _text(self, at: int) -> str:
         read = self._read
         text = read.get(at)
         if text is not None:
