@@ -61,6 +61,10 @@ class Block(msgspec.Struct, gc=False):
     def text(self) -> str:
         """The block's text (joins and caches the parts)."""
         parts = self.parts
+        if parts.__class__ is not list:  # the viewer moved it to a file (core.block_spill)
+            read = getattr(parts, "block_text", None)
+            if read is not None:
+                return cast(str, read())
         if len(parts) > 1:
             joined = "".join(parts)
             parts[:] = [joined]
@@ -300,7 +304,11 @@ def _parts_of(blocks: list[Block], kind: str) -> Iterator[list[str]]:
     for block in blocks:
         if block.kind == kind:
             parts = block.parts
-            if parts.__class__ is not list:  # a SpilledParts
+            if parts.__class__ is not list:  # a SpilledParts, or the viewer's InTheFile
+                read = getattr(parts, "block_text", None)
+                if read is not None:
+                    yield [read()]
+                    continue
                 if moved is None:
                     moved = cast(Any, parts).texts()
                 parts = [next(moved)]

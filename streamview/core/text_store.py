@@ -151,6 +151,23 @@ class TextSpill:
             self._flush()
         return stand_in
 
+    def append(self, text: str) -> tuple[int, int] | None:
+        """Write ``text`` after what was moved: where it starts and ends in the file
+        (``None``: the file cannot be written, and ``text`` is not kept)."""
+        if self._stuck:
+            return None
+        pending = self._pending
+        start = self._written + len(pending)
+        pending += text.encode("utf-8", "surrogatepass")
+        end = self._written + len(pending)
+        if len(pending) >= WRITE_PIECE:
+            self._flush()
+        return start, end
+
+    def read_range(self, start: int, end: int) -> bytes:
+        """The bytes written from ``start`` to ``end`` (:meth:`append`'s, UTF-8)."""
+        return self._range(start, end)
+
     def _flush(self) -> None:
         """Write what was gathered; where the file cannot be made or written (a full
         disk), what was not written stays gathered, and no more text is moved."""

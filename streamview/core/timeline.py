@@ -20,6 +20,7 @@ from typing import overload
 
 import streamview.core.dialects as dialects
 from streamview.core.args_store import releasing
+from streamview.core.block_spill import spilling
 from streamview.core.checkpoints import CHECKPOINT_EVERY, NO_TIME, PlaybackIndex, restore
 from streamview.core.dialects.lines import end_of_input
 from streamview.core.events import AnyEvent, ToolCallEvent
@@ -238,8 +239,10 @@ def fold_indexed(
     """
     index = PlaybackIndex(every)
     state = StreamState(track_changes=False)
-    # Finished calls' arguments are read back from the file when their details open.
-    state = fold(releasing(chunks, state.sessions), state, store=store, agent=agent, index=index)
+    # Finished calls' arguments are read back from the file when their details open,
+    # closed blocks' text from a temporary file when it is shown.
+    chunks = spilling(releasing(chunks, state.sessions), state.sessions)
+    state = fold(chunks, state, store=store, agent=agent, index=index)
     return state, FileTimeline(store, index)
 
 

@@ -81,7 +81,8 @@ def session_holds(
     for block in session.blocks:
         if block.kind == TOOL or (block.kind == THINKING and not thinking):
             continue
-        if block.parts and matcher.holds(block.text):
+        text = block.text  # a block's text may be in the viewer's spill: its parts empty
+        if text and matcher.holds(text):
             return True
     for call in session.tool_calls:
         if matcher.holds(f"{call.kind} {call.target or ''} {call.summary or ''}"):

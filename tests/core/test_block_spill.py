@@ -1,0 +1,124 @@
+"""A file folded for the viewer moves its closed blocks' text to a temporary file
+(issue 27.5, :mod:`streamview.core.block_spill`): the viewer shows, finds and exports
+the same text as when it is kept, and holds the text of a bounded number of blocks."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+import streamview.core.block_spill as block_spill
+from streamview.core.html_export import to_html
+from streamview.core.linestore import FileLineStore
+from streamview.core.markdown_export import to_markdown
+from streamview.core.model import TEXT, THINKING
+from streamview.core.state import StreamState
+from streamview.core.textmatch import Matcher
+from streamview.core.timeline import fold_indexed
+from streamview.ui.calls.search import session_holds
+
+SID = "5e1d2c3b-0000-4000-8000-000000000275"
+
+
+def claude_session(turns: int, filler: int = 40) -> bytes:
+    """A Claude Code session of ``turns`` turns: thinking, an answer (``word{n}`` only
+    in it) and a Bash call each, then a result."""
+    common = {"parent_tool_use_id": None, "session_id": SID}
+    records: list[dict[str, Any]] = [
+        {"type": "system", "subtype": "init", "cwd": "/w", "session_id": SID,
+         "tools": ["Bash"], "model": "claude-sonnet-4-5"},
+    ]  # fmt: skip
+    for n in range(turns):
+        content = [
+            {"type": "thinking", "thinking": f"pondering{n} " + "hm " * filler},
+            {"type": "text", "text": f"Turn {n}: the word{n} é✓ " + "lorem " * filler},
+            {"type": "tool_use", "id": f"toolu_{n}", "name": "Bash", "input": {"command": "ls"}},
+        ]
+        back = {"type": "tool_result", "tool_use_id": f"toolu_{n}", "content": "ok"}
+        records += [
+            {"type": "assistant", "uuid": f"a{n}", **common,
+             "message": {"id": f"m{n}", "role": "assistant", "content": content}},
+            {"type": "user", "uuid": f"u{n}", **common,
+             "message": {"role": "user", "content": [back]}},
+        ]  # fmt: skip
+    records.append({"type": "result", "subtype": "success", "is_error": False,
+                    "result": "done", "session_id": SID})  # fmt: skip
+    return b"".join(orjson.dumps(record) + b"\n" for record in records)
+
+
+def _fold(path: Path, every: int, piece: int = 4096) -> StreamState:
+    data = path.read_bytes()
+    chunks = [data[at : at + piece] for at in range(0, len(data), piece)]
+    state, _timeline = fold_indexed(chunks, FileLineStore(path))
+    return state
+
+
+def _moved(state: StreamState) -> int:
+    return sum(
+        isinstance(block.parts, block_spill.InTheFile)
+        for session in state.sessions
+        for block in session.blocks
+    )
+
+
+@pytest.fixture(scope="module")
+def session_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("spill") / "session.jsonl"
+    path.write_bytes(claude_session(60))
+    return path
+
+
+def test_a_spilled_block_is_shown_found_and_exported_as_a_kept_one(
+    session_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Folded with a sweep every 4 KB, most blocks' text is in the file; each block's
+    text, the session's answer and thinking, a search for a word only a moved block
+    holds, and the Markdown and HTML exports are the same as with every text kept."""
+    monkeypatch.setattr(block_spill, "SWEEP_EVERY", 1 << 40)
+    kept = _fold(session_file, 0)
+    assert _moved(kept) == 0
+    monkeypatch.setattr(block_spill, "SWEEP_EVERY", 4096)
+    spilled = _fold(session_file, 4096)
+    moved = _moved(spilled)
+    assert moved > 100, moved  # 120 text and thinking blocks, the last few kept
+    session, whole = spilled.sessions[0], kept.sessions[0]
+    assert [(b.kind, b.text) for b in session.blocks] == [(b.kind, b.text) for b in whole.blocks]
+    backwards = [b.text for b in reversed(session.blocks)]  # read back out of order too
+    assert backwards == [b.text for b in reversed(whole.blocks)]
+    assert session.text == whole.text and session.thinking == whole.thinking
+    first = session.blocks[1]
+    assert first.kind == TEXT and isinstance(first.parts, block_spill.InTheFile)
+    assert first.text.startswith("Turn 0: the word0 é✓ ")
+    assert session_holds(session, None, Matcher.for_query("word0 é✓"), thinking=False)
+    assert session_holds(session, None, Matcher.for_query("pondering3"), thinking=True)
+    assert not session_holds(session, None, Matcher.for_query("pondering3"), thinking=False)
+    assert to_markdown(spilled) == to_markdown(kept)
+    nonce = re.compile(r"nonce-[\w-]+|nonce=\"[\w-]+\"")  # each page's own
+    html = nonce.sub("", to_html(spilled, title="run"))
+    assert html == nonce.sub("", to_html(kept, title="run")) and "word0 é✓" in html
+
+
+def test_a_long_session_holds_the_text_of_a_bounded_number_of_blocks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A session four times as long holds the text of no more blocks in memory: those
+    folded since the last sweep (every 32 KB here), and the few last read back."""
+    monkeypatch.setattr(block_spill, "SWEEP_EVERY", 32 << 10)
+    held = []
+    for turns in (200, 800):
+        path = tmp_path / f"s{turns}.jsonl"
+        path.write_bytes(claude_session(turns))
+        state = _fold(path, 32 << 10, piece=8192)
+        blocks = [b for b in state.sessions[0].blocks if b.kind in (TEXT, THINKING)]
+        assert len(blocks) == 2 * turns
+        in_memory = [b for b in blocks if not isinstance(b.parts, block_spill.InTheFile)]
+        held.append(len(in_memory))
+        for block in blocks:  # reading every text back keeps only the last few
+            assert block.text
+        spill = next(b.parts for b in blocks if isinstance(b.parts, block_spill.InTheFile))
+        assert spill._spill.held <= block_spill.READ_KEPT
+    assert held[1] <= held[0] < 200, held
