@@ -19,6 +19,7 @@ from typing import Any
 
 from streamview.core import tools
 from streamview.core.model import Session, ToolCall
+from streamview.core.sweeps import swept
 
 SWEEP_EVERY = 32 << 20
 """Bytes of the file folded between two sweeps."""
@@ -89,13 +90,4 @@ def releasing(chunks: Iterable[bytes], sessions: list[Session]) -> Iterator[byte
     every :data:`SWEEP_EVERY` bytes and at the end of a longer file (``sessions``: the
     list the fold appends to); a shorter file's are all kept."""
     release = ArgsRelease()
-    read = 0
-    sweep_at = SWEEP_EVERY
-    for chunk in chunks:
-        read += len(chunk)
-        if read >= sweep_at:
-            release.sweep(sessions)
-            sweep_at = read + SWEEP_EVERY
-        yield chunk
-    if read >= SWEEP_EVERY:  # the fold asks again once it has read the last chunk
-        release.sweep(sessions)
+    return swept(chunks, lambda: release.sweep(sessions), SWEEP_EVERY)

@@ -24,6 +24,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 
 from streamview.core.model import PROMPT, TEXT, THINKING, TOOL, Session
+from streamview.core.sweeps import swept
 from streamview.core.text_store import TextSpill
 
 SWEEP_EVERY = 32 << 20
@@ -144,15 +145,5 @@ def spilling(
     """``chunks``, with the text of the closed blocks in ``sessions`` moved to a file
     every ``every`` bytes and at the end of a longer file (``sessions``: the list the
     fold appends to); a shorter file's text all stays."""
-    every = every or SWEEP_EVERY
     spill = BlockSpill()
-    read = 0
-    sweep_at = every
-    for chunk in chunks:
-        read += len(chunk)
-        if read >= sweep_at:
-            spill.sweep(sessions)
-            sweep_at = read + every
-        yield chunk
-    if read >= every:  # the fold asks again once it has read the last chunk
-        spill.sweep(sessions)
+    return swept(chunks, lambda: spill.sweep(sessions), every or SWEEP_EVERY)
