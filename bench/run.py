@@ -69,10 +69,12 @@ from run_measure import (
     parse_size,
 )
 from run_probes import (
+    around_longest,
     bench_dialects,
     bench_events,
     bench_json,
     best_tui_run,
+    events_rss,
     idle_probe,
     live_runs,
     memory_probe,
@@ -239,6 +241,16 @@ def main(argv: list[str] | None = None) -> int:
             times = min(repeats, 3)
             note(f"--events and bare loop on {name} ({times}x)...")
             results["events"][name] = bench_events(path, times)
+        if len(files) > 1:  # as many lines as the smallest, around the largest's longest
+            small, large = min(files, key=parse_size), max(files, key=parse_size)
+            note(f"--events peak RSS on {small} lines around {large}'s longest line...")
+            padded, longest = around_longest(files[large], files[small])
+            results["events_longest"] = {
+                "small": small,
+                "large": large,
+                "line_bytes": longest,
+                "peak_rss_mb": events_rss(padded, min(repeats, 3)),
+            }
     if "tui" not in skip:
         for name, path in files.items():
             times = min(repeats, 3)

@@ -85,6 +85,43 @@ def bench_events(path: Path, repeats: int) -> dict[str, Any]:
     }
 
 
+def around_longest(large: Path, small: Path) -> tuple[Path, int]:
+    """As many lines as ``small`` holds, taken from ``large`` around its longest line,
+    written beside ``small``.
+
+    The generated files below 100k events hold no multi-MB line; the larger ones hold
+    3.3 MB tool results. A peak RSS of 1M events against 10k then compares a 3.3 MB
+    line with none, not a long run with a short one: this window of the large file holds
+    the same longest line, in the same place of its run, and is as long as ``small``.
+
+    Returns:
+        The file written, and the length of its longest line.
+    """
+    count = small.read_bytes().count(b"\n")
+    longest, at = 0, 0
+    with large.open("rb") as file:
+        for index, line in enumerate(file):
+            if len(line) > longest:
+                longest, at = len(line), index
+    first = max(0, at - count // 2)
+    out = small.with_name(f"{small.stem}_around_longest{small.suffix}")
+    with large.open("rb") as file, out.open("wb") as window:
+        for index, line in enumerate(file):
+            if index >= first + count:
+                break
+            if index >= first:
+                window.write(line)
+    return out, longest
+
+
+def events_rss(path: Path, repeats: int) -> float:
+    """``streamview --events``' peak RSS on ``path`` (MB, the largest of ``repeats`` runs)."""
+    runs = [
+        measure([sys.executable, "-m", "streamview", "--events", str(path)]) for _ in range(repeats)
+    ]
+    return max(run.peak_rss_mb for run in runs)
+
+
 def tui_probe(path: Path, timeout: float) -> dict[str, Any]:
     """One headless viewer run on ``path``; times are from the child's launch."""
     t0 = time.monotonic()

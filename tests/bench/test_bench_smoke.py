@@ -101,6 +101,22 @@ def test_quick_run_of_the_outputs_side_by_side(tmp_path: Path) -> None:
     events = results["events"]["1k"]
     assert len(events["pairs_cpu"]) == 1 and events["ratio_cpu_median"] > 0
     assert "| `--events` peak RSS | 2k vs 1k |" in table
+    # And a window of the larger file as long as the smaller, around its longest line
+    # (the generated 10k file has no multi-MB line, the 1M file has: the row above
+    # compares those lines as much as the runs' lengths).
+    same = results["events_longest"]
+    data = tmp_path / "data"
+    small, large = (next(data.glob(f"*{size}.ndjson")) for size in ("_1k", "_2k"))
+    lines = large.read_bytes().splitlines(keepends=True)
+    longest = max(lines, key=len)
+    window = small.with_name(f"{small.stem}_around_longest{small.suffix}").read_bytes()
+    assert (same["small"], same["large"], same["line_bytes"]) == ("1k", "2k", len(longest))
+    assert longest in window and window in b"".join(lines)
+    assert window.count(b"\n") == small.read_bytes().count(b"\n")
+    assert same["peak_rss_mb"] > 0
+    mb = len(longest) / 1e6
+    said = f"2k vs 1k lines of it (around its {mb:.1f} MB line)"
+    assert f"| `--events` peak RSS, the same longest line | {said} |" in table
 
 
 def stream_dialects() -> list[str]:
