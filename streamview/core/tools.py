@@ -243,9 +243,16 @@ def _summary_shell(payload: JSONObject) -> str | None:
     code = as_int(payload.get("exitCode"))
     parts = [f"exit {code}"] if code is not None else []
     output = payload.get("interleavedOutput") or payload.get("stdout") or payload.get("stderr")
-    if isinstance(output, str) and output and not output.isspace():
-        parts.append(plural(_line_count(output), "line"))
+    lines = output_lines(output) if isinstance(output, str) else None
+    if lines is not None:
+        parts.append(lines)
     return ", ".join(parts) or None
+
+
+def output_lines(output: str) -> str | None:
+    """A command's output as its shell summary counts it (``3 lines``: trailing newlines
+    not counted); ``None`` for an empty or blank one."""
+    return plural(_line_count(output), "line") if output and not output.isspace() else None
 
 
 def _summary_glob(payload: JSONObject) -> str | None:

@@ -102,8 +102,7 @@ def shell_said(text: str, build: Callable[[], Any]) -> Said:
     """:func:`shell_payload`'s (no exit code) status and summary, counted from ``text``
     as the shell summary counts a ``stdout`` (its lines, trailing newlines aside; none
     for a blank one), for the fold's fast path: no payload to build and read back."""
-    lines = core_tools._line_count(text) if text and not text.isspace() else None
-    return Said("shell", SUCCEEDED, None if lines is None else plural(lines, "line"), build)
+    return Said("shell", SUCCEEDED, core_tools.output_lines(text), build)
 
 
 def exit_code_in(text: str) -> int | None:
@@ -258,9 +257,8 @@ def _grep_said(text: str) -> str:
                 number = line[first + 1 : second].strip()
                 if number.isdigit():
                     if not number.isascii():
-                        int(
-                            number
-                        )  # raises where the payload's would (a digit int() does not read)
+                        # Raises where the payload's would (a digit int() does not read).
+                        int(number)
                     files[line[:first]] = None
                     matches += 1
         elif first == -1 and not files and ("/" in line or "." in line):
