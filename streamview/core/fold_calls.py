@@ -1,0 +1,131 @@
+"""The part of the fold that correlates tool calls: a call's start and its result,
+paired by ``call_id``, and the approval or question that concerns it.
+
+A call opens a ``TOOL`` block in the transcript where it started; its record in
+:attr:`~streamview.core.model.Session.tool_calls` gathers what later records say of it
+(arguments, target, outcome, timing). A result seen again for a finished call follows
+:mod:`~streamview.core.repeated_results`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import streamview.core.approvals as approvals
+import streamview.core.repeated_results as repeated_results
+import streamview.core.tools as tools
+from streamview.core.events import InteractionQuery, JSONObject, ToolCallEvent
+from streamview.core.model import TOOL, Block, Changes, Session, ToolCall
+
+_NO_ARGS: JSONObject = {}  # a compact state's finished calls' arguments: never changed
+NO_PARTS: list[str] = []
+"""Every tool block's ``parts``, shared, never grown (56 bytes a call: 32 MB in 2 GB)."""
+
+
+class CallFold:
+    """:class:`~streamview.core.state.StreamState`'s handlers of tool calls (a mixin)."""
+
+    _track: bool
+    _compact: bool
+    _changes: Changes
+    _close_text: Callable[[Session], None]
+    _close_thinking: Callable[[Session], None]
+    _touch_transcript: Callable[[Session], None]
+
+    def _on_tool(self, session: Session, event: ToolCallEvent) -> None:
+        self._tool(
+            session,
+            event.line,
+            event.timestamp_ms,
+            event.recv_ms,
+            event.completed,
+            event.call_id,
+            event.kind,
+            event.args,
+            event.outcome,
+            event.payload,
+            event.model_call_id,
+            event.started_at_ms,
+            event.completed_at_ms,
+            event.description,
+            event.parent_call_id,
+        )
+
+    def _tool(
+        self,
+        session: Session,
+        line: int,
+        timestamp_ms: int | None,
+        recv_ms: int | None,
+        completed: bool,
+        call_id: str,
+        kind: str,
+        args: JSONObject | None,
+        outcome: str | None,
+        payload: Any,
+        model_call_id: str | None,
+        started_at_ms: int | None,
+        completed_at_ms: int | None,
+        description: str | None,
+        parent_call_id: str | None = None,
+    ) -> None:
+        """The rules of :meth:`_on_tool`, from the event's fields."""
+        call = session.calls_by_id.get(call_id)
+        if call is not None and call.completed_line is not None:  # a repeat: its rule
+            call = repeated_results.call_for(session, call_id, completed)
+            if call is repeated_results.IGNORED:
+                return
+        retarget = False
+        if call is None:
+            if session.open_text is not None:
+                self._close_text(session)
+            if session.open_thinking is not None:
+                self._close_thinking(session)
+            calls = session.tool_calls
+            call = ToolCall(len(calls), call_id, kind)
+            calls.append(call)
+            session.calls_by_id[call_id] = call
+            session.blocks.append(Block(TOOL, line, NO_PARTS, call_index=call.index))
+            if session.pending_approval:
+                approval = session.pending_approval.pop(call_id, None)
+                if approval is not None:
+                    call.approval = approval
+            self._touch_transcript(session)
+        elif call.kind == "unknown" and kind != "unknown":
+            call.kind, retarget = kind, True
+        if args is not None:  # the same args again (a start, then its result): same target
+            retarget = retarget or not args or args != call.args
+            call.args = args
+        elif call.args is None:
+            call.args = session.pending_args.pop(call_id, None)
+        if retarget or call.target is None:
+            call.target = tools.target_of(call.kind, call.args)
+        if not self._compact:  # what only a view shows
+            call.model_call_id = call.model_call_id or model_call_id
+            call.description = call.description or description
+            call.parent_call_id = call.parent_call_id or parent_call_id
+        if started_at_ms is not None:
+            call.started_at_ms = started_at_ms
+        if completed:
+            call.completed_line = line
+            call.completed_at_ms = completed_at_ms or call.completed_at_ms
+            call.end_ts = timestamp_ms
+            call.end_recv = recv_ms
+            call.complete(outcome, payload)
+            if call.status == tools.REJECTED and call.approval and call.summary == "rejected":
+                call.summary = call.approval
+            if self._compact and call.target is not None:
+                # Later records only recompute the target when they bring new args.
+                call.args = _NO_ARGS
+        else:
+            call.started_line = line
+            call.start_ts = timestamp_ms
+            call.start_recv = recv_ms
+        if self._track:
+            self._changes.calls.add((session.index, call.index))
+
+    def _on_query(self, session: Session, event: InteractionQuery) -> None:
+        call = approvals.apply_query(session, event)
+        if call is not None and self._track:
+            self._changes.calls.add((session.index, call.index))
