@@ -98,7 +98,8 @@ INVALID = "invalid"
 def _path_args(name: str, kind: str, given: Any) -> JSONObject:
     """:func:`~.opencode_tools.args_for` of a read, or an edit, whose ``filePath`` (and
     ``oldString``/``newString``) are non-empty strings, as its renames leave them,
-    without their loops; any other call goes through ``args_for``."""
+    without their loops; any other call goes through ``args_for``. ``given`` is the
+    call's input just decoded, read by nothing else: renamed in place, not copied."""
     if given.__class__ is not dict:
         return args_for(name, kind, given)
     path = given.get("filePath")
@@ -108,14 +109,16 @@ def _path_args(name: str, kind: str, given: Any) -> JSONObject:
         old, new = given.get("oldString"), given.get("newString")
         if old.__class__ is not str or not old or new.__class__ is not str or not new:
             return args_for(name, kind, given)
-        args = dict(given)
-        del args["filePath"], args["oldString"], args["newString"]
-        args["path"], args["old_string"], args["new_string"] = path, old, new
-        return args
-    args = dict(given)
-    del args["filePath"]
-    args["path"] = path
-    return args
+        if len(given) == 3:  # most edits: nothing but the three
+            return {"path": path, "old_string": old, "new_string": new}
+        del given["filePath"], given["oldString"], given["newString"]
+        given["path"], given["old_string"], given["new_string"] = path, old, new
+        return given
+    if len(given) == 1:  # most reads: the path alone
+        return {"path": path}
+    del given["filePath"]
+    given["path"] = path
+    return given
 
 
 _RENAMED = {"shell": ("workingDirectory", "workdir"), "grep": ("glob", "include")}
@@ -124,15 +127,15 @@ _RENAMED = {"shell": ("workingDirectory", "workdir"), "grep": ("glob", "include"
 
 def _renamed(given: Any, to: str, key: str) -> JSONObject:
     """``args_for`` of a call whose kind renames one argument (:data:`_RENAMED`), as
-    ``shapes.rename`` leaves it, without its loops."""
+    ``shapes.rename`` leaves it, without its loops: ``given`` (the input just decoded,
+    read by nothing else) renamed in place, not copied."""
     if given.__class__ is not dict:
         return {}
-    args = dict(given)
-    value = args.get(key)
+    value = given.get(key)
     if value.__class__ is str and value:
-        del args[key]
-        args[to] = value
-    return args
+        del given[key]
+        given[to] = value
+    return given
 
 
 def tool_fields(part: Part, line: int) -> tuple[Any, ...] | None:
@@ -193,11 +196,32 @@ def tool_fields(part: Part, line: int) -> tuple[Any, ...] | None:
 
 
 def _grep_summary(output: str) -> str | None:
-    """``tools._said_summary("grep", output)``, its lines that are not blank counted
-    in C (a list comprehension was a tenth of an opencode ``--json``)."""
-    parts = output.splitlines()
-    # A blank line is empty or all whitespace: counted without a stripped copy of each.
-    count = len(parts) - parts.count("") - len(list(filter(str.isspace, parts)))
+    """``tools._said_summary("grep", output)``: its lines that are not blank counted.
+
+    Most outputs are plain: ASCII, lines ended by ``\n`` alone (no other character
+    ``splitlines`` ends a line at, nor whitespace but the space and the tab), none
+    blank or starting with a space or a tab. Their lines are counted without splitting
+    them (the split was half of a grep's fast path); any other output is split as
+    ``splitlines`` splits it, its blank lines counted in C."""
+    if (
+        output.isascii()
+        and "\n\n" not in output
+        and "\n " not in output
+        and "\n\t" not in output
+        and not output.startswith(("\n", " ", "\t"))
+        and "\r" not in output
+        and "\x0b" not in output
+        and "\x0c" not in output
+        and "\x1c" not in output
+        and "\x1d" not in output
+        and "\x1e" not in output
+        and "\x1f" not in output
+    ):
+        count = output.count("\n") + (not output.endswith("\n"))
+    else:
+        parts = output.splitlines()
+        # A blank line is empty or all whitespace: counted without a stripped copy of each.
+        count = len(parts) - parts.count("") - len(list(filter(str.isspace, parts)))
     if count <= 1:
         return tools._first_line(output) or None
     return f"{count:,} matching lines"
