@@ -13,6 +13,7 @@ past 64 bits as an ``int``, ``orjson`` as a ``float``).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -287,10 +288,12 @@ def success_said(kind: str, args: JSONObject, output: str, metadata: Any) -> too
         summary = f"+{added or 0} -{removed or 0}"
         numbers, status = (added, removed, None), tools.SUCCEEDED
     elif kind == "shell":
-        code = as_int(metadata.get("exit")) if isinstance(metadata, dict) else None
+        code = metadata.get("exit") if isinstance(metadata, dict) else None
+        if code.__class__ is not int and code is not None:
+            code = as_int(code)
         if output and not output.isspace():
-            lines = _lines(tools._line_count(output))
-            summary = lines if code is None else f"exit {code}, {lines}"
+            key = (code, tools._line_count(output))
+            summary = _SHELL_SAID.get(key) or _shell_said(key)
         else:
             summary = None if code is None else f"exit {code}"
         numbers = (None, None, code)
@@ -298,5 +301,21 @@ def success_said(kind: str, args: JSONObject, output: str, metadata: Any) -> too
     else:
         return None
     return tools.Said(
-        kind, status, summary, lambda: success_payload(kind, args, output, metadata), numbers
+        kind, status, summary, partial(success_payload, kind, args, output, metadata), numbers
     )
+
+
+_SHELL_SAID: dict[tuple[int | None, int], str] = {}
+"""Summaries of commands' exit codes and line counts already written (below
+:data:`_LINES_KEPT` of them): a run repeats them."""
+
+
+def _shell_said(key: tuple[int | None, int]) -> str:
+    """``exit 2, 14 lines`` (or ``14 lines``, no exit code) for ``(exit code, line
+    count)``, kept in :data:`_SHELL_SAID`."""
+    code, count = key
+    lines = _lines(count)
+    summary = lines if code is None else f"exit {code}, {lines}"
+    if len(_SHELL_SAID) < _LINES_KEPT:
+        _SHELL_SAID[key] = summary
+    return summary

@@ -76,6 +76,10 @@ CASES = [
     ("shell", {"command": "make"}, "a\r\nb\r\n\r\n", {"exit": 2}),
     ("shell", {"command": "ls"}, " \n", {"exit": "0"}),
     ("shell", {"command": "ls"}, "", ["not", "an", "object"]),
+    ("shell", {"command": "make"}, "a\nb\n", {"exit": True}),
+    ("shell", {"command": "make"}, "a\nb", {"exit": 2.0}),
+    ("shell", {"command": "make"}, "a\nb\n\n", {"exit": 2}),  # the summary kept above
+    ("shell", {"command": "make"}, "a\nb", {}),
     ("grep", {"pattern": "x"}, "a.py:\n \u2028 \x0c\n  Line 3: x\r\n", {}),
     ("edit", {"path": "/w/a.py", "old_string": "a = 1", "new_string": "a = 2\nb"}, "ok", {}),
     ("edit", {"path": "/w/a.py"}, "ok", {"diff": "--- a\n+++ b\n@@ -1 +1 @@\n-p\n+q\n+r"}),
