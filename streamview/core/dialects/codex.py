@@ -64,8 +64,6 @@ from streamview.core.notices import notice
 NAME = "codex"
 _RETRY = re.compile(r"\AReconnecting\.{0,3}\s*(\d+)\s*/\s*(\d+)")
 _TEXT_ITEMS = frozenset({"agent_message", "assistant_message", "plan"})
-_NO_TIMES = (None, None, None, None)
-"""A tool call's ``model_call_id``, start and end times and description: Codex has none."""
 _USAGE_NAMES = {
     "input_tokens": "inputTokens",
     "output_tokens": "outputTokens",
@@ -183,16 +181,8 @@ class CodexTranslator:
     ) -> FastRecord:
         """The fast record of a call item begun or done (``fast`` and ``fast_line``)."""
         sid = self._thread
-        fields = (sid, None, call_id, kind, args, outcome, payload)
-        return (
-            "tool_call",
-            "completed" if done else "started",
-            (*fields, *_NO_TIMES),
-            None,
-            sid,
-            None,
-            recv,
-        )
+        fields = (sid, None, call_id, kind, args, outcome, payload, None, None, None, None)
+        return "tool_call", "completed" if done else "started", fields, None, sid, None, recv
 
     def fast_line(self, data: bytes, line: int) -> FastRecord | None:
         """:meth:`fast` for a line not yet decoded: a command or a text item read from
@@ -223,10 +213,13 @@ class CodexTranslator:
                 args["shellCommand"] = command
             if item.cwd is not None:
                 args["workingDirectory"] = item.cwd
+            # The fields spelled out (a tuple built by unpacking goes through a list);
+            # the last four (model call, start and end times, description): Codex has none.
             if not done:
-                started = (sid, None, item_id, "shell", args, None, None, *_NO_TIMES)
+                started = (sid, None, item_id, "shell", args, None, None, None, None, None, None)
                 return "tool_call", "started", started, None, sid, None, hot.streamview_recv_ms
-            fields = (sid, None, item_id, "shell", args, *command_result(item), *_NO_TIMES)
+            ended, said = command_result(item)
+            fields = (sid, None, item_id, "shell", args, ended, said, None, None, None, None)
             return "tool_call", "completed", fields, None, sid, None, hot.streamview_recv_ms
         if item_kind == "reasoning" and done and not self._texts:
             # Complete reasoning with no text shown before: what :meth:`_grown` says.

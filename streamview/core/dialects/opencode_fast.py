@@ -13,6 +13,7 @@ past 64 bits as an ``int``, ``orjson`` as a ``float``).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -98,7 +99,8 @@ INVALID = "invalid"
 def _path_args(name: str, kind: str, given: Any) -> JSONObject:
     """:func:`~.opencode_tools.args_for` of a read, or an edit, whose ``filePath`` (and
     ``oldString``/``newString``) are non-empty strings, as its renames leave them,
-    without their loops; any other call goes through ``args_for``."""
+    without their loops; any other call goes through ``args_for``. ``given`` is the
+    call's input just decoded, read by nothing else: renamed in place, not copied."""
     if given.__class__ is not dict:
         return args_for(name, kind, given)
     path = given.get("filePath")
@@ -108,14 +110,16 @@ def _path_args(name: str, kind: str, given: Any) -> JSONObject:
         old, new = given.get("oldString"), given.get("newString")
         if old.__class__ is not str or not old or new.__class__ is not str or not new:
             return args_for(name, kind, given)
-        args = dict(given)
-        del args["filePath"], args["oldString"], args["newString"]
-        args["path"], args["old_string"], args["new_string"] = path, old, new
-        return args
-    args = dict(given)
-    del args["filePath"]
-    args["path"] = path
-    return args
+        if len(given) == 3:  # most edits: nothing but the three
+            return {"path": path, "old_string": old, "new_string": new}
+        del given["filePath"], given["oldString"], given["newString"]
+        given["path"], given["old_string"], given["new_string"] = path, old, new
+        return given
+    if len(given) == 1:  # most reads: the path alone
+        return {"path": path}
+    del given["filePath"]
+    given["path"] = path
+    return given
 
 
 _RENAMED = {"shell": ("workingDirectory", "workdir"), "grep": ("glob", "include")}
@@ -124,15 +128,15 @@ _RENAMED = {"shell": ("workingDirectory", "workdir"), "grep": ("glob", "include"
 
 def _renamed(given: Any, to: str, key: str) -> JSONObject:
     """``args_for`` of a call whose kind renames one argument (:data:`_RENAMED`), as
-    ``shapes.rename`` leaves it, without its loops."""
+    ``shapes.rename`` leaves it, without its loops: ``given`` (the input just decoded,
+    read by nothing else) renamed in place, not copied."""
     if given.__class__ is not dict:
         return {}
-    args = dict(given)
-    value = args.get(key)
+    value = given.get(key)
     if value.__class__ is str and value:
-        del args[key]
-        args[to] = value
-    return args
+        del given[key]
+        given[to] = value
+    return given
 
 
 def tool_fields(part: Part, line: int) -> tuple[Any, ...] | None:
@@ -193,11 +197,32 @@ def tool_fields(part: Part, line: int) -> tuple[Any, ...] | None:
 
 
 def _grep_summary(output: str) -> str | None:
-    """``tools._said_summary("grep", output)``, its lines that are not blank counted
-    in C (a list comprehension was a tenth of an opencode ``--json``)."""
-    parts = output.splitlines()
-    # A blank line is empty or all whitespace: counted without a stripped copy of each.
-    count = len(parts) - parts.count("") - len(list(filter(str.isspace, parts)))
+    """``tools._said_summary("grep", output)``: its lines that are not blank counted.
+
+    Most outputs are plain: ASCII, lines ended by ``\n`` alone (no other character
+    ``splitlines`` ends a line at, nor whitespace but the space and the tab), none
+    blank or starting with a space or a tab. Their lines are counted without splitting
+    them (the split was half of a grep's fast path); any other output is split as
+    ``splitlines`` splits it, its blank lines counted in C."""
+    if (
+        output.isascii()
+        and "\n\n" not in output
+        and "\n " not in output
+        and "\n\t" not in output
+        and not output.startswith(("\n", " ", "\t"))
+        and "\r" not in output
+        and "\x0b" not in output
+        and "\x0c" not in output
+        and "\x1c" not in output
+        and "\x1d" not in output
+        and "\x1e" not in output
+        and "\x1f" not in output
+    ):
+        count = output.count("\n") + (not output.endswith("\n"))
+    else:
+        parts = output.splitlines()
+        # A blank line is empty or all whitespace: counted without a stripped copy of each.
+        count = len(parts) - parts.count("") - len(list(filter(str.isspace, parts)))
     if count <= 1:
         return tools._first_line(output) or None
     return f"{count:,} matching lines"
@@ -263,10 +288,12 @@ def success_said(kind: str, args: JSONObject, output: str, metadata: Any) -> too
         summary = f"+{added or 0} -{removed or 0}"
         numbers, status = (added, removed, None), tools.SUCCEEDED
     elif kind == "shell":
-        code = as_int(metadata.get("exit")) if isinstance(metadata, dict) else None
+        code = metadata.get("exit") if isinstance(metadata, dict) else None
+        if code.__class__ is not int and code is not None:
+            code = as_int(code)
         if output and not output.isspace():
-            lines = _lines(tools._line_count(output))
-            summary = lines if code is None else f"exit {code}, {lines}"
+            key = (code, tools._line_count(output))
+            summary = _SHELL_SAID.get(key) or _shell_said(key)
         else:
             summary = None if code is None else f"exit {code}"
         numbers = (None, None, code)
@@ -274,5 +301,21 @@ def success_said(kind: str, args: JSONObject, output: str, metadata: Any) -> too
     else:
         return None
     return tools.Said(
-        kind, status, summary, lambda: success_payload(kind, args, output, metadata), numbers
+        kind, status, summary, partial(success_payload, kind, args, output, metadata), numbers
     )
+
+
+_SHELL_SAID: dict[tuple[int | None, int], str] = {}
+"""Summaries of commands' exit codes and line counts already written (below
+:data:`_LINES_KEPT` of them): a run repeats them."""
+
+
+def _shell_said(key: tuple[int | None, int]) -> str:
+    """``exit 2, 14 lines`` (or ``14 lines``, no exit code) for ``(exit code, line
+    count)``, kept in :data:`_SHELL_SAID`."""
+    code, count = key
+    lines = _lines(count)
+    summary = lines if code is None else f"exit {code}, {lines}"
+    if len(_SHELL_SAID) < _LINES_KEPT:
+        _SHELL_SAID[key] = summary
+    return summary

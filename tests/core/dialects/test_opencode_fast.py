@@ -14,10 +14,17 @@ from pathlib import Path
 import orjson
 
 from streamview.core.dialects.opencode import OpenCodeTranslator
-from streamview.core.dialects.opencode_fast import _RENAMED, _lines, _renamed, success_said
+from streamview.core.dialects.opencode_fast import (
+    _RENAMED,
+    _grep_summary,
+    _lines,
+    _path_args,
+    _renamed,
+    success_said,
+)
 from streamview.core.dialects.opencode_tools import args_for, kind_of, success_payload
 from streamview.core.model import ToolCall
-from streamview.core.tools import Said, plural
+from streamview.core.tools import Said, _said_summary, plural
 
 from .fast_taken import assert_fast_line_agrees, taken_lines
 
@@ -69,6 +76,10 @@ CASES = [
     ("shell", {"command": "make"}, "a\r\nb\r\n\r\n", {"exit": 2}),
     ("shell", {"command": "ls"}, " \n", {"exit": "0"}),
     ("shell", {"command": "ls"}, "", ["not", "an", "object"]),
+    ("shell", {"command": "make"}, "a\nb\n", {"exit": True}),
+    ("shell", {"command": "make"}, "a\nb", {"exit": 2.0}),
+    ("shell", {"command": "make"}, "a\nb\n\n", {"exit": 2}),  # the summary kept above
+    ("shell", {"command": "make"}, "a\nb", {}),
     ("grep", {"pattern": "x"}, "a.py:\n \u2028 \x0c\n  Line 3: x\r\n", {}),
     ("edit", {"path": "/w/a.py", "old_string": "a = 1", "new_string": "a = 2\nb"}, "ok", {}),
     ("edit", {"path": "/w/a.py"}, "ok", {"diff": "--- a\n+++ b\n@@ -1 +1 @@\n-p\n+q\n+r"}),
@@ -137,3 +148,61 @@ def test_a_count_of_lines_is_said_as_plural_says_it() -> None:
     for count in (1, 2, 999, 1_000, 9_999, 10_000, 123_456):
         assert _lines(count) == plural(count, "line")
         assert _lines(count) == plural(count, "line")  # the kept one, if kept
+
+
+GREP_OUTPUTS = [
+    "a.py:3: x",
+    "a.py:3: x\n",
+    "a.py:3: x\nb.py:9: y",
+    "a.py:3: x\nb.py:9: y\n",
+    "Found 2 matches\na.py:\n  Line 3: x\n  Line 9: x",
+    "a.py:3: x\n\nb.py:9: y",
+    "\na.py:3: x\nb.py:9: y",
+    "a.py:3: x\n   \nb.py:9: y",
+    "a.py:3: x\n\t\nb.py:9: y",
+    " a.py:3: x\nb.py:9: y",
+    "a.py:3: x\nb.py:9: y\n\n\n",
+    "a.py:3: x\rb.py:9: y",
+    "a.py:3: x\r\nb.py:9: y\r\n",
+    "a.py:3: x\x0bb.py:9: y",
+    "a.py:3: x\x0cb.py:9: y",
+    "a.py:3: x\x1cb.py:9: y\x1dc\x1ed",
+    "a.py:3: x\n\x1f\nb.py:9: y",
+    "a.py:3: x\u2028b.py:9: y\x85c",
+    "a.py:3: x\n\u3000\nb.py:9: y",
+    "a.py:3: é\nb.py:9: y",
+    "a.py:3: x\nb.py:9: y  \nc.py:1: z\t",
+    "   ",
+    "\n",
+    "x",
+]
+
+
+def test_a_grep_is_summarised_as_its_payload_would_be() -> None:
+    """Plain outputs counted without a split, the others split; blank lines of every
+    kind (empty, spaces, a tab, a unit separator, an ideographic space) not counted,
+    lines ended by any of ``splitlines``' ends."""
+    for output in GREP_OUTPUTS:
+        assert _grep_summary(output) == _said_summary("grep", output), repr(output)
+    many = "".join(f"a.py:{n}: x\n" for n in range(1_234))
+    assert _grep_summary(many) == _said_summary("grep", many) == "1,234 matching lines"
+
+
+def test_a_read_and_an_edit_keep_the_arguments_args_for_gives() -> None:
+    """Renamed in the input itself (just decoded, read by nothing else), in the order
+    ``args_for`` leaves them: the path alone, the edit's three, and with others."""
+    cases = [
+        ("read", {"filePath": "/w/a.py"}),
+        ("read", {"filePath": "/w/a.py", "offset": 10, "limit": 5}),
+        ("read", {"offset": 10, "filePath": "/w/a.py", "path": "/old"}),
+        ("edit", {"filePath": "/w/a.py", "oldString": "a", "newString": "b"}),
+        ("edit", {"newString": "b", "filePath": "/w/a.py", "oldString": "a"}),
+        ("edit", {"filePath": "/w/a.py", "oldString": "a", "newString": "b", "replaceAll": True}),
+        ("edit", {"path": "/p", "filePath": "/w/a.py", "oldString": "a", "newString": "b"}),
+        ("edit", {"filePath": "/w/a.py", "oldString": "", "newString": "b"}),
+        ("read", {"filePath": ""}),
+    ]
+    for name, given in cases:
+        kind = kind_of(name)
+        expected = list(args_for(name, kind, dict(given)).items())
+        assert list(_path_args(name, kind, given).items()) == expected, given
