@@ -88,6 +88,11 @@ _USAGE = {
 }
 
 
+def _nothing_shown() -> dict[str, dict[int, str]]:
+    """An empty record of the growing messages shown, one per kind that grows."""
+    return {"text": {}, "completion_result": {}, "reasoning": {}}
+
+
 class ClineTranslator:
     """One Cline stream: the task, its growing messages, the open command, the usage."""
 
@@ -96,8 +101,10 @@ class ClineTranslator:
         self._started = False
         self._prompt: tuple[int, int | None, str] | None = None
         """The ``task`` message seen before the session could be named (line, ts, text)."""
-        self._shown: dict[tuple[int, str], str] = {}
-        """Text shown so far of each growing message, by ``(ts, kind)``."""
+        self._shown: dict[str, dict[int, str]] = _nothing_shown()
+        """Text shown so far of each growing message, by its kind, then its ``ts`` (an
+        int key: a ``(ts, kind)`` tuple was hashed twice a line, a fifth of
+        :meth:`fast_line`'s own time)."""
         self._command: tuple[str, str] | None = None
         """The open command's call id and its output so far."""
         self._mcp: str | None = None
@@ -190,7 +197,7 @@ class ClineTranslator:
     def _next_task(self) -> None:
         """Forget what the task before said: a new one starts."""
         self._prompt = self._command = self._mcp = self._error = self._first_ms = None
-        self._shown, self._requests = {}, {}
+        self._shown, self._requests = _nothing_shown(), {}
         self._asked = self._spoke = self._done = False
 
     def fast(self, record: JSONObject, line: int) -> FastRecord | None:
@@ -243,8 +250,8 @@ class ClineTranslator:
             self._first_ms = ts
         self._spoke = True
         self._command = None
-        shown = self._shown
-        key = (ts or 0, "text")
+        shown = self._shown["text"]
+        key = ts or 0
         before = shown.get(key, "")
         shown[key] = text
         if text.startswith(before):
@@ -279,12 +286,13 @@ class ClineTranslator:
     def _grown(self, ts: int | None, what: str, text: str, partial: bool) -> tuple[str, bool]:
         """``(text to show, replaces)``: the new end of a growing message, or all of it
         when it was rewritten (``replaces``)."""
-        key = (ts or 0, what)
-        before = self._shown.get(key, "")
+        shown = self._shown[what]
+        key = ts or 0
+        before = shown.get(key, "")
         if partial:
-            self._shown[key] = text
+            shown[key] = text
         else:
-            self._shown.pop(key, None)
+            shown.pop(key, None)
         if text.startswith(before):
             return text[len(before) :], False
         return text, True
