@@ -204,13 +204,13 @@ class ClineTranslator:
         """A growing answer's next print (``say`` ``text``, ``partial: true``: most of
         a Cline run) for the fold's fast path: what is new in it, as a delta, or all
         of it when it was rewritten; as :meth:`translate` reads it once the session
-        started. Any field of an unusual type goes the long way."""
-        if (
-            not self._started
-            or record.get("say") != "text"
-            or record.get("type") != "say"
-            or record.get("partial") is not True
-        ):
+        started. Its last print (not ``partial``) too, once the model was asked or
+        spoke (else it may be the person's task). Any field of an unusual type goes the
+        long way."""
+        if not self._started or record.get("say") != "text" or record.get("type") != "say":
+            return None
+        partial = record.get("partial") is True
+        if not partial and (self._done or not (self._spoke or self._asked)):
             return None
         text = record.get("text")
         ts = record.get("ts")
@@ -223,9 +223,10 @@ class ClineTranslator:
             return None
         if ts is not None and self._first_ms is None:
             self._first_ms = ts
-        self._spoke = True
+        if partial:
+            self._spoke = True
         self._command = None  # a command's output ends when something else is said
-        fresh, replaces = self._grown(ts, "text", text, True)
+        fresh, replaces = self._grown(ts, "text", text, partial)
         if fresh or replaces:
             return "assistant", not replaces, fresh, None, self._task, ts, recv
         return "thinking", "completed", None, None, self._task, ts, recv
