@@ -89,13 +89,15 @@ def test_fast_leaves_the_translator_and_the_fold_as_translate_does(
     assert _folded(data) == folded
 
 
-def test_fast_takes_a_final_text_after_the_model_spoke_and_not_the_task() -> None:
+def test_fast_takes_a_final_text_after_the_model_spoke_not_the_task_and_a_request() -> None:
     lines = [
         b'{"ts":1000,"type":"say","say":"text","text":"Fix it."}',
         b'{"ts":1001,"type":"say","say":"api_req_started","text":"{}"}',
         b'{"ts":1002,"type":"say","say":"text","text":"Done","partial":true}',
         b'{"ts":1002,"type":"say","say":"text","text":"Done."}',
         b'{"ts":1003,"type":"say","say":"text","text":"Also this.","partial":false}',
+        b'{"ts":1004,"type":"say","say":"api_req_started","text":"{\\"tokensIn\\":9}"}',
+        b'{"ts":"1005","type":"say","say":"api_req_started","text":"{}"}',
     ]
     translator, taken = ClineTranslator(), []
     for number, line in enumerate(lines, 1):
@@ -108,7 +110,10 @@ def test_fast_takes_a_final_text_after_the_model_spoke_and_not_the_task() -> Non
         ("assistant", True, "Done", None, None, 1002, None),
         ("assistant", True, ".", None, None, 1002, None),
         ("assistant", True, "Also this.", None, None, 1003, None),
+        ("thinking", "completed", None, None, None, 1004, None),  # its usage kept
+        None,  # a ts as a string: translate reads it as a number
     ]
+    assert translator._requests[1004] == {"inputTokens": 9}
 
 
 def test_a_final_text_taken_before_the_model_spoke_leaves_it_silent() -> None:
