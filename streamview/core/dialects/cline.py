@@ -30,7 +30,7 @@ import streamview.core.dialects.shapes as shapes
 import streamview.core.notices as notices
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
-from streamview.core.dialects.cline_fast import SAY_START, decode_say
+from streamview.core.dialects.cline_fast import SAY_START, decode_say, nothing_shown
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -96,8 +96,10 @@ class ClineTranslator:
         self._started = False
         self._prompt: tuple[int, int | None, str] | None = None
         """The ``task`` message seen before the session could be named (line, ts, text)."""
-        self._shown: dict[tuple[int, str], str] = {}
-        """Text shown so far of each growing message, by ``(ts, kind)``."""
+        self._shown: dict[str, dict[int, str]] = nothing_shown()
+        """Text shown so far of each growing message, by its kind, then its ``ts`` (an
+        int key: a ``(ts, kind)`` tuple was hashed twice a line, a fifth of
+        :meth:`fast_line`'s own time)."""
         self._command: tuple[str, str] | None = None
         """The open command's call id and its output so far."""
         self._mcp: str | None = None
@@ -190,20 +192,23 @@ class ClineTranslator:
     def _next_task(self) -> None:
         """Forget what the task before said: a new one starts."""
         self._prompt = self._command = self._mcp = self._error = self._first_ms = None
-        self._shown, self._requests = {}, {}
+        self._shown, self._requests = nothing_shown(), {}
         self._asked = self._spoke = self._done = False
 
     def fast(self, record: JSONObject, line: int) -> FastRecord | None:
         """A growing answer's next print (``say`` ``text``, ``partial: true``: most of
         a Cline run) for the fold's fast path: what is new in it, as a delta, or all
         of it when it was rewritten; as :meth:`translate` reads it once the session
-        started. Any field of an unusual type goes the long way."""
-        if (
-            not self._started
-            or record.get("say") != "text"
-            or record.get("type") != "say"
-            or record.get("partial") is not True
-        ):
+        started. Its last print (not ``partial``) too, once the model was asked or
+        spoke (else it may be the person's task); and an API request's start
+        (:meth:`_fast_request`). Any field of an unusual type goes the long way."""
+        if not self._started or record.get("type") != "say":
+            return None
+        what = record.get("say")
+        if what != "text":
+            return self._fast_request(record) if what == "api_req_started" else None
+        partial = record.get("partial") is True
+        if not partial and (self._done or not (self._spoke or self._asked)):
             return None
         text = record.get("text")
         ts = record.get("ts")
@@ -216,11 +221,29 @@ class ClineTranslator:
             return None
         if ts is not None and self._first_ms is None:
             self._first_ms = ts
-        self._spoke = True
+        if partial:
+            self._spoke = True
         self._command = None  # a command's output ends when something else is said
-        fresh, replaces = self._grown(ts, "text", text, True)
+        fresh, replaces = self._grown(ts, "text", text, partial)
         if fresh or replaces:
             return "assistant", not replaces, fresh, None, self._task, ts, recv
+        return "thinking", "completed", None, None, self._task, ts, recv
+
+    def _fast_request(self, record: JSONObject) -> FastRecord | None:
+        """An API request's start (``say`` ``api_req_started``, one a model call), as
+        :meth:`translate` reads it once the session started: its usage kept, nothing
+        shown."""
+        ts = record.get("ts")
+        recv = record.get(RECV_KEY)
+        if (ts is not None and ts.__class__ is not int) or (
+            recv is not None and recv.__class__ is not int
+        ):
+            return None
+        if ts is not None and self._first_ms is None:
+            self._first_ms = ts
+        self._spoke = True
+        self._command = None
+        self._api_request(ts, tools.decode(record.get("text")))
         return "thinking", "completed", None, None, self._task, ts, recv
 
     def fast_line(self, data: bytes, line: int) -> FastRecord | None:
@@ -243,23 +266,16 @@ class ClineTranslator:
             self._first_ms = ts
         self._spoke = True
         self._command = None
-        shown = self._shown
-        key = (ts or 0, "text")
+        shown = self._shown["text"]
+        key = ts or 0
         before = shown.get(key, "")
         shown[key] = text
-        if text.startswith(before):
-            if len(text) == len(before):
-                return "thinking", "completed", None, None, self._task, ts, hot.streamview_recv_ms
-            return (
-                "assistant",
-                True,
-                text[len(before) :],
-                None,
-                self._task,
-                ts,
-                hot.streamview_recv_ms,
-            )
-        return "assistant", False, text, None, self._task, ts, hot.streamview_recv_ms
+        sid, recv = self._task, hot.streamview_recv_ms
+        if not text.startswith(before):
+            return "assistant", False, text, None, sid, ts, recv
+        if len(text) == len(before):
+            return "thinking", "completed", None, None, sid, ts, recv
+        return "assistant", True, text[len(before) :], None, sid, ts, recv
 
     def _start(
         self, record: JSONObject, line: int, ts: int | None, recv: int | None
@@ -279,12 +295,13 @@ class ClineTranslator:
     def _grown(self, ts: int | None, what: str, text: str, partial: bool) -> tuple[str, bool]:
         """``(text to show, replaces)``: the new end of a growing message, or all of it
         when it was rewritten (``replaces``)."""
-        key = (ts or 0, what)
-        before = self._shown.get(key, "")
+        shown = self._shown[what]
+        key = ts or 0
+        before = shown.get(key, "")
         if partial:
-            self._shown[key] = text
+            shown[key] = text
         else:
-            self._shown.pop(key, None)
+            shown.pop(key, None)
         if text.startswith(before):
             return text[len(before) :], False
         return text, True

@@ -30,3 +30,9 @@ class Say(msgspec.Struct, gc=False):
 decode_say = hot_decoder(Say)
 SAY_START = b'{"ts":'
 """How Cline's CLI starts a message's line (``ts`` is written first)."""
+
+
+def nothing_shown() -> dict[str, dict[int, str]]:
+    """An empty record of a task's growing messages shown, by kind, then ``ts`` (an int
+    key: ``fast_line`` reads and writes it once a line)."""
+    return {"text": {}, "completion_result": {}, "reasoning": {}}

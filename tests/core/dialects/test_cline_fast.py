@@ -9,10 +9,15 @@ the same with and without the fast path.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import msgspec
 import orjson
+import pytest
 
 from streamview.core.dialects.cline import ClineTranslator
+from streamview.core.reader import fold
+from streamview.core.state import StreamState
 
 from .fast_taken import taken_lines
 
@@ -44,3 +49,88 @@ def test_a_line_taken_gives_what_fast_gives_and_leaves_the_same_translator() -> 
         else:  # declined what fast took (a ``ts`` not written first)
             by_bytes.fast(record, number)
         assert vars(by_bytes) == vars(by_dict), data
+
+
+STREAMS = sorted((FIXTURES / "cline").glob("*.jsonl"))
+
+
+def _folded(data: bytes) -> list[Any]:
+    """Every session's blocks, calls and counts, as a view's (not compact) state has them."""
+    state = fold([data], StreamState(track_changes=False), agent="cline")
+    return [
+        (
+            [(block.kind, block.line, block.text, block.deltas) for block in session.blocks],
+            [msgspec.structs.asdict(call) for call in session.tool_calls],
+            session.events,
+            session.prompt,
+            session.last_time_ms,
+        )
+        for session in state.sessions
+    ] + [state.counts]
+
+
+@pytest.mark.parametrize("path", STREAMS, ids=lambda path: path.name)
+def test_fast_leaves_the_translator_and_the_fold_as_translate_does(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A final text (not ``partial``) is taken once the model spoke, never while it may
+    be the person's task: each record ``fast`` takes leaves the translator as
+    ``translate`` leaves it, and the fold is the same with the fast path off."""
+    data = path.read_bytes()
+    fast, general = ClineTranslator(), ClineTranslator()
+    for number, line in enumerate(data.splitlines(), 1):
+        if fast.fast(orjson.loads(line), number) is None:
+            fast.translate(orjson.loads(line), number, None)
+        general.translate(orjson.loads(line), number, None)
+        assert vars(fast) == vars(general), line
+    folded = _folded(data)
+    monkeypatch.setattr(ClineTranslator, "fast", lambda *_: None)
+    monkeypatch.setattr(ClineTranslator, "fast_line", None)
+    assert _folded(data) == folded
+
+
+def test_fast_takes_a_final_text_after_the_model_spoke_not_the_task_and_a_request() -> None:
+    lines = [
+        b'{"ts":1000,"type":"say","say":"text","text":"Fix it."}',
+        b'{"ts":1001,"type":"say","say":"api_req_started","text":"{}"}',
+        b'{"ts":1002,"type":"say","say":"text","text":"Done","partial":true}',
+        b'{"ts":1002,"type":"say","say":"text","text":"Done."}',
+        b'{"ts":1003,"type":"say","say":"text","text":"Also this.","partial":false}',
+        b'{"ts":1004,"type":"say","say":"api_req_started","text":"{\\"tokensIn\\":9}"}',
+        b'{"ts":"1005","type":"say","say":"api_req_started","text":"{}"}',
+    ]
+    translator, taken = ClineTranslator(), []
+    for number, line in enumerate(lines, 1):
+        hot = translator.fast(orjson.loads(line), number)
+        if hot is None:
+            translator.translate(orjson.loads(line), number, None)
+        taken.append(hot)
+    assert taken[:2] == [None, None]
+    assert taken[2:] == [
+        ("assistant", True, "Done", None, None, 1002, None),
+        ("assistant", True, ".", None, None, 1002, None),
+        ("assistant", True, "Also this.", None, None, 1003, None),
+        ("thinking", "completed", None, None, None, 1004, None),  # its usage kept
+        None,  # a ts as a string: translate reads it as a number
+    ]
+    assert translator._requests[1004] == {"inputTokens": 9}
+
+
+def test_a_final_text_taken_before_the_model_spoke_leaves_it_silent() -> None:
+    """After the task, a final text is the model's: taken, it does not say the model
+    spoke (``translate`` does not), so a later text is read as ``translate`` reads it."""
+    lines = [
+        b'{"ts":1000,"type":"say","say":"task","text":"Fix it."}',
+        b'{"ts":1001,"type":"say","say":"text","text":"Looking."}',
+        b'{"ts":1002,"type":"say","say":"text","text":"More."}',
+    ]
+    fast, general = ClineTranslator(), ClineTranslator()
+    taken = []
+    for number, line in enumerate(lines, 1):
+        hot = fast.fast(orjson.loads(line), number)
+        if hot is None:
+            fast.translate(orjson.loads(line), number, None)
+        general.translate(orjson.loads(line), number, None)
+        taken.append(hot is not None)
+        assert vars(fast) == vars(general), line
+    assert taken == [False, False, True]

@@ -9,14 +9,20 @@ takes the lines it is meant to.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+import msgspec
+import orjson
+import pytest
 
 from streamview.core.dialects.copilot import CopilotTranslator
+from streamview.core.reader import fold
+from streamview.core.state import StreamState
 
 from .fast_taken import taken_lines
 
-FIXTURE = (
-    Path(__file__).resolve().parents[2] / "fixtures" / "dialects" / "copilot" / "fast-lines.jsonl"
-)
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dialects" / "copilot"
+FIXTURE = FIXTURES / "fast-lines.jsonl"
 
 TAKEN = {3, 4, 5, 6, 11, 13}
 """Deltas of reasoning and text (non-ASCII, escaped, without an id, naming a model, a
@@ -26,3 +32,52 @@ stamp, a ``true`` arrival stamp, a model or message id that is a number."""
 
 def test_the_fast_path_takes_deltas_and_declines_the_unusual() -> None:
     assert taken_lines(CopilotTranslator(), FIXTURE.read_bytes()) == TAKEN
+
+
+WHOLE_TAKEN = {3, 4, 5, 6, 7, 8, 10, 12, 14, 15, 17}
+"""Of ``fast-whole.jsonl`` (``test_fast_json.py`` folds it both ways): whole messages
+(one naming a model, an empty one, one without a stamp), tool starts (with a parent, an
+MCP tool, no call id, arguments that are no object, a numeric stamp) and ends with a
+verdict (a success, a refusal, a call never started); not a start whose ``data`` is a
+list, an end with no verdict or a string arrival stamp, a numeric message."""
+
+
+def test_fast_takes_whole_messages_and_tool_calls_and_declines_the_unusual() -> None:
+    translator = CopilotTranslator()
+    taken = set()
+    for number, line in enumerate((FIXTURES / "fast-whole.jsonl").read_bytes().splitlines(), 1):
+        record = orjson.loads(line)
+        if translator.fast(record, number) is not None:
+            taken.add(number)
+        else:
+            record.pop("streamview_recv_ms", None)
+            translator.translate(record, number, None)
+    assert taken == WHOLE_TAKEN
+
+
+def _folded(data: bytes) -> list[Any]:
+    """Every session's calls, blocks and counts, as a view's (not compact) state has them."""
+    state = fold([data], StreamState(track_changes=False), agent="copilot")
+    return [
+        (
+            [msgspec.structs.asdict(call) for call in session.tool_calls],
+            [(block.kind, block.line, block.call_index, block.text) for block in session.blocks],
+            session.events,
+            session.model,
+            session.last_time_ms,
+        )
+        for session in state.sessions
+    ] + [state.counts]
+
+
+@pytest.mark.parametrize("name", ["fast-whole.jsonl", "success-tools.jsonl", "fast-lines.jsonl"])
+def test_the_fast_path_leaves_the_fold_as_the_general_path_does(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each call's arguments, description, parent, outcome and payload, each block's text,
+    the model and the times."""
+    data = (FIXTURES / name).read_bytes()
+    fast = _folded(data)
+    monkeypatch.setattr(CopilotTranslator, "fast", lambda *_: None)
+    monkeypatch.setattr(CopilotTranslator, "fast_line", None)
+    assert _folded(data) == fast
