@@ -88,6 +88,52 @@ def test_deltas_to_the_block_being_told_build_no_event(monkeypatch: pytest.Monke
     assert len(set(built)) <= 100 * 6 + 2, f"{len(set(built))} lines of {lines} built events"
 
 
+def _long_way_lines(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The lines the long way builds events of, from now on (its handler counts them)."""
+    built: list[int] = []
+    handle = Normalizer.handle
+
+    def counting(normalizer: Normalizer, event: AnyEvent, session: Session | None) -> object:
+        built.append(event.line)
+        return handle(normalizer, event, session)
+
+    monkeypatch.setattr(Normalizer, "handle", counting)
+    return built
+
+
+def test_the_first_chunk_goes_the_fast_way_once_its_first_line_named_the_dialect(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A whole file is one chunk to a reader of 1 MiB reads (a sixth of the bench's
+    10k-event file is its first chunk): once its first line named the dialect, the
+    rest of that chunk is read the fast way, and told as the long way tells it."""
+    data = b"".join(one_session(50))
+    built = _long_way_lines(monkeypatch)
+    fast = told([data])
+    assert len(set(built)) <= 50 * 6 + 2, f"{len(set(built))} lines built events"
+    monkeypatch.setattr(event_stream, "fast_line_of", lambda reader: None)
+    assert fast == told([data])
+
+
+@pytest.mark.parametrize("junk", [0, 3, 40])
+@pytest.mark.parametrize("ending", [b"\n", b"\r\n", b""])
+def test_the_lines_before_the_dialect_is_known_are_told_alike_both_ways(
+    junk: int, ending: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lines that name no dialect (text, blank lines) before the first record, fewer or
+    more than are read one at a time, each line ending in CRLF or the last one in
+    nothing: the first chunk is told as the long way tells it."""
+    head = b"".join(b"warming up %d\n\n" % i for i in range(junk))
+    data = head + b"".join(one_session(3))
+    data = data.replace(b"\n", b"\r\n") if ending == b"\r\n" else data
+    data = data.removesuffix(b"\n") if ending == b"" else data
+    feeds = [[data], [data[:100], data[100:]], [head, data[len(head) :]]]
+    fast = [told(chunks) for chunks in feeds]
+    assert fast[0].count(b'"text.delta"') == 3 * 20
+    monkeypatch.setattr(event_stream, "fast_line_of", lambda reader: None)
+    assert fast == [told(chunks) for chunks in feeds]
+
+
 def _cursor(record: dict[str, object]) -> bytes:
     return json.dumps({**record, "session_id": record.get("session_id", "s1")}).encode() + b"\n"
 
@@ -124,8 +170,8 @@ def test_what_ends_a_run_of_deltas_is_told_alike_both_ways(
         _say("whole", model_call_id="m1", session_id="s2"),
         *(_say(f"b{i} ", streamview_recv_ms=9, session_id="s2") for i in range(3)),
     ]
-    # The first chunk is read the long way (the dialect is not known before it): the
-    # rest comes in one chunk, where the fast path runs deltas in a row.
+    # The first line alone, then the rest in one chunk, where the fast path runs
+    # deltas in a row.
     feeds = [[lines[0], b"".join(lines[1:])], *splits(b"".join(lines))]
     fast = [told(chunks) for chunks in feeds]
     assert fast[0].count(b'"text.delta"') >= 15
