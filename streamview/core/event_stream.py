@@ -13,11 +13,10 @@ from typing import Any
 
 import streamview.core.normalized as n
 from streamview.core.dialects import DETECT_WINDOW
-from streamview.core.event_fast import fast_line_of, feed_fast
+from streamview.core.event_fast import FastNormalizer, fast_line_of, feed_fast
 from streamview.core.events import AnyEvent
 from streamview.core.exit_status import exit_code_for
 from streamview.core.framing import Restart
-from streamview.core.normalizer import Normalizer
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState
 
@@ -40,7 +39,7 @@ class EventStream:
         self.reader = EventReader(agent=agent)
         self.state = StreamState(track_changes=False)
         self._forced = self.reader.dialect.name if self.reader.dialect is not None else None
-        self.normalizer = Normalizer(self.state, self._dialect)
+        self.normalizer = FastNormalizer(self.state, self._dialect)
         self.received = 0
         """Bytes fed so far."""
 

@@ -224,3 +224,78 @@ def test_a_run_of_deltas_leaves_the_fold_as_the_long_way_does(
     assert fast[0]["sessions"] == [(len(lines), len(lines), 10, 52)]
     monkeypatch.setattr(event_stream, "fast_line_of", lambda reader: None)
     assert fast == [_fold(chunks) for chunks in feeds]
+
+
+def test_a_block_opened_and_closed_by_a_run_is_told_without_handle_fast(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first delta of a block and the line that closes it (a thinking end, the
+    whole message) are told by the fast path itself: of a turn's lines only the call's
+    two records and the stray thinking end go through ``handle_fast``."""
+    from streamview.core.event_fast import FastNormalizer
+
+    asked: list[int] = []
+    handle_fast = FastNormalizer.handle_fast
+
+    def counting(normalizer: FastNormalizer, session: Session, line: int, *rest: object) -> object:
+        asked.append(line)
+        return handle_fast(normalizer, session, line, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(FastNormalizer, "handle_fast", counting)
+    chunks = list(one_session(20))
+    fast = told(chunks)
+    assert len(asked) <= 20 * 3, f"{len(asked)} lines through handle_fast"
+    monkeypatch.setattr(event_stream, "fast_line_of", lambda reader: None)
+    assert fast == told(chunks)
+
+
+@pytest.mark.parametrize(
+    "whole",
+    [
+        "a0 a1 a2 ",  # what the deltas said
+        "a0 a1 a2 and more",  # more: a delta of the rest, then the end
+        "something else",  # a recap that replaced them: corrected
+        "",  # corrected too
+    ],
+)
+def test_the_whole_message_that_closes_a_run_is_told_alike_both_ways(
+    whole: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = [
+        _cursor({"type": "system", "subtype": "init", "model": "m", "cwd": "/w"}),
+        *(_say(f"a{i} ") for i in range(3)),
+        _say(whole, model_call_id="m1"),
+        *(_think(f"t{i} ") for i in range(2)),
+        _think("", subtype="completed"),
+        _say("after"),
+    ]
+    feeds = [[lines[0], b"".join(lines[1:])], *splits(b"".join(lines))]
+    fast = [told(chunks) for chunks in feeds]
+    assert fast[0].count(b'"text.done"') == 2  # the whole message's, then "after"'s
+    assert (b'"corrected":true' in fast[0]) == (not whole.startswith("a0 a1 a2 "))
+    monkeypatch.setattr(event_stream, "fast_line_of", lambda reader: None)
+    assert fast == [told(chunks) for chunks in feeds]
+
+
+def test_a_block_opened_where_the_session_changes_is_told_alike_both_ways(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the session changes around a run of deltas: a first delta that also names
+    the session (its init named none: ``session.update``), one in a session of its own
+    (no init: ``session.start``), a run's end in a third: told as the long way tells
+    them (the fast path opens and closes no block there)."""
+    init = {"type": "system", "subtype": "init", "model": "m", "cwd": "/w", "session_id": None}
+    lines = [
+        json.dumps(init).encode() + b"\n",
+        *(_think(f"t{i} ") for i in range(3)),  # names the session s1
+        *(_say(f"a{i} ") for i in range(2)),
+        *(_say(f"b{i} ", session_id="s2") for i in range(2)),  # a session of its own
+        _cursor({"type": "thinking", "subtype": "completed", "session_id": "s2"}),
+        _say("whole", model_call_id="m1", session_id="s3"),
+    ]
+    feeds = [[lines[0], b"".join(lines[1:])], *splits(b"".join(lines))]
+    fast = [told(chunks) for chunks in feeds]
+    assert fast[0].count(b'"session.update"') == 1
+    assert fast[0].count(b'"session.start"') == 3
+    monkeypatch.setattr(event_stream, "fast_line_of", lambda reader: None)
+    assert fast == [told(chunks) for chunks in feeds]
