@@ -7,7 +7,9 @@ delta itself: the dialect's ``fast_line`` reads it from the line's bytes, the st
 applies it (:meth:`~streamview.core.state.StreamState.apply_fast`, the fold's own fast
 path) and the delta is told, with no event built and no block swept. Every other line
 goes the long way (:class:`~streamview.core.reader.EventReader`'s events, folded and
-told one by one), in order; the output is the same byte for byte
+told one by one), in order. :class:`FastNormalizer` tells the first delta of a block
+and the line that closes it (a thinking end, the whole message) without sweeping the
+transcript, when that is all the line changed; the output is the same byte for byte
 (``tests/events/test_golden.py``, ``tests/events/test_fast_events.py``).
 """
 
@@ -22,13 +24,96 @@ import streamview.core.normalized as n
 from streamview.core.dialects import cursor_fast
 from streamview.core.events import JSONObject
 from streamview.core.fast_path import LONG_LINE, FastRecord, loads_long, utf8
-from streamview.core.model import Block, Session
-from streamview.core.normalizer import Normalizer, _Shown
+from streamview.core.model import RUNNING, TEXT, THINKING, Block, Session
+from streamview.core.normalizer import Normalizer, _facts, _Shown
 from streamview.core.reader import EventReader, too_long
 from streamview.core.state import StreamState
 
 FastLine = Callable[[bytes, int], "FastRecord | None"]
 Fast = Callable[[JSONObject, int], "FastRecord | None"]
+
+
+class FastNormalizer(Normalizer):
+    """The :class:`~streamview.core.normalizer.Normalizer` of the fast path: what
+    :func:`feed_fast` asks of it besides what every line asks."""
+
+    def opened(self, session: Session, before: int, thinking: bool, text: str) -> _Shown | None:
+        """After ``apply_fast`` applied a delta that may have opened a block after the
+        ``before`` blocks of ``session``: the block told as :meth:`handle_fast` tells it,
+        and what was told of it returned (the caller writes the delta, ``text``), when
+        that is all the line changed in what is told: ``session`` still the newest, its
+        facts as told, its ``before`` blocks told whole and one more, open, of the
+        delta's kind, holding the delta. Else ``None``, nothing told: the line is
+        :meth:`handle_fast`'s."""
+        index = session.index
+        blocks = session.blocks
+        if len(blocks) != before + 1 or self._settled.get(index, 0) != before:
+            return None
+        block = blocks[before]
+        if (
+            not block.open
+            or block.kind != (THINKING if thinking else TEXT)
+            or block.text != text
+            or not self._as_told(session)
+        ):
+            return None
+        shown = self._shown[(index, before)] = _Shown(block.revision, block.deltas, [text])
+        return shown
+
+    def closed(
+        self,
+        session: Session,
+        position: int,
+        block: Block,
+        line: int,
+        when: int | None,
+        out: list[n.NormalizedEvent],
+    ) -> bool:
+        """After ``apply_fast`` applied the line that ended a run of deltas to ``block``
+        (at ``position``, the last of ``session``, every block before it told whole):
+        whether that line only closed the block, then told as :meth:`handle_fast` tells
+        it (its end, and what it added); else nothing is told."""
+        index = session.index
+        blocks = session.blocks
+        if (
+            block.open
+            or len(blocks) != position + 1
+            or blocks[position] is not block
+            or self._settled.get(index, 0) != position
+            or not self._as_told(session)
+        ):
+            return False
+        self._block(session, position, block, None, line, when, out)  # told whole: closed
+        self._settled[index] = position + 1
+        self._shown.pop((index, position), None)
+        return True
+
+    def handle_fast(
+        self, session: Session, line: int, when: int | None, ended: str | None
+    ) -> list[n.NormalizedEvent]:
+        """:meth:`Normalizer.handle_fast`, its transcript swept only when a block is
+        left to tell (a call's result adds none) and the session's facts compared
+        without building them twice."""
+        if not self._as_told(session):
+            return super().handle_fast(session, line, when, ended)
+        out: list[n.NormalizedEvent] = []
+        if self._settled.get(session.index, 0) < len(session.blocks):
+            self._sweep(session, None, line, when, out)
+        if ended is not None:
+            call = session.calls_by_id.get(ended)
+            if call is not None and call.status != RUNNING:
+                self._end_call(session, call, line, when, out)
+        return out
+
+    def _as_told(self, session: Session) -> bool:
+        """Whether ``session``, the newest, was announced and its facts are as told."""
+        index = session.index
+        facts = self._facts
+        return (
+            self.state.sessions[-1] is session
+            and index < len(facts)
+            and facts[index] == _facts(session, self._agent())
+        )
 
 
 def fast_line_of(reader: EventReader) -> tuple[FastLine | None, Fast] | None:
@@ -53,7 +138,7 @@ def fast_line_of(reader: EventReader) -> tuple[FastLine | None, Fast] | None:
 def feed_fast(
     reader: EventReader,
     state: StreamState,
-    normalizer: Normalizer,
+    normalizer: FastNormalizer,
     chunk: bytes,
     fast_line: FastLine | None,
     fast: Fast,
@@ -178,6 +263,9 @@ def feed_fast(
             _settle(state, streak_session, streak, streak_shown, run, run_line, run_when)
             run = 0
         sessions = state.sessions
+        shown: _Shown | None = None
+        opening: Session | None = None
+        """The session a delta opens a block in, if it may (its blocks all told whole)."""
         if sessions and (session_id is None or session_id == sessions[-1].session_id):
             session = sessions[-1]
             block = None
@@ -189,55 +277,78 @@ def feed_fast(
                 )
                 if is_delta and session.open_thinking is None:
                     block = session.open_text
+                    if block is None:
+                        opening = session
             elif kind == "thinking" and subtype == "delta":
                 block = session.open_thinking
+                if block is None:
+                    opening = session
             if block is not None:
                 if block is streak:
                     shown = streak_shown
                 elif session.blocks[-1] is block:
                     shown = told_by_deltas(session, block)
-                else:
-                    shown = None
-                if shown is not None:
-                    # What apply_fast does with a delta to the open block, inline.
-                    counts.total += 1
-                    counts.events += 1
-                    session.events += 1
-                    session.last_line = number
-                    when = timestamp if recv is None else recv
-                    if when is not None:
-                        state.last_event_ms = when
-                        if session.first_time_ms is None:
-                            session.first_time_ms = when
-                        session.last_time_ms = when
-                    block.parts.append(text)
-                    block.deltas += 1
-                    shown.deltas += 1
-                    streak, streak_shown, streak_kind = block, shown, kind
-                    streak_session, streak_index = session, session.index
-                    streak_id = session.session_id
-                    parts_append, told_append = block.parts.append, shown.told.append
-                    no_first_time = session.first_time_ms is None
-                    run_when = None
-                    streak_position = len(session.blocks) - 1
-                    streak_delta = text_delta if kind == "assistant" else thinking_delta
-                    if text:
-                        shown.told.append(text)
-                        append(
-                            streak_delta(
-                                line=number,
-                                time_ms=when,
-                                session=streak_index,
-                                block=streak_position,
-                                text=text,
-                            )
-                        )
-                    continue
-        streak = None
-        apply_fast(hot, number)
-        ended = text[2] if kind == "tool_call" and subtype == "completed" else None
-        when = timestamp if recv is None else recv
-        out.extend(handle_fast(state.sessions[-1], number, when, ended))
+            if shown is not None:
+                # What apply_fast does with a delta to the open block, inline.
+                counts.total += 1
+                counts.events += 1
+                session.events += 1
+                session.last_line = number
+                when = timestamp if recv is None else recv
+                if when is not None:
+                    state.last_event_ms = when
+                    if session.first_time_ms is None:
+                        session.first_time_ms = when
+                    session.last_time_ms = when
+                block.parts.append(text)  # type: ignore[union-attr]
+                block.deltas += 1  # type: ignore[union-attr]
+                shown.deltas += 1
+                if text:
+                    shown.told.append(text)
+        if shown is None:
+            # The block the last line's delta went to: a line of its kind may close it.
+            ending = streak if kind == streak_kind else None
+            streak = None
+            before = len(opening.blocks) if opening is not None else 0
+            apply_fast(hot, number)
+            when = timestamp if recv is None else recv
+            if ending is not None and normalizer.closed(
+                streak_session,  # type: ignore[arg-type]
+                streak_position,
+                ending,
+                number,
+                when,
+                out,
+            ):
+                continue
+            if opening is not None:
+                # A delta that opened a block after blocks all told whole: told here,
+                # and the run of deltas to the block starts with it.
+                shown = normalizer.opened(opening, before, kind == "thinking", text)
+            if shown is None:
+                ended = text[2] if kind == "tool_call" and subtype == "completed" else None
+                out.extend(handle_fast(sessions[-1], number, when, ended))
+                continue
+            session = opening  # type: ignore[assignment]
+            block = session.blocks[-1]
+        streak, streak_shown, streak_kind = block, shown, kind
+        streak_session, streak_index = session, session.index
+        streak_id = session.session_id
+        parts_append, told_append = block.parts.append, shown.told.append  # type: ignore[union-attr]
+        no_first_time = session.first_time_ms is None
+        run_when = None
+        streak_position = len(session.blocks) - 1
+        streak_delta = text_delta if kind == "assistant" else thinking_delta
+        if text:
+            append(
+                streak_delta(
+                    line=number,
+                    time_ms=when,
+                    session=streak_index,
+                    block=streak_position,
+                    text=text,
+                )
+            )
     if run:
         _settle(state, streak_session, streak, streak_shown, run, run_line, run_when)
     normalizer.forget_told()

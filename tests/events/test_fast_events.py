@@ -88,6 +88,52 @@ def test_deltas_to_the_block_being_told_build_no_event(monkeypatch: pytest.Monke
     assert len(set(built)) <= 100 * 6 + 2, f"{len(set(built))} lines of {lines} built events"
 
 
+def _long_way_lines(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The lines the long way builds events of, from now on (its handler counts them)."""
+    built: list[int] = []
+    handle = Normalizer.handle
+
+    def counting(normalizer: Normalizer, event: AnyEvent, session: Session | None) -> object:
+        built.append(event.line)
+        return handle(normalizer, event, session)
+
+    monkeypatch.setattr(Normalizer, "handle", counting)
+    return built
+
+
+def test_the_first_chunk_goes_the_fast_way_once_its_first_line_named_the_dialect(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A whole file is one chunk to a reader of 1 MiB reads (a sixth of the bench's
+    10k-event file is its first chunk): once its first line named the dialect, the
+    rest of that chunk is read the fast way, and told as the long way tells it."""
+    data = b"".join(one_session(50))
+    built = _long_way_lines(monkeypatch)
+    fast = told([data])
+    assert len(set(built)) <= 50 * 6 + 2, f"{len(set(built))} lines built events"
+    monkeypatch.setattr(event_stream, "fast_line_of", lambda reader: None)
+    assert fast == told([data])
+
+
+@pytest.mark.parametrize("junk", [0, 3, 40])
+@pytest.mark.parametrize("ending", [b"\n", b"\r\n", b""])
+def test_the_lines_before_the_dialect_is_known_are_told_alike_both_ways(
+    junk: int, ending: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lines that name no dialect (text, blank lines) before the first record, fewer or
+    more than are read one at a time, each line ending in CRLF or the last one in
+    nothing: the first chunk is told as the long way tells it."""
+    head = b"".join(b"warming up %d\n\n" % i for i in range(junk))
+    data = head + b"".join(one_session(3))
+    data = data.replace(b"\n", b"\r\n") if ending == b"\r\n" else data
+    data = data.removesuffix(b"\n") if ending == b"" else data
+    feeds = [[data], [data[:100], data[100:]], [head, data[len(head) :]]]
+    fast = [told(chunks) for chunks in feeds]
+    assert fast[0].count(b'"text.delta"') == 3 * 20
+    monkeypatch.setattr(event_stream, "fast_line_of", lambda reader: None)
+    assert fast == [told(chunks) for chunks in feeds]
+
+
 def _cursor(record: dict[str, object]) -> bytes:
     return json.dumps({**record, "session_id": record.get("session_id", "s1")}).encode() + b"\n"
 
@@ -124,8 +170,8 @@ def test_what_ends_a_run_of_deltas_is_told_alike_both_ways(
         _say("whole", model_call_id="m1", session_id="s2"),
         *(_say(f"b{i} ", streamview_recv_ms=9, session_id="s2") for i in range(3)),
     ]
-    # The first chunk is read the long way (the dialect is not known before it): the
-    # rest comes in one chunk, where the fast path runs deltas in a row.
+    # The first line alone, then the rest in one chunk, where the fast path runs
+    # deltas in a row.
     feeds = [[lines[0], b"".join(lines[1:])], *splits(b"".join(lines))]
     fast = [told(chunks) for chunks in feeds]
     assert fast[0].count(b'"text.delta"') >= 15
@@ -178,3 +224,78 @@ def test_a_run_of_deltas_leaves_the_fold_as_the_long_way_does(
     assert fast[0]["sessions"] == [(len(lines), len(lines), 10, 52)]
     monkeypatch.setattr(event_stream, "fast_line_of", lambda reader: None)
     assert fast == [_fold(chunks) for chunks in feeds]
+
+
+def test_a_block_opened_and_closed_by_a_run_is_told_without_handle_fast(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first delta of a block and the line that closes it (a thinking end, the
+    whole message) are told by the fast path itself: of a turn's lines only the call's
+    two records and the stray thinking end go through ``handle_fast``."""
+    from streamview.core.event_fast import FastNormalizer
+
+    asked: list[int] = []
+    handle_fast = FastNormalizer.handle_fast
+
+    def counting(normalizer: FastNormalizer, session: Session, line: int, *rest: object) -> object:
+        asked.append(line)
+        return handle_fast(normalizer, session, line, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(FastNormalizer, "handle_fast", counting)
+    chunks = list(one_session(20))
+    fast = told(chunks)
+    assert len(asked) <= 20 * 3, f"{len(asked)} lines through handle_fast"
+    monkeypatch.setattr(event_stream, "fast_line_of", lambda reader: None)
+    assert fast == told(chunks)
+
+
+@pytest.mark.parametrize(
+    "whole",
+    [
+        "a0 a1 a2 ",  # what the deltas said
+        "a0 a1 a2 and more",  # more: a delta of the rest, then the end
+        "something else",  # a recap that replaced them: corrected
+        "",  # corrected too
+    ],
+)
+def test_the_whole_message_that_closes_a_run_is_told_alike_both_ways(
+    whole: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = [
+        _cursor({"type": "system", "subtype": "init", "model": "m", "cwd": "/w"}),
+        *(_say(f"a{i} ") for i in range(3)),
+        _say(whole, model_call_id="m1"),
+        *(_think(f"t{i} ") for i in range(2)),
+        _think("", subtype="completed"),
+        _say("after"),
+    ]
+    feeds = [[lines[0], b"".join(lines[1:])], *splits(b"".join(lines))]
+    fast = [told(chunks) for chunks in feeds]
+    assert fast[0].count(b'"text.done"') == 2  # the whole message's, then "after"'s
+    assert (b'"corrected":true' in fast[0]) == (not whole.startswith("a0 a1 a2 "))
+    monkeypatch.setattr(event_stream, "fast_line_of", lambda reader: None)
+    assert fast == [told(chunks) for chunks in feeds]
+
+
+def test_a_block_opened_where_the_session_changes_is_told_alike_both_ways(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the session changes around a run of deltas: a first delta that also names
+    the session (its init named none: ``session.update``), one in a session of its own
+    (no init: ``session.start``), a run's end in a third: told as the long way tells
+    them (the fast path opens and closes no block there)."""
+    init = {"type": "system", "subtype": "init", "model": "m", "cwd": "/w", "session_id": None}
+    lines = [
+        json.dumps(init).encode() + b"\n",
+        *(_think(f"t{i} ") for i in range(3)),  # names the session s1
+        *(_say(f"a{i} ") for i in range(2)),
+        *(_say(f"b{i} ", session_id="s2") for i in range(2)),  # a session of its own
+        _cursor({"type": "thinking", "subtype": "completed", "session_id": "s2"}),
+        _say("whole", model_call_id="m1", session_id="s3"),
+    ]
+    feeds = [[lines[0], b"".join(lines[1:])], *splits(b"".join(lines))]
+    fast = [told(chunks) for chunks in feeds]
+    assert fast[0].count(b'"session.update"') == 1
+    assert fast[0].count(b'"session.start"') == 3
+    monkeypatch.setattr(event_stream, "fast_line_of", lambda reader: None)
+    assert fast == [told(chunks) for chunks in feeds]
