@@ -180,7 +180,11 @@ class CopilotTranslator:
         elif kind == "assistant.reasoning_delta":
             fast_kind, subtype, keyed = "thinking", "delta", "reasoningId"
         else:
-            return self._fast_whole(kind, record, line) if kind in _FAST_WHOLE else None
+            return (
+                self._fast_whole(kind, record, line)
+                if kind.__class__ is str and kind in _FAST_WHOLE
+                else None
+            )
         data = record.get("data")
         recv = record.get(RECV_KEY)
         if (
