@@ -125,6 +125,151 @@ class CallFold:
         if self._track:
             self._changes.calls.add((session.index, call.index))
 
+    def _call_started(
+        self,
+        session: Session,
+        line: int,
+        timestamp_ms: int | None,
+        recv_ms: int | None,
+        fields: Any,
+    ) -> None:
+        """A fast record's call start (``fields``: the twelve of :data:`~.fast_path.FastRecord`),
+        by :meth:`_tool`'s rules: a new call with its arguments and no approval waiting
+        (most starts) is built in one go; any other start goes :meth:`_tool`'s way."""
+        (
+            _,
+            _,
+            call_id,
+            kind,
+            args,
+            outcome,
+            payload,
+            model_call_id,
+            started_at_ms,
+            completed_at_ms,
+            description,
+            parent_call_id,
+        ) = fields
+        if args is None or call_id in session.calls_by_id or session.pending_approval:
+            self._tool(
+                session,
+                line,
+                timestamp_ms,
+                recv_ms,
+                False,
+                call_id,
+                kind,
+                args,
+                outcome,
+                payload,
+                model_call_id,
+                started_at_ms,
+                completed_at_ms,
+                description,
+                parent_call_id,
+            )
+            return
+        if session.open_text is not None:
+            self._close_text(session)
+        if session.open_thinking is not None:
+            self._close_thinking(session)
+        calls = session.tool_calls
+        index = len(calls)
+        if self._compact:  # what only a view shows is not kept
+            model_call_id = description = parent_call_id = None
+        call = ToolCall(
+            index,
+            call_id,
+            kind,
+            args,
+            tools.target_of(kind, args),
+            model_call_id=model_call_id,
+            description=description,
+            started_line=line,
+            started_at_ms=started_at_ms,
+            start_ts=timestamp_ms,
+            start_recv=recv_ms,
+            parent_call_id=parent_call_id,
+        )
+        calls.append(call)
+        session.calls_by_id[call_id] = call
+        session.blocks.append(Block(TOOL, line, NO_PARTS, call_index=index))
+        if self._track:
+            self._changes.transcript.add(session.index)
+            self._changes.calls.add((session.index, index))
+
+    def _call_completed(
+        self,
+        session: Session,
+        line: int,
+        timestamp_ms: int | None,
+        recv_ms: int | None,
+        fields: Any,
+    ) -> None:
+        """A fast record's call completion (``fields``: twelve), by :meth:`_tool`'s rules:
+        the first result of a running call whose kind, arguments and target are known,
+        bringing no arguments (most results), is taken at once; a repeat, a result that
+        names the kind of an ``unknown`` call, one with arguments or for a call without
+        any goes :meth:`_tool`'s way."""
+        (
+            _,
+            _,
+            call_id,
+            kind,
+            args,
+            outcome,
+            payload,
+            model_call_id,
+            started_at_ms,
+            completed_at_ms,
+            description,
+            parent_call_id,
+        ) = fields
+        call = session.calls_by_id.get(call_id)
+        if (
+            call is None
+            or call.completed_line is not None
+            or args is not None
+            or call.args is None
+            or call.target is None
+            or (call.kind == "unknown" and kind != "unknown")
+        ):
+            self._tool(
+                session,
+                line,
+                timestamp_ms,
+                recv_ms,
+                True,
+                call_id,
+                kind,
+                args,
+                outcome,
+                payload,
+                model_call_id,
+                started_at_ms,
+                completed_at_ms,
+                description,
+                parent_call_id,
+            )
+            return
+        if not self._compact:  # what only a view shows
+            call.model_call_id = call.model_call_id or model_call_id
+            call.description = call.description or description
+            call.parent_call_id = call.parent_call_id or parent_call_id
+        if started_at_ms is not None:
+            call.started_at_ms = started_at_ms
+        call.completed_line = line
+        call.completed_at_ms = completed_at_ms or call.completed_at_ms
+        call.end_ts = timestamp_ms
+        call.end_recv = recv_ms
+        call.complete(outcome, payload)
+        if call.status == tools.REJECTED and call.approval and call.summary == "rejected":
+            call.summary = call.approval
+        if self._compact:  # its target is known: later records bring new args or none
+            call.args = _NO_ARGS
+        if self._track:
+            self._changes.calls.add((session.index, call.index))
+
     def _on_query(self, session: Session, event: InteractionQuery) -> None:
         call = approvals.apply_query(session, event)
         if call is not None and self._track:
