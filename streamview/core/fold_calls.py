@@ -208,9 +208,9 @@ class CallFold:
     ) -> None:
         """A fast record's call completion (``fields``: twelve), by :meth:`_tool`'s rules:
         the first result of a running call whose kind, arguments and target are known,
-        bringing no arguments (most results), is taken at once; a repeat, a result that
-        names the kind of an ``unknown`` call, one with arguments or for a call without
-        any goes :meth:`_tool`'s way."""
+        bringing no arguments or the same again (most results), is taken at once; a
+        repeat, a result that names the kind of an ``unknown`` call, one with other
+        arguments or for a call without any goes :meth:`_tool`'s way."""
         (
             _,
             _,
@@ -229,10 +229,9 @@ class CallFold:
         if (
             call is None
             or call.completed_line is not None
-            or args is not None
-            or call.args is None
             or call.target is None
             or (call.kind == "unknown" and kind != "unknown")
+            or (call.args is None if args is None else args != call.args)
         ):
             self._tool(
                 session,
@@ -256,6 +255,8 @@ class CallFold:
             call.model_call_id = call.model_call_id or model_call_id
             call.description = call.description or description
             call.parent_call_id = call.parent_call_id or parent_call_id
+        if args is not None:  # the same args again (Cursor's; a call with a target has some)
+            call.args = args
         if started_at_ms is not None:
             call.started_at_ms = started_at_ms
         call.completed_line = line

@@ -187,6 +187,14 @@ CASES: dict[str, list[Step]] = {
         call(False, "c1", "read", args={}),
         call(True, "c1", "read", args=READ, outcome="success", payload={"content": "a"}),
     ],
+    "a result that brings the same arguments again (Cursor's)": [
+        call(False, "c1", "read", args=READ),
+        call(True, "c1", "read", args=dict(READ), outcome="success", payload={"content": "a"}),
+    ],
+    "a result that brings empty arguments": [
+        call(False, "c1", "read", args=READ),
+        call(True, "c1", "read", args={}, outcome="success", payload={"content": "a"}),
+    ],
     "arguments with no target": [
         call(False, "c1", "read", args={"limit": 3}),
         call(True, "c1", "read", outcome="success", payload={"content": "a"}),
@@ -251,7 +259,9 @@ def test_the_common_calls_do_not_go_the_general_way(monkeypatch: pytest.MonkeyPa
         call(False, "c1", "read", args=READ),
         call(True, "c1", "read", outcome="success", payload={"content": "a"}),
         call(False, "c2", "read", args=READ, eleven=True),
-        call(True, "c2", "read", outcome="success", payload={"content": "a"}, eleven=True),
+        call(
+            True, "c2", "read", args=READ, outcome="success", payload={"content": "a"}, eleven=True
+        ),
         call(True, "c1", "read", outcome="success", payload={"content": "again"}),
         query("c3", approved=True),
         call(False, "c3", "shell", args=SHELL),
