@@ -226,6 +226,24 @@ class CallFold:
             parent_call_id,
         ) = fields
         call = session.calls_by_id.get(call_id)
+        if call is None and args is not None and not session.pending_approval:
+            self._whole_call(
+                session,
+                line,
+                timestamp_ms,
+                recv_ms,
+                call_id,
+                kind,
+                args,
+                outcome,
+                payload,
+                model_call_id,
+                started_at_ms,
+                completed_at_ms,
+                description,
+                parent_call_id,
+            )
+            return
         if (
             call is None
             or call.completed_line is not None
@@ -270,6 +288,59 @@ class CallFold:
             call.args = _NO_ARGS
         if self._track:
             self._changes.calls.add((session.index, call.index))
+
+    def _whole_call(
+        self,
+        session: Session,
+        line: int,
+        timestamp_ms: int | None,
+        recv_ms: int | None,
+        call_id: str,
+        kind: str,
+        args: JSONObject,
+        outcome: str | None,
+        payload: Any,
+        model_call_id: str | None,
+        started_at_ms: int | None,
+        completed_at_ms: int | None,
+        description: str | None,
+        parent_call_id: str | None,
+    ) -> None:
+        """A call seen first completed, with its arguments and no approval waiting
+        (opencode's and Kilo's records, Codex's file changes): built ended, in one go,
+        as :meth:`_tool` builds it."""
+        if session.open_text is not None:
+            self._close_text(session)
+        if session.open_thinking is not None:
+            self._close_thinking(session)
+        calls = session.tool_calls
+        index = len(calls)
+        if self._compact:  # what only a view shows is not kept
+            model_call_id = description = parent_call_id = None
+        call = ToolCall(
+            index,
+            call_id,
+            kind,
+            args,
+            tools.target_of(kind, args),
+            model_call_id=model_call_id,
+            description=description,
+            completed_line=line,
+            started_at_ms=started_at_ms,
+            completed_at_ms=completed_at_ms or None,
+            end_ts=timestamp_ms,
+            end_recv=recv_ms,
+            parent_call_id=parent_call_id,
+        )
+        calls.append(call)
+        session.calls_by_id[call_id] = call
+        session.blocks.append(Block(TOOL, line, NO_PARTS, call_index=index))
+        call.complete(outcome, payload)
+        if self._compact and call.target is not None:
+            call.args = _NO_ARGS
+        if self._track:
+            self._changes.transcript.add(session.index)
+            self._changes.calls.add((session.index, index))
 
     def _on_query(self, session: Session, event: InteractionQuery) -> None:
         call = approvals.apply_query(session, event)

@@ -180,6 +180,18 @@ CASES: dict[str, list[Step]] = {
         call(False, "c1", "unknown", args={"x": "y"}),
         call(True, "c1", "read", outcome="success", payload={"content": "a"}),
     ],
+    "whole calls, seen first completed (opencode's)": [
+        ("event", SessionStarted(0, SID, agent="opencode")),
+        ("event", AssistantMessage(0, SID, 5, text="so", delta=True)),
+        call(True, "c1", "read", args=READ, outcome="success", payload=SAID, started_at_ms=2),
+        call(True, "c2", "shell", args=SHELL, outcome="error", payload={"message": "x"}),
+        call(True, "c3", "read", args={"limit": 1}, outcome="success", payload={}),
+        call(True, "c1", "read", args=READ, outcome="success", payload={"content": "b"}),
+    ],
+    "a whole call an approval waited for": [
+        query("c1", approved=False),
+        call(True, "c1", "shell", args=SHELL, outcome="rejected", payload={"reason": "no"}),
+    ],
     "a result with no start": [
         call(True, "c9", "read", outcome="success", payload={"content": "a"}),
     ],
@@ -245,8 +257,9 @@ def test_compact_lets_a_finished_calls_arguments_go_on_both_paths() -> None:
 
 
 def test_the_common_calls_do_not_go_the_general_way(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A new call with its arguments and its first result are applied by the lean
-    path; a repeat, and a start an approval waits for, by the general rules."""
+    """A new call with its arguments, its first result and a call seen first completed
+    are applied by the lean path; a repeat, and a start an approval waits for, by the
+    general rules."""
     general_calls: list[str] = []
     general = StreamState._tool
 
@@ -266,6 +279,7 @@ def test_the_common_calls_do_not_go_the_general_way(monkeypatch: pytest.MonkeyPa
         query("c3", approved=True),
         call(False, "c3", "shell", args=SHELL),
         call(True, "c3", "shell", outcome="success", payload={"stdout": "", "exitCode": 0}),
+        call(True, "c4", "shell", args=SHELL, outcome="success", payload={"stdout": "x"}),
     ]
     state = StreamState(track_changes=False, compact=True)
     for line, step in enumerate(steps, 1):
@@ -275,7 +289,8 @@ def test_the_common_calls_do_not_go_the_general_way(monkeypatch: pytest.MonkeyPa
             subtype = "completed" if step[1] else "started"
             state.apply_fast(("tool_call", subtype, step[2], None, SID, None, None), line)
     assert general_calls == ["c1", "c3"]  # the repeat, and the start an approval waited for
-    assert [c.summary for c in state.sessions[0].tool_calls] == ["1 line", "1 line", "exit 0"]
+    summaries = [c.summary for c in state.sessions[0].tool_calls]
+    assert summaries == ["1 line", "1 line", "exit 0", "1 line"]
 
 
 def random_steps(rng: random.Random) -> list[Step]:
