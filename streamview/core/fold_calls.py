@@ -125,6 +125,223 @@ class CallFold:
         if self._track:
             self._changes.calls.add((session.index, call.index))
 
+    def _call_started(
+        self,
+        session: Session,
+        line: int,
+        timestamp_ms: int | None,
+        recv_ms: int | None,
+        fields: Any,
+    ) -> None:
+        """A fast record's call start (``fields``: the twelve of :data:`~.fast_path.FastRecord`),
+        by :meth:`_tool`'s rules: a new call with its arguments and no approval waiting
+        (most starts) is built in one go; any other start goes :meth:`_tool`'s way."""
+        (
+            _,
+            _,
+            call_id,
+            kind,
+            args,
+            outcome,
+            payload,
+            model_call_id,
+            started_at_ms,
+            completed_at_ms,
+            description,
+            parent_call_id,
+        ) = fields
+        if args is None or call_id in session.calls_by_id or session.pending_approval:
+            self._tool(
+                session,
+                line,
+                timestamp_ms,
+                recv_ms,
+                False,
+                call_id,
+                kind,
+                args,
+                outcome,
+                payload,
+                model_call_id,
+                started_at_ms,
+                completed_at_ms,
+                description,
+                parent_call_id,
+            )
+            return
+        if session.open_text is not None:
+            self._close_text(session)
+        if session.open_thinking is not None:
+            self._close_thinking(session)
+        calls = session.tool_calls
+        index = len(calls)
+        if self._compact:  # what only a view shows is not kept
+            model_call_id = description = parent_call_id = None
+        call = ToolCall(
+            index,
+            call_id,
+            kind,
+            args,
+            tools.target_of(kind, args),
+            model_call_id=model_call_id,
+            description=description,
+            started_line=line,
+            started_at_ms=started_at_ms,
+            start_ts=timestamp_ms,
+            start_recv=recv_ms,
+            parent_call_id=parent_call_id,
+        )
+        calls.append(call)
+        session.calls_by_id[call_id] = call
+        session.blocks.append(Block(TOOL, line, NO_PARTS, call_index=index))
+        if self._track:
+            self._changes.transcript.add(session.index)
+            self._changes.calls.add((session.index, index))
+
+    def _call_completed(
+        self,
+        session: Session,
+        line: int,
+        timestamp_ms: int | None,
+        recv_ms: int | None,
+        fields: Any,
+    ) -> None:
+        """A fast record's call completion (``fields``: twelve), by :meth:`_tool`'s rules:
+        the first result of a running call whose kind, arguments and target are known,
+        bringing no arguments or the same again (most results), is taken at once; a
+        repeat, a result that names the kind of an ``unknown`` call, one with other
+        arguments or for a call without any goes :meth:`_tool`'s way."""
+        (
+            _,
+            _,
+            call_id,
+            kind,
+            args,
+            outcome,
+            payload,
+            model_call_id,
+            started_at_ms,
+            completed_at_ms,
+            description,
+            parent_call_id,
+        ) = fields
+        call = session.calls_by_id.get(call_id)
+        if call is None and args is not None and not session.pending_approval:
+            self._whole_call(
+                session,
+                line,
+                timestamp_ms,
+                recv_ms,
+                call_id,
+                kind,
+                args,
+                outcome,
+                payload,
+                model_call_id,
+                started_at_ms,
+                completed_at_ms,
+                description,
+                parent_call_id,
+            )
+            return
+        if (
+            call is None
+            or call.completed_line is not None
+            or call.target is None
+            or (call.kind == "unknown" and kind != "unknown")
+            or (call.args is None if args is None else args != call.args)
+        ):
+            self._tool(
+                session,
+                line,
+                timestamp_ms,
+                recv_ms,
+                True,
+                call_id,
+                kind,
+                args,
+                outcome,
+                payload,
+                model_call_id,
+                started_at_ms,
+                completed_at_ms,
+                description,
+                parent_call_id,
+            )
+            return
+        if not self._compact:  # what only a view shows
+            call.model_call_id = call.model_call_id or model_call_id
+            call.description = call.description or description
+            call.parent_call_id = call.parent_call_id or parent_call_id
+        if args is not None:  # the same args again (Cursor's; a call with a target has some)
+            call.args = args
+        if started_at_ms is not None:
+            call.started_at_ms = started_at_ms
+        call.completed_line = line
+        call.completed_at_ms = completed_at_ms or call.completed_at_ms
+        call.end_ts = timestamp_ms
+        call.end_recv = recv_ms
+        call.complete(outcome, payload)
+        if call.status == tools.REJECTED and call.approval and call.summary == "rejected":
+            call.summary = call.approval
+        if self._compact:  # its target is known: later records bring new args or none
+            call.args = _NO_ARGS
+        if self._track:
+            self._changes.calls.add((session.index, call.index))
+
+    def _whole_call(
+        self,
+        session: Session,
+        line: int,
+        timestamp_ms: int | None,
+        recv_ms: int | None,
+        call_id: str,
+        kind: str,
+        args: JSONObject,
+        outcome: str | None,
+        payload: Any,
+        model_call_id: str | None,
+        started_at_ms: int | None,
+        completed_at_ms: int | None,
+        description: str | None,
+        parent_call_id: str | None,
+    ) -> None:
+        """A call seen first completed, with its arguments and no approval waiting
+        (opencode's and Kilo's records, Codex's file changes): built ended, in one go,
+        as :meth:`_tool` builds it."""
+        if session.open_text is not None:
+            self._close_text(session)
+        if session.open_thinking is not None:
+            self._close_thinking(session)
+        calls = session.tool_calls
+        index = len(calls)
+        if self._compact:  # what only a view shows is not kept
+            model_call_id = description = parent_call_id = None
+        call = ToolCall(
+            index,
+            call_id,
+            kind,
+            args,
+            tools.target_of(kind, args),
+            model_call_id=model_call_id,
+            description=description,
+            completed_line=line,
+            started_at_ms=started_at_ms,
+            completed_at_ms=completed_at_ms or None,
+            end_ts=timestamp_ms,
+            end_recv=recv_ms,
+            parent_call_id=parent_call_id,
+        )
+        calls.append(call)
+        session.calls_by_id[call_id] = call
+        session.blocks.append(Block(TOOL, line, NO_PARTS, call_index=index))
+        call.complete(outcome, payload)
+        if self._compact and call.target is not None:
+            call.args = _NO_ARGS
+        if self._track:
+            self._changes.transcript.add(session.index)
+            self._changes.calls.add((session.index, index))
+
     def _on_query(self, session: Session, event: InteractionQuery) -> None:
         call = approvals.apply_query(session, event)
         if call is not None and self._track:

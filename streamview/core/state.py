@@ -193,8 +193,16 @@ class StreamState(CallFold, NoticeFold):
                 return
             self._assistant_text(session, text, line, model_call_id, timestamp, subtype)
         elif kind == "tool_call":
-            _, _, *fields = text
-            self._tool(session, line, timestamp, recv, subtype == "completed", *fields)
+            size = len(text)
+            if size == 11:  # no parent call named (Cursor's, Codex's fields)
+                text, size = (*text, None), 12
+            if size != 12:
+                _, _, *fields = text
+                self._tool(session, line, timestamp, recv, subtype == "completed", *fields)
+            elif subtype == "completed":
+                self._call_completed(session, line, timestamp, recv, text)
+            else:
+                self._call_started(session, line, timestamp, recv, text)
         elif text is None:  # thinking completed
             if session.open_thinking is not None:
                 self._close_thinking(session)

@@ -20,7 +20,8 @@ import msgspec
 import orjson
 
 from streamview.core.dialects.amp_tools import call_shape
-from streamview.core.dialects.claude_like import ClaudeLikeTranslator
+from streamview.core.dialects.claude_like import ClaudeLikeTranslator, ToolMap
+from streamview.core.dialects.claude_tools import args_of as claude_args_of
 from streamview.core.dialects.claude_tools import result_text
 from streamview.core.events import JSONObject
 from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord, Int64, hot_decoder
@@ -95,6 +96,8 @@ class UserLine(msgspec.Struct, gc=False):
 
 decode_assistant = hot_decoder(AssistantLine)
 decode_user = hot_decoder(UserLine)
+_NO_CALL: tuple[str, JSONObject] = ("", {})
+"""A result's call never seen start (its args: never changed)."""
 ASSISTANT_START = b'{"type":"assistant"'
 USER_START = b'{"type":"user"'
 """How ``amp --stream-json`` starts those lines (``type`` is written first)."""
@@ -122,19 +125,24 @@ class AmpTranslator(ClaudeLikeTranslator):
     """Amp's stream, read as Claude Code's (:class:`ClaudeLikeTranslator`), its hot
     lines taken apart from their bytes."""
 
+    def __init__(self, name: str, tools: ToolMap) -> None:
+        super().__init__(name, tools)
+        self._inner_calls = self._inner._calls
+        """What Claude Code's translator keeps of each open call: the fast path keeps
+        it as ``start_call`` and ``forget_call`` do, without their calls."""
+
     def fast_line(self, data: bytes, line: int) -> FastRecord | None:
         """:meth:`fast` for a line not yet decoded: an assistant message of one text
         or one ``tool_use``, or a user message of one successful ``tool_result``, read
         into typed structs; Claude Code's partial messages as Claude reads them; any
-        other line is declined (decoded in full)."""
-        if data.startswith(ASSISTANT_START):
-            return self._assistant_line(data, line)
-        if data.startswith(USER_START):
-            return self._result_line(data, line)
-        return self._inner.fast_line(data, line)
+        other line is declined (decoded in full).
 
-    def _assistant_line(self, data: bytes, line: int) -> FastRecord | None:
-        """:meth:`_fast_message` of the typed line."""
+        An assistant message is read here, in the body (two lines in three of a
+        tool-heavy run: a method of its own was one more call each)."""
+        if not data.startswith(ASSISTANT_START):
+            if data.startswith(USER_START):
+                return self._result_line(data, line)
+            return self._inner.fast_line(data, line)
         try:
             hot = decode_assistant(data)
         except HOT_DECODE_ERRORS:
@@ -150,14 +158,14 @@ class AmpTranslator(ClaudeLikeTranslator):
         model = message.model
         if parent is None and model is not None and self._inner.names_model({"model": model}):
             return None  # the session's model, named here: an event of its own
-        sid, recv = hot.session_id, hot.streamview_recv_ms
         block_type = block.type
         if block_type == "text" and parent is None:
             text = block.text
             if text is None:
                 return None
-            self._note_typed_usage(message, line)
-            return "assistant", False, text, None, sid, None, recv
+            if message.usage is not None:
+                self._note_typed_usage(message, line)
+            return "assistant", False, text, None, hot.session_id, None, hot.streamview_recv_ms
         call_id = block.id
         if block_type != "tool_use" or not call_id:
             return None
@@ -167,14 +175,26 @@ class AmpTranslator(ClaudeLikeTranslator):
             return None
         name = block.name or "unknown"
         kind, args, description = call_shape(name, given)
-        self._inner.start_call(
-            {"name": block.name, "id": call_id, "input": given}, line, sid, recv, parent
-        )
+        # What ``start_call`` keeps of it, as Claude Code reads it (without the block).
+        self._inner_calls[call_id] = (name, claude_args_of(name, given))
         self._calls[call_id] = (name, args)
-        if parent is None:
+        if parent is None and message.usage is not None:
             self._note_typed_usage(message, line)
-        fields = (None, None, call_id, kind, args, None, None, None, None, None, description)
-        return "tool_call", "started", (*fields, parent), None, sid, None, recv
+        fields = (
+            None,
+            None,
+            call_id,
+            kind,
+            args,
+            None,
+            None,
+            None,
+            None,
+            None,
+            description,
+            parent,
+        )
+        return "tool_call", "started", fields, None, hot.session_id, None, hot.streamview_recv_ms
 
     def _note_typed_usage(self, message: SaidMessage, line: int) -> None:
         """:meth:`_note_usage` of a session's (no subagent's) typed message."""
@@ -205,13 +225,26 @@ class AmpTranslator(ClaudeLikeTranslator):
             or self._own is not None
         ):
             return None
-        self._inner.forget_call(call_id)
+        self._inner_calls.pop(call_id, None)  # ``forget_call``
         self._done.add(call_id)
-        name, args = self._calls.pop(call_id, ("", {}))
+        name, args = self._calls.pop(call_id, _NO_CALL)
         tools = self._tools
         kind = tools.kind_of(name) if name else "unknown"
         text = result_text(block.content)
         payload = tools.success_said(kind, args, text) or tools.success_payload(kind, args, text)
-        fields = (None, None, call_id, kind, None, "success", payload, None, None, None, None)
-        sid, recv = hot.session_id, hot.streamview_recv_ms
-        return "tool_call", "completed", (*fields, hot.parent_tool_use_id), None, sid, None, recv
+        parent = hot.parent_tool_use_id
+        fields = (
+            None,
+            None,
+            call_id,
+            kind,
+            None,
+            "success",
+            payload,
+            None,
+            None,
+            None,
+            None,
+            parent,
+        )
+        return "tool_call", "completed", fields, None, hot.session_id, None, hot.streamview_recv_ms

@@ -193,32 +193,66 @@ class DroidTranslator:
             raw = hot.parameters
             try:
                 parameters = orjson.loads(bytes(raw)) if raw else None
-            except orjson.JSONDecodeError:  # the long way says what is wrong with it
+                name = hot.tool_name or hot.tool_id or "unknown"
+                call_id = hot.id or f"<line {line}>"
+                kind_name, args, described = tools.call_shape(name, parameters)
+            except Exception:  # the long way reads the record again, and says what is wrong
                 return None
-            return self._fast_call(
-                hot.tool_name,
-                hot.tool_id,
-                hot.id,
-                parameters,
-                hot.message_id,
-                line,
-                sid,
+            self._calls[call_id] = (name, args)
+            model_call_id = hot.message_id
+            started = (
+                None,
+                None,
+                call_id,
+                kind_name,
+                args,
+                None,
+                None,
+                model_call_id,
                 ts,
-                hot.streamview_recv_ms,
+                None,
+                described,
+                None,
             )
+            return "tool_call", "started", started, None, sid, ts, hot.streamview_recv_ms
         if kind != "tool_result" or hot.error:
             return None  # an error object: read from the dict
-        return self._fast_result(
-            hot.id,
-            hot.tool_id,
-            hot.is_error,
+        if hot.is_error is True:
+            return self._fast_result(
+                hot.id, hot.tool_id, True, None, hot.value, line, sid, ts, hot.streamview_recv_ms
+            )
+        # A plain result, as :meth:`_result` reads it (``lean``), its call forgotten once read.
+        calls = self._calls
+        given = hot.id
+        if given is not None and given in calls:
+            call_id = given
+        else:  # builds that leave out the id answer the oldest open call
+            call_id = next(iter(calls), given or f"<line {line}>")
+        name, args = calls.get(call_id) or (hot.tool_id or "", {})
+        value = hot.value
+        try:
+            payload = tools.success_said(name, args, value) or tools.success_payload(
+                name, args, value
+            )
+        except Exception:
+            return None  # the long way reads the record again
+        calls.pop(call_id, None)
+        kind_name = tools.kind_of(name) if name else "unknown"
+        ended = (
             None,
-            hot.value,
-            line,
-            sid,
+            None,
+            call_id,
+            kind_name,
+            None,
+            "success",
+            payload,
+            None,
+            None,
             ts,
-            hot.streamview_recv_ms,
+            None,
+            None,
         )
+        return "tool_call", "completed", ended, None, sid, ts, hot.streamview_recv_ms
 
     def _fast_call(
         self,

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import orjson
+
 from streamview.core.dialects.droid import DroidTranslator
 
 from .fast_taken import assert_fast_line_agrees, said_built, taken_lines
@@ -43,3 +45,41 @@ def test_a_whole_run_is_taken_but_its_prompt_thought_and_ends() -> None:
     data = (FIXTURES / "success-tools.jsonl").read_bytes()
     assert taken_lines(DroidTranslator(), data) == set(range(5, 30)) - {8}
     assert_fast_line_agrees(DroidTranslator(), DroidTranslator(), data, said_built)
+
+
+def _line(**record: object) -> bytes:
+    return orjson.dumps({**record, "session_id": "s", "timestamp": 5})
+
+
+def test_plain_results_find_their_call_as_the_general_path_does() -> None:
+    """A plain result read in ``fast_line``'s own body: one naming its call, one with no
+    id (the oldest open call), one with an empty id, one whose id no open call has, one
+    with none open (its ``toolId`` names the tool), and an error among them."""
+    call = {"type": "tool_call", "toolName": "Read", "toolId": "Read"}
+    result = {"type": "tool_result", "isError": False}
+    data = b"\n".join(
+        [
+            _line(**call, id="c1", messageId="m1", parameters={"file_path": "/a"}),
+            _line(**call, id="c2", parameters={"file_path": "/b"}),
+            _line(**call, id="c3", parameters={"file_path": "/c"}),
+            _line(**result, id="c2", toolId="Read", value="a\nb\n"),
+            _line(**result, toolId="Read", value="a\n"),
+            _line(**result, id="", toolId="Read", value=""),
+            _line(**result, id="c9", toolId="Grep", value="x.py\n"),
+            _line(**result, id="c8", toolId="Grep", value="x.py:3: y\n"),
+            _line(type="tool_result", id="c7", toolId="Read", isError=True, value="no such file"),
+        ]
+    )
+    assert taken_lines(DroidTranslator(), data) == set(range(1, 10))
+    assert_fast_line_agrees(DroidTranslator(), DroidTranslator(), data, said_built)
+    translator = DroidTranslator()
+    records = [translator.fast_line(line, n) for n, line in enumerate(data.splitlines(), 1)]
+    ended = [(r[2][2], r[2][3]) for r in records[3:] if r is not None]
+    assert ended == [
+        ("c2", "read"),
+        ("c1", "read"),
+        ("c3", "read"),
+        ("c9", "grep"),
+        ("c8", "grep"),
+        ("c7", "read"),
+    ]

@@ -1,0 +1,343 @@
+"""The fold's lean call path (``StreamState.apply_fast`` of a ``tool_call`` record:
+``CallFold._call_started`` and ``_call_completed``) against the general one (the same
+call applied as a :class:`ToolCallEvent` with ``apply``): every field of every call,
+the transcript's blocks and what changed, in a viewer's state and a compact one."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import msgspec
+import pytest
+
+from streamview.core.events import (
+    AnyEvent,
+    AssistantMessage,
+    InteractionQuery,
+    SessionStarted,
+    ThinkingDelta,
+    ToolCallEvent,
+)
+from streamview.core.state import StreamState
+from streamview.core.tools import Said
+
+SID = "s-1"
+
+Step = tuple[Any, ...]
+"""``("call", completed, fields)`` (the twelve fields of a fast ``tool_call`` record,
+or eleven: Cursor's and Codex's) or ``("event", event)``."""
+
+
+def call(completed: bool, call_id: str, kind: str, **given: Any) -> Step:
+    """A call step: its fields in the fast record's order."""
+    fields = (
+        None,
+        None,
+        call_id,
+        kind,
+        given.get("args"),
+        given.get("outcome"),
+        given.get("payload"),
+        given.get("model_call_id"),
+        given.get("started_at_ms"),
+        given.get("completed_at_ms"),
+        given.get("description"),
+        given.get("parent_call_id"),
+    )
+    return ("call", completed, fields[:11] if given.get("eleven") else fields)
+
+
+def as_event(step: Step, line: int) -> AnyEvent:
+    """What the general path is fed for a step."""
+    if step[0] == "event":
+        return msgspec.structs.replace(step[1], line=line)
+    _, completed, fields = step
+    _, _, call_id, kind, args, outcome, payload, model_call_id, started, ended, described = fields[
+        :11
+    ]
+    return ToolCallEvent(
+        line,
+        SID,
+        line * 10,
+        line * 10 + 1,
+        completed=completed,
+        call_id=call_id,
+        kind=kind,
+        args=args,
+        outcome=outcome,
+        payload=payload,
+        model_call_id=model_call_id,
+        started_at_ms=started,
+        completed_at_ms=ended,
+        description=described,
+        parent_call_id=fields[11] if len(fields) > 11 else None,
+    )
+
+
+def fold_both(steps: list[Step], compact: bool) -> tuple[StreamState, StreamState, list[Any]]:
+    """The steps folded the general way and the fast way, with what each step changed."""
+    general = StreamState(track_changes=True, compact=compact)
+    fast = StreamState(track_changes=True, compact=compact)
+    changes = []
+    for line, step in enumerate(steps, 1):
+        general.apply(as_event(step, line))
+        if step[0] == "event":
+            fast.apply(as_event(step, line))
+        else:
+            subtype = "completed" if step[1] else "started"
+            fast.apply_fast(
+                ("tool_call", subtype, step[2], None, SID, line * 10, line * 10 + 1), line
+            )
+        changes.append((general.take_changes(), fast.take_changes()))
+    return general, fast, changes
+
+
+def assert_same(general: StreamState, fast: StreamState, changes: list[Any]) -> None:
+    """Every call field by field, the blocks, the counts and each step's changes."""
+    assert len(general.sessions) == len(fast.sessions)
+    for mine, theirs in zip(general.sessions, fast.sessions, strict=True):
+        assert len(mine.tool_calls) == len(theirs.tool_calls)
+        for one, other in zip(mine.tool_calls, theirs.tool_calls, strict=True):
+            for name in one.__struct_fields__:
+                assert getattr(one, name) == getattr(other, name), (one.call_id, name)
+        assert [c.index for c in mine.calls_by_id.values()] == [
+            c.index for c in theirs.calls_by_id.values()
+        ]
+        assert mine.blocks == theirs.blocks
+        assert (mine.open_text, mine.open_thinking) == (theirs.open_text, theirs.open_thinking)
+        assert mine.pending_approval == theirs.pending_approval
+        assert mine.pending_args == theirs.pending_args
+        assert (mine.events, mine.last_line, mine.first_time_ms, mine.last_time_ms) == (
+            theirs.events,
+            theirs.last_line,
+            theirs.first_time_ms,
+            theirs.last_time_ms,
+        )
+    assert general.counts == fast.counts
+    for step, (mine_changed, theirs_changed) in enumerate(changes, 1):
+        assert mine_changed == theirs_changed, step
+
+
+def query(call_id: str, approved: bool | None = None, args: Any = None) -> Step:
+    """A permission request (with ``args``) or its answer (``approved``)."""
+    subtype = "request" if approved is None else "response"
+    event = InteractionQuery(
+        0,
+        SID,
+        subtype=subtype,
+        query_id=call_id,
+        tool_call_id=call_id,
+        args=args,
+        approved=approved,
+    )
+    return ("event", event)
+
+
+READ = {"path": "/a.py"}
+SHELL = {"command": "ls -l"}
+SAID = Said("read", "success", "3 lines", lambda: {"content": "a\nb\nc"}, (None, None, None))
+
+CASES: dict[str, list[Step]] = {
+    "a start, then its result": [
+        call(False, "c1", "read", args=READ, model_call_id="m1", description="look"),
+        call(True, "c1", "read", outcome="success", payload={"content": "x\ny"}),
+    ],
+    "a result counted without its payload": [
+        call(False, "c1", "read", args=READ, parent_call_id="task-1", started_at_ms=5),
+        call(True, "c1", "read", outcome="success", payload=SAID, completed_at_ms=9),
+    ],
+    "a repeated result": [
+        ("event", SessionStarted(0, SID, agent="claude")),
+        call(False, "c1", "shell", args=SHELL),
+        call(True, "c1", "shell", outcome="success", payload={"stdout": "one", "exitCode": 0}),
+        call(True, "c1", "shell", outcome="error", payload={"message": "two"}),
+    ],
+    "a repeated result ignored (Kimi)": [
+        ("event", SessionStarted(0, SID, agent="kimi")),
+        call(False, "c1", "shell", args=SHELL),
+        call(True, "c1", "shell", outcome="success", payload={"stdout": "one", "exitCode": 0}),
+        call(True, "c1", "unknown", outcome="error", payload={"message": "two"}),
+    ],
+    "a reused id opens a new call (opencode)": [
+        ("event", SessionStarted(0, SID, agent="opencode")),
+        call(False, "c1", "read", args=READ),
+        call(True, "c1", "read", outcome="success", payload={"content": "a"}),
+        call(False, "c1", "shell", args=SHELL),
+        call(True, "c1", "shell", outcome="success", payload={"stdout": "b", "exitCode": 1}),
+    ],
+    "an approval before the call": [
+        query("c1", approved=False),
+        call(False, "c1", "shell", args=SHELL),
+        call(True, "c1", "shell", outcome="rejected", payload={"reason": "no"}),
+    ],
+    "arguments asked about before the call, which has none": [
+        query("c1", args=SHELL),
+        call(False, "c1", "shell"),
+        call(True, "c1", "shell", outcome="success", payload={"stdout": "", "exitCode": 0}),
+    ],
+    "a call of unknown kind its result names": [
+        call(False, "c1", "unknown", args={"x": "y"}),
+        call(True, "c1", "read", outcome="success", payload={"content": "a"}),
+    ],
+    "whole calls, seen first completed (opencode's)": [
+        ("event", SessionStarted(0, SID, agent="opencode")),
+        ("event", AssistantMessage(0, SID, 5, text="so", delta=True)),
+        call(True, "c1", "read", args=READ, outcome="success", payload=SAID, started_at_ms=2),
+        call(True, "c2", "shell", args=SHELL, outcome="error", payload={"message": "x"}),
+        call(True, "c3", "read", args={"limit": 1}, outcome="success", payload={}),
+        call(True, "c1", "read", args=READ, outcome="success", payload={"content": "b"}),
+    ],
+    "a whole call an approval waited for": [
+        query("c1", approved=False),
+        call(True, "c1", "shell", args=SHELL, outcome="rejected", payload={"reason": "no"}),
+    ],
+    "a result with no start": [
+        call(True, "c9", "read", outcome="success", payload={"content": "a"}),
+    ],
+    "a result that brings arguments": [
+        call(False, "c1", "read", args={}),
+        call(True, "c1", "read", args=READ, outcome="success", payload={"content": "a"}),
+    ],
+    "a result that brings the same arguments again (Cursor's)": [
+        call(False, "c1", "read", args=READ),
+        call(True, "c1", "read", args=dict(READ), outcome="success", payload={"content": "a"}),
+    ],
+    "a result that brings empty arguments": [
+        call(False, "c1", "read", args=READ),
+        call(True, "c1", "read", args={}, outcome="success", payload={"content": "a"}),
+    ],
+    "arguments with no target": [
+        call(False, "c1", "read", args={"limit": 3}),
+        call(True, "c1", "read", outcome="success", payload={"content": "a"}),
+        call(True, "c1", "read", outcome="success", payload={"content": "b"}),
+    ],
+    "empty ids and names": [
+        call(False, "c1", "read", args=READ, model_call_id="", description="", parent_call_id=""),
+        call(True, "c1", "read", outcome="success", payload={}, model_call_id="m"),
+    ],
+    "a start named twice": [
+        call(False, "c1", "read", args=READ),
+        call(False, "c1", "read", args={"path": "/b.py"}),
+        call(True, "c1", "read", outcome="success", payload={"content": "a"}),
+    ],
+    "text and thinking before a call close": [
+        ("event", ThinkingDelta(0, SID, text="hm")),
+        ("event", AssistantMessage(0, SID, 5, text="so", delta=True)),
+        call(False, "c1", "read", args=READ),
+        call(True, "c1", "read", outcome="success", payload={"content": "a"}),
+    ],
+    "Cursor's eleven fields": [
+        call(False, "c1", "read", args=READ, eleven=True, model_call_id="m1"),
+        call(True, "c1", "read", outcome="success", payload={"content": "a"}, eleven=True),
+    ],
+}
+
+
+@pytest.mark.parametrize("compact", [False, True], ids=["viewer", "compact"])
+@pytest.mark.parametrize("name", list(CASES))
+def test_the_fast_call_path_folds_as_events_do(name: str, compact: bool) -> None:
+    """Each case's calls, field by field, as the general path leaves them."""
+    general, fast, changes = fold_both(CASES[name], compact)
+    assert_same(general, fast, changes)
+
+
+def test_compact_lets_a_finished_calls_arguments_go_on_both_paths() -> None:
+    """A compact state's finished call with a target keeps no arguments (and one
+    without a target keeps them), whichever way its records came."""
+    steps = CASES["a start, then its result"] + [
+        call(False, "c2", "read", args={"limit": 3}),
+        call(True, "c2", "read", outcome="success", payload={"content": "a"}),
+    ]
+    general, fast, changes = fold_both(steps, compact=True)
+    assert_same(general, fast, changes)
+    first, second = fast.sessions[0].tool_calls
+    assert (first.args, first.target, first.model_call_id) == ({}, "/a.py", None)
+    assert (second.args, second.target) == ({"limit": 3}, None)
+
+
+def test_the_common_calls_do_not_go_the_general_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new call with its arguments, its first result and a call seen first completed
+    are applied by the lean path; a repeat, and a start an approval waits for, by the
+    general rules."""
+    general_calls: list[str] = []
+    general = StreamState._tool
+
+    def counted(self: StreamState, session: Any, line: int, *rest: Any) -> None:
+        general_calls.append(rest[3])  # the call id
+        general(self, session, line, *rest)
+
+    monkeypatch.setattr(StreamState, "_tool", counted)
+    steps = [
+        call(False, "c1", "read", args=READ),
+        call(True, "c1", "read", outcome="success", payload={"content": "a"}),
+        call(False, "c2", "read", args=READ, eleven=True),
+        call(
+            True, "c2", "read", args=READ, outcome="success", payload={"content": "a"}, eleven=True
+        ),
+        call(True, "c1", "read", outcome="success", payload={"content": "again"}),
+        query("c3", approved=True),
+        call(False, "c3", "shell", args=SHELL),
+        call(True, "c3", "shell", outcome="success", payload={"stdout": "", "exitCode": 0}),
+        call(True, "c4", "shell", args=SHELL, outcome="success", payload={"stdout": "x"}),
+    ]
+    state = StreamState(track_changes=False, compact=True)
+    for line, step in enumerate(steps, 1):
+        if step[0] == "event":
+            state.apply(as_event(step, line))
+        else:
+            subtype = "completed" if step[1] else "started"
+            state.apply_fast(("tool_call", subtype, step[2], None, SID, None, None), line)
+    assert general_calls == ["c1", "c3"]  # the repeat, and the start an approval waited for
+    summaries = [c.summary for c in state.sessions[0].tool_calls]
+    assert summaries == ["1 line", "1 line", "exit 0", "1 line"]
+
+
+def random_steps(rng: random.Random) -> list[Step]:
+    """A random run of starts, results, repeats, approvals and text, few call ids."""
+    steps: list[Step] = [
+        ("event", SessionStarted(0, SID, agent=rng.choice([None, "kimi", "opencode"])))
+    ]
+    kinds = ["read", "shell", "edit", "grep", "unknown", "mcp"]
+    argses: list[Any] = [None, {}, READ, SHELL, {"limit": 1}, {"path": "/b", "old_string": "x"}]
+    payloads: list[Any] = [None, {}, {"content": "a\nb"}, {"stdout": "x", "exitCode": 2}, SAID]
+    for _ in range(rng.randrange(1, 30)):
+        call_id = f"c{rng.randrange(6)}"
+        roll = rng.random()
+        if roll < 0.1:
+            steps.append(query(call_id, approved=rng.choice([True, False])))
+        elif roll < 0.15:
+            steps.append(query(call_id, args=rng.choice(argses[1:])))
+        elif roll < 0.22:
+            steps.append(("event", AssistantMessage(0, SID, 1, text="t", delta=rng.random() < 0.5)))
+        elif roll < 0.25:
+            steps.append(("event", ThinkingDelta(0, SID, text="h")))
+        else:
+            steps.append(
+                call(
+                    rng.random() < 0.5,
+                    call_id,
+                    rng.choice(kinds),
+                    args=rng.choice(argses),
+                    outcome=rng.choice(["success", "error", "rejected", None]),
+                    payload=rng.choice(payloads),
+                    model_call_id=rng.choice([None, "", "m1", "m2"]),
+                    started_at_ms=rng.choice([None, 3]),
+                    completed_at_ms=rng.choice([None, 0, 8]),
+                    description=rng.choice([None, "", "d"]),
+                    parent_call_id=rng.choice([None, "", "p"]),
+                    eleven=rng.random() < 0.2,
+                )
+            )
+    return steps
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_runs_of_calls_fold_the_same_both_ways(seed: int) -> None:
+    """Hundreds of random runs, in a viewer's state and a compact one."""
+    rng = random.Random(seed)
+    for _ in range(150):
+        steps = random_steps(rng)
+        for compact in (False, True):
+            general, fast, changes = fold_both(steps, compact)
+            assert_same(general, fast, changes)
