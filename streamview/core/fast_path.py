@@ -49,8 +49,10 @@ FastRecord = tuple[str, Any, Any, Any, Any, Any, Any]
 ``whole``: the text, then the block closes, two events of one line),
 ``assistant`` (``subtype`` says whether the text is a delta: ``True``, ``False``, or
 ``None`` to tell by ``model_call_id`` and ``timestamp_ms`` as Cursor's format guide
-does) or ``tool_call`` (Cursor's: the fields of
-:func:`~streamview.core.tool_record.tool_call_fields`). Every field has its usual type.
+does), ``tool_call`` (Cursor's: the fields of
+:func:`~streamview.core.tool_record.tool_call_fields`) or ``answer_call`` (Kimi's: a
+whole answer, then a call starts, two events of one line; ``(text, tool_call's
+fields)``, ``subtype`` ``None``). Every field has its usual type.
 """
 
 

@@ -195,6 +195,13 @@ class StreamState(CallFold, NoticeFold):
         elif kind == "tool_call":
             _, _, *fields = text
             self._tool(session, line, timestamp, recv, subtype == "completed", *fields)
+        elif kind == "answer_call":  # a whole answer, then a call starts: two events
+            said, (_, _, *fields) = text
+            self._assistant_text(session, said, line, model_call_id, timestamp, False)
+            session.events += 1
+            if track:
+                self._changes.events += 1
+            self._tool(session, line, timestamp, recv, False, *fields)
         elif text is None:  # thinking completed
             if session.open_thinking is not None:
                 self._close_thinking(session)

@@ -199,31 +199,17 @@ class KimiTranslator:
         )
 
     def _fast_assistant(self, record: JSONObject, line: int, recv: int | None) -> FastRecord | None:
-        """An assistant message of text alone (a run's answer) or of one call alone, as
-        :meth:`_assistant` reads it; one of text and calls (two events: a fast record
-        carries one), or with a thought, goes the long way."""
+        """An assistant message of text alone (a run's answer), of one call alone, or of
+        text and then one call (``answer_call``: two events of one line, half of a
+        Kimi run's lines), as :meth:`_assistant` reads it; one with a thought, a part
+        that is not text, or more than one call goes the long way."""
         calls = record.get("tool_calls")
         content = record.get("content")
-        if calls:
-            if content or calls.__class__ is not list or len(calls) != 1:
-                return None
-            call = calls[0]
-            function = call.get("function") if call.__class__ is dict else None
-            if function.__class__ is not dict:
-                return None
-            name = as_str(function.get("name")) or "unknown"
-            call_id = as_str(call.get("id")) or f"<line {line}>"
-            try:
-                arguments = _arguments(function.get("arguments"))
-                kind, args, described = tools.call_shape(name, arguments)
-            except Exception:
-                return None  # the long way reads the record again
-            self._calls[call_id] = (name, args)
-            fields = (None, None, call_id, kind, args, None, None, None, None, None, described)
-            return "tool_call", "started", (*fields, None), None, None, None, recv
         if calls is not None and calls.__class__ is not list:
             return None
-        if content.__class__ is str:
+        if not content:
+            text = ""
+        elif content.__class__ is str:
             text = content
         elif content.__class__ is list and all(
             part.__class__ is dict
@@ -234,9 +220,28 @@ class KimiTranslator:
             text = "".join([part["text"] for part in content])
         else:
             return None
-        if not text:
-            return None  # the long way: a thought closes
-        return "assistant", False, text, None, None, None, recv
+        if not calls:
+            if not text:
+                return None  # the long way: a thought closes
+            return "assistant", False, text, None, None, None, recv
+        if len(calls) != 1:
+            return None
+        call = calls[0]
+        function = call.get("function") if call.__class__ is dict else None
+        if function.__class__ is not dict:
+            return None
+        name = as_str(function.get("name")) or "unknown"
+        call_id = as_str(call.get("id")) or f"<line {line}>"
+        try:
+            arguments = _arguments(function.get("arguments"))
+            kind, args, described = tools.call_shape(name, arguments)
+        except Exception:
+            return None  # the long way reads the record again
+        self._calls[call_id] = (name, args)
+        fields = (None, None, call_id, kind, args, None, None, None, None, None, described, None)
+        if text:
+            return "answer_call", None, (text, fields), None, None, None, recv
+        return "tool_call", "started", fields, None, None, None, recv
 
     def fast_line(self, data: bytes, line: int) -> FastRecord | None:
         """:meth:`fast` for a line not yet decoded: a tool's result read into
