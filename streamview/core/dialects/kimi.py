@@ -30,7 +30,14 @@ import orjson
 import streamview.core.dialects.kimi_tools as tools
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
-from streamview.core.dialects.kimi_fast import TOOL_START, decode_tool, texts_of
+from streamview.core.dialects.kimi_fast import (
+    ASSISTANT_START,
+    TOOL_START,
+    decode_assistant,
+    decode_tool,
+    text_of,
+    texts_of,
+)
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -230,10 +237,17 @@ class KimiTranslator:
         function = call.get("function") if call.__class__ is dict else None
         if function.__class__ is not dict:
             return None
-        name = as_str(function.get("name")) or "unknown"
-        call_id = as_str(call.get("id")) or f"<line {line}>"
+        name, arguments = function.get("name"), function.get("arguments")
+        return self._said_with_call(text, call.get("id"), name, arguments, line, recv)
+
+    def _said_with_call(
+        self, text: str, given_id: Any, given_name: Any, raw: Any, line: int, recv: int | None
+    ) -> FastRecord | None:
+        """A call's start (``raw``: its arguments as they came), after ``text`` if any."""
+        name = as_str(given_name) or "unknown"
+        call_id = as_str(given_id) or f"<line {line}>"
         try:
-            arguments = _arguments(function.get("arguments"))
+            arguments = _arguments(raw)
             kind, args, described = tools.call_shape(name, arguments)
         except Exception:
             return None  # the long way reads the record again
@@ -245,18 +259,38 @@ class KimiTranslator:
 
     def fast_line(self, data: bytes, line: int) -> FastRecord | None:
         """:meth:`fast` for a line not yet decoded: a tool's result read into
-        :class:`~.kimi_fast.ToolLine`; any other line, and one whose fields :meth:`fast`
-        would not read the same, is declined (decoded in full)."""
-        if not self._started or not data.startswith(TOOL_START):
+        :class:`~.kimi_fast.ToolLine`, an assistant message into
+        :class:`~.kimi_fast.AssistantLine`; any other line, and one whose fields
+        :meth:`fast` would not read the same, is declined (decoded in full)."""
+        if not self._started:
+            return None
+        if data.startswith(TOOL_START):
+            try:
+                hot = decode_tool(data)
+            except HOT_DECODE_ERRORS:
+                return None
+            if hot.role != "tool" or hot.type:
+                return None
+            texts = texts_of(hot.content)
+            return self._fast_result(hot.tool_call_id, None, texts, line, hot.streamview_recv_ms)
+        if not data.startswith(ASSISTANT_START):
             return None
         try:
-            hot = decode_tool(data)
+            said = decode_assistant(data)
         except HOT_DECODE_ERRORS:
             return None
-        if hot.role != "tool" or hot.type:
+        text = text_of(said.content)
+        if said.role != "assistant" or said.type or text is None:
             return None
-        texts = texts_of(hot.content)
-        return self._fast_result(hot.tool_call_id, None, texts, line, hot.streamview_recv_ms)
+        calls, recv = said.tool_calls, said.streamview_recv_ms
+        if not calls:
+            return ("assistant", False, text, None, None, None, recv) if text else None
+        function = calls[0].function
+        if len(calls) != 1 or function is None:
+            return None
+        return self._said_with_call(
+            text, calls[0].id, function.name, function.arguments, line, recv
+        )
 
     def _fast_result(
         self, given_id: Any, content: Any, texts: list[str] | None, line: int, recv: int | None

@@ -1,7 +1,7 @@
-"""Kimi CLI's fast path reads a tool's result straight from its bytes, gives what
-:meth:`fast` gives for the decoded line, and declines every line it might read
-otherwise; from the decoded line it also takes an answer alone, a call alone, and an
-answer with the call it makes (issue 30.8).
+"""Kimi CLI's fast path reads a tool's result and an assistant message (an answer
+alone, a call alone, an answer with the call it makes: issue 30.8) straight from its
+bytes, gives what :meth:`fast` gives for the decoded line, and declines every line it
+might read otherwise.
 
 ``fast-lines.jsonl`` holds both kinds; ``test_fast_json.py`` checks that ``--json`` is
 the same with and without the fast path.
@@ -27,13 +27,18 @@ from .test_fast_json import general_summary, summary
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dialects" / "kimi"
 DATA = (FIXTURES / "fast-lines.jsonl").read_bytes()
 
-TAKEN = {3, 5, 7, 13, 15, 16, 21}
+RESULTS_TAKEN = {3, 5, 7, 13, 15, 16, 21}
 """Results: a read with a note and an image part, a failed command stamped on arrival,
 a bare string, one without a ``tool_call_id``, a null content, a refusal after a
 ``think`` part; not a result before the run's first message, a text that is a number, a
 part that is no object, an arrival stamp that is a string, a result with a ``type``, an
-id that is a number, a line that does not start with its ``role``, nor the assistant's
-messages."""
+id that is a number, a line that does not start with its ``role``."""
+ANSWERS_AND_CALLS = {2, 4, 6, 17, 18, 20, 26}
+"""A text said with a call, calls alone (``content`` empty or ``""``) and answers alone
+(a string, text parts, an empty ``tool_calls``, stamped on arrival); not a thought, two
+calls, ``tool_calls`` that is no list, an empty text, a call whose ``function`` is no
+object."""
+TAKEN = RESULTS_TAKEN | ANSWERS_AND_CALLS
 
 
 def test_the_fast_path_takes_results_and_declines_the_unusual() -> None:
@@ -44,19 +49,13 @@ def test_a_line_taken_gives_what_fast_gives_and_leaves_the_same_translator() -> 
     assert_fast_line_agrees(KimiTranslator(), KimiTranslator(), DATA, said_built)
 
 
-def test_every_result_of_a_whole_run_is_taken() -> None:
+def test_every_message_of_a_whole_run_is_taken_but_the_first_and_a_notification() -> None:
     data = (FIXTURES / "success-tools.jsonl").read_bytes()
-    results = {n for n, line in enumerate(data.splitlines(), 1) if b'"role":"tool"' in line}
+    lines = data.splitlines()
+    results = {n for n, line in enumerate(lines, 1) if b'"role":"tool"' in line}
     assert len(results) == 11
-    assert taken_lines(KimiTranslator(), data) == results
+    assert taken_lines(KimiTranslator(), data) == set(range(2, len(lines) + 1)) - {20}
     assert_fast_line_agrees(KimiTranslator(), KimiTranslator(), data, said_built)
-
-
-ANSWERS_AND_CALLS = {2, 4, 6, 17, 18, 20, 26}
-"""A text said with a call, calls alone (``content`` empty or ``""``) and answers alone
-(a string, text parts, an empty ``tool_calls``, stamped on arrival); not a thought, two
-calls, ``tool_calls`` that is no list, an empty text, a call whose ``function`` is no
-object."""
 
 
 def test_fast_takes_answers_and_calls_alone_or_together() -> None:
@@ -115,12 +114,14 @@ ANSWER_CALL_RUN = [
     _said(TEXT, _call("ReadFile:1")),
     _result("Shell:5", "a\nb\n"),
     _said("Done."),
+    _said(TEXT, _call("Shell:17", "Shell", {"command": "ls"})),
 ]
 """A run of answers said with a call: taken (a string, text parts, an arrival stamp,
 arguments that are not JSON, no call id, no tool name, a call id already done); a call
 after an empty text (a call alone); and left to the long way: a thought first, two
-calls, a part that is not text."""
-ANSWER_CALLS = {2, 10, 11, 12, 14}
+calls, a part that is not text. From the bytes, arguments that are an object, not a
+JSON string, go the dict's way."""
+ANSWER_CALLS = {2, 10, 11, 12, 14, 17}
 
 
 def test_an_answer_with_its_call_is_one_fast_record_of_both() -> None:
@@ -143,6 +144,12 @@ def test_an_answer_with_its_call_is_one_fast_record_of_both() -> None:
         "shell",
         {"arguments": "not json"},
     )
+
+
+def test_an_answer_with_its_call_read_from_its_bytes_is_what_the_dict_gives() -> None:
+    data = b"\n".join(ANSWER_CALL_RUN)
+    assert_fast_line_agrees(KimiTranslator(), KimiTranslator(), data, said_built)
+    assert taken_lines(KimiTranslator(), data) == {2, 3, 5, 7, 8, 9, 10, 11, 12, 14, 15, 16}
 
 
 def test_an_answer_with_its_call_folds_as_its_two_events(
