@@ -245,7 +245,8 @@ class PlaybackIndex:
     def note_fast(self, fast: FastRecord) -> bool:
         """The events of a line the fold applied straight from a fast record (its
         times are ``int`` or ``None``: the dialect checked). A ``whole`` thinking
-        record is two events (the text, then the block closes).
+        record is two events (the text, then the block closes), and so is an
+        ``answer_call`` (the answer, then the call starts).
 
         Returns:
             Whether a checkpoint is due (at the end of this line).
@@ -262,6 +263,10 @@ class PlaybackIndex:
             self._add_stamp(stamp)
         elif kind == "tool_call":
             self._call(text[2], subtype == "completed")  # the call id, in the tool fields
+        elif kind == "answer_call":  # the answer, then the call's start
+            self._add_received(recv)
+            self._add_stamp(stamp)
+            self._call(text[1][2], False)
         return len(self.received) >= self.due
 
     def note_event(self, event: AnyEvent) -> None:

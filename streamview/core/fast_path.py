@@ -49,11 +49,13 @@ FastRecord = tuple[str, Any, Any, Any, Any, Any, Any]
 ``whole``: the text, then the block closes, two events of one line),
 ``assistant`` (``subtype`` says whether the text is a delta: ``True``, ``False``, or
 ``None`` to tell by ``model_call_id`` and ``timestamp_ms`` as Cursor's format guide
-does) or ``tool_call`` (``subtype`` ``started`` or ``completed``). A ``tool_call``'s
-third item is a tuple of the call's fields: ``(session_id, timestamp_ms, call_id, kind,
-args, outcome, payload, model_call_id, started_at_ms, completed_at_ms, description,
-parent_call_id)``, the first two unused, ``call_id`` third (playback and ``--events``
-read it there); eleven without ``parent_call_id`` (Cursor's
+does), ``tool_call`` (``subtype`` ``started`` or ``completed``) or ``answer_call``
+(Kimi's: a whole answer, then a call starts, two events of one line; ``(text, the
+call's fields)``, ``subtype`` ``None``). A ``tool_call``'s third item is a tuple of the
+call's fields: ``(session_id, timestamp_ms, call_id, kind, args, outcome, payload,
+model_call_id, started_at_ms, completed_at_ms, description, parent_call_id)``, the
+first two unused, ``call_id`` third (playback and ``--events`` read it there); eleven
+without ``parent_call_id`` (Cursor's
 :func:`~streamview.core.tool_record.tool_call_fields`, Codex's). The fold applies the
 common ones, a new call with its arguments and the first result of a running call,
 by a lean path (``CallFold._call_started`` and ``_call_completed``), the rest by the

@@ -203,6 +203,15 @@ class StreamState(CallFold, NoticeFold):
                 self._call_completed(session, line, timestamp, recv, text)
             else:
                 self._call_started(session, line, timestamp, recv, text)
+        elif kind == "answer_call":  # a whole answer, then a call starts: two events
+            said, fields = text
+            self._assistant_text(session, said, line, model_call_id, timestamp, False)
+            session.events += 1
+            if track:
+                self._changes.events += 1
+            if len(fields) == 11:
+                fields = (*fields, None)
+            self._call_started(session, line, timestamp, recv, fields)
         elif text is None:  # thinking completed
             if session.open_thinking is not None:
                 self._close_thinking(session)

@@ -30,7 +30,14 @@ import orjson
 import streamview.core.dialects.kimi_tools as tools
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
-from streamview.core.dialects.kimi_fast import TOOL_START, decode_tool, texts_of
+from streamview.core.dialects.kimi_fast import (
+    ASSISTANT_START,
+    TOOL_START,
+    decode_assistant,
+    decode_tool,
+    text_of,
+    texts_of,
+)
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -199,31 +206,17 @@ class KimiTranslator:
         )
 
     def _fast_assistant(self, record: JSONObject, line: int, recv: int | None) -> FastRecord | None:
-        """An assistant message of text alone (a run's answer) or of one call alone, as
-        :meth:`_assistant` reads it; one of text and calls (two events: a fast record
-        carries one), or with a thought, goes the long way."""
+        """An assistant message of text alone (a run's answer), of one call alone, or of
+        text and then one call (``answer_call``: two events of one line, half of a
+        Kimi run's lines), as :meth:`_assistant` reads it; one with a thought, a part
+        that is not text, or more than one call goes the long way."""
         calls = record.get("tool_calls")
         content = record.get("content")
-        if calls:
-            if content or calls.__class__ is not list or len(calls) != 1:
-                return None
-            call = calls[0]
-            function = call.get("function") if call.__class__ is dict else None
-            if function.__class__ is not dict:
-                return None
-            name = as_str(function.get("name")) or "unknown"
-            call_id = as_str(call.get("id")) or f"<line {line}>"
-            try:
-                arguments = _arguments(function.get("arguments"))
-                kind, args, described = tools.call_shape(name, arguments)
-            except Exception:
-                return None  # the long way reads the record again
-            self._calls[call_id] = (name, args)
-            fields = (None, None, call_id, kind, args, None, None, None, None, None, described)
-            return "tool_call", "started", (*fields, None), None, None, None, recv
         if calls is not None and calls.__class__ is not list:
             return None
-        if content.__class__ is str:
+        if not content:
+            text = ""
+        elif content.__class__ is str:
             text = content
         elif content.__class__ is list and all(
             part.__class__ is dict
@@ -234,24 +227,70 @@ class KimiTranslator:
             text = "".join([part["text"] for part in content])
         else:
             return None
-        if not text:
-            return None  # the long way: a thought closes
-        return "assistant", False, text, None, None, None, recv
+        if not calls:
+            if not text:
+                return None  # the long way: a thought closes
+            return "assistant", False, text, None, None, None, recv
+        if len(calls) != 1:
+            return None
+        call = calls[0]
+        function = call.get("function") if call.__class__ is dict else None
+        if function.__class__ is not dict:
+            return None
+        name, arguments = function.get("name"), function.get("arguments")
+        return self._said_with_call(text, call.get("id"), name, arguments, line, recv)
+
+    def _said_with_call(
+        self, text: str, given_id: Any, given_name: Any, raw: Any, line: int, recv: int | None
+    ) -> FastRecord | None:
+        """A call's start (``raw``: its arguments as they came), after ``text`` if any."""
+        name = as_str(given_name) or "unknown"
+        call_id = as_str(given_id) or f"<line {line}>"
+        try:
+            arguments = _arguments(raw)
+            kind, args, described = tools.call_shape(name, arguments)
+        except Exception:
+            return None  # the long way reads the record again
+        self._calls[call_id] = (name, args)
+        fields = (None, None, call_id, kind, args, None, None, None, None, None, described, None)
+        if text:
+            return "answer_call", None, (text, fields), None, None, None, recv
+        return "tool_call", "started", fields, None, None, None, recv
 
     def fast_line(self, data: bytes, line: int) -> FastRecord | None:
         """:meth:`fast` for a line not yet decoded: a tool's result read into
-        :class:`~.kimi_fast.ToolLine`; any other line, and one whose fields :meth:`fast`
-        would not read the same, is declined (decoded in full)."""
-        if not self._started or not data.startswith(TOOL_START):
+        :class:`~.kimi_fast.ToolLine`, an assistant message into
+        :class:`~.kimi_fast.AssistantLine`; any other line, and one whose fields
+        :meth:`fast` would not read the same, is declined (decoded in full)."""
+        if not self._started:
+            return None
+        if data.startswith(TOOL_START):
+            try:
+                hot = decode_tool(data)
+            except HOT_DECODE_ERRORS:
+                return None
+            if hot.role != "tool" or hot.type:
+                return None
+            texts = texts_of(hot.content)
+            return self._fast_result(hot.tool_call_id, None, texts, line, hot.streamview_recv_ms)
+        if not data.startswith(ASSISTANT_START):
             return None
         try:
-            hot = decode_tool(data)
+            said = decode_assistant(data)
         except HOT_DECODE_ERRORS:
             return None
-        if hot.role != "tool" or hot.type:
+        text = text_of(said.content)
+        if said.role != "assistant" or said.type or text is None:
             return None
-        texts = texts_of(hot.content)
-        return self._fast_result(hot.tool_call_id, None, texts, line, hot.streamview_recv_ms)
+        calls, recv = said.tool_calls, said.streamview_recv_ms
+        if not calls:
+            return ("assistant", False, text, None, None, None, recv) if text else None
+        function = calls[0].function
+        if len(calls) != 1 or function is None:
+            return None
+        return self._said_with_call(
+            text, calls[0].id, function.name, function.arguments, line, recv
+        )
 
     def _fast_result(
         self, given_id: Any, content: Any, texts: list[str] | None, line: int, recv: int | None

@@ -1,7 +1,7 @@
-"""Kimi CLI's fast path reads a tool's result straight from its bytes, gives what
-:meth:`fast` gives for the decoded line, and declines every line it might read
-otherwise; from the decoded line it also takes an answer alone and a call alone
-(issue 30.8).
+"""Kimi CLI's fast path reads a tool's result and an assistant message (an answer
+alone, a call alone, an answer with the call it makes: issue 30.8) straight from its
+bytes, gives what :meth:`fast` gives for the decoded line, and declines every line it
+might read otherwise.
 
 ``fast-lines.jsonl`` holds both kinds; ``test_fast_json.py`` checks that ``--json`` is
 the same with and without the fast path.
@@ -10,23 +10,35 @@ the same with and without the fast path.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import orjson
+import pytest
 
+import streamview.core.event_stream as event_stream
 from streamview.core.dialects.kimi import KimiTranslator
+from tests.core.test_checkpoints import assert_seeks_match
+from tests.core.test_fast_fold import assert_same_fold
+from tests.events.test_fast_events import splits, told
 
 from .fast_taken import assert_fast_line_agrees, said_built, taken_lines
+from .test_fast_json import general_summary, summary
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dialects" / "kimi"
 DATA = (FIXTURES / "fast-lines.jsonl").read_bytes()
 
-TAKEN = {3, 5, 7, 13, 15, 16, 21}
+RESULTS_TAKEN = {3, 5, 7, 13, 15, 16, 21}
 """Results: a read with a note and an image part, a failed command stamped on arrival,
 a bare string, one without a ``tool_call_id``, a null content, a refusal after a
 ``think`` part; not a result before the run's first message, a text that is a number, a
 part that is no object, an arrival stamp that is a string, a result with a ``type``, an
-id that is a number, a line that does not start with its ``role``, nor the assistant's
-messages."""
+id that is a number, a line that does not start with its ``role``."""
+ANSWERS_AND_CALLS = {2, 4, 6, 17, 18, 20, 26}
+"""A text said with a call, calls alone (``content`` empty or ``""``) and answers alone
+(a string, text parts, an empty ``tool_calls``, stamped on arrival); not a thought, two
+calls, ``tool_calls`` that is no list, an empty text, a call whose ``function`` is no
+object."""
+TAKEN = RESULTS_TAKEN | ANSWERS_AND_CALLS
 
 
 def test_the_fast_path_takes_results_and_declines_the_unusual() -> None:
@@ -37,22 +49,16 @@ def test_a_line_taken_gives_what_fast_gives_and_leaves_the_same_translator() -> 
     assert_fast_line_agrees(KimiTranslator(), KimiTranslator(), DATA, said_built)
 
 
-def test_every_result_of_a_whole_run_is_taken() -> None:
+def test_every_message_of_a_whole_run_is_taken_but_the_first_and_a_notification() -> None:
     data = (FIXTURES / "success-tools.jsonl").read_bytes()
-    results = {n for n, line in enumerate(data.splitlines(), 1) if b'"role":"tool"' in line}
+    lines = data.splitlines()
+    results = {n for n, line in enumerate(lines, 1) if b'"role":"tool"' in line}
     assert len(results) == 11
-    assert taken_lines(KimiTranslator(), data) == results
+    assert taken_lines(KimiTranslator(), data) == set(range(2, len(lines) + 1)) - {20}
     assert_fast_line_agrees(KimiTranslator(), KimiTranslator(), data, said_built)
 
 
-ANSWERS_AND_CALLS = {4, 6, 17, 18, 20, 26}
-"""Calls alone (``content`` empty or ``""``) and answers alone (a string, text parts,
-an empty ``tool_calls``, stamped on arrival); not a text said with a call (two events),
-a thought, two calls, ``tool_calls`` that is no list, an empty text, a call whose
-``function`` is no object."""
-
-
-def test_fast_takes_an_answer_alone_and_a_call_alone_but_not_both() -> None:
+def test_fast_takes_answers_and_calls_alone_or_together() -> None:
     """Through the dict (``fast``): what the long way makes one event of."""
     translator = KimiTranslator()
     taken = set()
@@ -63,3 +69,101 @@ def test_fast_takes_an_answer_alone_and_a_call_alone_but_not_both() -> None:
         elif translator.fast(record, number) is None:
             translator.translate(record, number, None)
     assert taken == ANSWERS_AND_CALLS
+
+
+def _line(record: dict[str, Any]) -> bytes:
+    return orjson.dumps(record)
+
+
+def _call(call_id: str | None, name: str | None = "ReadFile", arguments: Any = "{}") -> Any:
+    function: dict[str, Any] = {"arguments": arguments}
+    if name is not None:
+        function["name"] = name
+    call: dict[str, Any] = {"type": "function", "function": function}
+    if call_id is not None:
+        call["id"] = call_id
+    return call
+
+
+def _said(content: Any, *calls: Any, **more: Any) -> bytes:
+    return _line({"role": "assistant", "content": content, "tool_calls": list(calls), **more})
+
+
+def _result(call_id: str, text: str) -> bytes:
+    note = {"type": "text", "text": "<system>Command executed successfully.</system>"}
+    return _line(
+        {"role": "tool", "tool_call_id": call_id, "content": [note, {"type": "text", "text": text}]}
+    )
+
+
+TEXT = [{"type": "text", "text": "Reading."}]
+ANSWER_CALL_RUN = [
+    _line({"role": "user", "content": "go"}),
+    _said(TEXT, _call("ReadFile:1", arguments='{"path": "a.py"}')),
+    _result("ReadFile:1", "line 0: x\nline 1: y\n"),
+    _said([{"type": "think", "think": "hm"}, *TEXT], _call("Grep:2", "Grep")),
+    _result("Grep:2", "a.py:3:y\n"),
+    _said(TEXT, _call("Shell:3", "Shell"), _call("Shell:4", "Shell")),
+    _result("Shell:3", "ok\n"),
+    _result("Shell:4", "ok\n"),
+    _said([{"type": "text", "text": ""}], _call("Shell:5", "Shell", '{"command": "ls"}')),
+    _said("Trying.", _call("Shell:6", "Shell", "not json"), streamview_recv_ms=1770000000000),
+    _said([{"type": "text", "text": "Tw"}, {"type": "text", "text": "o."}], _call(None)),
+    _said(TEXT, _call("X:8", None)),
+    _said([*TEXT, {"type": "image_url", "image_url": {"url": "x"}}], _call("Y:9")),
+    _said(TEXT, _call("ReadFile:1")),
+    _result("Shell:5", "a\nb\n"),
+    _said("Done."),
+    _said(TEXT, _call("Shell:17", "Shell", {"command": "ls"})),
+]
+"""A run of answers said with a call: taken (a string, text parts, an arrival stamp,
+arguments that are not JSON, no call id, no tool name, a call id already done); a call
+after an empty text (a call alone); and left to the long way: a thought first, two
+calls, a part that is not text. From the bytes, arguments that are an object, not a
+JSON string, go the dict's way."""
+ANSWER_CALLS = {2, 10, 11, 12, 14, 17}
+
+
+def test_an_answer_with_its_call_is_one_fast_record_of_both() -> None:
+    translator = KimiTranslator()
+    kinds = {}
+    for number, line in enumerate(ANSWER_CALL_RUN, 1):
+        record = orjson.loads(line)
+        hot = translator.fast(record, number) if translator._started else None
+        if hot is None:
+            translator.translate(record, number, None)
+        elif record["role"] == "assistant":
+            kinds[number] = hot[0]
+    assert {n for n, kind in kinds.items() if kind == "answer_call"} == ANSWER_CALLS
+    assert kinds[9] == "tool_call" and kinds[16] == "assistant"
+    assert {4, 6, 13}.isdisjoint(kinds)
+    said, fields = translator.fast(orjson.loads(ANSWER_CALL_RUN[9]), 10)[2]  # type: ignore[index]
+    assert (said, fields[2], fields[3], fields[4]) == (
+        "Trying.",
+        "Shell:6",
+        "shell",
+        {"arguments": "not json"},
+    )
+
+
+def test_an_answer_with_its_call_read_from_its_bytes_is_what_the_dict_gives() -> None:
+    data = b"\n".join(ANSWER_CALL_RUN)
+    assert_fast_line_agrees(KimiTranslator(), KimiTranslator(), data, said_built)
+    assert taken_lines(KimiTranslator(), data) == {2, 3, 5, 7, 8, 9, 10, 11, 12, 14, 15, 16}
+
+
+def test_an_answer_with_its_call_folds_as_its_two_events(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fold, ``--json``, ``--events`` and the viewer's playback index: the same
+    as the long way's text event then call event."""
+    data = b"\n".join(ANSWER_CALL_RUN) + b"\n"
+    assert_same_fold(data)
+    path = tmp_path / "answer-calls.jsonl"
+    path.write_bytes(data)
+    assert_seeks_match(path, 2)
+    fast_json = summary(data, "kimi")
+    fast_told = [told(chunks) for chunks in splits(data)]
+    assert general_summary(data, "kimi", monkeypatch) == fast_json
+    monkeypatch.setattr(event_stream, "fast_line_of", lambda reader: None)
+    assert [told(chunks) for chunks in splits(data)] == fast_told
