@@ -78,6 +78,8 @@ class TranscriptLayout(BlockPlacing):
         super().__init__(name=name, id=id, classes=classes)
         self._watch_from = 0
         """Entries before this are closed and need no signature check."""
+        self._watched: dict[int, tuple[object, ...]] = {}
+        """From ``_watch_from`` on, what each block not held looked like when estimated."""
         self.following = True
         self.unseen = False
         self._user_scroll = False
@@ -106,6 +108,7 @@ class TranscriptLayout(BlockPlacing):
         self._entries = Entries()
         self._offsets = array("q", [0])
         self._watch_from = 0
+        self._watched = {}
         self._marked = None
         self._call_in_view = None
         self._clear_matches()
@@ -127,15 +130,30 @@ class TranscriptLayout(BlockPlacing):
         blocks = entries.blocks
         known = entries.known
         watch_from = self._watch_from
+        # Everything before the first open block is final (tool markers aside).
+        final = watch_from
+        while final < len(entries) and not blocks[final].open:
+            final += 1
+        watched = self._watched
         dirty: list[int] = []
         for index in range(watch_from, len(entries)):
             held = entries.get(index)
-            if held is None:  # not laid out: estimated again, it may have grown
-                known[index] = 0
-                if first_dirty is None or index < first_dirty:
-                    first_dirty = index
-            elif held.signature != self._signature(index):
-                dirty.append(index)
+            if held is not None:
+                if held.signature != self._signature(index):
+                    dirty.append(index)
+                continue
+            # Not held: estimated again if it changed since (once more if final now).
+            if index >= final:
+                signature = self._signature(index)
+                if watched.get(index) == signature:
+                    continue
+                watched[index] = signature
+            known[index] = 0
+            if first_dirty is None or index < first_dirty:
+                first_dirty = index
+        if watched and final > watch_from:
+            for index in [index for index in watched if index < final]:
+                del watched[index]
         for call_index in changed_calls:
             at = entries.of_call(call_index)
             held = entries.get(at) if at is not None else None
@@ -159,10 +177,7 @@ class TranscriptLayout(BlockPlacing):
             known[index] = 0
             if first_dirty is None or index < first_dirty:
                 first_dirty = index
-        # Everything before the first open block is final (tool markers aside).
-        while watch_from < len(entries) and not blocks[watch_from].open:
-            watch_from += 1
-        self._watch_from = watch_from
+        self._watch_from = final
         if first_dirty is None:
             return
         if self.following and self._width:
@@ -302,23 +317,25 @@ class TranscriptLayout(BlockPlacing):
         entry.cost = entry.rendered_at - started
         self._note_held()
 
-    def _lines_at(self, index: int, wait: bool = False) -> list[Strip]:
+    def _lines_at(self, index: int, copy: bool = False) -> list[Strip]:
         """Block ``index``'s lines as laid out now, without holding its entry: those held,
-        else laid out here (a long block goes to the layout thread, unless ``wait``)."""
+        else laid out here, its height theirs from the next reflow on (a long block goes
+        to the layout thread). ``copy``: laid out here however long, and the heights
+        left as they are (copying moves nothing)."""
         entries = self._entries
-        entry = entries.get(index)
-        if entry is not None and entry.lines is not None and not (wait and entry.job):
-            return entry.lines
-        if entry is None:
-            entry = Entry(entries.blocks[index], gap=entries.gap(index))
-            if not self._visible(entry):
-                return []
-            if wait or not self._in_background(entry):
-                self._render_entry_lines(index, entry)
-                lines = entry.lines or []
+        held = entries.get(index)
+        if held is not None and held.lines is not None:
+            return held.lines
+        entry = Entry(entries.blocks[index], gap=entries.gap(index))
+        if not self._visible(entry):
+            return []
+        if copy or (held is None and not self._in_background(entry)):
+            self._render_entry_lines(index, entry)
+            lines = entry.lines or []
+            if not copy:
                 entries.heights[index], entries.known[index] = len(lines), LAID_OUT
-                return lines
-        self._render_entry(index, wait=wait)
+            return lines
+        self._render_entry(index)
         return self._entries[index].lines or []
 
     def _render_entry_lines(self, index: int, entry: Entry | None = None) -> None:
@@ -359,7 +376,7 @@ class TranscriptLayout(BlockPlacing):
         texts: list[str] = []
         for index in range(first, min(last, len(entries))):
             height = entries.heights[index]
-            lines = self._lines_at(index, wait=True)
+            lines = self._lines_at(index, copy=True)
             texts.extend(strip.text for strip in lines[:height])
             texts.extend([""] * (height - len(lines)))
         shift = offsets[first]

@@ -19,6 +19,7 @@ import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import islice
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -238,7 +239,7 @@ class Transcript(TranscriptLayout, can_focus=True):
         entries = self._entries
         if any(
             block.kind in CODE_KINDS and has_fence(block.text)
-            for block in entries.blocks[: len(entries)]
+            for block in islice(entries.blocks, len(entries))
         ):
             self.invalidate()
 

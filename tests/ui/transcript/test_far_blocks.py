@@ -121,3 +121,33 @@ async def test_copying_a_selection_far_from_the_screen_takes_its_text() -> None:
         assert copied is not None
         assert copied[0] == selection.extract("\n".join(lines))
         assert "make step0010" in copied[0] and "Step 0014 starts." in copied[0]
+
+
+async def test_an_answer_growing_below_a_paused_view_is_estimated_then_shown() -> None:
+    """Far below the view, the open answer keeps no entry: its height follows its text
+    (estimated), and End shows it whole."""
+    stream = long_run()
+    app = TranscriptApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        transcript = await show(pilot, stream)
+        transcript.focus()
+        await pilot.press("home")
+        await at_rest(pilot, transcript)
+        assert not transcript.following
+        stream.text("The answer begins.\n\n", delta=True)
+        transcript.sync()
+        total = transcript.total_lines
+        for number in range(40):
+            stream.text(f"Growing paragraph {number}.\n\n", delta=True)
+            transcript.sync()
+            await pilot.pause()
+        entries = transcript._entries
+        assert entries.get(len(entries) - 1) is None  # not held: far from the view
+        assert len(transcript._watched) == 1  # what it looked like when estimated
+        assert transcript.total_lines >= total + 40  # the estimate grew with the text
+        assert transcript.unseen and len(entries.held) < HELD_AT_MOST
+        assert "Step 0000 starts." in screen(transcript)  # the view stayed
+        await pilot.press("end")
+        await at_rest(pilot, transcript)
+        shown = screen(transcript)
+        assert "Growing paragraph 39." in shown and "Growing paragraph 30." in shown
