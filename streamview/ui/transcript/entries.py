@@ -70,6 +70,11 @@ class Entries:
         """Per tool call index, its block (``-1``: none yet)."""
         self.calls = array("q")
         """Blocks of the tool calls, in order."""
+        self.watch_from = 0
+        """The first open block: those before it are final (the layout's ``_watch_from``)."""
+        self.watched: dict[int, tuple[object, ...]] = {}
+        """From :attr:`watch_from` on, what each block not held looked like when its
+        height was taken (its signature): it is estimated again when that changes."""
 
     def __len__(self) -> int:
         return self.count
@@ -152,5 +157,7 @@ class Entries:
         are held after."""
         held = self.held
         for index in [i for i, entry in held.items() if i not in keep and entry.job is None]:
-            del held[index]
+            signature = held.pop(index).signature
+            if index >= self.watch_from and signature is not None:
+                self.watched[index] = signature  # its height is that of these lines
         return len(held)

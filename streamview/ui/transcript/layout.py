@@ -78,8 +78,6 @@ class TranscriptLayout(BlockPlacing):
         super().__init__(name=name, id=id, classes=classes)
         self._watch_from = 0
         """Entries before this are closed and need no signature check."""
-        self._watched: dict[int, tuple[object, ...]] = {}
-        """From ``_watch_from`` on, what each block not held looked like when estimated."""
         self.following = True
         self.unseen = False
         self._user_scroll = False
@@ -108,7 +106,6 @@ class TranscriptLayout(BlockPlacing):
         self._entries = Entries()
         self._offsets = array("q", [0])
         self._watch_from = 0
-        self._watched = {}
         self._marked = None
         self._call_in_view = None
         self._clear_matches()
@@ -134,7 +131,7 @@ class TranscriptLayout(BlockPlacing):
         final = watch_from
         while final < len(entries) and not blocks[final].open:
             final += 1
-        watched = self._watched
+        watched = entries.watched
         dirty: list[int] = []
         for index in range(watch_from, len(entries)):
             held = entries.get(index)
@@ -177,7 +174,7 @@ class TranscriptLayout(BlockPlacing):
             known[index] = 0
             if first_dirty is None or index < first_dirty:
                 first_dirty = index
-        self._watch_from = final
+        self._watch_from = entries.watch_from = final
         if first_dirty is None:
             return
         if self.following and self._width:

@@ -143,7 +143,7 @@ async def test_an_answer_growing_below_a_paused_view_is_estimated_then_shown() -
             await pilot.pause()
         entries = transcript._entries
         assert entries.get(len(entries) - 1) is None  # not held: far from the view
-        assert len(transcript._watched) == 1  # what it looked like when estimated
+        assert len(transcript._entries.watched) == 1  # what it looked like when estimated
         assert transcript.total_lines >= total + 40  # the estimate grew with the text
         assert transcript.unseen and len(entries.held) < HELD_AT_MOST
         assert "Step 0000 starts." in screen(transcript)  # the view stayed
