@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from array import array
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from textual.geometry import Offset
@@ -37,6 +37,7 @@ from streamview.ui.transcript.blocks import (
 )
 from streamview.ui.transcript.entries import LAID_OUT, Entries
 from streamview.ui.transcript.layout_thread import LayoutJob, LayoutResult, LayoutThread
+from streamview.ui.transcript.line_texts import LineTexts
 from streamview.ui.transcript.placing import BlockPlacing
 from streamview.ui.transcript.search import Matches
 
@@ -84,6 +85,8 @@ class TranscriptLayout(BlockPlacing):
         """The user scrolled just now (keys, wheel, scrollbar)."""
         self._user_scroll_timer: Timer | None = None
         self._search = Matches()
+        self._texts = LineTexts()
+        """The line texts of closed blocks searched, so the next search lays none out."""
         self._reflow_pending = False
         self._resync_timer: Timer | None = None
         self.tail_pacing = True
@@ -104,6 +107,7 @@ class TranscriptLayout(BlockPlacing):
         self.session = session
         self._cancel_layouts()
         self._entries = Entries()
+        self._texts.clear()
         self._offsets = array("q", [0])
         self._watch_from = 0
         self._marked = None
@@ -334,6 +338,22 @@ class TranscriptLayout(BlockPlacing):
             return lines
         self._render_entry(index)
         return self._entries[index].lines or []
+
+    def _texts_at(self, index: int) -> Sequence[str]:
+        """Block ``index``'s line texts, for search: those kept (a closed block searched
+        before, unchanged since), else its lines' (:meth:`_lines_at`), kept if the block
+        is closed and they are not a placeholder for the layout thread's."""
+        signature = self._signature(index)
+        kept = self._texts.get(index, signature)
+        if kept is not None:
+            return kept
+        texts = [strip.text for strip in self._lines_at(index)]
+        held = self._entries.get(index)
+        if index < self._watch_from and (
+            held is None or (held.job is None and held.signature == signature)
+        ):
+            self._texts.put(index, texts, signature)
+        return texts
 
     def _render_entry_lines(self, index: int, entry: Entry | None = None) -> None:
         """Lay entry ``index`` out on this thread (``entry``: one not held, for search

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_right
-from collections.abc import Mapping
 from itertools import accumulate, islice
 
 from textual.geometry import Size
@@ -44,11 +43,6 @@ class BlockPlacing(ScrollView):
         self.show_thinking = True
         self._programmatic = 0
         """Scrolling now is the widget's own (follow mode, a jump), not the user's."""
-
-    @property
-    def _by_call(self) -> Mapping[int, int]:
-        """The entry of each tool call, by call index."""
-        return self._entries.by_call
 
     @property
     def total_lines(self) -> int:

@@ -52,12 +52,12 @@ class Matches(msgspec.Struct):
         self.by_line = {}
         self.index = -1
 
-    def find(self, entries: Iterable[tuple[int, Sequence[Strip]]]) -> list[Match]:
+    def find(self, entries: Iterable[tuple[int, Sequence[str]]]) -> list[Match]:
         """Every occurrence of :attr:`query` in ``entries``' lines (case-insensitive; a
         leading ``re:`` makes it a regular expression, an invalid one finds nothing).
 
         Args:
-            entries: ``(entry number, its laid-out lines)``, in order.
+            entries: ``(entry number, the texts of its laid-out lines)``, in order.
         """
         self.clear()
         if not self.query:
@@ -72,9 +72,9 @@ class Matches(msgspec.Struct):
         self._index_lines()
         return hits
 
-    def replace(self, number: int, lines: Sequence[Strip]) -> list[Match]:
-        """The hits, entry ``number``'s found again in ``lines`` (the layout thread sent
-        them); the other entries' hits are kept, not searched again."""
+    def replace(self, number: int, lines: Sequence[str]) -> list[Match]:
+        """The hits, entry ``number``'s found again in ``lines`` (the texts of the lines
+        the layout thread sent); the other entries' hits are kept, not searched again."""
         if not self.query:
             return self.hits
         try:
@@ -112,10 +112,10 @@ def _entry_of(match: Match) -> int:
     return match.entry
 
 
-def _matches(matcher: Matcher, number: int, lines: Sequence[Strip]) -> list[Match]:
-    """The occurrences of ``matcher`` in entry ``number``'s ``lines``."""
+def _matches(matcher: Matcher, number: int, lines: Sequence[str]) -> list[Match]:
+    """The occurrences of ``matcher`` in entry ``number``'s ``lines`` (their texts)."""
     return [
         Match(number, line_number, start, end)
-        for line_number, strip in enumerate(lines)
-        for start, end in matcher.spans(strip.text)
+        for line_number, text in enumerate(lines)
+        for start, end in matcher.spans(text)
     ]

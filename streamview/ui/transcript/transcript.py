@@ -131,6 +131,8 @@ class Transcript(TranscriptLayout, can_focus=True):
                 entry.lines = None
                 entry.signature = None
         self._entries.forget_heights(THINKING)
+        blocks = self._entries.blocks
+        self._texts.drop_where(lambda index: blocks[index].kind == THINKING)
         self._clear_matches()
         self._relayout()
         self._refind()
@@ -166,12 +168,12 @@ class Transcript(TranscriptLayout, can_focus=True):
             self.refresh()
             return []
         found = self._search.find(
-            (number, self._lines_at(number)) for number in range(len(self._entries))
+            (number, self._texts_at(number)) for number in range(len(self._entries))
         )
         self._reflow(0)  # the heights of the blocks laid out to be searched
         return found
 
-    def _refind(self, only: tuple[int, list[Strip]] | None = None) -> None:
+    def _refind(self, only: tuple[int, list[str]] | None = None) -> None:
         """Lines were rendered again (width, theme, thinking): find the matches again, in
         place (``only``: in these lines of this entry, the rest being as they were)."""
         search = self._search
@@ -212,6 +214,7 @@ class Transcript(TranscriptLayout, can_focus=True):
             entry.signature = None
             entry.frozen = NOTHING_FROZEN
         # Heights are kept: a theme changes no line break, and the blocks let go keep theirs.
+        self._texts.clear()
         self._clear_matches()
         self._relayout()
         self._refind()
@@ -258,6 +261,7 @@ class Transcript(TranscriptLayout, can_focus=True):
                 entry.signature = None
                 entry.frozen = NOTHING_FROZEN
             self._entries.forget_heights()
+            self._texts.clear()
             self._clear_matches()
             self._relayout()
             self._refind()
@@ -477,7 +481,10 @@ class Transcript(TranscriptLayout, can_focus=True):
                 # The growing block got longer below a paused view.
                 self.unseen = True
                 self.post_message(self.FollowChanged(self.following, self.unseen))
-        self._refind((index, lines))
+        texts = [strip.text for strip in lines]
+        if self._search.query and index < self._watch_from:
+            self._texts.put(index, texts, owner.signature)
+        self._refind((index, texts))
         if keep_match and self._search.hits and not self.following:
             self._go_to_match(self._search.index)  # the lines moved under the search hit
         self.refresh()
