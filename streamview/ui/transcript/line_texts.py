@@ -16,24 +16,36 @@ import zlib
 from collections.abc import Callable, Sequence
 
 TEXTS_BUDGET = 48 << 20
-"""Bytes the kept texts may take (a 60 MB Claude session's take 4 MB)."""
-COMPRESS_FROM = 512
-"""Characters from which a block's text is kept compressed (shorter ones gain little)."""
-ENTRY_BYTES = 200
-"""What a kept block costs besides its text: its dictionary slot, its index, the tuple
-and the two ints in it."""
+"""Bytes the kept texts may take (a 60 MB Claude session's take 9 MB)."""
+COMPRESS_FROM = 256
+"""UTF-8 bytes from which a block's text is kept compressed (shorter ones gain little)."""
+ENTRY_BYTES = 96
+"""What a kept block costs besides its bytes object: its index and dictionary slot."""
+PLAIN, ZLIB = b"p", b"z"
+"""The first byte of a kept block: how its text is kept."""
+HEADER = 9
+"""The kind byte, then the hash of the block's signature (8 bytes), then the text."""
+
+
+def _header(kind: bytes, signature: tuple[object, ...]) -> bytes:
+    return kind + hash(signature).to_bytes(8, "little", signed=True)
 
 
 class LineTexts:
     """Per block index, the texts of its lines as laid out at the current width and look,
-    with the signature the block had then (a block that changed since is not found)."""
+    with the signature the block had then (a block that changed since is not found).
+
+    A block is one bytes object: a kind byte, its signature's hash and its lines joined
+    by newlines in UTF-8 (zlib-compressed from :data:`COMPRESS_FROM` bytes): tool
+    markers, half the blocks, are not ASCII and would take two bytes a character in a
+    ``str``; a tuple for each block would take more than most texts.
+    """
 
     def __init__(self, budget: int = TEXTS_BUDGET) -> None:
         self.budget = budget
         self.size = 0
-        """Bytes taken (the texts, and :data:`ENTRY_BYTES` each)."""
-        self._kept: dict[int, tuple[str | bytes, int, int]] = {}
-        """Per block: its text, the hash of its signature, the bytes it takes."""
+        """Bytes taken (the bytes objects, and :data:`ENTRY_BYTES` each)."""
+        self._kept: dict[int, bytes] = {}
 
     def __len__(self) -> int:
         return len(self._kept)
@@ -46,13 +58,13 @@ class LineTexts:
         kept = self._kept.get(index)
         if kept is None:
             return None
-        text, was, _size = kept
-        if was != hash(signature):
+        if kept[1:HEADER] != _header(b"", signature):
             self.drop(index)
             return None
-        if isinstance(text, bytes):
-            text = zlib.decompress(text).decode()
-        return text.split("\n")
+        text = memoryview(kept)[HEADER:]
+        if kept[:1] == ZLIB:
+            return zlib.decompress(text).decode().split("\n")
+        return str(text, "utf-8").split("\n")
 
     def put(self, index: int, texts: Sequence[str], signature: tuple[object, ...]) -> None:
         """Keep block ``index``'s line texts (not if the budget is spent, or there are
@@ -62,21 +74,23 @@ class LineTexts:
         joined = "\n".join(texts)
         if joined.count("\n") != len(texts) - 1:
             return
-        text: str | bytes = joined
-        if len(joined) >= COMPRESS_FROM:
-            text = zlib.compress(joined.encode(), 1)
-        size = sys.getsizeof(text) + ENTRY_BYTES
+        data = joined.encode()
+        if len(data) >= COMPRESS_FROM:
+            kept = _header(ZLIB, signature) + zlib.compress(data, 1)
+        else:
+            kept = _header(PLAIN, signature) + data
         self.drop(index)
+        size = sys.getsizeof(kept) + ENTRY_BYTES
         if self.size + size > self.budget:
             return
-        self._kept[index] = (text, hash(signature), size)
+        self._kept[index] = kept
         self.size += size
 
     def drop(self, index: int) -> None:
         """Forget block ``index``'s texts (it changed)."""
         kept = self._kept.pop(index, None)
         if kept is not None:
-            self.size -= kept[2]
+            self.size -= sys.getsizeof(kept) + ENTRY_BYTES
 
     def drop_where(self, stale: Callable[[int], bool]) -> None:
         """Forget the blocks for which ``stale(index)`` holds."""

@@ -152,6 +152,7 @@ def test_line_texts_come_back_as_they_were_kept() -> None:
     texts.put(4, [], ("d",))
     assert texts.get(1, ("a",)) == short
     assert texts.get(2, ("b",)) == long
+    assert texts.size < 2 * (len("".join(long)) + len("".join(short)))  # the long one packed
     assert 3 not in texts and 4 not in texts
     assert texts.get(1, ("a", 2)) is None  # the block changed: dropped
     assert 1 not in texts
