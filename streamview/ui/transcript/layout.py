@@ -355,6 +355,16 @@ class TranscriptLayout(BlockPlacing):
             self._texts.put(index, texts, signature)
         return texts
 
+    def _sent_texts(
+        self, index: int, lines: list[Strip], signature: tuple[object, ...]
+    ) -> list[str]:
+        """The texts of the ``lines`` the layout thread sent for block ``index``, kept if
+        a search is on and the block is closed."""
+        texts = [strip.text for strip in lines]
+        if self._search.query and index < self._watch_from:
+            self._texts.put(index, texts, signature)
+        return texts
+
     def _render_entry_lines(self, index: int, entry: Entry | None = None) -> None:
         """Lay entry ``index`` out on this thread (``entry``: one not held, for search
         and copy)."""

@@ -481,10 +481,7 @@ class Transcript(TranscriptLayout, can_focus=True):
                 # The growing block got longer below a paused view.
                 self.unseen = True
                 self.post_message(self.FollowChanged(self.following, self.unseen))
-        texts = [strip.text for strip in lines]
-        if self._search.query and index < self._watch_from:
-            self._texts.put(index, texts, owner.signature)
-        self._refind((index, texts))
+        self._refind((index, self._sent_texts(index, lines, owner.signature)))
         if keep_match and self._search.hits and not self.following:
             self._go_to_match(self._search.index)  # the lines moved under the search hit
         self.refresh()

@@ -10,6 +10,7 @@ from typing import Any
 from streamview.ui.transcript.line_texts import COMPRESS_FROM, LineTexts
 from streamview.ui.transcript.transcript import Transcript
 
+from ..conftest import wait_for
 from .test_far_blocks import STEPS, at_rest, long_run, screen
 from .test_transcript import TranscriptApp, show
 
@@ -140,6 +141,66 @@ async def test_the_texts_kept_stay_within_their_budget() -> None:
         assert hits(transcript) == first
         assert texts.size <= texts.budget and len(texts) == kept
         assert 0 < laid_out[0] <= len(transcript._entries) - kept
+
+
+async def test_a_long_block_the_layout_thread_laid_out_is_not_sent_there_again() -> None:
+    stream = long_run()
+    paragraphs = [f"Paragraph {k} of the long answer, about needle{k:03d}." for k in range(200)]
+    stream.text("\n\n".join(paragraphs))  # past BACKGROUND_MARKDOWN_CHARS: the thread's
+    stream.add(
+        type="tool_call",
+        subtype="started",
+        call_id="last",
+        tool_call={"shellToolCall": {"args": {"command": "make last"}}},
+    )
+    for number in range(100):  # the long answer far from the screen
+        stream.text(f"Closing remark {number}.")
+        stream.add(
+            type="tool_call",
+            subtype="started",
+            call_id=f"end{number}",
+            tool_call={"shellToolCall": {"args": {"command": f"make end{number}"}}},
+        )
+    app = TranscriptApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        transcript = await show(pilot, stream)
+        await at_rest(pilot, transcript)
+        long = 2 * STEPS
+        assert transcript._entries.blocks[long].text.startswith("Paragraph 0 ")
+        assert transcript._entries.get(long) is None
+        transcript.search("needle1")  # the long answer goes to the layout thread
+        await wait_for(pilot, lambda: not transcript.laying_out)
+        await at_rest(pilot, transcript)
+        assert transcript.match_count == 100  # needle100 to needle199
+        first = hits(transcript)
+        assert long in transcript._texts
+        laid_out = count_layouts(transcript)
+        assert transcript.search("needle1") == 100
+        assert hits(transcript) == first
+        assert laid_out[0] == 0
+        each_hit_is_the_query(transcript, "needle1")
+
+
+async def test_hiding_thinking_between_searches_finds_none_in_it() -> None:
+    stream = long_run()
+    for number in range(50):
+        stream.add(type="thinking", subtype="delta", text=f"pondering {number}", timestamp_ms=1)
+        stream.add(type="thinking", subtype="completed")
+        stream.text(f"Answer {number}.")
+    app = TranscriptApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        transcript = await show(pilot, stream)
+        await at_rest(pilot, transcript)
+        assert transcript.search("pondering") == 50
+        transcript.set_show_thinking(False)
+        assert transcript.match_count == 0
+        assert transcript.search("pondering") == 0
+        transcript.set_show_thinking(True)
+        assert transcript.match_count == 50
+        each_hit_is_the_query(transcript, "pondering")
+        laid_out = count_layouts(transcript)
+        assert transcript.search("pondering") == 50
+        assert laid_out[0] == 0
 
 
 def test_line_texts_come_back_as_they_were_kept() -> None:
