@@ -1,10 +1,10 @@
-"""The transcript's blocks laid out: entries and their heights, follow mode's tail, and the
-layout thread that lays long blocks out off the UI thread.
+"""The transcript's blocks laid out: their lines, follow mode's tail, the layout thread
+that lays long blocks out off the UI thread, and the text a selection copies.
 
-:class:`TranscriptLayout` is the lower half of :class:`.transcript.Transcript`: it keeps
-each block's lines (or an estimate of their height), the offsets that place them, and
-the scroll position follow mode keeps at the end. The widget on top of it adds keys,
-search, clicks and drawing.
+:class:`TranscriptLayout` is the middle of :class:`.transcript.Transcript`: it lays out
+the blocks :class:`.placing.BlockPlacing` places (lines are kept only for the blocks
+near the screen), and keeps the scroll position follow mode keeps at the end. The widget
+on top of it adds keys, search, clicks and drawing.
 """
 
 from __future__ import annotations
@@ -12,17 +12,18 @@ from __future__ import annotations
 import time
 from array import array
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from textual.geometry import Size
+from textual.geometry import Offset
 from textual.message import Message
-from textual.scroll_view import ScrollView
+from textual.selection import Selection
 from textual.strip import Strip
 from textual.timer import Timer
 
 from streamview.core.sanitize import clean
-from streamview.core.state import NOTICE, PROMPT, TEXT, THINKING, TOOL, Block, Session
+from streamview.core.state import PROMPT, TEXT, THINKING, TOOL, Block, Session
+from streamview.ui.text.selection import selected_text
 from streamview.ui.transcript.block_layout import BlockLayout, LayoutStyles
 from streamview.ui.transcript.blocks import (
     BACKGROUND_MARKDOWN_CHARS,
@@ -30,17 +31,18 @@ from streamview.ui.transcript.blocks import (
     SLOW_TAIL_FACTOR,
     Entry,
     Owner,
-    estimate_entry,
     layout_run,
     layout_styles,
-    signature_of,
     tool_line,
 )
+from streamview.ui.transcript.entries import LAID_OUT, Entries
 from streamview.ui.transcript.layout_thread import LayoutJob, LayoutResult, LayoutThread
+from streamview.ui.transcript.line_texts import LineTexts
+from streamview.ui.transcript.placing import BlockPlacing
 from streamview.ui.transcript.search import Matches
 
 
-class TranscriptLayout(ScrollView):
+class TranscriptLayout(BlockPlacing):
     """Blocks, their lines and offsets, follow mode's scrolling, and the layout thread."""
 
     @dataclass
@@ -75,24 +77,16 @@ class TranscriptLayout(ScrollView):
         classes: str | None = None,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
-        self.session: Session | None = None
-        self._entries: list[Entry] = []
-        self._offsets = array("q", [0])
-        """``_offsets[i]``: first line of entry ``i``; the last item is the total."""
-        self._by_call: dict[int, int] = {}
-        self._call_entries = array("q")
-        """Entries of the tool calls, in order (``_by_call``'s values, sorted)."""
         self._watch_from = 0
         """Entries before this are closed and need no signature check."""
-        self._width = 0
-        self.show_thinking = True
         self.following = True
         self.unseen = False
-        self._programmatic = 0
         self._user_scroll = False
         """The user scrolled just now (keys, wheel, scrollbar)."""
         self._user_scroll_timer: Timer | None = None
         self._search = Matches()
+        self._texts = LineTexts()
+        """The line texts of closed blocks searched, so the next search lays none out."""
         self._reflow_pending = False
         self._resync_timer: Timer | None = None
         self.tail_pacing = True
@@ -108,19 +102,13 @@ class TranscriptLayout(ScrollView):
         self._requests = 0
         """Layout requests so far: numbers them, so the newest lines win."""
 
-    @property
-    def total_lines(self) -> int:
-        """Lines of the whole transcript (some estimated)."""
-        return self._offsets[-1]
-
     def show_session(self, session: Session | None) -> None:
         """Show another session (or none); follow mode stays as it was."""
         self.session = session
         self._cancel_layouts()
-        self._entries = []
+        self._entries = Entries()
+        self._texts.clear()
         self._offsets = array("q", [0])
-        self._by_call = {}
-        self._call_entries = array("q")
         self._watch_from = 0
         self._marked = None
         self._call_in_view = None
@@ -139,28 +127,38 @@ class TranscriptLayout(ScrollView):
             self.refresh()
             return
         entries = self._entries
-        first_dirty: int | None = None
-        blocks = session.blocks
-        for index in range(len(entries), len(blocks)):
-            block = blocks[index]
-            gap = int(
-                block.kind not in (TOOL, NOTICE)
-                and index > 0
-                and blocks[index - 1].kind in (TOOL, NOTICE)
-            )
-            entries.append(Entry(block, gap=gap))
-            if block.kind == TOOL and block.call_index is not None:
-                self._by_call[block.call_index] = index
-                self._call_entries.append(index)
-            if first_dirty is None:
-                first_dirty = index
+        first_dirty = entries.take(session.blocks)
+        blocks = entries.blocks
+        known = entries.known
         watch_from = self._watch_from
-        dirty = [
-            i for i in range(watch_from, len(entries)) if entries[i].signature != self._signature(i)
-        ]
+        # Everything before the first open block is final (tool markers aside).
+        final = watch_from
+        while final < len(entries) and not blocks[final].open:
+            final += 1
+        watched = entries.watched
+        dirty: list[int] = []
+        for index in range(watch_from, len(entries)):
+            held = entries.get(index)
+            if held is not None:
+                if held.signature != self._signature(index):
+                    dirty.append(index)
+                continue
+            # Not held: estimated again if it changed since (once more if final now).
+            if index >= final:
+                signature = self._signature(index)
+                if watched.get(index) == signature:
+                    continue
+                watched[index] = signature
+            known[index] = 0
+            if first_dirty is None or index < first_dirty:
+                first_dirty = index
+        if watched and final > watch_from:
+            for index in [index for index in watched if index < final]:
+                del watched[index]
         for call_index in changed_calls:
-            at = self._by_call.get(call_index)
-            if at is not None and entries[at].signature != self._signature(at):
+            at = entries.of_call(call_index)
+            held = entries.get(at) if at is not None else None
+            if at is not None and held is not None and held.signature != self._signature(at):
                 dirty.append(at)
         now = time.monotonic()
         for index in dirty:
@@ -177,12 +175,10 @@ class TranscriptLayout(ScrollView):
                     self._resync_later(wait)
                     continue
             entry.lines = None
+            known[index] = 0
             if first_dirty is None or index < first_dirty:
                 first_dirty = index
-        # Everything before the first open block is final (tool markers aside).
-        while watch_from < len(entries) and not entries[watch_from].block.open:
-            watch_from += 1
-        self._watch_from = watch_from
+        self._watch_from = entries.watch_from = final
         if first_dirty is None:
             return
         if self.following and self._width:
@@ -223,60 +219,6 @@ class TranscriptLayout(ScrollView):
             self._scroll_to_end(take_over=True)
         self.post_message(self.FollowChanged(self.following, self.unseen))
 
-    def _content_width(self) -> int:
-        return max(10, self.scrollable_content_region.width - 1)
-
-    def _visible(self, entry: Entry) -> bool:
-        return self.show_thinking or entry.block.kind != THINKING
-
-    def _signature(self, index: int) -> tuple[object, ...]:
-        return self._signature_of(self._entries[index].block)
-
-    def _signature_of(self, block: Block) -> tuple[object, ...]:
-        return signature_of(block, self.session)
-
-    def _estimate(self, entry: Entry) -> int:
-        block = entry.block
-        if not self._visible(entry):
-            return 0
-        if block.kind in (TOOL, NOTICE):
-            return 1
-        width = max(1, self._width - 2)
-        return estimate_entry(entry, (*self._signature_of(block), width), width)
-
-    def _reflow(self, start: int) -> None:
-        """Recompute heights and offsets from entry ``start`` on."""
-        entries = self._entries
-        offsets = self._offsets
-        del offsets[start + 1 :]
-        if len(offsets) <= start:
-            offsets.extend([offsets[-1]] * (start + 1 - len(offsets)))
-        position = offsets[start]
-        for entry in entries[start:]:
-            if not self._visible(entry):
-                entry.height = 0
-            elif entry.lines is not None:
-                entry.height = len(entry.lines)
-            else:
-                entry.height = self._estimate(entry)
-            position += entry.height
-            offsets.append(position)
-        self._set_virtual_height()
-
-    def _set_virtual_height(self) -> None:
-        height = self._offsets[-1]
-        # Text-like blocks end with a blank separator line: the last one needs none.
-        last = next((e for e in reversed(self._entries) if e.height), None)
-        if last is not None and last.block.kind in (TEXT, THINKING, PROMPT):
-            height -= 1
-        size = Size(self.scrollable_content_region.width, height)
-        if size != self.virtual_size:
-            # Only this widget's scroll range changed: no layout pass of the screen
-            # (the reactive would ask for one on every new line of a growing answer).
-            self.set_reactive(TranscriptLayout.virtual_size, size)
-            self._scroll_update(size)
-            self.refresh()
-
     def _relayout(self) -> None:
         """Heights changed everywhere: keep the line at the top of the view in place."""
         anchor = self._anchor()
@@ -288,38 +230,6 @@ class TranscriptLayout(ScrollView):
         else:
             self._restore(anchor)
         self.refresh()
-
-    def _anchor(self) -> tuple[int, int]:
-        top = round(self.scroll_y)
-        if not self._entries or top >= self._offsets[-1]:
-            return (-1, 0)
-        index = bisect_right(self._offsets, top) - 1
-        return (index, top - self._offsets[index])
-
-    def _restore(self, anchor: tuple[int, int]) -> None:
-        index, within = anchor
-        if index < 0 or self.app.animator.is_being_animated(self, "scroll_y"):
-            return  # a scroll the person started is under way: the view is theirs
-        self._set_scroll(self._offsets[index] + min(within, self._entries[index].height))
-
-    def _set_scroll(self, y: int) -> None:
-        animator = self.app.animator
-        if animator.is_being_animated(self, "scroll_y"):
-            # A scroll the user started before (Home, page keys) would undo this one.
-            animator.force_stop_animation(self, "scroll_y")
-        self._programmatic += 1
-        try:
-            # Both: Textual's keys and wheel move from ``scroll_target_y``, so a target
-            # left behind (0 after Home, while following the end) sent one ↑ there.
-            self.scroll_target_y = self.scroll_y = self.validate_scroll_y(y)
-        finally:
-            self._programmatic -= 1
-
-    def _scroll_to_end(self, take_over: bool = False) -> None:
-        """Follow the end, unless a scroll the person started (Home while following) is
-        under way: stopping it would lose their key. Resuming follow mode takes over."""
-        if take_over or not self.app.animator.is_being_animated(self, "scroll_y"):
-            self._set_scroll(self.max_scroll_y)
 
     def _schedule_reflow(self) -> None:
         if not self._reflow_pending:
@@ -354,8 +264,10 @@ class TranscriptLayout(ScrollView):
                 break
 
     def _render_all(self, wait: bool = False) -> None:
-        """Lay out every block; with ``wait``, long ones too, here and now."""
-        for index, entry in enumerate(self._entries):
+        """Lay out every block; with ``wait``, long ones too, here and now (every entry
+        is held after: for tests)."""
+        for index in range(len(self._entries)):
+            entry = self._entries[index]
             if self._visible(entry) and (entry.lines is None or (wait and entry.job is not None)):
                 self._render_entry(index, wait=wait)
         self._reflow(0)
@@ -404,9 +316,59 @@ class TranscriptLayout(ScrollView):
         self._render_entry_lines(index)
         entry.rendered_at = time.monotonic()
         entry.cost = entry.rendered_at - started
+        self._note_held()
 
-    def _render_entry_lines(self, index: int) -> None:
-        entry = self._entries[index]
+    def _lines_at(self, index: int, copy: bool = False) -> list[Strip]:
+        """Block ``index``'s lines as laid out now, without holding its entry: those held,
+        else laid out here, its height theirs from the next reflow on (a long block goes
+        to the layout thread). ``copy``: laid out here however long, and the heights
+        left as they are (copying moves nothing)."""
+        entries = self._entries
+        held = entries.get(index)
+        if held is not None and held.lines is not None:
+            return held.lines
+        entry = Entry(entries.blocks[index], gap=entries.gap(index))
+        if not self._visible(entry):
+            return []
+        if copy or (held is None and not self._in_background(entry)):
+            self._render_entry_lines(index, entry)
+            lines = entry.lines or []
+            if not copy:
+                entries.heights[index], entries.known[index] = len(lines), LAID_OUT
+            return lines
+        self._render_entry(index)
+        return self._entries[index].lines or []
+
+    def _texts_at(self, index: int) -> Sequence[str]:
+        """Block ``index``'s line texts, for search: those kept (a closed block searched
+        before, unchanged since), else its lines' (:meth:`_lines_at`), kept if the block
+        is closed and they are not a placeholder for the layout thread's."""
+        signature = self._signature(index)
+        kept = self._texts.get(index, signature)
+        if kept is not None:
+            return kept
+        texts = [strip.text for strip in self._lines_at(index)]
+        held = self._entries.get(index)
+        if index < self._watch_from and (
+            held is None or (held.job is None and held.signature == signature)
+        ):
+            self._texts.put(index, texts, signature)
+        return texts
+
+    def _sent_texts(
+        self, index: int, lines: list[Strip], signature: tuple[object, ...]
+    ) -> list[str]:
+        """The texts of the ``lines`` the layout thread sent for block ``index``, kept if
+        a search is on and the block is closed."""
+        texts = [strip.text for strip in lines]
+        if self._search.query and index < self._watch_from:
+            self._texts.put(index, texts, signature)
+        return texts
+
+    def _render_entry_lines(self, index: int, entry: Entry | None = None) -> None:
+        """Lay entry ``index`` out on this thread (``entry``: one not held, for search
+        and copy)."""
+        entry = entry or self._entries[index]
         entry.signature = self._signature(index)
         block = entry.block
         kind = block.kind
@@ -431,6 +393,31 @@ class TranscriptLayout(ScrollView):
         if entry.gap:
             entry.lines[:0] = [Strip.blank(0)] * entry.gap
 
+    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
+        """The selected text: the transcript's lines as laid out (what is on screen),
+        of the blocks the selection spans (and one more: a blank line ending it stays)."""
+        entries, offsets = self._entries, self._offsets
+        start, end = selection
+        first = max(0, bisect_right(offsets, start.y) - 1) if start is not None else 0
+        last = len(entries) if end is None else bisect_right(offsets, end.y) + 1
+        texts: list[str] = []
+        for index in range(first, min(last, len(entries))):
+            height = entries.heights[index]
+            lines = self._lines_at(index, copy=True)
+            texts.extend(strip.text for strip in lines[:height])
+            texts.extend([""] * (height - len(lines)))
+        shift = offsets[first]
+        if shift:
+            selection = Selection(
+                None if start is None else Offset(start.x, start.y - shift),
+                None if end is None else Offset(end.x, end.y - shift),
+            )
+        return selected_text(texts, selection)
+
+    def selection_updated(self, selection: Selection | None) -> None:
+        """Draw the selection as it changes."""
+        self.refresh()
+
     @dataclass
     class LaidOut(Message):
         """The layout thread finished a block (posted from that thread)."""
@@ -443,11 +430,11 @@ class TranscriptLayout(ScrollView):
     @property
     def laying_out(self) -> int:
         """How many blocks are waiting for the layout thread."""
-        return sum(1 for entry in self._entries if entry.job is not None)
+        return sum(1 for entry in self._entries.held.values() if entry.job is not None)
 
     def _cancel_layouts(self) -> None:
         """Forget every pending layout (another session, width or theme)."""
-        for entry in self._entries:
+        for entry in self._entries.held.values():
             if entry.job is not None:
                 entry.job.cancelled = True
                 entry.job = None
@@ -475,7 +462,11 @@ class TranscriptLayout(ScrollView):
         if entry.lines is None:
             note = f"· laying out {len(block.text):,} characters…"
             placeholder = self._layout().note(note, width)
-            entry.lines = [*[Strip.blank(0)] * entry.gap, *placeholder, Strip.blank(0)]
+            lines = [*[Strip.blank(0)] * entry.gap, *placeholder, Strip.blank(0)]
+            entries = self._entries
+            if entries.known[index] == LAID_OUT:  # laid out before: keep its place
+                lines.extend([Strip.blank(0)] * (entries.heights[index] - len(lines)))
+            entry.lines = lines
 
     def _job_done(self, job: LayoutJob, result: LayoutResult) -> None:
         """Called on the layout thread: hand the result to the UI thread."""

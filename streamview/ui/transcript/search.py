@@ -8,6 +8,7 @@ draws.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 
 import msgspec
@@ -51,12 +52,12 @@ class Matches(msgspec.Struct):
         self.by_line = {}
         self.index = -1
 
-    def find(self, entries: Iterable[tuple[int, Sequence[Strip]]]) -> list[Match]:
+    def find(self, entries: Iterable[tuple[int, Sequence[str]]]) -> list[Match]:
         """Every occurrence of :attr:`query` in ``entries``' lines (case-insensitive; a
         leading ``re:`` makes it a regular expression, an invalid one finds nothing).
 
         Args:
-            entries: ``(entry number, its laid-out lines)``, in order.
+            entries: ``(entry number, the texts of its laid-out lines)``, in order.
         """
         self.clear()
         if not self.query:
@@ -67,12 +68,31 @@ class Matches(msgspec.Struct):
             return self.hits
         hits = self.hits
         for number, lines in entries:
-            for line_number, strip in enumerate(lines):
-                for start, end in matcher.spans(strip.text):
-                    hits.append(Match(number, line_number, start, end))
-        for index, match in enumerate(hits):
-            self.by_line.setdefault((match.entry, match.line), []).append(index)
+            hits.extend(_matches(matcher, number, lines))
+        self._index_lines()
         return hits
+
+    def replace(self, number: int, lines: Sequence[str]) -> list[Match]:
+        """The hits, entry ``number``'s found again in ``lines`` (the texts of the lines
+        the layout thread sent); the other entries' hits are kept, not searched again."""
+        if not self.query:
+            return self.hits
+        try:
+            matcher = Matcher.for_query(self.query)
+        except BadPattern:
+            return self.hits
+        hits = self.hits
+        start = bisect_left(hits, number, key=_entry_of)
+        end = bisect_right(hits, number, lo=start, key=_entry_of)
+        hits[start:end] = _matches(matcher, number, lines)
+        self._index_lines()
+        return hits
+
+    def _index_lines(self) -> None:
+        by_line: dict[tuple[int, int], list[int]] = {}
+        for index, match in enumerate(self.hits):
+            by_line.setdefault((match.entry, match.line), []).append(index)
+        self.by_line = by_line
 
     def highlight(self, strip: Strip, hits: list[int], normal: Style, current: Style) -> Strip:
         """``strip`` with the hits ``hits`` on it styled (the current one as ``current``)."""
@@ -86,3 +106,16 @@ class Matches(msgspec.Struct):
             marked = Strip(list(Segment.apply_style(iter(middle), post_style=style)))
             strip = Strip.join([before, marked, after])
         return strip
+
+
+def _entry_of(match: Match) -> int:
+    return match.entry
+
+
+def _matches(matcher: Matcher, number: int, lines: Sequence[str]) -> list[Match]:
+    """The occurrences of ``matcher`` in entry ``number``'s ``lines`` (their texts)."""
+    return [
+        Match(number, line_number, start, end)
+        for line_number, text in enumerate(lines)
+        for start, end in matcher.spans(text)
+    ]

@@ -19,19 +19,19 @@ import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import islice
 from typing import ClassVar
 
 from rich.segment import Segment
 from textual.binding import BindingType
 from textual.events import Click, MouseScrollDown, MouseScrollUp, Resize
 from textual.message import Message
-from textual.selection import Selection
 from textual.strip import Strip
 
 from streamview.core.state import THINKING, TOOL
 from streamview.ui.text.highlight import on_ready
 from streamview.ui.text.safe_text import phrase, set_border_title
-from streamview.ui.text.selection import draw_selection, selected_text
+from streamview.ui.text.selection import draw_selection
 from streamview.ui.transcript.block_layout import NOTHING_FROZEN, has_fence
 from streamview.ui.transcript.blocks import (
     BACKGROUND_MARKDOWN_CHARS,
@@ -105,7 +105,7 @@ class Transcript(TranscriptLayout, can_focus=True):
 
     def mark_call(self, call_index: int | None) -> None:
         """Highlight the marker of call ``call_index``; bring it into view unless following."""
-        entry = self._by_call.get(call_index) if call_index is not None else None
+        entry = self._entries.of_call(call_index) if call_index is not None else None
         if entry == self._marked:
             return
         self._marked = entry
@@ -130,6 +130,9 @@ class Transcript(TranscriptLayout, can_focus=True):
             if entry.block.kind == THINKING:
                 entry.lines = None
                 entry.signature = None
+        self._entries.forget_heights(THINKING)
+        blocks = self._entries.blocks
+        self._texts.drop_where(lambda index: blocks[index].kind == THINKING)
         self._clear_matches()
         self._relayout()
         self._refind()
@@ -164,18 +167,20 @@ class Transcript(TranscriptLayout, can_focus=True):
             self._search.clear()
             self.refresh()
             return []
-        self._render_all()
-        return self._search.find(
-            (number, entry.lines or ()) for number, entry in enumerate(self._entries)
+        found = self._search.find(
+            (number, self._texts_at(number)) for number in range(len(self._entries))
         )
+        self._reflow(0)  # the heights of the blocks laid out to be searched
+        return found
 
-    def _refind(self) -> None:
-        """Lines were rendered again (width, theme, thinking): find the matches again, in place."""
+    def _refind(self, only: tuple[int, list[str]] | None = None) -> None:
+        """Lines were rendered again (width, theme, thinking): find the matches again, in
+        place (``only``: in these lines of this entry, the rest being as they were)."""
         search = self._search
         if not search.query:
             return
         current = search.index
-        matches = self._find()
+        matches = self._find() if only is None else search.replace(*only)
         search.index = min(max(current, 0), len(matches) - 1) if matches else -1
         if matches and search.waits:
             search.waits = False
@@ -208,6 +213,8 @@ class Transcript(TranscriptLayout, can_focus=True):
             entry.lines = None
             entry.signature = None
             entry.frozen = NOTHING_FROZEN
+        # Heights are kept: a theme changes no line break, and the blocks let go keep theirs.
+        self._texts.clear()
         self._clear_matches()
         self._relayout()
         self._refind()
@@ -232,9 +239,10 @@ class Transcript(TranscriptLayout, can_focus=True):
     def on_transcript_lexer_ready(self, _message: LexerReady) -> None:
         """Lay everything out again if a block has a code fence: as after a change of
         theme, so a fenced block on the layout thread, laid out plain, is dropped too."""
+        entries = self._entries
         if any(
-            entry.block.kind in CODE_KINDS and has_fence(entry.block.text)
-            for entry in self._entries
+            block.kind in CODE_KINDS and has_fence(block.text)
+            for block in islice(entries.blocks, len(entries))
         ):
             self.invalidate()
 
@@ -252,6 +260,8 @@ class Transcript(TranscriptLayout, can_focus=True):
                 entry.lines = None
                 entry.signature = None
                 entry.frozen = NOTHING_FROZEN
+            self._entries.forget_heights()
+            self._texts.clear()
             self._clear_matches()
             self._relayout()
             self._refind()
@@ -288,7 +298,7 @@ class Transcript(TranscriptLayout, can_focus=True):
     def call_in_view(self, top: int) -> int | None:
         """The tool call a view starting at line ``top`` is at: the first one on screen,
         else the last one above it (``None`` before the first call)."""
-        calls = self._call_entries
+        calls = self._entries.calls
         if not calls:
             return None
         offsets = self._offsets
@@ -300,7 +310,7 @@ class Transcript(TranscriptLayout, can_focus=True):
             entry = calls[first - 1]
         else:
             return None
-        return self._entries[entry].block.call_index
+        return self._entries.blocks[entry].call_index
 
     def _say_call_in_view(self, top: int) -> None:
         call_index = self.call_in_view(top)
@@ -374,10 +384,10 @@ class Transcript(TranscriptLayout, can_focus=True):
         absolute = round(self.scroll_y) + offset.y
         if absolute >= self._offsets[-1]:
             return
-        entry = self._entries[bisect_right(self._offsets, absolute) - 1]
-        if entry.block.kind == TOOL and entry.block.call_index is not None:
+        block = self._entries.blocks[bisect_right(self._offsets, absolute) - 1]
+        if block.kind == TOOL and block.call_index is not None:
             event.stop()
-            self.post_message(self.OpenCall(entry.block.call_index))
+            self.post_message(self.OpenCall(block.call_index))
 
     def render_line(self, y: int) -> Strip:
         """One line of the viewport."""
@@ -424,19 +434,6 @@ class Transcript(TranscriptLayout, can_focus=True):
         # The offsets tell Textual which line and column the mouse is on: drag selects.
         return strip.apply_style(style).crop_extend(0, width, style).apply_offsets(0, absolute)
 
-    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
-        """The selected text: the transcript's lines as laid out (what is on screen)."""
-        texts: list[str] = []
-        for entry in self._entries:
-            lines = entry.lines or []
-            texts.extend(strip.text for strip in lines[: entry.height])
-            texts.extend([""] * (entry.height - len(lines)))
-        return selected_text(texts, selection)
-
-    def selection_updated(self, selection: Selection | None) -> None:
-        """Draw the selection as it changes."""
-        self.refresh()
-
     def _go_to_match(self, index: int) -> None:
         self._search.index = index
         match = self._search.hits[index]
@@ -457,7 +454,7 @@ class Transcript(TranscriptLayout, can_focus=True):
         entry, index = owner.entry, owner.index
         if entry.job is job:
             entry.job = None
-        current = index < len(self._entries) and self._entries[index] is entry
+        current = self._entries.get(index) is entry
         if (
             not current
             or owner.width != self._width - 1
@@ -468,7 +465,8 @@ class Transcript(TranscriptLayout, can_focus=True):
         anchor = self._anchor()
         keep_match = self._match_in_view()
         grew = len(result.lines) + entry.gap + 1 > entry.height
-        entry.lines = [*[Strip.blank(0)] * entry.gap, *result.lines, Strip.blank(0)]
+        lines = [*[Strip.blank(0)] * entry.gap, *result.lines, Strip.blank(0)]
+        entry.lines = lines
         entry.frozen = result.frozen
         entry.signature = owner.signature
         entry.shown = owner.request
@@ -483,7 +481,7 @@ class Transcript(TranscriptLayout, can_focus=True):
                 # The growing block got longer below a paused view.
                 self.unseen = True
                 self.post_message(self.FollowChanged(self.following, self.unseen))
-        self._refind()
+        self._refind((index, self._sent_texts(index, lines, owner.signature)))
         if keep_match and self._search.hits and not self.following:
             self._go_to_match(self._search.index)  # the lines moved under the search hit
         self.refresh()

@@ -35,7 +35,7 @@ async def test_enter_on_a_row_opens_the_call_and_escape_comes_back() -> None:
         await pilot.pause()
         # The transcript marks the call under the table's cursor.
         transcript = app.query_one(Transcript)
-        assert transcript._marked == transcript._by_call[edit.index]
+        assert transcript._marked == transcript._entries.of_call(edit.index)
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, ToolCallDetailScreen)
