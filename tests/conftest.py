@@ -20,8 +20,12 @@ _INSIDE = (
     *{str(Path(p).resolve()) + os.sep for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)},
     os.path.join(_BESIDE, "."),  # a clone in ~: ~/.cache, ~/.config are the tools' own
 )
-_TEMPORARY = tuple(os.path.join(tempfile.gettempdir(), prefix) for prefix in ("pytest-of-", "tmp"))
-"""A clone in /tmp has the tests' temporary folders beside it: tmp_path's, mkdtemp's."""
+_TEMPORARY = os.path.join(tempfile.gettempdir(), "")
+"""A clone in /tmp has the tests' temporary folders beside it (tmp_path's, mkdtemp's
+whatever their prefix, the early Phoenix server's): the temporary folder is the tests'
+own, except for ``../shared``, which is refused wherever the clone is."""
+# The one sibling refused by name (the guard's own list: it builds the path to refuse it).
+_SHARED = os.path.join(_BESIDE, "shared", "")
 
 
 def outside_the_repository(path: object) -> bool:
@@ -31,6 +35,8 @@ def outside_the_repository(path: object) -> bool:
     if not isinstance(path, str | bytes | os.PathLike):
         return False
     name = os.path.abspath(os.fsdecode(path)) + os.sep
+    if name.startswith(_SHARED):
+        return True
     return (
         name.startswith(_BESIDE)
         and not name.startswith(_INSIDE)

@@ -9,6 +9,7 @@ refusing at run time to open a file beside the repository.
 
 from __future__ import annotations
 
+import os
 import re
 import tempfile
 from pathlib import Path
@@ -89,6 +90,24 @@ def test_opening_a_file_beside_the_repository_fails_the_test() -> None:
     assert not outside_the_repository(str(REPO.parent / ".cache" / "x"))
     assert not outside_the_repository(str(Path(tempfile.gettempdir()) / "pytest-of-x" / "y"))
     assert not outside_the_repository(tempfile.mkdtemp())
+    # The early Phoenix server's folder (tests/otlp/phoenix_server.py), whatever the
+    # clone's place: a clone in /tmp has it beside itself (an INTERNALERROR before).
+    assert not outside_the_repository(tempfile.mkdtemp(prefix="streamview-phoenix-"))
+
+
+def test_a_clone_in_the_temporary_folder_may_use_it_but_never_shared(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A clone in /tmp: its siblings there are the tests' temporary folders (any
+    prefix), but ``../shared`` is still refused."""
+    import tests.conftest as guard
+
+    clone = Path(tempfile.gettempdir()) / "ci-clone"
+    monkeypatch.setattr(guard, "_BESIDE", str(clone.parent) + os.sep)
+    monkeypatch.setattr(guard, "_SHARED", str(clone.parent / "shared") + os.sep)
+    assert not guard.outside_the_repository(str(clone.parent / "streamview-phoenix-x" / "a"))
+    assert not guard.outside_the_repository(str(clone.parent / "tmpabc" / "a"))
+    assert guard.outside_the_repository(str(clone.parent / "shared" / "samples" / "x"))
 
 
 def test_every_fixture_folder_names_its_sources() -> None:
