@@ -17,6 +17,8 @@ def as_str(value: Any) -> str | None:
 
 def as_int(value: Any) -> int | None:
     """An integer from an int, a float or a numeric string (``startedAtMs`` is a string)."""
+    if value.__class__ is int or value is None:  # what most records hold: told first
+        return value
     if value.__class__ is str and value.isdigit() and value.isascii():  # the usual string
         try:
             return int(value)

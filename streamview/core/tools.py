@@ -137,9 +137,8 @@ class Said(msgspec.Struct, gc=False):
     payload (a grep's match tree, a read's unnumbered copy) built only to be counted.
 
     ``kind`` is the kind it was summarised as; a call of another kind asks ``build``
-    for the payload itself, and summarises that. A struct made in C (a third of the
-    time of a class's ``__init__``: one a completed call), and untracked by the garbage
-    collector: it holds no reference back to itself.
+    for the payload itself, and summarises that. A struct made in C (a third of a
+    class's ``__init__``: one a call), untracked by the GC (nothing refers back to it).
     """
 
     kind: str
@@ -437,13 +436,17 @@ def _said_summary(kind: str, said: str) -> str | None:
     """A display text as a summary: a one-line text is itself ("Listed 3 item(s)."); a
     listing is counted ("12 entries", "4 matching lines"), since its first line alone
     would read as the only result; a page says its first line."""
-    lines = [line for line in said.splitlines() if line.strip()]
-    if len(lines) <= 1 or kind == "webFetch":
+    if kind == "webFetch":
+        return _first_line(said) or None
+    lines = said.splitlines()
+    # The lines not blank (``line.strip()`` not empty), counted in C: no stripped copies.
+    count = len(lines) - lines.count("") - sum(map(str.isspace, lines))
+    if count <= 1:
         return _first_line(said) or None
     if kind == "ls":  # "Directory listing for /x:" heads some listings
-        entries = sum(1 for line in lines if not line.rstrip().endswith(":"))
+        entries = sum(1 for line in lines if line.strip() and not line.rstrip().endswith(":"))
         return f"{entries:,} entries" if entries != 1 else "1 entry"
-    return f"{len(lines):,} matching lines"
+    return f"{count:,} matching lines"
 
 
 def summary_of(kind: str, outcome: str | None, payload: Any) -> str | None:

@@ -151,3 +151,44 @@ def test_iso_ms_of_what_is_not_a_string_is_none() -> None:
     fields.iso_ms("2026-11-20T10:00:00.123Z")  # its ten seconds in the tables
     for value in [None, 0, 1.5, True, [], ["2026-11-20T10:00:00.123Z"], {}, {"a": 1}, b"x" * 24]:
         assert fields.iso_ms(value) is None, value
+
+
+def _as_int(value: object) -> int | None:
+    """``as_int`` as it was written first: each type asked in turn."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return int(value) if value == value and abs(value) < 1e18 else None
+    if isinstance(value, str) and value.isascii() and value.strip().lstrip("-").isdigit():
+        try:
+            return int(value)
+        except ValueError:
+            return None
+    return None
+
+
+JSON_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.integers().map(str),
+    st.text(alphabet="0123456789-+ .e_\u0661\uff10\u00b2x\t", max_size=12),
+    st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=2), st.integers(), max_size=2),
+)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(value=JSON_SCALARS)
+def test_as_int_reads_as_each_type_asked_in_turn(value: object) -> None:
+    assert fields.as_int(value) == _as_int(value)
+    assert fields.as_int(value).__class__ is _as_int(value).__class__
+
+
+def test_as_int_of_a_string_too_long_for_int_is_none() -> None:
+    assert fields.as_int("9" * 5000) is None
+    assert fields.as_int(" -" + "9" * 5000) is None
+    assert fields.as_int(10**30) == 10**30
