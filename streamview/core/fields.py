@@ -17,6 +17,8 @@ def as_str(value: Any) -> str | None:
 
 def as_int(value: Any) -> int | None:
     """An integer from an int, a float or a numeric string (``startedAtMs`` is a string)."""
+    if value.__class__ is int or value is None:  # what most records hold: told first
+        return value
     if value.__class__ is str and value.isdigit() and value.isascii():  # the usual string
         try:
             return int(value)
@@ -39,18 +41,22 @@ def as_int(value: Any) -> int | None:
 _MINUTES: dict[str, int] = {}
 """``YYYY-MM-DDTHH:MM:`` to its epoch microseconds, for each minute :func:`iso_ms` has
 read in the agents' usual form (``...SS.mmmZ``)."""
-_TENS: dict[str, int] = {}
+_TENS: dict[str, float] = {}
 """``YYYY-MM-DDTHH:MM:S`` (a minute and the tens of its seconds) to its epoch
-microseconds, for each ten seconds :func:`iso_ms` has read in that form."""
+microseconds (a float, exact: see :data:`_EXACT`), for each ten seconds :func:`iso_ms`
+has read in that form."""
 _KEPT = 4096
 """Minutes, and tens of seconds, remembered at most (then forgotten all at once)."""
+_EXACT = 2**53 - 10**9
+"""Epoch microseconds below this (in size: the years 1685 to 2255) are exact floats, and
+so is the sum of a ten seconds' and the rest's: a time outside is parsed each time."""
 _SECONDS = {f"{second:02d}.": second * 1_000_000 for second in range(60)}
 """A time's seconds and the dot after them, in that form, to microseconds."""
 _MILLIS = {f"{ms:03d}Z": ms * 1000 for ms in range(1000)}
 """A time's last four characters in that form, to its microseconds past the second."""
 _TEN_SECONDS = {str(tens): tens * 10_000_000 for tens in range(6)}
 """The tens digit of a time's seconds to microseconds."""
-_PAST: dict[str, int] = {}
+_PAST: dict[str, float] = {}
 """``S.mmmZ`` (a time's last six characters in that form: the units of its seconds and
 its milliseconds) to microseconds past its ten seconds, as read (10,000 at most)."""
 
@@ -64,16 +70,18 @@ def iso_ms(value: Any) -> int | None:
     (microseconds over 10**6, a float, times 1000), so the result is the same integer,
     in a fraction of the time: two lookups a record, the first of them missing once in
     ten seconds (once a record, when a run stamps one a second, cost the Copilot bench
-    file three lookups a record and a fifth of its fast path).
+    file three lookups a record and a fifth of its fast path). The tables hold floats
+    (exact, and so is their sum: the same quotient as the integers'), so the arithmetic
+    makes no big integers; anything not a string fails the lookups with ``TypeError``
+    (a number, ``None``, a list or an object cannot be sliced or hashed so), no test
+    first.
     """
-    if value.__class__ is str:
-        base = _TENS.get(value[:18])
-        if base is not None:
-            past = _PAST.get(value[18:])
-            if past is not None:
-                return int((base + past) / 1_000_000 * 1000)
-        if len(value) == 24:
-            return _learn(value)
+    try:
+        return int((_TENS[value[:18]] + _PAST[value[18:]]) / 1_000_000 * 1000)
+    except (KeyError, TypeError):
+        pass
+    if value.__class__ is str and len(value) == 24:
+        return _learn(value)
     return _iso_ms(value)
 
 
@@ -88,7 +96,7 @@ def _learn(value: str) -> int | None:
     if minute is None:
         result = _iso_ms(value)
         whole = None if result is None else _iso_ms(value[:17] + "00Z")
-        if whole is None:
+        if whole is None or not -_EXACT < whole * 1000 < _EXACT:
             return result
         if len(_MINUTES) >= _KEPT:
             _MINUTES.clear()
@@ -98,8 +106,8 @@ def _learn(value: str) -> int | None:
     tens = _TEN_SECONDS[value[17]]
     if len(_TENS) >= _KEPT:
         _TENS.clear()
-    _TENS[value[:18]] = minute + tens
-    _PAST[value[18:]] = second - tens + micros
+    _TENS[value[:18]] = float(minute + tens)
+    _PAST[value[18:]] = float(second - tens + micros)
     return result
 
 

@@ -117,7 +117,7 @@ def tool_call_fields(record: JSONObject, line: int) -> ToolCallFields:
     # The usual types are checked by class first: this runs for every tool record.
     sid = record.get("session_id")
     if sid.__class__ is not str:
-        sid = as_str(sid)
+        sid = sid if isinstance(sid, str) else None  # as_str, without the call
     ts = record.get("timestamp_ms")
     if ts.__class__ is not int:
         ts = as_int(ts)
@@ -141,22 +141,40 @@ def tool_call_fields(record: JSONObject, line: int) -> ToolCallFields:
     started_at = completed_at = None
     description = None
     if isinstance(tool_call, dict):
+        # Cursor writes them as strings of digits: read in place (under 20 of them, so
+        # int() reads them as as_int would), anything else by as_int; None stays.
         started_at = tool_call.get("startedAtMs")
         if started_at.__class__ is not int:
-            started_at = as_int(started_at)
+            if (
+                started_at.__class__ is str
+                and len(started_at) < 20
+                and started_at.isdigit()
+                and started_at.isascii()
+            ):
+                started_at = int(started_at)
+            elif started_at is not None:
+                started_at = as_int(started_at)
         completed_at = tool_call.get("completedAtMs")
         if completed_at.__class__ is not int:
-            completed_at = as_int(completed_at)
+            if (
+                completed_at.__class__ is str
+                and len(completed_at) < 20
+                and completed_at.isdigit()
+                and completed_at.isascii()
+            ):
+                completed_at = int(completed_at)
+            elif completed_at is not None:
+                completed_at = as_int(completed_at)
         if isinstance(body, dict):
             description = body.get("description")
             if description.__class__ is not str:
-                description = as_str(description)
+                description = description if isinstance(description, str) else None
     call_id = record.get("call_id")
     if call_id.__class__ is not str:
         call_id = record_call_id(record, line)
     model_call_id = record.get("model_call_id")
     if model_call_id.__class__ is not str:
-        model_call_id = as_str(model_call_id)
+        model_call_id = model_call_id if isinstance(model_call_id, str) else None
     return (
         sid,
         ts,
