@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+from child_peak import peak_command, split_peak
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -20,14 +22,13 @@ def export_child(recording: Path, options: list[str]) -> tuple[float, int]:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     began = time.perf_counter()
     child = subprocess.Popen(
-        [sys.executable, "-m", "streamview", str(recording), *options],
+        peak_command(sys.executable, "streamview", str(recording), *options),
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
-    _, status, usage = os.wait4(child.pid, 0)
-    child.returncode = os.waitstatus_to_exitcode(status)  # reaped: tell Popen
+    said, peak = split_peak(child.communicate()[1])
     wall = time.perf_counter() - began
-    if os.waitstatus_to_exitcode(status) not in (0, 1):
-        raise SystemExit(f"{' '.join(options)} failed with status {status}")
-    return wall, usage.ru_maxrss * 1024
+    if child.returncode not in (0, 1) or peak is None:
+        raise SystemExit(f"{' '.join(options)} failed with status {child.returncode}: {said}")
+    return wall, peak * 1024

@@ -8,7 +8,8 @@ Usage::
 
 Missing recordings are generated first with ``bench/generate.py`` (deterministic).
 Every figure is measured in a fresh child process: wall time from the parent's
-clock, CPU time and peak RSS from ``os.wait4`` (the child's own ``ru_maxrss``). Each
+clock, CPU time from ``os.wait4``, peak RSS the child's own ``VmHWM`` (``child_peak.py``:
+``ru_maxrss`` carries this process's peak into every child it starts). Each
 ratio divides by the bare loop (``bench/bare_loop.py``: read the same file, call
 ``orjson.loads`` on every line) timed in the same run, on the same file, alternating
 with the figure it is compared to so both see the same machine load; each side keeps

@@ -1,6 +1,6 @@
 """How ``bench/run.py`` measures: the recordings it generates, one child process run
-with its wall time, CPU time and peak RSS (``os.wait4``), the JSON a probe prints, and the
-machine the numbers come from."""
+with its wall time, CPU time (``os.wait4``) and peak RSS (its own ``VmHWM``,
+:mod:`child_peak`), the JSON a probe prints, and the machine the numbers come from."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from child_peak import measured, split_peak
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
@@ -67,19 +68,35 @@ def empty_config_home() -> str:
 
 
 def measure(command: list[str], capture: bool = False, timeout: float = 900.0) -> Run:
-    """Run ``command`` in a fresh child; wall clock here, CPU and peak RSS from wait4."""
+    """Run ``command`` in a fresh child; wall clock here, CPU from wait4, peak RSS the
+    child's own (``VmHWM``, :mod:`child_peak`: ``wait4``'s ``ru_maxrss`` would be at
+    least this process's peak) for a Python command, else ``wait4``'s."""
     began = time.monotonic()
-    child = subprocess.Popen(
-        command,
-        cwd=REPO,
-        env={**os.environ, "XDG_CONFIG_HOME": empty_config_home()},
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE if capture else subprocess.DEVNULL,
-    )
-    output = b""
-    if capture and child.stdout is not None:
-        output = child.stdout.read()
-        child.stdout.close()
+    wrapped = measured(command)
+    with tempfile.TemporaryFile() as said:
+        child = subprocess.Popen(
+            wrapped or command,
+            cwd=REPO,
+            env={**os.environ, "XDG_CONFIG_HOME": empty_config_home()},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE if capture else subprocess.DEVNULL,
+            stderr=said if wrapped else None,
+        )
+        output = b""
+        if capture and child.stdout is not None:
+            output = child.stdout.read()
+            child.stdout.close()
+        run = _reap(child, began, timeout, output)
+        if wrapped:
+            said.seek(0)
+            text, peak_kb = split_peak(said.read())
+            sys.stderr.write(text)
+            run.peak_rss_mb = peak_kb / 1024 if peak_kb is not None else run.peak_rss_mb
+    return run
+
+
+def _reap(child: subprocess.Popen[bytes], began: float, timeout: float, output: bytes) -> Run:
+    """Wait for ``child`` (killed past ``timeout``); its wall, CPU and ``wait4`` peak."""
     deadline = began + timeout
     while True:
         pid, status, usage = os.wait4(child.pid, os.WNOHANG)

@@ -9,7 +9,7 @@ its first 8 MB and last 8 MB real records (``tests/fixtures/sessions/claude``), 
 middle a hole (a sparse file: no disk, and nothing discovery reads). Then, in a fresh
 process each, ``streamview sessions --json`` lists the home holding it and a home
 holding a 2 MB session, side by side; prints their wall times and peak RSS (the
-child's ``ru_maxrss``, from ``wait4``). Bounded means the two are alike.
+child's own ``VmHWM``, ``child_peak.py``). Bounded means the two are alike.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from child_peak import peak_command, split_peak
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
@@ -56,18 +57,16 @@ def listed(root: Path) -> dict[str, Any]:
     }
     began = time.monotonic()
     child = subprocess.Popen(
-        [sys.executable, "-m", "streamview", "sessions", "--json"],
+        peak_command(sys.executable, "streamview", "sessions", "--json"),
         stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         env=env,
         cwd=REPO,
     )
-    assert child.stdout is not None
-    out = child.stdout.read()
-    _, status, usage = os.wait4(child.pid, 0)
-    child.returncode = os.waitstatus_to_exitcode(status)  # reaped: tell Popen
-    child.returncode = os.waitstatus_to_exitcode(status)
+    out, said = child.communicate()
     wall = time.monotonic() - began
-    peak = usage.ru_maxrss
+    _, peak = split_peak(said)
+    assert peak is not None, said
     run = orjson.loads(out.splitlines()[0])
     return {
         "wall_s": round(wall, 3),

@@ -10,7 +10,7 @@ generator in the session envelope) and a file of ``--copies`` of it one after an
 each copy's ``uuid`` and tool ids renamed (``u3-…``, ``toolu3_…``) so that the tree and
 the calls stay whole: a session of about 2 GB, every byte real records, no branch.
 Then, in a fresh process each: ``streamview FILE --json`` on the small one and on the
-big one (wall time and peak RSS, the child's ``ru_maxrss`` from ``wait4``), and
+big one (wall time and peak RSS, the child's own ``VmHWM``: ``child_peak.py``), and
 ``bench/tui_probe.py`` on both (the viewer, 120x40, headless: time until the final
 state is on screen, peak RSS). Bounded means the big one's memory is not ten times the
 small one's. Prints one JSON object; the files are deleted at the end unless ``--keep``.
@@ -32,6 +32,7 @@ BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 sys.path.insert(0, str(BENCH))
 
+from child_peak import peak_command, split_peak  # noqa: E402
 from sessions_list import print_result  # noqa: E402
 from sessions_open import probe, write_files  # noqa: E402
 
@@ -45,38 +46,21 @@ def write_big(small: Path, big: Path, copies: int) -> None:
             out.write(renamed.replace(b'"toolu_', b'"toolu%d_' % copy))
 
 
-_PEAK = (
-    "import atexit, runpy, sys\n"
-    "def peak():\n"
-    "    for line in open('/proc/self/status'):\n"
-    "        if line.startswith('VmHWM:'):\n"
-    "            sys.stderr.write('\\nVmHWM ' + line.split()[1] + '\\n')\n"
-    "atexit.register(peak)\n"
-    "sys.argv = ['streamview', *sys.argv[1:]]\n"
-    "runpy.run_module('streamview', run_name='__main__')\n"
-)
-"""``python -m streamview`` that writes its own peak RSS (``VmHWM``, kB) last on stderr.
-``wait4``'s ``ru_maxrss`` is no measure here: a child forked from this process keeps
-this process's peak across ``exec`` (Linux's ``signal->maxrss``), and this process
-held the generated copies (617.6 MB for both files, the 200 MB one's real peak 62 MB)."""
-
-
 def as_json(path: Path) -> dict[str, Any]:
     """``streamview FILE --json`` in a fresh process: wall seconds, peak RSS."""
     began = time.monotonic()
     child = subprocess.Popen(
-        [sys.executable, "-c", _PEAK, str(path), "--json"],
+        peak_command(sys.executable, "streamview", str(path), "--json"),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         cwd=REPO,
         env={**os.environ, "PYTHONPATH": str(REPO)},
     )
-    said = child.communicate()[1].decode(errors="replace")
-    said, _, peak = said.rstrip().rpartition("\nVmHWM ")
+    said, peak = split_peak(child.communicate()[1])
     error = said[-500:]
     return {
         "wall_s": round(time.monotonic() - began, 2),
-        "peak_rss_mb": round(int(peak) / 1024, 1) if peak.isdigit() else None,
+        "peak_rss_mb": round(peak / 1024, 1) if peak is not None else None,
         "exit": child.returncode,
         **({"error": error} if child.returncode else {}),
     }

@@ -1,26 +1,32 @@
 """``--events`` streams in constant memory: a long run of many sessions costs no more
 peak memory than a short one (issue 30.8: 25 MB for 10k events, 163 MB for 1.2M).
 
-Not a timing test: it compares the peak RSS (``ru_maxrss``) of two children, one reading
-10k events and one 20 times as many, of the same sessions."""
+Not a timing test: it compares the peak RSS of two children, one reading 10k events and
+one 20 times as many, of the same sessions: each child's own ``VmHWM``
+(``bench/child_peak.py``). ``wait4``'s ``ru_maxrss`` was no measure: a child started by
+this worker reports at least the worker's own peak (Linux carries it across ``exec``),
+so both children read alike whatever they held, and the test could not fail."""
 
 from __future__ import annotations
 
-import os
 import subprocess
+import sys
 from pathlib import Path
 
 from tests.cli.helpers import (
+    REPO_ROOT,
     SID,
     assistant_record,
     child_env,
-    command,
     init_record,
     ndjson,
     result_record,
     tool_record,
     user_record,
 )
+
+sys.path.insert(0, str(REPO_ROOT / "bench"))
+from child_peak import peak_command, split_peak
 
 SESSION_LINES = 1_000
 
@@ -51,16 +57,17 @@ def stream(path: Path, sessions: int) -> Path:
 
 
 def peak_rss_kb(path: Path) -> int:
-    """The peak RSS of ``streamview --events PATH`` (its output thrown away)."""
+    """The peak RSS (kB) of ``streamview --events PATH`` (its output thrown away)."""
     child = subprocess.Popen(
-        command("--events", str(path)), stdout=subprocess.DEVNULL, env=child_env()
+        peak_command(sys.executable, "streamview", "--events", str(path)),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=child_env(),
     )
-    _, status, usage = os.wait4(child.pid, 0)
-    # Reaped by wait4: Popen is told, or its __del__ warns that the child still runs
-    # and polls a pid that is no longer its own.
-    child.returncode = os.waitstatus_to_exitcode(status)
-    assert os.waitstatus_to_exitcode(status) == 0
-    return usage.ru_maxrss
+    said, peak = split_peak(child.communicate()[1])
+    assert child.returncode == 0, said
+    assert peak is not None, said
+    return peak
 
 
 def test_twenty_times_the_events_take_no_more_peak_memory(tmp_path: Path) -> None:
