@@ -189,6 +189,19 @@ ASKED_FOR_ALSO: dict[str, Callable[[str, JSONObject], bool]] = {
 """The records a listed dialect's ``detect`` accepts beyond its set of types."""
 
 
+def _amp_thread(kind: str, record: JSONObject) -> bool:
+    """Whether Amp's ``detect`` can accept ``record``: an ``assistant``, or a thread id."""
+    sid = record.get("session_id")
+    return kind == "assistant" or (isinstance(sid, str) and sid.startswith("T-") and len(sid) > 10)
+
+
+ASKED_ONLY_IF: dict[str, Callable[[str, JSONObject], bool]] = {"amp": _amp_thread}
+"""What a record of a listed type must also hold for the dialect's ``detect`` to be
+asked: Amp's ``system``, ``user`` and ``result`` are its own only with an Amp thread id
+(``T-…``) as ``session_id``. Qwen Code's and Claude Code's ``system/init`` imported Amp's
+three modules first (~3 ms of their ``--json`` start, issue 30.8)."""
+
+
 def _may_detect(name: str, kind: object, record: JSONObject) -> bool:
     """Whether dialect ``name``'s ``detect`` can accept ``record``, whose type is ``kind``."""
     types = ASKED_FOR.get(name)
@@ -198,7 +211,8 @@ def _may_detect(name: str, kind: object, record: JSONObject) -> bool:
         return False
     assert isinstance(kind, str)
     if kind in types:
-        return True
+        only_if = ASKED_ONLY_IF.get(name)
+        return only_if is None or only_if(kind, record)
     also = ASKED_FOR_ALSO.get(name)
     return also is not None and also(kind, record)
 
