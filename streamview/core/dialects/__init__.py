@@ -171,14 +171,15 @@ ASKED_FOR: dict[str, frozenset[str]] = {
     "kilo": _OPENCODE_TYPES,
     "copilot": frozenset({"result"}),
     "goose": frozenset({"message", "complete", "notification"}),
+    "cline": frozenset({"task_started", "say", "ask"}),
 }
 """For these dialects, every ``type`` their ``detect`` can accept (Codex's ``item.*``
 and Copilot's dotted types aside: :data:`ASKED_FOR_ALSO`): a record of any other type is
 not theirs, and :func:`recognise` does not import their module to ask. Recognising a
 Gemini CLI stream imported seven dialects' modules first (~6 ms of every ``--json``
-run's start, issue 30.8). ``tests/core/dialects/test_recognise_types.py`` holds each set
-to its dialect's own lists and checks every fixture is recognised as when every dialect
-is asked."""
+run's start, issue 30.8); a Kimi CLI or pi stream imported Cline's three.
+``tests/core/dialects/test_recognise_types.py`` holds each set to its dialect's own
+lists and checks every fixture is recognised as when every dialect is asked."""
 
 ASKED_FOR_ALSO: dict[str, Callable[[str, JSONObject], bool]] = {
     "codex": lambda kind, _: kind.startswith("item."),

@@ -56,6 +56,7 @@ def test_the_types_are_the_dialects_own_lists() -> None:
     assert asked["amp"] == amp._TYPES
     assert asked["droid"] | {"message", "reasoning"} == {"system"} | droid._OWN_TYPES
     assert asked["opencode"] == asked["kilo"] == opencode._TYPES
+    assert asked["cline"] == {"task_started", "say", "ask"}  # cline.detect's own three
 
 
 def test_every_fixture_record_is_recognised_as_when_every_dialect_is_asked() -> None:
@@ -118,3 +119,23 @@ def test_recognising_a_qwen_stream_imports_no_amp_module(tmp_path: Path) -> None
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert out.splitlines() == ["qwen", "[]"]
+
+
+def test_recognising_a_kimi_or_pi_stream_imports_no_cline_module(tmp_path: Path) -> None:
+    for agent, line in (
+        ("kimi", b'{"role":"assistant","content":"hi"}\n'),
+        ("pi", b'{"type":"session","version":3,"id":"p-1","cwd":"/w"}\n'),
+    ):
+        stream = tmp_path / f"{agent}.ndjson"
+        stream.write_bytes(line)
+        code = (
+            "import sys\n"
+            "from streamview.core.reader import fold\n"
+            f"print(fold([open({str(stream)!r}, 'rb').read()]).sessions[0].agent)\n"
+            "print(sorted(m for m in sys.modules"
+            " if m.startswith('streamview.core.dialects.cline')))\n"
+        )
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout
+        assert out.splitlines() == [agent, "[]"]
