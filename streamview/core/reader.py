@@ -429,11 +429,13 @@ def _fold(
                     index.note_event(cut_line)
                     index.end_line(state, number, translator)
                 continue
-            hot = (
-                fast_line(data, number)
-                if fast_line is not None and (data.isascii() or utf8(data))
-                else None
-            )
+            if fast_line is not None and (data.isascii() or utf8(data)):
+                hot = fast_line(data, number)
+                if hot is not None and known is None and index is None:
+                    apply_fast(hot, number)  # the common line, with the fewest checks
+                    continue
+            else:
+                hot = None
             if hot is None:
                 try:
                     record = loads(data)

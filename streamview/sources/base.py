@@ -23,6 +23,10 @@ from streamview.sources.follow import FollowedFile
 
 POLL_SECONDS = 0.05
 CHUNK_SIZE = 1 << 20
+FILE_CHUNK_SIZE = 256 << 10
+"""A whole file is read this much at a time: a chunk and the lines split from it stay
+in a core's 2 MB L2 cache, as 1 MB and its lines did not (the fold of every dialect's
+100k file 2-4% faster in process, issue 30.8)."""
 PIPE_CHUNK_SIZE = 1 << 16
 
 
@@ -110,7 +114,7 @@ class FileSource(Source):
             return
         with open_file(self._path) as handle:
             while not stop.is_set():
-                data = handle.read(CHUNK_SIZE)
+                data = handle.read(FILE_CHUNK_SIZE)
                 if not data:
                     return
                 yield data

@@ -171,14 +171,15 @@ ASKED_FOR: dict[str, frozenset[str]] = {
     "kilo": _OPENCODE_TYPES,
     "copilot": frozenset({"result"}),
     "goose": frozenset({"message", "complete", "notification"}),
+    "cline": frozenset({"task_started", "say", "ask"}),
 }
 """For these dialects, every ``type`` their ``detect`` can accept (Codex's ``item.*``
 and Copilot's dotted types aside: :data:`ASKED_FOR_ALSO`): a record of any other type is
 not theirs, and :func:`recognise` does not import their module to ask. Recognising a
 Gemini CLI stream imported seven dialects' modules first (~6 ms of every ``--json``
-run's start, issue 30.8). ``tests/core/dialects/test_recognise_types.py`` holds each set
-to its dialect's own lists and checks every fixture is recognised as when every dialect
-is asked."""
+run's start, issue 30.8); a Kimi CLI or pi stream imported Cline's three.
+``tests/core/dialects/test_recognise_types.py`` holds each set to its dialect's own
+lists and checks every fixture is recognised as when every dialect is asked."""
 
 ASKED_FOR_ALSO: dict[str, Callable[[str, JSONObject], bool]] = {
     "codex": lambda kind, _: kind.startswith("item."),
@@ -187,6 +188,19 @@ ASKED_FOR_ALSO: dict[str, Callable[[str, JSONObject], bool]] = {
     "droid": lambda kind, record: kind in ("message", "reasoning") and "text" in record,
 }
 """The records a listed dialect's ``detect`` accepts beyond its set of types."""
+
+
+def _amp_thread(kind: str, record: JSONObject) -> bool:
+    """Whether Amp's ``detect`` can accept ``record``: an ``assistant``, or a thread id."""
+    sid = record.get("session_id")
+    return kind == "assistant" or (isinstance(sid, str) and sid.startswith("T-") and len(sid) > 10)
+
+
+ASKED_ONLY_IF: dict[str, Callable[[str, JSONObject], bool]] = {"amp": _amp_thread}
+"""What a record of a listed type must also hold for the dialect's ``detect`` to be
+asked: Amp's ``system``, ``user`` and ``result`` are its own only with an Amp thread id
+(``T-…``) as ``session_id``. Qwen Code's and Claude Code's ``system/init`` imported Amp's
+three modules first (~3 ms of their ``--json`` start, issue 30.8)."""
 
 
 def _may_detect(name: str, kind: object, record: JSONObject) -> bool:
@@ -198,7 +212,8 @@ def _may_detect(name: str, kind: object, record: JSONObject) -> bool:
         return False
     assert isinstance(kind, str)
     if kind in types:
-        return True
+        only_if = ASKED_ONLY_IF.get(name)
+        return only_if is None or only_if(kind, record)
     also = ASKED_FOR_ALSO.get(name)
     return also is not None and also(kind, record)
 

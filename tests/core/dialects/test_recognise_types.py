@@ -56,6 +56,7 @@ def test_the_types_are_the_dialects_own_lists() -> None:
     assert asked["amp"] == amp._TYPES
     assert asked["droid"] | {"message", "reasoning"} == {"system"} | droid._OWN_TYPES
     assert asked["opencode"] == asked["kilo"] == opencode._TYPES
+    assert asked["cline"] == {"task_started", "say", "ask"}  # cline.detect's own three
 
 
 def test_every_fixture_record_is_recognised_as_when_every_dialect_is_asked() -> None:
@@ -87,3 +88,54 @@ def test_recognising_a_gemini_stream_imports_no_earlier_dialect(tmp_path: Path) 
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert out.splitlines() == ["gemini", "[]"]
+
+
+def test_amp_is_asked_only_of_an_assistant_or_a_thread_id() -> None:
+    # Amp's detect takes its other types only with a thread id of more than 10 characters.
+    for kind in ("system", "user", "result", "assistant"):
+        for sid in ("T-019e0000-0000", "T-01234567", "T-012345678", "t-0123456789", "x", 3):
+            for record in (
+                {"type": kind, "subtype": "init", "session_id": sid},
+                {"type": kind, "session_id": sid, "permissionMode": "default"},
+                {"type": kind, "subtype": "init", "session_id": sid, "qwen_code_version": "1"},
+            ):
+                assert dialects.recognise(record) is _asking_every_dialect(record), record
+        assert dialects.recognise({"type": kind}) is _asking_every_dialect({"type": kind})
+
+
+def test_recognising_a_qwen_stream_imports_no_amp_module(tmp_path: Path) -> None:
+    stream = tmp_path / "qwen.ndjson"
+    stream.write_bytes(
+        b'{"type":"system","subtype":"init","session_id":"q-1","model":"m",'
+        b'"permission_mode":"yolo","qwen_code_version":"0.25.0"}\n'
+    )
+    code = (
+        "import sys\n"
+        "from streamview.core.reader import fold\n"
+        f"print(fold([open({str(stream)!r}, 'rb').read()]).sessions[0].agent)\n"
+        "print(sorted(m for m in sys.modules if m.startswith('streamview.core.dialects.amp')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.splitlines() == ["qwen", "[]"]
+
+
+def test_recognising_a_kimi_or_pi_stream_imports_no_cline_module(tmp_path: Path) -> None:
+    for agent, line in (
+        ("kimi", b'{"role":"assistant","content":"hi"}\n'),
+        ("pi", b'{"type":"session","version":3,"id":"p-1","cwd":"/w"}\n'),
+    ):
+        stream = tmp_path / f"{agent}.ndjson"
+        stream.write_bytes(line)
+        code = (
+            "import sys\n"
+            "from streamview.core.reader import fold\n"
+            f"print(fold([open({str(stream)!r}, 'rb').read()]).sessions[0].agent)\n"
+            "print(sorted(m for m in sys.modules"
+            " if m.startswith('streamview.core.dialects.cline')))\n"
+        )
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout
+        assert out.splitlines() == [agent, "[]"]
