@@ -173,8 +173,7 @@ class CallFold:
             self._close_text(session)
         if session.open_thinking is not None:
             self._close_thinking(session)
-        calls = session.tool_calls
-        index = len(calls)
+        index = len(session.tool_calls)
         if self._compact:  # what only a view shows is not kept
             model_call_id = description = parent_call_id = None
         call = ToolCall(
@@ -191,12 +190,17 @@ class CallFold:
             start_recv=recv_ms,
             parent_call_id=parent_call_id,
         )
-        calls.append(call)
-        session.calls_by_id[call_id] = call
-        session.blocks.append(Block(TOOL, line, NO_PARTS, call_index=index))
+        self._add_call(session, line, call)
+
+    def _add_call(self, session: Session, line: int, call: ToolCall) -> None:
+        """A call the lean path made: in the session's calls, found by its id, and
+        shown where it started (its ``TOOL`` block), as :meth:`_tool` adds one."""
+        session.tool_calls.append(call)
+        session.calls_by_id[call.call_id] = call
+        session.blocks.append(Block(TOOL, line, NO_PARTS, call_index=call.index))
         if self._track:
             self._changes.transcript.add(session.index)
-            self._changes.calls.add((session.index, index))
+            self._changes.calls.add((session.index, call.index))
 
     def _call_completed(
         self,
@@ -313,8 +317,7 @@ class CallFold:
             self._close_text(session)
         if session.open_thinking is not None:
             self._close_thinking(session)
-        calls = session.tool_calls
-        index = len(calls)
+        index = len(session.tool_calls)
         if self._compact:  # what only a view shows is not kept
             model_call_id = description = parent_call_id = None
         call = ToolCall(
@@ -332,15 +335,10 @@ class CallFold:
             end_recv=recv_ms,
             parent_call_id=parent_call_id,
         )
-        calls.append(call)
-        session.calls_by_id[call_id] = call
-        session.blocks.append(Block(TOOL, line, NO_PARTS, call_index=index))
         call.complete(outcome, payload)
         if self._compact and call.target is not None:
             call.args = _NO_ARGS
-        if self._track:
-            self._changes.transcript.add(session.index)
-            self._changes.calls.add((session.index, index))
+        self._add_call(session, line, call)
 
     def _on_query(self, session: Session, event: InteractionQuery) -> None:
         call = approvals.apply_query(session, event)
