@@ -51,7 +51,7 @@ FastRecord = tuple[str, Any, Any, Any, Any, Any, Any]
 ``None`` to tell by ``model_call_id`` and ``timestamp_ms`` as Cursor's format guide
 does), ``tool_call`` (``subtype`` ``started`` or ``completed``) or ``answer_call``
 (Kimi's: a whole answer, then a call starts, two events of one line; ``(text, the
-call's fields)``, ``subtype`` ``None``). A ``tool_call``'s third item is a tuple of the
+call's twelve fields)``, ``subtype`` ``None``). A ``tool_call``'s third item is a tuple of the
 call's fields: ``(session_id, timestamp_ms, call_id, kind, args, outcome, payload,
 model_call_id, started_at_ms, completed_at_ms, description, parent_call_id)``, the
 first two unused, ``call_id`` third (playback and ``--events`` read it there); eleven

@@ -209,8 +209,6 @@ class StreamState(CallFold, NoticeFold):
             session.events += 1
             if track:
                 self._changes.events += 1
-            if len(fields) == 11:
-                fields = (*fields, None)
             self._call_started(session, line, timestamp, recv, fields)
         elif text is None:  # thinking completed
             if session.open_thinking is not None:
