@@ -53,6 +53,7 @@ from streamview.core.events import (
 )
 from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord
 from streamview.core.fields import as_str
+from streamview.core.tools import Said
 
 NAME = "kimi"
 _NOTE_OPEN, _NOTE_CLOSE = "<system>", "</system>"
@@ -82,6 +83,28 @@ def _arguments(raw: Any) -> Any:
         return orjson.loads(raw)
     except orjson.JSONDecodeError:
         return {"arguments": raw}
+
+
+def lean_result(
+    known: tuple[str, JSONObject], note_type: Any, note: Any, output_type: Any, output: Any
+) -> Said | None:
+    """The result of most of a Kimi run's calls, read in one go from its two text parts:
+    a ``<system>`` note, then the output of a read, grep, edit or command that succeeded
+    (``known``: the call's kind and arguments; :func:`~.kimi_tools.lean_said`). ``None``
+    for any other, which :func:`split_texts` and :func:`~.kimi_tools.outcome_of` read."""
+    if (
+        note_type != "text"
+        or output_type != "text"
+        or note.__class__ is not str
+        or output.__class__ is not str
+        or not (note.startswith(_NOTE_OPEN) and note.endswith(_NOTE_CLOSE))
+        or (output.startswith(_NOTE_OPEN) and output.endswith(_NOTE_CLOSE))
+    ):
+        return None
+    try:
+        return tools.lean_said(known[0], known[1], note[_NOTE_SKIP:-_NOTE_CUT], output)
+    except Exception:
+        return None  # nothing changed: the long way reads the record again
 
 
 def split_note(parts: list[JSONObject]) -> tuple[str, str]:
@@ -124,6 +147,7 @@ class KimiTranslator:
 
     def __init__(self) -> None:
         self._calls: dict[str, tuple[str, JSONObject]] = {}
+        """Each open call's kind and arguments, by its id."""
         self._started = False
         """A ``SessionStarted`` was given (Kimi prints no init record of its own)."""
         self._gave_up = False
@@ -251,7 +275,7 @@ class KimiTranslator:
             kind, args, described = tools.call_shape(name, arguments)
         except Exception:
             return None  # the long way reads the record again
-        self._calls[call_id] = (name, args)
+        self._calls[call_id] = (kind, args)
         fields = (None, None, call_id, kind, args, None, None, None, None, None, described, None)
         if text:
             return "answer_call", None, (text, fields), None, None, None, recv
@@ -271,7 +295,25 @@ class KimiTranslator:
                 return None
             if hot.role != "tool" or hot.type:
                 return None
-            texts = texts_of(hot.content)
+            content = hot.content
+            if content.__class__ is list and len(content) == 2:  # a note, then the output
+                call_id = hot.tool_call_id or f"<line {line}>"
+                known = self._calls.get(call_id)
+                if known is not None:
+                    first, second = content
+                    result = lean_result(known, first.type, first.text, second.type, second.text)
+                    if result is not None:
+                        del self._calls[call_id]
+                        kind = known[0]
+                        # fmt: off
+                        fields = (
+                            None, None, call_id, kind, None, "success", result,
+                            None, None, None, None, None,
+                        )
+                        # fmt: on
+                        recv = hot.streamview_recv_ms
+                        return "tool_call", "completed", fields, None, None, None, recv
+            texts = texts_of(content)
             return self._fast_result(hot.tool_call_id, None, texts, line, hot.streamview_recv_ms)
         if not data.startswith(ASSISTANT_START):
             return None
@@ -298,10 +340,10 @@ class KimiTranslator:
         """A tool's result from its ``tool_call_id`` and ``content`` (or the ``texts``
         of its text parts); the call is forgotten once all is read."""
         call_id = as_str(given_id) or f"<line {line}>"
-        name, args = self._calls.get(call_id, ("", {}))
+        kind, args = self._calls.get(call_id) or ("unknown", {})
         try:
             note, output = split_note(_parts(content)) if texts is None else split_texts(texts)
-            kind, outcome, payload = self._result(name, args, note, output, lean=True)
+            outcome, payload = tools.outcome_of(kind, args, note, output, lean=True)
         except Exception:
             return None  # nothing changed: the long way reads the record again
         self._calls.pop(call_id, None)
@@ -344,7 +386,7 @@ class KimiTranslator:
             call_id = as_str(call.get("id")) or f"<line {line}>"
             arguments = _arguments(body.get("arguments"))
             kind_name, args, described = tools.call_shape(name, arguments)
-            self._calls[call_id] = (name, args)
+            self._calls[call_id] = (kind_name, args)
             events.append(
                 ToolCallEvent(
                     line,
@@ -366,9 +408,9 @@ class KimiTranslator:
         """A tool's result; ``lean`` (the fold's fast path): a summary for a payload where
         :func:`~streamview.core.dialects.kimi_tools.outcome_of` counts one."""
         call_id = as_str(record.get("tool_call_id")) or f"<line {line}>"
-        name, args = self._calls.pop(call_id, ("", {}))
+        kind, args = self._calls.pop(call_id) if call_id in self._calls else ("unknown", {})
         note, output = split_note(_parts(record.get("content")))
-        kind, outcome, payload = self._result(name, args, note, output, lean)
+        outcome, payload = tools.outcome_of(kind, args, note, output, lean)
         return ToolCallEvent(
             line,
             None,
@@ -380,16 +422,6 @@ class KimiTranslator:
             outcome=outcome,
             payload=payload,
         )
-
-    @staticmethod
-    def _result(
-        name: str, args: JSONObject, note: str, output: str, lean: bool
-    ) -> tuple[str, str, Any]:
-        """A tool message's call kind, outcome and payload, from its ``<system>`` note
-        and the rest of its text (see :meth:`_tool`)."""
-        kind = tools.kind_of(name) if name else "unknown"
-        outcome, payload = tools.outcome_of(kind, args, note, output, lean)
-        return kind, outcome, payload
 
 
 def detect(record: JSONObject) -> bool:

@@ -18,6 +18,7 @@ import streamview.core.dialects.tool_shapes as tool_shapes
 from streamview.core.dialects.edit_said import edit_said
 from streamview.core.events import JSONObject
 from streamview.core.fields import as_str
+from streamview.core.tools import SUCCEEDED, Said, output_lines, plural
 
 KINDS: dict[str, str] = {
     "Shell": "shell",
@@ -119,3 +120,31 @@ def outcome_of(
     if note and kind in ("read", "write", "edit"):
         payload["message"] = note
     return "success", payload
+
+
+def lean_said(kind: str, args: JSONObject, note: str, output: str) -> Said | None:
+    """:func:`outcome_of`'s ``lean`` payload of a successful read, grep, edit or command
+    (most of a Kimi run's results), in one call: ``None`` where it gives something
+    else (an ``ERROR:`` note, another kind, a grep with ``File:`` sections, an edit
+    counted by its diff), which :func:`outcome_of` then says."""
+    if note.startswith("ERROR:"):
+        return None
+    if kind == "shell":
+        return Said(
+            "shell", SUCCEEDED, output_lines(output), lambda: tool_shapes.shell_payload(output)
+        )
+    if kind == "edit":
+        return edit_said(args, lambda: outcome_of(kind, args, note, output)[1])
+    if kind == "read":  # a read tool's line numbers are not line breaks: counted as they are
+        text = output or note
+        return Said(
+            "read",
+            SUCCEEDED,
+            plural(tool_shapes.line_count(text), "line"),
+            lambda: outcome_of(kind, args, note, output)[1],
+        )
+    if kind == "grep":
+        return tool_shapes.success_said(
+            kind, args, output or note, lambda: outcome_of(kind, args, note, output)[1]
+        )
+    return None

@@ -167,3 +167,74 @@ def test_an_answer_with_its_call_folds_as_its_two_events(
     assert general_summary(data, "kimi", monkeypatch) == fast_json
     monkeypatch.setattr(event_stream, "fast_line_of", lambda reader: None)
     assert [told(chunks) for chunks in splits(data)] == fast_told
+
+
+def _parts_result(call_id: str, *parts: Any) -> bytes:
+    return _line({"role": "tool", "tool_call_id": call_id, "content": list(parts)})
+
+
+def _text(text: Any) -> dict[str, Any]:
+    return {"type": "text", "text": text}
+
+
+EDIT = "StrReplaceFile"
+OK_NOTE = _text("<system>Command executed successfully.</system>")
+LEAN_RUN = [
+    _line({"role": "user", "content": "go"}),
+    _said(TEXT, _call("R:1", arguments='{"path": "a.py"}')),
+    _result("R:1", "a\r\nb\\n c\u2028d é\n"),  # a \r\n, an escaped backslash before n
+    _said(TEXT, _call("R:2", arguments='{"path": "b.py"}')),
+    _parts_result("R:2", OK_NOTE, _text("")),  # no output: the note is counted
+    _said(TEXT, _call("S:3", "Shell", '{"command": "true"}')),
+    _result("S:3", " \n\t\n"),  # blank: no line count
+    _said(TEXT, _call("S:4", "Shell", '{"command": "ls"}')),
+    _result("S:4", "ok\n\n\n"),
+    _said(TEXT, _call("G:5", "Grep", '{"pattern": "x"}')),
+    _result("G:5", "line 0: x\nline 1: y"),  # a colon a line: no matches
+    _said(TEXT, _call("G:6", "Grep", '{"pattern": "y"}')),
+    _result("G:6", "src/a.py:3:y\nsrc/b.py:1:y\n"),
+    _said(TEXT, _call("G:7", "Grep", '{"pattern": "y"}')),
+    _result("G:7", "File: a.py\nL3: y\n"),  # sections: the payload is built
+    _said(TEXT, _call("E:8", EDIT, '{"path": "a", "edit": {"old": "x", "new": "y"}}')),
+    _result("E:8", "done"),
+    _said(TEXT, _call("E:9", EDIT, '{"path": "a", "edit": {"old": "x\\n", "new": "x"}}')),
+    _result("E:9", "done"),  # old and new share a line: counted by the diff
+    _said(TEXT, _call("S:10", "Shell", '{"command": "false"}')),
+    _parts_result("S:10", _text("<system>ERROR: exit code: 1</system>"), _text("boom\n")),
+    _said(TEXT, _call("R:11", arguments='{"path": "c.py"}')),
+    _parts_result("R:11", _text("<system>a</system>"), _text("<system>b</system>")),
+    _said(TEXT, _call("R:12", arguments='{"path": "d.py"}')),
+    _parts_result("R:12", {"type": "image_url", "text": "<system>a</system>"}, _text("x\n")),
+    _parts_result("Nobody:13", OK_NOTE, _text("x\n")),  # no call started
+    _said(TEXT, _call("W:14", "WriteFile", '{"path": "e.py", "content": "x\\n"}')),
+    _result("W:14", "written"),
+    _said(TEXT, _call("R:15", arguments='{"path": "f.py"}')),
+    _parts_result("R:15", _text("<system>unclosed"), _text("x\n")),
+    _said(TEXT, _call("R:16", arguments='{"path": "g.py"}')),
+    _parts_result("R:16", OK_NOTE, _text(None)),  # a null text: left out
+    _result("R:1", "again\n"),  # a second result of a finished call
+    _said(TEXT, _call("S:18", "Shell", '{"command": "x"}')),
+    _parts_result("S:18", OK_NOTE, {"type": "think", "text": "x\n"}),
+]
+"""Results of two parts, a note then the output: most of a Kimi run, read in one go
+(:func:`~streamview.core.dialects.kimi.lean_result`) where the output is a read's,
+grep's, edit's or command's and the note says no error; the rest the way ``fast`` reads
+them (its note and output split, the payload built where it must be)."""
+LEAN = {3, 5, 7, 9, 11, 13, 17}
+"""The results read in one go."""
+
+
+def test_a_note_then_the_output_is_read_in_one_go_as_fast_reads_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    data = b"\n".join(LEAN_RUN)
+    assert_fast_line_agrees(KimiTranslator(), KimiTranslator(), data, said_built)
+    results = {n for n, line in enumerate(LEAN_RUN, 1) if line.startswith(b'{"role":"tool"')}
+    assert taken_lines(KimiTranslator(), data) >= results
+    monkeypatch.setattr(KimiTranslator, "_fast_result", lambda *_: None)
+    assert taken_lines(KimiTranslator(), data) & results == LEAN
+
+
+def test_a_note_then_the_output_folds_as_the_long_way() -> None:
+    data = b"\n".join(LEAN_RUN) + b"\n"
+    assert_same_fold(data)
