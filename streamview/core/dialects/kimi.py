@@ -327,12 +327,23 @@ class KimiTranslator:
         calls, recv = said.tool_calls, said.streamview_recv_ms
         if not calls:
             return ("assistant", False, text, None, None, None, recv) if text else None
-        function = calls[0].function
+        call = calls[0]
+        function = call.function
         if len(calls) != 1 or function is None:
             return None
-        return self._said_with_call(
-            text, calls[0].id, function.name, function.arguments, line, recv
-        )
+        # _said_with_call's work, the fields' types known (half of a Kimi run's lines)
+        raw = function.arguments
+        try:
+            arguments = orjson.loads(raw) if raw is not None else None
+        except orjson.JSONDecodeError:
+            arguments = {"arguments": raw}
+        kind, args, described = tools.fresh_call_shape(function.name or "unknown", arguments)
+        call_id = call.id or f"<line {line}>"
+        self._calls[call_id] = (kind, args)
+        start = (None, None, call_id, kind, args, None, None, None, None, None, described, None)
+        if text:
+            return "answer_call", None, (text, start), None, None, None, recv
+        return "tool_call", "started", start, None, None, None, recv
 
     def _fast_result(
         self, given_id: Any, content: Any, texts: list[str] | None, line: int, recv: int | None

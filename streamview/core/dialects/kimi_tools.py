@@ -54,6 +54,22 @@ def call_shape(name: str, arguments: Any) -> tuple[str, JSONObject, str | None]:
     return kind, _args_of_kind(kind, arguments), _description(kind, arguments)
 
 
+_RENAMES = frozenset({"write", "glob", "webSearch", "updateTodos"})
+"""The kinds whose arguments :func:`_args_of_kind` renames or reshapes."""
+
+
+def fresh_call_shape(name: str, arguments: Any) -> tuple[str, JSONObject, str | None]:
+    """:func:`call_shape` of ``arguments`` decoded just now, that nothing else holds:
+    an object whose kind renames none of its keys is the call's args itself, not a
+    copy (once a call, from its line's bytes)."""
+    kind = KINDS.get(name, name)
+    if arguments.__class__ is not dict or kind in _RENAMES:
+        return kind, _args_of_kind(kind, arguments), _description(kind, arguments)
+    if kind == "shell" or kind == "task":
+        return kind, arguments, as_str(arguments.get("description"))
+    return kind, arguments, None
+
+
 def _args_of_kind(kind: str, arguments: Any) -> JSONObject:
     """:func:`args_of`, the tool's ``kind`` known."""
     given: JSONObject = arguments if isinstance(arguments, dict) else {}

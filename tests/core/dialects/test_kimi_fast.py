@@ -238,3 +238,35 @@ def test_a_note_then_the_output_is_read_in_one_go_as_fast_reads_it(
 def test_a_note_then_the_output_folds_as_the_long_way() -> None:
     data = b"\n".join(LEAN_RUN) + b"\n"
     assert_same_fold(data)
+
+
+CALL_SHAPES = [
+    _line({"role": "user", "content": "go"}),
+    _said(TEXT, _call("S:1", "Shell", '{"command": "ls", "description": "list"}')),
+    _said(TEXT, _call("T:2", "Agent", '{"description": "look", "prompt": "p"}')),
+    _said(TEXT, _call("W:3", "WriteFile", '{"path": "a", "content": "x\\n"}')),
+    _said(TEXT, _call("G:4", "Glob", '{"pattern": "*.py", "directory": "/w"}')),
+    _said(TEXT, _call("Q:5", "SearchWeb", '{"query": "q"}')),
+    _said(TEXT, _call("D:6", "SetTodoList", '{"todos": [{"title": "t", "status": "done"}]}')),
+    _said(TEXT, _call("L:7", "ReadFile", "[1, 2]")),
+    _said(TEXT, _call("N:8", "Shell", "null")),
+    _said(TEXT, _call("M:9", "Shell", '{"command": 3, "description": 4}')),
+    _said(TEXT, _call("U:10", "MyTool", '{"x": "y"}')),
+    _said([], _call("E:11", "StrReplaceFile", '{"path": "a", "edit": [{"old": "x", "new": "y"}]}')),
+]
+"""Calls of every kind read from their bytes: arguments renamed (a write's, a glob's,
+a search's, todos), described (a command, a subagent), not an object (a list,
+``null``), of unexpected types, of a tool nobody maps."""
+
+
+def test_a_call_read_from_its_bytes_has_the_arguments_the_dict_gives() -> None:
+    data = b"\n".join(CALL_SHAPES)
+    assert_fast_line_agrees(KimiTranslator(), KimiTranslator(), data, said_built)
+    assert taken_lines(KimiTranslator(), data) == set(range(2, len(CALL_SHAPES) + 1))
+    translator = KimiTranslator()
+    taken_lines(translator, data)
+    assert translator._calls["W:3"] == ("write", {"path": "a", "fileText": "x\n"})
+    assert translator._calls["L:7"] == ("read", {})
+    ids = ("S:1", "T:2", "W:3", "G:4", "Q:5", "D:6", "L:7", "M:9", "U:10", "E:11")
+    data += b"\n" + b"\n".join(_result(call_id, "x\n") for call_id in ids)
+    assert_same_fold(data + b"\n")
