@@ -12,6 +12,7 @@ server's tools keep their own bare names: nothing tells them apart.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import streamview.core.dialects.tool_shapes as tool_shapes
@@ -150,7 +151,7 @@ def lean_said(kind: str, args: JSONObject, note: str, output: str) -> Said | Non
             "shell", SUCCEEDED, output_lines(output), lambda: tool_shapes.shell_payload(output)
         )
     if kind == "edit":
-        return edit_said(args, lambda: outcome_of(kind, args, note, output)[1])
+        return _edit_said(args, lambda: outcome_of(kind, args, note, output)[1])
     if kind == "read":  # a read tool's line numbers are not line breaks: counted as they are
         text = output or note
         return Said(
@@ -164,3 +165,30 @@ def lean_said(kind: str, args: JSONObject, note: str, output: str) -> Said | Non
             kind, args, output or note, lambda: outcome_of(kind, args, note, output)[1]
         )
     return None
+
+
+_OLD_KEYS = frozenset({"old_string", "old_str", "oldText", "old"})
+"""The names :func:`~.tool_shapes.edit_pairs` knows an edit's old text by."""
+_OTHER_OLD_KEYS = _OLD_KEYS - {"old"}
+"""Those it tries before Kimi's own ``old``."""
+
+
+def _edit_said(args: JSONObject, build: Callable[[], Any]) -> Said | None:
+    """:func:`~.edit_said.edit_said` of Kimi's usual edit, one replacement (``edit``:
+    an object with ``old`` and ``new``), counted in place; any other shape is asked
+    of :func:`~.edit_said.edit_said`."""
+    edit = args.get("edit")
+    if (
+        edit.__class__ is dict
+        and "edits" not in args
+        and _OLD_KEYS.isdisjoint(args)
+        and _OTHER_OLD_KEYS.isdisjoint(edit)
+    ):
+        old, new = edit.get("old"), edit.get("new")
+        if old.__class__ is str and new.__class__ is str:
+            before, after = old.splitlines(), new.splitlines()
+            if not (before and after and set(before).isdisjoint(after)):
+                return None  # counted by its diff: the payload is built
+            added, removed = len(after), len(before)
+            return Said("edit", SUCCEEDED, f"+{added} -{removed}", build, (added, removed, None))
+    return edit_said(args, build)
