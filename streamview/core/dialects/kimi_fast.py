@@ -86,6 +86,9 @@ def text_of(content: str | list[Part] | None) -> str | None:
         return ""
     if isinstance(content, str):
         return content
+    if len(content) == 1:  # one text part: most answers
+        part = content[0]
+        return part.text if part.type == "text" else None
     texts = []
     for part in content:
         text = part.text

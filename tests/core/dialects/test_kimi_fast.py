@@ -270,3 +270,16 @@ def test_a_call_read_from_its_bytes_has_the_arguments_the_dict_gives() -> None:
     ids = ("S:1", "T:2", "W:3", "G:4", "Q:5", "D:6", "L:7", "M:9", "U:10", "E:11")
     data += b"\n" + b"\n".join(_result(call_id, "x\n") for call_id in ids)
     assert_same_fold(data + b"\n")
+
+
+def test_an_answer_of_one_part_that_is_no_text_goes_the_long_way() -> None:
+    lines = [
+        _line({"role": "user", "content": "go"}),
+        _said([{"type": "text", "text": "One part."}]),
+        _said([{"type": "think", "think": "hm", "text": "x"}]),
+        _said([{"type": "text", "text": None}], _call("S:4", "Shell")),
+        _said([{"type": "image_url", "text": "x"}], _call("S:5", "Shell")),
+    ]
+    data = b"\n".join(lines)
+    assert_fast_line_agrees(KimiTranslator(), KimiTranslator(), data, said_built)
+    assert taken_lines(KimiTranslator(), data) == {2}
