@@ -21,7 +21,7 @@ import streamview.core.dialects.tool_shapes as tool_shapes
 from streamview.core.dialects.claude_like import ToolMap
 from streamview.core.events import JSONObject
 from streamview.core.fields import as_int, as_str
-from streamview.core.tools import SUCCEEDED, Said
+from streamview.core.tools import SUCCEEDED, Said, output_lines, plural
 
 KINDS: dict[str, str] = {
     "Read": "read",
@@ -179,6 +179,36 @@ def success_said(kind: str, args: JSONObject, text: str) -> Said | None:
         build = lambda: success_payload(kind, args, text)  # noqa: E731
         return Said(kind, SUCCEEDED, f"+{added} -{removed}", build, (added, removed, None))
     return tool_shapes.success_said(kind, args, text)
+
+
+def ended(kind: str, args: JSONObject, text: str) -> Said | JSONObject:
+    """``success_said(kind, args, text) or success_payload(kind, args, text)``: what the
+    fold's fast path hands over once a result, the kinds of a tool-heavy run told
+    first, each in one step (an edit of one ``old_str``/``new_str`` pair counted
+    without :func:`~.tool_shapes.edit_pairs`)."""
+    if kind == "shell":
+        if text.startswith("{"):
+            return success_payload(kind, args, text)
+        return Said(kind, SUCCEEDED, output_lines(text), lambda: success_payload(kind, args, text))
+    if kind == "read":
+        if text.startswith("{"):
+            return success_payload(kind, args, text)
+        summary = plural(tool_shapes.line_count(text), "line")
+        return Said(kind, SUCCEEDED, summary, lambda: tool_shapes.success_payload(kind, args, text))
+    if kind == "edit" and not (text.startswith("{") or _MORE_EDITS.intersection(args)):
+        old, new = args.get("old_str"), args.get("new_str")
+        if old.__class__ is str and new.__class__ is str:  # the one pair edit_pairs finds
+            counts = edit_counts([(old, new)])
+            if counts is None:
+                return success_payload(kind, args, text)
+            added, removed = counts
+            build = lambda: success_payload(kind, args, text)  # noqa: E731
+            return Said(kind, SUCCEEDED, f"+{added} -{removed}", build, (added, removed, None))
+    return success_said(kind, args, text) or success_payload(kind, args, text)
+
+
+_MORE_EDITS = frozenset({"edits", "edit", "old_string"})
+"""Keys that give :func:`~.tool_shapes.edit_pairs` another pair to read, or one first."""
 
 
 def edit_counts(pairs: list[tuple[str, str]]) -> tuple[int, int] | None:
