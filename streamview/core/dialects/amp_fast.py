@@ -23,6 +23,7 @@ from streamview.core.dialects.amp_tools import call_shape, ended, kind_of
 from streamview.core.dialects.claude_like import ClaudeLikeTranslator, ToolMap
 from streamview.core.dialects.claude_tools import args_of as claude_args_of
 from streamview.core.dialects.claude_tools import result_text
+from streamview.core.dialects.droid_fast import call_input
 from streamview.core.events import AnyEvent, JSONObject
 from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord, Int64, hot_decoder
 
@@ -221,7 +222,7 @@ class AmpTranslator(ClaudeLikeTranslator):
         if block_type != "tool_use" or not call_id:
             return None
         try:
-            given = orjson.loads(bytes(block.input)) if block.input else None
+            given = call_input(block.input)
         except orjson.JSONDecodeError:  # the long way says what is wrong with it
             return None
         name = block.name or "unknown"

@@ -195,10 +195,10 @@ def ended(kind: str, args: JSONObject, text: str) -> Said | JSONObject:
             return success_payload(kind, args, text)
         summary = plural(tool_shapes.line_count(text), "line")
         return Said(kind, SUCCEEDED, summary, lambda: tool_shapes.success_payload(kind, args, text))
-    if kind == "edit" and not (text.startswith("{") or _MORE_EDITS.intersection(args)):
-        old, new = args.get("old_str"), args.get("new_str")
-        if old.__class__ is str and new.__class__ is str:  # the one pair edit_pairs finds
-            counts = edit_counts([(old, new)])
+    if kind == "edit" and not text.startswith("{"):
+        pair = one_pair(args)
+        if pair is not None:
+            counts = edit_counts([pair])
             if counts is None:
                 return success_payload(kind, args, text)
             added, removed = counts
@@ -207,8 +207,17 @@ def ended(kind: str, args: JSONObject, text: str) -> Said | JSONObject:
     return success_said(kind, args, text) or success_payload(kind, args, text)
 
 
-_MORE_EDITS = frozenset({"edits", "edit", "old_string"})
-"""Keys that give :func:`~.tool_shapes.edit_pairs` another pair to read, or one first."""
+def one_pair(args: JSONObject) -> tuple[str, str] | None:
+    """An edit's ``old_str`` and ``new_str`` where they are the only replacement
+    :func:`~.tool_shapes.edit_pairs` finds (no ``edits`` or ``edit`` list, no Claude
+    Code names, which it reads first), found without it; ``None`` otherwise (then ask
+    it: there may be others, or none)."""
+    if "edits" in args or "edit" in args or "old_string" in args:
+        return None
+    old, new = args.get("old_str"), args.get("new_str")
+    if old.__class__ is str and new.__class__ is str:
+        return old, new
+    return None
 
 
 def edit_counts(pairs: list[tuple[str, str]]) -> tuple[int, int] | None:
