@@ -60,6 +60,20 @@ def args_of(name: str, parameters: Any) -> JSONObject:
 def call_shape(name: str, parameters: Any) -> tuple[str, JSONObject, str | None]:
     """A call's kind, :func:`args_of` and :func:`description_of`, its kind found once
     (the fold's fast path, once a call)."""
+    if parameters.__class__ is dict:  # a run's usual calls, each in one step
+        if name == "Execute":
+            reason = parameters.get("riskLevelReason")
+            return "shell", dict(parameters), reason if reason.__class__ is str else None
+        if name == "Read" or name == "Edit" or name == "MultiEdit":
+            args = dict(parameters)
+            path = parameters.get("file_path")
+            if path.__class__ is not str or not path:  # ``as_str(...) or as_str(...)``
+                path = parameters.get("path")
+            if path.__class__ is str:
+                args["path"] = path
+            return KINDS[name], args, None
+        if name == "Grep":
+            return "grep", dict(parameters), None
     kind = kind_of(name)
     return kind, _args_of_kind(name, kind, parameters), _description(kind, parameters)
 

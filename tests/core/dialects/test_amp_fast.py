@@ -114,12 +114,20 @@ def test_call_shape_is_kind_args_and_description_of_the_call() -> None:
         {"query": "q", "description": "find it"},
         {"todos": [{"content": "x", "status": "done"}]},
         {"content": "text", "path": "/w/b.py"},
+        {"file_path": "/w/c.py", "path": ""},
+        {"path": "", "file_path": 3},
+        {"path": 7},
+        {"cmd": "", "command": "make", "cwd": 1},
+        {"cmd": 5, "command": ""},
+        {"old_str": "a", "new_str": "b", "file_path": "/w/d.py", "description": "why"},
     ]
-    names = ["Read", "Bash", "glob", "finder", "Task", "todo_write", "create_file"]
+    names = ["Read", "Bash", "glob", "finder", "Task", "todo_write", "create_file", "edit_file"]
     for name in [*names, "mcp__srv__tool", "mcp__srv", "", "unknown", "Grep"]:
         for given in inputs:
             shape = (kind_of(name), args_of(name, given), description_of(name, given))
-            assert call_shape(name, given) == shape, (name, given)
+            got = call_shape(name, given)
+            assert got == shape, (name, given)
+            assert list(got[1].items()) == list(shape[1].items()), (name, given)
 
 
 def test_ended_is_said_or_payload_for_every_kind_and_shape() -> None:

@@ -9,13 +9,22 @@ the same with and without the fast path.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import orjson
 
 from streamview.core.dialects.droid import DroidTranslator
 from streamview.core.dialects.droid_fast import call_input, decode_hot
-from streamview.core.dialects.droid_tools import ended, kind_of, success_payload, success_said
+from streamview.core.dialects.droid_tools import (
+    args_of,
+    call_shape,
+    description_of,
+    ended,
+    kind_of,
+    success_payload,
+    success_said,
+)
 from streamview.core.events import JSONObject
 from streamview.core.tools import Said
 
@@ -175,3 +184,28 @@ def test_ended_is_the_kind_and_said_or_payload_of_every_tool() -> None:
                 assert got.build() == want.build()
             else:
                 assert got == want
+
+
+def test_call_shape_is_kind_args_and_description_of_the_call() -> None:
+    """The usual calls shaped in one step give what the kind's general reading gives."""
+    inputs: list[Any] = [
+        None,
+        [1, 2],
+        {"file_path": "/w/a.py"},
+        {"file_path": "", "path": "/w/b.py"},
+        {"file_path": "", "path": ""},
+        {"file_path": 3, "path": 4},
+        {"path": "/w/c.py", "directory_path": "/w"},
+        {"command": "ls", "riskLevelReason": "reads", "riskLevel": "low"},
+        {"command": "ls", "riskLevelReason": 2},
+        {"pattern": "def", "path": "/w"},
+        {"old_str": "a", "new_str": "b", "file_path": "/w/d.py", "description": "why"},
+        {"input": "*** Update File: a.py\n+x", "content": "c", "patterns": ["*.py"]},
+    ]
+    names = ["Read", "Edit", "MultiEdit", "Execute", "Grep", "LS", "Create", "Glob", "Task"]
+    for name in [*names, "ApplyPatch", "mcp__srv__tool", "", "Other"]:
+        for given in inputs:
+            shape = (kind_of(name), args_of(name, given), description_of(name, given))
+            got = call_shape(name, given)
+            assert got == shape, (name, given)
+            assert list(got[1].items()) == list(shape[1].items()), (name, given)
