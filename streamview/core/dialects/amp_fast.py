@@ -19,11 +19,12 @@ from typing import Any
 import msgspec
 import orjson
 
-from streamview.core.dialects.amp_tools import call_shape
+from streamview.core.dialects.amp_tools import call_shape, ended, kind_of
 from streamview.core.dialects.claude_like import ClaudeLikeTranslator, ToolMap
 from streamview.core.dialects.claude_tools import args_of as claude_args_of
 from streamview.core.dialects.claude_tools import result_text
-from streamview.core.events import JSONObject
+from streamview.core.dialects.droid_fast import call_input
+from streamview.core.events import AnyEvent, JSONObject
 from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord, Int64, hot_decoder
 
 
@@ -103,6 +104,17 @@ USER_START = b'{"type":"user"'
 """How ``amp --stream-json`` starts those lines (``type`` is written first)."""
 
 
+def _said(usage: Usage) -> bool:
+    """Whether :func:`_usage` of it is not ``None`` (a usage of no count is not kept)."""
+    return (
+        usage.input_tokens is not None
+        or usage.output_tokens is not None
+        or usage.cache_read_input_tokens is not None
+        or usage.cache_creation_input_tokens is not None
+        or usage.total_tokens is not None
+    )
+
+
 def _usage(usage: Usage | None) -> JSONObject | None:
     """:func:`~.claude_like.usage_of` of the typed usage (its keys in the same order)."""
     if usage is None:
@@ -130,6 +142,44 @@ class AmpTranslator(ClaudeLikeTranslator):
         self._inner_calls = self._inner._calls
         """What Claude Code's translator keeps of each open call: the fast path keeps
         it as ``start_call`` and ``forget_call`` do, without their calls."""
+        self._typed_usage: dict[str, Any] = self._usage
+        """:attr:`_usage`, where the fast path keeps a message's :class:`Usage` as it
+        was read (:meth:`_summed_usage` reads both kinds)."""
+        self._unread: dict[str, tuple[str, Any]] = {}
+        """Calls the fast path started, each its name and input, whose Claude Code
+        reading (its arguments, for a result read the long way) is not made yet: most
+        calls end on the fast path, which forgets it unread (:meth:`_settle`)."""
+
+    def _settle(self) -> None:
+        """Give Claude Code's translator what ``start_call`` would have kept of each
+        call the fast path started, in the order they started, before it reads a record
+        itself (any line the fast path declines)."""
+        inner_calls = self._inner_calls
+        for call_id, (name, given) in self._unread.items():
+            inner_calls[call_id] = (name, claude_args_of(name, given))
+        self._unread.clear()
+
+    def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
+        """:meth:`ClaudeLikeTranslator.translate`, the calls started fast settled first."""
+        if self._unread:
+            self._settle()
+        return super().translate(record, line, recv_ms)
+
+    def fast(self, record: JSONObject, line: int) -> FastRecord | None:
+        """:meth:`ClaudeLikeTranslator.fast`, the calls started fast settled first."""
+        if self._unread:
+            self._settle()
+        return super().fast(record, line)
+
+    def _summed_usage(self) -> JSONObject | None:
+        """:meth:`ClaudeLikeTranslator._summed_usage`, the usages the fast path kept
+        typed (:class:`Usage`, none of them empty) read as :func:`_usage` reads them."""
+        total: JSONObject = {}
+        for kept in self._typed_usage.values():
+            usage = _usage(kept) if kept.__class__ is Usage else kept
+            for key, value in (usage or {}).items():
+                total[key] = total.get(key, 0) + value
+        return total or None
 
     def fast_line(self, data: bytes, line: int) -> FastRecord | None:
         """:meth:`fast` for a line not yet decoded: an assistant message of one text
@@ -163,23 +213,26 @@ class AmpTranslator(ClaudeLikeTranslator):
             text = block.text
             if text is None:
                 return None
-            if message.usage is not None:
-                self._note_typed_usage(message, line)
+            usage = message.usage
+            if usage is not None and _said(usage):
+                # Kept typed: made a dict only if the run's ``result`` has no usage.
+                self._typed_usage[message.id or f"<line {line}>"] = usage
             return "assistant", False, text, None, hot.session_id, None, hot.streamview_recv_ms
         call_id = block.id
         if block_type != "tool_use" or not call_id:
             return None
         try:
-            given = orjson.loads(bytes(block.input)) if block.input else None
+            given = call_input(block.input)
         except orjson.JSONDecodeError:  # the long way says what is wrong with it
             return None
         name = block.name or "unknown"
         kind, args, description = call_shape(name, given)
-        # What ``start_call`` keeps of it, as Claude Code reads it (without the block).
-        self._inner_calls[call_id] = (name, claude_args_of(name, given))
+        # What ``start_call`` keeps of it, as Claude Code reads it, made if it is read.
+        self._unread[call_id] = (name, given)
         self._calls[call_id] = (name, args)
-        if parent is None and message.usage is not None:
-            self._note_typed_usage(message, line)
+        usage = message.usage
+        if parent is None and usage is not None and _said(usage):
+            self._typed_usage[message.id or f"<line {line}>"] = usage
         fields = (
             None,
             None,
@@ -195,12 +248,6 @@ class AmpTranslator(ClaudeLikeTranslator):
             parent,
         )
         return "tool_call", "started", fields, None, hot.session_id, None, hot.streamview_recv_ms
-
-    def _note_typed_usage(self, message: SaidMessage, line: int) -> None:
-        """:meth:`_note_usage` of a session's (no subagent's) typed message."""
-        usage = _usage(message.usage)
-        if usage:
-            self._usage[message.id or f"<line {line}>"] = usage
 
     def _result_line(self, data: bytes, line: int) -> FastRecord | None:
         """:meth:`_fast_result` of the typed line."""
@@ -225,13 +272,12 @@ class AmpTranslator(ClaudeLikeTranslator):
             or self._own is not None
         ):
             return None
-        self._inner_calls.pop(call_id, None)  # ``forget_call``
+        self._unread.pop(call_id, None)  # ``forget_call``, whether read or not
+        self._inner_calls.pop(call_id, None)
         self._done.add(call_id)
         name, args = self._calls.pop(call_id, _NO_CALL)
-        tools = self._tools
-        kind = tools.kind_of(name) if name else "unknown"
-        text = result_text(block.content)
-        payload = tools.success_said(kind, args, text) or tools.success_payload(kind, args, text)
+        kind = kind_of(name) if name else "unknown"
+        payload = ended(kind, args, result_text(block.content))  # Amp's tools (its only ToolMap)
         parent = hot.parent_tool_use_id
         fields = (
             None,

@@ -21,7 +21,7 @@ import streamview.core.dialects.tool_shapes as tool_shapes
 from streamview.core.dialects.claude_like import ToolMap
 from streamview.core.events import JSONObject
 from streamview.core.fields import as_int, as_str
-from streamview.core.tools import SUCCEEDED, Said
+from streamview.core.tools import SUCCEEDED, Said, output_lines, plural
 
 KINDS: dict[str, str] = {
     "Read": "read",
@@ -80,7 +80,30 @@ def args_of(name: str, tool_input: Any) -> JSONObject:
 
 def call_shape(name: str, tool_input: Any) -> tuple[str, JSONObject, str | None]:
     """A call's kind, :func:`args_of` and :func:`description_of`, its kind found once
-    (each of them looked it up again: three lookups a call on the fold's fast path)."""
+    (each of them looked it up again: three lookups a call on the fold's fast path).
+    A run's usual calls are each shaped in one step."""
+    if tool_input.__class__ is dict:
+        if name == "Bash":
+            args = dict(tool_input)
+            command = tool_input.get("cmd")
+            if command.__class__ is not str or not command:  # ``as_str(...) or as_str(...)``
+                command = tool_input.get("command")
+            if command.__class__ is str:
+                args["command"] = command
+            cwd = tool_input.get("cwd")
+            if cwd.__class__ is str:
+                args["workingDirectory"] = cwd
+            return "shell", args, None
+        if (name == "Read" and "read_range" not in tool_input) or name == "edit_file":
+            args = dict(tool_input)
+            path = tool_input.get("path")
+            if path.__class__ is not str or not path:
+                path = tool_input.get("file_path")
+            if path.__class__ is str:
+                args["path"] = path
+            return KINDS[name], args, None
+        if name == "Grep":
+            return "grep", dict(tool_input), None
     kind = kind_of(name)
     description = (
         as_str(tool_input.get("description"))
@@ -179,6 +202,45 @@ def success_said(kind: str, args: JSONObject, text: str) -> Said | None:
         build = lambda: success_payload(kind, args, text)  # noqa: E731
         return Said(kind, SUCCEEDED, f"+{added} -{removed}", build, (added, removed, None))
     return tool_shapes.success_said(kind, args, text)
+
+
+def ended(kind: str, args: JSONObject, text: str) -> Said | JSONObject:
+    """``success_said(kind, args, text) or success_payload(kind, args, text)``: what the
+    fold's fast path hands over once a result, the kinds of a tool-heavy run told
+    first, each in one step (an edit of one ``old_str``/``new_str`` pair counted
+    without :func:`~.tool_shapes.edit_pairs`)."""
+    if kind == "shell":
+        if text.startswith("{"):
+            return success_payload(kind, args, text)
+        return Said(kind, SUCCEEDED, output_lines(text), lambda: success_payload(kind, args, text))
+    if kind == "read":
+        if text.startswith("{"):
+            return success_payload(kind, args, text)
+        summary = plural(tool_shapes.line_count(text), "line")
+        return Said(kind, SUCCEEDED, summary, lambda: tool_shapes.success_payload(kind, args, text))
+    if kind == "edit" and not text.startswith("{"):
+        pair = one_pair(args)
+        if pair is not None:
+            counts = edit_counts([pair])
+            if counts is None:
+                return success_payload(kind, args, text)
+            added, removed = counts
+            build = lambda: success_payload(kind, args, text)  # noqa: E731
+            return Said(kind, SUCCEEDED, f"+{added} -{removed}", build, (added, removed, None))
+    return success_said(kind, args, text) or success_payload(kind, args, text)
+
+
+def one_pair(args: JSONObject) -> tuple[str, str] | None:
+    """An edit's ``old_str`` and ``new_str`` where they are the only replacement
+    :func:`~.tool_shapes.edit_pairs` finds (no ``edits`` or ``edit`` list, no Claude
+    Code names, which it reads first), found without it; ``None`` otherwise (then ask
+    it: there may be others, or none)."""
+    if "edits" in args or "edit" in args or "old_string" in args:
+        return None
+    old, new = args.get("old_str"), args.get("new_str")
+    if old.__class__ is str and new.__class__ is str:
+        return old, new
+    return None
 
 
 def edit_counts(pairs: list[tuple[str, str]]) -> tuple[int, int] | None:

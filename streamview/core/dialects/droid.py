@@ -24,13 +24,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
 import streamview.core.dialects.droid_tools as tools
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
 from streamview.core.dialects.claude_like import usage_of
-from streamview.core.dialects.droid_fast import HOT_STARTS, decode_hot
+from streamview.core.dialects.droid_fast import HOT_STARTS, call_input, decode_hot
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -190,9 +188,8 @@ class DroidTranslator:
                 return None
             return "assistant", False, text, None, sid, ts, hot.streamview_recv_ms
         if kind == "tool_call":
-            raw = hot.parameters
             try:
-                parameters = orjson.loads(bytes(raw)) if raw else None
+                parameters = call_input(hot.parameters)
                 name = hot.tool_name or hot.tool_id or "unknown"
                 call_id = hot.id or f"<line {line}>"
                 kind_name, args, described = tools.call_shape(name, parameters)
@@ -229,15 +226,11 @@ class DroidTranslator:
         else:  # builds that leave out the id answer the oldest open call
             call_id = next(iter(calls), given or f"<line {line}>")
         name, args = calls.get(call_id) or (hot.tool_id or "", {})
-        value = hot.value
         try:
-            payload = tools.success_said(name, args, value) or tools.success_payload(
-                name, args, value
-            )
+            kind_name, payload = tools.ended(name, args, hot.value)
         except Exception:
             return None  # the long way reads the record again
         calls.pop(call_id, None)
-        kind_name = tools.kind_of(name) if name else "unknown"
         ended = (
             None,
             None,

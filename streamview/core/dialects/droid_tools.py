@@ -19,10 +19,11 @@ from typing import Any
 import orjson
 
 import streamview.core.dialects.tool_shapes as tool_shapes
+from streamview.core.dialects import amp_tools
 from streamview.core.dialects.edit_said import edit_said
 from streamview.core.events import JSONObject
 from streamview.core.fields import as_str
-from streamview.core.tools import Said
+from streamview.core.tools import SUCCEEDED, Said, output_lines, plural
 
 KINDS: dict[str, str] = {
     "Read": "read",
@@ -59,6 +60,20 @@ def args_of(name: str, parameters: Any) -> JSONObject:
 def call_shape(name: str, parameters: Any) -> tuple[str, JSONObject, str | None]:
     """A call's kind, :func:`args_of` and :func:`description_of`, its kind found once
     (the fold's fast path, once a call)."""
+    if parameters.__class__ is dict:  # a run's usual calls, each in one step
+        if name == "Execute":
+            reason = parameters.get("riskLevelReason")
+            return "shell", dict(parameters), reason if reason.__class__ is str else None
+        if name == "Read" or name == "Edit" or name == "MultiEdit":
+            args = dict(parameters)
+            path = parameters.get("file_path")
+            if path.__class__ is not str or not path:  # ``as_str(...) or as_str(...)``
+                path = parameters.get("path")
+            if path.__class__ is str:
+                args["path"] = path
+            return KINDS[name], args, None
+        if name == "Grep":
+            return "grep", dict(parameters), None
     kind = kind_of(name)
     return kind, _args_of_kind(name, kind, parameters), _description(kind, parameters)
 
@@ -154,6 +169,30 @@ def success_said(name: str, args: JSONObject, value: Any) -> Said | None:
     return tool_shapes.success_said(
         kind, args, value_text(value), lambda: success_payload(name, args, value)
     )
+
+
+def ended(name: str, args: JSONObject, value: Any) -> tuple[str, Any]:
+    """The kind of a plain result's call and ``success_said(...) or
+    success_payload(...)`` of it: what the fold's fast path hands over once a result,
+    the kinds of a tool-heavy run (a command, a read, an edit of one pair) told first,
+    each in one step."""
+    kind = kind_of(name)
+    if value.__class__ is str:
+        build = lambda: success_payload(name, args, value)  # noqa: E731
+        if kind == "shell":
+            return kind, Said(kind, SUCCEEDED, output_lines(value), build)
+        if kind == "read":
+            return kind, Said(kind, SUCCEEDED, plural(tool_shapes.line_count(value), "line"), build)
+        if kind == "edit" and name != "ApplyPatch":
+            pair = amp_tools.one_pair(args)
+            if pair is not None:
+                counts = amp_tools.edit_counts([pair])
+                if counts is None:
+                    return kind, success_payload(name, args, value)
+                added, removed = counts
+                numbers = (added, removed, None)
+                return kind, Said(kind, SUCCEEDED, f"+{added} -{removed}", build, numbers)
+    return kind, success_said(name, args, value) or success_payload(name, args, value)
 
 
 def error_outcome(name: str, error: Any, value: Any) -> tuple[str, JSONObject]:

@@ -12,15 +12,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from streamview.core.dialects.amp import translator
+from streamview.core.dialects.amp_fast import Usage, _usage
 from streamview.core.dialects.amp_tools import (
     args_of,
     call_shape,
     description_of,
+    ended,
     kind_of,
     success_payload,
     success_said,
 )
+from streamview.core.dialects.claude_tools import args_of as claude_args_of
+from streamview.core.events import JSONObject
 from streamview.core.model import ToolCall
 from streamview.core.tools import Said
 
@@ -44,7 +50,20 @@ def test_the_fast_path_takes_messages_and_results_and_declines_the_unusual() -> 
 
 
 def _state(reader: Any) -> dict[str, Any]:
-    return {**vars(reader), "_inner": vars(reader._inner) | {"_records": None}}
+    """What the translator knows, as it would read it: the calls the fast path started
+    given to Claude Code's translator (as :meth:`_settle` gives them, without settling
+    them) and the usages it kept typed read as dicts."""
+    inner_calls = dict(reader._inner._calls)
+    for call_id, (name, given) in getattr(reader, "_unread", {}).items():
+        inner_calls[call_id] = (name, claude_args_of(name, given))
+    usage = {k: _usage(v) if isinstance(v, Usage) else v for k, v in reader._usage.items()}
+    kept = {k: v for k, v in vars(reader).items() if k not in _LAZY}
+    inner = vars(reader._inner) | {"_records": None, "_calls": inner_calls}
+    return {**kept, "_usage": usage, "_inner": inner}
+
+
+_LAZY = {"_unread", "_typed_usage", "_inner_calls", "_usage", "_inner"}
+"""The fast path's own names for what :func:`_state` reads through."""
 
 
 def test_a_line_taken_gives_what_fast_gives_and_leaves_the_same_translator() -> None:
@@ -95,9 +114,82 @@ def test_call_shape_is_kind_args_and_description_of_the_call() -> None:
         {"query": "q", "description": "find it"},
         {"todos": [{"content": "x", "status": "done"}]},
         {"content": "text", "path": "/w/b.py"},
+        {"file_path": "/w/c.py", "path": ""},
+        {"path": "", "file_path": 3},
+        {"path": 7},
+        {"cmd": "", "command": "make", "cwd": 1},
+        {"cmd": 5, "command": ""},
+        {"old_str": "a", "new_str": "b", "file_path": "/w/d.py", "description": "why"},
     ]
-    names = ["Read", "Bash", "glob", "finder", "Task", "todo_write", "create_file"]
+    names = ["Read", "Bash", "glob", "finder", "Task", "todo_write", "create_file", "edit_file"]
     for name in [*names, "mcp__srv__tool", "mcp__srv", "", "unknown", "Grep"]:
         for given in inputs:
             shape = (kind_of(name), args_of(name, given), description_of(name, given))
-            assert call_shape(name, given) == shape, (name, given)
+            got = call_shape(name, given)
+            assert got == shape, (name, given)
+            assert list(got[1].items()) == list(shape[1].items()), (name, given)
+
+
+def test_ended_is_said_or_payload_for_every_kind_and_shape() -> None:
+    """The fast path's one-step result (:func:`ended`) ends a call as
+    ``success_said(...) or success_payload(...)`` does, for each kind it tells first
+    (a JSON result, a blank output, an edit with a second pair, Claude Code's names, a
+    text that is not a string, one that shares a line) and for the others."""
+    texts = [
+        "",
+        "\\n",
+        "a\\nb\\n",
+        "a\\r\\nb",
+        "x: 1\\ny: 2",
+        '{"output": "o", "exitCode": 2}',
+        '{"content": "c\\nd"}',
+        '{"diff": "-a"}',
+        "src/a.py:3:x\\n",
+        "   \\n",
+        "é\\u2028f",
+    ]
+    edits: list[JSONObject] = [
+        {"path": "/w/a.py", "old_str": "a = 1", "new_str": "a = 2\nb = 3"},
+        {"path": "/w/a.py", "old_str": "x\ny", "new_str": "x\nz"},
+        {"path": "/w/a.py", "old_str": "", "new_str": "b"},
+        {"path": "/w/a.py", "old_str": 3, "new_str": "b"},
+        {
+            "path": "/w/a.py",
+            "old_str": "a",
+            "new_str": "b",
+            "old_string": "c\nd",
+            "new_string": "e",
+        },
+        {"path": "/w/a.py", "old_str": "a", "new_str": "b", "old_string": 1},
+        {
+            "path": "/w/a.py",
+            "old_str": "a",
+            "new_str": "b",
+            "edits": [{"old_str": "p", "new_str": "q"}],
+        },
+        {"path": "/w/a.py", "old_str": "a", "new_str": "b", "edit": {"old": "p", "new": "q"}},
+        {"path": "/w/a.py"},
+    ]
+    cases = [
+        (kind, {"path": "/w/a.py", "cmd": "ls"})
+        for kind in ("shell", "read", "grep", "glob", "task")
+    ]
+    cases += [("edit", args) for args in edits]
+    for kind, args in cases:
+        for raw in texts:
+            text = orjson.loads(f'"{raw}"') if not raw.startswith("{") else raw
+            want = success_said(kind, args, text) or success_payload(kind, args, text)
+            got = ended(kind, args, text)
+            assert got.__class__ is want.__class__, (kind, args, text)
+            for call_kind in (kind, "task"):
+                assert _ended(call_kind, got) == _ended(call_kind, want), (kind, args, text)
+            if isinstance(got, Said):
+                assert isinstance(want, Said)
+                assert (got.kind, got.summary, got.numbers) == (
+                    want.kind,
+                    want.summary,
+                    want.numbers,
+                )
+                assert got.build() == want.build()
+            else:
+                assert got == want

@@ -9,10 +9,24 @@ the same with and without the fast path.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import msgspec
 import orjson
 
 from streamview.core.dialects.droid import DroidTranslator
+from streamview.core.dialects.droid_fast import call_input, decode_hot
+from streamview.core.dialects.droid_tools import (
+    args_of,
+    call_shape,
+    description_of,
+    ended,
+    kind_of,
+    success_payload,
+    success_said,
+)
+from streamview.core.events import JSONObject
+from streamview.core.tools import Said
 
 from .fast_taken import assert_fast_line_agrees, said_built, taken_lines
 
@@ -83,3 +97,115 @@ def test_plain_results_find_their_call_as_the_general_path_does() -> None:
         ("c8", "grep"),
         ("c7", "read"),
     ]
+
+
+def test_call_input_reads_arguments_as_orjson_does() -> None:
+    """Flat objects by msgspec, anything else (a float, a list, an integer past 64 bits
+    either way, a nested object) as orjson reads it; what orjson refuses raises."""
+    given = [
+        b'{"command":"ls","timeout":30,"background":false,"cwd":null}',
+        b'{"a":9223372036854775807,"b":-9223372036854775808}',
+        b'{"a":9223372036854775808}',
+        b'{"a":-9223372036854775809}',
+        b'{"a":123456789012345678901234567890}',
+        b'{"a":1.5,"b":1e2,"c":-0}',
+        b'{"patterns":["*.py"],"folder":"/w"}',
+        b'{"todos":[{"content":"x"}]}',
+        b'{"a":"x","a":"y"}',
+        b'{"caf\\u00e9":"\\u00e9\\n\\"q\\""}',
+        b"{}",
+        b"[1, 2]",
+        b'"text"',
+        b"null",
+    ]
+    for data in given:
+        raw = decode_hot(b'{"type":"tool_call","parameters":' + data + b"}").parameters
+        read = call_input(raw)
+        assert read == orjson.loads(data), data
+        assert [v.__class__ for v in _values(read)] == [
+            v.__class__ for v in _values(orjson.loads(data))
+        ]
+    assert call_input(msgspec.Raw()) is None
+
+
+def _values(value: object) -> list[object]:
+    return list(value.values()) if isinstance(value, dict) else [value]
+
+
+def test_ended_is_the_kind_and_said_or_payload_of_every_tool() -> None:
+    """The fast path's one-step result (:func:`ended`) is the call's kind and what
+    ``success_said(...) or success_payload(...)`` gives, for the kinds it tells first
+    and the others, whatever the value."""
+    values: list[object] = [
+        "",
+        "a\nb\n",
+        "a\r\nb",
+        "x: 1\ny: 2",
+        "   \n",
+        "é\u2028f",
+        "src/a.py:3:x\n",
+        None,
+        {"diff": "+a"},
+    ]
+    edits: list[JSONObject] = [
+        {"path": "/w/a.py", "old_str": "a = 1", "new_str": "a = 2\nb = 3"},
+        {"path": "/w/a.py", "old_str": "x\ny", "new_str": "x\nz"},
+        {
+            "path": "/w/a.py",
+            "old_str": "a",
+            "new_str": "b",
+            "old_string": "c\nd",
+            "new_string": "e",
+        },
+        {"path": "/w/a.py", "old_str": "a", "new_str": "b", "edits": [{"old": "p\nq", "new": "r"}]},
+        {"path": "/w/a.py", "old_str": 3, "new_str": "b"},
+        {"path": "/w/a.py", "input": "*** Update File: a.py\n+x\n-y"},
+        {"path": "/w/a.py"},
+    ]
+    cases = [
+        (name, {"command": "ls", "path": "/w/a"})
+        for name in ("Execute", "Read", "Grep", "LS", "Task", "mcp__s__t", "", "Other")
+    ]
+    cases += [(name, args) for name in ("Edit", "MultiEdit", "ApplyPatch") for args in edits]
+    for name, args in cases:
+        for value in values:
+            kind, got = ended(name, args, value)
+            want = success_said(name, args, value) or success_payload(name, args, value)
+            assert kind == kind_of(name)
+            assert got.__class__ is want.__class__, (name, args, value)
+            if isinstance(got, Said):
+                assert isinstance(want, Said)
+                assert (got.kind, got.status, got.summary, got.numbers) == (
+                    want.kind,
+                    want.status,
+                    want.summary,
+                    want.numbers,
+                ), (name, args, value)
+                assert got.build() == want.build()
+            else:
+                assert got == want
+
+
+def test_call_shape_is_kind_args_and_description_of_the_call() -> None:
+    """The usual calls shaped in one step give what the kind's general reading gives."""
+    inputs: list[Any] = [
+        None,
+        [1, 2],
+        {"file_path": "/w/a.py"},
+        {"file_path": "", "path": "/w/b.py"},
+        {"file_path": "", "path": ""},
+        {"file_path": 3, "path": 4},
+        {"path": "/w/c.py", "directory_path": "/w"},
+        {"command": "ls", "riskLevelReason": "reads", "riskLevel": "low"},
+        {"command": "ls", "riskLevelReason": 2},
+        {"pattern": "def", "path": "/w"},
+        {"old_str": "a", "new_str": "b", "file_path": "/w/d.py", "description": "why"},
+        {"input": "*** Update File: a.py\n+x", "content": "c", "patterns": ["*.py"]},
+    ]
+    names = ["Read", "Edit", "MultiEdit", "Execute", "Grep", "LS", "Create", "Glob", "Task"]
+    for name in [*names, "ApplyPatch", "mcp__srv__tool", "", "Other"]:
+        for given in inputs:
+            shape = (kind_of(name), args_of(name, given), description_of(name, given))
+            got = call_shape(name, given)
+            assert got == shape, (name, given)
+            assert list(got[1].items()) == list(shape[1].items()), (name, given)
