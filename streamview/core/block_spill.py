@@ -5,25 +5,30 @@ quarter of what the fold keeps).
 ``--json``'s :class:`~streamview.core.text_store.TextSpill` puts one shared block in
 place of every moved one: it writes the session's text in order and nothing else. The
 viewer shows each block on its own (the transcript, search, copy, the exports), so
-:class:`BlockSpill` keeps every block and replaces only its ``parts``, with an
-:class:`InTheFile`: an empty list that knows where its text is in an anonymous temporary
-file (the spill's). :attr:`~streamview.core.model.Block.text` reads it back from there
-(a few recently read are kept). The block stays the same object: a playback checkpoint
-that shares it reads the same text.
+:class:`BlockSpill` keeps every block and replaces only its ``parts``, with its session's
+:class:`InTheFile`: an empty list, one for all the blocks of the session it moved, that
+finds where a block's text is in an anonymous temporary file (the spill's) by the block's
+line and kind. :attr:`~streamview.core.model.Block.text` reads it back from there (a few
+recently read are kept). The block stays the same object: a playback checkpoint that
+shares it reads the same text. A moved block costs 25 bytes of arrays (an object of
+its own and its place as an int took 104: 60 MB of a 2 GB session's 700).
 
 What is moved: a text or thinking block that is closed and before the session's last
 text, tool or prompt block (the one the fold may still read or replace, as
-:class:`~streamview.core.text_store.TextSpill` decides).
+:class:`~streamview.core.text_store.TextSpill` decides), unless its line is before the
+last moved one's or a block of its kind on that line was moved (it would not be found:
+a message's two answers on one line, the second keeps its text).
 """
 
 from __future__ import annotations
 
 import threading
 from array import array
+from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 
-from streamview.core.model import PROMPT, TEXT, THINKING, TOOL, Session
+from streamview.core.model import PROMPT, TEXT, THINKING, TOOL, Block, Session
 from streamview.core.sweeps import swept
 from streamview.core.text_store import TextSpill
 
@@ -40,18 +45,57 @@ _MOVED_KINDS = (TEXT, THINKING)
 
 
 class InTheFile(list[str]):
-    """A moved block's ``parts``: empty, never grown; :meth:`block_text` reads its text."""
+    """The ``parts`` of a session's moved blocks: empty, never grown, one for them all;
+    :meth:`block_text` reads a block's text back. Per block moved, in order: its line
+    and kind (which block it is) and where its text starts and ends in the file."""
 
-    __slots__ = ("_at", "_spill")
+    __slots__ = ("_ends", "_kinds", "_lines", "_session", "_spill", "_starts")
 
-    def __init__(self, spill: BlockSpill, at: int) -> None:
+    def __init__(self, spill: BlockSpill, session: int) -> None:
         super().__init__()
         self._spill = spill
-        self._at = at
+        self._session = session
+        self._lines = array("q")
+        self._kinds = bytearray()
+        """1 for a thinking block, 0 for a text block."""
+        self._starts = array("q")
+        self._ends = array("q")
 
-    def block_text(self) -> str:
-        """The block's text, read back from the file."""
-        return self._spill.text(self._at)
+    def block_text(self, block: Block) -> str:
+        """``block``'s text, read back from the file."""
+        return self._spill.text(self, block)
+
+    def _place(self, block: Block) -> int:
+        """Where ``block`` is among the moved ones (its line, then its kind)."""
+        lines, line = self._lines, block.line
+        kind = block.kind == THINKING
+        place = bisect_left(lines, line)
+        while place < len(lines) and lines[place] == line:
+            if self._kinds[place] == kind:
+                return place
+            place += 1
+        raise LookupError(f"no moved {block.kind} block at line {line}")
+
+    def _takes(self, block: Block) -> bool:
+        """Whether ``block`` can be found once moved (see the module)."""
+        lines, line = self._lines, block.line
+        if not lines or lines[-1] < line:
+            return True
+        if lines[-1] > line:
+            return False
+        kind = block.kind == THINKING
+        place = len(lines) - 1
+        while place >= 0 and lines[place] == line:
+            if self._kinds[place] == kind:
+                return False
+            place -= 1
+        return True
+
+    def _add(self, block: Block, span: tuple[int, int]) -> None:
+        self._lines.append(block.line)
+        self._kinds.append(block.kind == THINKING)
+        self._starts.append(span[0])
+        self._ends.append(span[1])
 
 
 class BlockSpill:
@@ -60,11 +104,11 @@ class BlockSpill:
     def __init__(self) -> None:
         self._file = TextSpill()
         """Writes and reads the file (only its writing and reading are used)."""
-        self._starts = array("q")
-        self._ends = array("q")
+        self._stand_ins: dict[int, InTheFile] = {}
+        """Per session: what its moved blocks' ``parts`` are."""
         self._seen: dict[int, int] = {}
         """Per session: how many of its blocks a sweep looked at."""
-        self._read: OrderedDict[int, str] = OrderedDict()
+        self._read: OrderedDict[tuple[int, int], str] = OrderedDict()
         self._lock = threading.Lock()
         self.moved = 0
         """Blocks whose text was moved."""
@@ -82,6 +126,9 @@ class BlockSpill:
                 stop -= 1
             if stop <= done:
                 continue
+            stand_in = self._stand_ins.get(session.index)
+            if stand_in is None:
+                stand_in = self._stand_ins[session.index] = InTheFile(self, session.index)
             for position in range(done, stop):
                 block = blocks[position]
                 parts = block.parts
@@ -89,35 +136,36 @@ class BlockSpill:
                     continue
                 if block is session.open_text or block is session.open_thinking:
                     continue
-                if not any(parts):
+                if not any(parts) or not stand_in._takes(block):
                     continue
-                block.parts = self._move(parts)
+                self._move(block, stand_in)
             seen[session.index] = stop
 
-    def _move(self, parts: list[str]) -> list[str]:
-        """Write ``parts`` to the file; what stands for them now (they stay where the
-        file cannot be written)."""
-        span = self._file.append("".join(parts))
+    def _move(self, block: Block, stand_in: InTheFile) -> None:
+        """Write ``block``'s text to the file and put ``stand_in`` in place of its parts
+        (they stay where the file cannot be written)."""
+        span = self._file.append("".join(block.parts))
         if span is None:
-            return parts
-        at = len(self._starts)
-        self._starts.append(span[0])
-        self._ends.append(span[1])
+            return
+        with self._lock:  # the UI's threads look blocks up in these arrays
+            stand_in._add(block, span)
+        block.parts = stand_in
         self.moved += 1
-        return InTheFile(self, at)
 
-    def text(self, at: int) -> str:
-        """The text of the ``at``-th block moved (the UI and the layout thread ask)."""
+    def text(self, stand_in: InTheFile, block: Block) -> str:
+        """The text of ``block``, moved with ``stand_in``'s session (the UI and the
+        layout thread ask)."""
         with self._lock:
-            return self._text(at)
+            return self._text(stand_in, stand_in._place(block))
 
-    def _text(self, at: int) -> str:
+    def _text(self, stand_in: InTheFile, at: int) -> str:
         read = self._read
-        text = read.get(at)
+        session = stand_in._session
+        text = read.get((session, at))
         if text is not None:
-            read.move_to_end(at)
+            read.move_to_end((session, at))
             return text
-        starts, ends = self._starts, self._ends
+        starts, ends = stand_in._starts, stand_in._ends
         start = starts[at]
         last = at  # the blocks after it, read with it (a transcript lays them out in order)
         stop = min(len(starts), at + READ_AHEAD)
@@ -125,13 +173,13 @@ class BlockSpill:
             last += 1
         data = self._file.read_range(start, ends[last])
         for place in range(last, at - 1, -1):
-            read[place] = data[starts[place] - start : ends[place] - start].decode(
+            read[(session, place)] = data[starts[place] - start : ends[place] - start].decode(
                 "utf-8", "surrogatepass"
             )
-            read.move_to_end(place)
+            read.move_to_end((session, place))
         while len(read) > READ_KEPT:
             read.popitem(last=False)
-        return read[at]
+        return read[(session, at)]
 
     @property
     def held(self) -> int:

@@ -64,7 +64,7 @@ class Block(msgspec.Struct, gc=False):
         if parts.__class__ is not list:  # the viewer moved it to a file (core.block_spill)
             read = getattr(parts, "block_text", None)
             if read is not None:
-                return cast(str, read())
+                return cast(str, read(self))
         if len(parts) > 1:
             joined = "".join(parts)
             parts[:] = [joined]
@@ -307,7 +307,7 @@ def _parts_of(blocks: list[Block], kind: str) -> Iterator[list[str]]:
             if parts.__class__ is not list:  # a SpilledParts, or the viewer's InTheFile
                 read = getattr(parts, "block_text", None)
                 if read is not None:
-                    yield [read()]
+                    yield [read(block)]
                     continue
                 if moved is None:
                     moved = cast(Any, parts).texts()

@@ -91,6 +91,25 @@ def test_only_calls_finished_with_their_lines_let_go(calls_file: Path) -> None:
     assert release.released == CALLS - 2
 
 
+def test_finished_calls_share_equal_targets_and_summaries() -> None:
+    """A sweep makes a finished call's target and summary the copy of an equal one seen
+    before (the same text: the table, details and exports show the same)."""
+    records = [init()]
+    for number in range(6):
+        call_id = f"call-{number}"
+        args = {"path": f"src/f{number % 2}.py"}
+        records.append(started(call_id, "read", args))
+        records.append(completed(call_id, "read", result={"success": {"content": "x"}}))
+    session = full_fold([stream(*records)]).sessions[0]
+    calls = session.tool_calls
+    before = [(call.target, call.summary) for call in calls]
+    assert calls[0].target is not calls[2].target and calls[0].summary is not None
+    args_store.ArgsRelease().sweep([session])
+    assert [(call.target, call.summary) for call in calls] == before
+    assert all(calls[n].target is calls[n % 2].target for n in range(6))
+    assert all(call.summary is calls[0].summary for call in calls[:6])
+
+
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 

@@ -122,3 +122,30 @@ def test_a_long_session_holds_the_text_of_a_bounded_number_of_blocks(
         spill = next(b.parts for b in blocks if isinstance(b.parts, block_spill.InTheFile))
         assert spill._spill.held <= block_spill.READ_KEPT
     assert held[1] <= held[0] < 200, held
+
+
+def test_two_answers_on_one_line_each_read_back_its_own_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A moved block is found by its line and kind: of a message's two answers on one
+    line (around a call), the second keeps its text, and every block reads its own."""
+    records = orjson.loads(b"[" + claude_session(40).replace(b"\n", b",")[:-1] + b"]")
+    for record in records:
+        content = record.get("message", {}).get("content")
+        if record["type"] == "assistant":
+            content.append({"type": "text", "text": f"After the call {record['uuid']} ✓"})
+    path = tmp_path / "two.jsonl"
+    path.write_bytes(b"".join(orjson.dumps(record) + b"\n" for record in records))
+    monkeypatch.setattr(block_spill, "SWEEP_EVERY", 1 << 40)
+    kept = _fold(path, 0).sessions[0]
+    monkeypatch.setattr(block_spill, "SWEEP_EVERY", 2048)
+    spilled = _fold(path, 2048).sessions[0]
+    assert [(b.kind, b.line, b.text) for b in spilled.blocks] == [
+        (b.kind, b.line, b.text) for b in kept.blocks
+    ]
+    seconds = [b for b in spilled.blocks if b.text.startswith("After the call")]
+    assert len(seconds) == 40 and not any(
+        isinstance(b.parts, block_spill.InTheFile) for b in seconds
+    )
+    assert sum(isinstance(b.parts, block_spill.InTheFile) for b in spilled.blocks) > 60
+    assert spilled.text == kept.text

@@ -29,7 +29,7 @@ LAID_OUT = 2
 
 class CallBlocks(Mapping[int, int]):
     """The block of each tool call that has one, by call index (a view of
-    :attr:`Entries.call_at`: 8 bytes a call, not a dictionary's hundred)."""
+    :attr:`Entries.call_at`: 4 bytes a call, not a dictionary's hundred)."""
 
     def __init__(self, call_at: array[int]) -> None:
         self._call_at = call_at
@@ -66,9 +66,10 @@ class Entries:
         for the current width and look, 0 where it must be estimated again."""
         self.held: dict[int, Entry] = {}
         """The entries near the screen (and those the layout thread works on)."""
-        self.call_at = array("q")
-        """Per tool call index, its block (``-1``: none yet)."""
-        self.calls = array("q")
+        self.call_at = array("i")
+        """Per tool call index, its block (``-1``: none yet; 4 bytes: a session of two
+        billion blocks is not held anyway)."""
+        self.calls = array("i")
         """Blocks of the tool calls, in order."""
         self.watch_from = 0
         """The first open block: those before it are final (the layout's ``_watch_from``)."""

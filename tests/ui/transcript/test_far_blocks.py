@@ -151,3 +151,47 @@ async def test_an_answer_growing_below_a_paused_view_is_estimated_then_shown() -
         await at_rest(pilot, transcript)
         shown = screen(transcript)
         assert "Growing paragraph 39." in shown and "Growing paragraph 30." in shown
+
+
+def think(stream: Stream, text: str, close: bool = True) -> None:
+    """A thinking block (one delta), closed unless ``close`` is false."""
+    stream.add(type="thinking", subtype="delta", text=text, timestamp_ms=1)
+    if close:
+        stream.add(type="thinking", subtype="completed")
+
+
+async def test_a_block_past_an_open_one_keeps_its_laid_out_height_once_let_go() -> None:
+    """An answer still open above closed thinking blocks (thinking does not close it):
+    a block past it that changed while laid out near the screen, then was let go, keeps
+    the height of its lines at the next sync, not an estimate (0601bd3)."""
+    stream = Stream()
+    stream.text("The answer begins.", delta=True)  # open until the run ends
+    blank_lines = "\n\n\n\n\n\n"  # the estimate counts them; Markdown does not
+    app = TranscriptApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        transcript = await show(pilot, stream)
+        entries = transcript._entries
+        think(stream, f"First thought.{blank_lines}Its end.", close=False)
+        transcript.sync()  # seen open: laid out at the tail, near the screen
+        await pilot.pause()
+        stream.add(type="thinking", subtype="completed")
+        transcript.sync()  # closed while held: laid out again
+        await pilot.pause()
+        first = 1
+        assert entries.get(first) is not None and entries.blocks[first].kind == "thinking"
+        laid_out = entries.heights[first]
+        for number in range(2 * RESIDENT_ENTRIES):  # pushes it far above the view
+            think(stream, f"Thought {number}.{blank_lines}Done {number}.")
+            transcript.sync()
+        await at_rest(pilot, transcript)
+        assert entries.get(first) is None  # let go: far from the view
+        assert entries.blocks[0].open  # the answer above it still open
+        assert entries.heights[first] == laid_out
+        stream.text(" More of the answer.", delta=True)
+        transcript.sync()
+        await pilot.pause()
+        assert entries.heights[first] == laid_out  # not estimated again
+        transcript.focus()
+        await pilot.press("home")
+        await at_rest(pilot, transcript)
+        assert len(entries[first].lines or ()) == laid_out  # its lines, laid out again
