@@ -25,7 +25,7 @@ from streamview.core.dialects import cursor_fast
 from streamview.core.events import JSONObject
 from streamview.core.fast_path import LONG_LINE, FastRecord, loads_long, utf8
 from streamview.core.model import RUNNING, TEXT, THINKING, Block, Session
-from streamview.core.normalizer import Normalizer, _facts, _Shown
+from streamview.core.normalizer import Normalizer, _Shown
 from streamview.core.reader import EventReader, too_long
 from streamview.core.state import StreamState
 
@@ -89,14 +89,22 @@ class FastNormalizer(Normalizer):
         return True
 
     def handle_fast(
-        self, session: Session, line: int, when: int | None, ended: str | None
+        self,
+        session: Session,
+        line: int,
+        when: int | None,
+        ended: str | None,
+        out: list[n.NormalizedEvent] | None = None,
     ) -> list[n.NormalizedEvent]:
         """:meth:`Normalizer.handle_fast`, its transcript swept only when a block is
         left to tell (a call's result adds none) and the session's facts compared
-        without building them twice."""
+        without building them twice; the events appended to ``out`` when given (the
+        list returned)."""
+        if out is None:
+            out = []
         if not self._as_told(session):
-            return super().handle_fast(session, line, when, ended)
-        out: list[n.NormalizedEvent] = []
+            out.extend(super().handle_fast(session, line, when, ended))
+            return out
         if self._settled.get(session.index, 0) < len(session.blocks):
             self._sweep(session, None, line, when, out)
         if ended is not None:
@@ -109,10 +117,15 @@ class FastNormalizer(Normalizer):
         """Whether ``session``, the newest, was announced and its facts are as told."""
         index = session.index
         facts = self._facts
+        if self.state.sessions[-1] is not session or index >= len(facts):
+            return False
+        told = facts[index]  # compared field by field, as _facts builds them
         return (
-            self.state.sessions[-1] is session
-            and index < len(facts)
-            and facts[index] == _facts(session, self._agent())
+            told[0] == session.session_id
+            and told[2] == session.model
+            and told[3] == session.cwd
+            and told[4] == session.permission_mode
+            and told[1] == (session.agent or self._agent())
         )
 
 
@@ -327,7 +340,7 @@ def feed_fast(
                 shown = normalizer.opened(opening, before, kind == "thinking", text)
             if shown is None:
                 ended = text[2] if kind == "tool_call" and subtype == "completed" else None
-                out.extend(handle_fast(sessions[-1], number, when, ended))
+                handle_fast(sessions[-1], number, when, ended, out)
                 continue
             session = opening  # type: ignore[assignment]
             block = session.blocks[-1]
