@@ -129,10 +129,11 @@ class FastNormalizer(Normalizer):
         )
 
 
-def fast_line_of(reader: EventReader) -> tuple[FastLine | None, Fast] | None:
+def fast_line_of(reader: EventReader) -> tuple[FastLine | None, Fast, bool] | None:
     """The stream's ``fast_line`` (``None`` for a dialect without one) and ``fast``,
     once its dialect is known, named and nothing is held back (the reader's own steady
-    state); ``None`` while it is not.
+    state), and whether that ``fast_line`` is a pure function of the line (Cursor's:
+    it keeps no translator); ``None`` while it is not.
 
     A ``fast_line`` that read a line changed its translator as ``translate`` would (the
     ``Translator`` protocol), and every dialect's does so idempotently (Claude Code's
@@ -143,9 +144,9 @@ def fast_line_of(reader: EventReader) -> tuple[FastLine | None, Fast] | None:
         return None
     translator = reader.translator
     if translator is None:  # Cursor's lines, read by the reader itself
-        return cursor_fast.fast_line, cursor_fast.fast_record
+        return cursor_fast.fast_line, cursor_fast.fast_record, True
     found: FastLine | None = getattr(translator, "fast_line", None)
-    return found, translator.fast
+    return found, translator.fast, False
 
 
 def feed_fast(
@@ -155,10 +156,13 @@ def feed_fast(
     chunk: bytes,
     fast_line: FastLine | None,
     fast: Fast,
+    pure: bool = False,
 ) -> list[n.NormalizedEvent]:
     """The events the lines of ``chunk`` stand for, deltas to the block being told
     straight from their bytes (what :meth:`EventStream.feed
-    <streamview.core.event_stream.EventStream.feed>` returns)."""
+    <streamview.core.event_stream.EventStream.feed>` returns). A ``pure`` ``fast_line``
+    (see :func:`fast_line_of`) reads a line before it is asked to be UTF-8: the lines
+    it declines, a tool's long result most often, are then not scanned for that."""
     apply = state.apply
     apply_fast = state.apply_fast
     handle = normalizer.handle
@@ -206,11 +210,14 @@ def feed_fast(
             continue
         # A hot line is tried first: it starts with its record's type, so it is never
         # blank, and a trailing ``\r`` is whitespace to its decoder.
-        hot = (
-            fast_line(data, number)
-            if fast_line is not None and (data.isascii() or utf8(data))
-            else None
-        )
+        if fast_line is None:
+            hot = None
+        elif pure:
+            hot = fast_line(data, number)
+            if hot is not None and not (data.isascii() or utf8(data)):
+                hot = None
+        else:
+            hot = fast_line(data, number) if data.isascii() or utf8(data) else None
         if hot is None:
             if data.endswith(b"\r"):
                 data = data[:-1]
