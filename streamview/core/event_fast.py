@@ -25,7 +25,7 @@ from streamview.core.dialects import cursor_fast
 from streamview.core.events import JSONObject
 from streamview.core.fast_path import LONG_LINE, FastRecord, loads_long, utf8
 from streamview.core.model import RUNNING, TEXT, THINKING, Block, Session
-from streamview.core.normalizer import Normalizer, _facts, _Shown
+from streamview.core.normalizer import Normalizer, _Shown
 from streamview.core.reader import EventReader, too_long
 from streamview.core.state import StreamState
 
@@ -89,14 +89,22 @@ class FastNormalizer(Normalizer):
         return True
 
     def handle_fast(
-        self, session: Session, line: int, when: int | None, ended: str | None
+        self,
+        session: Session,
+        line: int,
+        when: int | None,
+        ended: str | None,
+        out: list[n.NormalizedEvent] | None = None,
     ) -> list[n.NormalizedEvent]:
         """:meth:`Normalizer.handle_fast`, its transcript swept only when a block is
         left to tell (a call's result adds none) and the session's facts compared
-        without building them twice."""
+        without building them twice; the events appended to ``out`` when given (the
+        list returned)."""
+        if out is None:
+            out = []
         if not self._as_told(session):
-            return super().handle_fast(session, line, when, ended)
-        out: list[n.NormalizedEvent] = []
+            out.extend(super().handle_fast(session, line, when, ended))
+            return out
         if self._settled.get(session.index, 0) < len(session.blocks):
             self._sweep(session, None, line, when, out)
         if ended is not None:
@@ -109,17 +117,23 @@ class FastNormalizer(Normalizer):
         """Whether ``session``, the newest, was announced and its facts are as told."""
         index = session.index
         facts = self._facts
+        if self.state.sessions[-1] is not session or index >= len(facts):
+            return False
+        told = facts[index]  # compared field by field, as _facts builds them
         return (
-            self.state.sessions[-1] is session
-            and index < len(facts)
-            and facts[index] == _facts(session, self._agent())
+            told[0] == session.session_id
+            and told[2] == session.model
+            and told[3] == session.cwd
+            and told[4] == session.permission_mode
+            and told[1] == (session.agent or self._agent())
         )
 
 
-def fast_line_of(reader: EventReader) -> tuple[FastLine | None, Fast] | None:
+def fast_line_of(reader: EventReader) -> tuple[FastLine | None, Fast, bool] | None:
     """The stream's ``fast_line`` (``None`` for a dialect without one) and ``fast``,
     once its dialect is known, named and nothing is held back (the reader's own steady
-    state); ``None`` while it is not.
+    state), and whether that ``fast_line`` is a pure function of the line (Cursor's:
+    it keeps no translator); ``None`` while it is not.
 
     A ``fast_line`` that read a line changed its translator as ``translate`` would (the
     ``Translator`` protocol), and every dialect's does so idempotently (Claude Code's
@@ -130,9 +144,9 @@ def fast_line_of(reader: EventReader) -> tuple[FastLine | None, Fast] | None:
         return None
     translator = reader.translator
     if translator is None:  # Cursor's lines, read by the reader itself
-        return cursor_fast.fast_line, cursor_fast.fast_record
+        return cursor_fast.fast_line, cursor_fast.fast_record, True
     found: FastLine | None = getattr(translator, "fast_line", None)
-    return found, translator.fast
+    return found, translator.fast, False
 
 
 def feed_fast(
@@ -142,10 +156,13 @@ def feed_fast(
     chunk: bytes,
     fast_line: FastLine | None,
     fast: Fast,
+    pure: bool = False,
 ) -> list[n.NormalizedEvent]:
     """The events the lines of ``chunk`` stand for, deltas to the block being told
     straight from their bytes (what :meth:`EventStream.feed
-    <streamview.core.event_stream.EventStream.feed>` returns)."""
+    <streamview.core.event_stream.EventStream.feed>` returns). A ``pure`` ``fast_line``
+    (see :func:`fast_line_of`) reads a line before it is asked to be UTF-8: the lines
+    it declines, a tool's long result most often, are then not scanned for that."""
     apply = state.apply
     apply_fast = state.apply_fast
     handle = normalizer.handle
@@ -193,11 +210,14 @@ def feed_fast(
             continue
         # A hot line is tried first: it starts with its record's type, so it is never
         # blank, and a trailing ``\r`` is whitespace to its decoder.
-        hot = (
-            fast_line(data, number)
-            if fast_line is not None and (data.isascii() or utf8(data))
-            else None
-        )
+        if fast_line is None:
+            hot = None
+        elif pure:
+            hot = fast_line(data, number)
+            if hot is not None and not (data.isascii() or utf8(data)):
+                hot = None
+        else:
+            hot = fast_line(data, number) if data.isascii() or utf8(data) else None
         if hot is None:
             if data.endswith(b"\r"):
                 data = data[:-1]
@@ -327,7 +347,7 @@ def feed_fast(
                 shown = normalizer.opened(opening, before, kind == "thinking", text)
             if shown is None:
                 ended = text[2] if kind == "tool_call" and subtype == "completed" else None
-                out.extend(handle_fast(sessions[-1], number, when, ended))
+                handle_fast(sessions[-1], number, when, ended, out)
                 continue
             session = opening  # type: ignore[assignment]
             block = session.blocks[-1]

@@ -52,10 +52,6 @@ _TURN_KINDS = (TEXT, TOOL, PROMPT)
 _Facts = tuple[str | None, str | None, str | None, str | None, str | None]
 
 
-def _time(event: AnyEvent) -> int | None:
-    return event.recv_ms if event.recv_ms is not None else event.timestamp_ms
-
-
 def _facts(session: Session, agent: str | None) -> _Facts:
     return (
         session.session_id,
@@ -76,6 +72,9 @@ class _Shown:
     """The text told in deltas so far, in pieces."""
     corrected: bool = False
     finished: bool = False
+
+
+TOLD_WHOLE = _Shown(-1, -1, finished=True)  # of every block told whole: read only
 
 
 class Normalizer:
@@ -107,7 +106,7 @@ class Normalizer:
     def handle(self, event: AnyEvent, session: Session | None) -> list[n.NormalizedEvent]:
         """The normalized events one applied event stands for, in order."""
         out: list[n.NormalizedEvent] = []
-        when = _time(event)
+        when = event.recv_ms if event.recv_ms is not None else event.timestamp_ms
         if isinstance(event, MalformedLine):
             text = event.text
             out.append(
@@ -416,14 +415,15 @@ class Normalizer:
                 out.append(self._delta(thinking, session.index, position, piece, line, when))
             return False
         text = block.text
-        told = "".join(shown.told) if shown is not None else ""
-        corrected = shown.corrected if shown is not None else False
-        if text.startswith(told):
-            fresh = text[len(told) :]
-            if fresh:
-                out.append(self._delta(thinking, session.index, position, fresh, line, when))
-        else:
-            corrected = True  # a recap replaced what the deltas said
+        corrected = shown.corrected if shown is not None else False  # else: as told, no join
+        if shown is None or shown.revision != block.revision or shown.deltas != block.deltas:
+            told = "".join(shown.told) if shown is not None else ""
+            if text.startswith(told):
+                fresh = text[len(told) :]
+                if fresh:
+                    out.append(self._delta(thinking, session.index, position, fresh, line, when))
+            else:
+                corrected = True  # a recap replaced what the deltas said
         if not block.open:
             done = n.ThinkingDone if thinking else n.TextDone
             out.append(
@@ -436,7 +436,7 @@ class Normalizer:
                     corrected=corrected,
                 )
             )
-            self._shown[key] = _Shown(block.revision, block.deltas, finished=True)
+            self._shown[key] = TOLD_WHOLE
             return True
         self._shown[key] = _Shown(block.revision, block.deltas, [text], corrected)
         return False

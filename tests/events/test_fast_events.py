@@ -299,3 +299,39 @@ def test_a_block_opened_where_the_session_changes_is_told_alike_both_ways(
     assert fast[0].count(b'"session.start"') == 3
     monkeypatch.setattr(event_stream, "fast_line_of", lambda reader: None)
     assert fast == [told(chunks) for chunks in feeds]
+
+
+def test_a_line_cursors_fast_line_declines_is_not_asked_to_be_utf8(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Cursor's ``fast_line`` keeps no state, so it reads a line before the line is
+    asked to be UTF-8: a tool call that is not ASCII (declined: read from its dict) is
+    not scanned for it; a delta that is not ASCII is, and a bad byte in either is told
+    as the long way tells it."""
+    import streamview.core.event_fast as event_fast
+    from streamview.core.fast_path import utf8
+
+    asked: list[bytes] = []
+
+    def counting(data: bytes) -> bool:
+        asked.append(bytes(data))
+        return utf8(data)
+
+    def line(record: dict[str, object]) -> bytes:  # as Cursor writes it: compact, UTF-8
+        text = json.dumps({**record, "session_id": "s1"}, separators=(",", ":"), ensure_ascii=False)
+        return text.encode() + b"\n"
+
+    monkeypatch.setattr(event_fast, "utf8", counting)
+    call = {"readToolCall": {"args": {"path": "/w/caf\u00e9.py"}}}
+    lines = [
+        line({"type": "system", "subtype": "init", "model": "m", "cwd": "/w"}),
+        line({"type": "thinking", "subtype": "delta", "text": "caf\u00e9 ", "timestamp_ms": 4}),
+        line({"type": "tool_call", "subtype": "started", "call_id": "c1", "tool_call": call}),
+    ]
+    data = b"".join(lines)
+    fast = told([lines[0], b"".join(lines[1:])])
+    assert [seen.startswith(b'{"type":"thinking"') for seen in asked] == [True]
+    bad = data.replace("caf\u00e9".encode(), b"caf\xe9")
+    fast_bad = told([lines[0], bad[len(lines[0]) :]])
+    monkeypatch.setattr(event_stream, "fast_line_of", lambda reader: None)
+    assert [fast, fast_bad] == [told([data]), told([bad])]
