@@ -30,7 +30,7 @@ import streamview.core.dialects.shapes as shapes
 import streamview.core.notices as notices
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
-from streamview.core.dialects.cline_fast import GrowingText, nothing_shown
+from streamview.core.dialects.cline_fast import FAST_CALLS, FastCalls, GrowingText, nothing_shown
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -88,7 +88,7 @@ _USAGE = {
 }
 
 
-class ClineTranslator(GrowingText):
+class ClineTranslator(GrowingText, FastCalls):
     """One Cline stream: the task, its growing messages, the open command, the usage."""
 
     def __init__(self) -> None:
@@ -203,14 +203,17 @@ class ClineTranslator(GrowingText):
         a Cline run) for the fold's fast path: what is new in it, as a delta, or all
         of it when it was rewritten; as :meth:`translate` reads it once the session
         started. Its last print (not ``partial``) too, once the model was asked or
-        spoke (else it may be the person's task); and an API request's start
-        (:meth:`_fast_request`). Any field of an unusual type goes the long way."""
+        spoke (else it may be the person's task); an API request's start
+        (:meth:`_fast_request`); a command or a tool call (:meth:`fast_call`). Any
+        field of an unusual type goes the long way."""
         self.settle()  # what fast_line read, told before any other line is
         if not self._started or record.get("type") != "say":
             return None
         what = record.get("say")
         if what != "text":
-            return self._fast_request(record) if what == "api_req_started" else None
+            if what == "api_req_started":
+                return self._fast_request(record)
+            return self.fast_call(what, record) if what in FAST_CALLS else None
         partial = record.get("partial") is True
         if not partial and (self._done or not (self._spoke or self._asked)):
             return None

@@ -9,13 +9,21 @@ the way: a field of another type declines the line, which is then decoded in ful
 A print that only adds to the one before is not decoded at all: when a line is the
 last one's bytes up to the end of its text, then more text, then the same
 ``","partial":true}``, only what was added is decoded (:meth:`GrowingText.fast_line`).
+A command's start and output and a finished file or search call are calls for the
+fold's fast path too (:meth:`FastCalls.fast_call`), read from the decoded record.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 import orjson
 
+import streamview.core.dialects.cline_tools as tools
+import streamview.core.dialects.shapes as shapes
+from streamview.core.decoding import RECV_KEY
+from streamview.core.events import JSONObject
 from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord, Int64, hot_decoder
 
 
@@ -141,3 +149,72 @@ def _plain_head(data: bytes, ts: int, text: str) -> bytes | None:
     except _NOT_JSON:  # another field between the text and ``partial``
         return None
     return data[:-_END] if whole == text else None
+
+
+FAST_CALLS = ("command", "command_output", "tool")
+"""The ``say`` messages :meth:`FastCalls.fast_call` reads (a tuple: a ``say`` of any
+type is looked for in it, and a dict cannot be hashed)."""
+
+
+class FastCalls:
+    """The translator's calls for the fold's fast path: the fields of the
+    ``ToolCallEvent`` :meth:`translate` would give, without the event."""
+
+    _task: str | None
+    _command: tuple[str, str] | None
+    _first_ms: int | None
+    _spoke: bool
+
+    def fast_call(self, what: str, record: JSONObject) -> FastRecord | None:
+        """A ``say`` ``command`` (a call starts), ``command_output`` (the open command
+        ended, with its output so far) or ``tool`` (a file or search call, started
+        while ``partial``, else started and ended at once), as :meth:`translate` reads
+        it once the session started. A field of an unusual type, an output with no
+        open command, a tool that says nothing or that raises go the long way (which
+        says so); the translator is changed only once the record is read."""
+        text: Any = record.get("text")
+        ts = record.get("ts")
+        recv = record.get(RECV_KEY)
+        if (
+            text.__class__ is not str
+            or (ts is not None and ts.__class__ is not int)
+            or (recv is not None and recv.__class__ is not int)
+        ):
+            return None
+        partial = record.get("partial") is True
+        call_id = f"cline-{ts}"
+        fields: tuple[Any, ...]
+        if what == "command":
+            subtype = "started"
+            fields = (None, None, call_id, "shell", {"command": text}, None, None)
+            self._command = None if partial else (call_id, "")
+        elif what == "command_output":
+            command = self._command
+            if command is None:
+                return None
+            call_id, before = command
+            output = f"{before}\n{text}" if before else text
+            subtype = "completed"
+            fields = (None, None, call_id, "shell", None, "success", shapes.shell_payload(output))
+            self._command = (call_id, output)
+        else:
+            try:
+                info = tools.decode(text)
+                if not info:
+                    return None
+                kind, args, payload = tools.call_of(info)
+            except Exception:  # the long way says what is wrong with it
+                return None
+            if partial:  # the call as the model is still writing it
+                subtype = "started"
+                fields = (None, None, call_id, kind, args, None, None)
+            else:
+                subtype = "completed"
+                fields = (None, None, call_id, kind, args, "success", payload)
+            self._command = None  # a command's output ends when something else is said
+        if ts is not None and self._first_ms is None:
+            self._first_ms = ts
+        if partial:
+            self._spoke = True
+        calls = (*fields, None, None, None, None, None)
+        return "tool_call", subtype, calls, None, self._task, ts, recv

@@ -19,9 +19,12 @@ import pytest
 import streamview.core.dialects.cline_fast as cline_fast
 from streamview.core.decoding import decode_line
 from streamview.core.dialects.cline import ClineTranslator
+from streamview.core.dialects.lines import translate_decoded
+from streamview.core.events import ToolCallEvent
 from streamview.core.fast_path import utf8
 from streamview.core.reader import fold
 from streamview.core.state import StreamState
+from streamview.core.tool_record import event_fields
 
 from .fast_taken import taken_lines
 
@@ -230,6 +233,66 @@ def test_a_print_that_adds_to_the_last_is_read_from_its_new_end(
         assert _told(by_bytes) == _told(by_dict), data
     assert set(whole) == set(range(4, len(GROWING) + 1)) - ADDED - {14}
     data = b"\n".join(GROWING)
+    folded = _folded(data)
+    monkeypatch.setattr(ClineTranslator, "fast", lambda *_: None)
+    monkeypatch.setattr(ClineTranslator, "fast_line", None)
+    assert _folded(data) == folded
+
+
+CALLS = [
+    b'{"type":"task_started","taskId":"t1"}',
+    b'{"ts":1000,"type":"say","say":"task","text":"Fix it."}',
+    b'{"ts":1001,"type":"say","say":"api_req_started","text":"{}"}',
+    b'{"ts":1002,"type":"say","say":"command_output","text":"no command open"}',
+    b'{"ts":1003,"type":"say","say":"command","text":"pytest -q","partial":true}',
+    b'{"ts":1003,"type":"say","say":"command","text":"pytest -q"}',
+    b'{"ts":1004,"type":"say","say":"command_output","text":"1 passed"}',
+    b'{"ts":1005,"type":"say","say":"command_output","text":"\\\\n done"}',
+    b'{"ts":1006,"type":"say","say":"tool","text":"{\\"tool\\":\\"readFile\\",\\"path\\":\\"a.py\\"}",'
+    b'"partial":true}',
+    b'{"ts":1006,"type":"say","say":"tool","text":"{\\"tool\\":\\"readFile\\",\\"path\\":\\"a.py\\",'
+    b'\\"content\\":\\"/w/a.py\\"}"}',
+    b'{"ts":1007,"type":"say","say":"command_output","text":"after a tool: no command"}',
+    b'{"ts":1008,"type":"say","say":"tool","text":"not an object"}',
+    b'{"ts":1009,"type":"say","say":"tool","text":"[1]"}',
+    b'{"ts":"1010","type":"say","say":"command","text":"ls"}',
+    b'{"ts":1011,"type":"say","say":"command","text":7}',
+    b'{"ts":1012,"type":"say","say":"command","text":"ls","streamview_recv_ms":1.5}',
+    b'{"ts":1013,"type":"say","say":"command","text":"ls","streamview_recv_ms":9}',
+    b'{"ts":1014,"type":"say","say":"command_output","text":"a"}',
+    b'{"ts":1015,"type":"say","say":"text","text":"Done.","partial":true}',
+    b'{"ts":1016,"type":"say","say":"command_output","text":"after a text: no command"}',
+]
+"""Commands and tool calls: an output with no command open (at first, after a tool
+call, after a text), a command still being written then whole, two outputs (one
+starting with an escaped backslash), a tool call being written then done, tools that
+say nothing, a ``ts`` that is a string, a text that is a number, arrival stamps."""
+
+CALLS_TAKEN = {5, 6, 7, 8, 9, 10, 17, 18}
+
+
+def test_commands_and_tool_calls_are_taken_as_translate_reads_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each call ``fast`` takes is the fields of the event ``translate`` gives, and
+    leaves the same translator; the fold is the same with the fast path off."""
+    fast, general = ClineTranslator(), ClineTranslator()
+    taken = set()
+    for number, line in enumerate(CALLS, 1):
+        hot = fast.fast(orjson.loads(line), number)
+        events = translate_decoded(general, orjson.loads(line), line, number)
+        if hot is None:
+            translate_decoded(fast, orjson.loads(line), line, number)
+        elif hot[0] == "tool_call":
+            taken.add(number)
+            (event,) = events
+            assert isinstance(event, ToolCallEvent), line
+            assert hot[1] == ("completed" if event.completed else "started"), line
+            assert hot[2] == event_fields(event), line
+            assert hot[4:] == (event.session_id, event.timestamp_ms, event.recv_ms), line
+        assert vars(fast) == vars(general), line
+    assert taken == CALLS_TAKEN
+    data = b"\n".join(CALLS)
     folded = _folded(data)
     monkeypatch.setattr(ClineTranslator, "fast", lambda *_: None)
     monkeypatch.setattr(ClineTranslator, "fast_line", None)
