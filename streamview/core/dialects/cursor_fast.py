@@ -32,7 +32,10 @@ def fast_record(record: JSONObject, line: int) -> FastRecord | None:
         line: Its 1-based line number.
 
     Returns:
-        ``None`` for any other record, or one whose fields have unusual types.
+        ``None`` for any other record, or one whose fields have unusual types. An
+        assistant record's subtype says whether it is a delta, by the format guide's
+        rule (no ``model_call_id``, a ``timestamp_ms``): the fold then appends it to
+        the open text without asking again.
     """
     subtype: Any = None
     kind = record.get("type")
@@ -83,6 +86,8 @@ def fast_record(record: JSONObject, line: int) -> FastRecord | None:
         or (recv is not None and recv.__class__ is not int)
     ):
         return None
+    if kind == "assistant":  # a delta by the format guide's rule, told here once
+        subtype = model_call_id is None and timestamp is not None
     return kind, subtype, text, model_call_id, session_id, timestamp, recv
 
 
@@ -166,13 +171,15 @@ def fast_line(data: bytes, line: int) -> FastRecord | None:
         item = content[0]
         if item.type != "text" or item.text is None:
             return None
+        model_call_id = hot.model_call_id
+        timestamp = hot.timestamp_ms
         return (
             "assistant",
-            None,
+            model_call_id is None and timestamp is not None,  # a delta, as fast_record says
             item.text,
-            hot.model_call_id,
+            model_call_id,
             hot.session_id,
-            hot.timestamp_ms,
+            timestamp,
             hot.streamview_recv_ms,
         )
     return None
