@@ -83,9 +83,12 @@ ToolCallFields = tuple[
     int | None,
     int | None,
     str | None,
+    None,
 ]
 """``(session_id, timestamp_ms, call_id, kind, args, outcome, payload, model_call_id,
-started_at_ms, completed_at_ms, description)`` of a ``tool_call`` record."""
+started_at_ms, completed_at_ms, description, parent_call_id)`` of a ``tool_call`` record:
+the twelve fields :meth:`~streamview.core.state.StreamState.apply_fast` takes, the last
+always ``None`` (Cursor names no parent call)."""
 
 
 def event_fields(event: ToolCallEvent) -> tuple[Any, ...]:
@@ -187,6 +190,7 @@ def tool_call_fields(record: JSONObject, line: int) -> ToolCallFields:
         started_at,
         completed_at,
         description,
+        None,  # no parent call: twelve fields, as the fold takes them (not padded per call)
     )
 
 

@@ -70,6 +70,7 @@ def test_loose_fields_read_as_the_field_readers_read_them(
         as_int(started),
         as_int(completed),
         as_str(description),
+        None,
     )
     assert fields == expected
     assert [value.__class__ for value in fields] == [value.__class__ for value in expected]

@@ -30,7 +30,7 @@ import streamview.core.dialects.shapes as shapes
 import streamview.core.notices as notices
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
-from streamview.core.dialects.cline_fast import SAY_START, decode_say, nothing_shown
+from streamview.core.dialects.cline_fast import FAST_CALLS, FastCalls, GrowingText, nothing_shown
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -45,7 +45,7 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
-from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord
+from streamview.core.fast_path import FastRecord
 from streamview.core.fields import as_int, as_str
 
 NAME = "cline"
@@ -88,7 +88,7 @@ _USAGE = {
 }
 
 
-class ClineTranslator:
+class ClineTranslator(GrowingText, FastCalls):
     """One Cline stream: the task, its growing messages, the open command, the usage."""
 
     def __init__(self) -> None:
@@ -114,9 +114,12 @@ class ClineTranslator:
         """The model was asked (an ``api_req_started``): a ``text`` is its answer now."""
         self._done = False
         """The task's ``completion_result`` was said: a new task may follow."""
+        self._growing: bytes | None = None
+        self._growing_ts = 0
 
     def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
         """The events one Cline message stands for (see ``Translator``)."""
+        self.settle()  # what fast_line read, told before any other line is
         kind = record.get("type")
         if not isinstance(kind, str):
             reason = "no 'type' field" if kind is None else "'type' is not a string"
@@ -200,13 +203,17 @@ class ClineTranslator:
         a Cline run) for the fold's fast path: what is new in it, as a delta, or all
         of it when it was rewritten; as :meth:`translate` reads it once the session
         started. Its last print (not ``partial``) too, once the model was asked or
-        spoke (else it may be the person's task); and an API request's start
-        (:meth:`_fast_request`). Any field of an unusual type goes the long way."""
+        spoke (else it may be the person's task); an API request's start
+        (:meth:`_fast_request`); a command or a tool call (:meth:`fast_call`). Any
+        field of an unusual type goes the long way."""
+        self.settle()  # what fast_line read, told before any other line is
         if not self._started or record.get("type") != "say":
             return None
         what = record.get("say")
         if what != "text":
-            return self._fast_request(record) if what == "api_req_started" else None
+            if what == "api_req_started":
+                return self._fast_request(record)
+            return self.fast_call(what, record) if what in FAST_CALLS else None
         partial = record.get("partial") is True
         if not partial and (self._done or not (self._spoke or self._asked)):
             return None
@@ -245,37 +252,6 @@ class ClineTranslator:
         self._command = None
         self._api_request(ts, tools.decode(record.get("text")))
         return "thinking", "completed", None, None, self._task, ts, recv
-
-    def fast_line(self, data: bytes, line: int) -> FastRecord | None:
-        """:meth:`fast` for a line not yet decoded: a growing answer's next print read
-        into :class:`~.cline_fast.Say` (its :meth:`_grown` inlined: this runs on nine
-        lines in ten); any other line is declined (decoded in full)."""
-        if not self._started or not data.startswith(SAY_START):
-            return None
-        try:
-            hot = decode_say(data)
-        except HOT_DECODE_ERRORS:
-            return None
-        if hot.say != "text" or hot.type != "say" or hot.partial is not True:
-            return None
-        text = hot.text
-        if text is None:
-            return None
-        ts = hot.ts
-        if ts is not None and self._first_ms is None:
-            self._first_ms = ts
-        self._spoke = True
-        self._command = None
-        shown = self._shown["text"]
-        key = ts or 0
-        before = shown.get(key, "")
-        shown[key] = text
-        sid, recv = self._task, hot.streamview_recv_ms
-        if not text.startswith(before):
-            return "assistant", False, text, None, sid, ts, recv
-        if len(text) == len(before):
-            return "thinking", "completed", None, None, sid, ts, recv
-        return "assistant", True, text[len(before) :], None, sid, ts, recv
 
     def _start(
         self, record: JSONObject, line: int, ts: int | None, recv: int | None

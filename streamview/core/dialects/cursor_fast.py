@@ -2,7 +2,8 @@
 
 Thinking and assistant deltas and tool calls are most of a Cursor run.
 :func:`fast_record` takes them apart from the decoded dict; :func:`fast_line` reads
-the deltas straight from the line's bytes. Both return what
+the deltas straight from the line's bytes, and a grep's result too (its matches
+counted as they are decoded). Both return what
 :meth:`~streamview.core.state.StreamState.apply_fast` applies, or ``None``: the line
 then goes the long way (:func:`~streamview.core.dialects.cursor_records.parse_record`).
 """
@@ -32,7 +33,10 @@ def fast_record(record: JSONObject, line: int) -> FastRecord | None:
         line: Its 1-based line number.
 
     Returns:
-        ``None`` for any other record, or one whose fields have unusual types.
+        ``None`` for any other record, or one whose fields have unusual types. An
+        assistant record's subtype says whether it is a delta, by the format guide's
+        rule (no ``model_call_id``, a ``timestamp_ms``): the fold then appends it to
+        the open text without asking again.
     """
     subtype: Any = None
     kind = record.get("type")
@@ -83,6 +87,8 @@ def fast_record(record: JSONObject, line: int) -> FastRecord | None:
         or (recv is not None and recv.__class__ is not int)
     ):
         return None
+    if kind == "assistant":  # a delta by the format guide's rule, told here once
+        subtype = model_call_id is None and timestamp is not None
     return kind, subtype, text, model_call_id, session_id, timestamp, recv
 
 
@@ -124,13 +130,16 @@ _HOT_STARTS = (b'{"type":"thinking"', b'{"type":"assistant"')
 
 
 def fast_line(data: bytes, line: int) -> FastRecord | None:
-    """A thinking or assistant delta's :data:`FastRecord`, read from its bytes.
+    """A thinking or assistant delta's :data:`FastRecord`, or a grep's result
+    (:func:`_grep_line`), read from its bytes.
 
     Args:
         data: The line, as read (a trailing ``\\r`` is whitespace to both decoders).
         line: Its 1-based line number.
     """
     if not data.startswith(_HOT_STARTS):
+        if data.startswith(_GREP_START) and data.find(_GREP_CALL, 0, _GREP_WITHIN) > 0:
+            return _grep_line(data)
         return None
     try:
         hot = _decode_hot(data)
@@ -166,13 +175,29 @@ def fast_line(data: bytes, line: int) -> FastRecord | None:
         item = content[0]
         if item.type != "text" or item.text is None:
             return None
+        model_call_id = hot.model_call_id
+        timestamp = hot.timestamp_ms
         return (
             "assistant",
-            None,
+            model_call_id is None and timestamp is not None,  # a delta, as fast_record says
             item.text,
-            hot.model_call_id,
+            model_call_id,
             hot.session_id,
-            hot.timestamp_ms,
+            timestamp,
             hot.streamview_recv_ms,
         )
     return None
+
+
+_GREP_START = b'{"type":"tool_call","subtype":"completed",'
+_GREP_CALL = b'"tool_call":{"grepToolCall":'
+_GREP_WITHIN = 256
+"""Bytes of a line in which its ``tool_call`` must start with the grep's body."""
+
+
+def _grep_line(data: bytes) -> FastRecord | None:
+    """:func:`~.cursor_grep.grep_line`, imported at the first grep's result: its
+    structs are built then, not in the start-up of every stream."""
+    from streamview.core.dialects.cursor_grep import grep_line
+
+    return grep_line(data)

@@ -126,6 +126,7 @@ def _tool_call(record: JSONObject, line: int, recv: int | None, completed: bool)
         started_at,
         completed_at,
         description,
+        _,
     ) = tool_call_fields(record, line)
     return ToolCallEvent(
         line,
