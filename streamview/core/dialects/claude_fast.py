@@ -152,7 +152,10 @@ def fast_result(self: Any, record: JSONObject, line: int) -> FastRecord | None:
     kind = tools.kind_of(name) if name else "unknown"
     try:
         text = tools.result_text(block.get("content"))
-        payload = tools.success_payload(kind, args, text, record.get("tool_use_result"))
+        structured = record.get("tool_use_result")
+        payload = tools.success_said(kind, args, text, structured) or tools.success_payload(
+            kind, args, text, structured
+        )
         stamp = record.get("timestamp")
         ts = None if stamp is None else iso_ms(stamp)
     except Exception:  # the long way reads it again, and says what is wrong with it

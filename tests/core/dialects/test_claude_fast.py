@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import orjson
 import pytest
 
+import streamview.core.dialects.claude_tools as tools
 from streamview.core.dialects.claude import ClaudeTranslator
+from streamview.core.model import ToolCall
 
 from ..test_fast_fold import assert_same_fold
 from .fast_taken import assert_fast_line_agrees, taken_lines
@@ -265,3 +268,50 @@ def test_the_common_messages_and_results_are_taken_fast() -> None:
         assert translator.fast(record, number) is not None, record
     assert not translator._calls  # the result ended the call
     assert translator.fast(_result("toolu_2", "x", block={"is_error": True}), 4) is None
+
+
+GREP_TEXTS = [
+    "",
+    "No matches found",
+    "\n\n",
+    "a.py:1:x\nb.py:2:x\n3:y\nplain",
+    "a.py:1:x\na.py:2:y:z\n",
+    ":5:empty path\n7:\n  \n",
+    "a.py:x:y\nb.py::z\nc.py:12",
+    "a.py:\u0663:arabic digit\nb.py:\u00b2:superscript",
+    "\u00b2:only\n",
+    "a.py:1:x\r\nb.py:1:y\r\n",
+    "Found 2 files\na.py\nb.py",
+    "x\u2028y.py:3:z",
+]
+
+
+@pytest.mark.parametrize("text", GREP_TEXTS)
+@pytest.mark.parametrize(
+    "given", [{"output_mode": "content"}, {"output_mode": "content", "path": "src"}]
+)
+def test_a_content_grep_said_is_what_its_payload_says(text: str, given: dict[str, Any]) -> None:
+    args = tools.args_of("Grep", {"pattern": "x", **given})
+    try:
+        payload = tools.success_payload("grep", args, text, None)
+    except ValueError:
+        with pytest.raises(ValueError):
+            tools.success_said("grep", args, text, None)
+        return
+    said = tools.success_said("grep", args, text, None)
+    assert said is not None
+    by_said, by_payload = ToolCall(0, "c", "grep"), ToolCall(0, "c", "grep")
+    by_said.complete("success", said)
+    by_payload.complete("success", payload)
+    assert msgspec.structs.asdict(by_said) == msgspec.structs.asdict(by_payload)
+    assert said.build() == payload
+    data = _lines(
+        INIT, _use("Grep", "toolu_1", {"pattern": "x", **given}), _result("toolu_1", text)
+    )
+    assert_same_fold(data)
+
+
+def test_only_a_content_grep_is_said() -> None:
+    for name, given in (("Grep", {"pattern": "x"}), ("Read", {"file_path": "/a"})):
+        args = tools.args_of(name, given)
+        assert tools.success_said(tools.kind_of(name), args, "a.py:1:x", None) is None
