@@ -196,18 +196,60 @@ def _amp_thread(kind: str, record: JSONObject) -> bool:
     return kind == "assistant" or (isinstance(sid, str) and sid.startswith("T-") and len(sid) > 10)
 
 
-ASKED_ONLY_IF: dict[str, Callable[[str, JSONObject], bool]] = {"amp": _amp_thread}
+def _qwen_own(kind: str, record: JSONObject) -> bool:
+    """Whether Qwen's ``detect`` can accept ``record``: a ``system`` record with a field
+    spelt Qwen's way, a ``stream_event`` of Qwen's own, an ``assistant`` using a tool."""
+    if kind == "system":
+        return "qwen_code_version" in record or "permission_mode" in record
+    if kind == "stream_event":
+        event = record.get("event")
+        # A tuple: ``in`` compares, so an unhashable type cannot raise here.
+        return isinstance(event, dict) and event.get("type") in QWEN_STREAM_EVENTS
+    message = record.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    return isinstance(content, list) and any(
+        isinstance(block, dict) and block.get("type") == "tool_use" for block in content
+    )
+
+
+QWEN_STREAM_EVENTS = ("goal_state", "active_goal")
+"""The ``stream_event``s only Qwen Code prints (``qwen._OWN_STREAM_EVENTS``)."""
+
+
+def _droid_init(kind: str, record: JSONObject) -> bool:
+    """Whether Droid's ``detect`` can accept a ``system`` record: one naming its
+    reasoning effort or its ``Execute`` tool (its other types are all its own)."""
+    if kind != "system":
+        return True
+    listed = record.get("tools")
+    return "reasoning_effort" in record or (isinstance(listed, list) and "Execute" in listed)
+
+
+ASKED_ONLY_IF: dict[str, Callable[[str, JSONObject], bool]] = {
+    "amp": _amp_thread,
+    "qwen": _qwen_own,
+    "droid": _droid_init,
+}
 """What a record of a listed type must also hold for the dialect's ``detect`` to be
 asked: Amp's ``system``, ``user`` and ``result`` are its own only with an Amp thread id
-(``T-…``) as ``session_id``. Qwen Code's and Claude Code's ``system/init`` imported Amp's
-three modules first (~3 ms of their ``--json`` start, issue 30.8)."""
+(``T-…``) as ``session_id``; Qwen's and Droid's ``system/init`` only with their own
+fields. Qwen Code's and Claude Code's ``system/init`` imported Amp's three modules first
+(~3 ms of their ``--json`` start), Claude Code's Qwen's and Droid's five (issue 30.8)."""
+
+ASKED_IF: dict[str, Callable[[JSONObject], bool]] = {
+    "kimi": lambda record: "type" not in record or "source_kind" in record,
+}
+"""For dialects with no list of types: what a record must hold for their ``detect`` to
+be asked. Kimi's records have no ``type``, but its notification (``source_kind``...):
+a pi stream imported Kimi's three modules, and Claude's through them (issue 30.8)."""
 
 
 def _may_detect(name: str, kind: object, record: JSONObject) -> bool:
     """Whether dialect ``name``'s ``detect`` can accept ``record``, whose type is ``kind``."""
     types = ASKED_FOR.get(name)
     if types is None:
-        return True
+        asked = ASKED_IF.get(name)
+        return asked is None or asked(record)
     if kind.__class__ is not str:  # every listed detect refuses a type that is no string
         return False
     assert isinstance(kind, str)

@@ -32,7 +32,7 @@ from typing import Any
 import streamview.core.dialects.claude_tools as tools
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
-from streamview.core.dialects.claude_fast import fast_line
+from streamview.core.dialects.claude_fast import fast_line, fast_message, fast_result
 from streamview.core.dialects.claude_records import ClaudeRecords, recognises
 from streamview.core.events import (
     AnyEvent,
@@ -311,8 +311,14 @@ class ClaudeTranslator:
         self._calls.pop(call_id, None)
 
     def fast(self, record: JSONObject, line: int) -> FastRecord | None:
-        """A text or thinking delta of the partial messages, for the fold's fast path."""
-        if record.get("type") != "stream_event":
+        """A text or thinking delta of the partial messages, an assistant message of
+        one text or call, or a call's successful result, for the fold's fast path."""
+        kind = record.get("type")
+        if kind != "stream_event":
+            if kind == "assistant":
+                return fast_message(self, record, line)
+            if kind == "user":
+                return fast_result(self, record, line)
             return None
         event = record.get("event")
         if event.__class__ is not dict or event.get("type") != "content_block_delta":

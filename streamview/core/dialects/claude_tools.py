@@ -15,6 +15,7 @@ from typing import Any
 
 from streamview.core.events import JSONObject
 from streamview.core.fields import as_int, as_str
+from streamview.core.tools import SUCCEEDED, Said, plural
 
 KINDS: dict[str, str] = {
     "Read": "read",
@@ -300,3 +301,39 @@ def success_payload(kind: str, args: JSONObject, text: str, structured: Any) -> 
     if kind in ("task", "ls", "webSearch"):
         return {"message": text} if not info else {"message": text, **info}
     return {"content": text, **info} if info else {"content": text}
+
+
+def success_said(kind: str, args: JSONObject, text: str, structured: Any) -> Said | None:
+    """What :meth:`ToolCall.complete <streamview.core.model.ToolCall.complete>` reads
+    from :func:`success_payload`, counted from ``text`` without building it, for a grep
+    of ``content`` mode (a tree of every matched line, built only to be counted: 40 us
+    a ten-line result); ``None`` for anything else. The fold's fast path only: a view
+    builds the payload from the record.
+
+    Raises:
+        ValueError: Where the payload's ``int`` would (a digit it cannot read).
+    """
+    if kind != "grep" or args.get("output_mode") != "content":
+        return None
+    fallback = as_str(args.get("path")) or "matches"
+    files: dict[str, None] = {}
+    matches = 0
+    for line in text.splitlines():  # _grep_payload's reading, counted
+        parts = line.split(":", 2)
+        if len(parts) == 3 and parts[1].isdigit():
+            if not parts[1].isascii():
+                int(parts[1])
+            files[parts[0]] = None
+        elif len(parts) >= 2 and parts[0].isdigit():
+            if not parts[0].isascii():
+                int(parts[0])
+            files[fallback] = None
+        elif line.strip() and line != "No matches found":
+            files[fallback] = None
+        else:
+            continue
+        matches += 1
+    summary = (
+        f"{plural(matches, 'match')} in {plural(len(files), 'file')}" if files else "no matches"
+    )
+    return Said(kind, SUCCEEDED, summary, lambda: success_payload(kind, args, text, structured))

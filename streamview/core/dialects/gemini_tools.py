@@ -21,7 +21,7 @@ from typing import Any
 from streamview.core.dialects.claude_tools import edit_diff
 from streamview.core.events import JSONObject
 from streamview.core.fields import as_str
-from streamview.core.tools import SUCCEEDED, Said
+from streamview.core.tools import FAILED, SUCCEEDED, Said, output_lines
 
 KINDS: dict[str, str] = {
     "read_file": "read",
@@ -214,9 +214,11 @@ def _read_payload(args: JSONObject, text: str) -> JSONObject:
     return payload
 
 
-def _line_starts(text: str, prefix: str) -> Iterator[int]:
-    """Where a line of ``text`` starts with ``prefix``, in order."""
-    at = text.find(prefix)
+def _line_starts(text: str, prefix: str, at: int = -1) -> Iterator[int]:
+    """Where a line of ``text`` starts with ``prefix``, in order (from ``at``, where
+    the caller knows the first is, if it does)."""
+    if at < 0:
+        at = text.find(prefix)
     while at != -1:
         if at == 0 or text[at - 1] == "\n":
             yield at
@@ -244,12 +246,16 @@ def shell_parts(text: str) -> tuple[str, str] | None:
     return None
 
 
-def exit_code(text: str) -> int | None:
+def exit_code(text: str, mark: int = -1) -> int | None:
     r"""The first ``Exit Code: N`` line's N (the rest of the line blank), else ``None``.
 
     What ``re.search(r"^Exit Code: (-?\d+)\s*$", text, re.M)`` finds, by ``str.find``.
+    ``mark``: where ``"\nExit Code: "`` first is, if the caller looked (the line after
+    it is then the first such line but the text's own first): one pass fewer over an
+    output of kilobytes.
     """
-    for start in _line_starts(text, "Exit Code: "):
+    known = mark >= 0 and not text.startswith("Exit Code: ")
+    for start in _line_starts(text, "Exit Code: ", mark + 1 if known else -1):
         begin = start + 11
         digits = begin + 1 if text.startswith("-", begin) else begin
         end = digits
@@ -271,17 +277,46 @@ def _shell_payload(text: str) -> JSONObject:
     if exited:
         return {"exitCode": int(exited.group(1)), "stdout": ""}
     # Most outputs are spared even the search by a substring test.
-    parts = shell_parts(text) if "\nExit Code: " in text else None
+    mark = text.find("\nExit Code: ")
+    parts = shell_parts(text) if mark != -1 else None
     if parts is None:
         return {"stdout": text}
     out, err = parts
     payload: JSONObject = {"stdout": "" if out == "(empty)" else out}
     if err not in ("(none)", ""):
         payload["stderr"] = err
-    code = exit_code(text)
+    code = exit_code(text, mark)
     if code is not None:
         payload["exitCode"] = code
     return payload
+
+
+def _shell_said(text: str) -> Said:
+    """:func:`_shell_payload`'s status, summary and exit code, as :meth:`ToolCall.complete
+    <streamview.core.model.ToolCall.complete>` reads them from it, without it (a
+    twentieth of a Gemini run's results; their payload is built on demand)."""
+    exited = _EXITED.match(text)
+    code: int | None
+    if exited:
+        code, output = int(exited.group(1)), ""
+    else:
+        mark = text.find("\nExit Code: ")
+        parts = shell_parts(text) if mark != -1 else None
+        if parts is None:
+            code, output = None, text
+        else:
+            out, err = parts
+            # The summary counts the output, else the error's text (tools._summary_shell).
+            output = ("" if out == "(empty)" else out) or ("" if err in ("(none)", "") else err)
+            code = exit_code(text, mark)
+    lines = output_lines(output) if output else None
+    said = [f"exit {code}"] if code is not None else []
+    if lines is not None:
+        said.append(lines)
+    status = SUCCEEDED if code is None or code == 0 else FAILED
+    return Said(
+        "shell", status, ", ".join(said) or None, lambda: _shell_payload(text), (None, None, code)
+    )
 
 
 _SHORT = re.compile(r"\A(Found \d+ match(?:es)?|No matches found)")
@@ -343,6 +378,8 @@ def success_said(kind: str, args: JSONObject, text: str) -> Said | None:
     text have no line in common (``edit_diff``'s one hunk: its lines, counted, not
     written out): ``None`` for anything else. The fold's fast path only: a view builds
     the payload from the record."""
+    if kind == "shell":
+        return _shell_said(text)
     if kind != "edit":
         return None
     old, new = args.get("old_string"), args.get("new_string")

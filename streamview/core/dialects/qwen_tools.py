@@ -19,6 +19,7 @@ import streamview.core.dialects.tool_shapes as tool_shapes
 from streamview.core.dialects.claude_like import ToolMap
 from streamview.core.events import JSONObject
 from streamview.core.fields import as_str
+from streamview.core.tools import Said
 
 KINDS: dict[str, str] = {
     "read_file": "read",
@@ -124,12 +125,26 @@ def success_payload(kind: str, args: JSONObject, text: str) -> JSONObject:
     return tool_shapes.success_payload(kind, args, text)
 
 
+def success_said(kind: str, args: JSONObject, text: str) -> Said | None:
+    """:func:`success_payload`'s summary counted without building it, for the fold's
+    fast path: an edit's ``+a -r`` from its replacements where their lines share none
+    (:func:`~streamview.core.dialects.edit_said.edit_said`, as Droid's and Kimi's: the
+    same payload), a read's lines, a grep's matches (the shared ones)."""
+    if kind == "edit":
+        # Imported by the first edit: it brings Amp's count, which a Qwen stream's
+        # start needs not (tests/core/dialects/test_recognise_types.py).
+        from streamview.core.dialects.edit_said import edit_said
+
+        return edit_said(args, lambda: success_payload(kind, args, text))
+    return tool_shapes.success_said(kind, args, text)
+
+
 TOOLS = ToolMap(
     kind_of=kind_of,
     args_of=args_of,
     description_of=description_of,
     error_outcome=tool_shapes.error_outcome,
     success_payload=success_payload,
-    success_said=tool_shapes.success_said,  # a read's and a grep's payload are the shared ones
+    success_said=success_said,
 )
 """Qwen Code's tools, for :class:`~streamview.core.dialects.claude_like.ClaudeLikeTranslator`."""

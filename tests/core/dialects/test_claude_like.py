@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import msgspec
 import orjson
 import pytest
 
 from streamview.core import tools
-from streamview.core.dialects import decide, detect
+from streamview.core.dialects import decide, detect, qwen_tools
+from streamview.core.model import ToolCall
 from streamview.core.reader import fold
 from streamview.core.state import ERROR, SUCCESS, Session, StreamState
 
@@ -189,3 +191,39 @@ def test_records_claude_code_defines_are_notices_and_others_stay_unknown() -> No
     invented = b'{"type":"frobnicate","session_id":"s"}'
     other = fold([init + b"\n" + invented + b"\n"], agent="qwen")
     assert [(u.type, u.subtype) for u in other.unknown] == [("frobnicate", None)]
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        {"file_path": "/w/a.py", "old_string": "a", "new_string": "b"},
+        {"file_path": "/w/a.py", "old_string": "a\nb\nc", "new_string": "x\ny"},
+        {"file_path": "/w/a.py", "old_string": "a\nb", "new_string": "a\nc"},
+        {"file_path": "/w/a.py", "old_string": "", "new_string": "x"},
+        {"file_path": "/w/a.py", "old_string": "a"},
+        {"absolute_path": "/w/b.py", "old_string": "a", "new_string": 3},
+        {"old_string": "p\nq", "new_string": "r"},
+    ],
+)
+@pytest.mark.parametrize("name", ["edit", "replace"])
+def test_a_qwen_edit_said_is_what_its_payload_says(name: str, given: dict[str, object]) -> None:
+    """The fast path's count of an edit (``qwen_tools.success_said``) leaves the call
+    as the built payload does, or declines and the payload is built."""
+    args = qwen_tools.args_of(name, given)
+    kind = qwen_tools.kind_of(name)
+    payload = qwen_tools.success_payload(kind, args, "The file was updated.")
+    said = qwen_tools.success_said(kind, args, "The file was updated.")
+    if said is None:
+        return
+    by_said, by_payload = ToolCall(0, "c", kind), ToolCall(0, "c", kind)
+    by_said.complete("success", said)
+    by_payload.complete("success", payload)
+    assert msgspec.structs.asdict(by_said) == msgspec.structs.asdict(by_payload)
+    assert said.build() == payload
+
+
+def test_a_qwen_edit_of_lines_in_common_is_built() -> None:
+    given = {"file_path": "/w/a.py", "old_string": "a\nb", "new_string": "a\nc"}
+    assert qwen_tools.success_said("edit", qwen_tools.args_of("edit", given), "") is None
+    given = {"file_path": "/w/a.py", "old_string": "a", "new_string": "b"}
+    assert qwen_tools.success_said("edit", qwen_tools.args_of("edit", given), "") is not None

@@ -19,6 +19,9 @@ from streamview.core.reader import fold
 from streamview.core.state import StreamState
 from streamview.core.tools import Said
 
+from ..test_fast_fold import assert_same_fold
+from .fast_taken import assert_fast_line_agrees
+
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dialects" / "gemini"
 WITH_TOOLS = [
     "success-every-tool.jsonl",
@@ -117,3 +120,44 @@ def test_an_edit_said_ends_the_call_as_its_payload_does() -> None:
     assert success_said("edit", {"instruction": "fix it"}, "") is None
     assert success_said("edit", {"old_string": "", "new_string": "y"}, "") is None
     assert success_said("read", {"path": "/w/a.py"}, "text") is None
+
+
+_STAMP = '"timestamp":"2026-11-20T10:00:01.250Z"'
+MESSAGES = {
+    "a delta": '{"type":"message",%s,"role":"assistant","content":"Hel","delta":true}',
+    "whole": '{"type":"message",%s,"role":"assistant","content":"Hello"}',
+    "delta false": '{"type":"message",%s,"role":"assistant","content":"a","delta":false}',
+    "delta a string": '{"type":"message",%s,"role":"assistant","content":"a","delta":"true"}',
+    "escapes": '{"type":"message",%s,"role":"assistant","content":"a\\\\nb \\"q\\" caf\\u00e9"}',
+    "a prompt": '{"type":"message",%s,"role":"user","content":"hi"}',
+    "role null": '{"type":"message",%s,"role":null,"content":"hi"}',
+    "no role": '{"type":"message",%s,"content":"hi","delta":true}',
+    "content a number": '{"type":"message",%s,"role":"assistant","content":3,"delta":true}',
+    "content null": '{"type":"message",%s,"role":"assistant","content":null,"delta":true}',
+    "no content": '{"type":"message",%s,"role":"assistant","delta":true}',
+    "another type": '{"type":"messages",%s,"role":"assistant","content":"a","delta":true}',
+    "type twice": '{"type":"message",%s,"role":"assistant","content":"a","type":"init"}',
+    "role twice": '{"type":"message",%s,"role":"assistant","content":"a","role":"user"}',
+    "arrival time": '{"type":"message",%s,"role":"assistant","content":"a",'
+    '"streamview_recv_ms":1789600000000}',
+    "arrival time of text": '{"type":"message",%s,"role":"assistant","content":"a",'
+    '"streamview_recv_ms":"soon"}',
+}
+
+
+@pytest.mark.parametrize("name", MESSAGES)
+@pytest.mark.parametrize("stamp", [_STAMP, '"timestamp":null', '"timestamp":17', '"x":1'])
+def test_a_message_line_reads_as_its_dict_and_folds_as_its_events(name: str, stamp: str) -> None:
+    """``fast_line`` gives what ``fast`` gives for the decoded line, or declines it; the
+    fold of a run with it is the event-by-event fold's."""
+    init = b'{"type":"init","timestamp":"2026-11-20T10:00:00.000Z","session_id":"s","model":"m"}'
+    before = (MESSAGES["a delta"] % _STAMP).encode()
+    data = b"\n".join([init, before, (MESSAGES[name] % stamp).encode(), before]) + b"\n"
+
+    def kept(translator: GeminiTranslator) -> dict[str, Any]:
+        return {k: v for k, v in vars(translator).items() if k not in ("_stamp", "_stamp_ms")}
+
+    assert_fast_line_agrees(GeminiTranslator(), GeminiTranslator(), data, lambda r: r, kept)
+    assert_same_fold(data)
+    if name == "a delta" and stamp == _STAMP:
+        assert GeminiTranslator().fast_line(data.splitlines()[2], 3) is not None

@@ -10,7 +10,14 @@ from pathlib import Path
 import orjson
 
 from streamview.core import dialects
-from streamview.core.dialects import amp, claude_records, claude_session_lines, droid, opencode
+from streamview.core.dialects import (
+    amp,
+    claude_records,
+    claude_session_lines,
+    droid,
+    opencode,
+    qwen,
+)
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -139,3 +146,64 @@ def test_recognising_a_kimi_or_pi_stream_imports_no_cline_module(tmp_path: Path)
             [sys.executable, "-c", code], capture_output=True, text=True, check=True
         ).stdout
         assert out.splitlines() == [agent, "[]"]
+
+
+def test_the_qwen_stream_events_are_qwens_own() -> None:
+    assert set(dialects.QWEN_STREAM_EVENTS) == qwen._OWN_STREAM_EVENTS
+
+
+EDGES = [
+    {"type": "system", "subtype": "init", "permission_mode": "yolo"},
+    {"type": "system", "subtype": "init", "permission_mode": "yolo", "permissionMode": "x"},
+    {"type": "system", "subtype": "model_fallback", "qwen_code_version": "1"},
+    {"type": "system", "subtype": "init", "tools": ["Read"], "permissionMode": "default"},
+    {"type": "system", "subtype": "init", "tools": ["Execute"]},
+    {"type": "system", "subtype": "init", "tools": "Execute"},
+    {"type": "system", "subtype": "init", "tools": {"Execute": 1}, "mcp_servers": []},
+    {"type": "system", "subtype": "init", "reasoning_effort": "high"},
+    {"type": "system", "subtype": "status", "reasoning_effort": "high"},
+    {"type": "stream_event", "event": {"type": "goal_state"}},
+    {"type": "stream_event", "event": {"type": "active_goal"}},
+    {"type": "stream_event", "event": {"type": ["goal_state"]}},
+    {"type": "stream_event", "event": {"type": {"a": 1}}},
+    {"type": "stream_event", "event": "goal_state"},
+    {"type": "assistant", "message": {"content": [{"type": "tool_use", "name": "read_file"}]}},
+    {"type": "assistant", "message": {"content": [{"type": "tool_use", "name": "Read"}]}},
+    {"type": "assistant", "message": {"content": [{"type": "text", "text": "hi"}]}},
+    {"type": "assistant", "message": {"content": "read_file"}},
+    {"type": "assistant", "message": ["read_file"]},
+    {"role": "assistant", "content": "hi"},
+    {"role": "tool", "tool_call_id": "c1"},
+    {"type": None, "role": "assistant", "content": "hi"},
+    {"type": "x", "category": "c", "source_kind": "s", "severity": "i", "title": "t"},
+    {"category": "c", "source_kind": "s", "severity": "i", "title": "t"},
+    {"type": "session", "version": 3, "id": "p-1"},
+]
+
+
+def test_the_cheap_checks_refuse_no_record_its_dialect_takes() -> None:
+    for record in EDGES:
+        assert dialects.recognise(record) is _asking_every_dialect(record), record
+
+
+def test_recognising_a_claude_or_pi_stream_imports_no_other_dialect(tmp_path: Path) -> None:
+    others = ("qwen", "qwen_tools", "droid", "droid_fast", "droid_tools", "kimi", "kimi_fast")
+    for agent, line in (
+        ("claude", b'{"type":"system","subtype":"init","session_id":"s","tools":["Read"]}\n'),
+        ("claude", b'{"type":"stream_event","event":{"type":"message_start"},"session_id":"s"}\n'),
+        ("pi", b'{"type":"session","version":3,"id":"p-1","cwd":"/w"}\n'),
+    ):
+        stream = tmp_path / f"{agent}.ndjson"
+        stream.write_bytes(line)
+        code = (
+            "import sys\n"
+            "from streamview.core.reader import fold\n"
+            f"print(fold([open({str(stream)!r}, 'rb').read()]).sessions[0].agent)\n"
+            "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules"
+            " if m.startswith('streamview.core.dialects.')"
+            f" and m.rsplit('.', 1)[1] in {others!r}))\n"
+        )
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout
+        assert out.splitlines() == [agent, "[]"], line
