@@ -234,10 +234,12 @@ class CodexTranslator:
         changes = plain_changes(item)
         if changes is None or item.status == "failed":
             return None
-        outcome, payload = change_result(changes) if done else (None, None)
+        outcome, payload = change_result(item) if done else (None, None)
         call_id = item.id or f"<line {line}>"
-        recv = hot.streamview_recv_ms
-        return self._call(call_id, "edit", change_args(changes), outcome, payload, done, recv)
+        args = change_args(changes)
+        fields = (sid, None, call_id, "edit", args, outcome, payload, None, None, None, None, None)
+        phase = "completed" if done else "started"
+        return "tool_call", phase, fields, None, sid, None, hot.streamview_recv_ms
 
     def _turn_started(self) -> FastRecord:
         """A turn's start as Codex prints it (no other field): it closes open thinking
