@@ -427,7 +427,12 @@ def usage_of(usage: Any) -> JSONObject | None:
     """
     if not isinstance(usage, dict):
         return None
-    return {_USAGE_NAMES.get(str(key), str(key)): value for key, value in usage.items()}
+    renamed: JSONObject = {}
+    for key, value in usage.items():
+        if key.__class__ is not str:  # a decoded record's keys are; str() of one is itself
+            key = str(key)
+        renamed[_USAGE_NAMES.get(key, key)] = value
+    return renamed
 
 
 def detect(record: JSONObject) -> bool:
