@@ -213,6 +213,14 @@ class StreamState(CallFold, NoticeFold):
         elif text is None:  # thinking completed
             if session.open_thinking is not None:
                 self._close_thinking(session)
+        elif subtype == "whole" and session.open_thinking is None:
+            # Thinking told whole (Codex's reasoning): the block opened and closed at
+            # once, as _thinking_text and _close_thinking leave it. Two events.
+            session.blocks.append(Block(THINKING, line, [text], deltas=1))
+            session.events += 1
+            if track:
+                self._changes.events += 1
+                self._changes.transcript.add(session.index)
         else:  # a thinking delta
             self._thinking_text(session, text, line)
             if subtype == "whole":  # and the block closes: a second event
