@@ -191,6 +191,13 @@ class StreamState(CallFold, NoticeFold):
                 if track:
                     self._changes.transcript.add(session.index)
                 return
+            if subtype is False and block is None and session.open_thinking is None:
+                # A whole answer with nothing open (opencode's texts): its own block, as
+                # _assistant_text makes it.
+                session.blocks.append(Block(TEXT, line, [text]))
+                if track:
+                    self._changes.transcript.add(session.index)
+                return
             self._assistant_text(session, text, line, model_call_id, timestamp, subtype)
         elif kind == "tool_call":
             size = len(text)
