@@ -191,6 +191,13 @@ class StreamState(CallFold, NoticeFold):
                 if track:
                     self._changes.transcript.add(session.index)
                 return
+            if subtype is False and block is None and session.open_thinking is None:
+                # A whole answer with nothing open (opencode's texts): its own block, as
+                # _assistant_text makes it.
+                session.blocks.append(Block(TEXT, line, [text]))
+                if track:
+                    self._changes.transcript.add(session.index)
+                return
             self._assistant_text(session, text, line, model_call_id, timestamp, subtype)
         elif kind == "tool_call":
             size = len(text)
@@ -213,6 +220,14 @@ class StreamState(CallFold, NoticeFold):
         elif text is None:  # thinking completed
             if session.open_thinking is not None:
                 self._close_thinking(session)
+        elif subtype == "whole" and session.open_thinking is None:
+            # Thinking told whole (Codex's reasoning): the block opened and closed at
+            # once, as _thinking_text and _close_thinking leave it. Two events.
+            session.blocks.append(Block(THINKING, line, [text], deltas=1))
+            session.events += 1
+            if track:
+                self._changes.events += 1
+                self._changes.transcript.add(session.index)
         else:  # a thinking delta
             self._thinking_text(session, text, line)
             if subtype == "whole":  # and the block closes: a second event

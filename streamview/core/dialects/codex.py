@@ -181,7 +181,7 @@ class CodexTranslator:
     ) -> FastRecord:
         """The fast record of a call item begun or done (``fast`` and ``fast_line``)."""
         sid = self._thread
-        fields = (sid, None, call_id, kind, args, outcome, payload, None, None, None, None)
+        fields = (sid, None, call_id, kind, args, outcome, payload, None, None, None, None, None)
         return "tool_call", "completed" if done else "started", fields, None, sid, None, recv
 
     def fast_line(self, data: bytes, line: int) -> FastRecord | None:
@@ -213,14 +213,13 @@ class CodexTranslator:
                 args["shellCommand"] = command
             if item.cwd is not None:
                 args["workingDirectory"] = item.cwd
-            # The fields spelled out (a tuple built by unpacking goes through a list);
-            # the last four (model call, start and end times, description): Codex has none.
-            if not done:
-                started = (sid, None, item_id, "shell", args, None, None, None, None, None, None)
-                return "tool_call", "started", started, None, sid, None, hot.streamview_recv_ms
-            ended, said = command_result(item)
-            fields = (sid, None, item_id, "shell", args, ended, said, None, None, None, None)
-            return "tool_call", "completed", fields, None, sid, None, hot.streamview_recv_ms
+            # The twelve fields spelled out (a tuple built by unpacking goes through a
+            # list; eleven the fold pads, a second tuple); the last five (model call,
+            # start and end times, description, parent call): Codex has none.
+            ended, said = command_result(item) if done else (None, None)
+            fields = (sid, None, item_id, "shell", args, ended, said, None, None, None, None, None)
+            phase = "completed" if done else "started"
+            return "tool_call", phase, fields, None, sid, None, hot.streamview_recv_ms
         if item_kind == "reasoning" and done and not self._texts:
             # Complete reasoning with no text shown before: what :meth:`_grown` says.
             text = item.text
@@ -235,10 +234,12 @@ class CodexTranslator:
         changes = plain_changes(item)
         if changes is None or item.status == "failed":
             return None
-        outcome, payload = change_result(changes) if done else (None, None)
+        outcome, payload = change_result(item) if done else (None, None)
         call_id = item.id or f"<line {line}>"
-        recv = hot.streamview_recv_ms
-        return self._call(call_id, "edit", change_args(changes), outcome, payload, done, recv)
+        args = change_args(changes)
+        fields = (sid, None, call_id, "edit", args, outcome, payload, None, None, None, None, None)
+        phase = "completed" if done else "started"
+        return "tool_call", phase, fields, None, sid, None, hot.streamview_recv_ms
 
     def _turn_started(self) -> FastRecord:
         """A turn's start as Codex prints it (no other field): it closes open thinking
@@ -426,7 +427,12 @@ def usage_of(usage: Any) -> JSONObject | None:
     """
     if not isinstance(usage, dict):
         return None
-    return {_USAGE_NAMES.get(str(key), str(key)): value for key, value in usage.items()}
+    renamed: JSONObject = {}
+    for key, value in usage.items():
+        if key.__class__ is not str:  # a decoded record's keys are; str() of one is itself
+            key = str(key)
+        renamed[_USAGE_NAMES.get(key, key)] = value
+    return renamed
 
 
 def detect(record: JSONObject) -> bool:

@@ -14,7 +14,6 @@ integer.
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 import msgspec
@@ -22,6 +21,7 @@ import msgspec
 import streamview.core.tools as tools
 from streamview.core.events import JSONObject
 from streamview.core.fast_path import Int64, hot_decoder
+from streamview.core.tools import FAILED, SUCCEEDED, Said
 
 
 class Change(msgspec.Struct, gc=False):
@@ -48,6 +48,33 @@ class Item(msgspec.Struct, gc=False):
     duration_ms: Int64 | None = None
     changes: list[Change] | None = None
 
+    def command_payload(self) -> JSONObject:
+        """A command's result payload, as :func:`~.codex_tools.result_of` builds it: a
+        :class:`~.tools.Said`'s ``build``, this method bound (one object, where a
+        ``partial`` of the three fields made three)."""
+        payload: JSONObject = {"stdout": self.aggregated_output or ""}
+        if self.exit_code is not None:
+            payload["exitCode"] = self.exit_code
+        if self.duration_ms is not None:
+            payload["executionTime"] = self.duration_ms
+        return payload
+
+    def change_payload(self) -> JSONObject:
+        """A file change's result payload, as :func:`~.codex_tools.result_of` builds it
+        (a :class:`~.tools.Said`'s ``build``, as :meth:`command_payload`)."""
+        changes = self.changes or []
+        diffs = []
+        for change in changes:
+            path = (change.path or "").lstrip("/")
+            old = "/dev/null" if change.kind == "add" else f"a/{path}"
+            new = "/dev/null" if change.kind == "delete" else f"b/{path}"
+            diffs.append(f"--- {old}\n+++ {new}")
+        return {
+            "path": changes[0].path if len(changes) == 1 else None,
+            "message": _change_message(changes),
+            "diffString": "\n".join(diffs),
+        }
+
 
 class ItemLine(msgspec.Struct, gc=False):
     """An ``item.*`` record's fields the fast path reads; the rest is skipped."""
@@ -70,16 +97,6 @@ TURN_STARTED = b'{"type":"turn.started"}'
 """A turn's start, as Codex prints it (nothing else on the line)."""
 
 
-def _command_payload(output: str, code: int | None, duration: int | None) -> JSONObject:
-    """A command's result payload, as :func:`~.codex_tools.result_of` builds it."""
-    payload: JSONObject = {"stdout": output}
-    if code is not None:
-        payload["exitCode"] = code
-    if duration is not None:
-        payload["executionTime"] = duration
-    return payload
-
-
 def command_result(item: Item) -> tuple[str, Any]:
     """``(outcome, payload)`` of a completed command, as :func:`~.codex_tools.result_of`
     gives them, a command that ran already summarised (a :class:`~.tools.Said`: the
@@ -92,27 +109,25 @@ def command_result(item: Item) -> tuple[str, Any]:
         return "rejected", {"reason": output or "command declined"}
     if status == "failed" and code is None:
         return "failure", {"message": output or "command failed", "stdout": output}
-    duration = item.duration_ms
     if output and not output.isspace():
         # ``tools._line_count``: trailing newlines (``\n`` or ``\r\n``) not counted.
-        end = len(output)
-        while end and output[end - 1] == "\n":
-            end -= 1
-            if end and output[end - 1] == "\r":
+        if output[-1] != "\n":  # most outputs
+            lines = output.count("\n") + 1
+        else:
+            end = len(output)
+            while end and output[end - 1] == "\n":
                 end -= 1
-        key = (code, output.count("\n", 0, end) + 1)
+                if end and output[end - 1] == "\r":
+                    end -= 1
+            lines = output.count("\n", 0, end) + 1
+        key = (code, lines)
         summary = _SUMMARIES.get(key)
         if summary is None:
             summary = _summary(key)
     else:
         summary = None if code is None else f"exit {code}"
-    said = tools.Said(
-        "shell",
-        tools.SUCCEEDED if code is None or code == 0 else tools.FAILED,
-        summary,
-        partial(_command_payload, output, code, duration),
-        (None, None, code),
-    )
+    ended = SUCCEEDED if code is None or code == 0 else FAILED
+    said = Said("shell", ended, summary, item.command_payload, (None, None, code))
     return "success", said
 
 
@@ -150,40 +165,31 @@ def plain_changes(item: Item) -> list[Change] | None:
 
 def change_args(changes: list[Change]) -> JSONObject:
     """A file change's arguments, as :func:`~.codex_tools.args_of` gives them."""
-    first = changes[0].path
-    path = first if len(changes) == 1 else f"{first} (+{len(changes) - 1} more)"
+    first = changes[0]
+    if len(changes) == 1:  # most changes: one file
+        return {"path": first.path, "changes": [{"path": first.path, "kind": first.kind}]}
+    path = f"{first.path} (+{len(changes) - 1} more)"
     return {"path": path, "changes": [{"path": c.path, "kind": c.kind} for c in changes]}
 
 
-def change_result(changes: list[Change]) -> tuple[str, Any]:
-    """``(outcome, payload)`` of a completed file change that did not fail, as
-    :func:`~.codex_tools.result_of` gives them, already summarised (its message: no
-    diff, so no line counts)."""
+def change_result(item: Item) -> tuple[str, Any]:
+    """``(outcome, payload)`` of a completed file change that did not fail (its
+    :func:`plain_changes` known), as :func:`~.codex_tools.result_of` gives them, already
+    summarised (its message: no diff, so no line counts)."""
+    message = _change_message(item.changes or [])
+    summary = message if message in _SAID_VERBS else tools._first_line(message)
+    return "success", Said("edit", SUCCEEDED, summary, item.change_payload)
+
+
+def _change_message(changes: list[Change]) -> str:
+    """What a file change did, as :func:`~.codex_tools.result_of` says it (``updated``,
+    ``2 added, 1 deleted``)."""
     if len(changes) == 1:  # most changes: one file
         kind = changes[0].kind
-        message = _VERBS.get(kind, kind) if kind is not None else "changed"
-    else:
-        verbs: dict[str, int] = {}
-        for change in changes:
-            kind = change.kind
-            verb = _VERBS.get(kind, kind) if kind is not None else "changed"
-            verbs[verb] = verbs.get(verb, 0) + 1
-        message = ", ".join(f"{count} {verb}" for verb, count in verbs.items())
-    summary = message if message in _SAID_VERBS else tools._first_line(message)
-    said = tools.Said("edit", tools.SUCCEEDED, summary, partial(_change_payload, changes, message))
-    return "success", said
-
-
-def _change_payload(changes: list[Change], message: str) -> JSONObject:
-    """A file change's result payload, as :func:`~.codex_tools.result_of` builds it."""
-    diffs = []
+        return _VERBS.get(kind, kind) if kind is not None else "changed"
+    verbs: dict[str, int] = {}
     for change in changes:
-        path = (change.path or "").lstrip("/")
-        old = "/dev/null" if change.kind == "add" else f"a/{path}"
-        new = "/dev/null" if change.kind == "delete" else f"b/{path}"
-        diffs.append(f"--- {old}\n+++ {new}")
-    return {
-        "path": changes[0].path if len(changes) == 1 else None,
-        "message": message,
-        "diffString": "\n".join(diffs),
-    }
+        kind = change.kind
+        verb = _VERBS.get(kind, kind) if kind is not None else "changed"
+        verbs[verb] = verbs.get(verb, 0) + 1
+    return ", ".join(f"{count} {verb}" for verb, count in verbs.items())

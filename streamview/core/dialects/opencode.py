@@ -32,12 +32,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 import streamview.core.dialects.opencode_tools as tools
 import streamview.core.dialects.shapes as shapes
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
 from streamview.core.dialects.opencode_fast import (
     decode_hot_line,
+    decode_raw_line,
     success_said,
     tool_fields,
 )
@@ -215,6 +218,11 @@ class OpenCodeTranslator:
         one decoder for the four); any other line is declined (decoded in full)."""
         try:
             hot = decode_hot_line(data)
+        except msgspec.ValidationError:  # a call's input that is not flat, say
+            try:
+                hot = decode_raw_line(data)
+            except HOT_DECODE_ERRORS:
+                return None
         except HOT_DECODE_ERRORS:
             return None
         sid = self._session

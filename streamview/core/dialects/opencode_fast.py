@@ -6,14 +6,14 @@ tools, over and over. :meth:`OpenCodeTranslator.fast_line
 into :class:`HotLine`, which holds only the fields it reads
 (``msgspec`` skips the rest in C and checks the types on the way). A field of another
 type (a token count that is a string, a ``cache`` that is no object) declines: the line
-is decoded in full. A call's ``input`` and ``metadata`` are kept as their bytes and
-decoded by ``orjson``, as the general path decodes them (``msgspec`` reads an integer
-past 64 bits as an ``int``, ``orjson`` as a ``float``).
+is decoded in full. A call's ``metadata``, and its ``input`` unless flat (strings,
+booleans, integers of 64 bits: read alike by both), are kept as their bytes and decoded
+by ``orjson``, as the general path decodes them (``msgspec`` reads an integer past 64
+bits as an ``int``, ``orjson`` as a ``float``).
 """
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 import msgspec
@@ -55,14 +55,27 @@ class ToolTime(msgspec.Struct, gc=False):
     end: Int64 | None = None
 
 
+FlatInput = dict[str, str | Int64 | bool | None]
+"""A call's input of strings, booleans and integers that fit 64 bits (most calls'):
+decoded with its line, as ``orjson`` decodes it."""
+
+
 class ToolState(msgspec.Struct, gc=False):
-    """A finished ``tool`` part's state: its input and metadata as their bytes."""
+    """A finished ``tool`` part's state: its input if flat (:data:`FlatInput`), and its
+    metadata as their bytes."""
 
     status: str | None = None
-    input: msgspec.Raw = msgspec.Raw()
+    input: FlatInput | None = None
     output: str | None = None
     metadata: msgspec.Raw = msgspec.Raw()
     time: ToolTime | None = None
+
+
+class RawToolState(ToolState, gc=False):
+    """:class:`ToolState` with an input of any shape, as its bytes, decoded by ``orjson``
+    (``msgspec`` reads an integer past 64 bits as an ``int``, ``orjson`` as a ``float``)."""
+
+    input: msgspec.Raw = msgspec.Raw()  # type: ignore[assignment]
 
 
 class Part(msgspec.Struct, gc=False):
@@ -78,6 +91,12 @@ class Part(msgspec.Struct, gc=False):
     state: ToolState | None = None
 
 
+class RawPart(Part, gc=False):
+    """:class:`Part` of a call whose input is not flat."""
+
+    state: RawToolState | None = None
+
+
 class HotLine(msgspec.Struct, gc=False):
     """A ``step_start``, ``text``, ``tool_use`` or ``step_finish`` record's fields the
     fast path reads; the rest is skipped. One struct for the four: a line is decoded
@@ -91,7 +110,16 @@ class HotLine(msgspec.Struct, gc=False):
     streamview_recv_ms: Int64 | None = None
 
 
+class RawHotLine(HotLine, gc=False):
+    """:class:`HotLine` of a call whose input is not flat: a line :data:`decode_hot_line`
+    refused with a :class:`msgspec.ValidationError` is decoded again as this (a field
+    of another type elsewhere is refused again)."""
+
+    part: RawPart | None = None
+
+
 decode_hot_line = hot_decoder(HotLine)
+decode_raw_line = hot_decoder(RawHotLine)
 INVALID = "invalid"
 """opencode's tool for a call it could not make: the general path reads it (a failure)."""
 
@@ -155,8 +183,9 @@ def tool_fields(part: Part, line: int) -> tuple[Any, ...] | None:
             return None
         kind = kind_of(name)
     call_id = part.callID or part.id or f"<line {line}>"
-    raw = state.input
-    tool_input = orjson.loads(bytes(raw)) if raw else None
+    tool_input: Any = state.input
+    if tool_input.__class__ is msgspec.Raw:  # not flat (a :class:`RawToolState`)
+        tool_input = orjson.loads(bytes(tool_input)) if tool_input else None
     if kind == "read" or kind == "edit":
         args = _path_args(name, kind, tool_input)
     elif kind == "shell" or kind == "grep":
@@ -300,9 +329,22 @@ def success_said(kind: str, args: JSONObject, output: str, metadata: Any) -> too
         status = tools.SUCCEEDED if code is None or code == 0 else tools.FAILED
     else:
         return None
-    return tools.Said(
-        kind, status, summary, partial(success_payload, kind, args, output, metadata), numbers
-    )
+    return tools.Said(kind, status, summary, Built(kind, args, output, metadata).payload, numbers)
+
+
+class Built(msgspec.Struct, gc=False):
+    """What a said result's payload is built from, if a call of another kind asks for it
+    (:meth:`payload`, bound, is the :class:`~.tools.Said`'s ``build``: two objects,
+    where a ``partial`` of the four made three and took three times as long)."""
+
+    kind: str
+    args: JSONObject
+    output: str
+    metadata: Any
+
+    def payload(self) -> JSONObject:
+        """:func:`~.opencode_tools.success_payload` of the call."""
+        return success_payload(self.kind, self.args, self.output, self.metadata)
 
 
 _SHELL_SAID: dict[tuple[int | None, int], str] = {}

@@ -11,7 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import orjson
+import pytest
+
 from streamview.core.dialects.codex import CodexTranslator
+from streamview.core.dialects.codex_tools import result_of
 from streamview.core.model import ToolCall
 from streamview.core.tools import Said
 
@@ -52,3 +56,56 @@ def _plain(record: Any) -> Any:
 
 def test_a_line_taken_gives_what_fast_gives_and_leaves_the_same_translator() -> None:
     assert_fast_line_agrees(CodexTranslator(), CodexTranslator(), FIXTURE.read_bytes(), _plain)
+
+
+_OUTPUTS = [
+    "",
+    "x",
+    "x\n",
+    "x\n\n",
+    "x\r\n",
+    "x\r\n\r\n",
+    "x\n\r\n\n",
+    "x\r",
+    "x\r\r\n",
+    "\nx",
+    "\n\n\nx\n",
+    "a\nb\nc",
+    "a\n\nb\n",
+    "a\r\nb\r\nc\r\n",
+    "\n",
+    "\r\n",
+    " \n\t",
+    "été\nçà\n",
+    "a\\nb",
+    "\u2028a\u2029b\n",
+    "a\x0bb\x0cc\x1cd\n",
+]
+"""Command outputs whose lines are counted: trailing newlines of either kind, blank
+ones, a backslash before an ``n``, line breaks ``splitlines`` knows and ``\\n`` counting
+does not."""
+
+
+@pytest.mark.parametrize("output", _OUTPUTS)
+@pytest.mark.parametrize("code", [None, 0, 3])
+def test_a_command_is_summarised_as_its_payload_would_be(output: str, code: int | None) -> None:
+    item = {
+        "id": "c1",
+        "type": "command_execution",
+        "command": "ls",
+        "aggregated_output": output,
+        "exit_code": code,
+        "status": "completed",
+    }
+    line = orjson.dumps({"type": "item.completed", "item": item})
+    said = CodexTranslator().fast_line(line, 1)
+    assert said is not None
+    fast, slow = ToolCall(0, "c1", "shell"), ToolCall(0, "c1", "shell")
+    fast.complete(*said[2][5:7])
+    slow.complete(*result_of("command_execution", item))
+    assert (fast.status, fast.summary, fast.exit_code) == (
+        slow.status,
+        slow.summary,
+        slow.exit_code,
+    )
+    assert said[2][6].build() == result_of("command_execution", item)[1]

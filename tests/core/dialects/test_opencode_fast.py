@@ -9,6 +9,7 @@ path, and this test that the fast path really takes the lines it is meant to.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import orjson
@@ -206,3 +207,47 @@ def test_a_read_and_an_edit_keep_the_arguments_args_for_gives() -> None:
         kind = kind_of(name)
         expected = list(args_for(name, kind, dict(given)).items())
         assert list(_path_args(name, kind, given).items()) == expected, given
+
+
+INPUTS = [
+    {"filePath": "/w/a.py", "offset": 10, "limit": -5, "replaceAll": True, "glob": None},
+    {"filePath": "/w/a.py", "limit": 9_223_372_036_854_775_807},
+    {"filePath": "/w/a.py", "limit": 18_446_744_073_709_551_615},
+    {"filePath": "/w/a.py", "limit": 2**70},
+    {"filePath": "/w/a.py", "limit": -(2**64) - 1},
+    {"filePath": "/w/a.py", "offset": 1.5},
+    {"filePath": "/w/a.py", "offset": 2.0},
+    {"command": "ls", "env": {"A": "1"}},
+    {"todos": [{"content": "x", "status": "pending"}]},
+    {"filePath": "/w/é.py", "filePath2": 'a\\nb \u2028 "q"'},
+    {},
+]
+"""Calls' inputs: flat ones (strings, booleans, nulls, integers of 64 bits: decoded with
+the line) and the others (an unsigned 64-bit integer, integers past 64 bits, floats, an
+object, a list: the line decoded again, its input by ``orjson``)."""
+
+
+def test_a_call_is_taken_whatever_the_shape_of_its_input_and_read_as_fast_reads_it() -> None:
+    """Each input read as ``orjson`` reads it: same values, same types (``2.0`` stays a
+    float, ``2**70`` becomes one, an unsigned 64-bit integer stays an ``int``), same
+    key order."""
+    first = (FIXTURES / "opencode" / "fast-lines.jsonl").read_bytes().splitlines()[0]
+    lines = [first]
+    for number, given in enumerate(INPUTS):
+        for tool in ("read", "bash", "todowrite", "edit", "mymcp_tool"):
+            state = {"status": "completed", "input": given, "output": "a\nb", "metadata": {}}
+            part = {"type": "tool", "callID": f"c{number}{tool}", "tool": tool, "state": state}
+            record = {"type": "tool_use", "sessionID": "ses_fast0000000000000001", "part": part}
+            lines.append(json.dumps(record, ensure_ascii=False).encode())  # 2**70 too
+    data = b"\n".join(lines)
+    assert taken_lines(OpenCodeTranslator(), data) == set(range(2, len(lines) + 1))
+
+    def typed(record: object) -> object:
+        # The arguments with their values' types: 2 == 2.0, but a view shows them apart.
+        plain = _plain(record)
+        if isinstance(plain, tuple) and plain[0] == "tool_call":
+            args = plain[2][4]
+            return plain, [(key, type(value)) for key, value in args]
+        return plain
+
+    assert_fast_line_agrees(OpenCodeTranslator(), OpenCodeTranslator(), data, typed)
