@@ -33,6 +33,24 @@ def call_summary(call: ToolCall) -> dict[str, Any]:
     }
 
 
+def _call_summaries(calls: list[ToolCall]) -> list[dict[str, Any]]:
+    """:func:`call_summary` of each of ``calls``, in one loop (a function call less a
+    call: a tenth of writing a tool-heavy run's summary)."""
+    kind_of = shared_kind
+    return [
+        {
+            "call_id": call.call_id,
+            "kind": kind_of(call.kind),
+            "name": call.kind,
+            "target": call.target,
+            "status": call.status,
+            "summary": call.summary,
+            "duration_ms": call.duration_ms,
+        }
+        for call in calls
+    ]
+
+
 def usage_summary(usage: dict[str, Any] | None) -> dict[str, int | None]:
     """What a run used, in the same keys for every agent (``--events``' ``usage``):
     ``input_tokens``, ``output_tokens``, ``cache_read_tokens``, ``cache_write_tokens``,
@@ -171,7 +189,7 @@ def session_json(session: Session) -> Iterator[bytes]:
     yield b'","tool_calls":['
     calls = session.tool_calls
     for start in range(0, len(calls), CALLS_PER_PIECE):
-        piece = json_for_terminal([call_summary(c) for c in calls[start : start + CALLS_PER_PIECE]])
+        piece = json_for_terminal(_call_summaries(calls[start : start + CALLS_PER_PIECE]))
         yield piece[1:-1] if not start else b"," + piece[1:-1]
     yield b"]," + json_for_terminal({"outcome": session_summary_outcome(session)})[1:]
 
