@@ -9,10 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import msgspec
+
 from streamview.core.events import AgentNotice, ConnectionNotice
 from streamview.core.normalized import shared_kind
 from streamview.core.notices import record_name
-from streamview.core.sanitize import json_for_terminal
+from streamview.core.sanitize import escape_json_unsafe, json_for_terminal
 from streamview.core.state import TEXT, THINKING, Session, StreamState, ToolCall
 from streamview.core.summary_text import text_json
 from streamview.core.text_store import TextSpill
@@ -32,6 +34,50 @@ def call_summary(call: ToolCall) -> dict[str, Any]:
         "summary": call.summary,
         "duration_ms": call.duration_ms,
     }
+
+
+class _CallRow(msgspec.Struct, gc=False):
+    """:func:`call_summary`'s object, its keys in its order: msgspec builds and writes
+    a thousand of them in half the time of as many dicts through orjson, the same bytes
+    (C0 controls as ``\\n`` or ``\\u0000``, the rest raw, as orjson)."""
+
+    call_id: str
+    kind: str
+    name: str
+    target: str | None
+    status: str
+    summary: str | None
+    duration_ms: int | None
+
+
+_ROWS = msgspec.json.Encoder()
+_INT64 = (-(1 << 63), (1 << 64) - 1)
+"""The integers orjson writes (past them json_for_terminal's fallback writes the piece)."""
+
+
+def _calls_json(calls: list[ToolCall]) -> bytes:
+    """``json_for_terminal`` of :func:`call_summary` of each of ``calls``, as a list."""
+    kind_of = shared_kind
+    rows = [
+        _CallRow(
+            call.call_id,
+            kind_of(call.kind),
+            call.kind,
+            call.target,
+            call.status,
+            call.summary,
+            call.duration_ms,
+        )
+        for call in calls
+    ]
+    low, high = _INT64
+    try:
+        if any(row.duration_ms is not None and not low <= row.duration_ms <= high for row in rows):
+            raise OverflowError  # orjson would refuse it: the fallback's bytes
+        data = _ROWS.encode(rows)
+    except (TypeError, OverflowError, UnicodeEncodeError):  # a str subclass, a surrogate
+        return json_for_terminal(_call_summaries(calls))
+    return escape_json_unsafe(data)
 
 
 def _call_summaries(calls: list[ToolCall]) -> list[dict[str, Any]]:
@@ -187,6 +233,6 @@ def session_json(session: Session, spill: TextSpill | None = None) -> Iterator[b
     yield b'","tool_calls":['
     calls = session.tool_calls
     for start in range(0, len(calls), CALLS_PER_PIECE):
-        piece = json_for_terminal(_call_summaries(calls[start : start + CALLS_PER_PIECE]))
+        piece = _calls_json(calls[start : start + CALLS_PER_PIECE])
         yield piece[1:-1] if not start else b"," + piece[1:-1]
     yield b"]," + json_for_terminal({"outcome": session_summary_outcome(session)})[1:]

@@ -80,3 +80,36 @@ def test_a_lone_surrogate_in_moved_text_is_written_as_orjson_cannot() -> None:
         assert b'"text":"a \\ud800\\n\\n\\u00e9"' in b"".join(summary_json(kept))
     finally:
         spill.close()
+
+
+def test_calls_are_written_as_orjson_writes_their_dicts() -> None:
+    """The calls' rows (msgspec) are the bytes ``json_for_terminal`` gives of their dicts:
+    controls, DEL, C1, bidi and U+2028, non-ASCII, and where orjson gives up (a lone
+    surrogate, an integer past 64 bits, a str subclass) its fallback's bytes."""
+    from streamview.core.model import ToolCall
+    from streamview.core.sanitize import json_for_terminal
+    from streamview.core.summary import _call_summaries, _calls_json
+
+    class Name(str):
+        pass
+
+    generator = random.Random(30)
+    chars = [chr(code) for code in (*range(0x80), 0x9B, 0xE9, 0x202E, 0x2028, 0x1F600)]
+    odd = ("\ud800", Name("x"), 1 << 64, -(1 << 63) - 1)
+    for round_ in range(300):
+        calls = []
+        for index in range(generator.randrange(1, 6)):
+            text = "".join(generator.choice(chars) for _ in range(generator.randrange(0, 9)))
+            call = ToolCall(index, text, generator.choice(("shell", "ls", "Other", text)))
+            call.target = generator.choice((None, text))
+            call.summary = generator.choice((None, text, "exit 0"))
+            call.started_at_ms, call.completed_at_ms = 5, generator.choice((None, 9, 1 << 63))
+            calls.append(call)
+        if round_ % 10 == 0:  # the fallback escapes every non-ASCII character
+            calls[-1].summary = "déjà"
+            value = odd[round_ // 10 % len(odd)]
+            if isinstance(value, int):
+                calls[0].completed_at_ms = value + 5
+            else:
+                calls[0].target = value
+        assert _calls_json(calls) == json_for_terminal(_call_summaries(calls))
