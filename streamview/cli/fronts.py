@@ -76,7 +76,7 @@ def run_json(
         if ended_by is not None:
             ended_by(state)
         try:
-            _write_summary(state, ran, out)
+            _write_summary(state, ran, out, spill)
             out.flush()
         except OSError:  # the reader left (EPIPE) or the terminal is gone (EIO)
             release(out)  # the run's outcome is known: it is the exit status still
@@ -86,7 +86,9 @@ def run_json(
     return exit_code_for(state)
 
 
-def _write_summary(state: StreamState, ran: dict[str, Any] | None, out: TextIO) -> None:
+def _write_summary(
+    state: StreamState, ran: dict[str, Any] | None, out: TextIO, spill: TextSpill
+) -> None:
     """The JSON summary: indented on a terminal (a person reads it), one line otherwise
     (``jq`` reads it)."""
     if _is_terminal(out):  # a person reads it: indented
@@ -96,7 +98,7 @@ def _write_summary(state: StreamState, ran: dict[str, Any] | None, out: TextIO) 
         raw = getattr(out, "buffer", None)
         if raw is not None:
             out.flush()
-        for piece in summary_json(state, ran):
+        for piece in summary_json(state, ran, spill):
             if raw is not None:
                 raw.write(piece)
             else:

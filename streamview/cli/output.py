@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import sys
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
     from streamview.fronts.printer import Output
 
-EXIT_OUTPUT_CLOSED = 128 + signal.SIGPIPE
-"""141, what a shell reports for a program killed by SIGPIPE (``cat``, ``grep``...)."""
+EXIT_OUTPUT_CLOSED = 128 + 13
+"""141, what a shell reports for a program killed by SIGPIPE (13: ``cat``, ``grep``...).
+A number, not ``signal.SIGPIPE``: the ``signal`` module (its enums) is 0.5 ms of every
+``--json``'s start-up (issue 30.8)."""
 
 
 class GuardedOutput:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
 import threading
 from collections.abc import Callable
@@ -114,6 +113,8 @@ def main_view(arguments: list[str], args: argparse.Namespace | None = None) -> i
         # A read that fails after the open (EIO on a bad disk, /proc/self/mem).
         return fail(f"cannot read {args.input or 'stdin'}: {error.strerror or error}")
     except KeyboardInterrupt:
+        import signal  # imported when it is needed: not on --json's start-up (30.8)
+
         return 128 + signal.SIGINT
     finally:
         if recorder is not None:

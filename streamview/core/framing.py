@@ -23,6 +23,9 @@ _limit = DEFAULT_LINE_LIMIT
 LEND_FROM = 64 << 10
 """Bytes of a line held from earlier chunks from which
 :meth:`LineFramer.split_lending` gives the line's buffer away instead of copying it."""
+LONG_LINES = 1024
+"""Mean bytes a line of the last chunk from which the next chunk is cut at each
+``memchr`` (:func:`cut_at_newlines`) rather than by ``bytes.split``."""
 
 
 def line_limit() -> int:
@@ -110,7 +113,16 @@ class LineFramer:
     line that had no terminating newline.
     """
 
-    __slots__ = ("_buffer", "_buffer_offset", "_cut_head", "_cut_size", "_number", "cut", "limit")
+    __slots__ = (
+        "_buffer",
+        "_buffer_offset",
+        "_cut_head",
+        "_cut_size",
+        "_long_lines",
+        "_number",
+        "cut",
+        "limit",
+    )
 
     def __init__(self, max_line: int | None = None) -> None:
         self._buffer = bytearray()
@@ -124,6 +136,8 @@ class LineFramer:
         self.cut: dict[int, int] = {}
         """Lines returned cut to their first :data:`KEPT_BYTES`: number -> full size.
         The reader takes (and clears) them after each call."""
+        self._long_lines = False
+        """The last chunk's lines were long: cut the next at each newline found."""
 
     def restart(self) -> None:
         """The input starts over (a replaced file): drop an unfinished line, count
@@ -193,7 +207,12 @@ class LineFramer:
         """
         if not chunk:
             return []
-        pieces: list[bytes | bytearray] = list(chunk.split(b"\n"))
+        pieces = (
+            cut_at_newlines(chunk)
+            if self._long_lines
+            else cast("list[bytes | bytearray]", chunk.split(b"\n"))
+        )
+        self._long_lines = len(chunk) >= LONG_LINES * len(pieces)
         rest = pieces.pop()
         buffer = self._buffer
         limit = self.limit
@@ -285,3 +304,21 @@ class LineFramer:
         self._number = number
         self._buffer_offset = offset
         return lines
+
+
+def cut_at_newlines(chunk: bytes) -> list[bytes | bytearray]:
+    """``chunk.split(b"\\n")``, the same pieces, found by ``find``: a ``memchr``, where
+    ``split`` compares every byte in turn (0.45 ns a byte). Cheaper for lines of more
+    than about 500 bytes (a line of 2.5 KB: 0.23 us against 1.1 us; Kimi's 248 MB
+    split in 58 ms against 105 ms), dearer for short ones (Gemini's 164 bytes: 2.5x)."""
+    pieces: list[bytes | bytearray] = []
+    append = pieces.append
+    find = chunk.find
+    start = 0
+    end = find(b"\n")
+    while end >= 0:
+        append(chunk[start:end])
+        start = end + 1
+        end = find(b"\n", start)
+    append(chunk[start:])
+    return pieces

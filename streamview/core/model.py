@@ -239,6 +239,15 @@ class Session(msgspec.Struct):
         segments unless the first ends in one (a newline if it ends in one)."""
         last: str | None = None  # the previous segment's last two characters
         for parts in _parts_of(self.blocks, TEXT):
+            if len(parts) == 1:  # most segments (a moved block's text, a whole message)
+                tail = parts[0]
+                if not tail:
+                    continue
+                if last is not None and not last.endswith("\n\n"):
+                    yield "\n" if last.endswith("\n") else "\n\n"
+                yield tail
+                last = tail[-2:]
+                continue
             if not any(parts):
                 continue
             if last is not None and not last.endswith("\n\n"):
@@ -247,7 +256,7 @@ class Session(msgspec.Struct):
             for part in parts:
                 if part:
                     yield part
-                    tail = (tail + part)[-2:]
+                    tail = part[-2:] if len(part) > 1 else (tail + part)[-2:]
             last = tail
 
     @property
@@ -300,17 +309,22 @@ def _parts_of(blocks: list[Block], kind: str) -> Iterator[list[str]]:
     """The ``parts`` of each ``kind`` block, in order. A block whose text ``--json``
     moved out of memory (:mod:`streamview.core.text_store`: its parts are a shared,
     empty stand-in) gives it back, read again in the order the blocks were moved."""
-    moved: Iterator[str] | None = None
+    moved: Iterator[str] = iter(())
+    spilled: object = None  # the stand-in whose texts ``moved`` reads
     for block in blocks:
         if block.kind == kind:
             parts = block.parts
             if parts.__class__ is not list:  # a SpilledParts, or the viewer's InTheFile
+                if parts is spilled:  # one stand-in for every moved block: no getattr
+                    yield [next(moved)]
+                    continue
                 read = getattr(parts, "block_text", None)
                 if read is not None:
                     yield [read(block)]
                     continue
-                if moved is None:
+                if spilled is None:
                     moved = cast(Any, parts).texts()
+                    spilled = parts
                 parts = [next(moved)]
             yield parts
 

@@ -36,25 +36,57 @@ _TURN_KINDS = (TEXT, TOOL, PROMPT)
 _SPILLED_KINDS = (TEXT, THINKING)
 _SHARED = {kind: Block(kind, 0) for kind in (TOOL, PROMPT, NOTICE)}
 """The one closed block of each kind that stands for every moved one (never changed)."""
+ENDS_IN_NEWLINE = 1
+"""A moved text's tail (:attr:`SpilledParts.tails`, low two bits) when it ends in one
+``\\n`` only; :data:`ENDS_IN_BLANK_LINE` in two; 0 in anything else."""
+ENDS_IN_BLANK_LINE = 2
+NOT_UTF8 = 4
+"""In a tail: the text holds a lone surrogate (kept as ``surrogatepass`` writes it),
+which orjson cannot write."""
+CARRIED = 8
+"""In a tail: the separator the summary writes before this text (from the segment
+before it) is in the file just before it, its length in bytes the tail's high bits."""
+_FIRST = -1
+"""Before a session's first segment of a kind: no separator."""
+_UNKNOWN = -2
+"""A segment the fold kept in memory came before: the summary writes the separator."""
+_SEPARATORS = {TEXT: (b"\n\n", b"\n", b""), THINKING: (b"\n\n",) * 3}
+"""The separators' JSON before a segment, by what the segment before it ends in
+(:meth:`Session.text_pieces`, :meth:`Session.thinking_pieces`)."""
+
+
+def tail_of(text: str) -> int:
+    """What ``text`` ends in: :data:`ENDS_IN_BLANK_LINE`, :data:`ENDS_IN_NEWLINE` or 0."""
+    if text.endswith("\n"):
+        return ENDS_IN_BLANK_LINE if text.endswith("\n\n") else ENDS_IN_NEWLINE
+    return 0
 
 
 class SpilledParts(list[str]):
     """Stands for the ``parts`` of every moved block of one session and kind: empty,
-    never grown. :meth:`texts` gives their texts back, block after block, in order."""
+    never grown. :meth:`texts` gives their texts back, block after block, in order.
 
-    __slots__ = ("_ends", "_starts", "_store")
+    A text is kept in UTF-8, preceded in the file by the separator the summary writes
+    before it when that is known as it is moved (:data:`CARRIED`): ``--json`` reads runs
+    of them at once (:mod:`streamview.core.summary_text`)."""
+
+    __slots__ = ("ends", "odd", "starts", "store", "tails")
 
     def __init__(self, store: TextSpill) -> None:
         super().__init__()
-        self._store = store
-        self._starts = array("q")
+        self.store = store
+        self.starts = array("q")
         """Where each moved block's text starts in the file."""
-        self._ends = array("q")
+        self.ends = array("q")
         """And where it ends."""
+        self.tails = bytearray()
+        """What each ends in, and more (:data:`ENDS_IN_NEWLINE`, :data:`CARRIED`...)."""
+        self.odd = False
+        """One of them holds a lone surrogate (:data:`NOT_UTF8`)."""
 
     def texts(self) -> Iterator[str]:
         """Each moved block's text, in the order they were moved (as their blocks stand)."""
-        return self._store.read(self._starts, self._ends)
+        return self.store.read(self)
 
 
 class TextSpill:
@@ -72,6 +104,9 @@ class TextSpill:
         """Sessions whose blocks were replaced since (a front let them go): left alone."""
         self._spilled: dict[tuple[int, str], Block] = {}
         """Per session and kind: the block that stands for every moved one."""
+        self._before: dict[tuple[int, str], int] = {}
+        """Per session and kind: what the last segment looked at ends in (:func:`tail_of`),
+        :data:`_FIRST` before the first, :data:`_UNKNOWN` when it stays in memory."""
         self.moved = 0
         """Blocks whose text was moved."""
         self._strings: dict[str, str] = {}
@@ -102,12 +137,17 @@ class TextSpill:
             shared = _SHARED
             for position in range(done, stop):
                 block = blocks[position]
-                if block.open:
-                    continue
                 kind = block.kind
+                if block.open:
+                    if kind in _SPILLED_KINDS:  # may grow: the summary writes what follows
+                        self._before[index, kind] = _UNKNOWN
+                    continue
                 if kind in _SPILLED_KINDS:
-                    if block.parts.__class__ is list and any(block.parts):
+                    parts = block.parts
+                    if parts.__class__ is list and any(parts):
                         blocks[position] = self._move(index, block)
+                    elif parts.__class__ is not list or (kind == THINKING and parts):
+                        self._before[index, kind] = _UNKNOWN  # a segment kept in memory
                 else:
                     if block.call_index is not None:
                         self._settle(session.tool_calls[block.call_index])
@@ -141,11 +181,33 @@ class TextSpill:
         if stand_in is None:
             stand_in = self._spilled[key] = Block(block.kind, 0, SpilledParts(self))
         spilled = cast(SpilledParts, stand_in.parts)
+        parts = block.parts
+        text = parts[0] if len(parts) == 1 else "".join(parts)
+        if text.endswith("\n"):  # tail_of, inline: once a moved block
+            tail = ENDS_IN_BLANK_LINE if text.endswith("\n\n") else ENDS_IN_NEWLINE
+        else:
+            tail = 0
+        try:
+            encoded = text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate
+            encoded = text.encode("utf-8", "surrogatepass")
+            tail |= NOT_UTF8
+            spilled.odd = True
+        before = self._before.get(key, _FIRST)
         pending = self._pending
-        spilled._starts.append(self._written + len(pending))
-        for part in block.parts:
-            pending += part.encode("utf-8", "surrogatepass")
-        spilled._ends.append(self._written + len(pending))
+        if before != _UNKNOWN:
+            if before != _FIRST:
+                separator = _SEPARATORS[block.kind][before]
+                pending += separator
+                tail |= CARRIED | len(separator) << 4
+            else:
+                tail |= CARRIED
+        self._before[key] = tail & 3
+        start = self._written + len(pending)
+        pending += encoded
+        spilled.starts.append(start)
+        spilled.ends.append(start + len(encoded))
+        spilled.tails.append(tail)
         self.moved += 1
         if len(pending) >= WRITE_PIECE:
             self._flush()
@@ -196,20 +258,27 @@ class TextSpill:
             data += self._pending[max(start - written, 0) : end - written]
         return data
 
-    def read(self, starts: array[int], ends: array[int]) -> Iterator[str]:
-        """The texts at ``starts`` to ``ends``, read a MB or so at a time (texts moved
-        one after another are read together)."""
+    def stand_in(self, session: int, kind: str) -> SpilledParts | None:
+        """The parts that stand for the moved ``kind`` blocks of a session, if any."""
+        block = self._spilled.get((session, kind))
+        return None if block is None else cast(SpilledParts, block.parts)
+
+    def span(self, start: int, end: int) -> bytes:
+        """The bytes moved from ``start`` to ``end`` (all moved bytes written first)."""
         self._flush()
+        return self._range(start, end)
+
+    def read(self, spilled: SpilledParts) -> Iterator[str]:
+        """The texts of ``spilled``, read a MB or so at a time (what lies between two
+        of them is read too: a separator, another kind's text)."""
+        self._flush()
+        starts, ends = spilled.starts, spilled.ends
         count = len(ends)
         index = 0
         while index < count:
             start = starts[index]
             last = index
-            while (
-                last + 1 < count
-                and starts[last + 1] == ends[last]
-                and ends[last] - start < READ_PIECE
-            ):
+            while last + 1 < count and ends[last + 1] - start < READ_PIECE:
                 last += 1
             data = self._range(start, ends[last])
             for at in range(index, last + 1):

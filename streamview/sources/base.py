@@ -9,7 +9,6 @@ while a producer is silent exits at once.
 from __future__ import annotations
 
 import os
-import selectors
 import stat
 import threading
 import time
@@ -131,6 +130,8 @@ class PipeSource(Source):
 
     def chunks(self, stop: threading.Event) -> Iterator[bytes]:
         """Yield what the producer writes until it closes the pipe or ``stop`` is set."""
+        import selectors  # a pipe's: a file's --json does without it (start-up, 30.8)
+
         with selectors.DefaultSelector() as selector:
             try:
                 selector.register(self.fd, selectors.EVENT_READ)

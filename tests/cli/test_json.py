@@ -455,9 +455,10 @@ def test_a_long_session_is_written_in_small_pieces(
     and calls go out a bounded piece at a time, the same bytes joined (issue 27.5: the
     2 GB session's summary took 500 MB more at the peak)."""
     import streamview.core.summary as summary
+    import streamview.core.summary_text as summary_text
 
-    monkeypatch.setattr(summary, "CALLS_PER_PIECE", 3, raising=False)
-    monkeypatch.setattr(summary, "STRING_PIECE", 200, raising=False)
+    monkeypatch.setattr(summary, "CALLS_PER_PIECE", 3)
+    monkeypatch.setattr(summary_text, "STRING_PIECE", 200)
     data = b"".join(p.read_bytes() for p in sorted(RECORDINGS.glob("*.ndjson")))
     state = fold([data], StreamState(track_changes=False, compact=True))
     longest = max(

@@ -214,3 +214,53 @@ def test_a_cut_line_becomes_a_malformed_line_saying_its_size() -> None:
     assert bad.line == 2
     assert "too long" in bad.reason and "120 bytes" in bad.reason
     assert bad.raw_size == 120 and bad.raw == b"z" * 120
+
+
+def test_cutting_at_each_newline_found_gives_what_split_gives() -> None:
+    from streamview.core.framing import cut_at_newlines
+
+    for data in (b"", b"\n", b"\n\n", b"a", b"a\n", b"\na", b"ab\ncd\r\n\nef", SAMPLE):
+        assert cut_at_newlines(data) == data.split(b"\n"), data
+        assert cut_at_newlines(bytearray(data)) == bytearray(data).split(b"\n"), data
+
+
+def test_long_and_short_lines_give_the_same_lines_whichever_way_a_chunk_is_cut() -> None:
+    """A chunk after one of long lines is cut at each newline found, any other by
+    ``split``: both ways, any mix of long, short, blank, CRLF and over-the-limit lines
+    in chunks of any size gives the lines, sizes and offsets an independent split gives."""
+    import random
+
+    from streamview.core import framing
+
+    generator = random.Random(30_8)
+    cut_by_find = 0  # chunks cut at each newline found (the other way: the rest)
+    for _ in range(60):
+        lines = []
+        for _ in range(generator.randrange(1, 40)):
+            size = generator.choice((0, 1, 5, 80, 900, 1500, 3000, 5000))
+            body = bytes(generator.choice(b"ab\r{}\xc3\xa9") for _ in range(size))
+            lines.append(body.replace(b"\n", b""))
+        data = b"\n".join(lines) + generator.choice((b"", b"\n", b"\r\n"))
+        framer = LineFramer(max_line=4000)
+        got: list[RawLine] = []
+        cut: dict[int, int] = {}
+        start = 0
+        while start < len(data):
+            size = generator.choice((1, 100, 2000, 9000, 40_000))
+            cut_by_find += framer._long_lines
+            got.extend(framer.feed(data[start : start + size]))
+            cut.update(framer.take_cut() or {})
+            start += size
+        got.extend(framer.finish())
+        cut.update(framer.take_cut() or {})
+        expected = expected_lines(data)
+        assert [(line.number, line.offset) for line in got] == [
+            (line.number, line.offset) for line in expected
+        ]
+        for line, want in zip(got, expected, strict=True):
+            if line.number in cut:
+                assert cut[line.number] == len(data.split(b"\n")[line.number - 1])
+                assert want.data.startswith(line.data[: framing.KEPT_BYTES])
+            else:
+                assert line.data == want.data
+    assert cut_by_find > 50
