@@ -19,7 +19,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         # frees nothing and cost ~10 ms of the viewer's first screen (issue 21.12). The
         # viewer and the fronts then keep to collection policies of their own.
         gc.set_threshold(START_UP_GC_THRESHOLD, *gc.get_threshold()[1:])
-    _import_msgspec()
     status = _main(list(sys.argv[1:] if argv is None else argv))
     if argv is None:  # the process's own command line: the process ends now
         # Its last collection, at exit, would scan every object still alive, the
@@ -27,25 +26,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         # that matters: streamview flushes and closes its files itself.
         gc.freeze()
     return status
-
-
-def _import_msgspec() -> None:
-    """Import msgspec (every command's model) without ``typing_extensions``: 3 ms of
-    start-up, a tenth of what ``--json`` adds to the bare loop's (issue 30.8).
-
-    msgspec takes ``get_type_hints``, ``Required`` and ``NotRequired`` from it when it
-    can, else from ``typing``; on Python 3.11 and later those are the same:
-    typing_extensions' ``Required`` is ``typing.Required``, and its ``get_type_hints``
-    asked ``include_extras=True`` (as msgspec always asks) returns ``typing``'s answer
-    unchanged. A later import of typing_extensions (the viewer's Textual) gets it whole.
-    """
-    if "msgspec" in sys.modules or "typing_extensions" in sys.modules:
-        return
-    sys.modules["typing_extensions"] = None  # type: ignore[assignment]  # ImportError
-    try:
-        import msgspec  # noqa: F401
-    finally:
-        del sys.modules["typing_extensions"]
 
 
 def _main(arguments: list[str]) -> int:

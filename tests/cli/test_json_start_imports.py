@@ -19,7 +19,6 @@ NOT_NEEDED = (
     "streamview.core.dialects.amp",
     "shutil",  # argparse's formatters ask the terminal's width only to show help
     "textual",
-    "typing_extensions",  # msgspec falls back to typing's own (cli._import_msgspec)
     "selectors",  # a pipe's reader
     "signal",  # its enums: 0.5 ms
 )
