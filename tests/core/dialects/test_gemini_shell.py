@@ -43,7 +43,7 @@ PIECES = st.sampled_from(
 TEXTS = st.lists(PIECES, max_size=24).map("".join)
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(TEXTS)
 @example("Command: ls\nOutput: a\nb\nError: (none)\nExit Code: 0\nSignal: (none)")
 @example("Output: a\nError: \nExit Code: -3 \nExit Code: 4")
@@ -57,7 +57,7 @@ def test_shell_parts_and_exit_code_find_what_the_regexes_found(text: str) -> Non
     assert gemini_tools.exit_code(text) == (int(code.group(1)) if code else None)
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(TEXTS)
 @example("Command: ls\nOutput: a\nb\nError: (none)\nExit Code: 0\nSignal: (none)")
 @example("Exit Code: 3\nOutput: a\nError: b\nExit Code: 4")
