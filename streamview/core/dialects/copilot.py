@@ -53,7 +53,7 @@ from streamview.core.events import (
     UnknownRecord,
 )
 from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord
-from streamview.core.fields import as_int, as_str, iso_ms
+from streamview.core.fields import PAST_MS, TENS_MS, as_int, as_str, iso_ms
 
 NAME = "copilot"
 QUIET = frozenset(
@@ -227,7 +227,10 @@ class CopilotTranslator:
         if self._model is None:
             self._model = model_named(fields)
         stamp = hot.timestamp
-        ts = iso_ms(stamp) if stamp is not None else None
+        try:  # iso_ms's own lookups, without the call (a sixth of their cost)
+            ts: int | None = TENS_MS[stamp[:18]] + PAST_MS[stamp[18:]]  # type: ignore[index]
+        except (KeyError, TypeError):  # not in its tables (or None): iso_ms says
+            ts = iso_ms(stamp) if stamp is not None else None
         text = fields.deltaContent
         return fast_kind, subtype, text, None, self._session, ts, hot.streamview_recv_ms
 

@@ -81,3 +81,40 @@ def test_the_fast_path_leaves_the_fold_as_the_general_path_does(
     monkeypatch.setattr(CopilotTranslator, "fast", lambda *_: None)
     monkeypatch.setattr(CopilotTranslator, "fast_line", None)
     assert _folded(data) == fast
+
+
+STAMPS = [
+    "2026-08-03T09:00:03.123Z",
+    "2026-08-03T09:00:03.123Z",  # again: from iso_ms's tables
+    "2026-08-03T09:00:04.567Z",  # a new rest of the same ten seconds
+    "2026-08-03T09:00:04.567z",  # lowercase: no time
+    "2026-08-03t09:00:04.567Z",
+    "2026-08-03T09:00:04.5671Z",
+    "2026-08-03T09:00:04.567+02:00",
+    "2026-08-03T09:00:60.000Z",
+    "2004-01-10T13:37:04.369Z",  # before 2**40 ms: datetime's float rounds it down
+    "2004-01-10T13:37:04.369Z",
+    "2038-06-01T00:00:00.001Z",  # after 2**31 s
+    "2038-06-01T00:00:00.001Z",
+    "2026-08-03T09:00:0x.000Z",
+    "",
+]
+
+
+@pytest.mark.parametrize("stamp", STAMPS)
+def test_a_delta_s_time_is_the_general_path_s(stamp: str) -> None:
+    """The fast path reads a delta's stamp through ``iso_ms``'s tables itself: the same
+    time as the general path's event, in the tables or not, of any form."""
+    start = {"type": "session.start", "data": {"sessionId": "s"}, "timestamp": stamp}
+    delta = {
+        "type": "assistant.message_delta",
+        "data": {"messageId": "m", "deltaContent": "hi"},
+        "timestamp": stamp,
+    }
+    fast, slow = CopilotTranslator(), CopilotTranslator()
+    fast.translate(start, 1, None)
+    slow.translate(start, 1, None)
+    taken = fast.fast_line(orjson.dumps(delta), 2)
+    assert taken is not None
+    (event,) = slow.translate(delta, 2, None)
+    assert taken[5] == event.timestamp_ms, stamp
