@@ -1,7 +1,8 @@
 """What playback needs of a big file, recorded while it is folded once.
 
-Per event, a :class:`PlaybackIndex` keeps its two times in compact arrays (a million
-events take 16 MB, not a gigabyte of event objects), the index of each tool call's
+Per event, a :class:`PlaybackIndex` keeps its two times in compact columns (a million
+events take about 4-8 MB, not a gigabyte of event objects:
+:class:`~streamview.core.time_column.TimeColumn`), the index of each tool call's
 first event, and, at the end of a line every :data:`CHECKPOINT_EVERY` events or so, a
 :class:`Checkpoint`: the state folded so far and the line it ends with (the lines
 between two checkpoints are one window of events to read again). Going back to event
@@ -44,6 +45,7 @@ from streamview.core.events import (
 from streamview.core.fast_path import FastRecord
 from streamview.core.model import Block, LineCounts, Outcome, Session, ToolCall
 from streamview.core.state import StreamState
+from streamview.core.time_column import TimeColumn
 
 CHECKPOINT_EVERY = 5_000
 """Events between two checkpoints: the most a seek replays (measured on the 1M-event
@@ -210,12 +212,13 @@ class PlaybackIndex:
     ) -> None:
         self.every = max(1, every)
         self.per_call = per_call
-        self.received = array("q")
+        self.received = TimeColumn(NO_TIME)
         """Each event's arrival time (epoch ms), :data:`NO_TIME` when it has none."""
-        self.stamps = array("q")
+        self.stamps = TimeColumn(NO_TIME)
         """Each event's ``timestamp_ms``, :data:`NO_TIME` when it has none."""
-        self.call_starts = array("q")
-        """Index of the first event of each tool call (by ``call_id``), in order."""
+        self.call_starts = array("I")
+        """Index of the first event of each tool call (by ``call_id``), in order (4 bytes
+        each; 8 past four billion events)."""
         self.checkpoints: list[Checkpoint] = []
         self.due = 0
         self.named: tuple[str, int] | None = None
@@ -285,7 +288,12 @@ class PlaybackIndex:
         done = seen.get(call_id)
         if done is None:
             seen[call_id] = completed
-            self.call_starts.append(len(self.received) - 1)
+            start = len(self.received) - 1
+            try:
+                self.call_starts.append(start)
+            except OverflowError:
+                self.call_starts = array("q", self.call_starts)
+                self.call_starts.append(start)
         elif done:  # a finished call named again: it may change
             self._named_again(call_id)
         elif completed:

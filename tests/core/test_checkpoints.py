@@ -13,7 +13,6 @@ change when a state restored from them is played on.
 from __future__ import annotations
 
 import random
-from array import array
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from streamview.core.events import AnyEvent
 from streamview.core.linestore import FileLineStore
 from streamview.core.reader import EventReader, fold
 from streamview.core.state import StreamState
+from streamview.core.time_column import TimeColumn
 from streamview.core.timeline import FileTimeline
 from streamview.core.timing import build_column_schedule, build_schedule
 
@@ -225,9 +225,12 @@ def test_call_starts_and_times_match_the_events(tmp_path: Path) -> None:
         assert timeline.moment(number, False) == event.timestamp_ms
 
 
-def column(values: list[int | None]) -> array[int]:
+def column(values: list[int | None]) -> TimeColumn:
     """Times as the index keeps them."""
-    return array("q", [NO_TIME if value is None else value for value in values])
+    kept = TimeColumn(NO_TIME)
+    for value in values:
+        kept.append(NO_TIME if value is None else value)
+    return kept
 
 
 @pytest.mark.parametrize("seed", range(30))
