@@ -57,6 +57,9 @@ EVENTS_PER_CALL_COPIED = 2
 least this many events later per call copied, so a run of one huge session (a long
 Codex thread: 35,000 calls in 100,000 events) does not copy its calls over and over.
 Its seeks replay more events instead (about twice the open session's calls)."""
+TIMES_HELD = 4096
+"""Events whose times a :class:`PlaybackIndex` holds as they came (8-byte arrays,
+appended to in C) before it adds them to its columns at once."""
 NO_TIME = -(1 << 63)
 """Stands for "no time" in the time arrays."""
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
@@ -289,19 +292,23 @@ class PlaybackIndex:
     ) -> None:
         self.every = max(1, every)
         self.per_call = per_call
-        self.received = TimeColumn(NO_TIME)
-        """Each event's arrival time (epoch ms), :data:`NO_TIME` when it has none."""
-        self.stamps = TimeColumn(NO_TIME)
-        """Each event's ``timestamp_ms``, :data:`NO_TIME` when it has none."""
+        self._received = TimeColumn(NO_TIME)
+        self._stamps = TimeColumn(NO_TIME)
+        self._received_held = array("q")
+        """The latest events' arrival times, not yet in ``_received`` (:meth:`_add_held`)."""
+        self._stamps_held = array("q")
+        self._held_due = 0
+        """Times held at which :meth:`note_fast` asks for :meth:`end_line` (a checkpoint
+        due, or :data:`TIMES_HELD` reached)."""
         self.call_starts = array("I")
         """Index of the first event of each tool call (by ``call_id``), in order (4 bytes
         each; 8 past four billion events)."""
         self.checkpoints: list[Checkpoint] = []
         self.due = 0
+        """Event count at which :meth:`end_line` takes the next checkpoint."""
         self.named: tuple[str, int] | None = None
         """The agent the fold named and the line it named it before
         (:func:`~streamview.core.reader.named`), for parsing the file again."""
-        """Event count at which :meth:`end_line` takes the next checkpoint."""
         self._calls_seen: dict[str, bool] | None = {}
         """Each call id seen, and whether a completed record finished it: a checkpoint
         shares the finished calls (:func:`keep_open_session`)."""
@@ -311,11 +318,33 @@ class PlaybackIndex:
         """Ranges of checkpoints (first, end) sharing a finished call that a later
         record named again (so it may have changed since): not used (:meth:`usable`)."""
         self._state: StreamState | None = None
-        self._add_received = self.received.append
-        self._add_stamp = self.stamps.append
+        self._add_received = self._received_held.append
+        self._add_stamp = self._stamps_held.append
 
     def __len__(self) -> int:
-        return len(self.received)
+        return len(self._received) + len(self._received_held)
+
+    @property
+    def received(self) -> TimeColumn:
+        """Each event's arrival time (epoch ms), :data:`NO_TIME` when it has none."""
+        self._add_held()
+        return self._received
+
+    @property
+    def stamps(self) -> TimeColumn:
+        """Each event's ``timestamp_ms``, :data:`NO_TIME` when it has none."""
+        self._add_held()
+        return self._stamps
+
+    def _add_held(self) -> None:
+        """Add the times held to the columns."""
+        for held, column in (
+            (self._received_held, self._received),
+            (self._stamps_held, self._stamps),
+        ):
+            if held:
+                column.extend(held)
+                del held[:]  # the same array: its append is bound
 
     def begin(self, state: StreamState, translator: Translator) -> None:
         """The first checkpoint: nothing folded yet."""
@@ -347,7 +376,7 @@ class PlaybackIndex:
             self._add_received(recv)
             self._add_stamp(stamp)
             self._call(text[1][2], False)
-        return len(self.received) >= self.due
+        return len(self._received_held) >= self._held_due
 
     def note_event(self, event: AnyEvent) -> None:
         """An event the fold built and applied."""
@@ -365,7 +394,7 @@ class PlaybackIndex:
         done = seen.get(call_id)
         if done is None:
             seen[call_id] = completed
-            start = len(self.received) - 1
+            start = len(self) - 1
             try:
                 self.call_starts.append(start)
             except OverflowError:
@@ -420,16 +449,21 @@ class PlaybackIndex:
 
     def end_line(self, state: StreamState, line: int, translator: Translator) -> None:
         """Line ``line`` is folded: take a checkpoint if one is due."""
-        count = len(self.received)
-        if count < self.due:
-            return
-        done = self._calls_seen if self._calls_seen is not None else {}
-        self.checkpoints.append(snapshot(state, count, line, translator, done))
-        calls = len(state.sessions[-1].tool_calls) if state.sessions else 0
-        self.due = count + max(self.every, calls * self.per_call)
+        if len(self._received_held) < self._held_due:
+            return  # neither a checkpoint nor adding the times held is due
+        if len(self._received_held) >= TIMES_HELD:
+            self._add_held()
+        count = len(self)
+        if count >= self.due:
+            done = self._calls_seen if self._calls_seen is not None else {}
+            self.checkpoints.append(snapshot(state, count, line, translator, done))
+            calls = len(state.sessions[-1].tool_calls) if state.sessions else 0
+            self.due = count + max(self.every, calls * self.per_call)
+        self._held_due = min(self.due - len(self._received), TIMES_HELD)
 
     def finish(self) -> None:
         """The fold is over: let go of what only the fold needed."""
+        self._add_held()
         self._calls_seen = None
         self._state = None
         self._queries = {}

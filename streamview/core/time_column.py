@@ -14,6 +14,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterator, Sequence
 from itertools import accumulate, islice, repeat
+from operator import sub
 from typing import overload
 
 BLOCK = 64
@@ -66,6 +67,42 @@ class TimeColumn(Sequence[int]):
             self._exact[count] = value
             steps.append(_EXACT)
         self._last = value
+
+    def extend(self, values: array[int]) -> None:
+        """:meth:`append` each of ``values``, the runs of times between two without one
+        in C (a run whose steps do not all fit: one by one)."""
+        missing, end = self.missing, len(values)
+        if not self._steps and values.count(missing) == end:
+            self._lead += end
+            return
+        start = 0
+        while start < end:
+            try:
+                stop = values.index(missing, start)
+            except ValueError:
+                stop = end
+            if stop > start:
+                self._extend_timed(values[start:stop])
+            if stop < end:
+                self.append(missing)
+            start = stop + 1
+
+    def _extend_timed(self, run: array[int]) -> None:
+        """:meth:`extend` of times, none of them ``missing``."""
+        before = array("q", [self._last])
+        before.extend(run[:-1])
+        try:
+            moved = array("i", map(sub, run, before))
+        except OverflowError:
+            moved = None
+        if moved is None or min(moved) <= _EXACT:  # a step kept whole on the way
+            for value in run:
+                self.append(value)
+            return
+        steps = self._steps
+        self._anchors.extend(before[-len(steps) % BLOCK :: BLOCK])
+        steps.extend(moved)
+        self._last = run[-1]
 
     def nbytes(self) -> int:
         """Bytes the arrays hold (the side dictionary's few entries left out)."""

@@ -208,9 +208,11 @@ def test_random_seeks_on_a_long_run() -> None:
     assert_seeks_match(path, 50, counts)
 
 
-def test_call_starts_and_times_match_the_events(tmp_path: Path) -> None:
-    """The index's first event of each call and times are those of the events."""
-    path = REPO / "recordings" / "success-multi-tool.ndjson"
+@pytest.mark.parametrize("name", ["success-multi-tool.ndjson", "long-run.ndjson"])
+def test_call_starts_and_times_match_the_events(name: str) -> None:
+    """The index's first event of each call and times are those of the events (the long
+    run's past the times the index holds before adding them to its columns)."""
+    path = REPO / "recordings" / name
     _, timeline = indexed(path, 5)
     events = reference_events(path)
     seen: set[str] = set()

@@ -105,3 +105,27 @@ def test_call_starts_past_four_billion_events() -> None:
     index.received._lead = (1 << 32) + 1  # as if that many events without a time came
     index._call("far", False)
     assert index.call_starts == array("q", [0, 1 << 32])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_extend_keeps_what_append_keeps(seed: int) -> None:
+    """Times added in runs of any length (the index's held times) are kept as one by one:
+    the same steps, times kept whole, blocks and leading none, and read back."""
+    rng = random.Random(seed)
+    values = [NO_TIME] * rng.randrange(0, 3 * BLOCK if seed % 3 == 0 else 3)
+    value = rng.choice([5, 1_764_000_000_000])
+    for _ in range(rng.randrange(0, 6 * BLOCK)):
+        if rng.random() < seed % 4 * 0.05:
+            values.append(NO_TIME)
+            continue
+        value += rng.choice(EDGES[:6]) if rng.random() > 0.97 else rng.randrange(-50, 9_000)
+        values.append(value)
+    one_by_one, in_runs = filled(values), TimeColumn(NO_TIME)
+    start = 0
+    while start < len(values):
+        size = rng.choice([1, 2, BLOCK - 1, BLOCK, 3 * BLOCK + 5])
+        in_runs.extend(array("q", values[start : start + size]))
+        start += size
+    kept = ("_lead", "_steps", "_anchors", "_exact", "_last")
+    assert [getattr(in_runs, name) for name in kept] == [getattr(one_by_one, name) for name in kept]
+    assert list(in_runs) == values and [in_runs[n] for n in range(len(values))] == values
