@@ -1,7 +1,8 @@
 """What playback needs of a big file, recorded while it is folded once.
 
-Per event, a :class:`PlaybackIndex` keeps its two times in compact arrays (a million
-events take 16 MB, not a gigabyte of event objects), the index of each tool call's
+Per event, a :class:`PlaybackIndex` keeps its two times in compact columns (a million
+events take about 4-8 MB, not a gigabyte of event objects:
+:class:`~streamview.core.time_column.TimeColumn`), the index of each tool call's
 first event, and, at the end of a line every :data:`CHECKPOINT_EVERY` events or so, a
 :class:`Checkpoint`: the state folded so far and the line it ends with (the lines
 between two checkpoints are one window of events to read again). Going back to event
@@ -16,8 +17,10 @@ finds those already closed), so closed sessions are shared, not copied. Of the o
 session, closed transcript blocks are shared too (only ``open_text`` and
 ``open_thinking`` grow or are replaced), and so are the calls a completed record
 finished (a checkpoint that shares one a later record names again is not used:
-:meth:`PlaybackIndex.usable`); its running calls, dictionaries, outcome and open
-blocks are copied, as are the state's own lists and counts.
+:meth:`PlaybackIndex.usable`), and even its lists of calls and blocks, which the fold
+only appends to (a checkpoint keeps how long they were: :class:`KeptSession`); its
+running calls, dictionaries, outcome and open blocks are copied, as are the state's
+own lists and counts.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from streamview.core.events import (
 from streamview.core.fast_path import FastRecord
 from streamview.core.model import Block, LineCounts, Outcome, Session, ToolCall
 from streamview.core.state import StreamState
+from streamview.core.time_column import TimeColumn
 
 CHECKPOINT_EVERY = 5_000
 """Events between two checkpoints: the most a seek replays (measured on the 1M-event
@@ -53,6 +57,9 @@ EVENTS_PER_CALL_COPIED = 2
 least this many events later per call copied, so a run of one huge session (a long
 Codex thread: 35,000 calls in 100,000 events) does not copy its calls over and over.
 Its seeks replay more events instead (about twice the open session's calls)."""
+TIMES_HELD = 4096
+"""Events whose times a :class:`PlaybackIndex` holds as they came (8-byte arrays,
+appended to in C) before it adds them to its columns at once."""
 NO_TIME = -(1 << 63)
 """Stands for "no time" in the time arrays."""
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
@@ -88,11 +95,25 @@ def copy_open_session(session: Session) -> Session:
 def _copy_rest(session: Session, twin: Session) -> None:
     """What :func:`copy_open_session` copies besides the calls: outcome, dictionaries,
     the blocks' list and the open blocks."""
+    _copy_dicts(session, twin)
+    blocks = twin.blocks = list(session.blocks)
+    for place, fresh in _open_copies(session, twin).items():
+        blocks[place] = fresh
+
+
+def _copy_dicts(session: Session, twin: Session) -> None:
+    """Give ``twin`` copies of ``session``'s outcome and dictionaries."""
     twin.outcome = _clone_outcome(session.outcome)
     twin.queries = dict(session.queries)
     twin.pending_args = dict(session.pending_args)
     twin.pending_approval = dict(session.pending_approval)
-    blocks = twin.blocks = list(session.blocks)
+
+
+def _open_copies(session: Session, twin: Session) -> dict[int, Block]:
+    """Give ``twin`` copies of ``session``'s open blocks; returns them by their place in
+    ``session.blocks``."""
+    blocks = session.blocks
+    copies: dict[int, Block] = {}
     for name in ("open_text", "open_thinking"):
         block: Block | None = getattr(session, name)
         if block is None:
@@ -101,12 +122,64 @@ def _copy_rest(session: Session, twin: Session) -> None:
         fresh.parts = list(block.parts)
         for place in range(len(blocks) - 1, -1, -1):
             if blocks[place] is block:
-                blocks[place] = fresh
+                copies[place] = fresh
                 break
         setattr(twin, name, fresh)
+    return copies
 
 
-def keep_open_session(session: Session, done: dict[str, bool]) -> Session:
+class KeptSession(msgspec.Struct, frozen=True):
+    """The open session as a checkpoint keeps it, sharing the fold's own lists of calls
+    and blocks: the fold only appends to them (a call or block is changed in place,
+    never replaced), so their first :attr:`calls` and :attr:`blocks` items are those the
+    session had then, except the ones that could still change, kept as copies.
+
+    A list per checkpoint was all a checkpoint of a long session cost (8 bytes a call
+    and a block each time: 2.5 of the 200 MB Claude Code session's 2.5 MB)."""
+
+    session: Session
+    """A copy of the session, its lists of calls and blocks empty (:meth:`rebuilt`)."""
+    tool_calls: list[ToolCall]
+    """The fold's list of the session's calls, shared."""
+    calls: int
+    """How many calls it had."""
+    call_copies: dict[int, ToolCall]
+    """Copies of the calls not finished by a completed record, by place."""
+    blocks_of: list[Block]
+    """The fold's list of the session's blocks, shared."""
+    blocks: int
+    """How many blocks it had."""
+    block_copies: dict[int, Block]
+    """Copies of the open blocks (the copy's ``open_text`` and ``open_thinking``), by place."""
+
+    def shares(self, call: ToolCall) -> bool:
+        """Whether ``call`` is one of the calls kept as they are, not copied."""
+        place = call.index
+        return (
+            0 <= place < self.calls
+            and place not in self.call_copies
+            and self.tool_calls[place] is call
+        )
+
+    def calls_kept(self) -> list[ToolCall]:
+        """The session's calls as they were (finished ones shared, the others copies)."""
+        calls = self.tool_calls[: self.calls]
+        for place, copied in self.call_copies.items():
+            calls[place] = copied
+        return calls
+
+    def rebuilt(self) -> Session:
+        """The session as it was, its lists made again (calls and blocks shared as
+        above: :func:`copy_open_session` it before changing it)."""
+        twin = _clone_session(self.session)
+        twin.tool_calls = self.calls_kept()
+        blocks = twin.blocks = self.blocks_of[: self.blocks]
+        for place, copied in self.block_copies.items():
+            blocks[place] = copied
+        return twin
+
+
+def keep_open_session(session: Session, done: dict[str, bool]) -> KeptSession:
     """What a checkpoint keeps of the open session: a copy sharing, besides what
     :func:`copy_open_session` shares, the calls a completed record finished
     (``done``), which the fold changes no more unless a later record names them
@@ -120,13 +193,17 @@ def keep_open_session(session: Session, done: dict[str, bool]) -> Session:
     """
     twin = _clone_session(session)
     running = tools.RUNNING
-    twin.tool_calls = [
-        call if call.status != running and done.get(call.call_id) else _clone_call(call)
-        for call in session.tool_calls
-    ]
-    twin.calls_by_id = {}
-    _copy_rest(session, twin)
-    return twin
+    calls = session.tool_calls
+    copies = {
+        place: _clone_call(call)
+        for place, call in enumerate(calls)
+        if call.status == running or not done.get(call.call_id)
+    }
+    twin.tool_calls, twin.blocks, twin.calls_by_id = [], [], {}
+    _copy_dicts(session, twin)
+    opened = _open_copies(session, twin)
+    blocks = session.blocks
+    return KeptSession(twin, calls, len(calls), copies, blocks, len(blocks), opened)
 
 
 class Checkpoint(msgspec.Struct, frozen=True):
@@ -137,6 +214,9 @@ class Checkpoint(msgspec.Struct, frozen=True):
     line: int
     """The last line folded: the events after it start on the next line."""
     sessions: tuple[Session, ...]
+    """The sessions closed by then, shared (the fold changes them no more)."""
+    open_session: KeptSession | None
+    """The newest session (``None``: none yet)."""
     counts: LineCounts
     malformed: tuple[MalformedLine, ...]
     unknown: tuple[UnknownRecord, ...]
@@ -153,11 +233,11 @@ def snapshot(
     (``done``: the ids of the calls a completed record finished, see
     :func:`keep_open_session`)."""
     sessions = state.sessions
-    kept = (*sessions[:-1], keep_open_session(sessions[-1], done)) if sessions else ()
     return Checkpoint(
         events,
         line,
-        kept,
+        tuple(sessions[:-1]),
+        keep_open_session(sessions[-1], done) if sessions else None,
         _clone_counts(state.counts),
         tuple(state.malformed),
         tuple(state.unknown),
@@ -171,9 +251,11 @@ def restore(checkpoint: Checkpoint, track_changes: bool = True) -> StreamState:
     """A fresh state equal to the checkpoint's, to apply the events after it to."""
     state = StreamState(track_changes=track_changes)
     sessions = list(checkpoint.sessions)
-    if sessions:
-        twin = sessions[-1] = copy_open_session(sessions[-1])
+    kept = checkpoint.open_session
+    if kept is not None:
+        twin = copy_open_session(kept.rebuilt())
         twin.calls_by_id = {call.call_id: call for call in twin.tool_calls}
+        sessions.append(twin)
     state.sessions = sessions
     state.counts = _clone_counts(checkpoint.counts)
     state.malformed = list(checkpoint.malformed)
@@ -210,18 +292,23 @@ class PlaybackIndex:
     ) -> None:
         self.every = max(1, every)
         self.per_call = per_call
-        self.received = array("q")
-        """Each event's arrival time (epoch ms), :data:`NO_TIME` when it has none."""
-        self.stamps = array("q")
-        """Each event's ``timestamp_ms``, :data:`NO_TIME` when it has none."""
-        self.call_starts = array("q")
-        """Index of the first event of each tool call (by ``call_id``), in order."""
+        self._received = TimeColumn(NO_TIME)
+        self._stamps = TimeColumn(NO_TIME)
+        self._received_held = array("q")
+        """The latest events' arrival times, not yet in ``_received`` (:meth:`_add_held`)."""
+        self._stamps_held = array("q")
+        self._held_due = 0
+        """Times held at which :meth:`note_fast` asks for :meth:`end_line` (a checkpoint
+        due, or :data:`TIMES_HELD` reached)."""
+        self.call_starts = array("I")
+        """Index of the first event of each tool call (by ``call_id``), in order (4 bytes
+        each; 8 past four billion events)."""
         self.checkpoints: list[Checkpoint] = []
         self.due = 0
+        """Event count at which :meth:`end_line` takes the next checkpoint."""
         self.named: tuple[str, int] | None = None
         """The agent the fold named and the line it named it before
         (:func:`~streamview.core.reader.named`), for parsing the file again."""
-        """Event count at which :meth:`end_line` takes the next checkpoint."""
         self._calls_seen: dict[str, bool] | None = {}
         """Each call id seen, and whether a completed record finished it: a checkpoint
         shares the finished calls (:func:`keep_open_session`)."""
@@ -231,11 +318,33 @@ class PlaybackIndex:
         """Ranges of checkpoints (first, end) sharing a finished call that a later
         record named again (so it may have changed since): not used (:meth:`usable`)."""
         self._state: StreamState | None = None
-        self._add_received = self.received.append
-        self._add_stamp = self.stamps.append
+        self._add_received = self._received_held.append
+        self._add_stamp = self._stamps_held.append
 
     def __len__(self) -> int:
-        return len(self.received)
+        return len(self._received) + len(self._received_held)
+
+    @property
+    def received(self) -> TimeColumn:
+        """Each event's arrival time (epoch ms), :data:`NO_TIME` when it has none."""
+        self._add_held()
+        return self._received
+
+    @property
+    def stamps(self) -> TimeColumn:
+        """Each event's ``timestamp_ms``, :data:`NO_TIME` when it has none."""
+        self._add_held()
+        return self._stamps
+
+    def _add_held(self) -> None:
+        """Add the times held to the columns."""
+        for held, column in (
+            (self._received_held, self._received),
+            (self._stamps_held, self._stamps),
+        ):
+            if held:
+                column.extend(held)
+                del held[:]  # the same array: its append is bound
 
     def begin(self, state: StreamState, translator: Translator) -> None:
         """The first checkpoint: nothing folded yet."""
@@ -267,7 +376,7 @@ class PlaybackIndex:
             self._add_received(recv)
             self._add_stamp(stamp)
             self._call(text[1][2], False)
-        return len(self.received) >= self.due
+        return len(self._received_held) >= self._held_due
 
     def note_event(self, event: AnyEvent) -> None:
         """An event the fold built and applied."""
@@ -285,7 +394,12 @@ class PlaybackIndex:
         done = seen.get(call_id)
         if done is None:
             seen[call_id] = completed
-            self.call_starts.append(len(self.received) - 1)
+            start = len(self) - 1
+            try:
+                self.call_starts.append(start)
+            except OverflowError:
+                self.call_starts = array("q", self.call_starts)
+                self.call_starts.append(start)
         elif done:  # a finished call named again: it may change
             self._named_again(call_id)
         elif completed:
@@ -314,8 +428,8 @@ class PlaybackIndex:
         checkpoints = self.checkpoints
         end = first = len(checkpoints)
         while first > 1:
-            kept = checkpoints[first - 1].sessions[-1].tool_calls
-            if len(kept) <= call.index or kept[call.index] is not call:
+            kept = checkpoints[first - 1].open_session
+            if kept is None or not kept.shares(call):
                 break
             first -= 1
         if first < end:
@@ -335,16 +449,21 @@ class PlaybackIndex:
 
     def end_line(self, state: StreamState, line: int, translator: Translator) -> None:
         """Line ``line`` is folded: take a checkpoint if one is due."""
-        count = len(self.received)
-        if count < self.due:
-            return
-        done = self._calls_seen if self._calls_seen is not None else {}
-        self.checkpoints.append(snapshot(state, count, line, translator, done))
-        calls = len(state.sessions[-1].tool_calls) if state.sessions else 0
-        self.due = count + max(self.every, calls * self.per_call)
+        if len(self._received_held) < self._held_due:
+            return  # neither a checkpoint nor adding the times held is due
+        if len(self._received_held) >= TIMES_HELD:
+            self._add_held()
+        count = len(self)
+        if count >= self.due:
+            done = self._calls_seen if self._calls_seen is not None else {}
+            self.checkpoints.append(snapshot(state, count, line, translator, done))
+            calls = len(state.sessions[-1].tool_calls) if state.sessions else 0
+            self.due = count + max(self.every, calls * self.per_call)
+        self._held_due = min(self.due - len(self._received), TIMES_HELD)
 
     def finish(self) -> None:
         """The fold is over: let go of what only the fold needed."""
+        self._add_held()
         self._calls_seen = None
         self._state = None
         self._queries = {}

@@ -42,15 +42,18 @@ class LineStore:
 class FileLineStore(LineStore):
     """Offsets into a file that can be read again; bytes are loaded on demand.
 
-    Offsets live in two compact arrays indexed by line number, so a million lines
-    cost about 16 MB, not a copy of the file.
+    Offsets live in two compact arrays indexed by line number, 4-byte ints while they
+    fit (a file under 4 GB: a million lines cost 8 MB, not a copy of the file), made
+    8-byte when a place or length does not.
     """
 
     def __init__(self, path: Path) -> None:
         super().__init__()
         self.path = path
-        self._offsets = array("q")
-        self._lengths = array("q")
+        self._offsets = array("I")
+        """Where each line starts, plus one (``0``: not known)."""
+        self._lengths = array("I")
+        """Each line's length, without its terminator."""
         self._end = 0
         """Where the line after the last one :meth:`remember_next` saw starts."""
         self._first = 0
@@ -59,11 +62,33 @@ class FileLineStore(LineStore):
     def remember(self, number: int, offset: int, data: bytes, event: AnyEvent) -> None:
         """Record where line ``number`` sits in the file."""
         offsets, lengths = self._offsets, self._lengths
-        while len(offsets) <= number:
-            offsets.append(-1)
-            lengths.append(0)
-        offsets[number] = offset
-        lengths[number] = len(data)
+        if len(offsets) <= number:
+            missing = number + 1 - len(offsets)
+            offsets.extend(repeat(0, missing))
+            lengths.extend(repeat(0, missing))
+        try:
+            offsets[number] = offset + 1
+        except OverflowError:
+            self._offsets = array("q", offsets)
+            self._offsets[number] = offset + 1
+        try:
+            lengths[number] = len(data)
+        except OverflowError:
+            self._lengths = array("q", lengths)
+            self._lengths[number] = len(data)
+
+    def _add(self, starts: array[int], lengths: array[int]) -> None:
+        """Append lines: their starts plus one and their lengths (8-byte arrays),
+        each made 8-byte here first if a value does not fit in 4 bytes."""
+        for name, values in (("_offsets", starts), ("_lengths", lengths)):
+            kept: array[int] = getattr(self, name)
+            if kept.typecode != "q":
+                try:
+                    values = array(kept.typecode, values)
+                except OverflowError:
+                    kept = array("q", kept)
+                    setattr(self, name, kept)
+            kept.extend(values)
 
     def remember_next(self, data: bytes) -> None:
         """Record the next line of the file, blank or not, from its bytes alone.
@@ -71,14 +96,13 @@ class FileLineStore(LineStore):
         For :func:`~streamview.core.reader.fold`, which numbers every line in order
         from the file's start and makes no event for most of them.
         """
-        offsets = self._offsets
-        if not offsets:
-            offsets.append(-1)  # line numbers start at 1
+        if not self._offsets:
+            self._offsets.append(0)  # line numbers start at 1
             self._lengths.append(0)
         start = self._end
         self._end = start + len(data) + 1
-        offsets.append(start)
-        self._lengths.append(len(data) - 1 if data.endswith(b"\r") else len(data))
+        length = len(data) - 1 if data.endswith(b"\r") else len(data)
+        self._add(array("q", [start + 1]), array("q", [length]))
 
     def remember_lines(
         self, lines: list[bytes], crlf: bool = True, cut: dict[int, int] | None = None
@@ -92,27 +116,26 @@ class FileLineStore(LineStore):
             cut: Lines the framer cut at the line limit (number -> size in the file):
                 their place is counted at their real size, their length is what was kept.
         """
-        offsets, lengths = self._offsets, self._lengths
-        if not offsets:
-            offsets.append(-1)  # line numbers start at 1
-            lengths.append(0)
+        if not self._offsets:
+            self._offsets.append(0)  # line numbers start at 1
+            self._lengths.append(0)
         sizes = array("q", map(len, lines))
         steps = sizes
         if cut:
-            first = len(offsets)
+            first = len(self._offsets)
             steps = array("q", sizes)
             for number, size in cut.items():
                 if 0 <= number - first < len(steps):
                     steps[number - first] = size
-        starts = array("q", accumulate(map(add, steps, repeat(1)), initial=self._end))
-        self._end = starts.pop()
-        offsets.extend(starts)
+        # Each start plus one (0 is "not known"), then where the next line starts.
+        starts = array("q", accumulate(map(add, steps, repeat(1)), initial=self._end + 1))
+        self._end = starts.pop() - 1
         if crlf:
             trimmed = (
                 n - 1 if line[-1:] == b"\r" else n for n, line in zip(sizes, lines, strict=True)
             )
             sizes = array("q", trimmed)
-        lengths.extend(sizes)
+        self._add(starts, sizes)
 
     def restart(self, first: int) -> None:
         """The file started over (truncated or replaced) at line ``first``: the lines
@@ -122,11 +145,11 @@ class FileLineStore(LineStore):
 
     def get(self, number: int) -> bytes | None:
         """Read line ``number`` from the file (``None`` if unknown or unreadable)."""
-        if number >= len(self._offsets) or self._offsets[number] < 0 or number < self._first:
+        if number >= len(self._offsets) or self._offsets[number] < 1 or number < self._first:
             return None
         try:
             with open(self.path, "rb") as handle:
-                handle.seek(self._offsets[number])
+                handle.seek(self._offsets[number] - 1)
                 return handle.read(self._lengths[number])
         except OSError:
             return None
@@ -139,10 +162,10 @@ class FileLineStore(LineStore):
         first = max(first, 1, self._first)
         if first > last:
             return
-        start = offsets[first]
+        start = offsets[first]  # plus one, as every offset here
         try:
             with open(self.path, "rb") as handle:
-                handle.seek(start)
+                handle.seek(start - 1)
                 data = handle.read(offsets[last] + lengths[last] - start)
         except OSError:
             return

@@ -13,7 +13,7 @@ change when a state restored from them is played on.
 from __future__ import annotations
 
 import random
-from array import array
+from collections.abc import Sequence
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,7 @@ from streamview.core.events import AnyEvent
 from streamview.core.linestore import FileLineStore
 from streamview.core.reader import EventReader, fold
 from streamview.core.state import StreamState
+from streamview.core.time_column import TimeColumn
 from streamview.core.timeline import FileTimeline
 from streamview.core.timing import build_column_schedule, build_schedule
 
@@ -207,9 +208,11 @@ def test_random_seeks_on_a_long_run() -> None:
     assert_seeks_match(path, 50, counts)
 
 
-def test_call_starts_and_times_match_the_events(tmp_path: Path) -> None:
-    """The index's first event of each call and times are those of the events."""
-    path = REPO / "recordings" / "success-multi-tool.ndjson"
+@pytest.mark.parametrize("name", ["success-multi-tool.ndjson", "long-run.ndjson"])
+def test_call_starts_and_times_match_the_events(name: str) -> None:
+    """The index's first event of each call and times are those of the events (the long
+    run's past the times the index holds before adding them to its columns)."""
+    path = REPO / "recordings" / name
     _, timeline = indexed(path, 5)
     events = reference_events(path)
     seen: set[str] = set()
@@ -225,9 +228,12 @@ def test_call_starts_and_times_match_the_events(tmp_path: Path) -> None:
         assert timeline.moment(number, False) == event.timestamp_ms
 
 
-def column(values: list[int | None]) -> array[int]:
+def column(values: Sequence[int | None]) -> TimeColumn:
     """Times as the index keeps them."""
-    return array("q", [NO_TIME if value is None else value for value in values])
+    kept = TimeColumn(NO_TIME)
+    for value in values:
+        kept.append(NO_TIME if value is None else value)
+    return kept
 
 
 @pytest.mark.parametrize("seed", range(30))
@@ -305,7 +311,7 @@ def test_checkpoints_space_out_in_a_session_of_many_calls(tmp_path: Path) -> Non
     _, timeline = indexed(path, 4, per_call=2)
     checkpoints = timeline.recorded.checkpoints
     for before, after in pairwise(checkpoints):
-        open_calls = len(before.sessions[-1].tool_calls) if before.sessions else 0
+        open_calls = before.open_session.calls if before.open_session else 0
         assert after.events - before.events >= max(4, 2 * open_calls)
     assert len(checkpoints) < len(timeline) // 4
     events = reference_events(path)
@@ -326,7 +332,8 @@ def test_checkpoints_share_the_calls_that_finished() -> None:
     live = {id(call) for session in state.sessions for call in session.tool_calls}
     shared = copied = 0
     for checkpoint in timeline.recorded.checkpoints:
-        for call in checkpoint.sessions[-1].tool_calls if checkpoint.sessions else ():
+        kept = checkpoint.open_session
+        for call in kept.calls_kept() if kept is not None else ():
             if call.status == "running":
                 assert id(call) not in live
             else:
@@ -334,3 +341,23 @@ def test_checkpoints_share_the_calls_that_finished() -> None:
                 copied += id(call) not in live
     assert shared > 100
     assert copied == 0
+
+
+def test_checkpoints_share_the_folds_lists() -> None:
+    """A checkpoint keeps the open session's lists of calls and blocks as the fold's own
+    lists and their lengths then (a list per checkpoint was what a checkpoint of a long
+    session cost), the open blocks and unfinished calls as copies at their places."""
+    path = REPO / "recordings" / "long-run.ndjson"
+    state, timeline = indexed(path, every=50, per_call=0)
+    kept_ones = [c.open_session for c in timeline.recorded.checkpoints if c.open_session]
+    assert len(kept_ones) > 5
+    for kept in kept_ones:
+        live = state.sessions[kept.session.index]
+        assert kept.tool_calls is live.tool_calls and kept.blocks_of is live.blocks
+        assert kept.calls <= len(live.tool_calls) and kept.blocks <= len(live.blocks)
+        assert kept.session.tool_calls == [] and kept.session.blocks == []
+        for place, block in kept.block_copies.items():
+            assert block is not live.blocks[place]
+            assert block in (kept.session.open_text, kept.session.open_thinking)
+        rebuilt = kept.rebuilt()
+        assert len(rebuilt.tool_calls) == kept.calls and len(rebuilt.blocks) == kept.blocks

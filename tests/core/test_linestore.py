@@ -8,6 +8,7 @@ import orjson
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from streamview.core.events import UnknownRecord
 from streamview.core.linestore import FileLineStore
 from streamview.core.reader import fold
 
@@ -74,3 +75,53 @@ def test_every_line_is_read_back_as_it_was_written(
         (number, data) for number, (_, data) in enumerate(expected, 1)
     ]
     assert store.get(len(expected) + 1) is None
+
+
+def sparse_file(path: Path, lines: dict[int, bytes]) -> None:
+    """A file holding each of ``lines`` at its place, nothing (a hole) between them."""
+    with open(path, "wb") as handle:
+        for place, data in sorted(lines.items()):
+            handle.seek(place)
+            handle.write(data)
+
+
+FAR = 1 << 32
+"""The first place a 4-byte offset cannot hold."""
+UNKNOWN = UnknownRecord(line=0, type="odd")
+"""An event whose line a view may open (its bytes are kept)."""
+
+
+def test_lines_past_four_gigabytes_are_read_back(tmp_path: Path) -> None:
+    """A line the framer cut at 4 GB puts the next one past what 4 bytes hold: the
+    store's offsets become 8-byte ints, and every line is still found."""
+    path = tmp_path / "far.ndjson"
+    sparse_file(path, {0: b"head", FAR: b"\nsecond\r\nthird\n"})
+    store = FileLineStore(path)
+    store.remember_lines([b"head", b"second\r"], cut={1: FAR})
+    store.remember_lines([b"third"])
+    assert store._offsets.itemsize == 8
+    assert [store.get(number) for number in (1, 2, 3, 4)] == [b"head", b"second", b"third", None]
+    assert list(store.read_lines(2, 3)) == [(2, b"second"), (3, b"third")]
+
+
+def test_a_line_remembered_past_four_gigabytes(tmp_path: Path) -> None:
+    """A line recorded by its place (a followed file), far out and after a gap."""
+    path = tmp_path / "far.ndjson"
+    sparse_file(path, {0: b"one\n", FAR + 5: b"far\n"})
+    store = FileLineStore(path)
+    store.remember_lines([b"one"])
+    store.remember(4, FAR + 5, b"far", UNKNOWN)
+    assert [store.get(number) for number in range(1, 6)] == [b"one", None, None, b"far", None]
+    assert list(store.read_lines(4, 9)) == [(4, b"far")]
+
+
+def test_small_files_take_four_bytes_a_place(tmp_path: Path) -> None:
+    """Under 4 GB, a line's place and length are 4-byte ints; line 0 and a gap: unknown."""
+    path = tmp_path / "run.ndjson"
+    path.write_bytes(b"a\nbb\n\nccc\n")
+    store = FileLineStore(path)
+    store.remember_lines([b"a", b"bb"])
+    store.remember(4, 6, b"ccc", UNKNOWN)
+    assert (store._offsets.itemsize, store._lengths.itemsize) == (4, 4)
+    assert [store.get(number) for number in range(5)] == [None, b"a", b"bb", None, b"ccc"]
+    assert list(store.read_lines(0, 9)) == [(1, b"a"), (2, b"bb"), (4, b"ccc")]
