@@ -31,6 +31,7 @@ from streamview.core.events import (
 from streamview.core.fast_path import utf8
 from streamview.core.framing import LineFramer, RawLine, Restart, too_long_reason
 from streamview.core.linestore import FileLineStore, LineStore
+from streamview.core.model import Session
 from streamview.core.recognise import recognise
 from streamview.core.state import StreamState
 
@@ -393,6 +394,11 @@ def _fold(
     remember = store.remember_lines if store is not None else None
     lines: Iterable[tuple[int, bytes]]
     cut: dict[int, int] | None = None
+    # A run of deltas to the open text block (most of a streaming run's lines), taken
+    # here without apply_fast's call; what each would count is added when the run ends
+    # (_Run). Only where nothing watches the state line by line.
+    lean = not state._track
+    run: _Run | None = None
     for chunk in chain(chunks, [None]):
         if chunk is None:
             last = framer.finish()
@@ -423,6 +429,9 @@ def _fold(
             lines = enumerate(pieces, first)
         for number, data in lines:
             if cut is not None and number in cut:
+                if run is not None:
+                    run.end(state)
+                    run = None
                 cut_line = too_long(number, data, cut[number])
                 apply(cut_line)
                 if index is not None:
@@ -432,10 +441,35 @@ def _fold(
             if fast_line is not None and (data.isascii() or utf8(data)):
                 hot = fast_line(data, number)
                 if hot is not None and known is None and index is None:
+                    if hot[1] is True and hot[0] == "assistant" and lean:
+                        if (
+                            run is not None
+                            and hot[6] is None
+                            and (hot[4] is None or hot[4] == run.session_id)
+                            and (hot[5] is None or run.timed)
+                        ):
+                            run.parts.append(hot[2])
+                            run.count += 1
+                            run.last_line = number
+                            if hot[5] is not None:
+                                run.when = hot[5]
+                            continue
+                        if run is not None:
+                            run.end(state)
+                            run = None
+                        apply_fast(hot, number)
+                        run = _Run.after(state)
+                        continue
+                    if run is not None:
+                        run.end(state)
+                        run = None
                     apply_fast(hot, number)  # the common line, with the fewest checks
                     continue
             else:
                 hot = None
+            if run is not None:
+                run.end(state)
+                run = None
             if hot is None:
                 try:
                     record = loads(data)
@@ -470,7 +504,59 @@ def _fold(
                     index.note_event(event)
             if index is not None:
                 index.end_line(state, number, translator)
+        if run is not None:  # the chunk's end: the state whole before the next sweep
+            run.end(state)
+            run = None
     state.counts.blank += blank
+
+
+class _Run:
+    """Deltas :func:`_fold` appends to the open text block itself, one after another,
+    and what :meth:`StreamState.apply_fast` would have counted for each, added at once
+    by :meth:`end`. A delta continues the run only if ``apply_fast`` would take it the
+    same way: to the newest session (no other ``session_id``), text open, no thinking
+    open, and no first time for the session still to set."""
+
+    __slots__ = ("count", "last_line", "parts", "session", "session_id", "timed", "when")
+
+    def __init__(self, session: Session, parts: list[str]) -> None:
+        self.session = session
+        self.session_id = session.session_id
+        self.parts = parts
+        self.timed = session.first_time_ms is not None
+        """A delta with a time continues the run only if the session has a first time."""
+        self.count = 0
+        self.last_line = 0
+        self.when: int | None = None
+
+    @classmethod
+    def after(cls, state: StreamState) -> _Run | None:
+        """A run to continue after ``apply_fast`` took an assistant delta, if its text
+        block is open (and no thinking block: then the next delta goes the long way)."""
+        session = state.sessions[-1]
+        block = session.open_text
+        if block is None or session.open_thinking is not None:
+            return None
+        return cls(session, block.parts)
+
+    def end(self, state: StreamState) -> None:
+        """Count the run's deltas as ``apply_fast`` counts each (untracked state)."""
+        count = self.count
+        if not count:
+            return
+        counts = state.counts
+        counts.total += count
+        counts.events += count
+        session = self.session
+        session.events += count
+        session.last_line = self.last_line
+        block = session.open_text
+        assert block is not None and block.parts is self.parts
+        block.deltas += count
+        when = self.when
+        if when is not None:
+            state.last_event_ms = when
+            session.last_time_ms = when
 
 
 def _name(state: StreamState, dialect: Dialect, line: int, index: PlaybackIndex | None) -> None:
