@@ -394,9 +394,9 @@ def _fold(
     remember = store.remember_lines if store is not None else None
     lines: Iterable[tuple[int, bytes]]
     cut: dict[int, int] | None = None
-    # A run of deltas to the open text block (most of a streaming run's lines), taken
-    # here without apply_fast's call; what each would count is added when the run ends
-    # (_Run). Only where nothing watches the state line by line.
+    # A run of deltas to the open text or thinking block (most of a streaming run's
+    # lines), taken here without apply_fast's call; what each would count is added when
+    # the run ends (_Run). Only where nothing watches the state line by line.
     lean = not state._track
     run: _Run | None = None
     for chunk in chain(chunks, [None]):
@@ -441,24 +441,24 @@ def _fold(
             if fast_line is not None and (data.isascii() or utf8(data)):
                 hot = fast_line(data, number)
                 if hot is not None and known is None and index is None:
-                    if hot[1] is True and hot[0] == "assistant" and lean:
-                        if (
-                            run is not None
-                            and hot[6] is None
-                            and (hot[4] is None or hot[4] == run.session_id)
-                            and (hot[5] is None or run.timed)
-                        ):
-                            run.parts.append(hot[2])
-                            run.count += 1
-                            run.last_line = number
-                            if hot[5] is not None:
-                                run.when = hot[5]
-                            continue
+                    if lean and (
+                        (hot[1] is True and hot[0] == "assistant")
+                        or (hot[1] == "delta" and hot[0] == "thinking" and hot[2] is not None)
+                    ):
                         if run is not None:
+                            if hot[0] == run.kind and (hot[4] is None or hot[4] == run.session_id):
+                                when = hot[5] if hot[6] is None else hot[6]  # as apply_fast's
+                                if when is None or run.timed:
+                                    run.parts.append(hot[2])
+                                    run.count += 1
+                                    run.last_line = number
+                                    if when is not None:
+                                        run.when = when
+                                    continue
                             run.end(state)
                             run = None
                         apply_fast(hot, number)
-                        run = _Run.after(state)
+                        run = _Run.after(state, hot[0])
                         continue
                     if run is not None:
                         run.end(state)
@@ -511,17 +511,29 @@ def _fold(
 
 
 class _Run:
-    """Deltas :func:`_fold` appends to the open text block itself, one after another,
-    and what :meth:`StreamState.apply_fast` would have counted for each, added at once
-    by :meth:`end`. A delta continues the run only if ``apply_fast`` would take it the
-    same way: to the newest session (no other ``session_id``), text open, no thinking
-    open, and no first time for the session still to set."""
+    """Deltas :func:`_fold` appends to the open text or thinking block itself, one after
+    another, and what :meth:`StreamState.apply_fast` would have counted for each, added
+    at once by :meth:`end`. A delta continues the run only if ``apply_fast`` would take
+    it the same way: of the run's kind, to the newest session (no other
+    ``session_id``), its block open (a text block with no thinking open), and no first
+    time for the session still to set."""
 
-    __slots__ = ("count", "last_line", "parts", "session", "session_id", "timed", "when")
+    __slots__ = (
+        "count",
+        "kind",
+        "last_line",
+        "parts",
+        "session",
+        "session_id",
+        "timed",
+        "when",
+    )
 
-    def __init__(self, session: Session, parts: list[str]) -> None:
+    def __init__(self, session: Session, kind: str, parts: list[str]) -> None:
         self.session = session
         self.session_id = session.session_id
+        self.kind = kind
+        """``assistant`` (text deltas) or ``thinking``: the fast records' type."""
         self.parts = parts
         self.timed = session.first_time_ms is not None
         """A delta with a time continues the run only if the session has a first time."""
@@ -530,14 +542,20 @@ class _Run:
         self.when: int | None = None
 
     @classmethod
-    def after(cls, state: StreamState) -> _Run | None:
-        """A run to continue after ``apply_fast`` took an assistant delta, if its text
-        block is open (and no thinking block: then the next delta goes the long way)."""
+    def after(cls, state: StreamState, kind: str) -> _Run | None:
+        """A run to continue after ``apply_fast`` took a delta of ``kind``, if its block
+        is open (a text block with no thinking block open: then the next text delta
+        closes the thinking, the long way)."""
         session = state.sessions[-1]
-        block = session.open_text
-        if block is None or session.open_thinking is not None:
+        if kind == "thinking":
+            block = session.open_thinking
+        else:
+            block = session.open_text
+            if session.open_thinking is not None:
+                return None
+        if block is None:
             return None
-        return cls(session, block.parts)
+        return cls(session, kind, block.parts)
 
     def end(self, state: StreamState) -> None:
         """Count the run's deltas as ``apply_fast`` counts each (untracked state)."""
@@ -550,7 +568,7 @@ class _Run:
         session = self.session
         session.events += count
         session.last_line = self.last_line
-        block = session.open_text
+        block = session.open_thinking if self.kind == "thinking" else session.open_text
         assert block is not None and block.parts is self.parts
         block.deltas += count
         when = self.when

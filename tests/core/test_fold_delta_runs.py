@@ -16,6 +16,8 @@ from streamview.core.framing import line_limit, set_line_limit
 from streamview.core.reader import fold
 from streamview.core.state import StreamState
 
+from .helpers import SID as SID_CURSOR
+from .helpers import delta, flush, init, stream, thinking, thinking_done
 from .test_fast_fold import account, assert_same_fold, event_by_event
 
 SID = "s-1"
@@ -45,6 +47,17 @@ def claude_thinking(text: str) -> bytes:
         "delta": {"type": "thinking_delta", "thinking": text},
     }
     return orjson.dumps({"type": "stream_event", "event": event, "session_id": SID}) + b"\n"
+
+
+def cursor_thinking(text: str, timestamp_ms: int | None, recv_ms: int | None) -> bytes:
+    """A Cursor thinking delta, with or without its time and its arrival time."""
+    record: dict[str, Any] = {"type": "thinking", "subtype": "delta", "text": text}
+    record["session_id"] = SID_CURSOR
+    if timestamp_ms is not None:
+        record["timestamp_ms"] = timestamp_ms
+    if recv_ms is not None:
+        record["streamview_recv_ms"] = recv_ms
+    return orjson.dumps(record) + b"\n"
 
 
 def claude_init(session_id: str = SID) -> bytes:
@@ -102,6 +115,53 @@ RUNS = {
             claude_thinking("hmm"),
             claude("three "),
             claude("four "),
+        ]
+    ),
+    "claude: runs of thinking and of text, each ending the other": b"".join(
+        [
+            claude_init(),
+            *(claude_thinking(f"t{i} ") for i in range(4)),
+            *(claude(f"a{i} ") for i in range(4)),
+            *(claude_thinking(f"u{i} ") for i in range(4)),
+            *(claude(f"b{i} ") for i in range(4)),
+        ]
+    ),
+    "cursor: thinking runs, text open under them, another session's": stream(
+        init(),
+        *(thinking(f"t{i} ") for i in range(4)),
+        thinking_done(),
+        *(delta(f"a{i} ") for i in range(3)),
+        *(thinking(f"u{i} ") for i in range(3)),
+        thinking("other ", session_id="s-other"),
+        thinking("more "),
+        *(delta(f"b{i} ") for i in range(3)),
+        flush("done"),
+    ),
+    "cursor: deltas with their arrival times, then without": stream(
+        init(),
+        *(cursor_thinking(f"t{i} ", 100 + i, 200 + i) for i in range(3)),
+        cursor_thinking("u ", 110, None),
+        *(cursor_thinking(f"v{i} ", None, 300 + i) for i in range(3)),
+        cursor_thinking("w ", None, None),
+    ),
+    "thinking deltas without their text in runs": stream(
+        init(),
+        thinking("a "),
+        thinking("b "),
+        b'{"type":"thinking","subtype":"delta","text":null,"session_id":"'
+        + SID_CURSOR.encode()
+        + b'","timestamp_ms":1789000000000}\n',
+        thinking("c "),
+        thinking("d "),
+    )
+    + b"".join(
+        [
+            claude_init(),
+            claude_thinking("e "),
+            claude_thinking("f "),
+            b'{"type":"stream_event","event":{"type":"content_block_delta","index":0,'
+            b'"delta":{"type":"thinking_delta","thinking":null}},"session_id":"s-1"}\n',
+            claude_thinking("g "),
         ]
     ),
     "claude: blank, malformed and escaped lines in a run": b"".join(
@@ -191,14 +251,16 @@ class CountedFast(StreamState):
         super().apply_fast(fast, line)
 
 
-@pytest.mark.parametrize("agent", ["claude", "gemini"])
+@pytest.mark.parametrize("agent", ["claude", "gemini", "cursor"])
 def test_a_run_takes_the_deltas_after_its_first(agent: str) -> None:
     """The cases above go through runs: after the first delta of a block, the fold
     appends the rest itself, and counts each as ``apply_fast`` would."""
     if agent == "claude":
         data = b"".join([claude_init(), *(claude(f"{i} ") for i in range(50))])
-    else:
+    elif agent == "gemini":
         data = b"".join([gemini_init(T1), *(gemini(f"{i} ", T2) for i in range(50))])
+    else:  # thinking
+        data = stream(init(), *(thinking(f"{i} ") for i in range(50)))
     state = fold([data], CountedFast())
     assert isinstance(state, CountedFast)
     assert state.fast_calls == 1
