@@ -10,7 +10,6 @@ import orjson
 
 import streamview.core.dialects as dialects
 from streamview.core.decoding import (
-    MALFORMED_RAW_LIMIT,
     RepairedLine,
     decode_line,
     not_an_object,
@@ -22,16 +21,16 @@ from streamview.core.dialects.cursor_records import parse_decoded
 from streamview.core.dialects.lines import end_of_input, translate_decoded
 from streamview.core.events import (
     AnyEvent,
-    ConnectionNotice,
     MalformedLine,
     SessionStarted,
     ToolCallEvent,
     UnknownRecord,
 )
 from streamview.core.fast_path import utf8
-from streamview.core.framing import LineFramer, RawLine, Restart, too_long_reason
+from streamview.core.fold_runs import DeltaRun
+from streamview.core.framing import LineFramer, RawLine, Restart
+from streamview.core.input_events import restart_notice, too_long
 from streamview.core.linestore import FileLineStore, LineStore
-from streamview.core.model import Session
 from streamview.core.recognise import recognise
 from streamview.core.state import StreamState
 
@@ -42,26 +41,6 @@ READ_SIZE = 1 << 20
 
 _Held = tuple[int, int, bytes, "int | None"]
 """A line read before the dialect was known: number, offset, bytes, arrival time."""
-
-
-def too_long(number: int, data: bytes, size: int, recv_ms: int | None = None) -> MalformedLine:
-    """The event of a line cut at the line limit: its first bytes and its real size."""
-    return MalformedLine(
-        number,
-        None,
-        None,
-        recv_ms,
-        reason=too_long_reason(size),
-        raw=data[:MALFORMED_RAW_LIMIT],
-        raw_size=size,
-    )
-
-
-def restart_notice(chunk: Restart, line: int, recv_ms: int | None = None) -> ConnectionNotice:
-    """The event saying the input starts over (a followed file truncated or replaced)."""
-    return ConnectionNotice(
-        line, None, None, recv_ms, type="input", subtype=chunk.reason, detail=chunk.detail
-    )
 
 
 def _cursor(data: bytes, number: int, recv_ms: int | None) -> list[AnyEvent]:
@@ -396,9 +375,9 @@ def _fold(
     cut: dict[int, int] | None = None
     # A run of deltas to the open text or thinking block (most of a streaming run's
     # lines), taken here without apply_fast's call; what each would count is added when
-    # the run ends (_Run). Only where nothing watches the state line by line.
+    # the run ends (DeltaRun). Only where nothing watches the state line by line.
     lean = not state._track
-    run: _Run | None = None
+    run: DeltaRun | None = None
     for chunk in chain(chunks, [None]):
         if chunk is None:
             last = framer.finish()
@@ -441,29 +420,26 @@ def _fold(
             if fast_line is not None and (data.isascii() or utf8(data)):
                 hot = fast_line(data, number)
                 if hot is not None and known is None and index is None:
-                    if lean and (
-                        (hot[1] is True and hot[0] == "assistant")
-                        or (hot[1] == "delta" and hot[0] == "thinking" and hot[2] is not None)
-                    ):
-                        if run is not None:
-                            if hot[0] == run.kind and (hot[4] is None or hot[4] == run.session_id):
-                                when = hot[5] if hot[6] is None else hot[6]  # as apply_fast's
-                                if when is None or run.timed:
-                                    run.parts.append(hot[2])
-                                    run.count += 1
-                                    run.last_line = number
-                                    if when is not None:
-                                        run.when = when
-                                    continue
-                            run.end(state)
-                            run = None
-                        apply_fast(hot, number)
-                        run = _Run.after(state, hot[0])
-                        continue
                     if run is not None:
+                        if (
+                            hot[1] == run.subtype
+                            and hot[0] == run.kind
+                            and hot[2] is not None
+                            and (hot[4] is None or hot[4] == run.session_id)
+                        ):
+                            when = hot[5] if hot[6] is None else hot[6]  # as apply_fast's
+                            if when is None or run.timed:
+                                run.parts.append(hot[2])
+                                run.count += 1
+                                run.last_line = number
+                                if when is not None:
+                                    run.when = when
+                                continue
                         run.end(state)
                         run = None
-                    apply_fast(hot, number)  # the common line, with the fewest checks
+                    # the common line, with the fewest checks; a delta may start a run
+                    if apply_fast(hot, number) and lean:
+                        run = DeltaRun.after(state, hot[0], hot[1])
                     continue
             else:
                 hot = None
@@ -508,73 +484,6 @@ def _fold(
             run.end(state)
             run = None
     state.counts.blank += blank
-
-
-class _Run:
-    """Deltas :func:`_fold` appends to the open text or thinking block itself, one after
-    another, and what :meth:`StreamState.apply_fast` would have counted for each, added
-    at once by :meth:`end`. A delta continues the run only if ``apply_fast`` would take
-    it the same way: of the run's kind, to the newest session (no other
-    ``session_id``), its block open (a text block with no thinking open), and no first
-    time for the session still to set."""
-
-    __slots__ = (
-        "count",
-        "kind",
-        "last_line",
-        "parts",
-        "session",
-        "session_id",
-        "timed",
-        "when",
-    )
-
-    def __init__(self, session: Session, kind: str, parts: list[str]) -> None:
-        self.session = session
-        self.session_id = session.session_id
-        self.kind = kind
-        """``assistant`` (text deltas) or ``thinking``: the fast records' type."""
-        self.parts = parts
-        self.timed = session.first_time_ms is not None
-        """A delta with a time continues the run only if the session has a first time."""
-        self.count = 0
-        self.last_line = 0
-        self.when: int | None = None
-
-    @classmethod
-    def after(cls, state: StreamState, kind: str) -> _Run | None:
-        """A run to continue after ``apply_fast`` took a delta of ``kind``, if its block
-        is open (a text block with no thinking block open: then the next text delta
-        closes the thinking, the long way)."""
-        session = state.sessions[-1]
-        if kind == "thinking":
-            block = session.open_thinking
-        else:
-            block = session.open_text
-            if session.open_thinking is not None:
-                return None
-        if block is None:
-            return None
-        return cls(session, kind, block.parts)
-
-    def end(self, state: StreamState) -> None:
-        """Count the run's deltas as ``apply_fast`` counts each (untracked state)."""
-        count = self.count
-        if not count:
-            return
-        counts = state.counts
-        counts.total += count
-        counts.events += count
-        session = self.session
-        session.events += count
-        session.last_line = self.last_line
-        block = session.open_thinking if self.kind == "thinking" else session.open_text
-        assert block is not None and block.parts is self.parts
-        block.deltas += count
-        when = self.when
-        if when is not None:
-            state.last_event_ms = when
-            session.last_time_ms = when
 
 
 def _name(state: StreamState, dialect: Dialect, line: int, index: PlaybackIndex | None) -> None:

@@ -1,5 +1,5 @@
 """Runs of deltas to the open text block, which :func:`~streamview.core.reader.fold`
-appends in its own loop and counts when the run ends (``reader._Run``), leave the state
+appends in its own loop and counts when the run ends (``fold_runs.DeltaRun``), leave the state
 the event-by-event fold leaves: whatever ends a run (another session's delta, a delta
 with a time when the session has none yet, thinking, a call, a blank, malformed or cut
 line, the end of a chunk or of the input) and in chunks of every size.
@@ -246,9 +246,9 @@ class CountedFast(StreamState):
         super().__init__(track_changes=False)
         self.fast_calls = 0
 
-    def apply_fast(self, fast: Any, line: int) -> None:
+    def apply_fast(self, fast: Any, line: int) -> bool | None:
         self.fast_calls += 1
-        super().apply_fast(fast, line)
+        return super().apply_fast(fast, line)
 
 
 @pytest.mark.parametrize("agent", ["claude", "gemini", "cursor"])
