@@ -24,9 +24,10 @@ import streamview.core.normalized as n
 from streamview.core.dialects import cursor_fast
 from streamview.core.events import JSONObject
 from streamview.core.fast_path import LONG_LINE, FastRecord, loads_long, utf8
+from streamview.core.input_events import too_long
 from streamview.core.model import RUNNING, TEXT, THINKING, Block, Session
 from streamview.core.normalizer import Normalizer, _Shown
-from streamview.core.reader import EventReader, too_long
+from streamview.core.reader import EventReader
 from streamview.core.state import StreamState
 
 FastLine = Callable[[bytes, int], "FastRecord | None"]

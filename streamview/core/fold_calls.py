@@ -17,6 +17,7 @@ import streamview.core.repeated_results as repeated_results
 import streamview.core.tools as tools
 from streamview.core.events import InteractionQuery, JSONObject, ToolCallEvent
 from streamview.core.model import TOOL, Block, Changes, Session, ToolCall
+from streamview.core.tools import REJECTED, RUNNING, Said
 
 _NO_ARGS: JSONObject = {}  # a compact state's finished calls' arguments: never changed
 NO_PARTS: list[str] = []
@@ -173,31 +174,47 @@ class CallFold:
             self._close_text(session)
         if session.open_thinking is not None:
             self._close_thinking(session)
-        index = len(session.tool_calls)
+        calls = session.tool_calls
+        index = len(calls)
         if self._compact:  # what only a view shows is not kept
             model_call_id = description = parent_call_id = None
+        # Every field up to the last one set, in order: positional arguments are what a
+        # struct takes fastest (no keyword looked up by name).
         call = ToolCall(
             index,
             call_id,
             kind,
             args,
             tools.target_of(kind, args),
-            model_call_id=model_call_id,
-            description=description,
-            started_line=line,
-            started_at_ms=started_at_ms,
-            start_ts=timestamp_ms,
-            start_recv=recv_ms,
-            parent_call_id=parent_call_id,
+            RUNNING,
+            None,
+            None,
+            model_call_id,
+            description,
+            line,
+            None,
+            started_at_ms,
+            None,
+            timestamp_ms,
+            None,
+            recv_ms,
+            None,
+            None,
+            parent_call_id,
         )
-        self._add_call(session, line, call)
+        calls.append(call)
+        session.calls_by_id[call_id] = call
+        session.blocks.append(Block(TOOL, line, NO_PARTS, False, index))
+        if self._track:
+            self._changes.transcript.add(session.index)
+            self._changes.calls.add((session.index, index))
 
     def _add_call(self, session: Session, line: int, call: ToolCall) -> None:
         """A call the lean path made: in the session's calls, found by its id, and
         shown where it started (its ``TOOL`` block), as :meth:`_tool` adds one."""
         session.tool_calls.append(call)
         session.calls_by_id[call.call_id] = call
-        session.blocks.append(Block(TOOL, line, NO_PARTS, call_index=call.index))
+        session.blocks.append(Block(TOOL, line, NO_PARTS, False, call.index))
         if self._track:
             self._changes.transcript.add(session.index)
             self._changes.calls.add((session.index, call.index))
@@ -285,8 +302,17 @@ class CallFold:
         call.completed_at_ms = completed_at_ms or call.completed_at_ms
         call.end_ts = timestamp_ms
         call.end_recv = recv_ms
-        call.complete(outcome, payload)
-        if call.status == tools.REJECTED and call.approval and call.summary == "rejected":
+        if payload.__class__ is Said and payload.kind == call.kind:
+            # What ToolCall.complete takes from a summary of the call's own kind (most
+            # results), without the call to it.
+            call.outcome = outcome
+            status = call.status = payload.status
+            call.summary = payload.summary
+            call.lines_added, call.lines_removed, call.exit_code = payload.numbers
+        else:
+            call.complete(outcome, payload)
+            status = call.status
+        if status == REJECTED and call.approval and call.summary == "rejected":
             call.summary = call.approval
         if self._compact:  # its target is known: later records bring new args or none
             call.args = _NO_ARGS
@@ -320,20 +346,27 @@ class CallFold:
         index = len(session.tool_calls)
         if self._compact:  # what only a view shows is not kept
             model_call_id = description = parent_call_id = None
-        call = ToolCall(
+        call = ToolCall(  # in order, as _call_started builds one
             index,
             call_id,
             kind,
             args,
             tools.target_of(kind, args),
-            model_call_id=model_call_id,
-            description=description,
-            completed_line=line,
-            started_at_ms=started_at_ms,
-            completed_at_ms=completed_at_ms or None,
-            end_ts=timestamp_ms,
-            end_recv=recv_ms,
-            parent_call_id=parent_call_id,
+            RUNNING,
+            None,
+            None,
+            model_call_id,
+            description,
+            None,
+            line,
+            started_at_ms,
+            completed_at_ms or None,
+            None,
+            timestamp_ms,
+            None,
+            recv_ms,
+            None,
+            parent_call_id,
         )
         call.complete(outcome, payload)
         if self._compact and call.target is not None:

@@ -10,7 +10,6 @@ import orjson
 
 import streamview.core.dialects as dialects
 from streamview.core.decoding import (
-    MALFORMED_RAW_LIMIT,
     RepairedLine,
     decode_line,
     not_an_object,
@@ -22,14 +21,15 @@ from streamview.core.dialects.cursor_records import parse_decoded
 from streamview.core.dialects.lines import end_of_input, translate_decoded
 from streamview.core.events import (
     AnyEvent,
-    ConnectionNotice,
     MalformedLine,
     SessionStarted,
     ToolCallEvent,
     UnknownRecord,
 )
 from streamview.core.fast_path import utf8
-from streamview.core.framing import LineFramer, RawLine, Restart, too_long_reason
+from streamview.core.fold_runs import DeltaRun
+from streamview.core.framing import LineFramer, RawLine, Restart
+from streamview.core.input_events import restart_notice, too_long
 from streamview.core.linestore import FileLineStore, LineStore
 from streamview.core.recognise import recognise
 from streamview.core.state import StreamState
@@ -41,26 +41,6 @@ READ_SIZE = 1 << 20
 
 _Held = tuple[int, int, bytes, "int | None"]
 """A line read before the dialect was known: number, offset, bytes, arrival time."""
-
-
-def too_long(number: int, data: bytes, size: int, recv_ms: int | None = None) -> MalformedLine:
-    """The event of a line cut at the line limit: its first bytes and its real size."""
-    return MalformedLine(
-        number,
-        None,
-        None,
-        recv_ms,
-        reason=too_long_reason(size),
-        raw=data[:MALFORMED_RAW_LIMIT],
-        raw_size=size,
-    )
-
-
-def restart_notice(chunk: Restart, line: int, recv_ms: int | None = None) -> ConnectionNotice:
-    """The event saying the input starts over (a followed file truncated or replaced)."""
-    return ConnectionNotice(
-        line, None, None, recv_ms, type="input", subtype=chunk.reason, detail=chunk.detail
-    )
 
 
 def _cursor(data: bytes, number: int, recv_ms: int | None) -> list[AnyEvent]:
@@ -393,6 +373,11 @@ def _fold(
     remember = store.remember_lines if store is not None else None
     lines: Iterable[tuple[int, bytes]]
     cut: dict[int, int] | None = None
+    # A run of deltas to the open text or thinking block (most of a streaming run's
+    # lines), taken here without apply_fast's call; what each would count is added when
+    # the run ends (DeltaRun). Only where nothing watches the state line by line.
+    lean = not state._track
+    run: DeltaRun | None = None
     for chunk in chain(chunks, [None]):
         if chunk is None:
             last = framer.finish()
@@ -423,6 +408,9 @@ def _fold(
             lines = enumerate(pieces, first)
         for number, data in lines:
             if cut is not None and number in cut:
+                if run is not None:
+                    run.end(state)
+                    run = None
                 cut_line = too_long(number, data, cut[number])
                 apply(cut_line)
                 if index is not None:
@@ -432,10 +420,32 @@ def _fold(
             if fast_line is not None and (data.isascii() or utf8(data)):
                 hot = fast_line(data, number)
                 if hot is not None and known is None and index is None:
-                    apply_fast(hot, number)  # the common line, with the fewest checks
+                    if run is not None:
+                        if (
+                            hot[1] == run.subtype
+                            and hot[0] == run.kind
+                            and hot[2] is not None
+                            and (hot[4] is None or hot[4] == run.session_id)
+                        ):
+                            when = hot[5] if hot[6] is None else hot[6]  # as apply_fast's
+                            if when is None or run.timed:
+                                run.parts.append(hot[2])
+                                run.count += 1
+                                run.last_line = number
+                                if when is not None:
+                                    run.when = when
+                                continue
+                        run.end(state)
+                        run = None
+                    # the common line, with the fewest checks; a delta may start a run
+                    if apply_fast(hot, number) and lean:
+                        run = DeltaRun.after(state, hot[0], hot[1])
                     continue
             else:
                 hot = None
+            if run is not None:
+                run.end(state)
+                run = None
             if hot is None:
                 try:
                     record = loads(data)
@@ -470,6 +480,9 @@ def _fold(
                     index.note_event(event)
             if index is not None:
                 index.end_line(state, number, translator)
+        if run is not None:  # the chunk's end: the state whole before the next sweep
+            run.end(state)
+            run = None
     state.counts.blank += blank
 
 

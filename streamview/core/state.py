@@ -156,11 +156,15 @@ class StreamState(CallFold, NoticeFold):
         handler(self, session, event)
         return session
 
-    def apply_fast(self, fast: FastRecord, line: int) -> None:
+    def apply_fast(self, fast: FastRecord, line: int) -> bool | None:
         """Apply a hot record a dialect took apart itself (:data:`FastRecord`: what a
         translator's ``fast`` or ``fast_line`` gave for 1-based ``line``), exactly as its
         events would be applied. Token deltas are most of a long run: building an event
-        for each costs more than decoding its line."""
+        for each costs more than decoding its line.
+
+        Returns ``True`` for a text delta (``subtype`` ``True``) or a thinking delta
+        (``delta``), which leave their block open: the next delta of the kind may go to
+        it (:func:`~streamview.core.reader._fold`'s runs); else ``None``."""
         kind, subtype, text, model_call_id, session_id, timestamp, recv = fast
         counts = self.counts
         counts.total += 1
@@ -190,15 +194,16 @@ class StreamState(CallFold, NoticeFold):
                 block.deltas += 1
                 if track:
                     self._changes.transcript.add(session.index)
-                return
+                return True
             if subtype is False and block is None and session.open_thinking is None:
                 # A whole answer with nothing open (opencode's texts): its own block, as
                 # _assistant_text makes it.
                 session.blocks.append(Block(TEXT, line, [text]))
                 if track:
                     self._changes.transcript.add(session.index)
-                return
+                return None
             self._assistant_text(session, text, line, model_call_id, timestamp, subtype)
+            return subtype is True or None
         elif kind == "tool_call":
             size = len(text)
             if size == 11:  # no parent call named (Cursor's, Codex's fields)
@@ -235,6 +240,9 @@ class StreamState(CallFold, NoticeFold):
                 session.events += 1
                 if track:
                     self._changes.events += 1
+            else:
+                return subtype == "delta" or None
+        return None
 
     def finish(self) -> None:
         """End of input: open calls are interrupted, sessions settled (:func:`settle`)."""

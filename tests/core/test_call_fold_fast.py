@@ -137,6 +137,8 @@ def query(call_id: str, approved: bool | None = None, args: Any = None) -> Step:
 READ = {"path": "/a.py"}
 SHELL = {"command": "ls -l"}
 SAID = Said("read", "success", "3 lines", lambda: {"content": "a\nb\nc"}, (None, None, None))
+SAID_REJECTED = Said("shell", "rejected", "rejected", lambda: {"reason": "no"}, (1, 2, 3))
+"""A summary whose status is ``rejected`` (an approval's words replace it) and numbers set."""
 
 CASES: dict[str, list[Step]] = {
     "a start, then its result": [
@@ -187,6 +189,12 @@ CASES: dict[str, list[Step]] = {
         call(True, "c2", "shell", args=SHELL, outcome="error", payload={"message": "x"}),
         call(True, "c3", "read", args={"limit": 1}, outcome="success", payload={}),
         call(True, "c1", "read", args=READ, outcome="success", payload={"content": "b"}),
+    ],
+    "a rejection counted without its payload, after an approval": [
+        query("c1", approved=False),
+        call(False, "c1", "shell", args=SHELL),
+        query("c1", approved=False),
+        call(True, "c1", "shell", outcome="rejected", payload=SAID_REJECTED),
     ],
     "a whole call an approval waited for": [
         query("c1", approved=False),
@@ -300,7 +308,14 @@ def random_steps(rng: random.Random) -> list[Step]:
     ]
     kinds = ["read", "shell", "edit", "grep", "unknown", "mcp"]
     argses: list[Any] = [None, {}, READ, SHELL, {"limit": 1}, {"path": "/b", "old_string": "x"}]
-    payloads: list[Any] = [None, {}, {"content": "a\nb"}, {"stdout": "x", "exitCode": 2}, SAID]
+    payloads: list[Any] = [
+        None,
+        {},
+        {"content": "a\nb"},
+        {"stdout": "x", "exitCode": 2},
+        SAID,
+        SAID_REJECTED,
+    ]
     for _ in range(rng.randrange(1, 30)):
         call_id = f"c{rng.randrange(6)}"
         roll = rng.random()

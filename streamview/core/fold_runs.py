@@ -1,0 +1,82 @@
+"""Runs of token deltas that :func:`~streamview.core.reader._fold` appends to their open
+block itself, without :meth:`~streamview.core.state.StreamState.apply_fast`'s call for
+each: most of a streaming run's lines are deltas to the block the one before opened.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from streamview.core.model import Session
+    from streamview.core.state import StreamState
+
+
+class DeltaRun:
+    """Deltas :func:`_fold` appends to the open text or thinking block itself, one after
+    another, and what :meth:`StreamState.apply_fast` would have counted for each, added
+    at once by :meth:`end`. A delta continues the run only if ``apply_fast`` would take
+    it the same way: of the run's kind, to the newest session (no other
+    ``session_id``), its block open (a text block with no thinking open), and no first
+    time for the session still to set."""
+
+    __slots__ = (
+        "count",
+        "kind",
+        "last_line",
+        "parts",
+        "session",
+        "session_id",
+        "subtype",
+        "timed",
+        "when",
+    )
+
+    def __init__(self, session: Session, kind: str, subtype: Any, parts: list[str]) -> None:
+        self.session = session
+        self.session_id = session.session_id
+        self.kind = kind
+        """``assistant`` (text deltas) or ``thinking``: the fast records' type."""
+        self.subtype = subtype
+        """``True`` (a text delta) or ``delta``: the subtype of the run's records."""
+        self.parts = parts
+        self.timed = session.first_time_ms is not None
+        """A delta with a time continues the run only if the session has a first time."""
+        self.count = 0
+        self.last_line = 0
+        self.when: int | None = None
+
+    @classmethod
+    def after(cls, state: StreamState, kind: str, subtype: Any) -> DeltaRun | None:
+        """A run to continue after ``apply_fast`` took a delta of ``kind``, if its block
+        is open (a text block with no thinking block open: then the next text delta
+        closes the thinking, the long way)."""
+        session = state.sessions[-1]
+        if kind == "thinking":
+            block = session.open_thinking
+        elif kind == "assistant" and session.open_thinking is None:
+            block = session.open_text
+        else:
+            return None
+        if block is None:
+            return None
+        return cls(session, kind, subtype, block.parts)
+
+    def end(self, state: StreamState) -> None:
+        """Count the run's deltas as ``apply_fast`` counts each (untracked state)."""
+        count = self.count
+        if not count:
+            return
+        counts = state.counts
+        counts.total += count
+        counts.events += count
+        session = self.session
+        session.events += count
+        session.last_line = self.last_line
+        block = session.open_thinking if self.kind == "thinking" else session.open_text
+        assert block is not None and block.parts is self.parts
+        block.deltas += count
+        when = self.when
+        if when is not None:
+            state.last_event_ms = when
+            session.last_time_ms = when
