@@ -37,7 +37,12 @@ import streamview.core.dialects.copilot_tools as tools
 import streamview.core.dialects.shapes as shapes
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
-from streamview.core.dialects.copilot_fast import DELTA_STARTS, decode_delta_line, model_named
+from streamview.core.dialects.copilot_fast import (
+    DELTA_STARTS,
+    decode_delta_line,
+    decode_lean_line,
+    model_named,
+)
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -207,8 +212,9 @@ class CopilotTranslator:
         (:mod:`.copilot_fast`), any other line declined (decoded in full)."""
         if not data.startswith(DELTA_STARTS) or not self._started:
             return None
-        try:
-            hot = decode_delta_line(data)
+        model = self._model
+        try:  # once a model is known, its fields are not read (_learn): not decoded
+            hot = decode_delta_line(data) if model is None else decode_lean_line(data)
         except HOT_DECODE_ERRORS:
             return None
         fields = hot.data
@@ -224,7 +230,7 @@ class CopilotTranslator:
             fast_kind, subtype = "thinking", "delta"
         else:
             return None
-        if self._model is None:
+        if model is None:
             self._model = model_named(fields)
         stamp = hot.timestamp
         try:  # iso_ms's own lookups, without the call (a sixth of their cost)

@@ -24,10 +24,11 @@ from .fast_taken import taken_lines
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dialects" / "copilot"
 FIXTURE = FIXTURES / "fast-lines.jsonl"
 
-TAKEN = {3, 4, 5, 6, 11, 13}
+TAKEN = {3, 4, 5, 6, 11, 13, 14}
 """Deltas of reasoning and text (non-ASCII, escaped, without an id, naming a model, a
-stamp of another length, no stamp); not a null or numeric text, a data list, a numeric
-stamp, a ``true`` arrival stamp, a model or message id that is a number."""
+stamp of another length, no stamp, a model that is a number once a model is known: not
+read then); not a null or numeric text, a data list, a numeric stamp, a ``true`` arrival
+stamp, a message id that is a number."""
 
 
 def test_the_fast_path_takes_deltas_and_declines_the_unusual() -> None:
@@ -77,6 +78,36 @@ def test_the_fast_path_leaves_the_fold_as_the_general_path_does(
     """Each call's arguments, description, parent, outcome and payload, each block's text,
     the model and the times."""
     data = (FIXTURES / name).read_bytes()
+    fast = _folded(data)
+    monkeypatch.setattr(CopilotTranslator, "fast", lambda *_: None)
+    monkeypatch.setattr(CopilotTranslator, "fast_line", None)
+    assert _folded(data) == fast
+
+
+MODEL_LINES = [
+    {"type": "session.start", "data": {"sessionId": "s"}},
+    {"type": "assistant.message_delta", "data": {"deltaContent": "a", "chosenModel": 5}},
+    {"type": "assistant.message_delta", "data": {"deltaContent": "b", "newModel": ""}},
+    {"type": "assistant.reasoning_delta", "data": {"deltaContent": "c", "newModel": "m-1"}},
+    {"type": "assistant.message_delta", "data": {"deltaContent": "d", "model": "m-2"}},
+    {"type": "assistant.message_delta", "data": {"deltaContent": "e", "model": 5}},
+    {"type": "assistant.message_delta", "data": {"deltaContent": 5, "model": "m-3"}},
+    {"type": "assistant.message_delta", "data": {"deltaContent": "f", "messageId": 5}},
+]
+
+
+def test_a_delta_s_model_is_read_until_one_is_known(monkeypatch: pytest.MonkeyPatch) -> None:
+    """While no model is known a delta's model fields are decoded and checked (a number
+    declines the line, an empty one names none); once one is, they are not read, by
+    either path: the line is taken whatever their type, and the first model stays."""
+    data = b"\n".join(orjson.dumps(record) for record in MODEL_LINES)
+    translator = CopilotTranslator()
+    assert taken_lines(translator, data) == {3, 4, 5, 6}
+    assert translator._model == "m-1"
+    slow = CopilotTranslator()
+    for number, record in enumerate(MODEL_LINES, 1):
+        slow.translate(record, number, None)
+    assert slow._model == "m-1"
     fast = _folded(data)
     monkeypatch.setattr(CopilotTranslator, "fast", lambda *_: None)
     monkeypatch.setattr(CopilotTranslator, "fast_line", None)
