@@ -29,6 +29,7 @@ The common case, text with no unsafe character, costs one regex scan and no copy
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any
@@ -46,14 +47,24 @@ _C0_C1_BUT_ESC = "\x00-\x08\x0b-\x1a\x1c-\x1f\x7f-\x9f"  # C0 but \t \n ESC, DEL
 UNSAFE_CHARS = _C0_C1_BUT_ESC + "\x1b" + _OTHER_UNSAFE
 """A regex character-class body matching every character :func:`clean` replaces."""
 
-_UNSAFE = re.compile(f"[{UNSAFE_CHARS}]")
-
 _SGR_MAX_PARAMS = 64
 """Longer parameter lists are not colour anyone wrote on purpose: shown inert."""
 
-_UNSAFE_BUT_ESC = re.compile(f"[{_C0_C1_BUT_ESC}{_OTHER_UNSAFE}]")
-_SGR = re.compile(f"\x1b\\[[0-9;:]{{0,{_SGR_MAX_PARAMS}}}m")
-_ESC_NOT_SGR = re.compile(f"\x1b(?!\\[[0-9;:]{{0,{_SGR_MAX_PARAMS}}}m)")
+
+@functools.cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """:func:`clean`'s patterns (unsafe, unsafe but ESC, SGR, ESC not SGR), compiled on first use.
+
+    The two character classes take ~1 ms to compile, and most runs (``--json``,
+    ``--events``) never clean text: compiling them on import cost every start-up.
+    """
+    return (
+        re.compile(f"[{UNSAFE_CHARS}]"),
+        re.compile(f"[{_C0_C1_BUT_ESC}{_OTHER_UNSAFE}]"),
+        re.compile(f"\x1b\\[[0-9;:]{{0,{_SGR_MAX_PARAMS}}}m"),
+        re.compile(f"\x1b(?!\\[[0-9;:]{{0,{_SGR_MAX_PARAMS}}}m)"),
+    )
+
 
 _PICTURES: dict[str, str] = {chr(code): chr(0x2400 + code) for code in range(0x20)}
 _PICTURES["\x7f"] = "␡"
@@ -79,7 +90,7 @@ def _picture_of_match(match: re.Match[str]) -> str:
 
 def has_controls(text: str) -> bool:
     """Whether ``text`` holds anything :func:`clean` would change (``\\n``, ``\\t`` are fine)."""
-    return _UNSAFE.search(text) is not None
+    return _patterns()[0].search(text) is not None
 
 
 def clean(text: str, keep_sgr: bool = False) -> str:
@@ -94,17 +105,18 @@ def clean(text: str, keep_sgr: bool = False) -> str:
         The text with ``\\r\\n`` made ``\\n``, colour removed (unless kept), and every
         other unsafe character shown as an inert picture. ``\\n`` and ``\\t`` are kept.
     """
-    if _UNSAFE.search(text) is None:
+    unsafe, unsafe_but_esc, sgr, esc_not_sgr = _patterns()
+    if unsafe.search(text) is None:
         return text
     if "\r\n" in text:
         text = text.replace("\r\n", "\n")
     if "\x1b" in text:
         # Plain substitutions, no Python call per sequence: shell output holds thousands.
-        text = _ESC_NOT_SGR.sub("␛", text) if keep_sgr else _SGR.sub("", text).replace("\x1b", "␛")
-        if _UNSAFE_BUT_ESC.search(text) is None:
+        text = esc_not_sgr.sub("␛", text) if keep_sgr else sgr.sub("", text).replace("\x1b", "␛")
+        if unsafe_but_esc.search(text) is None:
             return text
-        return _UNSAFE_BUT_ESC.sub(_picture_of_match, text)
-    return _UNSAFE.sub(_picture_of_match, text)
+        return unsafe_but_esc.sub(_picture_of_match, text)
+    return unsafe.sub(_picture_of_match, text)
 
 
 _JSON_UNSAFE = re.compile(

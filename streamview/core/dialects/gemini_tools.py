@@ -21,7 +21,7 @@ from typing import Any
 from streamview.core.dialects.claude_tools import edit_diff
 from streamview.core.events import JSONObject
 from streamview.core.fields import as_str
-from streamview.core.tools import FAILED, SUCCEEDED, Said, output_lines
+from streamview.core.tools import FAILED, SUCCEEDED, Said, output_lines, plural
 
 KINDS: dict[str, str] = {
     "read_file": "read",
@@ -376,10 +376,21 @@ def success_said(kind: str, args: JSONObject, text: str) -> Said | None:
     """What :meth:`ToolCall.complete <streamview.core.model.ToolCall.complete>` reads
     from :func:`success_payload`, without building it, for an edit whose old and new
     text have no line in common (``edit_diff``'s one hunk: its lines, counted, not
-    written out): ``None`` for anything else. The fold's fast path only: a view builds
+    written out), a command, a glob, and a read whose text is the file's content (its
+    lines): ``None`` for anything else. The fold's fast path only: a view builds
     the payload from the record."""
     if kind == "shell":
         return _shell_said(text)
+    if kind == "read":
+        if not text or _READ_DISPLAY.match(text):
+            return None  # a display line, or nothing: the payload says what it can
+        # The file's content (_read_payload's): its lines, as tools' read summary counts.
+        lines = plural(text.count("\n") + 1, "line")
+        return Said(kind, SUCCEEDED, lines, lambda: success_payload(kind, args, text))
+    if kind == "glob":  # the glob summary counts totalFiles, the payload's only number
+        found = _FOUND.match(text)
+        files = plural(int(found.group(1)), "file") if found else None
+        return Said(kind, SUCCEEDED, files, lambda: success_payload(kind, args, text))
     if kind != "edit":
         return None
     old, new = args.get("old_string"), args.get("new_string")

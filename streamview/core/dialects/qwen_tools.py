@@ -129,7 +129,12 @@ def success_said(kind: str, args: JSONObject, text: str) -> Said | None:
     """:func:`success_payload`'s summary counted without building it, for the fold's
     fast path: an edit's ``+a -r`` from its replacements where their lines share none
     (:func:`~streamview.core.dialects.edit_said.edit_said`, as Droid's and Kimi's: the
-    same payload), a read's lines, a grep's matches (the shared ones)."""
+    same payload), a read's lines, a grep's matches (the shared ones), a command's
+    plain output (no debug-mode ``Exit Code:`` line: its payload is the ``stdout``)."""
+    if kind == "shell":
+        if "\nExit Code: " in text:
+            return None  # debug mode: the payload has the exit code and stderr
+        return tool_shapes.shell_said(text, lambda: success_payload(kind, args, text))
     if kind == "edit":
         # Imported by the first edit: it brings Amp's count, which a Qwen stream's
         # start needs not (tests/core/dialects/test_recognise_types.py).

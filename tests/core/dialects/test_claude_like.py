@@ -227,3 +227,33 @@ def test_a_qwen_edit_of_lines_in_common_is_built() -> None:
     assert qwen_tools.success_said("edit", qwen_tools.args_of("edit", given), "") is None
     given = {"file_path": "/w/a.py", "old_string": "a", "new_string": "b"}
     assert qwen_tools.success_said("edit", qwen_tools.args_of("edit", given), "") is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "\n\n",
+        "ok\n",
+        "a\r\nb\r\n\r\n",
+        "é\u2028ü",
+        "Exit Code: 1\n",
+        "out\nExit Code: 2",
+        "Command: ls\nDirectory: (root)\nOutput: a\nError: (none)\nExit Code: 0\n",
+        "Command: false\nOutput: (empty)\nError: boom\nExit Code: 1",
+    ],
+)
+def test_a_qwen_command_said_is_what_its_payload_says(text: str) -> None:
+    """A command's plain output is summarised on the fast path and ends the call as
+    its built payload does; a debug-mode display (an ``Exit Code:`` line after the
+    first, its exit code and stderr in the payload) is built."""
+    said = qwen_tools.success_said("shell", {"command": "ls"}, text)
+    payload = qwen_tools.success_payload("shell", {"command": "ls"}, text)
+    assert (said is None) == ("\nExit Code: " in text)
+    if said is None:
+        return
+    by_said, by_payload = ToolCall(0, "c", "shell"), ToolCall(0, "c", "shell")
+    by_said.complete("success", said)
+    by_payload.complete("success", payload)
+    assert msgspec.structs.asdict(by_said) == msgspec.structs.asdict(by_payload)
+    assert said.build() == payload

@@ -119,7 +119,61 @@ def test_an_edit_said_ends_the_call_as_its_payload_does() -> None:
     assert success_said("edit", shared, "") is None
     assert success_said("edit", {"instruction": "fix it"}, "") is None
     assert success_said("edit", {"old_string": "", "new_string": "y"}, "") is None
-    assert success_said("read", {"path": "/w/a.py"}, "text") is None
+    assert success_said("grep", {"pattern": "x"}, "Found 1 match") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "Found 3 matching file(s)",
+        "found 1 file\nsrc/a.py",
+        "Found 12 files",
+        "Found \u0663 files",
+        "Found  3 files",
+        "No files found",
+        "src/a.py\nsrc/b.py",
+    ],
+)
+def test_a_glob_said_ends_the_call_as_its_payload_does(text: str) -> None:
+    """A glob is counted on the fast path as its built payload's summary counts it:
+    the files a ``Found N`` line says, else no summary."""
+    args = {"globPattern": "*.py"}
+    said = success_said("glob", args, text)
+    built = success_payload("glob", args, text)
+    assert isinstance(said, Said)
+    assert said.build() == built
+    for kind in ("glob", "task"):
+        assert _ended(kind, said) == _ended(kind, built)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "text",
+        "a\nb\n",
+        "a\r\nb",
+        "\n",
+        "é\u2028ü\n\n",
+        "Read lines 1-40 of 120",
+        "read all 3 files",
+        "Read image",
+        "Reading the file\nline 2",
+    ],
+)
+def test_a_read_said_ends_the_call_as_its_payload_does(text: str) -> None:
+    """A read whose text is the file's content is counted on the fast path (its lines,
+    as the built payload's summary counts them); a display line or nothing is built."""
+    args = {"path": "/w/a.py"}
+    said = success_said("read", args, text)
+    built = success_payload("read", args, text)
+    assert (said is None) == ("content" not in built)
+    if said is None:
+        return
+    assert said.build() == built
+    for kind in ("read", "task"):
+        assert _ended(kind, said) == _ended(kind, built)
 
 
 _STAMP = '"timestamp":"2026-11-20T10:00:01.250Z"'
