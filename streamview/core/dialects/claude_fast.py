@@ -124,13 +124,10 @@ def fast_message(self: Any, record: JSONObject, line: int) -> FastRecord | None:
     return "tool_call", "started", fields, None, sid, ts, recv
 
 
-def fast_result(self: Any, record: JSONObject, line: int) -> FastRecord | None:
-    """``ClaudeTranslator.fast`` of a ``user`` record of one successful
-    ``tool_result`` (a third of a tool-heavy run's complete records), as
-    :meth:`~ClaudeTranslator.translate` reads it, without its event. An error, a
-    prompt, several blocks go the long way, and so does a result whose payload cannot
-    be read (the long way says so): the translator forgets the call only once its
-    payload is made."""
+def one_result(record: JSONObject) -> tuple[JSONObject, str, int | None] | None:
+    """The block, call id and arrival time of a ``user`` record that is one successful
+    ``tool_result`` and nothing else, as Claude Code's and Qwen Code's fast paths take
+    it; ``None`` for anything else (an error, a prompt, several blocks, an odd type)."""
     message = record.get("message")
     content = message.get("content") if message.__class__ is dict else None
     if content.__class__ is not list or len(content) != 1:
@@ -147,6 +144,20 @@ def fast_result(self: Any, record: JSONObject, line: int) -> FastRecord | None:
         or (recv is not None and recv.__class__ is not int)
     ):
         return None
+    return block, call_id, recv
+
+
+def fast_result(self: Any, record: JSONObject, line: int) -> FastRecord | None:
+    """``ClaudeTranslator.fast`` of a ``user`` record of one successful
+    ``tool_result`` (a third of a tool-heavy run's complete records), as
+    :meth:`~ClaudeTranslator.translate` reads it, without its event. An error, a
+    prompt, several blocks go the long way, and so does a result whose payload cannot
+    be read (the long way says so): the translator forgets the call only once its
+    payload is made."""
+    taken = one_result(record)
+    if taken is None:
+        return None
+    block, call_id, recv = taken
     calls = self._calls
     name, args = calls.get(call_id, _NO_CALL)
     kind = tools.kind_of(name) if name else "unknown"

@@ -20,6 +20,7 @@ from msgspec.structs import replace
 
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.claude import ClaudeTranslator
+from streamview.core.dialects.claude_fast import one_result
 from streamview.core.dialects.claude_tools import result_text
 from streamview.core.events import (
     AnyEvent,
@@ -216,23 +217,11 @@ class ClaudeLikeTranslator:
         Claude Code's own reading of the result, which :meth:`_call` replaces, is not
         made. Anything else (an error, Claude Code's ``tool_use_result``, a time stamp,
         a call already ended) goes the long way."""
-        message = record.get("message")
-        content = message.get("content") if message.__class__ is dict else None
-        if content.__class__ is not list or len(content) != 1 or "tool_use_result" in record:
+        taken = None if "tool_use_result" in record else one_result(record)
+        if taken is None:
             return None
-        block = content[0]
-        if block.__class__ is not dict or block.get("type") != "tool_result":
-            return None
-        call_id = block.get("tool_use_id")
-        recv = record.get(RECV_KEY)
-        if (
-            block.get("is_error") is True
-            or call_id.__class__ is not str
-            or not call_id
-            or call_id in self._done
-            or record.get("timestamp") is not None
-            or (recv is not None and recv.__class__ is not int)
-        ):
+        block, call_id, recv = taken
+        if call_id in self._done or record.get("timestamp") is not None:
             return None
         sid = record.get("session_id")
         if sid.__class__ is not str:

@@ -30,7 +30,13 @@ import streamview.core.dialects.shapes as shapes
 import streamview.core.notices as notices
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
-from streamview.core.dialects.cline_fast import FAST_CALLS, FastCalls, GrowingText, nothing_shown
+from streamview.core.dialects.cline_fast import (
+    FAST_CALLS,
+    FastCalls,
+    GrowingText,
+    nothing_shown,
+    said_fields,
+)
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -217,15 +223,10 @@ class ClineTranslator(GrowingText, FastCalls):
         partial = record.get("partial") is True
         if not partial and (self._done or not (self._spoke or self._asked)):
             return None
-        text = record.get("text")
-        ts = record.get("ts")
-        recv = record.get(RECV_KEY)
-        if (
-            text.__class__ is not str
-            or (ts is not None and ts.__class__ is not int)
-            or (recv is not None and recv.__class__ is not int)
-        ):
+        said = said_fields(record)
+        if said is None:
             return None
+        text, ts, recv = said
         if ts is not None and self._first_ms is None:
             self._first_ms = ts
         if partial:

@@ -156,6 +156,21 @@ FAST_CALLS = ("command", "command_output", "tool")
 type is looked for in it, and a dict cannot be hashed)."""
 
 
+def said_fields(record: JSONObject) -> tuple[str, int | None, int | None] | None:
+    """A ``say`` record's ``text``, ``ts`` and arrival time, or ``None`` when one is of
+    a type the fast paths do not read (they go the long way, which says so)."""
+    text = record.get("text")
+    ts = record.get("ts")
+    recv = record.get(RECV_KEY)
+    if (
+        text.__class__ is not str
+        or (ts is not None and ts.__class__ is not int)
+        or (recv is not None and recv.__class__ is not int)
+    ):
+        return None
+    return text, ts, recv
+
+
 class FastCalls:
     """The translator's calls for the fold's fast path: the fields of the
     ``ToolCallEvent`` :meth:`translate` would give, without the event."""
@@ -172,15 +187,10 @@ class FastCalls:
         it once the session started. A field of an unusual type, an output with no
         open command, a tool that says nothing or that raises go the long way (which
         says so); the translator is changed only once the record is read."""
-        text: Any = record.get("text")
-        ts = record.get("ts")
-        recv = record.get(RECV_KEY)
-        if (
-            text.__class__ is not str
-            or (ts is not None and ts.__class__ is not int)
-            or (recv is not None and recv.__class__ is not int)
-        ):
+        said = said_fields(record)
+        if said is None:
             return None
+        text, ts, recv = said
         partial = record.get("partial") is True
         call_id = f"cline-{ts}"
         fields: tuple[Any, ...]
