@@ -143,32 +143,16 @@ class CallFold:
             call_id,
             kind,
             args,
-            outcome,
-            payload,
+            _,
+            _,
             model_call_id,
             started_at_ms,
-            completed_at_ms,
+            _,
             description,
             parent_call_id,
         ) = fields
         if args is None or call_id in session.calls_by_id or session.pending_approval:
-            self._tool(
-                session,
-                line,
-                timestamp_ms,
-                recv_ms,
-                False,
-                call_id,
-                kind,
-                args,
-                outcome,
-                payload,
-                model_call_id,
-                started_at_ms,
-                completed_at_ms,
-                description,
-                parent_call_id,
-            )
+            self._tool(session, line, timestamp_ms, recv_ms, False, *fields[2:])
             return
         if session.open_text is not None:
             self._close_text(session)
@@ -202,12 +186,7 @@ class CallFold:
             None,
             parent_call_id,
         )
-        calls.append(call)
-        session.calls_by_id[call_id] = call
-        session.blocks.append(Block(TOOL, line, NO_PARTS, False, index))
-        if self._track:
-            self._changes.transcript.add(session.index)
-            self._changes.calls.add((session.index, index))
+        self._add_call(session, line, call)
 
     def _add_call(self, session: Session, line: int, call: ToolCall) -> None:
         """A call the lean path made: in the session's calls, found by its id, and
@@ -248,7 +227,7 @@ class CallFold:
         ) = fields
         call = session.calls_by_id.get(call_id)
         if call is None and args is not None and not session.pending_approval:
-            self._whole_call(
+            self._whole_call(  # named one by one: ``*fields[2:]`` cost opencode 3 %
                 session,
                 line,
                 timestamp_ms,
@@ -272,23 +251,7 @@ class CallFold:
             or (call.kind == "unknown" and kind != "unknown")
             or (call.args is None if args is None else args != call.args)
         ):
-            self._tool(
-                session,
-                line,
-                timestamp_ms,
-                recv_ms,
-                True,
-                call_id,
-                kind,
-                args,
-                outcome,
-                payload,
-                model_call_id,
-                started_at_ms,
-                completed_at_ms,
-                description,
-                parent_call_id,
-            )
+            self._tool(session, line, timestamp_ms, recv_ms, True, *fields[2:])
             return
         if not self._compact:  # what only a view shows
             call.model_call_id = call.model_call_id or model_call_id

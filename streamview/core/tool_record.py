@@ -144,30 +144,13 @@ def tool_call_fields(record: JSONObject, line: int) -> ToolCallFields:
     started_at = completed_at = None
     description = None
     if isinstance(tool_call, dict):
-        # Cursor writes them as strings of digits: read in place (under 20 of them, so
-        # int() reads them as as_int would), anything else by as_int; None stays.
+        # Cursor writes them as strings of digits: as_int reads those first.
         started_at = tool_call.get("startedAtMs")
         if started_at.__class__ is not int:
-            if (
-                started_at.__class__ is str
-                and len(started_at) < 20
-                and started_at.isdigit()
-                and started_at.isascii()
-            ):
-                started_at = int(started_at)
-            elif started_at is not None:
-                started_at = as_int(started_at)
+            started_at = as_int(started_at)
         completed_at = tool_call.get("completedAtMs")
         if completed_at.__class__ is not int:
-            if (
-                completed_at.__class__ is str
-                and len(completed_at) < 20
-                and completed_at.isdigit()
-                and completed_at.isascii()
-            ):
-                completed_at = int(completed_at)
-            elif completed_at is not None:
-                completed_at = as_int(completed_at)
+            completed_at = as_int(completed_at)
         if isinstance(body, dict):
             description = body.get("description")
             if description.__class__ is not str:
