@@ -60,11 +60,8 @@ class Matches(msgspec.Struct):
             entries: ``(entry number, the texts of its laid-out lines)``, in order.
         """
         self.clear()
-        if not self.query:
-            return self.hits
-        try:
-            matcher = Matcher.for_query(self.query)
-        except BadPattern:
+        matcher = self._matcher()
+        if matcher is None:
             return self.hits
         hits = self.hits
         for number, lines in entries:
@@ -75,11 +72,8 @@ class Matches(msgspec.Struct):
     def replace(self, number: int, lines: Sequence[str]) -> list[Match]:
         """The hits, entry ``number``'s found again in ``lines`` (the texts of the lines
         the layout thread sent); the other entries' hits are kept, not searched again."""
-        if not self.query:
-            return self.hits
-        try:
-            matcher = Matcher.for_query(self.query)
-        except BadPattern:
+        matcher = self._matcher()
+        if matcher is None:
             return self.hits
         hits = self.hits
         start = bisect_left(hits, number, key=_entry_of)
@@ -87,6 +81,15 @@ class Matches(msgspec.Struct):
         hits[start:end] = _matches(matcher, number, lines)
         self._index_lines()
         return hits
+
+    def _matcher(self) -> Matcher | None:
+        """The query's matcher; ``None`` with no query or one that is no pattern."""
+        if not self.query:
+            return None
+        try:
+            return Matcher.for_query(self.query)
+        except BadPattern:
+            return None
 
     def _index_lines(self) -> None:
         by_line: dict[tuple[int, int], list[int]] = {}
