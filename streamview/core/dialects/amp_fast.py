@@ -273,11 +273,16 @@ class AmpTranslator(ClaudeLikeTranslator):
         ):
             return None
         self._unread.pop(call_id, None)  # ``forget_call``, whether read or not
-        self._inner_calls.pop(call_id, None)
+        inner_calls = self._inner_calls
+        if inner_calls:  # a call Claude Code's translator read (after a line declined)
+            inner_calls.pop(call_id, None)
         self._done.add(call_id)
         name, args = self._calls.pop(call_id, _NO_CALL)
         kind = kind_of(name) if name else "unknown"
-        payload = ended(kind, args, result_text(block.content))  # Amp's tools (its only ToolMap)
+        text = block.content
+        if text.__class__ is not str:
+            text = result_text(text)
+        payload = ended(kind, args, text)  # Amp's tools (its only ToolMap)
         parent = hot.parent_tool_use_id
         fields = (
             None,

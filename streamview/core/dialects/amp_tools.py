@@ -218,6 +218,8 @@ def ended(kind: str, args: JSONObject, text: str) -> Said | JSONObject:
             return success_payload(kind, args, text)
         summary = plural(tool_shapes.line_count(text), "line")
         return Said(kind, SUCCEEDED, summary, lambda: tool_shapes.success_payload(kind, args, text))
+    if kind == "grep":  # no JSON result to read: a grep's text as Claude Code's
+        return tool_shapes.success_said(kind, args, text) or success_payload(kind, args, text)
     if kind == "edit" and not text.startswith("{"):
         pair = one_pair(args)
         if pair is not None:

@@ -33,6 +33,7 @@ from streamview.core.dialects.base import Dialect
 from streamview.core.dialects.kimi_fast import (
     ASSISTANT_START,
     TOOL_START,
+    Part,
     decode_assistant,
     decode_tool,
     text_of,
@@ -85,24 +86,28 @@ def _arguments(raw: Any) -> Any:
         return {"arguments": raw}
 
 
-def lean_result(
-    known: tuple[str, JSONObject], note_type: Any, note: Any, output_type: Any, output: Any
-) -> Said | None:
+def lean_result(known: tuple[str, JSONObject], note_part: Part, output_part: Part) -> Said | None:
     """The result of most of a Kimi run's calls, read in one go from its two text parts:
     a ``<system>`` note, then the output of a read, grep, edit or command that succeeded
-    (``known``: the call's kind and arguments; :func:`~.kimi_tools.lean_said`). ``None``
+    (``known``: the call's kind and arguments; :data:`~.kimi_tools.LEAN`). ``None``
     for any other, which :func:`split_texts` and :func:`~.kimi_tools.outcome_of` read."""
+    said = tools.LEAN.get(known[0])
+    note, output = note_part.text, output_part.text
     if (
-        note_type != "text"
-        or output_type != "text"
-        or note.__class__ is not str
-        or output.__class__ is not str
+        said is None
+        or note_part.type != "text"
+        or output_part.type != "text"
+        or note is None
+        or output is None
         or not (note.startswith(_NOTE_OPEN) and note.endswith(_NOTE_CLOSE))
         or (output.startswith(_NOTE_OPEN) and output.endswith(_NOTE_CLOSE))
     ):
         return None
+    note = note[_NOTE_SKIP:-_NOTE_CUT]
+    if note.startswith("ERROR:"):
+        return None
     try:
-        return tools.lean_said(known[0], known[1], note[_NOTE_SKIP:-_NOTE_CUT], output)
+        return said(known[1], note, output)
     except Exception:
         return None  # nothing changed: the long way reads the record again
 
@@ -300,8 +305,7 @@ class KimiTranslator:
                 call_id = hot.tool_call_id or f"<line {line}>"
                 known = self._calls.get(call_id)
                 if known is not None:
-                    first, second = content
-                    result = lean_result(known, first.type, first.text, second.type, second.text)
+                    result = lean_result(known, content[0], content[1])
                     if result is not None:
                         del self._calls[call_id]
                         kind = known[0]
@@ -321,8 +325,15 @@ class KimiTranslator:
             said = decode_assistant(data)
         except HOT_DECODE_ERRORS:
             return None
-        text = text_of(said.content)
-        if said.role != "assistant" or said.type or text is None:
+        if said.role != "assistant" or said.type:
+            return None
+        content = said.content
+        if content.__class__ is list and len(content) == 1:  # one text part: most answers
+            part = content[0]
+            text = part.text if part.type == "text" else None
+        else:
+            text = text_of(content)
+        if text is None:
             return None
         calls, recv = said.tool_calls, said.streamview_recv_ms
         if not calls:

@@ -193,3 +193,44 @@ def test_ended_is_said_or_payload_for_every_kind_and_shape() -> None:
                 assert got.build() == want.build()
             else:
                 assert got == want
+
+
+SID = "T-019e6000-0000-7000-8000-00000000f457"
+
+
+def _amp(kind: str, content: list[Any]) -> bytes:
+    message = {"role": kind, "content": content}
+    return orjson.dumps({"type": kind, "session_id": SID, "message": message})
+
+
+def _use(call_id: str, name: str, given: JSONObject) -> bytes:
+    return _amp("assistant", [{"type": "tool_use", "id": call_id, "name": name, "input": given}])
+
+
+def _result(call_id: str, content: Any) -> bytes:
+    block = {"type": "tool_result", "tool_use_id": call_id, "is_error": False, "content": content}
+    return _amp("user", [block])
+
+
+SETTLED_RUN = [
+    orjson.dumps({"type": "system", "subtype": "init", "session_id": SID, "tools": []}),
+    _use("c1", "Grep", {"pattern": "x"}),
+    _use("c2", "Read", {"path": "/w/a.py"}),
+    _amp("user", [{"type": "text", "text": "Go on."}]),  # the long way: c1, c2 settled
+    _result("c1", "src/a.py:3:x\nsrc/b.py:1:x\n"),
+    _result("c2", [{"type": "text", "text": "a\nb"}, {"type": "text", "text": "c"}]),
+    _use("c3", "Grep", {"pattern": "y"}),
+    _result("c3", "File: a.py\nL3: y\n"),  # sections: the payload built
+    _use("c4", "Grep", {"pattern": "z"}),
+    _result("c4", [{"type": "image"}]),  # no text at all
+]
+"""Results of calls Claude Code's translator was given (a line went the long way after
+they started), a grep's (matches, sections), a result of text blocks and of none."""
+
+
+def test_a_result_of_a_call_settled_ends_it_for_claude_codes_translator_too() -> None:
+    data = b"\n".join(SETTLED_RUN)
+    assert_fast_line_agrees(translator(), translator(), data, said_built, _state)
+    reader = translator()
+    assert taken_lines(reader, data) == {2, 3, 5, 6, 7, 8, 9, 10}
+    assert reader._inner._calls == {} and reader._unread == {}

@@ -283,3 +283,41 @@ def test_an_answer_of_one_part_that_is_no_text_goes_the_long_way() -> None:
     data = b"\n".join(lines)
     assert_fast_line_agrees(KimiTranslator(), KimiTranslator(), data, said_built)
     assert taken_lines(KimiTranslator(), data) == {2}
+
+
+NOTES_RUN = [
+    _line({"role": "user", "content": "go"}),
+    _said(TEXT, _call("R:1", arguments='{"path": "a.py"}')),
+    _parts_result("R:1", _text("<system>ERROR</system>"), _text("x\ny\n")),  # no colon: no error
+    _said(TEXT, _call("R:2", arguments='{"path": "b.py"}')),
+    _parts_result("R:2", _text("<system></system>"), _text("")),  # an empty note, no output
+    _said(TEXT, _call("R:3", arguments='{"path": "c.py"}')),
+    _parts_result("R:3", _text("<system>ERROR: not found</system>"), _text("")),
+    _said(TEXT, _call("G:4", "Grep", '{"pattern": "x"}')),
+    _parts_result("G:4", _text("<system>ERROR:</system>"), _text("a.py:1:x\n")),
+    _said(TEXT, _call("E:5", EDIT, '{"path": "a", "edit": {"old": "x", "new": "y"}}')),
+    _parts_result("E:5", _text("<system>ERROR: no match</system>"), _text("")),
+    _said(TEXT, _call("S:6", "Shell", '{"command": "ls"}')),
+    _parts_result("S:6", _text("<system>Done</system>"), _text("<system>x</system>")),
+    _said(TEXT, _call("S:7", "Shell", '{"command": "ls"}')),
+    _parts_result("S:7", _text("<system>Done</system>"), _text("<system>x")),  # not a note
+    _said(TEXT, _call("S:8", "Shell", '{"command": "ls"}')),
+    _parts_result("S:8", _text("<system>Done</system>"), {"type": "text"}),  # no text
+    _said(TEXT, _call("S:9", "Shell", '{"command": "ls"}')),
+    _parts_result("S:9", {"text": "<system>Done</system>"}, _text("a\n")),  # a part of no type
+]
+"""Notes read in one go or not: ``ERROR`` with no colon says no error, an empty note is
+one; an ``ERROR:`` note of a read, a grep (nothing after the colon) and an edit is a
+failure (the long way's); an output that is a note itself, a part with no text or no
+type goes the long way too."""
+
+
+def test_only_a_note_that_says_no_error_is_read_in_one_go(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    data = b"\n".join(NOTES_RUN)
+    assert_fast_line_agrees(KimiTranslator(), KimiTranslator(), data, said_built)
+    assert_same_fold(data + b"\n")
+    monkeypatch.setattr(KimiTranslator, "_fast_result", lambda *_: None)
+    results = {n for n, line in enumerate(NOTES_RUN, 1) if line.startswith(b'{"role":"tool"')}
+    assert taken_lines(KimiTranslator(), data) & results == {3, 5, 15}
