@@ -37,12 +37,7 @@ import streamview.core.dialects.copilot_tools as tools
 import streamview.core.dialects.shapes as shapes
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
-from streamview.core.dialects.copilot_fast import (
-    DELTA_STARTS,
-    decode_delta_line,
-    decode_lean_line,
-    model_named,
-)
+from streamview.core.dialects.copilot_lines import CopilotLines
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -57,8 +52,8 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
-from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord
-from streamview.core.fields import PAST_MS, TENS_MS, as_int, as_str, iso_ms
+from streamview.core.fast_path import FastRecord
+from streamview.core.fields import as_int, as_str, iso_ms
 
 NAME = "copilot"
 QUIET = frozenset(
@@ -121,7 +116,7 @@ _USAGE_KEYS = {
 }
 
 
-class CopilotTranslator:
+class CopilotTranslator(CopilotLines):
     """One Copilot CLI stream: its model, open calls, streamed texts and usage."""
 
     def __init__(self) -> None:
@@ -206,39 +201,6 @@ class CopilotTranslator:
         self._learn(kind, data)
         self._streamed.add(as_str(data.get(keyed)) or "")
         return fast_kind, subtype, text, None, self._session, ts, recv
-
-    def fast_line(self, data: bytes, line: int) -> FastRecord | None:
-        """:meth:`fast` for a line not yet decoded: a delta read from its bytes
-        (:mod:`.copilot_fast`), any other line declined (decoded in full)."""
-        if not data.startswith(DELTA_STARTS) or not self._started:
-            return None
-        model = self._model
-        try:  # once a model is known, its fields are not read (_learn): not decoded
-            hot = decode_delta_line(data) if model is None else decode_lean_line(data)
-        except HOT_DECODE_ERRORS:
-            return None
-        fields = hot.data
-        if fields is None or fields.deltaContent is None:
-            return None
-        kind = hot.type
-        if kind == "assistant.message_delta":
-            self._streamed.add(fields.messageId or "")
-            fast_kind: str = "assistant"
-            subtype: bool | str = True
-        elif kind == "assistant.reasoning_delta":
-            self._streamed.add(fields.reasoningId or "")
-            fast_kind, subtype = "thinking", "delta"
-        else:
-            return None
-        if model is None:
-            self._model = model_named(fields)
-        stamp = hot.timestamp
-        try:  # iso_ms's own lookups, without the call (a sixth of their cost)
-            ts: int | None = TENS_MS[stamp[:18]] + PAST_MS[stamp[18:]]  # type: ignore[index]
-        except (KeyError, TypeError):  # not in its tables (or None): iso_ms says
-            ts = iso_ms(stamp) if stamp is not None else None
-        text = fields.deltaContent
-        return fast_kind, subtype, text, None, self._session, ts, hot.streamview_recv_ms
 
     def _fast_whole(self, kind: str, record: JSONObject, line: int) -> FastRecord | None:
         """A whole ``assistant.message``, a tool's start or its end with a verdict (the

@@ -1,10 +1,13 @@
-"""Copilot CLI's token deltas read straight from their bytes, for the fold's fast path.
+"""Copilot CLI's usual records read straight from their bytes, for the fold's fast path.
 
-Text and reasoning deltas are most of a Copilot run. :meth:`CopilotTranslator.fast_line
+Text and reasoning deltas are most of a Copilot run, whole messages and tools' starts
+and ends the rest. :meth:`CopilotTranslator.fast_line
 <streamview.core.dialects.copilot.CopilotTranslator.fast_line>` decodes such a line into
-:class:`DeltaLine`, which holds only the fields it reads (``msgspec`` skips the rest in
-C and checks the types on the way): a field of another type declines, and the line is
-decoded in full.
+a struct that holds only the fields it reads (``msgspec`` skips the rest in C and
+checks the types on the way): a field of another type declines, and the line is decoded
+in full. Until a model is known a delta is read into :class:`DeltaLine` (its model
+fields too); then every usual record into one of a tagged union (:data:`decode_hot`),
+its ``type`` told in C: no test of the line's start, no string compared.
 """
 
 from __future__ import annotations
@@ -42,19 +45,97 @@ class DeltaLine(msgspec.Struct, gc=False):
     streamview_recv_ms: Int64 | None = None
 
 
-class LeanLine(msgspec.Struct, gc=False):
-    """:class:`DeltaLine` once the model is known: the four model fields are skipped
-    (a delta decodes in about seven eighths of the time), as the translator skips
-    them then, whatever their type."""
+class Delta(msgspec.Struct, gc=False):
+    """A delta's ``data`` once the model is known (:class:`LeanData`, its text required:
+    a delta without one, or with another type of it, goes the long way)."""
 
-    type: str | None = None
-    data: LeanData | None = None
+    deltaContent: str
+    messageId: str | None = None
+    reasoningId: str | None = None
+
+
+class MessageDelta(msgspec.Struct, tag_field="type", tag="assistant.message_delta", gc=False):
+    """An ``assistant.message_delta`` once the model is known."""
+
+    data: Delta
+    timestamp: str | None = None
+    streamview_recv_ms: Int64 | None = None
+
+
+class ReasoningDelta(msgspec.Struct, tag_field="type", tag="assistant.reasoning_delta", gc=False):
+    """An ``assistant.reasoning_delta`` once the model is known."""
+
+    data: Delta
+    timestamp: str | None = None
+    streamview_recv_ms: Int64 | None = None
+
+
+class MessageData(msgspec.Struct, gc=False):
+    """A whole ``assistant.message``'s ``data`` once the model is known: its text."""
+
+    content: str
+
+
+class Message(msgspec.Struct, tag_field="type", tag="assistant.message", gc=False):
+    """A whole ``assistant.message`` once the model is known."""
+
+    data: MessageData
+    timestamp: str | None = None
+    streamview_recv_ms: Int64 | None = None
+
+
+class StartData(msgspec.Struct, gc=False):
+    """A ``tool.execution_start``'s ``data``: the fields :meth:`CopilotTranslator._fast_whole
+    <streamview.core.dialects.copilot.CopilotTranslator._fast_whole>` reads, the
+    arguments as their bytes (decoded as the general path decodes them)."""
+
+    toolCallId: str | None = None
+    toolName: str | None = None
+    mcpServerName: str | None = None
+    mcpToolName: str | None = None
+    arguments: msgspec.Raw = msgspec.Raw()
+    parentToolCallId: str | None = None
+
+
+class Start(msgspec.Struct, tag_field="type", tag="tool.execution_start", gc=False):
+    """A ``tool.execution_start`` once the model is known."""
+
+    data: StartData
+    timestamp: str | None = None
+    streamview_recv_ms: Int64 | None = None
+
+
+class Result(msgspec.Struct, gc=False):
+    """A successful call's ``result``: what the model reads, what a person is shown, and
+    its content items (as their bytes: a command's exit code is in one)."""
+
+    content: str | None = None
+    detailedContent: str | None = None
+    contents: msgspec.Raw = msgspec.Raw()
+
+
+class EndData(msgspec.Struct, gc=False):
+    """A ``tool.execution_complete``'s ``data``: its verdict, its result or error."""
+
+    success: bool
+    toolCallId: str | None = None
+    result: Result | None = None
+    error: msgspec.Raw = msgspec.Raw()
+    parentToolCallId: str | None = None
+
+
+class End(msgspec.Struct, tag_field="type", tag="tool.execution_complete", gc=False):
+    """A ``tool.execution_complete`` with a verdict, once the model is known."""
+
+    data: EndData
     timestamp: str | None = None
     streamview_recv_ms: Int64 | None = None
 
 
 decode_delta_line = hot_decoder(DeltaLine)
-decode_lean_line = hot_decoder(LeanLine)
+decode_hot = msgspec.json.Decoder(MessageDelta | ReasoningDelta | Message | Start | End).decode
+"""Once the model is known: a Copilot run's usual records, told apart by their ``type``
+in C (another type raises ``msgspec.ValidationError``, a :data:`HOT_DECODE_ERRORS`)."""
 DELTA_STARTS = (b'{"type":"assistant.message_delta"', b'{"type":"assistant.reasoning_delta"')
 """How the Copilot CLI starts a delta's line (``type`` is written first)."""
 

@@ -19,16 +19,16 @@ from streamview.core.dialects.copilot import CopilotTranslator
 from streamview.core.reader import fold
 from streamview.core.state import StreamState
 
-from .fast_taken import taken_lines
+from .fast_taken import assert_fast_line_agrees, taken_lines
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dialects" / "copilot"
 FIXTURE = FIXTURES / "fast-lines.jsonl"
 
-TAKEN = {3, 4, 5, 6, 11, 13, 14}
+TAKEN = {3, 4, 5, 6, 11, 13, 14, 16}
 """Deltas of reasoning and text (non-ASCII, escaped, without an id, naming a model, a
 stamp of another length, no stamp, a model that is a number once a model is known: not
-read then); not a null or numeric text, a data list, a numeric stamp, a ``true`` arrival
-stamp, a message id that is a number."""
+read then) and, the model known, the whole message; not a null or numeric text, a data
+list, a numeric stamp, a ``true`` arrival stamp, a message id that is a number."""
 
 
 def test_the_fast_path_takes_deltas_and_declines_the_unusual() -> None:
@@ -41,6 +41,32 @@ WHOLE_TAKEN = {3, 4, 5, 6, 7, 8, 10, 12, 14, 15, 17}
 MCP tool, no call id, arguments that are no object, a numeric stamp) and ends with a
 verdict (a success, a refusal, a call never started); not a start whose ``data`` is a
 list, an end with no verdict or a string arrival stamp, a numeric message."""
+
+
+TYPED_TAKEN = {3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 18, 20, 22, 23, 24, 25, 27, 30, 32, 34}
+"""Of ``fast-typed.jsonl``, the model known from the start, read from the bytes: deltas
+(escaped backslashes before an ``n``, a unicode escape, ``type`` written last, no
+stamp), whole messages (a numeric model, not read then; an empty one), tool starts
+(arguments with an integer past 64 bits, a float, a Markdown checklist, none; an MCP
+tool; a parent call) and ends (an exit code in a content item and in the text, a
+diff, a refusal, an error object, a ``null`` result, ``contents`` of a call never
+started, not read); not a numeric tool name, a ``success`` of ``1``, a result that is
+a string or whose content is a list, a ``null`` message, an arrival stamp past 64 bits,
+a quiet record, a second ``type``, a numeric stamp."""
+
+
+def test_fast_line_takes_the_usual_records_once_the_model_is_known() -> None:
+    data = (FIXTURES / "fast-typed.jsonl").read_bytes()
+    assert taken_lines(CopilotTranslator(), data) == TYPED_TAKEN
+
+
+@pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.jsonl")), ids=lambda path: path.name)
+def test_fast_line_gives_what_fast_gives(path: Path) -> None:
+    """Each record ``fast_line`` reads from the bytes is the one ``fast`` reads from the
+    dict (a call's arguments, kind, description, parent, outcome and payload, the
+    times), and both leave the translator alike."""
+    data = path.read_bytes()
+    assert_fast_line_agrees(CopilotTranslator(), CopilotTranslator(), data, lambda r: r)
 
 
 def test_fast_takes_whole_messages_and_tool_calls_and_declines_the_unusual() -> None:
@@ -71,7 +97,9 @@ def _folded(data: bytes) -> list[Any]:
     ] + [state.counts]
 
 
-@pytest.mark.parametrize("name", ["fast-whole.jsonl", "success-tools.jsonl", "fast-lines.jsonl"])
+@pytest.mark.parametrize(
+    "name", ["fast-whole.jsonl", "success-tools.jsonl", "fast-lines.jsonl", "fast-typed.jsonl"]
+)
 def test_the_fast_path_leaves_the_fold_as_the_general_path_does(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1,0 +1,162 @@
+"""Copilot CLI's lines read from their bytes (:mod:`.copilot_fast`'s structs) for the
+fold's fast path, as :meth:`CopilotTranslator.fast
+<streamview.core.dialects.copilot.CopilotTranslator.fast>` reads them from the dict."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamview.core.dialects.copilot_tools as tools
+from streamview.core.dialects.copilot_fast import (
+    DELTA_STARTS,
+    EndData,
+    Message,
+    MessageDelta,
+    ReasoningDelta,
+    Result,
+    Start,
+    StartData,
+    decode_delta_line,
+    decode_hot,
+    model_named,
+)
+from streamview.core.dialects.droid_fast import call_input
+from streamview.core.events import JSONObject
+from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord
+from streamview.core.fields import PAST_MS, TENS_MS, iso_ms
+
+_NO_RESULT = Result()
+"""A successful end without a ``result`` (or a ``null`` one): read as an empty one."""
+
+
+class CopilotLines:
+    """The Copilot translator's ``fast_line`` (the translator keeps these fields)."""
+
+    _session: str | None
+    _model: str | None
+    _started: bool
+    _calls: dict[str, tuple[str, JSONObject]]
+    _streamed: set[str]
+
+    def fast_line(self, data: bytes, line: int) -> FastRecord | None:
+        """:meth:`fast` for a line not yet decoded, read from its bytes
+        (:mod:`.copilot_fast`): once the model is known, a delta, a whole message, a
+        tool's start or its end with a verdict (their type told by the decoder); before,
+        a delta only (its model fields read too). Any other line is declined (decoded in
+        full)."""
+        if not self._started:
+            return None
+        if self._model is None:
+            return self._naming_delta(data)
+        try:
+            hot = decode_hot(data)
+        except HOT_DECODE_ERRORS:
+            return None
+        stamp = hot.timestamp
+        try:  # iso_ms's own lookups, without the call (a sixth of their cost)
+            ts: int | None = TENS_MS[stamp[:18]] + PAST_MS[stamp[18:]]
+        except (KeyError, TypeError):  # not in its tables (or None): iso_ms says
+            ts = iso_ms(stamp) if stamp is not None else None
+        kind = hot.__class__
+        if kind is MessageDelta:
+            fields = hot.data
+            self._streamed.add(fields.messageId or "")
+            text = fields.deltaContent
+            return "assistant", True, text, None, self._session, ts, hot.streamview_recv_ms
+        if kind is ReasoningDelta:
+            fields = hot.data
+            self._streamed.add(fields.reasoningId or "")
+            text = fields.deltaContent
+            return "thinking", "delta", text, None, self._session, ts, hot.streamview_recv_ms
+        if kind is Message:
+            text = hot.data.content
+            if not text:  # a message that only asks for tools
+                return (
+                    "thinking",
+                    "completed",
+                    None,
+                    None,
+                    self._session,
+                    ts,
+                    hot.streamview_recv_ms,
+                )
+            return "assistant", False, text, None, self._session, ts, hot.streamview_recv_ms
+        if kind is Start:
+            fields = self._start_line(hot.data, line)
+        else:
+            fields = self._end_line(hot.data, line)
+        if fields is None:
+            return None
+        subtype = "started" if kind is Start else "completed"
+        return "tool_call", subtype, fields, None, self._session, ts, hot.streamview_recv_ms
+
+    def _start_line(self, data: StartData, line: int) -> tuple[Any, ...] | None:
+        """A typed start's call fields, as :meth:`_fast_whole` makes them from the dict;
+        the call is remembered once all is read."""
+        try:
+            arguments = call_input(data.arguments)
+            name = data.toolName
+            call = tools.kind_of(name or "unknown", data.mcpServerName, arguments)
+            args = tools.shaped_args(call, arguments, data.mcpServerName, data.mcpToolName, name)
+            described = tools.described(call, arguments)
+        except Exception:  # the long way reads the record again, and says what is wrong
+            return None
+        call_id = data.toolCallId or f"<line {line}>"
+        self._calls[call_id] = (call, args)
+        parent = data.parentToolCallId
+        return None, None, call_id, call, args, None, None, None, None, None, described, parent
+
+    def _end_line(self, data: EndData, line: int) -> tuple[Any, ...] | None:
+        """A typed end's call fields, as :meth:`_fast_whole` makes them from the dict;
+        the call is forgotten once all is read."""
+        call_id = data.toolCallId or f"<line {line}>"
+        call, args = self._calls.get(call_id, ("unknown", {}))
+        try:
+            if data.success:
+                result = data.result or _NO_RESULT
+                contents = result.contents
+                outcome, payload = (
+                    "success",
+                    tools.result_payload(
+                        call,
+                        args,
+                        result.content,
+                        result.detailedContent,
+                        lambda: call_input(contents),
+                    ),
+                )
+            else:
+                outcome, payload = tools.error_outcome(call_input(data.error))
+        except Exception:  # the long way reads the record again, and says what is wrong
+            return None
+        self._calls.pop(call_id, None)
+        parent = data.parentToolCallId
+        return None, None, call_id, call, None, outcome, payload, None, None, None, None, parent
+
+    def _naming_delta(self, data: bytes) -> FastRecord | None:
+        """A delta while no model is known: its model fields read too (the first model
+        it names is kept)."""
+        if not data.startswith(DELTA_STARTS):
+            return None
+        try:
+            hot = decode_delta_line(data)
+        except HOT_DECODE_ERRORS:
+            return None
+        fields = hot.data
+        if fields is None or fields.deltaContent is None:
+            return None
+        kind = hot.type
+        if kind == "assistant.message_delta":
+            self._streamed.add(fields.messageId or "")
+            fast_kind: str = "assistant"
+            subtype: bool | str = True
+        elif kind == "assistant.reasoning_delta":
+            self._streamed.add(fields.reasoningId or "")
+            fast_kind, subtype = "thinking", "delta"
+        else:
+            return None
+        self._model = model_named(fields)
+        stamp = hot.timestamp
+        ts = iso_ms(stamp) if stamp is not None else None
+        text = fields.deltaContent
+        return fast_kind, subtype, text, None, self._session, ts, hot.streamview_recv_ms
