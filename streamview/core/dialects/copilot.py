@@ -243,7 +243,14 @@ class CopilotTranslator(CopilotLines):
                 return None  # no verdict: kept whole, as it came
             call, args = self._calls.get(call_id, ("unknown", {}))
             if success:
-                outcome, payload = "success", tools.success_payload(call, args, data.get("result"))
+                result = data.get("result")
+                detailed = as_str(shapes.obj(result).get("detailedContent"))
+
+                def build() -> JSONObject:
+                    return tools.success_payload(call, args, result)
+
+                outcome = "success"
+                payload = tools.success_said(call, args, detailed, build) or build()
             else:
                 outcome, payload = tools.error_outcome(data.get("error"))
         except Exception:  # the long way says what is wrong with it

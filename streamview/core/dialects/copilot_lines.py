@@ -114,17 +114,15 @@ class CopilotLines:
         try:
             if data.success:
                 result = data.result or _NO_RESULT
-                contents = result.contents
-                outcome, payload = (
-                    "success",
-                    tools.result_payload(
-                        call,
-                        args,
-                        result.content,
-                        result.detailedContent,
-                        lambda: call_input(contents),
-                    ),
-                )
+                text, detailed, contents = result.content, result.detailedContent, result.contents
+
+                def build() -> JSONObject:
+                    return tools.result_payload(
+                        call, args, text, detailed, lambda: call_input(contents)
+                    )
+
+                outcome = "success"
+                payload = tools.success_said(call, args, detailed, build) or build()
             else:
                 outcome, payload = tools.error_outcome(call_input(data.error))
         except Exception:  # the long way reads the record again, and says what is wrong

@@ -21,6 +21,7 @@ from typing import Any
 import streamview.core.dialects.shapes as shapes
 from streamview.core.events import JSONObject
 from streamview.core.fields import as_int, as_str
+from streamview.core.tools import SUCCEEDED, Said
 
 KINDS: dict[str, str] = {
     "view": "read",
@@ -168,8 +169,33 @@ def result_payload(
     if kind == "shell":
         return _shell(contents(), content)
     if kind == "edit":
-        is_diff = detailed is not None and ("\n@@" in detailed or detailed.startswith("diff"))
-        return shapes.edit_payload(args, content, detailed if is_diff else None)
+        return shapes.edit_payload(args, content, detailed if _is_diff(detailed) else None)
     if kind == "read":
         return shapes.read_payload(args.get("path"), detailed or content)
     return shapes.text_payload(kind, args, content)
+
+
+def _is_diff(detailed: str | None) -> bool:
+    """Whether a result's ``detailedContent`` is a diff (an edit's payload holds it)."""
+    return detailed is not None and ("\n@@" in detailed or detailed.startswith("diff"))
+
+
+def success_said(
+    kind: str, args: JSONObject, detailed: str | None, build: Callable[[], Any]
+) -> Said | None:
+    """What :func:`result_payload` says of an edit's success (``+a -r``), counted from its
+    arguments' one replacement without the diff, where the result carries no diff of
+    its own and the replacement's old and new lines share none (``edit_diff``'s one
+    hunk); ``None`` otherwise (``build`` gives the payload: for a view, or a call of
+    another kind). A run's edits, each a difflib diff otherwise."""
+    if kind != "edit" or _is_diff(detailed):
+        return None
+    old, new = args.get("old_string"), args.get("new_string")
+    if old.__class__ is not str or new.__class__ is not str:
+        return None
+    # amp_tools.edit_counts of one pair (importing it would import Claude's dialect)
+    before, after = old.splitlines(), new.splitlines()
+    if not (before and after and set(before).isdisjoint(after)):
+        return None
+    added, removed = len(after), len(before)
+    return Said(kind, SUCCEEDED, f"+{added} -{removed}", build, (added, removed, None))

@@ -15,11 +15,13 @@ import msgspec
 import orjson
 import pytest
 
+from streamview.core.dialects import copilot_tools
 from streamview.core.dialects.copilot import CopilotTranslator
+from streamview.core.model import ToolCall
 from streamview.core.reader import fold
 from streamview.core.state import StreamState
 
-from .fast_taken import assert_fast_line_agrees, taken_lines
+from .fast_taken import assert_fast_line_agrees, said_built, taken_lines
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dialects" / "copilot"
 FIXTURE = FIXTURES / "fast-lines.jsonl"
@@ -44,15 +46,16 @@ list, an end with no verdict or a string arrival stamp, a numeric message."""
 
 
 TYPED_TAKEN = {3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 18, 20, 22, 23, 24, 25, 27, 30, 32, 34}
+TYPED_TAKEN |= set(range(35, 43))
 """Of ``fast-typed.jsonl``, the model known from the start, read from the bytes: deltas
 (escaped backslashes before an ``n``, a unicode escape, ``type`` written last, no
 stamp), whole messages (a numeric model, not read then; an empty one), tool starts
 (arguments with an integer past 64 bits, a float, a Markdown checklist, none; an MCP
 tool; a parent call) and ends (an exit code in a content item and in the text, a
 diff, a refusal, an error object, a ``null`` result, ``contents`` of a call never
-started, not read); not a numeric tool name, a ``success`` of ``1``, a result that is
-a string or whose content is a list, a ``null`` message, an arrival stamp past 64 bits,
-a quiet record, a second ``type``, a numeric stamp."""
+started, not read; edits counted and built); not a numeric tool name, a ``success`` of
+``1``, a result that is a string or whose content is a list, a ``null`` message, an
+arrival stamp past 64 bits, a quiet record, a second ``type``, a numeric stamp."""
 
 
 def test_fast_line_takes_the_usual_records_once_the_model_is_known() -> None:
@@ -66,7 +69,7 @@ def test_fast_line_gives_what_fast_gives(path: Path) -> None:
     dict (a call's arguments, kind, description, parent, outcome and payload, the
     times), and both leave the translator alike."""
     data = path.read_bytes()
-    assert_fast_line_agrees(CopilotTranslator(), CopilotTranslator(), data, lambda r: r)
+    assert_fast_line_agrees(CopilotTranslator(), CopilotTranslator(), data, said_built)
 
 
 def test_fast_takes_whole_messages_and_tool_calls_and_declines_the_unusual() -> None:
@@ -177,3 +180,48 @@ def test_a_delta_s_time_is_the_general_path_s(stamp: str) -> None:
     assert taken is not None
     (event,) = slow.translate(delta, 2, None)
     assert taken[5] == event.timestamp_ms, stamp
+
+
+EDITS = [
+    ("a = 1", "a = 2", None),
+    ("a = 1\nb = 2", "c = 3", None),
+    ("a\nb\n", "c\nd\ne\n", "File updated."),
+    ("a\nb", "b\nc", None),  # a line kept: difflib's diff
+    ("a", "a", None),
+    ("", "x", None),
+    ("x", "", None),
+    ("a\r\nb", "c\u2028d", None),
+    ("a", "b", "diff --git a/x b/x\n@@ -1 +1 @@\n-a\n+b\n+c"),
+    ("a", "b", "changed\n@@ -1 +1 @@\n-a\n+b"),
+]
+
+
+def _ended(kind: str, payload: object) -> tuple[object, ...]:
+    call = ToolCall(0, "c1", kind)
+    call.complete("success", payload)
+    return call.status, call.summary, call.lines_added, call.lines_removed, call.exit_code
+
+
+@pytest.mark.parametrize(("old", "new", "detailed"), EDITS)
+def test_an_edit_counted_ends_the_call_as_its_payload_does(
+    old: str, new: str, detailed: str | None
+) -> None:
+    """An edit's ``+a -r`` counted from its replacement (no diff made) is what the built
+    payload's diff says; where the lines share one, or the result has its own diff,
+    nothing is counted (the payload is built)."""
+    args = copilot_tools.args_of(
+        "edit", {"arguments": {"path": "/w/a", "old_str": old, "new_str": new}}
+    )
+
+    def build() -> object:
+        return copilot_tools.result_payload("edit", args, "done", detailed, lambda: None)
+
+    said = copilot_tools.success_said("edit", args, detailed, build)
+    shares = bool(set(old.splitlines()) & set(new.splitlines()))
+    counted = old.splitlines() and new.splitlines() and not shares
+    if detailed is not None and ("\n@@" in detailed or detailed.startswith("diff")):
+        counted = False
+    assert (said is not None) == bool(counted)
+    if said is not None:
+        assert _ended("edit", said) == _ended("edit", build())
+        assert _ended("read", said) == _ended("read", build())  # another kind: built
