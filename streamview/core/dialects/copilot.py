@@ -37,6 +37,7 @@ import streamview.core.dialects.copilot_tools as tools
 import streamview.core.dialects.shapes as shapes
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
+from streamview.core.dialects.copilot_fast import decode_hot
 from streamview.core.dialects.copilot_lines import CopilotLines
 from streamview.core.events import (
     AnyEvent,
@@ -119,6 +120,8 @@ _USAGE_KEYS = {
 class CopilotTranslator(CopilotLines):
     """One Copilot CLI stream: its model, open calls, streamed texts and usage."""
 
+    _QUIET = QUIET
+
     def __init__(self) -> None:
         self._session: str | None = None
         self._model: str | None = None
@@ -134,6 +137,7 @@ class CopilotTranslator(CopilotLines):
         billing multiplier, not money: the run's cost is not in the stream."""
         self._error: str | None = None
         """The last ``session.error``'s message."""
+        self._decode = decode_hot
 
     def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
         """The events one Copilot CLI record stands for (see ``Translator``)."""
@@ -207,9 +211,17 @@ class CopilotTranslator(CopilotLines):
         lines of a run that are not deltas: the long way, an event each, cost a fifth of
         its fold), as :meth:`translate` reads them, without their event. Anything that
         raises goes the long way, which says so: the translator is changed only once the
-        record is read."""
+        record is read. A quiet record (the CLI's own state: nothing shown, its
+        usage summed) is taken too, as :meth:`translate` reads it."""
         data = record.get("data")
         recv = record.get(RECV_KEY)
+        if kind in QUIET:
+            if not self._started or (recv is not None and recv.__class__ is not int):
+                return None
+            stamp = record.get("timestamp")
+            ts = iso_ms(stamp) if stamp is not None else None
+            self._learn(kind, shapes.obj(data))
+            return "thinking", "completed", None, None, self._session, ts, recv
         if (
             not self._started
             or data.__class__ is not dict
@@ -424,7 +436,7 @@ _HANDLERS: dict[str, Any] = {
     "abort": CopilotTranslator._notice,
 }
 """Record types that are shown, and what shows them."""
-_FAST_WHOLE = frozenset({"assistant.message", "tool.execution_start", "tool.execution_complete"})
+_FAST_WHOLE = QUIET | {"assistant.message", "tool.execution_start", "tool.execution_complete"}
 """Record types besides the deltas :meth:`CopilotTranslator.fast` takes (``_fast_whole``)."""
 
 

@@ -12,6 +12,10 @@ its ``type`` told in C: no test of the line's start, no string compared.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import Any, Union
+
 import msgspec
 
 from streamview.core.fast_path import Int64, hot_decoder
@@ -132,10 +136,52 @@ class End(msgspec.Struct, tag_field="type", tag="tool.execution_complete", gc=Fa
     streamview_recv_ms: Int64 | None = None
 
 
+class Tokens(msgspec.Struct, gc=False):
+    """An ``assistant.usage``'s counts the translator sums (``_USAGE_KEYS``, in order)."""
+
+    inputTokens: Int64 | None = None
+    outputTokens: Int64 | None = None
+    cacheReadTokens: Int64 | None = None
+    cacheWriteTokens: Int64 | None = None
+    reasoningTokens: Int64 | None = None
+
+
+class Usage(msgspec.Struct, tag_field="type", tag="assistant.usage", gc=False):
+    """An ``assistant.usage`` (a quiet record whose counts are summed)."""
+
+    data: Tokens | None = None
+    timestamp: str | None = None
+    streamview_recv_ms: Int64 | None = None
+
+
+class Quiet(msgspec.Struct, tag_field="type", gc=False):
+    """The base of a quiet record's struct (a record of the CLI's own state: its time
+    read, nothing shown)."""
+
+    timestamp: str | None = None
+    streamview_recv_ms: Int64 | None = None
+
+
 decode_delta_line = hot_decoder(DeltaLine)
-decode_hot = msgspec.json.Decoder(MessageDelta | ReasoningDelta | Message | Start | End).decode
+_HOT = (MessageDelta, ReasoningDelta, Message, Start, End)
+decode_hot = msgspec.json.Decoder(Union[_HOT]).decode  # noqa: UP007
 """Once the model is known: a Copilot run's usual records, told apart by their ``type``
 in C (another type raises ``msgspec.ValidationError``, a :data:`HOT_DECODE_ERRORS`)."""
+
+
+@functools.cache
+def wide_decoder(quiet: frozenset[str]) -> Callable[[bytes], Any]:
+    """:data:`decode_hot` that reads the ``quiet`` record types too (``assistant.usage``
+    into :class:`Usage`, any other into a :class:`Quiet` of its own): made for a run
+    once it shows a line of another type (a struct a type, about 2 ms, that a run of
+    deltas and tools alone does not pay)."""
+    own = [
+        msgspec.defstruct("Quiet", [], bases=(Quiet,), tag=kind, gc=False)
+        for kind in sorted(quiet - {"assistant.usage"})
+    ]
+    return msgspec.json.Decoder(Union[(*_HOT, Usage, *own)]).decode
+
+
 DELTA_STARTS = (b'{"type":"assistant.message_delta"', b'{"type":"assistant.reasoning_delta"')
 """How the Copilot CLI starts a delta's line (``type`` is written first)."""
 

@@ -4,11 +4,15 @@ fold's fast path, as :meth:`CopilotTranslator.fast
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+import msgspec
 
 import streamview.core.dialects.copilot_tools as tools
 from streamview.core.dialects.copilot_fast import (
     DELTA_STARTS,
+    End,
     EndData,
     Message,
     MessageDelta,
@@ -16,9 +20,12 @@ from streamview.core.dialects.copilot_fast import (
     Result,
     Start,
     StartData,
+    Tokens,
+    Usage,
     decode_delta_line,
     decode_hot,
     model_named,
+    wide_decoder,
 )
 from streamview.core.dialects.droid_fast import call_input
 from streamview.core.events import JSONObject
@@ -37,6 +44,13 @@ class CopilotLines:
     _started: bool
     _calls: dict[str, tuple[str, JSONObject]]
     _streamed: set[str]
+    _usage: JSONObject
+    _decode: Callable[[bytes], Any]
+    """:data:`~.copilot_fast.decode_hot`, until a line of another type comes: then its
+    :func:`~.copilot_fast.wide_decoder` (a translator's own choice: each reads the
+    same, the wide one more)."""
+    _QUIET: frozenset[str]
+    """The record types the translator reads and shows nothing of."""
 
     def fast_line(self, data: bytes, line: int) -> FastRecord | None:
         """:meth:`fast` for a line not yet decoded, read from its bytes
@@ -49,7 +63,15 @@ class CopilotLines:
         if self._model is None:
             return self._naming_delta(data)
         try:
-            hot = decode_hot(data)
+            hot = self._decode(data)
+        except msgspec.ValidationError:  # another type, or a field of another type
+            if self._decode is not decode_hot:
+                return None
+            self._decode = wide_decoder(self._QUIET)  # quiet records read from now on
+            try:
+                hot = self._decode(data)
+            except HOT_DECODE_ERRORS:
+                return None
         except HOT_DECODE_ERRORS:
             return None
         stamp = hot.timestamp
@@ -83,12 +105,29 @@ class CopilotLines:
             return "assistant", False, text, None, self._session, ts, hot.streamview_recv_ms
         if kind is Start:
             fields = self._start_line(hot.data, line)
+        elif kind is not End:  # a quiet record (its usage summed)
+            if kind is Usage and hot.data is not None:
+                self._add_usage(hot.data)
+            return "thinking", "completed", None, None, self._session, ts, hot.streamview_recv_ms
         else:
             fields = self._end_line(hot.data, line)
         if fields is None:
             return None
         subtype = "started" if kind is Start else "completed"
         return "tool_call", subtype, fields, None, self._session, ts, hot.streamview_recv_ms
+
+    def _add_usage(self, tokens: Tokens) -> None:
+        """Sum an ``assistant.usage``'s counts, as the translator's ``_learn`` does."""
+        usage = self._usage
+        for name, count in (
+            ("inputTokens", tokens.inputTokens),
+            ("outputTokens", tokens.outputTokens),
+            ("cacheReadTokens", tokens.cacheReadTokens),
+            ("cacheWriteTokens", tokens.cacheWriteTokens),
+            ("reasoningTokens", tokens.reasoningTokens),
+        ):
+            if count is not None:
+                usage[name] = usage.get(name, 0) + count
 
     def _start_line(self, data: StartData, line: int) -> tuple[Any, ...] | None:
         """A typed start's call fields, as :meth:`_fast_whole` makes them from the dict;
