@@ -121,6 +121,7 @@ class CopilotTranslator(CopilotLines):
     """One Copilot CLI stream: its model, open calls, streamed texts and usage."""
 
     _QUIET = QUIET
+    _QUIET_TYPES = frozenset(kind.encode() for kind in QUIET)
 
     def __init__(self) -> None:
         self._session: str | None = None

@@ -51,6 +51,8 @@ class CopilotLines:
     same, the wide one more)."""
     _QUIET: frozenset[str]
     """The record types the translator reads and shows nothing of."""
+    _QUIET_TYPES: frozenset[bytes]
+    """:attr:`_QUIET`, encoded."""
 
     def fast_line(self, data: bytes, line: int) -> FastRecord | None:
         """:meth:`fast` for a line not yet decoded, read from its bytes
@@ -65,7 +67,7 @@ class CopilotLines:
         try:
             hot = self._decode(data)
         except msgspec.ValidationError:  # another type, or a field of another type
-            if self._decode is not decode_hot:
+            if self._decode is not decode_hot or not self._quiet(data):
                 return None
             self._decode = wide_decoder(self._QUIET)  # quiet records read from now on
             try:
@@ -115,6 +117,14 @@ class CopilotLines:
             return None
         subtype = "started" if kind is Start else "completed"
         return "tool_call", subtype, fields, None, self._session, ts, hot.streamview_recv_ms
+
+    def _quiet(self, data: bytes) -> bool:
+        """Whether a line the usual types' decoder refused is a quiet record (its
+        ``type`` written first, as the CLI writes it): the prompt, the session's start
+        or its result do not make the wider decoder."""
+        if not data.startswith(b'{"type":"'):
+            return False
+        return data[9 : data.find(b'"', 9)] in self._QUIET_TYPES
 
     def _add_usage(self, tokens: Tokens) -> None:
         """Sum an ``assistant.usage``'s counts, as the translator's ``_learn`` does."""

@@ -232,3 +232,16 @@ def test_an_edit_counted_ends_the_call_as_its_payload_does(
     if said is not None:
         assert _ended("edit", said) == _ended("edit", build())
         assert _ended("read", said) == _ended("read", build())  # another kind: built
+
+
+def test_the_wider_decoder_is_made_only_for_a_quiet_record() -> None:
+    """The prompt, a session's start and end, a type nobody prints and a mistyped hot
+    line keep the usual types' decoder (a run without quiet records does not make the
+    wider one); the first quiet record switches to it."""
+    lines = (FIXTURES / "fast-typed.jsonl").read_bytes().splitlines()
+    translator = CopilotTranslator()
+    decoder = translator._decode
+    taken_lines(translator, b"\n".join(lines[:28] + lines[48:50] + lines[-1:]))
+    assert translator._decode is decoder
+    taken_lines(translator, lines[28])
+    assert translator._decode is not decoder
