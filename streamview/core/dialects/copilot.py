@@ -139,6 +139,7 @@ class CopilotTranslator(CopilotLines):
         self._error: str | None = None
         """The last ``session.error``'s message."""
         self._decode = decode_hot
+        self._quiet_seen = 0
 
     def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
         """The events one Copilot CLI record stands for (see ``Translator``)."""

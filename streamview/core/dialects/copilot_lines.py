@@ -32,6 +32,9 @@ from streamview.core.events import JSONObject
 from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord
 from streamview.core.fields import PAST_MS, TENS_MS, iso_ms
 
+WIDE_AFTER = 256
+"""Quiet records a run shows before its translator makes the wider decoder (about 2 ms,
+what some 750 quiet records cost read the long way; a refused one costs about 1 us)."""
 _NO_RESULT = Result()
 """A successful end without a ``result`` (or a ``null`` one): read as an empty one."""
 
@@ -53,6 +56,8 @@ class CopilotLines:
     """The record types the translator reads and shows nothing of."""
     _QUIET_TYPES: frozenset[bytes]
     """:attr:`_QUIET`, encoded."""
+    _quiet_seen: int
+    """Quiet records the usual types' decoder refused so far."""
 
     def fast_line(self, data: bytes, line: int) -> FastRecord | None:
         """:meth:`fast` for a line not yet decoded, read from its bytes
@@ -119,12 +124,16 @@ class CopilotLines:
         return "tool_call", subtype, fields, None, self._session, ts, hot.streamview_recv_ms
 
     def _quiet(self, data: bytes) -> bool:
-        """Whether a line the usual types' decoder refused is a quiet record (its
-        ``type`` written first, as the CLI writes it): the prompt, the session's start
-        or its result do not make the wider decoder."""
+        """Whether a line the usual types' decoder refused is the run's
+        :data:`WIDE_AFTER`-th quiet record (its ``type`` written first, as the CLI writes
+        it): the prompt, the session's start or its result never make the wider
+        decoder, nor a run with few quiet records (it would not earn its making)."""
         if not data.startswith(b'{"type":"'):
             return False
-        return data[9 : data.find(b'"', 9)] in self._QUIET_TYPES
+        if data[9 : data.find(b'"', 9)] not in self._QUIET_TYPES:
+            return False
+        self._quiet_seen += 1
+        return self._quiet_seen >= WIDE_AFTER
 
     def _add_usage(self, tokens: Tokens) -> None:
         """Sum an ``assistant.usage``'s counts, as the translator's ``_learn`` does."""

@@ -15,7 +15,7 @@ import msgspec
 import orjson
 import pytest
 
-from streamview.core.dialects import copilot_tools
+from streamview.core.dialects import copilot_lines, copilot_tools
 from streamview.core.dialects.copilot import CopilotTranslator
 from streamview.core.model import ToolCall
 from streamview.core.reader import fold
@@ -47,6 +47,7 @@ list, an end with no verdict or a string arrival stamp, a numeric message."""
 
 TYPED_TAKEN = {3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 18, 20, 22, 23, 24, 25, 27, 29, 30}
 TYPED_TAKEN |= {32, 34, *range(35, 44), 46, 47, 50, 51}
+TYPED_TAKEN -= {29, 43, 46, 47, 51}  # quiet: read fast from the WIDE_AFTER-th on
 """Of ``fast-typed.jsonl``, the model known from the start, read from the bytes: deltas
 (escaped backslashes before an ``n``, a unicode escape, ``type`` written last, no
 stamp), whole messages (a numeric model, not read then; an empty one), tool starts
@@ -65,18 +66,23 @@ def test_fast_line_takes_the_usual_records_once_the_model_is_known() -> None:
     assert taken_lines(CopilotTranslator(), data) == TYPED_TAKEN
 
 
+@pytest.mark.parametrize("wide_after", [1, copilot_lines.WIDE_AFTER])
 @pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.jsonl")), ids=lambda path: path.name)
-def test_fast_line_gives_what_fast_gives(path: Path) -> None:
+def test_fast_line_gives_what_fast_gives(
+    path: Path, wide_after: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Each record ``fast_line`` reads from the bytes is the one ``fast`` reads from the
     dict (a call's arguments, kind, description, parent, outcome and payload, the
-    times), and both leave the translator alike."""
+    times, a quiet record's usage once the wider decoder reads them), and both leave
+    the translator alike."""
+    monkeypatch.setattr(copilot_lines, "WIDE_AFTER", wide_after)
     data = path.read_bytes()
     assert_fast_line_agrees(CopilotTranslator(), CopilotTranslator(), data, said_built, _state)
 
 
 def _state(translator: CopilotTranslator) -> dict[str, Any]:
     """A translator's state but its decoder (``fast_line``'s own choice)."""
-    return {k: v for k, v in vars(translator).items() if k != "_decode"}
+    return {k: v for k, v in vars(translator).items() if k not in ("_decode", "_quiet_seen")}
 
 
 def test_fast_takes_whole_messages_and_tool_calls_and_declines_the_unusual() -> None:
@@ -234,14 +240,28 @@ def test_an_edit_counted_ends_the_call_as_its_payload_does(
         assert _ended("read", said) == _ended("read", build())  # another kind: built
 
 
-def test_the_wider_decoder_is_made_only_for_a_quiet_record() -> None:
+def test_the_wider_decoder_is_made_only_for_a_quiet_record(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The prompt, a session's start and end, a type nobody prints and a mistyped hot
     line keep the usual types' decoder (a run without quiet records does not make the
-    wider one); the first quiet record switches to it."""
+    wider one); so do quiet records until :data:`WIDE_AFTER` of them (here 2); from
+    then on they are read from their bytes too."""
+    monkeypatch.setattr(copilot_lines, "WIDE_AFTER", 2)
     lines = (FIXTURES / "fast-typed.jsonl").read_bytes().splitlines()
     translator = CopilotTranslator()
     decoder = translator._decode
     taken_lines(translator, b"\n".join(lines[:28] + lines[48:50] + lines[-1:]))
     assert translator._decode is decoder
-    taken_lines(translator, lines[28])
+    assert taken_lines(translator, lines[28]) == set()  # the first quiet record
+    assert translator._decode is decoder
+    assert taken_lines(translator, lines[28]) == {1}
     assert translator._decode is not decoder
+
+
+def test_a_run_of_few_quiet_records_reads_them_the_long_way() -> None:
+    """Below :data:`WIDE_AFTER` quiet records every one is declined, with the same
+    fold (``test_fast_json`` folds the fixtures both ways)."""
+    data = (FIXTURES / "fast-typed.jsonl").read_bytes()
+    assert data.count(b"assistant.usage") + 2 < copilot_lines.WIDE_AFTER
+    assert 29 not in taken_lines(CopilotTranslator(), data)
