@@ -37,12 +37,8 @@ import streamview.core.dialects.copilot_tools as tools
 import streamview.core.dialects.shapes as shapes
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
-from streamview.core.dialects.copilot_fast import (
-    DELTA_STARTS,
-    decode_delta_line,
-    decode_lean_line,
-    model_named,
-)
+from streamview.core.dialects.copilot_fast import decode_hot
+from streamview.core.dialects.copilot_lines import CopilotLines
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -57,8 +53,8 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
-from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord
-from streamview.core.fields import PAST_MS, TENS_MS, as_int, as_str, iso_ms
+from streamview.core.fast_path import FastRecord
+from streamview.core.fields import as_int, as_str, iso_ms
 
 NAME = "copilot"
 QUIET = frozenset(
@@ -121,8 +117,11 @@ _USAGE_KEYS = {
 }
 
 
-class CopilotTranslator:
+class CopilotTranslator(CopilotLines):
     """One Copilot CLI stream: its model, open calls, streamed texts and usage."""
+
+    _QUIET = QUIET
+    _QUIET_TYPES = frozenset(kind.encode() for kind in QUIET)
 
     def __init__(self) -> None:
         self._session: str | None = None
@@ -139,6 +138,8 @@ class CopilotTranslator:
         billing multiplier, not money: the run's cost is not in the stream."""
         self._error: str | None = None
         """The last ``session.error``'s message."""
+        self._decode = decode_hot
+        self._quiet_seen = 0
 
     def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
         """The events one Copilot CLI record stands for (see ``Translator``)."""
@@ -207,47 +208,22 @@ class CopilotTranslator:
         self._streamed.add(as_str(data.get(keyed)) or "")
         return fast_kind, subtype, text, None, self._session, ts, recv
 
-    def fast_line(self, data: bytes, line: int) -> FastRecord | None:
-        """:meth:`fast` for a line not yet decoded: a delta read from its bytes
-        (:mod:`.copilot_fast`), any other line declined (decoded in full)."""
-        if not data.startswith(DELTA_STARTS) or not self._started:
-            return None
-        model = self._model
-        try:  # once a model is known, its fields are not read (_learn): not decoded
-            hot = decode_delta_line(data) if model is None else decode_lean_line(data)
-        except HOT_DECODE_ERRORS:
-            return None
-        fields = hot.data
-        if fields is None or fields.deltaContent is None:
-            return None
-        kind = hot.type
-        if kind == "assistant.message_delta":
-            self._streamed.add(fields.messageId or "")
-            fast_kind: str = "assistant"
-            subtype: bool | str = True
-        elif kind == "assistant.reasoning_delta":
-            self._streamed.add(fields.reasoningId or "")
-            fast_kind, subtype = "thinking", "delta"
-        else:
-            return None
-        if model is None:
-            self._model = model_named(fields)
-        stamp = hot.timestamp
-        try:  # iso_ms's own lookups, without the call (a sixth of their cost)
-            ts: int | None = TENS_MS[stamp[:18]] + PAST_MS[stamp[18:]]  # type: ignore[index]
-        except (KeyError, TypeError):  # not in its tables (or None): iso_ms says
-            ts = iso_ms(stamp) if stamp is not None else None
-        text = fields.deltaContent
-        return fast_kind, subtype, text, None, self._session, ts, hot.streamview_recv_ms
-
     def _fast_whole(self, kind: str, record: JSONObject, line: int) -> FastRecord | None:
         """A whole ``assistant.message``, a tool's start or its end with a verdict (the
         lines of a run that are not deltas: the long way, an event each, cost a fifth of
         its fold), as :meth:`translate` reads them, without their event. Anything that
         raises goes the long way, which says so: the translator is changed only once the
-        record is read."""
+        record is read. A quiet record (the CLI's own state: nothing shown, its
+        usage summed) is taken too, as :meth:`translate` reads it."""
         data = record.get("data")
         recv = record.get(RECV_KEY)
+        if kind in QUIET:
+            if not self._started or (recv is not None and recv.__class__ is not int):
+                return None
+            stamp = record.get("timestamp")
+            ts = iso_ms(stamp) if stamp is not None else None
+            self._learn(kind, shapes.obj(data))
+            return "thinking", "completed", None, None, self._session, ts, recv
         if (
             not self._started
             or data.__class__ is not dict
@@ -281,7 +257,14 @@ class CopilotTranslator:
                 return None  # no verdict: kept whole, as it came
             call, args = self._calls.get(call_id, ("unknown", {}))
             if success:
-                outcome, payload = "success", tools.success_payload(call, args, data.get("result"))
+                result = data.get("result")
+                detailed = as_str(shapes.obj(result).get("detailedContent"))
+
+                def build() -> JSONObject:
+                    return tools.success_payload(call, args, result)
+
+                outcome = "success"
+                payload = tools.success_said(call, args, detailed, build) or build()
             else:
                 outcome, payload = tools.error_outcome(data.get("error"))
         except Exception:  # the long way says what is wrong with it
@@ -455,7 +438,7 @@ _HANDLERS: dict[str, Any] = {
     "abort": CopilotTranslator._notice,
 }
 """Record types that are shown, and what shows them."""
-_FAST_WHOLE = frozenset({"assistant.message", "tool.execution_start", "tool.execution_complete"})
+_FAST_WHOLE = QUIET | {"assistant.message", "tool.execution_start", "tool.execution_complete"}
 """Record types besides the deltas :meth:`CopilotTranslator.fast` takes (``_fast_whole``)."""
 
 

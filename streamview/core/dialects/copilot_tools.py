@@ -15,11 +15,13 @@ checklist). A tool nobody maps keeps its own name and raw JSON.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import streamview.core.dialects.shapes as shapes
 from streamview.core.events import JSONObject
 from streamview.core.fields import as_int, as_str
+from streamview.core.tools import SUCCEEDED, Said
 
 KINDS: dict[str, str] = {
     "view": "read",
@@ -58,11 +60,23 @@ def kind_of(name: str, mcp_server: str | None = None, arguments: Any = None) -> 
 
 def args_of(kind: str, data: JSONObject) -> JSONObject:
     """A ``tool.execution_start``'s ``arguments`` in the argument shape of its kind."""
-    given = shapes.obj(data.get("arguments"))
+    return shaped_args(
+        kind,
+        data.get("arguments"),
+        as_str(data.get("mcpServerName")),
+        as_str(data.get("mcpToolName")),
+        as_str(data.get("toolName")),
+    )
+
+
+def shaped_args(
+    kind: str, arguments: Any, server: str | None, tool: str | None, name: str | None
+) -> JSONObject:
+    """:func:`args_of` from a start's fields: its ``arguments``, ``mcpServerName``,
+    ``mcpToolName`` and ``toolName`` (each string ``None`` when it is not one)."""
+    given = shapes.obj(arguments)
     if kind == "mcp":
-        server = as_str(data.get("mcpServerName")) or "mcp"
-        tool = as_str(data.get("mcpToolName")) or as_str(data.get("toolName")) or "tool"
-        return shapes.mcp_args(server, tool, given)
+        return shapes.mcp_args(server or "mcp", tool or name or "tool", given)
     args = dict(given)
     if kind in ("read", "write", "edit", "ls"):
         shapes.rename(args, "path", "path", "file_path", "filePath")
@@ -85,7 +99,11 @@ def args_of(kind: str, data: JSONObject) -> JSONObject:
 
 def description_of(kind: str, data: JSONObject) -> str | None:
     """What the model said a command or subagent is for (``description``)."""
-    given = data.get("arguments")
+    return described(kind, data.get("arguments"))
+
+
+def described(kind: str, given: Any) -> str | None:
+    """:func:`description_of` from a start's ``arguments``."""
     if kind in ("shell", "task") and isinstance(given, dict):
         return as_str(given.get("description"))
     return None
@@ -105,10 +123,11 @@ def error_outcome(error: Any) -> tuple[str, JSONObject]:
     return "error", payload
 
 
-def _shell(result: JSONObject, content: str) -> JSONObject:
-    """A command's output, its exit code from the ``terminal`` item or the last line."""
+def _shell(contents: Any, content: str) -> JSONObject:
+    """A command's output, its exit code from the ``terminal`` item of ``contents`` (the
+    result's content items) or the last line."""
     code: int | None = None
-    for item in result.get("contents") or ():
+    for item in contents or ():
         if isinstance(item, dict) and item.get("type") == "terminal":
             code = as_int(item.get("exitCode"))
     found = _EXITED.search(content)
@@ -127,13 +146,56 @@ def success_payload(kind: str, args: JSONObject, result: Any) -> JSONObject:
         result: The ``tool.execution_complete``'s ``result``.
     """
     info = shapes.obj(result)
-    content = as_str(info.get("content")) or ""
-    detailed = as_str(info.get("detailedContent"))
+    return result_payload(
+        kind,
+        args,
+        as_str(info.get("content")),
+        as_str(info.get("detailedContent")),
+        lambda: info.get("contents"),
+    )
+
+
+def result_payload(
+    kind: str,
+    args: JSONObject,
+    text: str | None,
+    detailed: str | None,
+    contents: Callable[[], Any],
+) -> JSONObject:
+    """:func:`success_payload` from a result's fields: its ``content`` and
+    ``detailedContent`` (``None`` when not a string), and a function giving its
+    ``contents`` (read only for a command)."""
+    content = text or ""
     if kind == "shell":
-        return _shell(info, content)
+        return _shell(contents(), content)
     if kind == "edit":
-        is_diff = detailed is not None and ("\n@@" in detailed or detailed.startswith("diff"))
-        return shapes.edit_payload(args, content, detailed if is_diff else None)
+        return shapes.edit_payload(args, content, detailed if _is_diff(detailed) else None)
     if kind == "read":
         return shapes.read_payload(args.get("path"), detailed or content)
     return shapes.text_payload(kind, args, content)
+
+
+def _is_diff(detailed: str | None) -> bool:
+    """Whether a result's ``detailedContent`` is a diff (an edit's payload holds it)."""
+    return detailed is not None and ("\n@@" in detailed or detailed.startswith("diff"))
+
+
+def success_said(
+    kind: str, args: JSONObject, detailed: str | None, build: Callable[[], Any]
+) -> Said | None:
+    """What :func:`result_payload` says of an edit's success (``+a -r``), counted from its
+    arguments' one replacement without the diff, where the result carries no diff of
+    its own and the replacement's old and new lines share none (``edit_diff``'s one
+    hunk); ``None`` otherwise (``build`` gives the payload: for a view, or a call of
+    another kind). A run's edits, each a difflib diff otherwise."""
+    if kind != "edit" or _is_diff(detailed):
+        return None
+    old, new = args.get("old_string"), args.get("new_string")
+    if old.__class__ is not str or new.__class__ is not str:
+        return None
+    # amp_tools.edit_counts of one pair (importing it would import Claude's dialect)
+    before, after = old.splitlines(), new.splitlines()
+    if not (before and after and set(before).isdisjoint(after)):
+        return None
+    added, removed = len(after), len(before)
+    return Said(kind, SUCCEEDED, f"+{added} -{removed}", build, (added, removed, None))

@@ -28,7 +28,7 @@ import streamview.core.dialects.droid_tools as tools
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
 from streamview.core.dialects.claude_like import usage_of
-from streamview.core.dialects.droid_fast import HOT_STARTS, call_input, decode_hot
+from streamview.core.dialects.droid_fast import Answer, Call, Result, call_input, decode_hot
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -171,23 +171,27 @@ class DroidTranslator:
 
     def fast_line(self, data: bytes, line: int) -> FastRecord | None:
         """:meth:`fast` for a line not yet decoded: an answer, a call's start or its
-        plain result read into :class:`~.droid_fast.HotLine`; any other line, and one
-        whose fields :meth:`fast` would not read the same, is declined (decoded in full)."""
-        if self._thinking or not data.startswith(HOT_STARTS):
+        plain result read into :mod:`.droid_fast`'s structs by its type; any other line,
+        and one whose fields :meth:`fast` would not read the same, is declined (decoded
+        in full)."""
+        if self._thinking:
             return None
         try:
             hot = decode_hot(data)
         except HOT_DECODE_ERRORS:
             return None
-        kind = hot.type
-        sid = hot.session_id or self._session
-        ts = hot.timestamp
-        if kind == "message":
+        kind = hot.__class__
+        if kind is Result:
+            return self._result_line(hot, line)
+        if kind is Answer:
             text = hot.text
             if text is None or hot.role != "assistant":
                 return None
-            return "assistant", False, text, None, sid, ts, hot.streamview_recv_ms
-        if kind == "tool_call":
+            sid = hot.session_id or self._session
+            return "assistant", False, text, None, sid, hot.timestamp, hot.streamview_recv_ms
+        if kind is Call:
+            sid = hot.session_id or self._session
+            ts = hot.timestamp
             try:
                 parameters = call_input(hot.parameters)
                 name = hot.tool_name or hot.tool_id or "unknown"
@@ -212,8 +216,15 @@ class DroidTranslator:
                 None,
             )
             return "tool_call", "started", started, None, sid, ts, hot.streamview_recv_ms
-        if kind != "tool_result" or hot.error:
+        return None  # a thought: the long way
+
+    def _result_line(self, hot: Result, line: int) -> FastRecord | None:
+        """:meth:`fast_line` of a ``tool_result``: a plain one, or an error without an
+        ``error`` object."""
+        if hot.error:
             return None  # an error object: read from the dict
+        sid = hot.session_id or self._session
+        ts = hot.timestamp
         if hot.is_error is True:
             return self._fast_result(
                 hot.id, hot.tool_id, True, None, hot.value, line, sid, ts, hot.streamview_recv_ms

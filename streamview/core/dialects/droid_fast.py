@@ -3,9 +3,10 @@
 A ``droid exec --output-format stream-json`` run is mostly assistant ``message``,
 ``tool_call`` and ``tool_result`` records. :meth:`DroidTranslator.fast_line
 <streamview.core.dialects.droid.DroidTranslator.fast_line>` decodes such a line into
-:class:`HotLine`, which holds only the fields :meth:`~.droid.DroidTranslator.fast`
-reads (``msgspec`` skips the rest in C and checks the types on the way), and takes it
-apart as ``fast`` does from the decoded dict. A field of another type (a result whose
+:class:`Answer`, :class:`Call` or :class:`Result` by its ``type`` (a tagged union,
+told in C), each holding only the fields :meth:`~.droid.DroidTranslator.fast` reads
+(``msgspec`` skips the rest in C and checks the types on the way), and takes it apart
+as ``fast`` does from the decoded dict. A field of another type (a result whose
 ``value`` is an object, an id that is a number) declines the line, which is then
 decoded in full and read by ``fast``. A call's ``parameters`` are kept as their bytes
 and decoded by ``orjson``, as the general path decodes them (``msgspec`` reads an
@@ -19,21 +20,38 @@ from typing import Any
 import msgspec
 import orjson
 
-from streamview.core.fast_path import Int64, hot_decoder
+from streamview.core.fast_path import Int64
 
 
-class HotLine(msgspec.Struct, gc=False):
-    """A ``message``, ``tool_call`` or ``tool_result`` record's fields the fast path
-    reads; the rest is skipped."""
+class Answer(msgspec.Struct, tag_field="type", tag="message", gc=False):
+    """A ``message`` record's fields the fast path reads (an assistant's answer is
+    taken); the rest is skipped."""
 
-    type: str | None = None
     role: str | None = None
     text: str | None = None
+    session_id: str | None = None
+    timestamp: Int64 | None = None
+    streamview_recv_ms: Int64 | None = None
+
+
+class Call(msgspec.Struct, tag_field="type", tag="tool_call", gc=False):
+    """A ``tool_call``'s fields the fast path reads, its parameters as their bytes."""
+
     id: str | None = None
     message_id: str | None = msgspec.field(default=None, name="messageId")
     tool_id: str | None = msgspec.field(default=None, name="toolId")
     tool_name: str | None = msgspec.field(default=None, name="toolName")
     parameters: msgspec.Raw = msgspec.Raw()
+    session_id: str | None = None
+    timestamp: Int64 | None = None
+    streamview_recv_ms: Int64 | None = None
+
+
+class Result(msgspec.Struct, tag_field="type", tag="tool_result", gc=False):
+    """A ``tool_result``'s fields the fast path reads (a text ``value`` only)."""
+
+    id: str | None = None
+    tool_id: str | None = msgspec.field(default=None, name="toolId")
     is_error: bool | None = msgspec.field(default=None, name="isError")
     error: msgspec.Raw = msgspec.Raw()
     value: str | None = None
@@ -42,9 +60,14 @@ class HotLine(msgspec.Struct, gc=False):
     streamview_recv_ms: Int64 | None = None
 
 
-decode_hot = hot_decoder(HotLine)
-HOT_STARTS = (b'{"type":"message"', b'{"type":"tool_')
-"""How ``droid exec`` starts those lines (``type`` is written first)."""
+class Thought(msgspec.Struct, tag_field="type", tag="reasoning", gc=False):
+    """A ``reasoning`` record, told apart and declined (it goes the long way) without
+    raising: a run's thoughts can be many."""
+
+
+decode_hot = msgspec.json.Decoder(Answer | Call | Result | Thought).decode
+"""The decoder of Droid's hot lines, their ``type`` told in C (any other type raises
+``msgspec.ValidationError``, a :data:`~streamview.core.fast_path.HOT_DECODE_ERRORS`)."""
 
 
 _decode_flat = msgspec.json.Decoder(dict[str, str | Int64 | bool | None]).decode

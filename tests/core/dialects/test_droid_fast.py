@@ -209,3 +209,33 @@ def test_call_shape_is_kind_args_and_description_of_the_call() -> None:
             got = call_shape(name, given)
             assert got == shape, (name, given)
             assert list(got[1].items()) == list(shape[1].items()), (name, given)
+
+
+TYPED_LINES = [
+    b'{"type":"system","subtype":"init","session_id":"s","model":"m","reasoning_effort":"low"}',
+    b'{"type":"message","role":"assistant","id":"m1","text":"a","value":5,"parameters":7}',
+    b'{"role":"assistant","text":"type last","session_id":"s","type":"message"}',
+    b'{"type":"message","role":"assistant","text":"two types","type":"reasoning"}',
+    b'{"type":"tool_call","id":"c1","toolName":"Read","text":5,"role":[1],'
+    b'"parameters":{"file_path":"/w/a.py"}}',
+    b'{"type":"tool_use","id":"c2","toolName":"Read","parameters":{}}',
+    b'{"type":"tool_result","id":"c1","toolId":"Read","isError":false,"role":5,'
+    b'"value":"a \\\\n b\\n\\u00e9"}',
+    b'{"type":"reasoning","id":"r1","text":"hm"}',
+    b'{"type":"message","role":"assistant","text":"after a thought"}',
+    b'{"type":"message","role":"assistant","text":"then fast"}',
+    b'{"type":"tool_call","id":"c3","toolName":"Execute","parameters":{"command":"ls"},'
+    b'"timestamp":1.5}',
+    b'{"type":"completion","finalText":"done","session_id":"s"}',
+]
+
+
+def test_lines_are_told_apart_by_their_type_and_read_as_fast_reads_them() -> None:
+    """The hot lines are told apart by ``type`` wherever it is written (a second one
+    that differs declines: the general path reads the last, a thought, so the call
+    after it goes the long way too); fields another type's line would hold are not read
+    (a message's ``value``, a result's ``role``); a thought, the answer after it, an
+    unknown type, a float stamp and the ends go the long way."""
+    data = b"\n".join(TYPED_LINES)
+    assert taken_lines(DroidTranslator(), data) == {2, 3, 7, 10}
+    assert_fast_line_agrees(DroidTranslator(), DroidTranslator(), data, said_built)
