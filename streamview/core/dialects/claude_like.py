@@ -80,14 +80,17 @@ _USAGE_KEYS = {
 """Anthropic's ``usage`` keys and the ones the header and ``--json`` read (Cursor's)."""
 
 
+_USAGE_PAIRS = tuple(_USAGE_KEYS.items())
+
+
 def usage_of(usage: Any) -> JSONObject | None:
     """An Anthropic-style ``usage`` object with Cursor's key names, or ``None``."""
     if not isinstance(usage, dict):
         return None
     found: JSONObject = {}
-    for key, name in _USAGE_KEYS.items():
+    for key, name in _USAGE_PAIRS:
         value = usage.get(key)
-        if isinstance(value, int) and not isinstance(value, bool):
+        if value.__class__ is int or (isinstance(value, int) and value.__class__ is not bool):
             found[name] = value
     return found or None
 
@@ -210,7 +213,8 @@ class ClaudeLikeTranslator:
             text = block.get("text")
             if text.__class__ is not str:
                 return None
-            self._note_usage(record, line)
+            if message.get("usage") is not None:  # none: nothing to note (most calls)
+                self._note_usage(record, line)
             return "assistant", False, text, None, sid, None, recv
         call_id = block.get("id")
         if block_type != "tool_use" or call_id.__class__ is not str or not call_id:
@@ -223,7 +227,8 @@ class ClaudeLikeTranslator:
         description = tools.description_of(name, given)
         self._unread[call_id] = (name, given)  # Claude Code's reading, made if it is read
         self._calls[call_id] = (name, args)
-        self._note_usage(record, line)
+        if message.get("usage") is not None:
+            self._note_usage(record, line)
         fields = (None, None, call_id, kind, args, None, None, None, None, None, description)
         return "tool_call", "started", (*fields, parent), None, sid, None, recv
 

@@ -60,9 +60,10 @@ MCP_PREFIX = "mcp__"
 
 def kind_of(name: str) -> str:
     """The kind a tool name is shown as: a known kind, ``mcp``, or the name itself."""
-    if name.startswith(MCP_PREFIX):
-        return "mcp"
-    return KINDS.get(name, name or "unknown")
+    kind = KINDS.get(name)  # no known name starts with the MCP prefix
+    if kind is not None:
+        return kind
+    return "mcp" if name.startswith(MCP_PREFIX) else name or "unknown"
 
 
 def _take(args: JSONObject, *keys: str) -> str | None:
