@@ -26,6 +26,7 @@ NOT_NEEDED = (
     "locale",
     "streamview.cli.parsers",
     "streamview.core.normalized",  # --events' structs: the summary needs only the kinds
+    "streamview.config.settings",  # no settings file: only its path is looked up
 )
 
 
