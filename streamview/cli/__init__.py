@@ -29,12 +29,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(arguments: list[str]) -> int:
-    from streamview.cli.parsers import COMMANDS, build_command_parser
+    from streamview.cli.commands import COMMANDS
 
     if not arguments or arguments[0] not in COMMANDS:
         from streamview.cli.view import main_view
 
         return main_view(arguments)
+    from streamview.cli.parsers import build_command_parser
+
     parser, subparsers = build_command_parser()
     args = parser.parse_args(arguments)
     from streamview.cli.limits import apply_line_limit

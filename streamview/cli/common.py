@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import math
 import re
 import sys
@@ -15,6 +14,8 @@ from streamview.core.sanitize import one_line
 from streamview.sources.base import Source
 
 if TYPE_CHECKING:
+    import argparse
+
     from streamview.runs.recording import Recorder  # only the recording modes import it
 
 UI = "ui"
@@ -38,14 +39,22 @@ def fail(message: str) -> int:
     return EXIT_USAGE
 
 
+def _bad_value(message: str) -> Exception:
+    """argparse's error for a value its type refuses (imported by the parser that asks:
+    ``--json FILE`` is read without it, :mod:`streamview.cli.plain_args`)."""
+    import argparse
+
+    return argparse.ArgumentTypeError(message)
+
+
 def positive_number(text: str) -> float:
     """An argparse type: a finite number above 0."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        raise _bad_value(f"not a number: {text!r}") from None
     if not 0 < value < math.inf:
-        raise argparse.ArgumentTypeError(f"must be more than 0: {text}")
+        raise _bad_value(f"must be more than 0: {text}")
     return value
 
 
@@ -54,9 +63,9 @@ def run_number(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a run number: {text!r}") from None
+        raise _bad_value(f"not a run number: {text!r}") from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"runs are numbered from 1, not {value}")
+        raise _bad_value(f"runs are numbered from 1, not {value}")
     return value
 
 
@@ -65,9 +74,9 @@ def count(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        raise _bad_value(f"not a whole number: {text!r}") from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+        raise _bad_value(f"must be 1 or more, not {value}")
     return value
 
 
@@ -76,9 +85,9 @@ def port_number(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+        raise _bad_value(f"not a port number: {text!r}") from None
     if not 1 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is 1 to 65535, not {value}")
+        raise _bad_value(f"a port is 1 to 65535, not {value}")
     return value
 
 

@@ -6,6 +6,7 @@ import argparse
 import textwrap
 
 from streamview import __version__
+from streamview.cli.commands import COMMANDS
 from streamview.cli.common import count, port_number, positive_number, run_number
 from streamview.cli.otlp import EXPORT_DESCRIPTION, EXPORT_EPILOG, add_otlp_options
 from streamview.cli.sessions_parser import SESSIONS_DESCRIPTION, add_sessions_options
@@ -16,15 +17,6 @@ EXIT_GRACE = 1.0
 """``--exit-grace``'s default (:data:`streamview.sources.process.EXIT_GRACE`, which imports
 more than the parser should)."""
 
-COMMANDS = {
-    "run": "start an agent, watch it and record the run",
-    "runs": "list the runs `streamview run` recorded (--open N opens one, --prune AGE)",
-    "last": "open the latest recorded run, or run N (takes the viewer's options)",
-    "export": "send recorded runs to a tracing backend (--otlp: OpenTelemetry)",
-    "redact": "write a recording with its secrets redacted (redact IN > OUT)",
-    "sessions": "every run on this machine: agents' sessions, recordings, --dir jobs",
-}
-"""The words that start a command rather than name a FILE to view, and what each does."""
 
 USAGE = """\
 streamview [options] [FILE]

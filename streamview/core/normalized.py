@@ -30,6 +30,10 @@ from typing import Any, Literal
 
 import msgspec
 
+# The kinds, kept apart for --json's summary (which needs no event struct): named here too.
+from streamview.core.shared_kinds import SharedKind as SharedKind
+from streamview.core.shared_kinds import shared_kind as shared_kind
+
 VERSION: Literal[1] = 1
 """The version of the event contract, written as ``v`` on every event."""
 
@@ -39,48 +43,8 @@ SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "events.v1.jso
 SCHEMA_ID = "urn:streamview:schema:events:v1"
 """The schema's ``$id``: a name, not a place (the file is in the package)."""
 
-SharedKind = Literal[
-    "read",
-    "write",
-    "edit",
-    "delete",
-    "shell",
-    "grep",
-    "glob",
-    "list",
-    "web-fetch",
-    "web-search",
-    "subagent",
-    "todo",
-    "mcp",
-    "other",
-]
-"""The tool kinds every agent's calls are mapped to (``other``: none of these)."""
-
 ToolStatus = Literal["succeeded", "failed", "rejected", "error", "completed", "interrupted"]
 OutcomeStatus = Literal["success", "error", "incomplete"]
-
-_SHARED_KINDS: dict[str, SharedKind] = {
-    "read": "read",
-    "write": "write",
-    "edit": "edit",
-    "delete": "delete",
-    "shell": "shell",
-    "grep": "grep",
-    "glob": "glob",
-    "ls": "list",
-    "webFetch": "web-fetch",
-    "webSearch": "web-search",
-    "task": "subagent",
-    "updateTodos": "todo",
-    "mcp": "mcp",
-}
-"""streamview's tool kinds (what every dialect maps its tools to) in the shared words."""
-
-
-def shared_kind(name: str) -> SharedKind:
-    """The shared kind of a tool streamview calls ``name`` (``ls`` is ``list``)."""
-    return _SHARED_KINDS.get(name, "other")
 
 
 class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):

@@ -12,9 +12,9 @@ from typing import Any
 import msgspec
 
 from streamview.core.events import AgentNotice, ConnectionNotice
-from streamview.core.normalized import shared_kind
 from streamview.core.notices import record_name
 from streamview.core.sanitize import escape_json_unsafe, json_for_terminal
+from streamview.core.shared_kinds import shared_kind
 from streamview.core.state import TEXT, THINKING, Session, StreamState, ToolCall
 from streamview.core.summary_text import text_json
 from streamview.core.text_store import TextSpill

@@ -21,6 +21,12 @@ NOT_NEEDED = (
     "textual",
     "selectors",  # a pipe's reader
     "signal",  # its enums: 0.5 ms
+    "argparse",  # --json FILE is read without it (streamview.cli.plain_args)
+    "gettext",  # argparse's help strings, looked up on disk
+    "locale",
+    "streamview.cli.parsers",
+    "streamview.core.normalized",  # --events' structs: the summary needs only the kinds
+    "streamview.config.settings",  # no settings file: only its path is looked up
 )
 
 

@@ -21,6 +21,7 @@ from msgspec.structs import replace
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.claude import ClaudeTranslator
 from streamview.core.dialects.claude_fast import one_result
+from streamview.core.dialects.claude_tools import args_of as claude_args_of
 from streamview.core.dialects.claude_tools import result_text
 from streamview.core.events import (
     AnyEvent,
@@ -79,14 +80,17 @@ _USAGE_KEYS = {
 """Anthropic's ``usage`` keys and the ones the header and ``--json`` read (Cursor's)."""
 
 
+_USAGE_PAIRS = tuple(_USAGE_KEYS.items())
+
+
 def usage_of(usage: Any) -> JSONObject | None:
     """An Anthropic-style ``usage`` object with Cursor's key names, or ``None``."""
     if not isinstance(usage, dict):
         return None
     found: JSONObject = {}
-    for key, name in _USAGE_KEYS.items():
+    for key, name in _USAGE_PAIRS:
         value = usage.get(key)
-        if isinstance(value, int) and not isinstance(value, bool):
+        if value.__class__ is int or (isinstance(value, int) and value.__class__ is not bool):
             found[name] = value
     return found or None
 
@@ -129,9 +133,25 @@ class ClaudeLikeTranslator:
         self._usage: dict[str, JSONObject] = {}
         """Each assistant message's usage, by message id (or line), for a ``result``
         that carries none (Amp's)."""
+        self._unread: dict[str, tuple[str, Any]] = {}
+        """Calls the fast path started, each its name and input, whose Claude Code
+        reading (``start_call``'s arguments) is not made yet: most calls end on the fast
+        path, which forgets them unread; :meth:`translate` reads the rest first
+        (:meth:`_settle`)."""
+
+    def _settle(self) -> None:
+        """Give Claude Code's translator what ``start_call`` would have kept of each
+        call the fast path started, in the order they started, before it reads a
+        record itself."""
+        inner_calls = self._inner._calls
+        for call_id, (name, given) in self._unread.items():
+            inner_calls[call_id] = (name, claude_args_of(name, given))
+        self._unread.clear()
 
     def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
         """The events one record stands for (see ``Translator``)."""
+        if self._unread:
+            self._settle()
         kind = record.get("type")
         if self._own is not None and kind != "assistant":
             # The agent's own reading of a record wins over Claude Code's: Qwen's
@@ -193,7 +213,8 @@ class ClaudeLikeTranslator:
             text = block.get("text")
             if text.__class__ is not str:
                 return None
-            self._note_usage(record, line)
+            if message.get("usage") is not None:  # none: nothing to note (most calls)
+                self._note_usage(record, line)
             return "assistant", False, text, None, sid, None, recv
         call_id = block.get("id")
         if block_type != "tool_use" or call_id.__class__ is not str or not call_id:
@@ -204,9 +225,10 @@ class ClaudeLikeTranslator:
         args = tools.args_of(name, given)
         kind = tools.kind_of(name)
         description = tools.description_of(name, given)
-        self._inner.start_call(block, line, sid, recv, parent)  # as Claude Code reads it
+        self._unread[call_id] = (name, given)  # Claude Code's reading, made if it is read
         self._calls[call_id] = (name, args)
-        self._note_usage(record, line)
+        if message.get("usage") is not None:
+            self._note_usage(record, line)
         fields = (None, None, call_id, kind, args, None, None, None, None, None, description)
         return "tool_call", "started", (*fields, parent), None, sid, None, recv
 
@@ -229,6 +251,7 @@ class ClaudeLikeTranslator:
         if self._own is not None and self._own(record, line, sid, recv):
             return None
         parent = as_str(record.get("parent_tool_use_id"))
+        self._unread.pop(call_id, None)  # ``forget_call``, whether read or not
         self._inner.forget_call(call_id)
         self._done.add(call_id)
         name, args = self._calls.pop(call_id, ("", {}))

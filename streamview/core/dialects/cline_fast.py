@@ -96,9 +96,12 @@ class GrowingText:
         grown = self._growing
         if grown is not None:
             if data.startswith(grown) and data.endswith(PARTIAL_END):
-                try:  # the new end and the closing quote: "" when nothing was added
-                    fresh = _loads(b'"' + data[len(grown) : 1 - _END])
-                except _NOT_JSON:
+                try:  # the new end: "" when nothing was added
+                    fresh = data[len(grown) : -_END].decode()
+                    if "\\" in fresh or '"' in fresh or not fresh.isprintable():
+                        # An escape, a quote or a control character: read as JSON.
+                        fresh = _loads(b'"' + data[len(grown) : 1 - _END])
+                except (UnicodeDecodeError, _NOT_JSON):
                     pass
                 else:
                     self._growing = data[:-_END]

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import streamview.core.dialects.gemini_tools as gemini_tools
 import streamview.core.dialects.tool_shapes as tool_shapes
 from streamview.core.dialects.claude_like import ToolMap
 from streamview.core.events import JSONObject
@@ -61,9 +60,10 @@ MCP_PREFIX = "mcp__"
 
 def kind_of(name: str) -> str:
     """The kind a tool name is shown as: a known kind, ``mcp``, or the name itself."""
-    if name.startswith(MCP_PREFIX):
-        return "mcp"
-    return KINDS.get(name, name or "unknown")
+    kind = KINDS.get(name)  # no known name starts with the MCP prefix
+    if kind is not None:
+        return kind
+    return "mcp" if name.startswith(MCP_PREFIX) else name or "unknown"
 
 
 def _take(args: JSONObject, *keys: str) -> str | None:
@@ -116,6 +116,10 @@ def description_of(name: str, tool_input: Any) -> str | None:
 def success_payload(kind: str, args: JSONObject, text: str) -> JSONObject:
     """A completed call's payload; a shell's debug-mode display keeps its exit code."""
     if kind == "shell" and "\nExit Code: " in text:
+        # Gemini CLI's reading of a debug-mode display, imported by the first one: a
+        # Qwen run rarely has one, and the module's import (its patterns) costs ~1 ms.
+        import streamview.core.dialects.gemini_tools as gemini_tools
+
         parts = gemini_tools.shell_parts(text)
         if parts is not None:
             payload = tool_shapes.shell_payload(parts[0], gemini_tools.exit_code(text))

@@ -297,3 +297,49 @@ def test_commands_and_tool_calls_are_taken_as_translate_reads_them(
     monkeypatch.setattr(ClineTranslator, "fast", lambda *_: None)
     monkeypatch.setattr(ClineTranslator, "fast_line", None)
     assert _folded(data) == folded
+
+
+NEW_ENDS = [
+    (b"cd", "cd"),
+    (b"c\xc3\xa9", "c\u00e9"),  # UTF-8
+    (b"\xe2\x80\xa8", "\u2028"),  # valid JSON, not printable: read as JSON
+    (b"\x7f", "\x7f"),  # DEL: valid JSON unescaped, not printable
+    (b"\\n", "\n"),  # an escape
+    (b"\\\\", "\\"),
+    (b"\\u00e9", "\u00e9"),
+    (b'\\"', '"'),
+    (b"", None),  # nothing added: the same print again
+    (b"\t", False),  # a control character: not JSON
+    (b"\x00", False),
+    (b'"', False),  # a bare quote: not JSON
+    (b"\\", False),  # half an escape
+    (b"\\x", False),
+    (b"\xc3", False),  # half a character (the fold reads it the general way)
+]
+"""What a print adds to the last one, and what it adds read as JSON (``False``: the line
+is no JSON; ``None``: nothing added)."""
+
+
+@pytest.mark.parametrize(("end", "added"), NEW_ENDS, ids=repr)
+def test_a_new_end_is_read_as_json_reads_it(end: bytes, added: str | bool | None) -> None:
+    """The new end of a print is taken as it is only where JSON would read it so (no
+    escape, quote or control character); any other is read as JSON, or declined."""
+    head = b'{"ts":7,"type":"say","say":"text","text":"ab'
+    lines = [
+        b'{"type":"task_started","taskId":"t1"}',
+        b'{"ts":5,"type":"say","say":"task","text":"Fix it."}',
+        b'{"ts":6,"type":"say","say":"api_req_started","text":"{}"}',
+        head + b'","partial":true}',
+    ]
+    translator = ClineTranslator()
+    for number, data in enumerate(lines, 1):
+        if translator.fast_line(data, number) is None:
+            translator.translate(orjson.loads(data), number, None)
+    assert translator._growing is not None  # the next print may be read from its end
+    hot = translator.fast_line(head + end + b'","partial":true}', 5)
+    if added is False:
+        assert hot is None
+    elif added is None:
+        assert hot == ("thinking", "completed", None, None, "t1", 7, None)
+    else:
+        assert hot == ("assistant", True, added, None, "t1", 7, None)
