@@ -86,7 +86,8 @@ class ItemLine(msgspec.Struct, gc=False):
 
 decode_item_line = hot_decoder(ItemLine)
 ITEM_START = b'{"type":"item.'
-"""How ``codex exec --json`` starts an item's line (serde writes the tag first)."""
+"""How ``codex exec --json`` starts an item's line (serde writes the tag first): its 14
+bytes, which ``fast_line`` compares with a slice of the line."""
 PHASES: dict[str | None, bool] = {
     "item.started": False,
     "item.updated": False,

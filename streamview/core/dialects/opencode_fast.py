@@ -29,7 +29,7 @@ from streamview.core.dialects.opencode_tools import (
 from streamview.core.dialects.shapes import diff_counts
 from streamview.core.events import JSONObject
 from streamview.core.fast_path import Int64, hot_decoder
-from streamview.core.fields import as_int, as_str
+from streamview.core.fields import as_int
 
 
 class Cache(msgspec.Struct, gc=False):
@@ -152,6 +152,8 @@ def _path_args(name: str, kind: str, given: Any) -> JSONObject:
 
 _RENAMED = {"shell": ("workingDirectory", "workdir"), "grep": ("glob", "include")}
 """The one renamed argument of a command and a grep (:func:`~.opencode_tools.args_for`)."""
+_NO_METADATA = msgspec.Raw(b"{}")
+"""A call's metadata as most calls give it (an empty object)."""
 
 
 def _renamed(given: Any, to: str, key: str) -> JSONObject:
@@ -198,9 +200,10 @@ def tool_fields(part: Part, line: int) -> tuple[Any, ...] | None:
     raw = state.metadata
     if not raw:
         metadata: Any = None
+    elif raw == _NO_METADATA:  # most calls': compared as it is, without a copy
+        metadata = {}
     else:
-        metadata = bytes(raw)
-        metadata = {} if metadata == b"{}" else orjson.loads(metadata)
+        metadata = orjson.loads(bytes(raw))
     payload: Any = success_said(kind, args, output, metadata)
     if payload is None:
         payload = success_payload(kind, args, output, metadata)
@@ -278,10 +281,9 @@ def _edit_counts(args: JSONObject, metadata: Any) -> tuple[Any, Any] | None:
     ``linesAdded``/``linesRemoved`` say them, without the diff it writes: the stream's
     diff counted (or its ``filediff`` counts), or a replacement whose old and new lines
     have none in common; ``None`` for anything else (the payload is built)."""
-    meta = metadata if isinstance(metadata, dict) else {}
-    diff = as_str(meta.get("diff"))
-    if diff:
-        filediff = meta.get("filediff")
+    diff = metadata.get("diff") if metadata.__class__ is dict else None
+    if diff.__class__ is str and diff:  # orjson gives no subclass of dict or str
+        filediff = metadata.get("filediff")
         if isinstance(filediff, dict):
             added, removed = as_int(filediff.get("additions")), as_int(filediff.get("deletions"))
             if added is not None and removed is not None:

@@ -251,3 +251,55 @@ def test_a_call_is_taken_whatever_the_shape_of_its_input_and_read_as_fast_reads_
         return plain
 
     assert_fast_line_agrees(OpenCodeTranslator(), OpenCodeTranslator(), data, typed)
+
+
+METADATA = [
+    b"{}",
+    b"{ }",
+    b'{"exit":0}',
+    b'{"exit":3}',
+    b'{"exit":184467440737095516160}',
+    b'{"diff":"@@\\n+a\\n-b\\n+c"}',
+    b'{"diff":"@@\\n+a","filediff":{"additions":4,"deletions":1}}',
+    b'{"diff":5}',
+    b'{"diff":""}',
+    b"[]",
+    b"null",
+    b'"{}"',
+]
+"""Calls' metadata as the line spells it: an empty object with and without a space, an
+exit code (past 64 bits too), an edit's diff and its counts, a diff of another type or
+empty, no object at all."""
+
+
+def test_a_call_is_read_as_fast_reads_it_whatever_its_metadata() -> None:
+    """The metadata an empty object most calls give is not decoded; any other is, by
+    ``orjson``, as the general path reads it (a command's exit, an edit's counts)."""
+    first = (FIXTURES / "opencode" / "fast-lines.jsonl").read_bytes().splitlines()[0]
+    lines = [first]
+    inputs = {
+        "bash": {"command": "ls"},
+        "edit": {"filePath": "/w/a.py", "oldString": "a\nb", "newString": "c"},
+        "read": {"filePath": "/w/a.py"},
+    }
+    for number, metadata in enumerate(METADATA):
+        for tool, given in inputs.items():
+            state = {"status": "completed", "input": given, "output": "a\nb\n", "metadata": 0}
+            part = {"type": "tool", "callID": f"c{number}{tool}", "tool": tool, "state": state}
+            record = {"type": "tool_use", "sessionID": "ses_fast0000000000000001", "part": part}
+            lines.append(
+                json.dumps(record).encode().replace(b'"metadata": 0', b'"metadata":' + metadata)
+            )
+    data = b"\n".join(lines)
+    assert taken_lines(OpenCodeTranslator(), data) == set(range(2, len(lines) + 1))
+    assert_fast_line_agrees(OpenCodeTranslator(), OpenCodeTranslator(), data, _plain)
+    translator = OpenCodeTranslator()
+    translator.translate(orjson.loads(first), 1, None)
+    for number, line in enumerate(lines[1:], 2):
+        record = translator.fast_line(line, number)
+        assert record is not None
+        _, _, _, kind, args, _, said, *_ = record[2]
+        state = orjson.loads(line)["part"]["state"]
+        built = success_payload(kind, args, state["output"], state["metadata"])
+        assert _ended(kind, said) == _ended(kind, built), line
+        assert said.build() == built, line
