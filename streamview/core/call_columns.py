@@ -242,13 +242,15 @@ class CallColumns(Sequence[ToolCall]):
         return packed
 
     def _measure(self, rows: Sequence[ToolCall]) -> None:
-        """Keep :attr:`widest_kind` and :attr:`timed` for the calls ``rows``."""
-        widest = max(map(len, {row.kind for row in rows}), default=0)
-        if any(row.parent_call_id for row in rows):
-            widest = max(len(row.kind) + (2 if row.parent_call_id else 0) for row in rows)
+        """Keep :attr:`widest_kind` and :attr:`timed` for the calls ``rows`` (a running
+        call's placeholder is none)."""
+        calls = [row for row in rows if row is not _PLACEHOLDER]
+        widest = max(map(len, {call.kind for call in calls}), default=0)
+        if any(call.parent_call_id for call in calls):
+            widest = max(len(call.kind) + (2 if call.parent_call_id else 0) for call in calls)
         self.widest_kind = max(self.widest_kind, widest)
         if not self.timed:
-            self.timed = any(row.start_ms is not None for row in rows if row is not _PLACEHOLDER)
+            self.timed = any(call.start_ms is not None for call in calls)
 
     def _put(self, row: int, call: ToolCall) -> None:
         codes, ints = self._codes, self._ints

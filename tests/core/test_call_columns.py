@@ -147,7 +147,7 @@ def assert_readers_agree(session: Session) -> None:
     measured = call_reading.measure(calls)
     assert measured is not None
     widest = max((len(c.kind) + (2 if c.parent_call_id else 0) for c in listed), default=0)
-    assert measured[0] >= widest
+    assert measured[0] == widest
     assert measured[1] == any(c.start_ms is not None for c in listed)
 
 
