@@ -15,9 +15,9 @@ that has no line to read them from, and one whose arguments an approval request 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
 
 from streamview.core import tools
+from streamview.core.call_columns import IN_THE_LINES, InTheLines, pack_session
 from streamview.core.model import Session, ToolCall
 from streamview.core.sweeps import swept
 
@@ -28,12 +28,7 @@ SHARED_STRINGS = 1 << 16
 entry: under 3 MB, and the strings)."""
 
 
-class InTheLines(dict[str, Any]):
-    """The type of :data:`IN_THE_LINES`: an empty dict, never filled."""
-
-
-IN_THE_LINES: dict[str, Any] = InTheLines()
-"""Stands for the arguments of a finished call, which its lines hold."""
+__all__ = ["IN_THE_LINES", "ArgsRelease", "InTheLines", "args_in_lines", "releasing"]
 
 
 def args_in_lines(call: ToolCall) -> bool:
@@ -45,7 +40,11 @@ def args_in_lines(call: ToolCall) -> bool:
 class ArgsRelease:
     """Lets go of finished calls' arguments, a sweep at a time (see the module)."""
 
-    def __init__(self) -> None:
+    def __init__(self, pack: bool = True) -> None:
+        self.pack = pack
+        """Put the finished calls in columns too (:mod:`~streamview.core.call_columns`)."""
+        self.packed = 0
+        """Calls put in columns."""
         self._seen: dict[int, int] = {}
         """Per session: how many of its calls a sweep looked at."""
         self._running: dict[int, list[int]] = {}
@@ -56,7 +55,12 @@ class ArgsRelease:
         """Targets and summaries seen, each the copy finished calls share."""
 
     def sweep(self, sessions: list[Session]) -> None:
-        """Let go of the arguments of the calls finished since the last sweep."""
+        """Let go of the arguments of the calls finished since the last sweep (and put
+        those calls in columns)."""
+        if self.pack:
+            for session in sessions:
+                self.packed += pack_session(session)
+            return
         seen, running = self._seen, self._running
         for session in sessions:
             calls = session.tool_calls

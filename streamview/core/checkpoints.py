@@ -27,14 +27,15 @@ from __future__ import annotations
 
 import copy
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from operator import attrgetter
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import msgspec
 
 import streamview.core.tools as tools
 from streamview.core.approvals import query_id
+from streamview.core.call_columns import CallColumns, packed_session_ids
 from streamview.core.dialects.base import Translator
 from streamview.core.events import (
     AnyEvent,
@@ -85,6 +86,13 @@ def copy_open_session(session: Session) -> Session:
     """A copy of ``session`` that applying later events to cannot tell from the original,
     sharing what can no longer change (closed blocks, payloads, arguments)."""
     twin = _clone_session(session)
+    packed: Sequence[ToolCall] = session.tool_calls
+    if isinstance(packed, CallColumns):  # the rows are shared: only objects are copied
+        columns = packed.copied(_clone_call)
+        twin.tool_calls = cast(list[ToolCall], columns)
+        twin.calls_by_id = cast(dict[str, ToolCall], packed_session_ids(columns))
+        _copy_rest(session, twin)
+        return twin
     calls = {id(call): _clone_call(call) for call in session.tool_calls}
     twin.tool_calls = [calls[id(call)] for call in session.tool_calls]
     twin.calls_by_id = {key: calls[id(call)] for key, call in session.calls_by_id.items()}
@@ -163,6 +171,9 @@ class KeptSession(msgspec.Struct, frozen=True):
 
     def calls_kept(self) -> list[ToolCall]:
         """The session's calls as they were (finished ones shared, the others copies)."""
+        packed: Sequence[ToolCall] = self.tool_calls
+        if isinstance(packed, CallColumns):
+            return cast(list[ToolCall], packed.fork(self.calls, self.call_copies))
         calls = self.tool_calls[: self.calls]
         for place, copied in self.call_copies.items():
             calls[place] = copied
@@ -194,11 +205,19 @@ def keep_open_session(session: Session, done: dict[str, bool]) -> KeptSession:
     twin = _clone_session(session)
     running = tools.RUNNING
     calls = session.tool_calls
-    copies = {
-        place: _clone_call(call)
-        for place, call in enumerate(calls)
-        if call.status == running or not done.get(call.call_id)
-    }
+    packed: Sequence[ToolCall] = calls
+    if isinstance(packed, CallColumns):  # a packed row is finished: a completed record did
+        copies = {
+            call.index: _clone_call(call)
+            for call in packed.live()
+            if call.status == running or not done.get(call.call_id)
+        }
+    else:
+        copies = {
+            place: _clone_call(call)
+            for place, call in enumerate(calls)
+            if call.status == running or not done.get(call.call_id)
+        }
     twin.tool_calls, twin.blocks, twin.calls_by_id = [], [], {}
     _copy_dicts(session, twin)
     opened = _open_copies(session, twin)
@@ -254,7 +273,9 @@ def restore(checkpoint: Checkpoint, track_changes: bool = True) -> StreamState:
     kept = checkpoint.open_session
     if kept is not None:
         twin = copy_open_session(kept.rebuilt())
-        twin.calls_by_id = {call.call_id: call for call in twin.tool_calls}
+        calls: Sequence[ToolCall] = twin.tool_calls
+        if not isinstance(calls, CallColumns):  # (a packed copy has its own)
+            twin.calls_by_id = {call.call_id: call for call in twin.tool_calls}
         sessions.append(twin)
     state.sessions = sessions
     state.counts = _clone_counts(checkpoint.counts)

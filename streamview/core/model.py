@@ -6,7 +6,7 @@ fills it in, and every front end reads it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
 import msgspec
@@ -277,7 +277,7 @@ class Session(msgspec.Struct):
     @property
     def turn_complete(self) -> bool:
         """Its last turn is whole: an answer after the last tool result, no call open."""
-        if any(call.status == tools.RUNNING for call in self.tool_calls):
+        if running_calls(self.tool_calls):
             return False
         for block in reversed(self.blocks):
             if block.kind == TEXT:
@@ -289,7 +289,7 @@ class Session(msgspec.Struct):
     @property
     def open_calls(self) -> list[ToolCall]:
         """Calls still running."""
-        return [call for call in self.tool_calls if call.status == tools.RUNNING]
+        return running_calls(self.tool_calls)
 
     @property
     def mark(self) -> str | None:
@@ -303,6 +303,16 @@ class Session(msgspec.Struct):
     def finished(self) -> bool:
         """A ``result`` arrived, or the stream ended."""
         return self.outcome.status != RUNNING
+
+
+def running_calls(calls: Sequence[ToolCall]) -> list[ToolCall]:
+    """The calls of ``calls`` still running, in order (a session's packed calls,
+    :class:`~streamview.core.call_columns.CallColumns`, say which without reading every
+    call)."""
+    running = getattr(calls, "running", None)
+    if running is not None:
+        return cast(list[ToolCall], running())
+    return [call for call in calls if call.status == tools.RUNNING]
 
 
 def _parts_of(blocks: list[Block], kind: str) -> Iterator[list[str]]:

@@ -48,6 +48,7 @@ from streamview.core.model import (
     ToolCall,
     describe_notice,
     has_run,
+    running_calls,
 )
 
 __all__ = [
@@ -288,7 +289,7 @@ class StreamState(CallFold, NoticeFold):
     def _close_session(self, session: Session) -> None:
         self._close_text(session)
         self._close_thinking(session)
-        for call in session.tool_calls:
+        for call in running_calls(session.tool_calls):  # packed calls never run
             if call.status == tools.RUNNING:
                 call.status = tools.INTERRUPTED
                 call.summary = call.summary or "no completion before the stream ended"

@@ -96,7 +96,7 @@ class _Page:
         out.append(f'<section class="session"><h2>{text(title)}</h2>')
         self.facts(session)
         children = _children(session)
-        nested = {id(call) for calls in children.values() for call in calls}
+        nested = {call.index for calls in children.values() for call in calls}
         shown: set[int] = set()
         out.append('<div class="transcript">')
         for block in session.blocks:
@@ -114,12 +114,12 @@ class _Page:
                 out.append(f'<div class="plain">{text(body.strip())}</div></details>')
             elif block.kind == TOOL and block.call_index is not None:
                 call = session.tool_calls[block.call_index]
-                if id(call) not in nested and id(call) not in shown:
+                if call.index not in nested and call.index not in shown:
                     self.call(call, session, children, shown)
             elif block.kind == NOTICE and body.strip():
                 out.append(f'<div class="block notice">{text(body.strip())}</div>')
         for call in session.tool_calls:
-            if id(call) not in shown and id(call) not in nested:
+            if call.index not in shown and call.index not in nested:
                 self.call(call, session, children, shown)
         if session.text.strip() and not any(b.kind == TEXT for b in session.blocks):
             out.append(f'<div class="block answer">{render_markdown(session.text)}</div>')
@@ -144,7 +144,7 @@ class _Page:
         children: dict[str, list[ToolCall]],
         shown: set[int],
     ) -> None:
-        shown.add(id(call))
+        shown.add(call.index)  # (a packed session makes a call each time it is read)
         self.number += 1
         number = self.number
         mark = STATUS_MARK.get(call.status, "•")

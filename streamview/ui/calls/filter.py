@@ -14,6 +14,8 @@ import msgspec
 from msgspec.structs import replace
 
 from streamview.core import tools
+from streamview.core.call_reading import CallsView, is_packed, nested_count
+from streamview.core.call_reading import kind_counts as count_kinds
 from streamview.core.state import ToolCall
 
 STATUS_GROUPS: dict[str, frozenset[str]] = {
@@ -71,14 +73,42 @@ class CallFilter(msgspec.Struct, frozen=True):
         """Whether the rows are in another order than the calls ran."""
         return self.order != "run"
 
-    def arrange(self, calls: Sequence[ToolCall]) -> list[ToolCall]:
-        """The calls shown, in the chosen order (a stable sort: ties keep their order)."""
+    def arrange(self, calls: Sequence[ToolCall]) -> Sequence[ToolCall]:
+        """The calls shown, in the chosen order (a stable sort: ties keep their order).
+
+        Of a packed session (:mod:`~streamview.core.call_columns`), the places of the
+        calls shown (:class:`~streamview.core.call_reading.CallsView`): each call is
+        made as it is looked at, not held."""
+        if is_packed(calls):
+            return self._arrange_places(calls)
         shown = [call for call in calls if self.admits(call)] if self.active else list(calls)
         if self.order == "slowest":
             shown.sort(key=lambda call: -(call.duration_ms or -1))
         elif self.order == "trouble":
             shown.sort(key=lambda call: TROUBLE_RANK.get(call.status, 3))
         return shown
+
+    def _arrange_places(self, calls: Sequence[ToolCall]) -> CallsView:
+        """:meth:`arrange` of packed calls, as places."""
+        admits, active = self.admits, self.active
+        if self.order == "slowest":
+            keyed = [
+                (-(call.duration_ms or -1), call.index)
+                for call in calls
+                if not active or admits(call)
+            ]
+        elif self.order == "trouble":
+            keyed = [
+                (TROUBLE_RANK.get(call.status, 3), call.index)
+                for call in calls
+                if not active or admits(call)
+            ]
+        elif active:
+            return CallsView(calls, [call.index for call in calls if admits(call)])
+        else:
+            return CallsView(calls, range(len(calls)))
+        keyed.sort()  # the place breaks ties: as stable as the sort of the calls
+        return CallsView(calls, [place for _, place in keyed])
 
     def describe(self) -> str:
         """``failed · shell · “pytest”``: what the filter keeps, for the pane's title."""
@@ -112,9 +142,7 @@ class CallFilter(msgspec.Struct, frozen=True):
 
 def kind_counts(calls: Sequence[ToolCall]) -> dict[str, int]:
     """Calls of each kind in ``calls``, the most frequent kind first (ties by name)."""
-    counts: dict[str, int] = {}
-    for call in calls:
-        counts[call.kind] = counts.get(call.kind, 0) + 1
+    counts = count_kinds(calls)  # from the columns of a packed session
     return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
@@ -137,9 +165,11 @@ class _NestedCount:
     they arrive: a run's calls are only appended, so each is looked at once."""
 
     def __init__(self) -> None:
-        self._held: dict[int, tuple[list[ToolCall], int, int]] = {}
+        self._held: dict[int, tuple[Sequence[ToolCall], int, int]] = {}
 
-    def __call__(self, calls: list[ToolCall]) -> int:
+    def __call__(self, calls: Sequence[ToolCall]) -> int:
+        if is_packed(calls):  # counted from its columns
+            return nested_count(calls)
         held = self._held.get(id(calls))
         if held is None or held[0] is not calls or held[1] > len(calls):
             held = (calls, 0, 0)
@@ -155,6 +185,6 @@ nested_calls = _NestedCount()
 """The calls subagents made among a session's calls (see :class:`_NestedCount`)."""
 
 
-def session_title(calls: list[ToolCall], shown: int, call_filter: CallFilter) -> str:
+def session_title(calls: Sequence[ToolCall], shown: int, call_filter: CallFilter) -> str:
     """:func:`title` for a session's ``calls``, its subagents' counted apart."""
     return title(len(calls), shown, call_filter, nested_calls(calls))

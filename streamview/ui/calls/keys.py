@@ -5,6 +5,7 @@ bindings and takes these actions; the palette and help list them from here."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import events
@@ -79,7 +80,7 @@ class TableKeys(RowCursorView):
     """The kinds K steps through, from the one it started at (the selected call's),
     then the run's other kinds, most calls first."""
     _session: Session | None
-    _calls: list[ToolCall]
+    _calls: Sequence[ToolCall]
 
     def set_filter(self, call_filter: CallFilter) -> None:
         """Show only the calls ``call_filter`` lets through (the table's)."""

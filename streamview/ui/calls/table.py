@@ -9,7 +9,7 @@ took 16 s to add 100,000 rows and ~340 ms per later update.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -22,6 +22,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.strip import Strip
 
+import streamview.core.call_reading as reading
 from streamview.core import formatting, tools
 from streamview.core.formatting import STATUS_MARK, format_clock, format_duration, format_offset
 from streamview.core.sanitize import one_line
@@ -92,7 +93,7 @@ class ToolCallTable(TableKeys):
         """
         super().__init__(name=name, id=id, classes=classes)
         self._session: Session | None = None
-        self._calls: list[ToolCall] = []
+        self._calls: Sequence[ToolCall] = []
         """The calls shown, in order (all of the session's when no filter is set)."""
         self._rows_taken = 0
         """Rows taken in: ``_calls`` may be the session's own list, which the fold grows
@@ -132,7 +133,7 @@ class ToolCallTable(TableKeys):
         """Index (in the session) of the call under the cursor; ``None`` when none."""
         if self.cursor is None or not 0 <= self.cursor < len(self._calls):
             return None
-        return self._calls[self.cursor].index
+        return reading.place_of(self._calls, self.cursor)
 
     @property
     def total_calls(self) -> int:
@@ -150,12 +151,12 @@ class ToolCallTable(TableKeys):
             self._place = self.cursor_call
         place = self._place
         live = self._session is not None and not self._session.finished
-        calls = self._session.tool_calls if self._session is not None else []
+        calls: Sequence[ToolCall] = self._session.tool_calls if self._session is not None else []
         if self.call_filter.active or self.call_filter.reordered:
             calls = self.call_filter.arrange(calls)
         self._calls = calls
         self._rows_taken = len(calls)
-        self._running_rows = {row for row, call in enumerate(calls) if call.status == tools.RUNNING}
+        self._running_rows = reading.running_rows(calls)
         if not calls:
             self.cursor = None
         elif self.following and live:
@@ -164,9 +165,7 @@ class ToolCallTable(TableKeys):
             self.cursor = 0
         else:
             # The call it was on, else the nearest one shown (the place is kept).
-            self.cursor = min(
-                range(len(calls)), key=lambda row: (abs(calls[row].index - place), row)
-            )
+            self.cursor = reading.nearest_row(calls, place)
         self._clear_cache()
         self._update_virtual_size()
         if self.is_mounted:
@@ -193,9 +192,7 @@ class ToolCallTable(TableKeys):
         if self.call_filter.active or self.call_filter.reordered:
             self._calls = self.call_filter.arrange(self._calls)
         self._rows_taken = len(self._calls)
-        self._running_rows = {
-            row for row, call in enumerate(self._calls) if call.status == tools.RUNNING
-        }
+        self._running_rows = reading.running_rows(self._calls)
         self._kind_cells = 4
         self._timed = False
         self._measure(self._calls)
@@ -209,7 +206,7 @@ class ToolCallTable(TableKeys):
             self.refresh()
         self._post_highlighted()
 
-    def refresh_calls(self, indices: Iterable[int]) -> None:
+    def refresh_calls(self, indices: Sequence[int]) -> None:
         """Repaint calls that were added or changed.
 
         New calls extend the table. A cursor on the last row follows new rows.
@@ -224,6 +221,13 @@ class ToolCallTable(TableKeys):
             return
         count = len(self._calls)
         shown = self._rows_taken
+        if reading.is_packed(self._calls) and len(indices) > CACHED_ROWS:  # a whole session
+            self._cache.clear()
+            self._running_rows = reading.running_rows(self._calls)
+            if self._measure(self._calls):
+                self._columns = None
+            indices = [index for index in indices if index >= shown]
+            self.refresh()
         running = self._running_rows
         changed: list[ToolCall] = []
         for index in indices:
@@ -272,9 +276,9 @@ class ToolCallTable(TableKeys):
         """Put the cursor on call ``index`` (of the session) and scroll it into view (the
         person went there: the newest call is no longer followed)."""
         self.following = False
-        rows = [row for row, call in enumerate(self._calls) if call.index == index]
-        if rows:
-            self.move_cursor(rows[0])
+        row = reading.row_of(self._calls, index)
+        if row is not None:
+            self.move_cursor(row)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Escape clears a filter only when there is one (else it is the app's)."""
@@ -455,6 +459,11 @@ class ToolCallTable(TableKeys):
         say if the columns changed."""
         kind_cells = self._kind_cells
         timed = self._timed
+        measured = reading.measure(calls) if isinstance(calls, Sequence) else None
+        if measured is not None:  # a packed session's: from its columns
+            kind_cells = max(kind_cells, measured[0])
+            timed = timed or measured[1]
+            calls = ()
         for call in calls:
             kind_cells = max(kind_cells, len(call.kind) + (2 if call.parent_call_id else 0))
             timed = timed or call.start_ms is not None

@@ -25,6 +25,7 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 from streamview.config.settings import Settings
+from streamview.core.call_reading import with_parent
 from streamview.core.state import Session, ToolCall
 from streamview.sources.base import Source
 from streamview.ui.calls.filter import STATUS_GROUPS, CallFilter
@@ -205,7 +206,7 @@ class ViewerActions(CrashHooks, Suspension, SearchActions):
         from streamview.ui.details.screen import ToolCallDetailScreen
 
         call = session.tool_calls[message.call_index]
-        calls = session.tool_calls
+        calls = with_parent(session.tool_calls)  # (all of them, unless packed: subagents')
         self.push_screen(ToolCallDetailScreen(call, self.feed.store, cwd=session.cwd, calls=calls))
 
     def on_key(self, event: Key) -> None:

@@ -16,6 +16,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from streamview.core import tools
+from streamview.core.call_reading import status_counts
 from streamview.core.formatting import counted, describe_call, format_duration, format_usage
 from streamview.core.sanitize import one_line
 from streamview.core.state import ERROR, INCOMPLETE, RUNNING, SUCCESS, LineCounts, Session
@@ -113,7 +114,7 @@ def describe_state(info: StatusInfo) -> tuple[str, str]:
             text += " · " + " · ".join(extra)
         return (text, "error")
     if outcome.status == INCOMPLETE:
-        interrupted = sum(1 for c in session.tool_calls if c.status == tools.INTERRUPTED)
+        interrupted = status_counts(session.tool_calls).get(tools.INTERRUPTED, 0)
         if info.stopped:  # streamview stopped it: that is the ending, not a mystery
             said = one_line(info.stopped, 80)
             text = f"■ {said}"
@@ -189,10 +190,7 @@ def fit_state(text: str, room: int) -> str:
 def call_troubles(session: Session) -> list[str]:
     """``4 of 5 calls rejected, 1 failed``: calls that did not do their job."""
     total = len(session.tool_calls)
-    counted: dict[str, int] = {}
-    for call in session.tool_calls:
-        if call.status in TROUBLE_STATUSES:
-            counted[call.status] = counted.get(call.status, 0) + 1
+    counted = status_counts(session.tool_calls)  # from the columns of a packed session
     pieces: list[str] = []
     for status in TROUBLE_STATUSES:
         number = counted.get(status)
