@@ -158,7 +158,7 @@ class _Copy:
             return
         if start < self.at or end > self.at + len(self.window):
             self.at = start
-            self.window = self.spilled.store.span(start, max(end, start + READ_PIECE))
+            self.window = self.spilled.span(start, max(end, start + READ_PIECE))
         self.texts.append(self.window[start - self.at : end - self.at].decode("utf-8"))
         self.size += end - start
         self.run_from = self.run_to = end
