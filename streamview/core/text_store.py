@@ -4,8 +4,9 @@
 is 220 MB of decoded strings (about 340 bytes a block: the string and its one-element
 list). :class:`TextSpill` moves the text of closed text and thinking blocks, between two
 chunks of input, to an anonymous temporary file (UTF-8; each session's and kind's texts
-in order, in a stream of their own, written a piece at a time) and keeps 16 bytes a block. The block itself becomes one shared stand-in per session and
-kind (its ``parts`` a :class:`SpilledParts`, empty) that
+in order, in a stream of their own, written a piece at a time) and keeps 16 bytes a
+block. The block itself becomes one shared stand-in per session and kind (its ``parts``
+a :class:`SpilledParts`, empty) that
 :meth:`~streamview.core.model.Session.text_pieces` and
 :meth:`~streamview.core.model.Session.thinking_pieces` read back, a MB at a time; a
 closed tool, prompt or notice block becomes one shared block of its kind (``--json``
@@ -22,6 +23,8 @@ from __future__ import annotations
 import os
 from array import array
 from collections.abc import Iterator
+from itertools import accumulate, chain, repeat
+from operator import add, or_
 from typing import IO, cast
 
 from streamview.core.model import NOTICE, PROMPT, TEXT, THINKING, TOOL, Block, Session, ToolCall
@@ -30,6 +33,8 @@ READ_PIECE = 1 << 20
 """Bytes read back from the file at once, about."""
 WRITE_PIECE = 1 << 20
 """Bytes gathered before they are written to the file."""
+MOVE_BATCH = 512
+"""Texts moved at once, at most (their bytes are held twice meanwhile)."""
 SHARED_STRINGS = 1 << 16
 """Targets and summaries kept to share (a dict entry costs about 40 bytes: 3 MB at most)."""
 _TURN_KINDS = (TEXT, TOOL, PROMPT)
@@ -178,17 +183,17 @@ class TextSpill:
 
     def _sweep(self, session: Session, blocks: list[Block], done: int, stop: int) -> None:
         """Move the text of ``blocks[done:stop]`` (closed text and thinking blocks), settle
-        their finished calls (:meth:`_settle`) and share their other closed blocks, in
-        one pass with the move spelled out in it: a sweep pays a few Python lines a block
-        (a call for each block was a sixth of a sweep)."""
+        their finished calls (:meth:`_settle`) and share their other closed blocks. The
+        texts of a kind are gathered in one pass and moved together (:meth:`_move`):
+        a few Python lines a block, the rest in C (a call and twenty lines a block were
+        most of a sweep)."""
         index = session.index
         before = self._before
-        lasts = {kind: before.get((index, kind), _FIRST) for kind in _SPILLED_KINDS}
-        stand_ins: dict[str, Block] = {}
         shared = _SHARED
         calls = session.tool_calls
         settle = self._settle
-        moved = 0
+        gathered: dict[str, tuple[list[int], list[str]]] = {TEXT: ([], []), THINKING: ([], [])}
+        lasts = {kind: before.get((index, kind), _FIRST) for kind in _SPILLED_KINDS}
         for position in range(done, stop):
             block = blocks[position]
             kind = block.kind
@@ -201,45 +206,82 @@ class TextSpill:
             parts = block.parts
             if block.open or parts.__class__ is not list or not any(parts):
                 if block.open or parts.__class__ is not list or (kind == THINKING and parts):
-                    lasts[kind] = _UNKNOWN  # open (it may grow), or a segment kept in memory
+                    # Open (it may grow), or a segment kept in memory: what came before
+                    # it is moved first, and the next moved text carries no separator.
+                    places, texts = gathered[kind]
+                    if texts:
+                        self._move(index, kind, lasts[kind], blocks, places, texts)
+                        places.clear()
+                        texts.clear()
+                    lasts[kind] = _UNKNOWN
                 continue
-            stand_in = stand_ins.get(kind)
-            if stand_in is None:
-                stand_in = stand_ins[kind] = self._stand_in_block(index, kind)
-            spilled = cast(SpilledParts, stand_in.parts)
-            text = parts[0] if len(parts) == 1 else "".join(parts)
-            if text.endswith("\n"):  # tail_of, inline
-                tail = ENDS_IN_BLANK_LINE if text.endswith("\n\n") else ENDS_IN_NEWLINE
-            else:
-                tail = 0
-            try:
-                encoded = text.encode("utf-8")
-            except UnicodeEncodeError:  # a lone surrogate
-                encoded = text.encode("utf-8", "surrogatepass")
-                tail |= NOT_UTF8
-                spilled.odd = True
-            pending = spilled.pending
+            places, texts = gathered[kind]
+            places.append(position)
+            texts.append(parts[0] if len(parts) == 1 else "".join(parts))
+        for kind, (places, texts) in gathered.items():
             last = lasts[kind]
-            if last >= 0:  # the separator after the segment before: in the stream
-                separator = _SEPARATORS[kind][last]
-                pending += separator
-                tail |= CARRIED | len(separator) << 4
-            elif last == _FIRST:
-                tail |= CARRIED
-            lasts[kind] = tail & 3
-            start = spilled.written + len(pending)
-            pending += encoded
-            spilled.starts.append(start)
-            spilled.ends.append(start + len(encoded))
-            spilled.tails.append(tail)
-            blocks[position] = stand_in
-            moved += 1
-            if len(pending) >= WRITE_PIECE:
-                self._write_streams()
-        self.moved += moved
-        for kind, last in lasts.items():
+            if texts:
+                last = self._move(index, kind, last, blocks, places, texts)
             if last != _FIRST:
                 before[index, kind] = last
+
+    def _move(
+        self,
+        session: int,
+        kind: str,
+        last: int,
+        blocks: list[Block],
+        places: list[int],
+        texts: list[str],
+    ) -> int:
+        """Move ``texts``, those of the ``kind`` blocks at ``places`` in ``blocks`` (in
+        order; what the text before them ends in: ``last``, :func:`tail_of`,
+        :data:`_FIRST` or :data:`_UNKNOWN`), to the kind's stream, and put the stand-in
+        in their place; what the last of them ends in. Each text is written after the
+        separator the summary writes before it (:data:`CARRIED`), a batch at a time,
+        each step a C loop over the batch: a text's tail, its bytes, its separator and
+        their places in the stream."""
+        stand_in = self._stand_in_block(session, kind)
+        spilled = cast(SpilledParts, stand_in.parts)
+        separators = (*_SEPARATORS[kind], b"", b"")  # [-2]: after _UNKNOWN, [-1]: _FIRST
+        flags = (*(CARRIED | len(separator) << 4 for separator in _SEPARATORS[kind]), 0, CARRIED)
+        for first in range(0, len(texts), MOVE_BATCH):
+            batch = texts[first : first + MOVE_BATCH]
+            # 0, 1 or 2: tail_of's ENDS_IN_NEWLINE and ENDS_IN_BLANK_LINE, of each text
+            tails = list(
+                map(
+                    add,
+                    map(str.endswith, batch, repeat("\n")),
+                    map(str.endswith, batch, repeat("\n\n")),
+                )
+            )
+            try:
+                encoded = list(map(str.encode, batch))
+            except UnicodeEncodeError:  # a lone surrogate: kept as surrogatepass writes it
+                encoded = [text.encode("utf-8", "surrogatepass") for text in batch]
+                for at, text in enumerate(batch):
+                    try:
+                        text.encode("utf-8")
+                    except UnicodeEncodeError:
+                        tails[at] |= NOT_UTF8
+                spilled.odd = True
+            before = [last, *tails[:-1]]
+            pieces = list(
+                chain.from_iterable(zip(map(separators.__getitem__, before), encoded, strict=True))
+            )
+            pending = spilled.pending
+            places_in = list(accumulate(map(len, pieces), initial=spilled.written + len(pending)))
+            spilled.starts.extend(places_in[1::2])
+            spilled.ends.extend(places_in[2::2])
+            spilled.tails += bytes(map(or_, tails, map(flags.__getitem__, before)))
+            pending += b"".join(pieces)
+            last = tails[-1] & 3
+            for position in places[first : first + MOVE_BATCH]:
+                blocks[position] = stand_in
+            if len(pending) >= WRITE_PIECE:
+                self._write_streams()
+        self.moved += len(texts)
+        return last
 
     def _stand_in_block(self, session: int, kind: str) -> Block:
         """The block that stands for the moved ``kind`` blocks of ``session`` (its stream
