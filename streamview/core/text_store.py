@@ -79,7 +79,17 @@ class SpilledParts(list[str]):
     between them (Codex's thinking and answers alternate), and ``--json`` reads runs of
     them at once (:mod:`streamview.core.summary_text`)."""
 
-    __slots__ = ("ends", "odd", "pending", "pieces", "starts", "store", "tails", "written")
+    __slots__ = (
+        "ends",
+        "odd",
+        "pending",
+        "pieces",
+        "starts",
+        "store",
+        "tails",
+        "whole",
+        "written",
+    )
 
     def __init__(self, store: TextSpill) -> None:
         super().__init__()
@@ -98,6 +108,10 @@ class SpilledParts(list[str]):
         """Bytes of the stream in the file."""
         self.pieces = array("q")
         """Per piece written: where it starts in the stream, then where in the file."""
+        self.whole = True
+        """Each text carries its separator (:data:`CARRIED`): no text of the kind stayed
+        in memory before or between them, and the stream is the kind's text up to the
+        last moved one."""
 
     def texts(self) -> Iterator[str]:
         """Each moved block's text, in the order they were moved (as their blocks stand)."""
@@ -266,6 +280,8 @@ class TextSpill:
                         tails[at] |= NOT_UTF8
                 spilled.odd = True
             before = [last, *tails[:-1]]
+            if last == _UNKNOWN:  # a text stayed in memory just before: no separator carried
+                spilled.whole = False
             pieces = list(
                 chain.from_iterable(zip(map(separators.__getitem__, before), encoded, strict=True))
             )

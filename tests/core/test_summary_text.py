@@ -33,6 +33,7 @@ def test_moved_text_is_written_as_the_text_in_memory_is(
     monkeypatch.setattr(text_store, "WRITE_PIECE", 100)
     generator = random.Random(seed)
     copied = 0
+    whole = {True: 0, False: 0}
     for _ in range(40):
         moved, kept = StreamState(track_changes=False), StreamState(track_changes=False)
         blocks: list[Block] = []
@@ -63,9 +64,12 @@ def test_moved_text_is_written_as_the_text_in_memory_is(
                 assert got == want
             stand_in = spill.stand_in(0, TEXT)
             copied += stand_in is not None and not stand_in.odd
+            if stand_in is not None:
+                whole[stand_in.whole] += 1
         finally:
             spill.close()
     assert copied > 10  # the copying path was taken, not only the fallback
+    assert whole[True] and whole[False]  # the stream copied whole, and block by block
 
 
 def test_a_lone_surrogate_in_moved_text_is_written_as_orjson_cannot() -> None:
@@ -125,6 +129,8 @@ def test_a_kinds_moved_texts_follow_one_another_in_its_own_stream(
     stream, separators between them, so the summary reads each kind in runs, not a block
     at a time; and it reads the same as the text kept in memory."""
     monkeypatch.setattr(text_store, "WRITE_PIECE", 50)
+    monkeypatch.setattr(summary_text, "READ_PIECE", 30)
+    monkeypatch.setattr(summary_text, "STRING_PIECE", 40)
     moved, kept = StreamState(track_changes=False), StreamState(track_changes=False)
     blocks: list[Block] = []
     moved.sessions.append(Session(index=0, blocks=blocks))
@@ -143,6 +149,7 @@ def test_a_kinds_moved_texts_follow_one_another_in_its_own_stream(
             stand_in = spill.stand_in(0, kind)
             assert stand_in is not None and len(stand_in.starts) >= 15
             assert len(stand_in.pieces) >= 4  # written in several pieces
+            assert stand_in.whole  # and copied as one stretch of the stream
             for at in range(1, len(stand_in.starts)):
                 separator = stand_in.tails[at] >> 4
                 assert stand_in.starts[at] - separator == stand_in.ends[at - 1]
