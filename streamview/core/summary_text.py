@@ -130,7 +130,8 @@ class _Copy:
         yield from self.blocks(blocks, last, taken)
 
     def stream(self) -> Iterator[bytes]:
-        """The JSON pieces of the whole stream, cut where a text ends, a MB or so a piece."""
+        """The JSON pieces of the whole stream, cut where a text ends, a MB or so a piece
+        (what was gathered before it goes first, with the first)."""
         spilled, texts = self.spilled, self.texts
         ends = spilled.ends
         count = len(ends)
@@ -139,10 +140,8 @@ class _Copy:
             upto = max(bisect_right(ends, start + READ_PIECE) - 1, at)
             end = ends[upto]
             texts.append(spilled.span(start, end).decode("utf-8"))
-            self.size += end - start
             start, at = end, upto + 1
-            if self.size >= STRING_PIECE:
-                yield self.flush()
+            yield self.flush()  # a piece a read: one copy of it held at a time
 
     def blocks(self, blocks: list[Block], last: int, taken: int) -> Iterator[bytes]:
         """The JSON pieces of ``blocks``' text (or thinking), after ``taken`` moved texts

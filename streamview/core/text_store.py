@@ -206,7 +206,10 @@ class TextSpill:
         shared = _SHARED
         calls = session.tool_calls
         settle = self._settle
-        gathered: dict[str, tuple[list[int], list[str]]] = {TEXT: ([], []), THINKING: ([], [])}
+        gathered: dict[str, tuple[array[int], list[str]]] = {
+            TEXT: (array("q"), []),
+            THINKING: (array("q"), []),
+        }
         lasts = {kind: before.get((index, kind), _FIRST) for kind in _SPILLED_KINDS}
         for position in range(done, stop):
             block = blocks[position]
@@ -225,7 +228,7 @@ class TextSpill:
                     places, texts = gathered[kind]
                     if texts:
                         self._move(index, kind, lasts[kind], blocks, places, texts)
-                        places.clear()
+                        del places[:]
                         texts.clear()
                     lasts[kind] = _UNKNOWN
                 continue
@@ -245,7 +248,7 @@ class TextSpill:
         kind: str,
         last: int,
         blocks: list[Block],
-        places: list[int],
+        places: array[int],
         texts: list[str],
     ) -> int:
         """Move ``texts``, those of the ``kind`` blocks at ``places`` in ``blocks`` (in
