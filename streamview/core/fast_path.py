@@ -56,10 +56,12 @@ call's fields: ``(session_id, timestamp_ms, call_id, kind, args, outcome, payloa
 model_call_id, started_at_ms, completed_at_ms, description, parent_call_id)``, the
 first two unused, ``call_id`` third (playback and ``--events`` read it there); eleven
 without ``parent_call_id`` (Cursor's
-:func:`~streamview.core.tool_record.tool_call_fields`). The fold applies the
+:func:`~streamview.core.tool_record.tool_call_fields`); thirteen with the call's target
+last, where the dialect knows it already (exactly what :func:`~.tools.target_of` gives
+of the kind and arguments: the fold then need not work it out). The fold applies the
 common ones, a new call with its arguments and the first result of a running call,
-by a lean path (``CallFold._call_started`` and ``_call_completed``), the rest by the
-general rules. Every field has its usual type.
+by a lean path (``CallFold._call_record``), the rest by the general rules. Every field
+has its usual type.
 """
 
 

@@ -126,112 +126,160 @@ class CallFold:
         if self._track:
             self._changes.calls.add((session.index, call.index))
 
-    def _call_started(
+    def _call_record(
         self,
         session: Session,
         line: int,
         timestamp_ms: int | None,
         recv_ms: int | None,
+        completed: bool,
         fields: Any,
     ) -> None:
-        """A fast record's call start (``fields``: the twelve of :data:`~.fast_path.FastRecord`),
-        by :meth:`_tool`'s rules: a new call with its arguments and no approval waiting
-        (most starts) is built in one go; any other start goes :meth:`_tool`'s way."""
-        (
-            _,
-            _,
-            call_id,
-            kind,
-            args,
-            _,
-            _,
-            model_call_id,
-            started_at_ms,
-            _,
-            description,
-            parent_call_id,
-        ) = fields
-        if args is None or call_id in session.calls_by_id or session.pending_approval:
-            self._tool(session, line, timestamp_ms, recv_ms, False, *fields[2:])
+        """A fast ``tool_call`` record's call (``fields``: the twelve of
+        :data:`~.fast_path.FastRecord`, eleven without ``parent_call_id``, or thirteen
+        with the call's target last, as :func:`~.tools.target_of` gives it, where the
+        dialect worked it out already), by :meth:`_tool`'s rules, in one call: a new
+        call with its arguments and no approval waiting (most starts), a call first
+        seen completed with its arguments (opencode's), and the first result of a
+        running call whose kind, arguments and target are known, bringing no arguments
+        or the same again (most results), are built or finished here; a repeat, an
+        approval waiting, a result that names the kind of an ``unknown`` call, one with
+        other arguments or for a call without any goes :meth:`_tool`'s way."""
+        size = len(fields)
+        if size == 12:
+            (
+                _,
+                _,
+                call_id,
+                kind,
+                args,
+                outcome,
+                payload,
+                model_call_id,
+                started_at_ms,
+                completed_at_ms,
+                description,
+                parent_call_id,
+            ) = fields
+        elif size == 13:  # and the target (a starred name would build a list)
+            (
+                _,
+                _,
+                call_id,
+                kind,
+                args,
+                outcome,
+                payload,
+                model_call_id,
+                started_at_ms,
+                completed_at_ms,
+                description,
+                parent_call_id,
+                _,
+            ) = fields
+        elif size == 11:  # no parent call named (Cursor's fields)
+            (
+                _,
+                _,
+                call_id,
+                kind,
+                args,
+                outcome,
+                payload,
+                model_call_id,
+                started_at_ms,
+                completed_at_ms,
+                description,
+            ) = fields
+            parent_call_id = None
+        else:
+            self._tool(session, line, timestamp_ms, recv_ms, completed, *fields[2:])
             return
-        if session.open_text is not None:
-            self._close_text(session)
-        if session.open_thinking is not None:
-            self._close_thinking(session)
-        calls = session.tool_calls
-        index = len(calls)
-        if self._compact:  # what only a view shows is not kept
-            model_call_id = description = parent_call_id = None
-        # Every field up to the last one set, in order: positional arguments are what a
-        # struct takes fastest (no keyword looked up by name).
-        call = ToolCall(
-            index,
-            call_id,
-            kind,
-            args,
-            tools.target_of(kind, args),
-            RUNNING,
-            None,
-            None,
-            model_call_id,
-            description,
-            line,
-            None,
-            started_at_ms,
-            None,
-            timestamp_ms,
-            None,
-            recv_ms,
-            None,
-            None,
-            parent_call_id,
-        )
-        self._add_call(session, line, call)
-
-    def _add_call(self, session: Session, line: int, call: ToolCall) -> None:
-        """A call the lean path made: in the session's calls, found by its id, and
-        shown where it started (its ``TOOL`` block), as :meth:`_tool` adds one."""
-        session.tool_calls.append(call)
-        session.calls_by_id[call.call_id] = call
-        session.blocks.append(Block(TOOL, line, NO_PARTS, False, call.index))
-        if self._track:
-            self._changes.transcript.add(session.index)
-            self._changes.calls.add((session.index, call.index))
-
-    def _call_completed(
-        self,
-        session: Session,
-        line: int,
-        timestamp_ms: int | None,
-        recv_ms: int | None,
-        fields: Any,
-    ) -> None:
-        """A fast record's call completion (``fields``: twelve), by :meth:`_tool`'s rules:
-        the first result of a running call whose kind, arguments and target are known,
-        bringing no arguments or the same again (most results), is taken at once; a
-        repeat, a result that names the kind of an ``unknown`` call, one with other
-        arguments or for a call without any goes :meth:`_tool`'s way."""
-        (
-            _,
-            _,
-            call_id,
-            kind,
-            args,
-            outcome,
-            payload,
-            model_call_id,
-            started_at_ms,
-            completed_at_ms,
-            description,
-            parent_call_id,
-        ) = fields
         call = session.calls_by_id.get(call_id)
         if call is None and args is not None and not session.pending_approval:
-            self._whole_call(  # named one by one: ``*fields[2:]`` cost opencode 3 %
+            # A new call with its arguments: built in one go, started or ended.
+            if session.open_text is not None:
+                self._close_text(session)
+            if session.open_thinking is not None:
+                self._close_thinking(session)
+            calls = session.tool_calls
+            index = len(calls)
+            compact = self._compact
+            if compact:  # what only a view shows is not kept
+                model_call_id = description = parent_call_id = None
+            target = fields[12] if size == 13 else tools.target_of(kind, args)
+            # Every field up to the last one set, in order: positional arguments are what
+            # a struct takes fastest (no keyword looked up by name).
+            if completed:
+                call = ToolCall(
+                    index,
+                    call_id,
+                    kind,
+                    args,
+                    target,
+                    RUNNING,
+                    None,
+                    None,
+                    model_call_id,
+                    description,
+                    None,
+                    line,
+                    started_at_ms,
+                    completed_at_ms or None,
+                    None,
+                    timestamp_ms,
+                    None,
+                    recv_ms,
+                    None,
+                    parent_call_id,
+                )
+                call.complete(outcome, payload)
+                if compact and target is not None:
+                    call.args = _NO_ARGS
+            else:
+                call = ToolCall(
+                    index,
+                    call_id,
+                    kind,
+                    args,
+                    target,
+                    RUNNING,
+                    None,
+                    None,
+                    model_call_id,
+                    description,
+                    line,
+                    None,
+                    started_at_ms,
+                    None,
+                    timestamp_ms,
+                    None,
+                    recv_ms,
+                    None,
+                    None,
+                    parent_call_id,
+                )
+            calls.append(call)
+            session.calls_by_id[call_id] = call
+            session.blocks.append(Block(TOOL, line, NO_PARTS, False, index))
+            if self._track:
+                self._changes.transcript.add(session.index)
+                self._changes.calls.add((session.index, index))
+            return
+        if (
+            not completed
+            or call is None
+            or call.completed_line is not None
+            or call.target is None
+            or (call.kind == "unknown" and kind != "unknown")
+            or (call.args is None if args is None else args != call.args)
+        ):
+            self._tool(
                 session,
                 line,
                 timestamp_ms,
                 recv_ms,
+                completed,
                 call_id,
                 kind,
                 args,
@@ -244,15 +292,7 @@ class CallFold:
                 parent_call_id,
             )
             return
-        if (
-            call is None
-            or call.completed_line is not None
-            or call.target is None
-            or (call.kind == "unknown" and kind != "unknown")
-            or (call.args is None if args is None else args != call.args)
-        ):
-            self._tool(session, line, timestamp_ms, recv_ms, True, *fields[2:])
-            return
+        # The first result of a running call.
         if not self._compact:  # what only a view shows
             call.model_call_id = call.model_call_id or model_call_id
             call.description = call.description or description
@@ -281,60 +321,6 @@ class CallFold:
             call.args = _NO_ARGS
         if self._track:
             self._changes.calls.add((session.index, call.index))
-
-    def _whole_call(
-        self,
-        session: Session,
-        line: int,
-        timestamp_ms: int | None,
-        recv_ms: int | None,
-        call_id: str,
-        kind: str,
-        args: JSONObject,
-        outcome: str | None,
-        payload: Any,
-        model_call_id: str | None,
-        started_at_ms: int | None,
-        completed_at_ms: int | None,
-        description: str | None,
-        parent_call_id: str | None,
-    ) -> None:
-        """A call seen first completed, with its arguments and no approval waiting
-        (opencode's and Kilo's records, Codex's file changes): built ended, in one go,
-        as :meth:`_tool` builds it."""
-        if session.open_text is not None:
-            self._close_text(session)
-        if session.open_thinking is not None:
-            self._close_thinking(session)
-        index = len(session.tool_calls)
-        if self._compact:  # what only a view shows is not kept
-            model_call_id = description = parent_call_id = None
-        call = ToolCall(  # in order, as _call_started builds one
-            index,
-            call_id,
-            kind,
-            args,
-            tools.target_of(kind, args),
-            RUNNING,
-            None,
-            None,
-            model_call_id,
-            description,
-            None,
-            line,
-            started_at_ms,
-            completed_at_ms or None,
-            None,
-            timestamp_ms,
-            None,
-            recv_ms,
-            None,
-            parent_call_id,
-        )
-        call.complete(outcome, payload)
-        if self._compact and call.target is not None:
-            call.args = _NO_ARGS
-        self._add_call(session, line, call)
 
     def _on_query(self, session: Session, event: InteractionQuery) -> None:
         call = approvals.apply_query(session, event)

@@ -206,23 +206,14 @@ class StreamState(CallFold, NoticeFold):
             self._assistant_text(session, text, line, model_call_id, timestamp, subtype)
             return subtype is True or None
         elif kind == "tool_call":
-            size = len(text)
-            if size == 11:  # no parent call named (Cursor's, Codex's fields)
-                text, size = (*text, None), 12
-            if size != 12:
-                _, _, *fields = text
-                self._tool(session, line, timestamp, recv, subtype == "completed", *fields)
-            elif subtype == "completed":
-                self._call_completed(session, line, timestamp, recv, text)
-            else:
-                self._call_started(session, line, timestamp, recv, text)
+            self._call_record(session, line, timestamp, recv, subtype == "completed", text)
         elif kind == "answer_call":  # a whole answer, then a call starts: two events
             said, fields = text
             self._assistant_text(session, said, line, model_call_id, timestamp, False)
             session.events += 1
             if track:
                 self._changes.events += 1
-            self._call_started(session, line, timestamp, recv, fields)
+            self._call_record(session, line, timestamp, recv, False, fields)
         elif text is None:  # thinking completed
             if session.open_thinking is not None:
                 self._close_thinking(session)

@@ -7,6 +7,7 @@ ones here keep their meaning.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from operator import attrgetter
 from typing import Any
 
 import msgspec
@@ -51,17 +52,20 @@ class _CallRow(msgspec.Struct, gc=False):
 
 
 _ROWS = msgspec.json.Encoder()
+_KIND = attrgetter("kind")
+_DURATION = attrgetter("duration_ms")
 _INT64 = (-(1 << 63), (1 << 64) - 1)
 """The integers orjson writes (past them json_for_terminal's fallback writes the piece)."""
 
 
 def _calls_json(calls: list[ToolCall]) -> bytes:
     """``json_for_terminal`` of :func:`call_summary` of each of ``calls``, as a list."""
-    kind_of = shared_kind
+    # A run has a few kinds: each one's shared kind looked up once, not a call a row.
+    kinds = {kind: shared_kind(kind) for kind in set(map(_KIND, calls))}
     rows = [
         _CallRow(
             call.call_id,
-            kind_of(call.kind),
+            kinds[call.kind],
             call.kind,
             call.target,
             call.status,
@@ -71,8 +75,10 @@ def _calls_json(calls: list[ToolCall]) -> bytes:
         for call in calls
     ]
     low, high = _INT64
+    # The durations other than None and 0, their least and greatest found in C.
+    durations = list(filter(None, map(_DURATION, rows)))
     try:
-        if any(row.duration_ms is not None and not low <= row.duration_ms <= high for row in rows):
+        if durations and (min(durations) < low or max(durations) > high):
             raise OverflowError  # orjson would refuse it: the fallback's bytes
         data = _ROWS.encode(rows)
     except (TypeError, OverflowError, UnicodeEncodeError):  # a str subclass, a surrogate

@@ -13,6 +13,7 @@ its pieces, batch by batch, as before (:func:`pieces_json`).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterator
 
 import orjson
@@ -73,6 +74,18 @@ def pieces_json(pieces: Iterator[str], instead: str | None) -> Iterator[bytes]:
         yield json_for_terminal("".join(batch))[1:-1]
 
 
+def _after_moved(blocks: list[Block], kind: str, spilled: SpilledParts) -> list[Block] | None:
+    """The ``kind`` blocks after the last moved one, in order (``None``: none was moved)."""
+    after: list[Block] = []
+    for block in reversed(blocks):
+        if block.kind == kind:
+            if block.parts is spilled:
+                after.reverse()
+                return after
+            after.append(block)
+    return None
+
+
 def _orjson_writes(blocks: list[Block], kind: str, spilled: SpilledParts) -> bool:
     """Whether orjson writes every ``kind`` text kept in memory (no lone surrogate)."""
     try:
@@ -102,11 +115,40 @@ class _Copy:
 
     def run(self, blocks: list[Block]) -> Iterator[bytes]:
         """The JSON pieces of ``blocks``' text (or thinking)."""
+        spilled = self.spilled
+        last = -1  # what the segment before ends in (tail_of); -1: none yet
+        taken = 0
+        if spilled.whole:
+            after = _after_moved(blocks, self.kind, spilled)
+            if after is not None:
+                # Every moved text carried its separator, none kept in memory between
+                # them: the stream is the text up to the last one, copied a piece at a
+                # time without a step per block; then what stayed in memory after it.
+                yield from self.stream()
+                last, taken = spilled.tails[-1] & 3, len(spilled.ends)
+                blocks = after
+        yield from self.blocks(blocks, last, taken)
+
+    def stream(self) -> Iterator[bytes]:
+        """The JSON pieces of the whole stream, cut where a text ends, a MB or so a piece
+        (what was gathered before it goes first, with the first)."""
+        spilled, texts = self.spilled, self.texts
+        ends = spilled.ends
+        count = len(ends)
+        start = at = 0
+        while at < count:
+            upto = max(bisect_right(ends, start + READ_PIECE) - 1, at)
+            end = ends[upto]
+            texts.append(spilled.span(start, end).decode("utf-8"))
+            start, at = end, upto + 1
+            yield self.flush()  # a piece a read: one copy of it held at a time
+
+    def blocks(self, blocks: list[Block], last: int, taken: int) -> Iterator[bytes]:
+        """The JSON pieces of ``blocks``' text (or thinking), after ``taken`` moved texts
+        (the last of them ending in ``last``)."""
         spilled, kind, texts = self.spilled, self.kind, self.texts
         starts, ends, tails = spilled.starts, spilled.ends, spilled.tails
         text = kind == TEXT
-        last = -1  # what the segment before ends in (tail_of); -1: none yet
-        taken = 0
         for block in blocks:
             if block.kind != kind:
                 continue
@@ -158,7 +200,7 @@ class _Copy:
             return
         if start < self.at or end > self.at + len(self.window):
             self.at = start
-            self.window = self.spilled.store.span(start, max(end, start + READ_PIECE))
+            self.window = self.spilled.span(start, max(end, start + READ_PIECE))
         self.texts.append(self.window[start - self.at : end - self.at].decode("utf-8"))
         self.size += end - start
         self.run_from = self.run_to = end

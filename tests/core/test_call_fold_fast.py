@@ -1,5 +1,5 @@
 """The fold's lean call path (``StreamState.apply_fast`` of a ``tool_call`` record:
-``CallFold._call_started`` and ``_call_completed``) against the general one (the same
+``CallFold._call_record``) against the general one (the same
 call applied as a :class:`ToolCallEvent` with ``apply``): every field of every call,
 the transcript's blocks and what changed, in a viewer's state and a compact one."""
 
@@ -11,6 +11,7 @@ from typing import Any
 import msgspec
 import pytest
 
+import streamview.core.tools as tools
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -45,7 +46,11 @@ def call(completed: bool, call_id: str, kind: str, **given: Any) -> Step:
         given.get("description"),
         given.get("parent_call_id"),
     )
-    return ("call", completed, fields[:11] if given.get("eleven") else fields)
+    if given.get("eleven"):
+        return ("call", completed, fields[:11])
+    if "target" in given:  # the dialect hands the target over: the thirteenth field
+        return ("call", completed, (*fields, given["target"]))
+    return ("call", completed, fields)
 
 
 def as_event(step: Step, line: int) -> AnyEvent:
@@ -235,6 +240,13 @@ CASES: dict[str, list[Step]] = {
         call(False, "c1", "read", args=READ),
         call(True, "c1", "read", outcome="success", payload={"content": "a"}),
     ],
+    "a target handed over (Codex's thirteen fields)": [
+        call(False, "c1", "shell", args=SHELL, target="ls -l"),
+        call(True, "c1", "shell", outcome="success", payload={"stdout": ""}, target="ls -l"),
+        call(True, "c2", "read", args=READ, outcome="success", payload=SAID, target="/a.py"),
+        call(False, "c3", "shell", args={"command": ""}, target=None),
+        call(False, "c3", "shell", args=SHELL, target="ls -l"),
+    ],
     "Cursor's eleven fields": [
         call(False, "c1", "read", args=READ, eleven=True, model_call_id="m1"),
         call(True, "c1", "read", outcome="success", payload={"content": "a"}, eleven=True),
@@ -344,7 +356,35 @@ def random_steps(rng: random.Random) -> list[Step]:
                     eleven=rng.random() < 0.2,
                 )
             )
+            if rng.random() < 0.3 and len(steps[-1][2]) == 12:  # the target handed over
+                fields = steps[-1][2]
+                steps[-1] = ("call", steps[-1][1], (*fields, tools.target_of(fields[3], fields[4])))
     return steps
+
+
+def test_a_target_handed_over_is_taken_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dialect that hands the target over (the thirteenth field) spares the fold's
+    ``target_of`` for a new call, started or whole; one with twelve fields asks it."""
+    asked: list[str] = []
+    target_of = tools.target_of
+
+    def counted(kind: str, args: Any) -> Any:
+        asked.append(kind)
+        return target_of(kind, args)
+
+    monkeypatch.setattr(tools, "target_of", counted)
+    state = StreamState(track_changes=False, compact=True)
+    steps = [
+        call(False, "c1", "shell", args=SHELL, target="handed"),
+        call(True, "c1", "shell", outcome="success", payload={"stdout": ""}, target="handed"),
+        call(True, "c2", "edit", args=READ, outcome="success", payload={}, target="given"),
+        call(False, "c3", "read", args=READ),
+    ]
+    for line, step in enumerate(steps, 1):
+        subtype = "completed" if step[1] else "started"
+        state.apply_fast(("tool_call", subtype, step[2], None, SID, None, None), line)
+    assert asked == ["read"]
+    assert [c.target for c in state.sessions[0].tool_calls] == ["handed", "given", "/a.py"]
 
 
 @pytest.mark.parametrize("seed", range(8))

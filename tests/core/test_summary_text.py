@@ -7,7 +7,9 @@ parts are one piece) the same value."""
 from __future__ import annotations
 
 import json
+import os
 import random
+from pathlib import Path
 
 import pytest
 
@@ -31,6 +33,7 @@ def test_moved_text_is_written_as_the_text_in_memory_is(
     monkeypatch.setattr(text_store, "WRITE_PIECE", 100)
     generator = random.Random(seed)
     copied = 0
+    whole = {True: 0, False: 0}
     for _ in range(40):
         moved, kept = StreamState(track_changes=False), StreamState(track_changes=False)
         blocks: list[Block] = []
@@ -61,9 +64,12 @@ def test_moved_text_is_written_as_the_text_in_memory_is(
                 assert got == want
             stand_in = spill.stand_in(0, TEXT)
             copied += stand_in is not None and not stand_in.odd
+            if stand_in is not None:
+                whole[stand_in.whole] += 1
         finally:
             spill.close()
     assert copied > 10  # the copying path was taken, not only the fallback
+    assert whole[True] and whole[False]  # the stream copied whole, and block by block
 
 
 def test_a_lone_surrogate_in_moved_text_is_written_as_orjson_cannot() -> None:
@@ -113,3 +119,63 @@ def test_calls_are_written_as_orjson_writes_their_dicts() -> None:
             else:
                 calls[0].target = value
         assert _calls_json(calls) == json_for_terminal(_call_summaries(calls))
+
+
+def test_a_kinds_moved_texts_follow_one_another_in_its_own_stream(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Thinking and answers alternating (Codex's turns), moved over several sweeps and
+    written out in small pieces: each kind's texts lie one after the other in its own
+    stream, separators between them, so the summary reads each kind in runs, not a block
+    at a time; and it reads the same as the text kept in memory."""
+    monkeypatch.setattr(text_store, "WRITE_PIECE", 50)
+    monkeypatch.setattr(summary_text, "READ_PIECE", 30)
+    monkeypatch.setattr(summary_text, "STRING_PIECE", 40)
+    moved, kept = StreamState(track_changes=False), StreamState(track_changes=False)
+    blocks: list[Block] = []
+    moved.sessions.append(Session(index=0, blocks=blocks))
+    kept.sessions.append(Session(index=0, blocks=[]))
+    spill = TextSpill()
+    try:
+        for line in range(60):
+            kind = (THINKING, TOOL, TEXT)[line % 3]
+            block = Block(kind, line, [f"{kind} {line}" + "\n" * (line % 4)])
+            blocks.append(block)
+            kept.sessions[0].blocks.append(block)
+            if line % 7 == 6:
+                spill.sweep(moved.sessions)
+        spill.sweep(moved.sessions)
+        for kind in (TEXT, THINKING):
+            stand_in = spill.stand_in(0, kind)
+            assert stand_in is not None and len(stand_in.starts) >= 15
+            assert len(stand_in.pieces) >= 4  # written in several pieces
+            assert stand_in.whole  # and copied as one stretch of the stream
+            for at in range(1, len(stand_in.starts)):
+                separator = stand_in.tails[at] >> 4
+                assert stand_in.starts[at] - separator == stand_in.ends[at - 1]
+        assert b"".join(summary_json(moved, spill=spill)) == b"".join(summary_json(kept))
+        assert moved.sessions[0].thinking == kept.sessions[0].thinking
+        assert moved.sessions[0].text == kept.sessions[0].text
+    finally:
+        spill.close()
+
+
+def test_the_spill_file_has_no_name_and_is_made_where_tempfile_would(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``O_TMPFILE`` in ``$TMPDIR`` (no name in the folder); a folder where it cannot be
+    made falls back to :mod:`tempfile`'s file. Either reads back what was written."""
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    for folder in (tmp_path, tmp_path / "missing"):
+        monkeypatch.setenv("TMPDIR", str(folder))
+        fd, made = text_store.anonymous_file()
+        try:
+            assert os.pwrite(fd, b"abc", 0) == 3
+            assert os.pread(fd, 3, 0) == b"abc"
+            assert list(tmp_path.iterdir()) == []
+            assert (made is None) == (folder == tmp_path)
+        finally:
+            if made is not None:
+                made.close()
+            else:
+                os.close(fd)

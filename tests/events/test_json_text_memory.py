@@ -9,7 +9,6 @@ from __future__ import annotations
 import errno
 import hashlib
 import io
-import tempfile
 import threading
 import tracemalloc
 from collections.abc import Iterator
@@ -168,7 +167,7 @@ def test_text_that_cannot_be_written_out_stays_in_memory(
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(fronts, "SWEEP_EVERY", 1 << 20)
-    monkeypatch.setattr(tempfile, "TemporaryFile", no_room)
+    monkeypatch.setattr(text_store, "anonymous_file", no_room)
     out = io.StringIO()
     assert fronts.run_json(FileSource(path), out) == 0
     assert out.getvalue() == kept.getvalue()

@@ -215,9 +215,25 @@ class CodexTranslator:
                 args["workingDirectory"] = item.cwd
             # The twelve fields spelled out (a tuple built by unpacking goes through a
             # list; eleven the fold pads, a second tuple); the last five (model call,
-            # start and end times, description, parent call): Codex has none.
+            # start and end times, description, parent call): Codex has none. And a
+            # thirteenth: the target, as tools.target_of gives it (the fold's work else).
             ended, said = command_result(item) if done else (None, None)
-            fields = (sid, None, item_id, "shell", args, ended, said, None, None, None, None, None)
+            target = script or None
+            fields: tuple[Any, ...] = (
+                sid,
+                None,
+                item_id,
+                "shell",
+                args,
+                ended,
+                said,
+                None,
+                None,
+                None,
+                None,
+                None,
+                target,
+            )
             phase = "completed" if done else "started"
             return "tool_call", phase, fields, None, sid, None, hot.streamview_recv_ms
         if item_kind == "reasoning" and done and not self._texts:

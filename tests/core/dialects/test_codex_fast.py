@@ -17,7 +17,7 @@ import pytest
 from streamview.core.dialects.codex import CodexTranslator
 from streamview.core.dialects.codex_tools import result_of
 from streamview.core.model import ToolCall
-from streamview.core.tools import Said
+from streamview.core.tools import Said, target_of
 
 from .fast_taken import assert_fast_line_agrees, taken_lines
 
@@ -45,6 +45,8 @@ def _plain(record: Any) -> Any:
         return record
     fields = list(record[2])
     kind, args, outcome, payload = fields[3:7]
+    if len(fields) == 13:  # the target handed over: what the fold would work out
+        assert fields.pop() == target_of(kind, args)
     fields[4] = list(args.items())
     if outcome is not None:
         call = ToolCall(0, fields[2], kind)
