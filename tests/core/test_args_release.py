@@ -76,13 +76,14 @@ def test_a_folded_file_keeps_no_finished_calls_arguments(
 
 def test_only_calls_finished_with_their_lines_let_go(calls_file: Path) -> None:
     """A call an approval request gave its arguments keeps them (its lines may not have
-    them), as does one with no started line; a state whose calls a front let go is left."""
+    them), as does one with no started line; a state whose calls a front let go is left.
+    The release alone (``pack=False``: the oracle ``test_call_columns`` compares with)."""
     state = full_fold([calls_file.read_bytes()])
     session = state.sessions[0]
     approved, no_start = session.tool_calls[0], session.tool_calls[1]
     approved.approval = "allowed"
     no_start.started_line = None
-    release = args_store.ArgsRelease()
+    release = args_store.ArgsRelease(pack=False)
     release.sweep(state.sessions)
     assert approved.args == args_of(0) and no_start.args == args_of(1)
     assert release.released == CALLS - 2
@@ -91,9 +92,36 @@ def test_only_calls_finished_with_their_lines_let_go(calls_file: Path) -> None:
     assert release.released == CALLS - 2
 
 
-def test_finished_calls_share_equal_targets_and_summaries() -> None:
+def test_packed_calls_keep_the_arguments_their_lines_may_not_hold(calls_file: Path) -> None:
+    """What the viewer does (``ArgsRelease()`` packs): every finished call gets a row
+    (the open one too: the whole fold marked it ended at the end of the file); read back, an approved call and one with
+    no started line still have their arguments, every other finished one reads them
+    from its lines; a sweep after a front let the calls go packs nothing more."""
+    state = full_fold([calls_file.read_bytes()])
+    session = state.sessions[0]
+    session.tool_calls[0].approval = "allowed"
+    session.tool_calls[1].started_line = None
+    release = args_store.ArgsRelease()
+    cut = session.tool_calls[CALLS]
+    assert cut.status != "running" and cut.completed_line is None
+    release.sweep(state.sessions)
+    assert release.packed == CALLS + 1
+    calls = session.tool_calls
+    assert calls[0].args == args_of(0) and calls[0].approval == "allowed"
+    assert calls[1].args == args_of(1) and calls[1].started_line is None
+    assert all(args_store.args_in_lines(calls[n]) for n in range(2, CALLS))
+    assert calls[CALLS].args == args_of(CALLS)  # no completed line: kept
+    assert calls[CALLS].status == cut.status
+    session.tool_calls = []
+    release.sweep(state.sessions)
+    assert release.packed == CALLS + 1
+
+
+@pytest.mark.parametrize("pack", [False, True])
+def test_finished_calls_share_equal_targets_and_summaries(pack: bool) -> None:
     """A sweep makes a finished call's target and summary the copy of an equal one seen
-    before (the same text: the table, details and exports show the same)."""
+    before (the same text: the table, details and exports show the same), whether the
+    calls stay objects or are packed in columns and made again when read."""
     records = [init()]
     for number in range(6):
         call_id = f"call-{number}"
@@ -101,10 +129,11 @@ def test_finished_calls_share_equal_targets_and_summaries() -> None:
         records.append(started(call_id, "read", args))
         records.append(completed(call_id, "read", result={"success": {"content": "x"}}))
     session = full_fold([stream(*records)]).sessions[0]
-    calls = session.tool_calls
-    before = [(call.target, call.summary) for call in calls]
-    assert calls[0].target is not calls[2].target and calls[0].summary is not None
-    args_store.ArgsRelease().sweep([session])
+    before = [(call.target, call.summary) for call in session.tool_calls]
+    assert session.tool_calls[0].target is not session.tool_calls[2].target
+    assert session.tool_calls[0].summary is not None
+    args_store.ArgsRelease(pack=pack).sweep([session])
+    calls = list(session.tool_calls)
     assert [(call.target, call.summary) for call in calls] == before
     assert all(calls[n].target is calls[n % 2].target for n in range(6))
     assert all(call.summary is calls[0].summary for call in calls[:6])
