@@ -39,6 +39,10 @@ class FastNormalizer(Normalizer):
     """The :class:`~streamview.core.normalizer.Normalizer` of the fast path: what
     :func:`feed_fast` asks of it besides what every line asks."""
 
+    told_session: Session | None = None
+    """The newest session when its facts were last found as told (:meth:`tell_fast`)."""
+    _told_id: str | None = None
+
     def opened(self, session: Session, before: int, thinking: bool, text: str) -> _Shown | None:
         """After ``apply_fast`` applied a delta that may have opened a block after the
         ``before`` blocks of ``session``: the block told as :meth:`handle_fast` tells it,
@@ -109,6 +113,27 @@ class FastNormalizer(Normalizer):
             return out
         self.told_fast(session, line, when, ended, out)
         return out
+
+    def tell_fast(
+        self,
+        session: Session,
+        line: int,
+        when: int | None,
+        ended: str | None,
+        out: list[n.NormalizedEvent],
+    ) -> None:
+        """:meth:`handle_fast` for a line :func:`feed_fast` applied to ``session``, the
+        newest, with the facts of the session last found as told remembered: a fast
+        record that names no other session changes none of them (the long way may:
+        :func:`feed_fast` forgets them then, and at each chunk's start)."""
+        if session is self.told_session and session.session_id == self._told_id:
+            self.told_fast(session, line, when, ended, out)
+        elif self._as_told(session):
+            self.told_session, self._told_id = session, session.session_id
+            self.told_fast(session, line, when, ended, out)
+        else:
+            self.told_session = None
+            self.handle_fast(session, line, when, ended, out)
 
     def told_fast(
         self,
@@ -221,13 +246,9 @@ def feed_fast(
     apply = state.apply
     apply_fast = state.apply_fast
     handle = normalizer.handle
-    handle_fast = normalizer.handle_fast
-    told_fast = normalizer.told_fast
-    as_told = normalizer._as_told
-    told: Session | None = None
-    """The newest session when its facts were last found as told: a fast record that
-    names no other session changes none of them (only the long way does)."""
-    told_id: str | None = None
+    tell_fast = normalizer.tell_fast
+    normalizer.told_session = None
+    sessions = state.sessions
     loads = orjson.loads
     not_json = orjson.JSONDecodeError
     told_by_deltas = normalizer.told_by_deltas
@@ -265,7 +286,7 @@ def feed_fast(
             if run:
                 _settle(state, streak_session, streak, streak_shown, run, run_line, run_when)
                 run = 0
-            streak = told = None
+            streak = normalizer.told_session = None
             cut_line = too_long(number, data, cut[number])
             out.extend(handle(cut_line, apply(cut_line)))
             continue
@@ -295,13 +316,24 @@ def feed_fast(
                 if run:
                     _settle(state, streak_session, streak, streak_shown, run, run_line, run_when)
                     run = 0
-                streak = told = None
+                streak = normalizer.told_session = None
                 if isinstance(data, bytearray):  # a long line the framer lent
                     data = bytes(data)
                 for event in slow(number, 0, data, None):
                     out.extend(handle(event, apply(event)))
                 continue
         kind, subtype, text, model_call_id, session_id, timestamp, recv = hot
+        if kind == "tool_call" or kind == "answer_call":
+            # A call's record: no delta, and not what closes the streak's block by
+            # itself (closed() is asked of a line of the streak's kind only).
+            if run:
+                _settle(state, streak_session, streak, streak_shown, run, run_line, run_when)
+                run = 0
+            streak = None
+            apply_fast(hot, number)
+            ended = text[2] if kind == "tool_call" and subtype == "completed" else None
+            tell_fast(sessions[-1], number, timestamp if recv is None else recv, ended, out)
+            continue
         if (
             streak is not None
             and kind == streak_kind
@@ -343,7 +375,6 @@ def feed_fast(
         if run:
             _settle(state, streak_session, streak, streak_shown, run, run_line, run_when)
             run = 0
-        sessions = state.sessions
         shown: _Shown | None = None
         opening: Session | None = None
         """The session a delta opens a block in, if it may (its blocks all told whole)."""
@@ -408,15 +439,7 @@ def feed_fast(
                 shown = normalizer.opened(opening, before, kind == "thinking", text)
             if shown is None:
                 ended = text[2] if kind == "tool_call" and subtype == "completed" else None
-                session = sessions[-1]
-                if session is told and session.session_id == told_id:
-                    told_fast(session, number, when, ended, out)
-                elif as_told(session):
-                    told, told_id = session, session.session_id
-                    told_fast(session, number, when, ended, out)
-                else:
-                    told = None
-                    handle_fast(session, number, when, ended, out)
+                tell_fast(sessions[-1], number, when, ended, out)
                 continue
             session = opening  # type: ignore[assignment]
             block = session.blocks[-1]
