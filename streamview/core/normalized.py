@@ -60,7 +60,7 @@ SharedKind = Literal[
 ToolStatus = Literal["succeeded", "failed", "rejected", "error", "completed", "interrupted"]
 OutcomeStatus = Literal["success", "error", "incomplete"]
 
-SHARED_KINDS: dict[str, SharedKind] = {
+_SHARED_KINDS: dict[str, SharedKind] = {
     "read": "read",
     "write": "write",
     "edit": "edit",
@@ -80,7 +80,7 @@ SHARED_KINDS: dict[str, SharedKind] = {
 
 def shared_kind(name: str) -> SharedKind:
     """The shared kind of a tool streamview calls ``name`` (``ls`` is ``list``)."""
-    return SHARED_KINDS.get(name, "other")
+    return _SHARED_KINDS.get(name, "other")
 
 
 class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):

@@ -7,7 +7,6 @@ from __future__ import annotations
 import streamview.core.normalized as n
 from streamview.core import tools
 from streamview.core.model import ToolCall
-from streamview.core.normalized import SHARED_KINDS
 
 HEAVY_ARGS = frozenset(("edit", "write"))
 """Tools whose arguments hold a whole file: let go once the call's start is told."""
@@ -51,7 +50,7 @@ def start(
             session=session,
             call=call.index,
             call_id=call.call_id,
-            kind=SHARED_KINDS.get(call.kind, "other"),
+            kind=n.shared_kind(call.kind),
             name=call.kind,
             target=call.target,
             parent_call_id=call.parent_call_id,
@@ -73,7 +72,7 @@ def end(
             session=session,
             call=call.index,
             call_id=call.call_id,
-            kind=SHARED_KINDS.get(call.kind, "other"),
+            kind=n.shared_kind(call.kind),
             name=call.kind,
             target=call.target,
             parent_call_id=call.parent_call_id,
