@@ -264,7 +264,6 @@ def view(
         process = lambda: run_meta.summary(meta)  # noqa: E731
         code = run_json(source, sys.stdout, process=process, agent=agent)
         return run_meta.exit_status(code, meta)
-    from streamview.runs import run_meta
     from streamview.sources import signals
 
     if chosen == EVENTS:
@@ -277,6 +276,8 @@ def view(
             return run_events(
                 source, sys.stdout, agent=agent, exit_code=signals.exit_status, stop=stop
             )
+    from streamview.runs import run_meta  # not --events': a recorded run's sidecar
+
     if chosen == PRINT:
         from streamview.cli.fronts import run_print
 

@@ -21,11 +21,12 @@ from typing import cast
 import orjson
 
 import streamview.core.normalized as n
+import streamview.core.told_events as tell
 from streamview.core.dialects import cursor_fast
 from streamview.core.events import JSONObject
 from streamview.core.fast_path import LONG_LINE, FastRecord, loads_long, utf8
 from streamview.core.input_events import too_long
-from streamview.core.model import RUNNING, TEXT, THINKING, Block, Session
+from streamview.core.model import RUNNING, TEXT, THINKING, TOOL, Block, Session
 from streamview.core.normalizer import Normalizer, _Shown
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState
@@ -37,6 +38,10 @@ Fast = Callable[[JSONObject, int], "FastRecord | None"]
 class FastNormalizer(Normalizer):
     """The :class:`~streamview.core.normalizer.Normalizer` of the fast path: what
     :func:`feed_fast` asks of it besides what every line asks."""
+
+    told_session: Session | None = None
+    """The newest session when its facts were last found as told (:meth:`tell_fast`)."""
+    _told_id: str | None = None
 
     def opened(self, session: Session, before: int, thinking: bool, text: str) -> _Shown | None:
         """After ``apply_fast`` applied a delta that may have opened a block after the
@@ -106,13 +111,87 @@ class FastNormalizer(Normalizer):
         if not self._as_told(session):
             out.extend(super().handle_fast(session, line, when, ended))
             return out
-        if self._settled.get(session.index, 0) < len(session.blocks):
-            self._sweep(session, None, line, when, out)
-        if ended is not None:
-            call = session.calls_by_id.get(ended)
-            if call is not None and call.status != RUNNING:
-                self._end_call(session, call, line, when, out)
+        self.told_fast(session, line, when, ended, out)
         return out
+
+    def tell_fast(
+        self,
+        session: Session,
+        line: int,
+        when: int | None,
+        ended: str | None,
+        out: list[n.NormalizedEvent],
+    ) -> None:
+        """:meth:`handle_fast` for a line :func:`feed_fast` applied to ``session``, the
+        newest, with the facts of the session last found as told remembered: a fast
+        record that names no other session changes none of them (the long way may:
+        :func:`feed_fast` forgets them then, and at each chunk's start)."""
+        if session is self.told_session and session.session_id == self._told_id:
+            self.told_fast(session, line, when, ended, out)
+        elif self._as_told(session):
+            self.told_session, self._told_id = session, session.session_id
+            self.told_fast(session, line, when, ended, out)
+        else:
+            self.told_session = None
+            self.handle_fast(session, line, when, ended, out)
+
+    def told_fast(
+        self,
+        session: Session,
+        line: int,
+        when: int | None,
+        ended: str | None,
+        out: list[n.NormalizedEvent],
+    ) -> None:
+        """:meth:`handle_fast` for ``session``, the newest, whose facts are as told: the
+        blocks the line added told one by one while each is what most lines add (a
+        call's start, a block told whole that no delta told, the close of a block
+        told in deltas), the rest by :meth:`_sweep`; then the call ``ended`` ends."""
+        index = session.index
+        blocks = session.blocks
+        count = len(blocks)
+        settled = self._settled
+        position = settled.get(index, 0)
+        if position < count:
+            shown_of = self._shown
+            while position < count:
+                block = blocks[position]
+                kind = block.kind
+                if kind == TOOL:
+                    call_index = block.call_index
+                    if call_index is None or (index, call_index) in self._started:
+                        break
+                    # Settled at once: _started is only asked of blocks not settled.
+                    tell.start(index, session.tool_calls[call_index], line, when, out)
+                elif kind in (TEXT, THINKING):
+                    if block.open:
+                        break
+                    shown = shown_of.get((index, position))
+                    thinking = kind == THINKING
+                    if shown is None:  # told whole, at once: no delta told it
+                        text = block.text
+                        if text:
+                            out.append(tell.delta(thinking, index, position, text, line, when))
+                        out.append(tell.done(thinking, index, position, text, False, line, when))
+                    elif shown.finished:
+                        del shown_of[(index, position)]
+                    elif shown.revision == block.revision and shown.deltas == block.deltas:
+                        text = block.text  # told in deltas, all of them: its end
+                        corrected = shown.corrected
+                        out.append(
+                            tell.done(thinking, index, position, text, corrected, line, when)
+                        )
+                        del shown_of[(index, position)]
+                    else:
+                        break
+                position += 1
+            settled[index] = position
+            if position < count:
+                self._sweep(session, None, line, when, out)
+        if ended is not None:
+            ending = session.calls_by_id.get(ended)
+            if ending is not None and ending.status != RUNNING:
+                self._end_call(session, ending, line, when, out)
 
     def _as_told(self, session: Session) -> bool:
         """Whether ``session``, the newest, was announced and its facts are as told."""
@@ -167,7 +246,9 @@ def feed_fast(
     apply = state.apply
     apply_fast = state.apply_fast
     handle = normalizer.handle
-    handle_fast = normalizer.handle_fast
+    tell_fast = normalizer.tell_fast
+    normalizer.told_session = None
+    sessions = state.sessions
     loads = orjson.loads
     not_json = orjson.JSONDecodeError
     told_by_deltas = normalizer.told_by_deltas
@@ -205,7 +286,7 @@ def feed_fast(
             if run:
                 _settle(state, streak_session, streak, streak_shown, run, run_line, run_when)
                 run = 0
-            streak = None
+            streak = normalizer.told_session = None
             cut_line = too_long(number, data, cut[number])
             out.extend(handle(cut_line, apply(cut_line)))
             continue
@@ -235,13 +316,24 @@ def feed_fast(
                 if run:
                     _settle(state, streak_session, streak, streak_shown, run, run_line, run_when)
                     run = 0
-                streak = None
+                streak = normalizer.told_session = None
                 if isinstance(data, bytearray):  # a long line the framer lent
                     data = bytes(data)
                 for event in slow(number, 0, data, None):
                     out.extend(handle(event, apply(event)))
                 continue
         kind, subtype, text, model_call_id, session_id, timestamp, recv = hot
+        if kind == "tool_call" or kind == "answer_call":
+            # A call's record: no delta, and not what closes the streak's block by
+            # itself (closed() is asked of a line of the streak's kind only).
+            if run:
+                _settle(state, streak_session, streak, streak_shown, run, run_line, run_when)
+                run = 0
+            streak = None
+            apply_fast(hot, number)
+            ended = text[2] if kind == "tool_call" and subtype == "completed" else None
+            tell_fast(sessions[-1], number, timestamp if recv is None else recv, ended, out)
+            continue
         if (
             streak is not None
             and kind == streak_kind
@@ -283,7 +375,6 @@ def feed_fast(
         if run:
             _settle(state, streak_session, streak, streak_shown, run, run_line, run_when)
             run = 0
-        sessions = state.sessions
         shown: _Shown | None = None
         opening: Session | None = None
         """The session a delta opens a block in, if it may (its blocks all told whole)."""
@@ -348,7 +439,7 @@ def feed_fast(
                 shown = normalizer.opened(opening, before, kind == "thinking", text)
             if shown is None:
                 ended = text[2] if kind == "tool_call" and subtype == "completed" else None
-                handle_fast(sessions[-1], number, when, ended, out)
+                tell_fast(sessions[-1], number, when, ended, out)
                 continue
             session = opening  # type: ignore[assignment]
             block = session.blocks[-1]

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import streamview.core.normalized as n
+import streamview.core.told_events as tell
 from streamview.core import tools
 from streamview.core.events import (
     AnyEvent,
@@ -364,22 +365,7 @@ class Normalizer:
                 key = (index, block.call_index)
                 if key not in self._started:
                     self._started.add(key)
-                    call = session.tool_calls[block.call_index]
-                    out.append(
-                        n.ToolStart(
-                            line=line if call.started_line is None else call.started_line,
-                            time_ms=when,
-                            session=index,
-                            call=call.index,
-                            call_id=call.call_id,
-                            kind=n.shared_kind(call.kind),
-                            name=call.kind,
-                            target=call.target,
-                            parent_call_id=call.parent_call_id,
-                        )
-                    )
-                    if call.target is not None:  # the fold reads no args again: let go
-                        call.args = {}  # (an edit's whole file, while the call runs)
+                    tell.start(index, session.tool_calls[block.call_index], line, when, out)
             if settled:
                 self._settled[index] = position + 1
                 self._shown.pop((index, position), None)
@@ -412,7 +398,7 @@ class Normalizer:
             piece: str = event.text
             if piece:
                 shown.told.append(piece)
-                out.append(self._delta(thinking, session.index, position, piece, line, when))
+                out.append(tell.delta(thinking, session.index, position, piece, line, when))
             return False
         text = block.text
         corrected = shown.corrected if shown is not None else False  # else: as told, no join
@@ -421,32 +407,15 @@ class Normalizer:
             if text.startswith(told):
                 fresh = text[len(told) :]
                 if fresh:
-                    out.append(self._delta(thinking, session.index, position, fresh, line, when))
+                    out.append(tell.delta(thinking, session.index, position, fresh, line, when))
             else:
                 corrected = True  # a recap replaced what the deltas said
         if not block.open:
-            done = n.ThinkingDone if thinking else n.TextDone
-            out.append(
-                done(
-                    line=line,
-                    time_ms=when,
-                    session=session.index,
-                    block=position,
-                    text=text,
-                    corrected=corrected,
-                )
-            )
+            out.append(tell.done(thinking, session.index, position, text, corrected, line, when))
             self._shown[key] = TOLD_WHOLE
             return True
         self._shown[key] = _Shown(block.revision, block.deltas, [text], corrected)
         return False
-
-    @staticmethod
-    def _delta(
-        thinking: bool, session: int, block: int, text: str, line: int | None, when: int | None
-    ) -> n.TextDelta | n.ThinkingDelta:
-        delta = n.ThinkingDelta if thinking else n.TextDelta
-        return delta(line=line, time_ms=when, session=session, block=block, text=text)
 
     def _end_call(
         self,
@@ -460,24 +429,7 @@ class Normalizer:
         if key in self._ended and call.completed_line != line:  # not a result that replaced
             return
         self._ended.add(key)
-        out.append(
-            n.ToolEnd(
-                line=line,
-                time_ms=when,
-                session=session.index,
-                call=call.index,
-                call_id=call.call_id,
-                kind=n.shared_kind(call.kind),
-                name=call.kind,
-                target=call.target,
-                parent_call_id=call.parent_call_id,
-                status=call.status  # type: ignore[arg-type]
-                if call.status in tools.STATUSES
-                else tools.COMPLETED,
-                summary=call.summary,
-                duration_ms=call.duration_ms,
-            )
-        )
+        tell.end(session.index, call, line, when, out)
 
 
 def _session_event(

@@ -1,0 +1,85 @@
+"""The normalized events of one block or tool call, built from what the fold holds:
+what :class:`~streamview.core.normalizer.Normalizer` and its fast path
+(:mod:`streamview.core.event_fast`) tell alike."""
+
+from __future__ import annotations
+
+import streamview.core.normalized as n
+from streamview.core import tools
+from streamview.core.model import ToolCall
+
+HEAVY_ARGS = frozenset(("edit", "write"))
+"""Tools whose arguments hold a whole file: let go once the call's start is told."""
+
+
+def delta(
+    thinking: bool, session: int, block: int, text: str, line: int | None, when: int | None
+) -> n.TextDelta | n.ThinkingDelta:
+    """Text appended to a block of the answer or of the reasoning."""
+    kind = n.ThinkingDelta if thinking else n.TextDelta
+    return kind(line=line, time_ms=when, session=session, block=block, text=text)
+
+
+def done(
+    thinking: bool,
+    session: int,
+    block: int,
+    text: str,
+    corrected: bool,
+    line: int | None,
+    when: int | None,
+) -> n.TextDone | n.ThinkingDone:
+    """A block of the answer or of the reasoning is complete."""
+    kind = n.ThinkingDone if thinking else n.TextDone
+    return kind(
+        line=line, time_ms=when, session=session, block=block, text=text, corrected=corrected
+    )
+
+
+def start(
+    session: int, call: ToolCall, line: int | None, when: int | None, out: list[n.NormalizedEvent]
+) -> None:
+    """Tell a call's start. An edit's or a write's arguments are let go (a whole file,
+    while the call runs): the fold reads them again only if others come. A call's other
+    arguments stay until its end is told: a result that brings the same again
+    (Cursor's) is then the fold's plain case, not a call to target again."""
+    out.append(
+        n.ToolStart(
+            line=line if call.started_line is None else call.started_line,
+            time_ms=when,
+            session=session,
+            call=call.index,
+            call_id=call.call_id,
+            kind=n.shared_kind(call.kind),
+            name=call.kind,
+            target=call.target,
+            parent_call_id=call.parent_call_id,
+        )
+    )
+    if call.kind in HEAVY_ARGS and call.target is not None:
+        call.args = {}
+
+
+def end(
+    session: int, call: ToolCall, line: int | None, when: int | None, out: list[n.NormalizedEvent]
+) -> None:
+    """Tell a call's end; its arguments are let go (the fold's target stays)."""
+    status = call.status
+    out.append(
+        n.ToolEnd(
+            line=line,
+            time_ms=when,
+            session=session,
+            call=call.index,
+            call_id=call.call_id,
+            kind=n.shared_kind(call.kind),
+            name=call.kind,
+            target=call.target,
+            parent_call_id=call.parent_call_id,
+            status=status if status in tools.STATUSES else tools.COMPLETED,  # type: ignore[arg-type]
+            summary=call.summary,
+            duration_ms=call.duration_ms,
+        )
+    )
+    if call.target is not None:
+        call.args = {}
