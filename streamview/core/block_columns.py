@@ -89,6 +89,20 @@ class BlockColumns:
     def __len__(self) -> int:
         return len(self.kinds)
 
+    @staticmethod
+    def movable(block: Block) -> bool:
+        """Whether ``block`` (closed) becomes a row whose text is in the file."""
+        parts = block.parts
+        return (
+            block.kind in (TEXT, THINKING)
+            and block.call_index is None
+            and parts.__class__ is list
+            and any(parts)
+            and _fits(block.line)
+            and _fits(block.deltas)
+            and block.revision.__class__ is int
+        )
+
     def add(self, block: Block, span: tuple[int, int] | None) -> None:
         """Pack ``block`` (closed) as the next row; ``span``: where the file holds its
         text, when it is a text or thinking block the spill wrote there."""
@@ -320,6 +334,19 @@ class PackedBlocks(Sequence[Block]):
         kept = {at: block for at, block in over.items() if at < count} if over else None
         return PackedBlocks(self._columns, max(count, 0), [], False, kept)
 
+    def place_of(self, block: Block) -> int | None:
+        """Where ``block`` itself is, if it is one of the blocks held as objects (after
+        the rows, in place of a row, a row kept): never a made one."""
+        rows, tail = self._part
+        for at in range(len(tail) - 1, -1, -1):
+            if tail[at] is block:
+                return rows + at
+        for held in (self._over or {}, self._columns.kept):
+            for at, item in held.items():
+                if item is block and at < rows:
+                    return at
+        return None
+
     def kind_at(self, index: int) -> str:
         """Block ``index``'s kind, without making it."""
         rows, tail = self._part
@@ -396,6 +423,17 @@ def places_of(blocks: Sequence[Block], kind: str) -> list[int]:
     if isinstance(blocks, PackedBlocks):
         return blocks.places_of(kind)
     return [at for at, block in enumerate(blocks) if block.kind == kind]
+
+
+def place_of(blocks: Sequence[Block], block: Block) -> int | None:
+    """Where ``block`` itself is among ``blocks``, looking from the end (``None``: not
+    there)."""
+    if isinstance(blocks, PackedBlocks):
+        return blocks.place_of(block)
+    for at in range(len(blocks) - 1, -1, -1):
+        if blocks[at] is block:
+            return at
+    return None
 
 
 def copy_of(blocks: list[Block]) -> list[Block]:

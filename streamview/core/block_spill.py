@@ -30,7 +30,7 @@ from itertools import islice
 from typing import cast
 
 from streamview.core.block_columns import BlockColumns, InTheFile, PackedBlocks, packed_count
-from streamview.core.model import PROMPT, TEXT, THINKING, TOOL, Block, Session
+from streamview.core.model import PROMPT, TEXT, TOOL, Block, Session
 from streamview.core.sweeps import swept
 from streamview.core.text_store import TextSpill
 
@@ -109,13 +109,11 @@ class BlockSpill:
     def _add(self, columns: BlockColumns, block: Block) -> None:
         """Pack ``block``, its text written to the file if it has one to move."""
         span = None
-        kind = block.kind
-        if kind in (TEXT, THINKING):
+        if columns.movable(block):
             parts = block.parts
-            if parts.__class__ is list and any(parts):
-                span = self._file.append(parts[0] if len(parts) == 1 else "".join(parts))
-                if span is not None:
-                    self.moved += 1
+            span = self._file.append(parts[0] if len(parts) == 1 else "".join(parts))
+            if span is not None:
+                self.moved += 1
         columns.add(block, span)
 
     def text_at(self, columns: BlockColumns, place: int) -> str:
@@ -132,9 +130,7 @@ class BlockSpill:
             last = place  # those after it, read with it (a transcript lays them out in order)
             stop = min(len(starts), place + READ_AHEAD)
             while (
-                last + 1 < stop
-                and starts[last + 1] >= start
-                and starts[last + 1] + lengths[last + 1] - start <= READ_AHEAD_BYTES
+                last + 1 < stop and starts[last + 1] + lengths[last + 1] - start <= READ_AHEAD_BYTES
             ):
                 last += 1
             data = self._file.read_range(start, starts[last] + lengths[last])
@@ -162,12 +158,16 @@ class LiveSweep:
     def __init__(self, every: int = SWEEP_BLOCKS) -> None:
         self.every = every
         self._spill: BlockSpill | None = None
+        self._of: list[Session] | None = None
+        """The state's list of sessions swept (a state started over has another)."""
         self._sessions = 0
         """Sessions seen at the last sweep (those before the last one are closed)."""
 
     def __call__(self, sessions: list[Session]) -> None:
         if not sessions:
             return
+        if sessions is not self._of:
+            self._of, self._sessions = sessions, 0
         blocks = sessions[-1].blocks
         if len(sessions) == self._sessions and len(blocks) - packed_count(blocks) < self.every:
             return

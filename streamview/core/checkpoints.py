@@ -35,7 +35,7 @@ import msgspec
 
 import streamview.core.tools as tools
 from streamview.core.approvals import query_id
-from streamview.core.block_columns import copy_of, first_blocks, packed_count
+from streamview.core.block_columns import copy_of, first_blocks, place_of
 from streamview.core.dialects.base import Translator
 from streamview.core.events import (
     AnyEvent,
@@ -121,10 +121,9 @@ def _open_copies(session: Session, twin: Session) -> dict[int, Block]:
             continue
         fresh = _clone_block(block)
         fresh.parts = list(block.parts)
-        for place in range(len(blocks) - 1, packed_count(blocks) - 1, -1):  # never packed
-            if blocks[place] is block:
-                copies[place] = fresh
-                break
+        place = place_of(blocks, block)  # an open block is never packed
+        if place is not None:
+            copies[place] = fresh
         setattr(twin, name, fresh)
     return copies
 
