@@ -155,8 +155,8 @@ class LiveSweep:
     sessions after each fold (the viewer's frame), it sweeps once the newest session
     has :data:`SWEEP_BLOCKS` blocks not packed, or a session closed since."""
 
-    def __init__(self, every: int = SWEEP_BLOCKS) -> None:
-        self.every = every
+    def __init__(self, every: int | None = None) -> None:
+        self.every = every or SWEEP_BLOCKS
         self._spill: BlockSpill | None = None
         self._of: list[Session] | None = None
         """The state's list of sessions swept (a state started over has another)."""
