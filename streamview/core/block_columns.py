@@ -107,31 +107,36 @@ class BlockColumns:
         """Pack ``block`` (closed) as the next row; ``span``: where the file holds its
         text, when it is a text or thinking block the spill wrote there."""
         kind, line, deltas, revision = block.kind, block.line, block.deltas, block.revision
-        row = len(self.kinds)
-        if not (_fits(line) and _fits(deltas) and revision.__class__ is int):
-            self.kept[row] = block
-            self._row(KEPT_ROW, 0, 0, 0, 0)
-            return
-        call = block.call_index
-        if kind == TOOL and block.parts.__class__ is list and not block.parts and _fits(call):
-            self._row(TOOL_ROW, line, cast(int, call), deltas, revision)
+        call, parts = block.call_index, block.parts
+        if not (
+            type(line) is int
+            and type(deltas) is int
+            and type(revision) is int
+            and -_WIDEST <= line < _WIDEST
+            and -_WIDEST <= deltas < _WIDEST
+        ):
+            code, line, ref = KEPT_ROW, 0, 0
+            deltas = revision = 0
+        elif kind == TOOL and parts.__class__ is list and not parts:
+            if call is None:
+                code, ref = TOOL_ROW, -1
+            elif type(call) is int and 0 <= call < _WIDEST:
+                code, ref = TOOL_ROW, call
+            else:
+                code, ref = KEPT_ROW, 0
         elif span is not None and call is None and kind in (TEXT, THINKING):
-            place = len(self.starts)
+            code, ref = (TEXT_ROW if kind == TEXT else THINKING_ROW), len(self.starts)
             self.starts.append(span[0])
             try:
                 self.lengths.append(span[1] - span[0])
             except OverflowError:
                 self.lengths = array("q", self.lengths)
                 self.lengths.append(span[1] - span[0])
-            self._row(TEXT_ROW if kind == TEXT else THINKING_ROW, line, place, deltas, revision)
-        elif kind == TOOL and block.parts.__class__ is list and not block.parts and call is None:
-            self._row(TOOL_ROW, line, -1, deltas, revision)
         else:
-            self.kept[row] = block
-            self._row(KEPT_ROW, line, 0, deltas, revision)
-
-    def _row(self, code: int, line: int, ref: int, deltas: int, revision: int) -> None:
+            code, ref = KEPT_ROW, 0
         row = len(self.kinds)
+        if code == KEPT_ROW:
+            self.kept[row] = block
         self.kinds.append(code)
         try:
             self.lines.append(line)
@@ -144,7 +149,7 @@ class BlockColumns:
             self.refs = array("q", self.refs)
             self.refs.append(ref)
         column = self.deltas
-        if column is None and deltas:
+        if deltas and column is None:
             column = self.deltas = array("I", bytes(4 * row))
         if column is not None:
             try:

@@ -55,6 +55,7 @@ def odd_blocks() -> list[Block]:
         Block(TEXT, 1 << 64, ["past 8 bytes"]),  # kept
         Block(TEXT, 9, ["lone \ud800 surrogate"]),
         Block(TOOL, 10, ["odd"], False, 4),  # a marker with parts: kept
+        Block(TOOL, 10, NO_PARTS, False, -5),  # a call index no call has: kept
         Block(TEXT, 11, ["the last answer stays"]),
     ]
 
@@ -77,7 +78,7 @@ def test_every_packed_block_reads_as_it_was() -> None:
     assert packed_count(packed) == len(blocks) - 1  # the last answer stays a block
     assert [row(block) for block in packed] == [row(block) for block in blocks]
     assert packed[2].parts == [] and isinstance(packed[2].parts, InTheFile)
-    for place in (0, 6, 7, 8, 12, 14):  # prompt, notice, empties, line past 8 bytes, odd tool
+    for place in (0, 6, 7, 8, 12, 14, 15):  # prompt, notice, empties, far line, odd tools
         assert packed[place] is blocks[place]
     assert packed[3].parts is NO_PARTS and packed[4].call_index is None
     assert spill.moved == 6 and spill.packed == len(blocks) - 1
@@ -103,7 +104,7 @@ def test_packed_blocks_are_a_sequence_like_the_list() -> None:
         assert places_of(packed, kind) == places_of(blocks, kind)
     for start in range(count + 1):
         assert list(tools_from(packed, start)) == list(tools_from(blocks, start))
-    assert list(tools_from(packed, 0)) == [(3, 0), (10, (1 << 31) + 5), (14, 4)]
+    assert list(tools_from(packed, 0)) == [(3, 0), (10, (1 << 31) + 5), (14, 4), (15, -5)]
 
 
 def test_appended_blocks_and_a_second_sweep() -> None:
@@ -153,7 +154,7 @@ def test_copies_take_their_own_blocks_in_place() -> None:
     assert kind_at(first, 4) == TEXT and list(tools_from(first, 0)) == [(3, 0)]
     first[3] = Block(PROMPT, 3, ["not a marker now"])
     assert places_of(first, TOOL) == [] and list(tools_from(first, 0)) == []
-    assert places_of(first, PROMPT) == [0, 3] and places_of(packed, TOOL) == [3, 4, 10, 14]
+    assert places_of(first, PROMPT) == [0, 3] and places_of(packed, TOOL) == [3, 4, 10, 14, 15]
     within = first_blocks(cast(list[Block], copy), 3)
     within[2] = Block(THINKING, 2, ["the prefix's own"])
     assert copy[2] is mine and within[2].kind == THINKING
