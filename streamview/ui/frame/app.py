@@ -24,7 +24,6 @@ from textual.timer import Timer
 from textual.widgets import Input
 
 from streamview.config.settings import Settings
-from streamview.core.block_spill import LiveSweep
 from streamview.core.exit_status import exit_code_for
 from streamview.core.state import Session, StreamState
 from streamview.sources.base import InputError, Source, now_ms
@@ -99,8 +98,6 @@ class StreamviewApp(ViewerActions):
         self.cwd_map = list(cwd_map)
         self.clock = clock
         self.feed = feed or Feed(source, clock=clock, agent=agent)
-        self._pack_blocks = LiveSweep() if isinstance(self.feed, Feed) else None
-        """Packs a live input's closed blocks as they pile up (issue 27.5)."""
         self.controls: ViewerControls | None = None
         """Playback, agent and export controls, installed on mount."""
         self.state = StreamState(track_changes=True)
@@ -324,8 +321,8 @@ class StreamviewApp(ViewerActions):
             folded += len(batch.events)
             if not batch.more or time.perf_counter() - started > FOLD_BUDGET_SECONDS:
                 break
-        if folded and self._pack_blocks is not None:
-            self._pack_blocks(state.sessions)
+        if folded and isinstance(feed, Feed):
+            feed.pack_blocks(state.sessions)
         if batch.error and self.read_error is None:
             self.read_error = batch.error
         if batch.ended and not state.ended:
