@@ -1,39 +1,45 @@
-"""The text of closed transcript blocks, moved out of memory while a file is folded for
-the viewer (issue 27.5: about 6 MB of decoded text per 60 MB of Claude session, a
-quarter of what the fold keeps).
+"""The closed transcript blocks of a file folded for the viewer, their text moved out of
+memory and the blocks packed in columns (issue 27.5: about 6 MB of decoded text per
+60 MB of Claude session, a quarter of what the fold keeps; then 80-112 bytes a block).
 
 ``--json``'s :class:`~streamview.core.text_store.TextSpill` puts one shared block in
 place of every moved one: it writes the session's text in order and nothing else. The
 viewer shows each block on its own (the transcript, search, copy, the exports), so
-:class:`BlockSpill` keeps every block and replaces only its ``parts``, with its session's
-:class:`InTheFile`: an empty list, one for all the blocks of the session it moved, that
-finds where a block's text is in an anonymous temporary file (the spill's) by the block's
-line and kind. :attr:`~streamview.core.model.Block.text` reads it back from there (a few
-recently read are kept). The block stays the same object: a playback checkpoint that
-shares it reads the same text. A moved block costs 25 bytes of arrays (an object of
-its own and its place as an int took 104: 60 MB of a 2 GB session's 700).
+:class:`BlockSpill` writes each closed text and thinking block's text to an anonymous
+temporary file (the spill's) and packs the closed blocks into a row each
+(:class:`~streamview.core.block_columns.BlockColumns`): ``session.blocks`` becomes a
+:class:`~streamview.core.block_columns.PackedBlocks` that makes a block when one is
+asked for, whose :attr:`~streamview.core.model.Block.text` is read back from the file
+(a few recently read are kept). A packed tool marker takes 9 bytes, a moved text 21.
 
-What is moved: a text or thinking block that is closed and before the session's last
-text, tool or prompt block (the one the fold may still read or replace, as
-:class:`~streamview.core.text_store.TextSpill` decides), unless its line is before the
-last moved one's or a block of its kind on that line was moved (it would not be found:
-a message's two answers on one line, the second keeps its text).
+What is packed: the closed blocks before the session's last text, tool or prompt block
+(the one the fold may still read or replace, as
+:class:`~streamview.core.text_store.TextSpill` decides), up to the first open one. A
+prompt, a notice or an empty text stays a block, kept by its row.
+
+:func:`spilling` sweeps every 32 MB of a file being folded (a shorter file keeps its
+blocks); :class:`LiveSweep` sweeps a live input's state as its blocks pile up.
 """
 
 from __future__ import annotations
 
 import threading
-from array import array
-from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
+from itertools import islice
+from typing import cast
 
-from streamview.core.model import PROMPT, TEXT, THINKING, TOOL, Block, Session
+from streamview.core.block_columns import BlockColumns, InTheFile, PackedBlocks, packed_count
+from streamview.core.model import PROMPT, TEXT, TOOL, Block, Session
 from streamview.core.sweeps import swept
 from streamview.core.text_store import TextSpill
 
+__all__ = ["READ_KEPT", "SWEEP_EVERY", "BlockSpill", "InTheFile", "LiveSweep", "spilling"]
+
 SWEEP_EVERY = 32 << 20
 """Bytes of the file folded between two sweeps (a shorter file keeps its text)."""
+SWEEP_BLOCKS = 4096
+"""Blocks of a live session left as they are before :class:`LiveSweep` packs them."""
 READ_KEPT = 64
 """Texts read back kept, the most recent (a screen lays out a block several times)."""
 READ_AHEAD = READ_KEPT // 2
@@ -41,145 +47,102 @@ READ_AHEAD = READ_KEPT // 2
 READ_AHEAD_BYTES = 64 << 10
 """And their bytes, at most (a block longer than that is read alone)."""
 _TURN_KINDS = (TEXT, TOOL, PROMPT)
-_MOVED_KINDS = (TEXT, THINKING)
-
-
-class InTheFile(list[str]):
-    """The ``parts`` of a session's moved blocks: empty, never grown, one for them all;
-    :meth:`block_text` reads a block's text back. Per block moved, in order: its line
-    and kind (which block it is) and where its text starts and ends in the file."""
-
-    __slots__ = ("_ends", "_kinds", "_lines", "_session", "_spill", "_starts")
-
-    def __init__(self, spill: BlockSpill, session: int) -> None:
-        super().__init__()
-        self._spill = spill
-        self._session = session
-        self._lines = array("q")
-        self._kinds = bytearray()
-        """1 for a thinking block, 0 for a text block."""
-        self._starts = array("q")
-        self._ends = array("q")
-
-    def block_text(self, block: Block) -> str:
-        """``block``'s text, read back from the file."""
-        return self._spill.text(self, block)
-
-    def _place(self, block: Block) -> int:
-        """Where ``block`` is among the moved ones (its line, then its kind)."""
-        lines, line = self._lines, block.line
-        kind = block.kind == THINKING
-        place = bisect_left(lines, line)
-        while place < len(lines) and lines[place] == line:
-            if self._kinds[place] == kind:
-                return place
-            place += 1
-        raise LookupError(f"no moved {block.kind} block at line {line}")
-
-    def _takes(self, block: Block) -> bool:
-        """Whether ``block`` can be found once moved (see the module)."""
-        lines, line = self._lines, block.line
-        if not lines or lines[-1] < line:
-            return True
-        if lines[-1] > line:
-            return False
-        kind = block.kind == THINKING
-        place = len(lines) - 1
-        while place >= 0 and lines[place] == line:
-            if self._kinds[place] == kind:
-                return False
-            place -= 1
-        return True
-
-    def _add(self, block: Block, span: tuple[int, int]) -> None:
-        self._lines.append(block.line)
-        self._kinds.append(block.kind == THINKING)
-        self._starts.append(span[0])
-        self._ends.append(span[1])
 
 
 class BlockSpill:
-    """Moves closed blocks' text to a temporary file, block by block (see the module)."""
+    """Moves closed blocks' text to a temporary file and packs them (see the module)."""
 
     def __init__(self) -> None:
         self._file = TextSpill()
         """Writes and reads the file (only its writing and reading are used)."""
-        self._stand_ins: dict[int, InTheFile] = {}
-        """Per session: what its moved blocks' ``parts`` are."""
-        self._seen: dict[int, int] = {}
-        """Per session: how many of its blocks a sweep looked at."""
-        self._read: OrderedDict[tuple[int, int], str] = OrderedDict()
+        self._read: OrderedDict[int, str] = OrderedDict()
+        """Texts read back, by where they start in the file."""
         self._lock = threading.Lock()
         self.moved = 0
         """Blocks whose text was moved."""
+        self.packed = 0
+        """Blocks packed."""
 
-    def sweep(self, sessions: list[Session]) -> None:
-        """Move the text of the blocks closed since the last sweep."""
-        seen = self._seen
+    def sweep(self, sessions: Iterable[Session]) -> None:
+        """Pack the blocks closed since the last sweep, moving their text."""
         for session in sessions:
-            blocks = session.blocks
-            done = seen.get(session.index, 0)
-            if len(blocks) < done:  # a front let its blocks go
-                done = 0
-            stop = len(blocks) - 1  # the last text, tool or prompt block stays
-            while stop > done and blocks[stop].kind not in _TURN_KINDS:
-                stop -= 1
-            if stop <= done:
-                continue
-            stand_in = self._stand_ins.get(session.index)
-            if stand_in is None:
-                stand_in = self._stand_ins[session.index] = InTheFile(self, session.index)
-            for position in range(done, stop):
-                block = blocks[position]
-                parts = block.parts
-                if block.open or block.kind not in _MOVED_KINDS or parts.__class__ is not list:
-                    continue
-                if block is session.open_text or block is session.open_thinking:
-                    continue
-                if not any(parts) or not stand_in._takes(block):
-                    continue
-                self._move(block, stand_in)
-            seen[session.index] = stop
+            self.pack(session)
 
-    def _move(self, block: Block, stand_in: InTheFile) -> None:
-        """Write ``block``'s text to the file and put ``stand_in`` in place of its parts
-        (they stay where the file cannot be written)."""
-        span = self._file.append("".join(block.parts))
-        if span is None:
-            return
-        with self._lock:  # the UI's threads look blocks up in these arrays
-            stand_in._add(block, span)
-        block.parts = stand_in
-        self.moved += 1
+    def pack(self, session: Session) -> int:
+        """Pack ``session``'s blocks closed since the last sweep; how many."""
+        blocks: object = session.blocks
+        if type(blocks) is list:
+            columns, rows, items = None, 0, blocks
+        elif type(blocks) is PackedBlocks:
+            packed = blocks
+            columns = packed.columns
+            if not packed.owns or columns.reader is not self:
+                return 0  # a copy's (a checkpoint's): its rows are shared
+            rows, items = packed.packed, packed.tail
+        else:
+            return 0
+        stop = len(items) - 1  # the last text, tool or prompt block stays
+        while stop > 0 and items[stop].kind not in _TURN_KINDS:
+            stop -= 1
+        if stop <= 0:
+            return 0
+        open_text, open_thinking = session.open_text, session.open_thinking
+        count = 0
+        with self._lock:  # the UI's threads read texts back meanwhile
+            if columns is None:
+                columns = BlockColumns(self)
+            for block in islice(items, stop):
+                if block.open or block is open_text or block is open_thinking:
+                    break
+                self._add(columns, block)
+                count += 1
+        if count:
+            self.packed += count
+            if type(blocks) is list:
+                session.blocks = cast(
+                    list[Block], PackedBlocks(columns, count, items[count:], True)
+                )
+            else:
+                packed.packed_more(rows + count, items[count:])
+        return count
 
-    def text(self, stand_in: InTheFile, block: Block) -> str:
-        """The text of ``block``, moved with ``stand_in``'s session (the UI and the
-        layout thread ask)."""
+    def _add(self, columns: BlockColumns, block: Block) -> None:
+        """Pack ``block``, its text written to the file if it has one to move."""
+        span = None
+        if columns.movable(block):
+            parts = block.parts
+            span = self._file.append(parts[0] if len(parts) == 1 else "".join(parts))
+            if span is not None:
+                self.moved += 1
+        columns.add(block, span)
+
+    def text_at(self, columns: BlockColumns, place: int) -> str:
+        """The text of ``columns``' moved block number ``place`` (the UI and the layout
+        thread ask)."""
         with self._lock:
-            return self._text(stand_in, stand_in._place(block))
-
-    def _text(self, stand_in: InTheFile, at: int) -> str:
-        read = self._read
-        session = stand_in._session
-        text = read.get((session, at))
-        if text is not None:
-            read.move_to_end((session, at))
-            return text
-        starts, ends = stand_in._starts, stand_in._ends
-        start = starts[at]
-        last = at  # the blocks after it, read with it (a transcript lays them out in order)
-        stop = min(len(starts), at + READ_AHEAD)
-        while last + 1 < stop and ends[last + 1] - start <= READ_AHEAD_BYTES:
-            last += 1
-        data = self._file.read_range(start, ends[last])
-        for place in range(last, at - 1, -1):
-            read[(session, place)] = data[starts[place] - start : ends[place] - start].decode(
-                "utf-8", "surrogatepass"
-            )
-            read.move_to_end((session, place))
-        while len(read) > READ_KEPT:
-            read.popitem(last=False)
-        return read[(session, at)]
+            read = self._read
+            starts, lengths = columns.starts, columns.lengths
+            start = starts[place]
+            text = read.get(start)
+            if text is not None:
+                read.move_to_end(start)
+                return text
+            last = place  # those after it, read with it (a transcript lays them out in order)
+            stop = min(len(starts), place + READ_AHEAD)
+            while (
+                last + 1 < stop and starts[last + 1] + lengths[last + 1] - start <= READ_AHEAD_BYTES
+            ):
+                last += 1
+            data = self._file.read_range(start, starts[last] + lengths[last])
+            for at in range(last, place - 1, -1):
+                begin = starts[at] - start
+                read[starts[at]] = data[begin : begin + lengths[at]].decode(
+                    "utf-8", "surrogatepass"
+                )
+                read.move_to_end(starts[at])
+            while len(read) > READ_KEPT:
+                read.popitem(last=False)
+            return read[start]
 
     @property
     def held(self) -> int:
@@ -187,11 +150,38 @@ class BlockSpill:
         return len(self._read)
 
 
+class LiveSweep:
+    """Packs a live input's closed blocks as they pile up: called with the state's
+    sessions after each fold (the viewer's frame), it sweeps once the newest session
+    has :data:`SWEEP_BLOCKS` blocks not packed, or a session closed since."""
+
+    def __init__(self, every: int | None = None) -> None:
+        self.every = every or SWEEP_BLOCKS
+        self._spill: BlockSpill | None = None
+        self._of: list[Session] | None = None
+        """The state's list of sessions swept (a state started over has another)."""
+        self._sessions = 0
+        """Sessions seen at the last sweep (those before the last one are closed)."""
+
+    def __call__(self, sessions: list[Session]) -> None:
+        if not sessions:
+            return
+        if sessions is not self._of:
+            self._of, self._sessions = sessions, 0
+        blocks = sessions[-1].blocks
+        if len(sessions) == self._sessions and len(blocks) - packed_count(blocks) < self.every:
+            return
+        if self._spill is None:
+            self._spill = BlockSpill()
+        self._spill.sweep(sessions[max(self._sessions - 1, 0) :])
+        self._sessions = len(sessions)
+
+
 def spilling(
     chunks: Iterable[bytes], sessions: list[Session], every: int | None = None
 ) -> Iterator[bytes]:
-    """``chunks``, with the text of the closed blocks in ``sessions`` moved to a file
-    every ``every`` bytes and at the end of a longer file (``sessions``: the list the
-    fold appends to); a shorter file's text all stays."""
+    """``chunks``, with the closed blocks in ``sessions`` packed and their text moved to
+    a file every ``every`` bytes and at the end of a longer file (``sessions``: the list
+    the fold appends to); a shorter file's blocks all stay."""
     spill = BlockSpill()
     return swept(chunks, lambda: spill.sweep(sessions), every or SWEEP_EVERY)

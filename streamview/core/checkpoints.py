@@ -35,6 +35,7 @@ import msgspec
 
 import streamview.core.tools as tools
 from streamview.core.approvals import query_id
+from streamview.core.block_columns import copy_of, first_blocks, place_of
 from streamview.core.call_columns import CallColumns, packed_session_ids
 from streamview.core.dialects.base import Translator
 from streamview.core.events import (
@@ -104,7 +105,7 @@ def _copy_rest(session: Session, twin: Session) -> None:
     """What :func:`copy_open_session` copies besides the calls: outcome, dictionaries,
     the blocks' list and the open blocks."""
     _copy_dicts(session, twin)
-    blocks = twin.blocks = list(session.blocks)
+    blocks = twin.blocks = copy_of(session.blocks)  # packed ones share their rows
     for place, fresh in _open_copies(session, twin).items():
         blocks[place] = fresh
 
@@ -128,10 +129,9 @@ def _open_copies(session: Session, twin: Session) -> dict[int, Block]:
             continue
         fresh = _clone_block(block)
         fresh.parts = list(block.parts)
-        for place in range(len(blocks) - 1, -1, -1):
-            if blocks[place] is block:
-                copies[place] = fresh
-                break
+        place = place_of(blocks, block)  # an open block is never packed
+        if place is not None:
+            copies[place] = fresh
         setattr(twin, name, fresh)
     return copies
 
@@ -153,8 +153,9 @@ class KeptSession(msgspec.Struct, frozen=True):
     """How many calls it had."""
     call_copies: dict[int, ToolCall]
     """Copies of the calls not finished by a completed record, by place."""
-    blocks_of: list[Block]
-    """The fold's list of the session's blocks, shared."""
+    blocks_of: Session
+    """The fold's own session, whose blocks are shared: read when :meth:`rebuilt` (the
+    viewer packs them as it folds: :mod:`~streamview.core.block_spill`)."""
     blocks: int
     """How many blocks it had."""
     block_copies: dict[int, Block]
@@ -184,7 +185,7 @@ class KeptSession(msgspec.Struct, frozen=True):
         above: :func:`copy_open_session` it before changing it)."""
         twin = _clone_session(self.session)
         twin.tool_calls = self.calls_kept()
-        blocks = twin.blocks = self.blocks_of[: self.blocks]
+        blocks = twin.blocks = first_blocks(self.blocks_of.blocks, self.blocks)
         for place, copied in self.block_copies.items():
             blocks[place] = copied
         return twin
@@ -221,8 +222,7 @@ def keep_open_session(session: Session, done: dict[str, bool]) -> KeptSession:
     twin.tool_calls, twin.blocks, twin.calls_by_id = [], [], {}
     _copy_dicts(session, twin)
     opened = _open_copies(session, twin)
-    blocks = session.blocks
-    return KeptSession(twin, calls, len(calls), copies, blocks, len(blocks), opened)
+    return KeptSession(twin, calls, len(calls), copies, session, len(session.blocks), opened)
 
 
 class Checkpoint(msgspec.Struct, frozen=True):

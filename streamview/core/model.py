@@ -204,6 +204,10 @@ class Session(msgspec.Struct):
     judged by its last turn (:meth:`StreamState.finish`)."""
     prompt: str | None = None
     blocks: list[Block] = msgspec.field(default_factory=list)
+    """The transcript, in order. The fold only appends to it, reads its length and its
+    items; the viewer packs the closed ones (a
+    :class:`~streamview.core.block_columns.PackedBlocks`, which makes a block when one
+    is asked for): read it as a sequence, copy it with ``copy()``."""
     tool_calls: list[ToolCall] = msgspec.field(default_factory=list)
     calls_by_id: dict[str, ToolCall] = msgspec.field(default_factory=dict)
     outcome: Outcome = msgspec.field(default_factory=Outcome)

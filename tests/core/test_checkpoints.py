@@ -353,7 +353,7 @@ def test_checkpoints_share_the_folds_lists() -> None:
     assert len(kept_ones) > 5
     for kept in kept_ones:
         live = state.sessions[kept.session.index]
-        assert kept.tool_calls is live.tool_calls and kept.blocks_of is live.blocks
+        assert kept.tool_calls is live.tool_calls and kept.blocks_of is live
         assert kept.calls <= len(live.tool_calls) and kept.blocks <= len(live.blocks)
         assert kept.session.tool_calls == [] and kept.session.blocks == []
         for place, block in kept.block_copies.items():

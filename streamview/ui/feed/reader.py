@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import msgspec
 
+from streamview.core.block_spill import LiveSweep
 from streamview.core.events import AnyEvent
 from streamview.core.linestore import FileLineStore, LineStore
 from streamview.core.reader import EventReader
@@ -82,6 +83,9 @@ class Feed:
         self.blank_lines = 0
         """Blank lines skipped so far (not events)."""
         self._thread: threading.Thread | None = None
+        self.pack_blocks = LiveSweep()
+        """What the consumer calls with its state's sessions after folding events: packs
+        their closed blocks as they pile up (issue 27.5: a run without end)."""
         self.on_arrival: Callable[[], object] | None = None
         """Called (on the reader thread) when events arrive in an empty buffer, so a UI
         can fold them at once rather than at its next frame. Must not block."""

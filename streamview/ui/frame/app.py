@@ -321,6 +321,8 @@ class StreamviewApp(ViewerActions):
             folded += len(batch.events)
             if not batch.more or time.perf_counter() - started > FOLD_BUDGET_SECONDS:
                 break
+        if folded and isinstance(feed, Feed):
+            feed.pack_blocks(state.sessions)
         if batch.error and self.read_error is None:
             self.read_error = batch.error
         if batch.ended and not state.ended:

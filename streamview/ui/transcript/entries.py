@@ -13,6 +13,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterator, Mapping
 
+from streamview.core.block_columns import kind_at, places_of, tools_from
 from streamview.core.state import NOTICE, TOOL, Block
 from streamview.ui.transcript.blocks import Entry
 
@@ -56,7 +57,8 @@ class Entries:
 
     def __init__(self) -> None:
         self.blocks: list[Block] = []
-        """The session's blocks (its own list, not a copy)."""
+        """The session's blocks (its own sequence, not a copy; packed ones are made
+        when asked for: :mod:`streamview.core.block_columns`)."""
         self.count = 0
         """Blocks taken in so far."""
         self.heights = array("I")
@@ -106,9 +108,9 @@ class Entries:
         """Blank lines above block ``index`` (text after a tool marker or notice)."""
         blocks = self.blocks
         return int(
-            blocks[index].kind not in (TOOL, NOTICE)
-            and index > 0
-            and blocks[index - 1].kind in (TOOL, NOTICE)
+            index > 0
+            and kind_at(blocks, index) not in (TOOL, NOTICE)
+            and kind_at(blocks, index - 1) in (TOOL, NOTICE)
         )
 
     def take(self, blocks: list[Block]) -> int | None:
@@ -121,14 +123,11 @@ class Entries:
         self.heights.frombytes(bytes(self.heights.itemsize * added))
         self.known.extend(bytes(added))
         call_at, calls = self.call_at, self.calls
-        for index in range(start, len(blocks)):
-            block = blocks[index]
-            call_index = block.call_index
-            if block.kind == TOOL and call_index is not None:
-                if call_index >= len(call_at):
-                    call_at.extend([-1] * (call_index + 1 - len(call_at)))
-                call_at[call_index] = index
-                calls.append(index)
+        for index, call_index in tools_from(blocks, start):
+            if call_index >= len(call_at):
+                call_at.extend([-1] * (call_index + 1 - len(call_at)))
+            call_at[call_index] = index
+            calls.append(index)
         self.count = len(blocks)
         return start
 
@@ -148,10 +147,10 @@ class Entries:
         if kind is None:
             known[:] = bytes(len(known))
             return
-        blocks = self.blocks
-        for index in range(self.count):
-            if blocks[index].kind == kind:
-                known[index] = 0
+        for index in places_of(self.blocks, kind):
+            if index >= self.count:
+                break
+            known[index] = 0
 
     def let_go(self, keep: range) -> int:
         """Let go of the entries outside ``keep`` that no job is laying out; how many

@@ -21,6 +21,7 @@ from textual.selection import Selection
 from textual.strip import Strip
 from textual.timer import Timer
 
+from streamview.core.block_columns import packed_count
 from streamview.core.sanitize import clean
 from streamview.core.state import PROMPT, TEXT, THINKING, TOOL, Block, Session
 from streamview.ui.text.selection import selected_text
@@ -131,8 +132,9 @@ class TranscriptLayout(BlockPlacing):
         blocks = entries.blocks
         known = entries.known
         watch_from = self._watch_from
-        # Everything before the first open block is final (tool markers aside).
-        final = watch_from
+        # Everything before the first open block is final (tool markers aside); packed
+        # blocks are all closed.
+        final = max(watch_from, packed_count(blocks))
         while final < len(entries) and not blocks[final].open:
             final += 1
         watched = entries.watched

@@ -15,6 +15,7 @@ from itertools import accumulate, islice
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 
+from streamview.core.block_columns import kind_at
 from streamview.core.state import NOTICE, PROMPT, TEXT, THINKING, TOOL, Block, Session
 from streamview.ui.transcript.blocks import Entry, estimate_entry, estimate_text, signature_of
 from streamview.ui.transcript.entries import ESTIMATED, LAID_OUT, RESIDENT_ENTRIES, Entries
@@ -72,12 +73,13 @@ class BlockPlacing(ScrollView):
 
     def _estimate_block(self, index: int) -> int:
         """:meth:`_estimate` for a block whose entry is not held (nothing kept of it)."""
-        block = self._entries.blocks[index]
-        if not self.show_thinking and block.kind == THINKING:
+        blocks = self._entries.blocks
+        kind = kind_at(blocks, index)  # a packed tool marker is not made
+        if not self.show_thinking and kind == THINKING:
             return 0
-        if block.kind in (TOOL, NOTICE):
+        if kind in (TOOL, NOTICE):
             return 1
-        return estimate_text(block, max(1, self._width - 2)) + self._entries.gap(index)
+        return estimate_text(blocks[index], max(1, self._width - 2)) + self._entries.gap(index)
 
     def _reflow(self, start: int) -> None:
         """Recompute heights and offsets from entry ``start`` on.
@@ -135,7 +137,7 @@ class BlockPlacing(ScrollView):
         entries = self._entries
         heights = entries.heights
         last = next((i for i in range(len(entries) - 1, -1, -1) if heights[i]), None)
-        if last is not None and entries.blocks[last].kind in (TEXT, THINKING, PROMPT):
+        if last is not None and kind_at(entries.blocks, last) in (TEXT, THINKING, PROMPT):
             height -= 1
         size = Size(self.scrollable_content_region.width, height)
         if size != self.virtual_size:

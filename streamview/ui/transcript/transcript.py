@@ -19,7 +19,6 @@ import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import islice
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -28,6 +27,7 @@ from textual.events import Click, MouseScrollDown, MouseScrollUp, Resize
 from textual.message import Message
 from textual.strip import Strip
 
+from streamview.core.block_columns import kind_at
 from streamview.core.state import THINKING, TOOL
 from streamview.ui.text.highlight import on_ready
 from streamview.ui.text.safe_text import phrase, set_border_title
@@ -132,7 +132,7 @@ class Transcript(TranscriptLayout, can_focus=True):
                 entry.signature = None
         self._entries.forget_heights(THINKING)
         blocks = self._entries.blocks
-        self._texts.drop_where(lambda index: blocks[index].kind == THINKING)
+        self._texts.drop_where(lambda index: kind_at(blocks, index) == THINKING)
         self._clear_matches()
         self._relayout()
         self._refind()
@@ -239,10 +239,10 @@ class Transcript(TranscriptLayout, can_focus=True):
     def on_transcript_lexer_ready(self, _message: LexerReady) -> None:
         """Lay everything out again if a block has a code fence: as after a change of
         theme, so a fenced block on the layout thread, laid out plain, is dropped too."""
-        entries = self._entries
+        blocks = self._entries.blocks
         if any(
-            block.kind in CODE_KINDS and has_fence(block.text)
-            for block in islice(entries.blocks, len(entries))
+            kind_at(blocks, index) in CODE_KINDS and has_fence(blocks[index].text)
+            for index in range(len(self._entries))
         ):
             self.invalidate()
 
