@@ -94,9 +94,10 @@ def test_only_calls_finished_with_their_lines_let_go(calls_file: Path) -> None:
 
 def test_packed_calls_keep_the_arguments_their_lines_may_not_hold(calls_file: Path) -> None:
     """What the viewer does (``ArgsRelease()`` packs): every finished call gets a row
-    (the open one too: the whole fold marked it ended at the end of the file); read back, an approved call and one with
-    no started line still have their arguments, every other finished one reads them
-    from its lines; a sweep after a front let the calls go packs nothing more."""
+    (the open one too: the whole fold marked it ended at the end of the file); read
+    back, an approved call and one with no started line still have their arguments,
+    every other finished one reads them from its lines; a sweep after a front let the
+    calls go packs nothing more."""
     state = full_fold([calls_file.read_bytes()])
     session = state.sessions[0]
     session.tool_calls[0].approval = "allowed"
