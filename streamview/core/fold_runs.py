@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from streamview.core.fields import iso_ms
+
 if TYPE_CHECKING:
+    from streamview.core.fast_path import FastRecord
     from streamview.core.model import Session
     from streamview.core.state import StreamState
 
@@ -18,21 +21,27 @@ class DeltaRun:
     at once by :meth:`end`. A delta continues the run only if ``apply_fast`` would take
     it the same way: of the run's kind, to the newest session (no other
     ``session_id``), its block open (a text block with no thinking open), and no first
-    time for the session still to set."""
+    time for the session still to set.
+
+    The run's lines follow each other (any other line ends it), so its deltas' times are
+    all it keeps of each: their count and last line follow from them, and only the last
+    time there is is worked out (a delta's ISO time may come unread: see
+    :func:`~streamview.core.reader._fold`)."""
 
     __slots__ = (
-        "count",
+        "first_line",
         "kind",
-        "last_line",
         "parts",
         "session",
         "session_id",
+        "stamps",
         "subtype",
         "timed",
-        "when",
     )
 
-    def __init__(self, session: Session, kind: str, subtype: Any, parts: list[str]) -> None:
+    def __init__(
+        self, session: Session, kind: str, subtype: Any, parts: list[str], line: int
+    ) -> None:
         self.session = session
         self.session_id = session.session_id
         self.kind = kind
@@ -42,12 +51,14 @@ class DeltaRun:
         self.parts = parts
         self.timed = session.first_time_ms is not None
         """A delta with a time continues the run only if the session has a first time."""
-        self.count = 0
-        self.last_line = 0
-        self.when: int | None = None
+        self.first_line = line
+        """The line of the delta before the run's first (``apply_fast`` took it)."""
+        self.stamps: list[int | str | None] = []
+        """Each delta's time as ``apply_fast`` would read it (its arrival time, else its
+        own): epoch ms, ``None``, or an ISO time not yet read."""
 
     @classmethod
-    def after(cls, state: StreamState, kind: str, subtype: Any) -> DeltaRun | None:
+    def after(cls, state: StreamState, kind: str, subtype: Any, line: int) -> DeltaRun | None:
         """A run to continue after ``apply_fast`` took a delta of ``kind``, if its block
         is open (a text block with no thinking block open: then the next text delta
         closes the thinking, the long way)."""
@@ -60,11 +71,12 @@ class DeltaRun:
             return None
         if block is None:
             return None
-        return cls(session, kind, subtype, block.parts)
+        return cls(session, kind, subtype, block.parts, line)
 
     def end(self, state: StreamState) -> None:
         """Count the run's deltas as ``apply_fast`` counts each (untracked state)."""
-        count = self.count
+        stamps = self.stamps
+        count = len(stamps)
         if not count:
             return
         counts = state.counts
@@ -72,11 +84,21 @@ class DeltaRun:
         counts.events += count
         session = self.session
         session.events += count
-        session.last_line = self.last_line
+        session.last_line = self.first_line + count
         block = session.open_thinking if self.kind == "thinking" else session.open_text
         assert block is not None and block.parts is self.parts
         block.deltas += count
-        when = self.when
-        if when is not None:
-            state.last_event_ms = when
-            session.last_time_ms = when
+        for stamp in reversed(stamps):  # the last time there is: most often the last's
+            when = iso_ms(stamp) if isinstance(stamp, str) else stamp
+            if when is not None:
+                state.last_event_ms = when
+                session.last_time_ms = when
+                return
+
+
+def read_stamp(hot: FastRecord) -> FastRecord:
+    """A fast record whose ISO time came unread (a str: a translator's ``raw_stamps``,
+    which :func:`~streamview.core.reader._fold` sets), with it read as the dialect would
+    have read it (:func:`~streamview.core.fields.iso_ms`)."""
+    kind, subtype, text, model_call_id, session_id, stamp, recv = hot
+    return kind, subtype, text, model_call_id, session_id, iso_ms(stamp), recv

@@ -27,7 +27,7 @@ from streamview.core.events import (
     UnknownRecord,
 )
 from streamview.core.fast_path import utf8
-from streamview.core.fold_runs import DeltaRun
+from streamview.core.fold_runs import DeltaRun, read_stamp
 from streamview.core.framing import LineFramer, RawLine, Restart
 from streamview.core.input_events import restart_notice, too_long
 from streamview.core.linestore import FileLineStore, LineStore
@@ -378,6 +378,10 @@ def _fold(
     # the run ends (DeltaRun). Only where nothing watches the state line by line.
     lean = not state._track
     run: DeltaRun | None = None
+    # raw_stamps: a delta's ISO time may come unread (a str), read at its run's end.
+    raw = lean and index is None and hasattr(translator, "raw_stamps")
+    if raw:
+        translator.raw_stamps = True  # type: ignore[attr-defined]
     for chunk in chain(chunks, [None]):
         if chunk is None:
             last = framer.finish()
@@ -430,16 +434,15 @@ def _fold(
                             when = hot[5] if hot[6] is None else hot[6]  # as apply_fast's
                             if when is None or run.timed:
                                 run.parts.append(hot[2])
-                                run.count += 1
-                                run.last_line = number
-                                if when is not None:
-                                    run.when = when
+                                run.stamps.append(when)
                                 continue
                         run.end(state)
                         run = None
+                    if raw and hot[5].__class__ is str:
+                        hot = read_stamp(hot)
                     # the common line, with the fewest checks; a delta may start a run
                     if apply_fast(hot, number) and lean:
-                        run = DeltaRun.after(state, hot[0], hot[1])
+                        run = DeltaRun.after(state, hot[0], hot[1], number)
                     continue
             else:
                 hot = None
@@ -462,6 +465,8 @@ def _fold(
                     if data.endswith(b"\r"):
                         data = data[:-1]
             if hot is not None:
+                if raw and hot[5].__class__ is str:
+                    hot = read_stamp(hot)
                 if known is not None:  # once: before the first record's own events
                     _name(state, known, number, index)
                     known = None

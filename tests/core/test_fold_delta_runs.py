@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 import pytest
 
+from streamview.core.fields import iso_ms
 from streamview.core.framing import line_limit, set_line_limit
 from streamview.core.reader import fold
 from streamview.core.state import StreamState
@@ -268,4 +269,141 @@ def test_a_run_takes_the_deltas_after_its_first(agent: str) -> None:
     assert state.counts.total == state.counts.events == 51
     assert session.blocks[-1].deltas == 50
     assert session.last_line == 51
+    assert account(state) == account(event_by_event([data]))
+
+
+def copilot(
+    text: str,
+    stamp: Any = None,
+    kind: str = "assistant.message_delta",
+    recv: int | None = None,
+    model: str | None = None,
+) -> bytes:
+    """A Copilot CLI delta, with or without its ISO time (any value) and arrival time."""
+    data: dict[str, Any] = {"messageId": "m-1", "deltaContent": text}
+    if model is not None:
+        data["model"] = model
+    record: dict[str, Any] = {"type": kind, "data": data}
+    if stamp is not None:
+        record["timestamp"] = stamp
+    if recv is not None:
+        record["streamview_recv_ms"] = recv
+    return orjson.dumps(record) + b"\n"
+
+
+def copilot_start(stamp: str | None = None) -> bytes:
+    """A Copilot CLI ``session.start``, with or without its time."""
+    record: dict[str, Any] = {"type": "session.start", "data": {"sessionId": "c-1"}}
+    if stamp is not None:
+        record["timestamp"] = stamp
+    return orjson.dumps(record) + b"\n"
+
+
+def copilot_message(text: str, stamp: str) -> bytes:
+    """A Copilot CLI whole ``assistant.message``."""
+    record = {"type": "assistant.message", "data": {"messageId": "m-1", "content": text}}
+    return orjson.dumps({**record, "timestamp": stamp}) + b"\n"
+
+
+BAD = "2026-11-20T10:00:0x.000Z"
+"""An ISO time of the usual length that is none: read the long way, no time."""
+REASONING = "assistant.reasoning_delta"
+
+COPILOT_RUNS = {
+    "a run's last time unreadable: the one before it is kept": [
+        copilot_start(T1),
+        copilot("a ", T1, model="m"),
+        copilot("b ", T1),
+        copilot("c ", T2),
+        copilot("d ", BAD),
+    ],
+    "a run's last times unreadable or of another type, then a whole message": [
+        copilot_start(T1),
+        copilot("a ", T1, model="m"),
+        copilot("b ", T2),
+        copilot("c ", BAD),
+        copilot("d ", ""),
+        copilot("e "),
+        copilot("f ", "2026-11-20T10:00:02.000z"),
+        copilot_message("a b c d e f", T1),
+    ],
+    "every time of a run unreadable": [
+        copilot_start(T1),
+        copilot("a ", "2026-11-20T10:00:01.000Z", model="m"),
+        *(copilot(f"{i} ", BAD) for i in range(4)),
+    ],
+    "no first time: an unreadable one leaves none, a later one is the first": [
+        copilot_start(),
+        copilot("a ", model="m"),
+        copilot("b "),
+        copilot("c ", BAD),
+        copilot("d "),
+        copilot("e ", T2),
+        copilot("f ", T1),
+        copilot("g "),
+    ],
+    "times outside iso_ms's tables, and other forms, last in runs": [
+        copilot_start(T1),
+        copilot("a ", T1, model="m"),
+        copilot("b ", "2004-01-10T13:37:04.369Z"),
+        copilot_message("ab", T1),
+        copilot("c ", T1),
+        copilot("d ", "2038-06-01T00:00:00.001Z"),
+        copilot_message("abcd", T1),
+        copilot("e ", T1),
+        copilot("f ", "1999-12-31T23:59:59.999Z"),
+        copilot_message("abcdef", T1),
+        copilot("g ", T1),
+        copilot("h ", "2026-11-20T10:00:04.567+02:00"),
+    ],
+    "reasoning and text runs, arrival times over unreadable stamps": [
+        copilot_start(T1),
+        copilot("t ", T1, REASONING, model="m"),
+        copilot("u ", BAD, REASONING, recv=1_789_000_000_000),
+        copilot("v ", T2, REASONING),
+        copilot("w ", BAD, REASONING),
+        copilot("a ", T1),
+        copilot("b ", T2, recv=1_789_000_000_500),
+        copilot("c ", BAD),
+    ],
+    "the model named by a delta with an unreadable time": [
+        copilot_start(T1),
+        copilot("a ", BAD, model="m"),
+        copilot("b ", BAD),
+        copilot("c ", T2),
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(COPILOT_RUNS))
+def test_a_run_reads_only_the_time_it_keeps(name: str) -> None:
+    """Copilot's deltas hand their ISO time unread to ``--json``'s fold, which reads only
+    the last time of a run there is (a bad one is no time: the one before it is kept),
+    and a session's first: every time the event-by-event fold sets is the same."""
+    assert_same_fold(b"".join(COPILOT_RUNS[name]))
+
+
+class NoRawStamps(CountedFast):
+    """A state that fails if a fast record's time reaches it unread."""
+
+    def apply_fast(self, fast: Any, line: int) -> bool | None:
+        assert fast[5] is None or fast[5].__class__ is int, fast
+        return super().apply_fast(fast, line)
+
+
+def test_copilot_s_runs_take_their_times_unread() -> None:
+    """The fold asks Copilot for unread times and takes the run's deltas itself; no
+    unread time reaches ``apply_fast``; the state is the event-by-event fold's."""
+    data = b"".join(
+        [
+            copilot_start(T1),
+            copilot("a ", T1, model="m"),
+            *(copilot(f"{i} ", T2) for i in range(50)),
+        ]
+    )
+    data += copilot("z ", BAD)
+    state = fold([data], NoRawStamps())
+    assert isinstance(state, NoRawStamps)
+    assert state.fast_calls == 1  # the first delta; the rest in a run
+    assert state.sessions[-1].last_time_ms == iso_ms(T2)  # the last delta's is none
     assert account(state) == account(event_by_event([data]))

@@ -58,6 +58,9 @@ class CopilotLines:
     """:attr:`_QUIET`, encoded."""
     _quiet_seen: int
     """Quiet records the usual types' decoder refused so far."""
+    raw_stamps = False
+    """A delta's ``timestamp`` given unread (the str; ``--json``'s fold reads only the
+    last of a run of deltas: see :func:`~streamview.core.reader._fold`)."""
 
     def fast_line(self, data: bytes, line: int) -> FastRecord | None:
         """:meth:`fast` for a line not yet decoded, read from its bytes
@@ -82,11 +85,14 @@ class CopilotLines:
         except HOT_DECODE_ERRORS:
             return None
         stamp = hot.timestamp
-        try:  # iso_ms's own lookups, without the call (a sixth of their cost)
-            ts: int | None = TENS_MS[stamp[:18]] + PAST_MS[stamp[18:]]
-        except (KeyError, TypeError):  # not in its tables (or None): iso_ms says
-            ts = iso_ms(stamp) if stamp is not None else None
         kind = hot.__class__
+        if self.raw_stamps and (kind is MessageDelta or kind is ReasoningDelta):
+            ts: int | str | None = stamp  # the fold reads it if it keeps it
+        else:
+            try:  # iso_ms's own lookups, without the call (a sixth of their cost)
+                ts = TENS_MS[stamp[:18]] + PAST_MS[stamp[18:]]
+            except (KeyError, TypeError):  # not in its tables (or None): iso_ms says
+                ts = iso_ms(stamp) if stamp is not None else None
         if kind is MessageDelta:
             fields = hot.data
             self._streamed.add(fields.messageId or "")
@@ -213,6 +219,6 @@ class CopilotLines:
             return None
         self._model = model_named(fields)
         stamp = hot.timestamp
-        ts = iso_ms(stamp) if stamp is not None else None
+        ts = stamp if self.raw_stamps or stamp is None else iso_ms(stamp)
         text = fields.deltaContent
         return fast_kind, subtype, text, None, self._session, ts, hot.streamview_recv_ms

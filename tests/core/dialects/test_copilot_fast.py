@@ -17,6 +17,8 @@ import pytest
 
 from streamview.core.dialects import copilot_lines, copilot_tools
 from streamview.core.dialects.copilot import CopilotTranslator
+from streamview.core.fields import iso_ms
+from streamview.core.fold_runs import read_stamp
 from streamview.core.model import ToolCall
 from streamview.core.reader import fold
 from streamview.core.state import StreamState
@@ -193,6 +195,31 @@ def test_a_delta_s_time_is_the_general_path_s(stamp: str) -> None:
     assert taken is not None
     (event,) = slow.translate(delta, 2, None)
     assert taken[5] == event.timestamp_ms, stamp
+    fast.raw_stamps = True  # as --json's fold asks: the str, read where it is kept
+    unread = fast.fast_line(orjson.dumps(delta), 3)
+    assert unread is not None and unread[5] == stamp
+    assert read_stamp(unread)[5] == event.timestamp_ms, stamp
+
+
+def test_only_a_delta_s_time_comes_unread() -> None:
+    """With ``raw_stamps`` a delta's time comes unread, whether or not it names the
+    model; a whole message's is read (the fold keeps it at once)."""
+    translator = CopilotTranslator()
+    translator.translate({"type": "session.start", "data": {"sessionId": "s"}}, 1, None)
+    translator.raw_stamps = True
+    stamp = "2026-08-03T09:00:03.123Z"
+    lines = [
+        {"type": "assistant.message_delta", "data": {"deltaContent": "a", "model": "m"}},
+        {"type": "assistant.reasoning_delta", "data": {"deltaContent": "b"}},
+        {"type": "assistant.message_delta", "data": {"deltaContent": "c"}},
+        {"type": "assistant.message", "data": {"content": "abc"}},
+    ]
+    times = []
+    for number, record in enumerate(lines, 2):
+        taken = translator.fast_line(orjson.dumps({**record, "timestamp": stamp}), number)
+        assert taken is not None
+        times.append(taken[5])
+    assert times == [stamp, stamp, stamp, iso_ms(stamp)]
 
 
 EDITS = [
