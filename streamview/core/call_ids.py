@@ -124,13 +124,26 @@ class IdTable:
 
     def _grow(self) -> None:
         old = self.slots
-        self.slots = array("i", bytes(8 * len(old)))
-        self.tags = bytearray(2 * len(old))
-        self.mask = 2 * len(old) - 1
+        size = 2 * len(old)
+        slots = self.slots = array("i", bytes(4 * size))
+        tags = self.tags = bytearray(size)
+        mask = self.mask = size - 1
         ids = self.ids
-        for held in old:
-            if held:
-                self._place(held - 1, hash(ids[held - 1]))
+        data, ends, others = ids.data, ids.ends, ids.others
+        for held in filter(None, old):  # each row's id made again and hashed
+            row = held - 1
+            if others and row in others:
+                call_id = others[row]
+            else:
+                call_id = data[ends[row - 1] if row else 0 : ends[row]].decode(
+                    "utf-8", "surrogatepass"
+                )
+            hashed = hash(call_id)
+            slot = hashed & mask
+            while slots[slot]:
+                slot = (slot + 1) & mask
+            slots[slot] = held
+            tags[slot] = (hashed >> 56) & 255
 
     def find(self, call_id: Any, limit: int) -> int:
         """The last row before ``limit`` whose id is ``call_id``; -1 if none."""
@@ -208,8 +221,18 @@ class SeenIds:
                 return True
             slot = (slot + 1) & mask
             held = slots[slot]
-        row = len(ids.ends)
-        ids.append(call_id)
+        ends = ids.ends
+        row = len(ends)
+        if call_id.__class__ is str:
+            data = ids.data
+            data += call_id.encode("utf-8", "surrogatepass")
+            try:
+                ends.append(len(data))
+            except OverflowError:  # past 4 GB: 8-byte ends
+                ends = ids.ends = array("q", ends)
+                ends.append(len(data))
+        else:
+            ids.append(call_id)
         slots[slot] = row + 1
         tags[slot] = tag
         table.count += 1

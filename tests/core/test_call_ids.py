@@ -4,6 +4,7 @@ answers as the dictionary of ids it stands for (issue 27.5)."""
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 from hypothesis import given, settings
@@ -35,7 +36,7 @@ def test_a_blob_gives_back_each_id_appended_or_extended() -> None:
     strings come back equal, one by one or in runs."""
     one, run = IdBlob(), IdBlob()
     for call_id in ODD_IDS:
-        one.append(call_id)  # type: ignore[arg-type]
+        one.append(call_id)
     run.extend(ODD_IDS[:3])
     run.extend(ODD_IDS[3:6])
     run.extend(ODD_IDS[6:])
@@ -70,7 +71,7 @@ def test_seen_ids_answer_as_a_dictionary(records: list[tuple[Any, bool]]) -> Non
     """Each record's answer (never seen, running, finished) and every later ``get``
     are the dictionary's (``PlaybackIndex``'s before): an id seen again after it
     finished, a completed record first, a running call named twice."""
-    seen, model = SeenIds(), {}
+    seen, model = SeenIds(), dict[Any, bool]()
     for call_id, completed in records:
         before = model.get(call_id)
         if before is None or (before is False and completed):
@@ -79,3 +80,28 @@ def test_seen_ids_answer_as_a_dictionary(records: list[tuple[Any, bool]]) -> Non
         for known in [call_id, *model, "never"]:
             assert seen.get(known) is model.get(known)
     assert len(seen.running) == sum(1 for done in model.values() if not done)
+
+
+class _SmallEnds(array):  # type: ignore[type-arg]
+    """Ends that refuse a value past 20, as a 4-byte array refuses one past 4 GB."""
+
+    def append(self, value: int) -> None:
+        if value > 20:
+            raise OverflowError(value)
+        super().append(value)
+
+
+def test_ids_past_the_4_byte_edge_keep_their_place() -> None:
+    """When the ends' 4 bytes are too few, they become 8-byte and every id (seen or
+    appended) is still there."""
+    ids = [f"call_{number}" for number in range(8)]
+    seen, blob = SeenIds(), IdBlob()
+    seen.ids.ends = _SmallEnds("I")
+    blob.ends = _SmallEnds("I")
+    for call_id in ids:
+        assert seen.note(call_id, True) is None
+        blob.append(call_id)
+    for held in (seen.ids, blob):
+        assert held.ends.typecode == "q"
+        assert [held[row] for row in range(len(ids))] == ids
+    assert all(seen.note(call_id, False) is True for call_id in ids)
