@@ -26,7 +26,7 @@ from operator import attrgetter
 from typing import Any, overload
 
 import streamview.core.tools as tools
-from streamview.core.call_ids import CallIds, IdTable
+from streamview.core.call_ids import CallIds, IdBlob, IdTable
 from streamview.core.model import ToolCall
 from streamview.core.value_columns import CodeColumn, IntColumn
 
@@ -78,8 +78,8 @@ class CallColumns(Sequence[ToolCall]):
     """
 
     def __init__(self, calls: Iterable[ToolCall] = ()) -> None:
-        self.ids: list[str] = []
-        """Each packed row's call id (the fold's own string)."""
+        self.ids = IdBlob()
+        """Each packed row's call id, packed (``ids[row]`` is an equal string)."""
         self._codes = {name: CodeColumn() for name in _CODE_FIELDS}
         self._ints = {name: IntColumn() for name in _INT_FIELDS}
         self._args = array("B")
@@ -227,8 +227,9 @@ class CallColumns(Sequence[ToolCall]):
             for place, code in enumerate(found):
                 if code == _OTHER_ARGS_CODE:
                     other[start + place] = rows[place].args
-        self.ids.extend([call.call_id for call in tail])
-        self.ids_table.add_rows(start, start + len(tail))
+        call_ids = [call.call_id for call in tail]
+        self.ids.extend(call_ids)
+        self.ids_table.add_rows(start, call_ids)
         self._measure(rows)
         self.packed = start + len(tail)
         self.tail = []

@@ -7,71 +7,238 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Iterator
+from itertools import accumulate
 from typing import Any
 
 from streamview.core.model import ToolCall
 
 
+class IdBlob:
+    """Call ids packed one after another (issue 27.5: a string object took 64 bytes
+    an id, a list's slot 8 more): their UTF-8 bytes in one ``bytearray`` and where
+    each ends (4 bytes, 8 past 4 GB). ``blob[row]`` is the id of ``row`` again, as an
+    equal string. An id that is not a string is kept as it is, on the side."""
+
+    __slots__ = ("data", "ends", "others")
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+        self.ends = array("I")
+        self.others: dict[int, Any] = {}
+        """Rows whose id is not a string, and that id (their bytes: none)."""
+
+    def __len__(self) -> int:
+        return len(self.ends)
+
+    def append(self, call_id: str) -> None:
+        """The next row's id."""
+        data = self.data
+        if call_id.__class__ is str:
+            data += call_id.encode("utf-8", "surrogatepass")
+        else:
+            self.others[len(self.ends)] = call_id
+        try:
+            self.ends.append(len(data))
+        except OverflowError:
+            self.ends = array("q", self.ends)
+            self.ends.append(len(data))
+
+    def extend(self, call_ids: list[str]) -> None:
+        """The next rows' ids."""
+        if not all(call_id.__class__ is str for call_id in call_ids):
+            for call_id in call_ids:
+                self.append(call_id)
+            return
+        encoded = [call_id.encode("utf-8", "surrogatepass") for call_id in call_ids]
+        data = self.data
+        ends = list(accumulate(map(len, encoded), initial=len(data)))
+        del ends[0]
+        if ends and ends[-1] > 0xFFFFFFFF and self.ends.typecode == "I":
+            self.ends = array("q", self.ends)
+        data += b"".join(encoded)
+        self.ends.extend(ends)
+
+    def __getitem__(self, row: int) -> str:
+        others = self.others
+        if others and row in others:
+            return others[row]  # type: ignore[no-any-return]
+        ends = self.ends
+        start = ends[row - 1] if row else 0
+        return self.data[start : ends[row]].decode("utf-8", "surrogatepass")
+
+    def matches(self, row: int, call_id: Any, key: bytes) -> bool:
+        """Whether ``row``'s id is ``call_id`` (``key``: its bytes, when a string)."""
+        others = self.others
+        if others and row in others:
+            return others[row] == call_id  # type: ignore[no-any-return]
+        if call_id.__class__ is not str:
+            return False
+        ends = self.ends
+        start = ends[row - 1] if row else 0
+        return ends[row] - start == len(key) and self.data.startswith(key, start)
+
+
 class IdTable:
-    """Packed rows by call id: open addressing over ``ids`` (4 bytes a slot, twice as
-    many slots as rows). An id may be on several rows (a reused id): :meth:`find`
+    """Rows by call id: open addressing over ``ids`` (4 bytes a slot, twice as many
+    slots as rows), and 8 bits of each slot's hash (``tags``: a row's id is compared
+    only when they agree). An id may be on several rows (a reused id): :meth:`find`
     gives the last one before a limit."""
 
-    __slots__ = ("count", "ids", "mask", "slots")
+    __slots__ = ("count", "ids", "mask", "slots", "tags")
 
-    def __init__(self, ids: list[str]) -> None:
+    def __init__(self, ids: IdBlob) -> None:
         self.ids = ids
         self.slots = array("i", bytes(4 * 8))
+        self.tags = bytearray(8)
         self.mask = 7
         self.count = 0
 
-    def add(self, row: int) -> None:
-        """Row ``row`` (its id is ``ids[row]``)."""
+    def add(self, row: int, call_id: str) -> None:
+        """Row ``row``, whose id is ``call_id``."""
         if 2 * (self.count + 1) > len(self.slots):
             self._grow()
-        self._place(row)
+        self._place(row, hash(call_id))
         self.count += 1
 
-    def add_rows(self, start: int, end: int) -> None:
-        """Rows ``start`` to ``end`` (exclusive)."""
-        while 2 * (self.count + end - start) > len(self.slots):
+    def add_rows(self, start: int, call_ids: list[str]) -> None:
+        """Rows from ``start`` on, whose ids are ``call_ids``."""
+        while 2 * (self.count + len(call_ids)) > len(self.slots):
             self._grow()
-        slots, mask, ids = self.slots, self.mask, self.ids
-        for row in range(start, end):
-            slot = hash(ids[row]) & mask
+        slots, tags, mask = self.slots, self.tags, self.mask
+        for row, call_id in enumerate(call_ids, start + 1):
+            hashed = hash(call_id)
+            slot = hashed & mask
             while slots[slot]:
                 slot = (slot + 1) & mask
-            slots[slot] = row + 1
-        self.count += end - start
+            slots[slot] = row
+            tags[slot] = (hashed >> 56) & 255
+        self.count += len(call_ids)
 
-    def _place(self, row: int) -> None:
+    def _place(self, row: int, hashed: int) -> None:
         slots, mask = self.slots, self.mask
-        slot = hash(self.ids[row]) & mask
+        slot = hashed & mask
         while slots[slot]:
             slot = (slot + 1) & mask
         slots[slot] = row + 1
+        self.tags[slot] = (hashed >> 56) & 255
 
     def _grow(self) -> None:
         old = self.slots
-        self.slots = array("i", bytes(8 * len(old)))
-        self.mask = 2 * len(old) - 1
-        for held in old:
-            if held:
-                self._place(held - 1)
+        size = 2 * len(old)
+        slots = self.slots = array("i", bytes(4 * size))
+        tags = self.tags = bytearray(size)
+        mask = self.mask = size - 1
+        ids = self.ids
+        data, ends, others = ids.data, ids.ends, ids.others
+        for held in filter(None, old):  # each row's id made again and hashed
+            row = held - 1
+            if others and row in others:
+                call_id = others[row]
+            else:
+                call_id = data[ends[row - 1] if row else 0 : ends[row]].decode(
+                    "utf-8", "surrogatepass"
+                )
+            hashed = hash(call_id)
+            slot = hashed & mask
+            while slots[slot]:
+                slot = (slot + 1) & mask
+            slots[slot] = held
+            tags[slot] = (hashed >> 56) & 255
 
-    def find(self, call_id: str, limit: int) -> int:
+    def find(self, call_id: Any, limit: int) -> int:
         """The last row before ``limit`` whose id is ``call_id``; -1 if none."""
-        slots, mask, ids = self.slots, self.mask, self.ids
-        slot = hash(call_id) & mask
+        slots, tags, mask, ids = self.slots, self.tags, self.mask, self.ids
+        key = call_id.encode("utf-8", "surrogatepass") if call_id.__class__ is str else b""
+        hashed = hash(call_id)
+        slot, tag = hashed & mask, (hashed >> 56) & 255
         found = -1
         while True:
             held = slots[slot]
             if not held:
                 return found
             row = held - 1
-            if row < limit and row > found and ids[row] == call_id:
+            if tags[slot] == tag and found < row < limit and ids.matches(row, call_id, key):
                 found = row
             slot = (slot + 1) & mask
+
+    def first(self, call_id: Any) -> int:
+        """A row whose id is ``call_id`` (for ids on one row each); -1 if none."""
+        slots, tags, mask, ids = self.slots, self.tags, self.mask, self.ids
+        key = call_id.encode("utf-8", "surrogatepass") if call_id.__class__ is str else b""
+        hashed = hash(call_id)
+        slot, tag = hashed & mask, (hashed >> 56) & 255
+        while True:
+            held = slots[slot]
+            if not held:
+                return -1
+            if tags[slot] == tag and ids.matches(held - 1, call_id, key):
+                return held - 1
+            slot = (slot + 1) & mask
+
+
+class SeenIds:
+    """Each call id the playback index has seen, and whether a completed record
+    finished it, packed (:class:`IdBlob` and :class:`IdTable`: about 30 bytes an id
+    of 15 characters against a dictionary's 64-byte string and its entry). The ids
+    not finished yet are also in a dictionary (few: the running calls)."""
+
+    __slots__ = ("ids", "running", "table")
+
+    def __init__(self) -> None:
+        self.ids = IdBlob()
+        self.table = IdTable(self.ids)
+        self.running: dict[Any, int] = {}
+        """Ids seen and not finished, and their rows."""
+
+    def get(self, call_id: Any, default: Any = None) -> bool | None:
+        """Whether ``call_id`` is finished; ``default`` if never seen."""
+        if call_id in self.running:
+            return False
+        return True if self.table.first(call_id) >= 0 else default
+
+    def note(self, call_id: Any, completed: bool) -> bool | None:
+        """A record of ``call_id`` (``completed``: it finishes the call). Returns what
+        :meth:`get` said before it."""
+        running = self.running
+        row = running.get(call_id)
+        if row is not None:
+            if completed:
+                del running[call_id]
+            return False
+        table, ids = self.table, self.ids
+        if 2 * (table.count + 1) > len(table.slots):
+            table._grow()
+        slots, tags, mask = table.slots, table.tags, table.mask
+        hashed = hash(call_id)
+        slot, tag = hashed & mask, (hashed >> 56) & 255
+        held = slots[slot]
+        while held:  # another id on its slot, or the id: compare if the tags agree
+            if tags[slot] == tag and ids.matches(
+                held - 1,
+                call_id,
+                call_id.encode("utf-8", "surrogatepass") if call_id.__class__ is str else b"",
+            ):
+                return True
+            slot = (slot + 1) & mask
+            held = slots[slot]
+        ends = ids.ends
+        row = len(ends)
+        if call_id.__class__ is str:
+            data = ids.data
+            data += call_id.encode("utf-8", "surrogatepass")
+            try:
+                ends.append(len(data))
+            except OverflowError:  # past 4 GB: 8-byte ends
+                ends = ids.ends = array("q", ends)
+                ends.append(len(data))
+        else:
+            ids.append(call_id)
+        slots[slot] = row + 1
+        tags[slot] = tag
+        table.count += 1
+        if not completed:
+            running[call_id] = row
+        return None
 
 
 class CallIds:

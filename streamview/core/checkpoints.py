@@ -37,6 +37,7 @@ import streamview.core.tools as tools
 from streamview.core.approvals import query_id
 from streamview.core.block_columns import copy_of, first_blocks, place_of
 from streamview.core.call_columns import CallColumns, packed_session_ids
+from streamview.core.call_ids import SeenIds
 from streamview.core.dialects.base import Translator
 from streamview.core.events import (
     AnyEvent,
@@ -191,7 +192,7 @@ class KeptSession(msgspec.Struct, frozen=True):
         return twin
 
 
-def keep_open_session(session: Session, done: dict[str, bool]) -> KeptSession:
+def keep_open_session(session: Session, done: SeenIds) -> KeptSession:
     """What a checkpoint keeps of the open session: a copy sharing, besides what
     :func:`copy_open_session` shares, the calls a completed record finished
     (``done``), which the fold changes no more unless a later record names them
@@ -246,7 +247,7 @@ class Checkpoint(msgspec.Struct, frozen=True):
 
 
 def snapshot(
-    state: StreamState, events: int, line: int, translator: Translator, done: dict[str, bool]
+    state: StreamState, events: int, line: int, translator: Translator, done: SeenIds
 ) -> Checkpoint:
     """A checkpoint of ``state`` (not finished), sharing what can no longer change
     (``done``: the ids of the calls a completed record finished, see
@@ -330,7 +331,7 @@ class PlaybackIndex:
         self.named: tuple[str, int] | None = None
         """The agent the fold named and the line it named it before
         (:func:`~streamview.core.reader.named`), for parsing the file again."""
-        self._calls_seen: dict[str, bool] | None = {}
+        self._calls_seen: SeenIds | None = SeenIds()
         """Each call id seen, and whether a completed record finished it: a checkpoint
         shares the finished calls (:func:`keep_open_session`)."""
         self._queries: dict[Any, str] = {}
@@ -412,9 +413,8 @@ class PlaybackIndex:
         seen = self._calls_seen
         if seen is None:
             return
-        done = seen.get(call_id)
+        done = seen.note(call_id, completed)
         if done is None:
-            seen[call_id] = completed
             start = len(self) - 1
             try:
                 self.call_starts.append(start)
@@ -423,8 +423,6 @@ class PlaybackIndex:
                 self.call_starts.append(start)
         elif done:  # a finished call named again: it may change
             self._named_again(call_id)
-        elif completed:
-            seen[call_id] = True
 
     def _query(self, event: InteractionQuery) -> None:
         """A permission request or answer: it may change a finished call
@@ -476,7 +474,7 @@ class PlaybackIndex:
             self._add_held()
         count = len(self)
         if count >= self.due:
-            done = self._calls_seen if self._calls_seen is not None else {}
+            done = self._calls_seen if self._calls_seen is not None else SeenIds()
             self.checkpoints.append(snapshot(state, count, line, translator, done))
             calls = len(state.sessions[-1].tool_calls) if state.sessions else 0
             self.due = count + max(self.every, calls * self.per_call)

@@ -109,7 +109,7 @@ class TranscriptLayout(BlockPlacing):
         self._cancel_layouts()
         self._entries = Entries()
         self._texts.clear()
-        self._offsets = array("q", [0])
+        self._offsets = array("I", [0])
         self._watch_from = 0
         self._marked = None
         self._call_in_view = None

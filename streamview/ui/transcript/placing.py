@@ -35,8 +35,9 @@ class BlockPlacing(ScrollView):
         super().__init__(name=name, id=id, classes=classes)
         self.session: Session | None = None
         self._entries = Entries()
-        self._offsets = array("q", [0])
-        """``_offsets[i]``: first line of entry ``i``; the last item is the total."""
+        self._offsets = array("I", [0])
+        """``_offsets[i]``: first line of entry ``i``; the last item is the total (4 bytes
+        each, 8 once a transcript passes four billion lines)."""
         self._let_go_above = RESIDENT_ENTRIES
         """Entries held past which those far from the screen are let go."""
         self._let_go_pending = False
@@ -106,7 +107,13 @@ class BlockPlacing(ScrollView):
                 end = stop if unknown < 0 else unknown
                 if end > index:
                     run = accumulate(heights[index:end], initial=position)
-                    offsets.extend(islice(run, 1, None))
+                    try:
+                        offsets.extend(islice(run, 1, None))
+                    except OverflowError:  # past four billion lines
+                        del offsets[index + 1 :]
+                        offsets = self._offsets = array("q", offsets)
+                        run = accumulate(heights[index:end], initial=position)
+                        offsets.extend(islice(run, 1, None))
                     position = offsets[-1]
                     index = end
                     continue
@@ -127,7 +134,11 @@ class BlockPlacing(ScrollView):
                 entry.height = height
             heights[index], known[index] = height, how
             position += height
-            offsets.append(position)
+            try:
+                offsets.append(position)
+            except OverflowError:  # past four billion lines
+                offsets = self._offsets = array("q", offsets)
+                offsets.append(position)
             index += 1
         self._set_virtual_height()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from array import array
 
 from rich.style import Style
 from rich.theme import Theme
@@ -325,7 +326,7 @@ def test_the_queue_lets_go_of_cancelled_jobs() -> None:
 
 async def test_blocks_not_shown_keep_only_a_height() -> None:
     """Blocks far from the screen keep no entry: a height each in one array (4 bytes),
-    a flag (1 byte) and their offset (8 bytes), not an object each (issue 27.5: two
+    a flag (1 byte) and their offset (4 bytes), not an object each (issue 27.5: two
     million blocks in a 2 GB session)."""
     stream = Stream()
     for number in range(300):
@@ -343,4 +344,35 @@ async def test_blocks_not_shown_keep_only_a_height() -> None:
         assert len(entries) == 600 and len(entries.held) < 40
         assert entries.heights.itemsize == 4 and len(entries.heights) == 600
         assert all(entries.known)
-        assert transcript._offsets.itemsize == 8 and len(transcript._offsets) == 601
+        assert transcript._offsets.itemsize == 4 and len(transcript._offsets) == 601
+
+
+async def test_offsets_past_four_billion_lines_become_8_bytes() -> None:
+    """A transcript of more than 2**32 lines (two blocks far from the screen as tall as
+    they can be) keeps its offsets exactly, in an 8-byte array, whether the run of
+    known heights or a block laid out on its own passes the edge."""
+    stream = Stream()
+    for number in range(300):
+        stream.text(f"Step {number:03d} is done, the next one starts now.")
+    app = TranscriptApp()
+    async with app.run_test(size=(80, 20)) as pilot:
+        transcript = await show(pilot, stream)
+        entries = transcript._entries
+        assert transcript._offsets.itemsize == 4
+        tall = 2**32 - 1
+        for index in (200, 250):
+            assert index not in entries.held and entries.known[index]
+            entries.heights[index] = tall
+        transcript._reflow(0)
+        offsets = transcript._offsets
+        expected = [0]
+        for height in entries.heights:
+            expected.append(expected[-1] + height)
+        assert offsets.itemsize == 8 and list(offsets) == expected
+        assert offsets[-1] > 2 * tall
+        transcript._offsets = array("I", [0] * 250 + [2**32 - 1])
+        entries.known[250] = 0  # estimated again: added on its own, past the edge
+        transcript._reflow(250)
+        offsets = transcript._offsets
+        assert offsets.itemsize == 8 and offsets[250] == 2**32 - 1
+        assert offsets[251] == 2**32 - 1 + entries.heights[250] > 2**32 - 1
