@@ -226,6 +226,11 @@ class Transcript(TranscriptLayout, can_focus=True):
     input_ended = False
     """The input ended before any session began: nothing is coming (set by the app)."""
 
+    _fence_free: tuple[object, int] = (None, 0)
+    """Blocks (of this sequence) before this number are closed and have no code fence:
+    the check of a built lexer reads each closed block's text once (a 2 GB session's
+    million blocks: ~2 s a lexer)."""
+
     class LexerReady(Message):
         """A lexer was built (on its thread): code shown plain can be coloured now."""
 
@@ -240,11 +245,17 @@ class Transcript(TranscriptLayout, can_focus=True):
         """Lay everything out again if a block has a code fence: as after a change of
         theme, so a fenced block on the layout thread, laid out plain, is dropped too."""
         blocks = self._entries.blocks
-        if any(
-            kind_at(blocks, index) in CODE_KINDS and has_fence(blocks[index].text)
-            for index in range(len(self._entries))
-        ):
-            self.invalidate()
+        count = len(self._entries)
+        seen, start = self._fence_free
+        if seen is not blocks:
+            start = 0
+        closed = min(self._watch_from, count)
+        for index in range(min(start, count), count):
+            if kind_at(blocks, index) in CODE_KINDS and has_fence(blocks[index].text):
+                self._fence_free = (blocks, max(start, min(closed, index)))
+                self.invalidate()
+                return
+        self._fence_free = (blocks, max(start, closed))
 
     def _on_unmount(self) -> None:
         if self._stop_lexer_news is not None:
