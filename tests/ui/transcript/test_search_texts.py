@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-import streamview.ui.transcript.transcript as transcript_module
+import streamview.ui.transcript.fences as fences
 from streamview.ui.transcript.block_layout import has_fence
 from streamview.ui.transcript.line_texts import COMPRESS_FROM, LineTexts
 from streamview.ui.transcript.transcript import Transcript
@@ -261,7 +261,7 @@ async def test_a_built_lexer_reads_each_closed_blocks_text_once(
             read.append(text)
             return has_fence(text)
 
-        monkeypatch.setattr(transcript_module, "has_fence", fence)
+        monkeypatch.setattr(fences, "has_fence", fence)
         transcript.on_transcript_lexer_ready(Transcript.LexerReady())
         assert invalidated[0] == 0 and len(read) >= STEPS
         read.clear()
