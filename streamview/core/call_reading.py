@@ -18,6 +18,7 @@ from streamview.core.model import ToolCall, running_calls
 
 __all__ = [
     "CallsView",
+    "call_look",
     "is_packed",
     "kind_counts",
     "measure",
@@ -252,3 +253,27 @@ def _padded(values: array[int], count: int, none: int) -> array[int]:
     if len(values) >= count:
         return values[:count]
     return values + array(values.typecode, [none]) * (count - len(values))
+
+
+def call_look(calls: Sequence[ToolCall], index: int) -> tuple[object, ...]:
+    """What a call's line in the transcript shows of call ``index``: its status, target,
+    summary, kind and duration, read from the columns for a packed call (no
+    :class:`ToolCall` made: a search checks every tool block's look)."""
+    if isinstance(calls, CallColumns) and 0 <= index < calls.packed and index not in calls.overlay:
+        code = calls.code_column
+        duration = None
+        for start_name, end_name in _DURATION_PAIRS:
+            start = calls.int_column(start_name).get(index)
+            end = calls.int_column(end_name).get(index)
+            if start is not None and end is not None and end >= start:
+                duration = end - start
+                break
+        return (
+            code("status").get(index),
+            code("target").get(index),
+            code("summary").get(index),
+            code("kind").get(index),
+            duration,
+        )
+    call = calls[index]
+    return (call.status, call.target, call.summary, call.kind, call.duration_ms)

@@ -104,6 +104,8 @@ def test_the_columns_let_through_what_the_calls_do(
         arranged = call_filter.arrange(columns)
         assert isinstance(arranged, call_reading.CallsView)
         assert indices(arranged) == indices(call_filter.arrange(objects)), call_filter
+    for index in range(len(objects)):  # a tool block's look in the transcript
+        assert call_reading.call_look(columns, index) == call_reading.call_look(objects, index)
 
 
 def test_codes_past_a_byte_and_a_fork() -> None:
