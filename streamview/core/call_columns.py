@@ -334,6 +334,15 @@ class CallColumns(Sequence[ToolCall]):
         places.update(call.index for call in self.live() if call.parent_call_id)
         return [self[place] for place in sorted(places)]
 
+    def code_column(self, name: str) -> CodeColumn:
+        """The column of string field ``name`` (its first :attr:`packed` rows are this
+        sequence's; a row in :attr:`overlay` is stale)."""
+        return self._codes[name]
+
+    def int_column(self, name: str) -> IntColumn:
+        """The column of int field ``name`` (as :meth:`code_column`)."""
+        return self._ints[name]
+
     # -- checkpoints -------------------------------------------------------------------
 
     def fork(self, count: int, copies: dict[int, ToolCall]) -> CallColumns:

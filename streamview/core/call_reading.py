@@ -7,8 +7,10 @@ make each one: a 2 GB session has half a million.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
-from typing import overload
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import repeat
+from operator import sub
+from typing import Any, overload
 
 import streamview.core.tools as tools
 from streamview.core.call_columns import CallColumns
@@ -16,12 +18,15 @@ from streamview.core.model import ToolCall, running_calls
 
 __all__ = [
     "CallsView",
+    "call_look",
     "is_packed",
     "kind_counts",
     "measure",
     "nearest_row",
     "nested_count",
     "place_of",
+    "row_durations",
+    "row_flags",
     "row_of",
     "running_calls",
     "running_places",
@@ -149,7 +154,11 @@ def nearest_row(calls: Sequence[ToolCall], index: int) -> int:
         return min(max(index, 0), len(calls) - 1)
     if isinstance(calls, CallsView):
         places = calls.places
-        return min(range(len(places)), key=lambda row: (abs(places[row] - index), row))
+        if index in places:
+            return places.index(index)
+        distance = min(map(abs, map(sub, places, repeat(index))))
+        near = (index - distance, index + distance)
+        return min(places.index(place) for place in near if place in places)
     return min(range(len(calls)), key=lambda row: (abs(calls[row].index - index), row))
 
 
@@ -162,3 +171,109 @@ def running_rows(calls: Sequence[ToolCall]) -> set[int]:
         places = calls.places
         return {row for row, place in enumerate(places) if place in running}
     return running_places(calls)
+
+
+class _FlagOf(dict[tuple[int, ...], int]):
+    """A row's flag by its codes, ``of`` asked once for each codes first seen."""
+
+    def __init__(self, columns: list[list[Any]], of: Callable[..., int]) -> None:
+        super().__init__()
+        self.columns = columns
+        self.of = of
+
+    def __missing__(self, codes: tuple[int, ...]) -> int:
+        flag = self[codes] = self.of(
+            *(values[code] for values, code in zip(self.columns, codes, strict=True))
+        )
+        return flag
+
+
+def row_flags(calls: CallColumns, names: tuple[str, ...], of: Callable[..., int]) -> bytearray:
+    """``of(value, ...)`` (0 to 255) of each packed row's values of the string fields
+    ``names``, asked once for each distinct value (or values): a status or kind filter,
+    a text, a rank, without making the calls. A row in ``calls.overlay`` is stale: the
+    caller reads that call itself.
+    """
+    packed = calls.packed
+    columns = [calls.code_column(name) for name in names]
+    codes = [column.codes[:packed] for column in columns]  # a fork's rows are its first
+    if len(columns) == 1:
+        flags = [of(value) for value in columns[0].values]
+        if codes[0].typecode == "B":
+            return bytearray(codes[0].tobytes().translate(bytes(flags).ljust(256, b"\0")))
+        return bytearray(map(flags.__getitem__, codes[0]))
+    flag_of = _FlagOf([column.values for column in columns], of)
+    return bytearray(map(flag_of.__getitem__, zip(*codes, strict=True)))
+
+
+_DURATION_PAIRS = (
+    ("started_at_ms", "completed_at_ms"),
+    ("start_ts", "end_ts"),
+    ("start_recv", "end_recv"),
+)
+"""The times :attr:`~streamview.core.model.ToolCall.duration_ms` tries, in its order."""
+
+
+def row_durations(calls: CallColumns) -> list[int | None]:
+    """Each packed row's :attr:`~streamview.core.model.ToolCall.duration_ms`, from the
+    columns (a row in ``calls.overlay`` is stale, as in :func:`row_flags`)."""
+    packed = calls.packed
+    found: list[int | None] | None = None
+    odd: set[int] = set()
+    for start_name, end_name in _DURATION_PAIRS:
+        starts, ends = calls.int_column(start_name), calls.int_column(end_name)
+        odd.update(starts.odd, ends.odd)
+        if starts.values is None or ends.values is None:
+            continue  # no row has both
+        first, last = (
+            _padded(starts.values, packed, starts.none),
+            _padded(ends.values, packed, ends.none),
+        )
+        no_start, no_end = starts.none, ends.none
+        if found is None:
+            found = [
+                end - start if start != no_start and end != no_end and end >= start else None
+                for start, end in zip(first, last, strict=True)
+            ]
+            continue
+        for row in [row for row, duration in enumerate(found) if duration is None]:
+            start, end = first[row], last[row]
+            if start != no_start and end != no_end and end >= start:
+                found[row] = end - start
+    if found is None:
+        found = [None] * packed
+    for row in odd:  # a value not kept in the array (a bool, a huge int): as the call says
+        if row < packed:
+            found[row] = calls[row].duration_ms
+    return found
+
+
+def _padded(values: array[int], count: int, none: int) -> array[int]:
+    """The first ``count`` of ``values``, ``none`` past its end."""
+    if len(values) >= count:
+        return values[:count]
+    return values + array(values.typecode, [none]) * (count - len(values))
+
+
+def call_look(calls: Sequence[ToolCall], index: int) -> tuple[object, ...]:
+    """What a call's line in the transcript shows of call ``index``: its status, target,
+    summary, kind and duration, read from the columns for a packed call (no
+    :class:`ToolCall` made: a search checks every tool block's look)."""
+    if isinstance(calls, CallColumns) and 0 <= index < calls.packed and index not in calls.overlay:
+        code = calls.code_column
+        duration = None
+        for start_name, end_name in _DURATION_PAIRS:
+            start = calls.int_column(start_name).get(index)
+            end = calls.int_column(end_name).get(index)
+            if start is not None and end is not None and end >= start:
+                duration = end - start
+                break
+        return (
+            code("status").get(index),
+            code("target").get(index),
+            code("summary").get(index),
+            code("kind").get(index),
+            duration,
+        )
+    call = calls[index]
+    return (call.status, call.target, call.summary, call.kind, call.duration_ms)

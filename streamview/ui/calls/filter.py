@@ -7,14 +7,22 @@ shows the calls it lets through; the pane's title says how many of how many, and
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
-from itertools import islice
+from itertools import compress, islice
 
 import msgspec
 from msgspec.structs import replace
 
 from streamview.core import tools
-from streamview.core.call_reading import CallsView, is_packed, nested_count
+from streamview.core.call_columns import CallColumns
+from streamview.core.call_reading import (
+    CallsView,
+    is_packed,
+    nested_count,
+    row_durations,
+    row_flags,
+)
 from streamview.core.call_reading import kind_counts as count_kinds
 from streamview.core.state import ToolCall
 
@@ -90,6 +98,8 @@ class CallFilter(msgspec.Struct, frozen=True):
 
     def _arrange_places(self, calls: Sequence[ToolCall]) -> CallsView:
         """:meth:`arrange` of packed calls, as places."""
+        if isinstance(calls, CallColumns):
+            return CallsView(calls, self._column_places(calls))
         admits, active = self.admits, self.active
         if self.order == "slowest":
             keyed = [
@@ -109,6 +119,78 @@ class CallFilter(msgspec.Struct, frozen=True):
             return CallsView(calls, range(len(calls)))
         keyed.sort()  # the place breaks ties: as stable as the sort of the calls
         return CallsView(calls, [place for _, place in keyed])
+
+    def _column_places(self, calls: CallColumns) -> Sequence[int]:
+        """:meth:`arrange` of a session's packed calls read from their columns (each
+        distinct status, kind, target or summary looked at once, the rows by their
+        codes); the calls that are objects (:meth:`CallColumns.live`) asked as they are.
+        """
+        count = len(calls)
+        live = [*calls.overlay.items(), *enumerate(calls.tail, calls.packed)]
+        if self.active:
+            shown = self._packed_rows(calls)
+            shown.extend(bytes(len(calls.tail)))
+            for place, call in live:
+                shown[place] = self.admits(call)
+            places: Sequence[int] = array("q", compress(range(count), shown))
+        else:
+            places = range(count)
+        if self.order == "slowest":
+            durations: list[int | None] = row_durations(calls)
+            durations.extend([None] * len(calls.tail))
+            for place, call in live:
+                durations[place] = call.duration_ms
+            keys = [-(duration or -1) for duration in durations]
+            return sorted(places, key=keys.__getitem__)  # stable: ties as they ran
+        if self.order == "trouble":
+            ranks = row_flags(calls, ("status",), lambda status: TROUBLE_RANK.get(status, 3))
+            ranks.extend(bytes(len(calls.tail)))
+            for place, call in live:
+                ranks[place] = TROUBLE_RANK.get(call.status, 3)
+            return sorted(places, key=ranks.__getitem__)
+        return places
+
+    def _packed_rows(self, calls: CallColumns) -> bytearray:
+        """1 for each packed row :meth:`admits` (a row in the overlay: any)."""
+        found: list[bytearray] = []
+        if self.status is not None:
+            group = STATUS_GROUPS[self.status]
+            found.append(row_flags(calls, ("status",), lambda status: status in group))
+        if self.kind is not None:
+            kind = self.kind
+            found.append(row_flags(calls, ("kind",), lambda value: value == kind))
+        if self.text:
+            found.append(self._text_rows(calls))
+        if not found:
+            return bytearray(b"\1") * calls.packed
+        size = calls.packed
+        both = int.from_bytes(found[0], "little")
+        for flags in found[1:]:
+            both &= int.from_bytes(flags, "little")
+        return bytearray(both.to_bytes(size, "little"))
+
+    def _text_rows(self, calls: CallColumns) -> bytearray:
+        """1 for each packed row whose kind, target and summary hold :attr:`text`: the
+        haystack of :meth:`admits`, ``kind target summary`` casefolded. Casefolding is
+        done a character at a time and gives no space, so a text with no space is in
+        the haystack when it is in one of the three."""
+        needle = self.text.casefold()
+        if " " in needle:
+            return row_flags(
+                calls,
+                ("kind", "target", "summary"),
+                lambda kind, target, summary: (
+                    needle in f"{kind} {target or ''} {summary or ''}".casefold()
+                ),
+            )
+        size = calls.packed
+        either = int.from_bytes(
+            row_flags(calls, ("kind",), lambda kind: needle in f"{kind}".casefold()), "little"
+        )
+        for name in ("target", "summary"):
+            flags = row_flags(calls, (name,), lambda value: needle in f"{value or ''}".casefold())
+            either |= int.from_bytes(flags, "little")
+        return bytearray(either.to_bytes(size, "little"))
 
     def describe(self) -> str:
         """``failed · shell · “pytest”``: what the filter keeps, for the pane's title."""

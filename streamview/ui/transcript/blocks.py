@@ -20,6 +20,7 @@ from rich.theme import Theme
 from textual.strip import Strip
 
 from streamview.core import tools
+from streamview.core.call_reading import call_look
 from streamview.core.formatting import STATUS_MARK, describe_call, format_duration
 from streamview.core.sanitize import clean, one_line
 from streamview.core.state import TEXT, THINKING, TOOL, Block, Session, ToolCall
@@ -102,14 +103,9 @@ class Owner(msgspec.Struct, frozen=True):
 def signature_of(block: Block, session: Session | None) -> tuple[object, ...]:
     """What ``block`` looks like now: lines laid out for another signature are stale."""
     if block.kind == TOOL:
-        call = (
-            session.tool_calls[block.call_index]
-            if session is not None and block.call_index is not None
-            else None
-        )
-        if call is None:
+        if session is None or block.call_index is None:
             return (TOOL,)
-        return (TOOL, call.status, call.target, call.summary, call.kind, call.duration_ms)
+        return (TOOL, *call_look(session.tool_calls, block.call_index))
     return (block.kind, block.revision, block.deltas, block.open, len(block.parts))
 
 

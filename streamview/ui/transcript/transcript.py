@@ -32,20 +32,18 @@ from streamview.core.state import THINKING, TOOL
 from streamview.ui.text.highlight import on_ready
 from streamview.ui.text.safe_text import phrase, set_border_title
 from streamview.ui.text.selection import draw_selection
-from streamview.ui.transcript.block_layout import NOTHING_FROZEN, has_fence
+from streamview.ui.transcript.block_layout import NOTHING_FROZEN
 from streamview.ui.transcript.blocks import (
     BACKGROUND_MARKDOWN_CHARS,
     BACKGROUND_PLAIN_CHARS,
     Owner,
 )
+from streamview.ui.transcript.fences import FenceFree, find_fence
 from streamview.ui.transcript.keys import TRANSCRIPT_BINDINGS
 from streamview.ui.transcript.layout import TranscriptLayout
 from streamview.ui.transcript.search import Match, Matches
 
 __all__ = ["BACKGROUND_MARKDOWN_CHARS", "BACKGROUND_PLAIN_CHARS", "Transcript"]
-
-CODE_KINDS = frozenset({"text", "thinking"})
-"""Blocks laid out as Markdown, where code fences are."""
 
 
 class Transcript(TranscriptLayout, can_focus=True):
@@ -226,6 +224,9 @@ class Transcript(TranscriptLayout, can_focus=True):
     input_ended = False
     """The input ended before any session began: nothing is coming (set by the app)."""
 
+    _fence_free: FenceFree = (None, 0)
+    """The blocks known closed and with no code fence (:func:`find_fence`)."""
+
     class LexerReady(Message):
         """A lexer was built (on its thread): code shown plain can be coloured now."""
 
@@ -239,11 +240,9 @@ class Transcript(TranscriptLayout, can_focus=True):
     def on_transcript_lexer_ready(self, _message: LexerReady) -> None:
         """Lay everything out again if a block has a code fence: as after a change of
         theme, so a fenced block on the layout thread, laid out plain, is dropped too."""
-        blocks = self._entries.blocks
-        if any(
-            kind_at(blocks, index) in CODE_KINDS and has_fence(blocks[index].text)
-            for index in range(len(self._entries))
-        ):
+        blocks, closed = self._entries.blocks, self._watch_from
+        self._fence_free, fenced = find_fence(blocks, len(self._entries), closed, self._fence_free)
+        if fenced:
             self.invalidate()
 
     def _on_unmount(self) -> None:

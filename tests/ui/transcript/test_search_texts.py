@@ -7,12 +7,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
+import streamview.ui.transcript.fences as fences
+from streamview.ui.transcript.block_layout import has_fence
 from streamview.ui.transcript.line_texts import COMPRESS_FROM, LineTexts
 from streamview.ui.transcript.transcript import Transcript
 
 from ..conftest import wait_for
 from .test_far_blocks import STEPS, at_rest, long_run, screen
-from .test_transcript import TranscriptApp, show
+from .test_transcript import Stream, TranscriptApp, show
 
 QUERY = "line 2 of step"
 
@@ -230,3 +234,53 @@ def test_line_texts_add_nothing_past_the_budget() -> None:
     assert texts.get(0, (0,)) == ["block 0", "x" * 50]  # the first kept stay
     texts.clear()
     assert texts.size == 0 and texts.get(0, (0,)) is None
+
+
+async def test_a_built_lexer_reads_each_closed_blocks_text_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A lexer built while no block has a fence lays nothing out again, and the next
+    one reads only the blocks since; a fenced block, new or in another session, is
+    still found."""
+    app = TranscriptApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        stream = long_run()
+        transcript = await show(pilot, stream)
+        await at_rest(pilot, transcript)
+        invalidated = [0]
+        invalidate = transcript.invalidate
+
+        def counted() -> None:
+            invalidated[0] += 1
+            invalidate()
+
+        transcript.invalidate = counted  # type: ignore[method-assign]
+        read: list[str] = []
+
+        def fence(text: str) -> bool:
+            read.append(text)
+            return has_fence(text)
+
+        monkeypatch.setattr(fences, "has_fence", fence)
+        transcript.on_transcript_lexer_ready(Transcript.LexerReady())
+        assert invalidated[0] == 0 and len(read) >= STEPS
+        read.clear()
+        transcript.on_transcript_lexer_ready(Transcript.LexerReady())
+        assert invalidated[0] == 0 and len(read) < 3  # the open tail only
+        stream.text("Now:", delta=True)  # open: read again by the next lexer's check
+        transcript.sync()
+        await pilot.pause()
+        transcript.on_transcript_lexer_ready(Transcript.LexerReady())
+        assert invalidated[0] == 0
+        stream.text("\n\n```python\nprint(1)\n```\n", delta=True)
+        transcript.sync()
+        await pilot.pause()
+        transcript.on_transcript_lexer_ready(Transcript.LexerReady())
+        assert invalidated[0] == 1
+        other = Stream()
+        other.text("```\ncode\n```")
+        transcript.show_session(other.session)
+        await pilot.pause()
+        assert invalidated[0] == 1
+        transcript.on_transcript_lexer_ready(Transcript.LexerReady())
+        assert invalidated[0] == 2
