@@ -31,6 +31,9 @@ from streamview.ui.playback.feed import PlaybackFeed
 from streamview.ui.text.safe_text import phrase, toast
 from streamview.ui.transcript.transcript import Transcript
 
+SAID_ABOVE = 20_000
+"""Blocks in the transcript above which a search says it is searching before it starts."""
+
 
 class SearchActions(App[int]):
     """The search box, the hits and ``n``/``N`` (the panes and state are the app's)."""
@@ -81,10 +84,21 @@ class SearchActions(App[int]):
             transcript.focus()
             self._say_in_status(str(error))
             return
-        self.search_note = None
-        count = transcript.search(query)
         self.search_box.display = False
         transcript.focus()
+        if transcript.block_count > SAID_ABOVE:
+            # Finding lays every block out on this thread: say so before it holds the
+            # screen (a 200 MB session's first search takes ~24 s).
+            self._say_in_status(f"searching {transcript.block_count:,} blocks for “{query[:20]}”…")
+            self.call_after_refresh(self._search_for, query)
+            return
+        self._search_for(query)
+
+    def _search_for(self, query: str) -> None:
+        """Find ``query`` in the transcript, then in the calls and other sessions."""
+        transcript = self.transcript
+        self.search_note = None
+        count = transcript.search(query)
         self.call_hits = []
         self.other_sessions = []
         self.search_at = transcript.match_position - 1

@@ -430,6 +430,11 @@ class TranscriptLayout(BlockPlacing):
         """The lines."""
 
     @property
+    def block_count(self) -> int:
+        """How many blocks the transcript shows (laid out or not)."""
+        return len(self._entries)
+
+    @property
     def laying_out(self) -> int:
         """How many blocks are waiting for the layout thread."""
         return sum(1 for entry in self._entries.held.values() if entry.job is not None)

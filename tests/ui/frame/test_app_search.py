@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
 from textual import events
 
+from streamview.ui.frame import search_actions
 from streamview.ui.transcript.transcript import Transcript
 
 from ..conftest import (
@@ -116,3 +118,44 @@ async def test_search_survives_hiding_thinking_and_resizing() -> None:
     assert with_thinking - without_thinking == 2
     assert without_thinking > 0
     assert after_resize >= without_thinking  # narrower lines never lose a match
+
+
+async def test_a_search_of_a_long_transcript_says_it_is_searching_before_it_holds_the_screen(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Finding lays every block out on the screen's thread (~24 s for a 200 MB session's
+    first search): above ``SAID_ABOVE`` blocks the status bar says "searching" and is
+    painted before the search starts, then says what it found."""
+    monkeypatch.setattr(search_actions, "SAID_ABOVE", 1)
+    app = file_app(capture(PROBE_11))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        transcript = app.query_one(Transcript)
+        assert transcript.block_count > 1
+        shown_when_searching: list[str] = []
+        search = transcript.search
+
+        def watched(query: str) -> int:
+            shown_when_searching.append(status_text(app))
+            return search(query)
+
+        monkeypatch.setattr(transcript, "search", watched)
+        await pilot.press("slash", *"river", "enter")
+        await wait_for(pilot, lambda: transcript.match_count == 6)
+        assert len(shown_when_searching) == 1
+        assert (
+            f"searching {transcript.block_count:,} blocks for “river”…" in (shown_when_searching[0])
+        )
+        assert "“river” 1/6" in status_text(app) and "searching" not in status_text(app)
+
+
+async def test_a_search_of_a_short_transcript_answers_at_once() -> None:
+    """Under ``SAID_ABOVE`` blocks the search runs as Enter is handled: nothing said."""
+    app = file_app(capture(PROBE_11))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        transcript = app.query_one(Transcript)
+        assert transcript.block_count <= search_actions.SAID_ABOVE
+        await pilot.press("slash", *"river", "enter")
+        assert transcript.match_count == 6
+        assert "searching" not in status_text(app)
