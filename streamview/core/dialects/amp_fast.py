@@ -21,10 +21,9 @@ import orjson
 
 from streamview.core.dialects.amp_tools import call_shape, ended, kind_of
 from streamview.core.dialects.claude_like import ClaudeLikeTranslator, ToolMap
-from streamview.core.dialects.claude_tools import args_of as claude_args_of
 from streamview.core.dialects.claude_tools import result_text
 from streamview.core.dialects.droid_fast import call_input
-from streamview.core.events import AnyEvent, JSONObject
+from streamview.core.events import JSONObject
 from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord, Int64, hot_decoder
 
 
@@ -145,25 +144,6 @@ class AmpTranslator(ClaudeLikeTranslator):
         self._typed_usage: dict[str, Any] = self._usage
         """:attr:`_usage`, where the fast path keeps a message's :class:`Usage` as it
         was read (:meth:`_summed_usage` reads both kinds)."""
-        self._unread: dict[str, tuple[str, Any]] = {}
-        """Calls the fast path started, each its name and input, whose Claude Code
-        reading (its arguments, for a result read the long way) is not made yet: most
-        calls end on the fast path, which forgets it unread (:meth:`_settle`)."""
-
-    def _settle(self) -> None:
-        """Give Claude Code's translator what ``start_call`` would have kept of each
-        call the fast path started, in the order they started, before it reads a record
-        itself (any line the fast path declines)."""
-        inner_calls = self._inner_calls
-        for call_id, (name, given) in self._unread.items():
-            inner_calls[call_id] = (name, claude_args_of(name, given))
-        self._unread.clear()
-
-    def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
-        """:meth:`ClaudeLikeTranslator.translate`, the calls started fast settled first."""
-        if self._unread:
-            self._settle()
-        return super().translate(record, line, recv_ms)
 
     def fast(self, record: JSONObject, line: int) -> FastRecord | None:
         """:meth:`ClaudeLikeTranslator.fast`, the calls started fast settled first."""
