@@ -26,10 +26,11 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Iterator, Sequence
-from typing import Protocol, cast, overload
+from typing import Any, Protocol, cast, overload
 
 from streamview.core.fold_calls import NO_PARTS
 from streamview.core.model import TEXT, THINKING, TOOL, Block
+from streamview.core.paged_array import PagedArray, widened
 
 TEXT_ROW, THINKING_ROW, TOOL_ROW, KEPT_ROW = 0, 1, 2, 3
 """A row's kind: a text or thinking block whose text is in the file, a tool marker, a
@@ -70,20 +71,20 @@ class BlockColumns:
         self.reader = reader
         self.kinds = bytearray()
         """Per row: :data:`TEXT_ROW`, :data:`THINKING_ROW`, :data:`TOOL_ROW` or :data:`KEPT_ROW`."""
-        self.lines = array("I")
+        self.lines: Any = PagedArray("I")
         """Per row: the block's line (8-byte once one does not fit in 4)."""
-        self.refs = array("i")
+        self.refs: Any = PagedArray("i")
         """Per row: a tool marker's call index (-1: none), a moved text's place in
         :attr:`starts` (8-byte once one does not fit)."""
-        self.deltas: array[int] | None = None
+        self.deltas: Any = None
         """Per row, once a block has any: the deltas that built it (else all 0)."""
         self.revisions: dict[int, int] = {}
         """The rows whose block was revised (a recap): their revision."""
         self.kept: dict[int, Block] = {}
         """The :data:`KEPT_ROW` rows' blocks."""
-        self.starts = array("q")
+        self.starts: Any = PagedArray("q")
         """Per moved text: where it starts in the file."""
-        self.lengths = array("I")
+        self.lengths: Any = PagedArray("I")
         """And its length in bytes (8-byte once one does not fit)."""
 
     def __len__(self) -> int:
@@ -130,7 +131,7 @@ class BlockColumns:
             try:
                 self.lengths.append(span[1] - span[0])
             except OverflowError:
-                self.lengths = array("q", self.lengths)
+                self.lengths = widened(self.lengths, "q")
                 self.lengths.append(span[1] - span[0])
         else:
             code, ref = KEPT_ROW, 0
@@ -141,21 +142,21 @@ class BlockColumns:
         try:
             self.lines.append(line)
         except OverflowError:
-            self.lines = array("q", self.lines)
+            self.lines = widened(self.lines, "q")
             self.lines.append(line)
         try:
             self.refs.append(ref)
         except OverflowError:
-            self.refs = array("q", self.refs)
+            self.refs = widened(self.refs, "q")
             self.refs.append(ref)
         column = self.deltas
         if deltas and column is None:
-            column = self.deltas = array("I", bytes(4 * row))
+            column = self.deltas = PagedArray("I", array("I", bytes(4 * row)))
         if column is not None:
             try:
                 column.append(deltas)
             except OverflowError:
-                column = self.deltas = array("q", column)
+                column = self.deltas = widened(column, "q")
                 column.append(deltas)
         if revision:
             self.revisions[row] = revision

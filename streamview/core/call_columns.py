@@ -20,7 +20,6 @@ that would look at every call each refresh ask this module's functions instead
 from __future__ import annotations
 
 import sys
-from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from operator import attrgetter
 from typing import Any, overload
@@ -28,6 +27,7 @@ from typing import Any, overload
 import streamview.core.tools as tools
 from streamview.core.call_ids import CallIds, IdBlob, IdTable
 from streamview.core.model import ToolCall
+from streamview.core.paged_array import PagedArray
 from streamview.core.value_columns import CodeColumn, IntColumn
 
 
@@ -82,7 +82,7 @@ class CallColumns(Sequence[ToolCall]):
         """Each packed row's call id, packed (``ids[row]`` is an equal string)."""
         self._codes = {name: CodeColumn() for name in _CODE_FIELDS}
         self._ints = {name: IntColumn() for name in _INT_FIELDS}
-        self._args = array("B")
+        self._args = PagedArray("B")
         self._other_args: dict[int, Any] = {}
         self.packed = 0
         """Calls in rows; the calls after them are :attr:`tail`."""
@@ -298,9 +298,7 @@ class CallColumns(Sequence[ToolCall]):
         """Calls by their value of the string field ``name``: the rows' codes counted
         (a stale row's value taken off), then the objects'."""
         column = self._codes[name]
-        codes = column.codes
-        if len(codes) > self.packed:  # a fork's: the rows past its own are not its
-            codes = codes[: self.packed]
+        codes = column.codes[: self.packed]  # a fork's: the rows past its own are not its
         counts: dict[Any, int] = {}
         for code, value in enumerate(column.values):
             number = codes.count(code)
@@ -328,7 +326,7 @@ class CallColumns(Sequence[ToolCall]):
 
     def with_parent(self) -> list[ToolCall]:
         """The calls a subagent made, in order."""
-        codes = self._codes["parent_call_id"].codes
+        codes = self._codes["parent_call_id"].codes[: self.packed]
         places = {place for place in range(self.packed) if codes[place]}
         places.difference_update(self.overlay)
         places.update(call.index for call in self.live() if call.parent_call_id)

@@ -7,23 +7,25 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Iterator
-from itertools import accumulate
+from itertools import accumulate, islice
 from typing import Any
 
 from streamview.core.model import ToolCall
+from streamview.core.paged_array import PagedArray, widened
 
 
 class IdBlob:
     """Call ids packed one after another (issue 27.5: a string object took 64 bytes
-    an id, a list's slot 8 more): their UTF-8 bytes in one ``bytearray`` and where
-    each ends (4 bytes, 8 past 4 GB). ``blob[row]`` is the id of ``row`` again, as an
-    equal string. An id that is not a string is kept as it is, on the side."""
+    an id, a list's slot 8 more): their UTF-8 bytes and where each ends (4 bytes, 8
+    past 4 GB), both :class:`~streamview.core.paged_array.PagedArray`: what is not read
+    lately is in the page file. ``blob[row]`` is the id of ``row`` again, as an equal
+    string. An id that is not a string is kept as it is, on the side."""
 
     __slots__ = ("data", "ends", "others")
 
     def __init__(self) -> None:
-        self.data = bytearray()
-        self.ends = array("I")
+        self.data = PagedArray("B")
+        self.ends: Any = PagedArray("I")
         self.others: dict[int, Any] = {}
         """Rows whose id is not a string, and that id (their bytes: none)."""
 
@@ -34,13 +36,13 @@ class IdBlob:
         """The next row's id."""
         data = self.data
         if call_id.__class__ is str:
-            data += call_id.encode("utf-8", "surrogatepass")
+            data.frombytes(call_id.encode("utf-8", "surrogatepass"))
         else:
             self.others[len(self.ends)] = call_id
         try:
             self.ends.append(len(data))
         except OverflowError:
-            self.ends = array("q", self.ends)
+            self.ends = widened(self.ends, "q")
             self.ends.append(len(data))
 
     def extend(self, call_ids: list[str]) -> None:
@@ -54,8 +56,8 @@ class IdBlob:
         ends = list(accumulate(map(len, encoded), initial=len(data)))
         del ends[0]
         if ends and ends[-1] > 0xFFFFFFFF and self.ends.typecode == "I":
-            self.ends = array("q", self.ends)
-        data += b"".join(encoded)
+            self.ends = widened(self.ends, "q")
+        data.frombytes(b"".join(encoded))
         self.ends.extend(ends)
 
     def __getitem__(self, row: int) -> str:
@@ -64,7 +66,7 @@ class IdBlob:
             return others[row]  # type: ignore[no-any-return]
         ends = self.ends
         start = ends[row - 1] if row else 0
-        return self.data[start : ends[row]].decode("utf-8", "surrogatepass")
+        return self.data.bytes_at(start, ends[row]).decode("utf-8", "surrogatepass")
 
     def matches(self, row: int, call_id: Any, key: bytes) -> bool:
         """Whether ``row``'s id is ``call_id`` (``key``: its bytes, when a string)."""
@@ -75,7 +77,23 @@ class IdBlob:
             return False
         ends = self.ends
         start = ends[row - 1] if row else 0
-        return ends[row] - start == len(key) and self.data.startswith(key, start)
+        end = ends[row]
+        return end - start == len(key) and self.data.bytes_at(start, end) == key
+
+    def hashes(self) -> Iterator[int]:
+        """Each row's id's hash, in row order (the ids read a page of ends at a time)."""
+        others, data = self.others, self.data
+        row = start = 0
+        for ends in self.ends.pages_of():
+            base = start
+            chunk = data.bytes_at(base, ends[-1])
+            for end in ends:
+                if others and row in others:
+                    yield hash(others[row])
+                else:
+                    yield hash(chunk[start - base : end - base].decode("utf-8", "surrogatepass"))
+                start = end
+                row += 1
 
 
 class IdTable:
@@ -123,22 +141,13 @@ class IdTable:
         self.tags[slot] = (hashed >> 56) & 255
 
     def _grow(self) -> None:
-        old = self.slots
-        size = 2 * len(old)
+        """Twice the slots, each row placed again (its id's hash made again from the
+        blob, in row order: the rows in the table are its first :attr:`count`)."""
+        size = 2 * len(self.slots)
         slots = self.slots = array("i", bytes(4 * size))
         tags = self.tags = bytearray(size)
         mask = self.mask = size - 1
-        ids = self.ids
-        data, ends, others = ids.data, ids.ends, ids.others
-        for held in filter(None, old):  # each row's id made again and hashed
-            row = held - 1
-            if others and row in others:
-                call_id = others[row]
-            else:
-                call_id = data[ends[row - 1] if row else 0 : ends[row]].decode(
-                    "utf-8", "surrogatepass"
-                )
-            hashed = hash(call_id)
+        for held, hashed in enumerate(islice(self.ids.hashes(), self.count), 1):
             slot = hashed & mask
             while slots[slot]:
                 slot = (slot + 1) & mask
@@ -221,18 +230,8 @@ class SeenIds:
                 return True
             slot = (slot + 1) & mask
             held = slots[slot]
-        ends = ids.ends
-        row = len(ends)
-        if call_id.__class__ is str:
-            data = ids.data
-            data += call_id.encode("utf-8", "surrogatepass")
-            try:
-                ends.append(len(data))
-            except OverflowError:  # past 4 GB: 8-byte ends
-                ends = ids.ends = array("q", ends)
-                ends.append(len(data))
-        else:
-            ids.append(call_id)
+        row = len(ids.ends)
+        ids.append(call_id)
         slots[slot] = row + 1
         tags[slot] = tag
         table.count += 1

@@ -250,9 +250,10 @@ def row_durations(calls: CallColumns) -> list[int | None]:
 
 def _padded(values: array[int], count: int, none: int) -> array[int]:
     """The first ``count`` of ``values``, ``none`` past its end."""
-    if len(values) >= count:
-        return values[:count]
-    return values + array(values.typecode, [none]) * (count - len(values))
+    head = values[:count]
+    if len(head) < count:
+        head.extend(array(values.typecode, [none]) * (count - len(head)))
+    return head
 
 
 def call_look(calls: Sequence[ToolCall], index: int) -> tuple[object, ...]:

@@ -14,8 +14,10 @@ from collections.abc import Iterator
 from itertools import accumulate, repeat
 from operator import add
 from pathlib import Path
+from typing import Any
 
 from streamview.core.events import AnyEvent, MalformedLine, ToolCallEvent, UnknownRecord
+from streamview.core.paged_array import PagedArray, widened
 
 
 class LineStore:
@@ -44,15 +46,16 @@ class FileLineStore(LineStore):
 
     Offsets live in two compact arrays indexed by line number, 4-byte ints while they
     fit (a file under 4 GB: a million lines cost 8 MB, not a copy of the file), made
-    8-byte when a place or length does not.
+    8-byte when a place or length does not; their full pages are in the page file
+    (:mod:`~streamview.core.paged_array`).
     """
 
     def __init__(self, path: Path) -> None:
         super().__init__()
         self.path = path
-        self._offsets = array("I")
+        self._offsets: Any = PagedArray("I")
         """Where each line starts, plus one (``0``: not known)."""
-        self._lengths = array("I")
+        self._lengths: Any = PagedArray("I")
         """Each line's length, without its terminator."""
         self._end = 0
         """Where the line after the last one :meth:`remember_next` saw starts."""
@@ -69,24 +72,24 @@ class FileLineStore(LineStore):
         try:
             offsets[number] = offset + 1
         except OverflowError:
-            self._offsets = array("q", offsets)
+            self._offsets = widened(offsets, "q")
             self._offsets[number] = offset + 1
         try:
             lengths[number] = len(data)
         except OverflowError:
-            self._lengths = array("q", lengths)
+            self._lengths = widened(lengths, "q")
             self._lengths[number] = len(data)
 
     def _add(self, starts: array[int], lengths: array[int]) -> None:
         """Append lines: their starts plus one and their lengths (8-byte arrays),
         each made 8-byte here first if a value does not fit in 4 bytes."""
         for name, values in (("_offsets", starts), ("_lengths", lengths)):
-            kept: array[int] = getattr(self, name)
+            kept = getattr(self, name)
             if kept.typecode != "q":
                 try:
                     values = array(kept.typecode, values)
                 except OverflowError:
-                    kept = array("q", kept)
+                    kept = widened(kept, "q")
                     setattr(self, name, kept)
             kept.extend(values)
 

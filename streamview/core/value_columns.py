@@ -8,14 +8,16 @@ from array import array
 from collections.abc import Sequence
 from typing import Any
 
+from streamview.core.paged_array import PagedArray, widened
+
 _WIDER = {"B": "H", "H": "i", "i": "q"}
 _NONE_OF = {"i": -(1 << 31), "q": -(1 << 63)}
 SHARED_STRINGS = 1 << 16
 """Distinct strings a column looks up to share (past it, new ones are kept as they come)."""
 
 
-def _widen(values: array[int], code: str) -> array[int]:
-    return array(code, values)
+def _widen(values: Any, code: str) -> Any:
+    return widened(values, code)
 
 
 class CodeColumn:
@@ -24,7 +26,7 @@ class CodeColumn:
     __slots__ = ("codes", "lookup", "values")
 
     def __init__(self) -> None:
-        self.codes: array[int] = array("B")
+        self.codes: Any = PagedArray("B")
         self.values: list[Any] = [None]
         self.lookup: dict[Any, int] = {}
 
@@ -97,7 +99,7 @@ class IntColumn:
     __slots__ = ("none", "odd", "rows", "values")
 
     def __init__(self) -> None:
-        self.values: array[int] | None = None
+        self.values: Any = None
         self.none = _NONE_OF["i"]
         """What stands for ``None`` (or a value kept in :attr:`odd`) in :attr:`values`."""
         self.rows = 0
@@ -110,7 +112,7 @@ class IntColumn:
                 if row >= self.rows:
                     self.rows = row + 1
                 return
-            values = self.values = array("i", [self.none]) * self.rows
+            values = self.values = PagedArray("i", array("i", [self.none]) * self.rows)
         if value is None:
             self.odd.pop(row, None)
             stored = self.none
@@ -136,7 +138,7 @@ class IntColumn:
                     continue
                 old, none = self.none, _NONE_OF["q"]
                 self.none = none
-                values = self.values = array("q", [none if v == old else v for v in values])
+                values = self.values = PagedArray("q", [none if v == old else v for v in values])
                 if stored == old:
                     stored = none
                 elif stored == none:
@@ -154,7 +156,7 @@ class IntColumn:
         kinds = set(map(type, values))
         kinds.discard(type(None))
         if column is None:
-            column = self.values = array("i", [self.none]) * self.rows
+            column = self.values = PagedArray("i", array("i", [self.none]) * self.rows)
         if kinds != {int} or self.none in values:
             for place, value in enumerate(values, row):
                 self.put(place, value)
@@ -171,7 +173,9 @@ class IntColumn:
                         self.put(place, value)
                     return
                 self.none = _NONE_OF["q"]
-                column = self.values = array("q", [self.none if v == none else v for v in column])
+                column = self.values = PagedArray(
+                    "q", [self.none if v == none else v for v in column]
+                )
                 if self.none in values:
                     for place, value in enumerate(values, row):
                         self.put(place, value)

@@ -1,0 +1,201 @@
+"""The viewer's packed rows in pages of a file with no name (issue 27.5): a page let
+go and read back is what was written, a changed page is written back, and a file that
+cannot be written leaves the pages in memory and says why."""
+
+from __future__ import annotations
+
+import errno
+import os
+import threading
+from array import array
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import streamview.core.paged_array as paged_array
+from streamview.core.call_ids import SeenIds
+from streamview.core.paged_array import PagedArray, PageFile, widened
+from tests.core import test_call_columns as call_columns_tests
+from tests.core import test_call_ids as call_ids_tests
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def tiny_pages(monkeypatch: pytest.MonkeyPatch) -> PageFile:
+    """Every paged array of the test in 16-byte pages, two of them cached."""
+    pages = PageFile(cache_pages=2, page_bytes=16)
+    monkeypatch.setattr(paged_array, "_SHARED", pages)
+    return pages
+
+
+def test_pages_let_go_are_read_back_as_written() -> None:
+    """Pages past the cache are in the file only, and come back equal."""
+    pages = PageFile(cache_pages=1, page_bytes=16)
+    values = PagedArray("i", range(-50, 50), pages)
+    assert len(values._places) == 25 and all(place >= 0 for place in values._places)
+    assert not values._held and pages.end == 25 * 16
+    assert list(values) == list(range(-50, 50))
+    assert [values[i] for i in range(99, -1, -7)] == [i - 50 for i in range(99, -1, -7)]
+    assert values[-1] == 49 and values[-100] == -50
+    assert values[10:90].tolist() == list(range(-40, 40))
+    assert values.count(7) == 1 and values.tobytes() == array("i", range(-50, 50)).tobytes()
+
+
+def test_a_changed_page_is_written_back_when_let_go() -> None:
+    """An item set on a page in the file, then two other pages read: the change is read
+    back from the file."""
+    pages = PageFile(cache_pages=1, page_bytes=16)
+    values = PagedArray("q", range(40), pages)
+    values[3] = -3
+    values[30] = 1 << 40
+    assert values[39] == 39  # the page of 3 and 30 let go
+    assert values[3] == -3 and values[30] == 1 << 40
+    with pytest.raises(OverflowError):
+        PagedArray("B", [1], pages)[0] = 256
+
+
+def test_an_overflow_leaves_the_array_as_it_was() -> None:
+    """``extend`` and ``append`` of a value too wide change nothing (the columns widen
+    on the error and try again)."""
+    values = PagedArray("B", range(20), PageFile(page_bytes=8))
+    for bad in ([1, 2, 300], [256]):
+        with pytest.raises(OverflowError):
+            values.extend(bad)
+    with pytest.raises(OverflowError):
+        values.append(-1)
+    assert list(values) == list(range(20))
+    wide = widened(values, "H")
+    wide.append(300)
+    assert list(wide) == [*range(20), 300] and wide.typecode == "H"
+
+
+def test_a_full_disk_keeps_the_pages_in_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``pwrite`` failing with ENOSPC: nothing raised, every item still there, and the
+    file says why once."""
+    pages = PageFile(cache_pages=1, page_bytes=16)
+    values = PagedArray("i", range(20), pages)
+    real = os.pwrite
+
+    def full(fd: int, data: Any, at: int) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "pwrite", full)
+    values.extend(range(20, 60))
+    values[2] = -2  # a page in the file, changed, then let go: cannot be written back
+    assert values[59] == 59
+    assert pages.failed == os.strerror(errno.ENOSPC)
+    monkeypatch.setattr(os, "pwrite", real)
+    assert list(values) == [0, 1, -2, *range(3, 60)]
+    assert pages.write(b"x") == -1, "no more writes once failed"
+
+
+def test_no_file_at_all_keeps_the_pages_in_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The file cannot even be made (no temporary folder): all in memory."""
+
+    def no_file() -> Any:
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr("streamview.core.text_store.anonymous_file", no_file)
+    pages = PageFile(page_bytes=8)
+    values = PagedArray("H", range(100), pages)
+    assert pages.failed == os.strerror(errno.EROFS) and len(values._held) == 25
+    assert list(values) == list(range(100))
+
+
+_OPS = st.lists(
+    st.one_of(
+        st.tuples(st.just("append"), st.integers(-(1 << 31), (1 << 31) - 1)),
+        st.tuples(st.just("extend"), st.lists(st.integers(-(1 << 31), (1 << 31) - 1), max_size=20)),
+        st.tuples(st.just("set"), st.integers(0, 200), st.integers(-(1 << 31), (1 << 31) - 1)),
+        st.tuples(st.just("get"), st.integers(-200, 200)),
+        st.tuples(st.just("slice"), st.integers(-5, 200), st.integers(-5, 200)),
+        st.tuples(st.just("count"), st.integers(-2, 2)),
+    ),
+    max_size=60,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_OPS, st.sampled_from([8, 16, 32]), st.integers(1, 3))
+def test_the_same_as_a_list(ops: list[tuple[Any, ...]], page_bytes: int, cache: int) -> None:
+    """Any appends, extends, item changes and reads: what a list does."""
+    pages = PageFile(cache_pages=cache, page_bytes=page_bytes)
+    values = PagedArray("i", (), pages)
+    model: list[int] = []
+    for op in ops:
+        if op[0] == "append":
+            values.append(op[1])
+            model.append(op[1])
+        elif op[0] == "extend":
+            values.extend(op[1])
+            model.extend(op[1])
+        elif op[0] == "set" and op[1] < len(model):
+            values[op[1]] = op[2]
+            model[op[1]] = op[2]
+        elif op[0] == "get" and -len(model) <= op[1] < len(model):
+            assert values[op[1]] == model[op[1]]
+        elif op[0] == "slice":
+            assert values[op[1] : op[2]].tolist() == model[op[1] : op[2]]
+        elif op[0] == "count":
+            assert values.count(op[1]) == model.count(op[1])
+        assert len(values) == len(model)
+    assert list(values) == model
+    pages.close()
+
+
+def test_another_thread_reads_while_pages_fill() -> None:
+    """A reader of the rows already there, while the fold's thread appends and changes
+    items (each page let go at once): it always reads what was written."""
+    pages = PageFile(cache_pages=1, page_bytes=16)
+    values = PagedArray("i", range(64), pages)
+    wrong: list[int] = []
+    done = threading.Event()
+
+    def read() -> None:
+        while not done.is_set():
+            for index in range(0, 64, 3):
+                if values[index] not in (index, -index):
+                    wrong.append(index)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    for round_ in range(300):
+        values.extend(range(64 + 4 * round_, 68 + 4 * round_))
+        values[round_ % 64] = -(round_ % 64)
+    done.set()
+    reader.join()
+    assert not wrong
+    assert values[64:].tolist() == list(range(64, 64 + 1200))
+
+
+def test_packed_calls_in_tiny_pages(tiny_pages: PageFile) -> None:
+    """The calls' columns in 16-byte pages, two cached: every recording's calls read back
+    as the fold's, and the seeks of the packed fold."""
+    for path in call_columns_tests.files()[::2]:
+        call_columns_tests.test_packed_calls_read_back_as_the_folds(path)
+    for name in ("success-multi-tool.ndjson", "denied-tools.ndjson"):
+        call_columns_tests.test_seeks_of_recordings(name)
+    call_columns_tests.test_a_reused_id_stands_for_its_last_call_and_a_fork_for_its_own()
+    call_columns_tests.test_a_code_column_widens_and_keeps_unhashable_values()
+    assert tiny_pages.end > 0, "pages were written"
+
+
+def test_call_ids_in_tiny_pages(tiny_pages: PageFile) -> None:
+    """The ids' blob, its table and the playback index's seen ids with their bytes and
+    ends in 16-byte pages, two cached: as with them in memory (the tables grow by
+    reading the ids back a page at a time)."""
+    call_ids_tests.test_a_blob_gives_back_each_id_appended_or_extended()
+    call_ids_tests.test_a_table_finds_the_last_row_before_a_limit()
+    call_ids_tests.test_seen_ids_answer_as_a_dictionary()
+    seen = SeenIds()
+    ids = [f"toolu_{number:05d}" for number in range(3000)]
+    assert [seen.note(call_id, number % 3 == 0) for number, call_id in enumerate(ids)] == [
+        None
+    ] * 3000
+    assert [seen.get(call_id) for call_id in ids] == [n % 3 == 0 for n in range(3000)]
+    assert seen.get("toolu_3000") is None
+    assert tiny_pages.end > 3000 * 11
