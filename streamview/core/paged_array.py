@@ -20,6 +20,8 @@ from collections.abc import Iterable, Iterator
 from contextlib import suppress
 from typing import IO, Any, cast, overload
 
+from streamview.core.events import AgentNotice
+
 PAGE_BYTES = 1 << 14
 """Bytes of a page (a power of two)."""
 CACHE_PAGES = 128
@@ -378,6 +380,22 @@ class PagedArray:
         self.tail = array(self.typecode)
         if place >= 0:
             del self._held[page]
+
+
+def paging_notice(line: int = 0) -> AgentNotice | None:
+    """A notice for the event log, once, if the process's page file could not be
+    written: the rows stay in memory (a full disk, no temporary folder)."""
+    pages = _SHARED
+    if pages is None or pages.failed is None or pages.told:
+        return None
+    pages.told = True
+    return AgentNotice(
+        line=line,
+        type="streamview",
+        subtype="paging",
+        topic="status",
+        text=f"Packed rows kept in memory: the page file could not be written ({pages.failed}).",
+    )
 
 
 def widened(values: Any, typecode: str, pages: PageFile | None = None) -> PagedArray:

@@ -25,6 +25,7 @@ from streamview.core.checkpoints import CHECKPOINT_EVERY, NO_TIME, PlaybackIndex
 from streamview.core.dialects.lines import end_of_input
 from streamview.core.events import AnyEvent, ToolCallEvent
 from streamview.core.linestore import FileLineStore
+from streamview.core.paged_array import paging_notice
 from streamview.core.reader import fold
 from streamview.core.reader import named as name_event
 from streamview.core.state import StreamState
@@ -243,6 +244,9 @@ def fold_indexed(
     # closed blocks' text from a temporary file when it is shown.
     chunks = spilling(releasing(chunks, state.sessions), state.sessions)
     state = fold(chunks, state, store=store, agent=agent, index=index)
+    paged = paging_notice()  # the page file could not be written: said in the event log
+    if paged is not None:
+        state.notices.append(paged)
     return state, FileTimeline(store, index)
 
 

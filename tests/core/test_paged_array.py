@@ -15,9 +15,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import streamview.core.args_store as args_store
+import streamview.core.block_spill as block_spill
 import streamview.core.paged_array as paged_array
 from streamview.core.call_ids import SeenIds
+from streamview.core.linestore import FileLineStore
 from streamview.core.paged_array import PagedArray, PageFile, widened
+from streamview.core.state import StreamState
+from streamview.core.timeline import fold_indexed
 from tests.core import test_call_columns as call_columns_tests
 from tests.core import test_call_ids as call_ids_tests
 
@@ -199,3 +204,32 @@ def test_call_ids_in_tiny_pages(tiny_pages: PageFile) -> None:
     assert [seen.get(call_id) for call_id in ids] == [n % 3 == 0 for n in range(3000)]
     assert seen.get("toolu_3000") is None
     assert tiny_pages.end > 3000 * 11
+
+
+def test_a_file_fold_with_no_page_file_says_so_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The viewer's fold of a file whose pages cannot be written: the same state as with
+    them written, and one notice in the event log saying why."""
+    path = REPO / "recordings" / "success-multi-tool.ndjson"
+    monkeypatch.setattr(args_store, "SWEEP_EVERY", 64)
+    monkeypatch.setattr(block_spill, "SWEEP_EVERY", 64)
+
+    def fold_with(pages: PageFile) -> StreamState:
+        monkeypatch.setattr(paged_array, "_SHARED", pages)
+        chunks = call_columns_tests.lines_of(path.read_bytes())
+        return fold_indexed(chunks, FileLineStore(path))[0]
+
+    written = fold_with(PageFile(cache_pages=2, page_bytes=8))
+    assert not any(getattr(notice, "subtype", None) == "paging" for notice in written.notices)
+
+    def no_file() -> Any:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr("streamview.core.text_store.anonymous_file", no_file)
+    failed = fold_with(PageFile(cache_pages=2, page_bytes=8))
+    told = [notice for notice in failed.notices if getattr(notice, "subtype", None) == "paging"]
+    assert len(told) == 1 and os.strerror(errno.ENOSPC) in told[0].text
+    failed.notices.remove(told[0])
+    assert call_columns_tests.plain(failed) == call_columns_tests.plain(written)
+    assert paged_array.paging_notice() is None, "said once"
