@@ -21,7 +21,7 @@ from streamview.core.call_columns import IN_THE_LINES, InTheLines, pack_session
 from streamview.core.model import Session, ToolCall
 from streamview.core.sweeps import swept
 
-SWEEP_EVERY = 32 << 20
+SWEEP_EVERY = 8 << 20
 """Bytes of the file folded between two sweeps."""
 SHARED_STRINGS = 1 << 16
 """Finished calls' targets and summaries kept to share (about 40 bytes a dictionary

@@ -36,7 +36,7 @@ from streamview.core.text_store import TextSpill
 
 __all__ = ["READ_KEPT", "SWEEP_EVERY", "BlockSpill", "InTheFile", "LiveSweep", "spilling"]
 
-SWEEP_EVERY = 32 << 20
+SWEEP_EVERY = 8 << 20
 """Bytes of the file folded between two sweeps (a shorter file keeps its text)."""
 SWEEP_BLOCKS = 4096
 """Blocks of a live session left as they are before :class:`LiveSweep` packs them."""
@@ -127,19 +127,20 @@ class BlockSpill:
             if text is not None:
                 read.move_to_end(start)
                 return text
-            last = place  # those after it, read with it (a transcript lays them out in order)
-            stop = min(len(starts), place + READ_AHEAD)
-            while (
-                last + 1 < stop and starts[last + 1] + lengths[last + 1] - start <= READ_AHEAD_BYTES
+            # those after it, read with it (a transcript lays them out in order); the
+            # places read at once (the rows' columns are paged: an item costs a call)
+            ahead = starts[place : place + READ_AHEAD]
+            sizes = lengths[place : place + READ_AHEAD]
+            last = 0
+            while last + 1 < len(sizes) and ahead[last + 1] + sizes[last + 1] - start <= (
+                READ_AHEAD_BYTES
             ):
                 last += 1
-            data = self._file.read_range(start, starts[last] + lengths[last])
-            for at in range(last, place - 1, -1):
-                begin = starts[at] - start
-                read[starts[at]] = data[begin : begin + lengths[at]].decode(
-                    "utf-8", "surrogatepass"
-                )
-                read.move_to_end(starts[at])
+            data = self._file.read_range(start, ahead[last] + sizes[last])
+            for at in range(last, -1, -1):
+                begin = ahead[at] - start
+                read[ahead[at]] = data[begin : begin + sizes[at]].decode("utf-8", "surrogatepass")
+                read.move_to_end(ahead[at])
             while len(read) > READ_KEPT:
                 read.popitem(last=False)
             return read[start]

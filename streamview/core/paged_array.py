@@ -159,8 +159,10 @@ class PagedArray:
     """
 
     __slots__ = (
+        "_changes",
         "_full",
         "_held",
+        "_last",
         "_places",
         "_shift",
         "_token",
@@ -186,6 +188,11 @@ class PagedArray:
         self._full = 0
         """Items in full pages."""
         self._token = self.pages.token()
+        self._last: tuple[int, Any, int] = (-1, None, 0)
+        """The full page read last, its items and :attr:`_changes` before it was read
+        (the next item of it is read without the cache)."""
+        self._changes = 0
+        """Items of full pages changed so far."""
         if values:
             self.extend(values)
 
@@ -222,7 +229,13 @@ class PagedArray:
                     return self[at]
             return self.tail[at - full]
         page = at >> self._shift
-        return self._page(page)[at - (page << self._shift)]
+        last = self._last
+        if last[0] == page and last[2] == self._changes:  # the page read last, unchanged
+            return last[1][at - (page << self._shift)]  # type: ignore[no-any-return]
+        changes = self._changes  # (before the page: a change meanwhile makes this stale)
+        values = self._page(page)
+        self._last = (page, values, changes)
+        return values[at - (page << self._shift)]
 
     def _page(self, page: int) -> array[int]:
         """Full page ``page``, cached."""
@@ -299,6 +312,14 @@ class PagedArray:
 
     def bytes_at(self, start: int, stop: int) -> bytes:
         """Items ``start`` to ``stop`` of a ``"B"`` array, as ``bytes``."""
+        full = self._full
+        if start >= full:
+            return self.tail[start - full : stop - full].tobytes()
+        shift = self._shift
+        page = start >> shift
+        if stop <= full and (stop - 1) >> shift == page:  # one page (an id: nearly always)
+            first = page << shift
+            return self._page(page)[start - first : stop - first].tobytes()
         return b"".join(values.tobytes() for values in self.pages_of(start, stop))
 
     # -- writing -----------------------------------------------------------------------
@@ -314,6 +335,7 @@ class PagedArray:
         held = self._held
         if held and page in held:
             held[page][index - (page << self._shift)] = value
+            self._changes += 1
             return
         pages = self.pages
         key = (self._token, page)
@@ -324,9 +346,11 @@ class PagedArray:
                 entry[1][index - (page << self._shift)] = value
                 entry[2] = True
                 pages.keep(key, entry)
+                self._changes += 1
                 return
             entry[1][index - (page << self._shift)] = value
             entry[2] = True
+            self._changes += 1
 
     def write_back(self, page: int, values: array[int]) -> None:
         """Write changed page ``page`` back to its place (kept in memory if it cannot)."""
@@ -348,9 +372,12 @@ class PagedArray:
 
     def frombytes(self, data: bytes) -> None:
         """Add the items ``data`` holds, as an array's ``frombytes``."""
-        values = array(self.typecode)
-        values.frombytes(data)
-        self._add(values)
+        tail = self.tail
+        tail.frombytes(data)
+        size = 1 << self._shift
+        while len(tail) >= size:  # a page filled: out, the rest the new last page
+            self._page_out(size)
+            tail = self.tail
 
     def _add(self, values: array[int]) -> None:
         size = 1 << self._shift
@@ -368,16 +395,18 @@ class PagedArray:
             at += size
         self.tail.extend(values[at:])
 
-    def _page_out(self) -> None:
-        """Write the full last page and let it go (in an order that lets another
-        thread read any item meanwhile)."""
+    def _page_out(self, size: int = 0) -> None:
+        """Write the last page's first ``size`` items (all: ``0``) as the next full page
+        and let them go, in an order that lets another thread read any item meanwhile
+        (the items after them are new: no one reads them yet)."""
         tail = self.tail
-        place = self.pages.write(tail.tobytes())
+        page_values = tail[:size] if size else tail
+        place = self.pages.write(page_values.tobytes())
         page = len(self._places)
-        self._held[page] = tail
+        self._held[page] = page_values
         self._places.append(place)
-        self._full += len(tail)
-        self.tail = array(self.typecode)
+        self._full += len(page_values)
+        self.tail = tail[size:] if size else array(self.typecode)
         if place >= 0:
             del self._held[page]
 

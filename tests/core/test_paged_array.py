@@ -63,6 +63,19 @@ def test_a_changed_page_is_written_back_when_let_go() -> None:
         PagedArray("B", [1], pages)[0] = 256
 
 
+def test_the_page_read_last_is_not_read_stale() -> None:
+    """An item read (its page remembered), the page let go, an item of it changed (read
+    back into a new page): the next read sees the change."""
+    pages = PageFile(cache_pages=1, page_bytes=16)
+    values = PagedArray("i", range(12), pages)
+    other = PagedArray("i", range(12), pages)
+    assert values[1] == 1  # its page 0 remembered
+    assert other[5] == 5  # the other's page in the one place of the cache
+    values[2] = -2  # page 0 read back as another array, changed
+    assert values[1] == 1 and values[2] == -2
+    assert other[5] == 5 and values[2] == -2
+
+
 def test_an_overflow_leaves_the_array_as_it_was() -> None:
     """``extend`` and ``append`` of a value too wide change nothing (the columns widen
     on the error and try again)."""
