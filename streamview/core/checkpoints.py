@@ -49,6 +49,7 @@ from streamview.core.events import (
 )
 from streamview.core.fast_path import FastRecord
 from streamview.core.model import Block, LineCounts, Outcome, Session, ToolCall
+from streamview.core.paged_array import PagedArray, widened
 from streamview.core.state import StreamState
 from streamview.core.time_column import TimeColumn
 
@@ -322,9 +323,9 @@ class PlaybackIndex:
         self._held_due = 0
         """Times held at which :meth:`note_fast` asks for :meth:`end_line` (a checkpoint
         due, or :data:`TIMES_HELD` reached)."""
-        self.call_starts = array("I")
+        self.call_starts: Any = PagedArray("I")
         """Index of the first event of each tool call (by ``call_id``), in order (4 bytes
-        each; 8 past four billion events)."""
+        each; 8 past four billion events; paged: :mod:`~streamview.core.paged_array`)."""
         self.checkpoints: list[Checkpoint] = []
         self.due = 0
         """Event count at which :meth:`end_line` takes the next checkpoint."""
@@ -419,7 +420,7 @@ class PlaybackIndex:
             try:
                 self.call_starts.append(start)
             except OverflowError:
-                self.call_starts = array("q", self.call_starts)
+                self.call_starts = widened(self.call_starts, "q")
                 self.call_starts.append(start)
         elif done:  # a finished call named again: it may change
             self._named_again(call_id)

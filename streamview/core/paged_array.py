@@ -302,6 +302,19 @@ class PagedArray:
         for values in self.pages_of():
             yield from values
 
+    def __eq__(self, other: object) -> bool:
+        """Equal items, as arrays compare (another paged array, or an array)."""
+        if isinstance(other, PagedArray):
+            other = other[:]
+        if isinstance(other, array):
+            return len(self) == len(other) and self[:] == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __contains__(self, value: object) -> bool:
+        return any(value in values for values in self.pages_of())
+
     def count(self, value: int) -> int:
         """How many items are ``value``."""
         return sum(values.count(value) for values in self.pages_of())

@@ -6,7 +6,8 @@ last time before it, a 4-byte signed int. A step that does not fit (the first ti
 clock that jumped more than 24 days either way) is kept exactly, on the side. A column
 whose events have no time so far (a session file's arrival times: none at all) holds
 only their count. Reading event ``n`` sums the steps since the nearest of the times
-kept every :data:`BLOCK` steps, so it costs at most :data:`BLOCK` additions in C.
+kept every :data:`BLOCK` steps, so it costs at most :data:`BLOCK` additions in C. The
+steps' full pages are in the page file (:mod:`~streamview.core.paged_array`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from collections.abc import Iterator, Sequence
 from itertools import accumulate, islice, repeat
 from operator import sub
 from typing import overload
+
+from streamview.core.paged_array import PagedArray
 
 BLOCK = 64
 """Steps between two times kept whole (8 bytes each: an eighth of a byte a step)."""
@@ -37,7 +40,7 @@ class TimeColumn(Sequence[int]):
         self.missing = missing
         self._lead = 0
         """Events before the first one with a time (none of them stored)."""
-        self._steps = array("i")
+        self._steps = PagedArray("i")
         """From the first event with a time on: each one's step from the last time."""
         self._anchors = array("q")
         """The last time before step ``k * BLOCK``, for each ``k``."""
