@@ -188,9 +188,10 @@ class PagedArray:
         self._full = 0
         """Items in full pages."""
         self._token = self.pages.token()
-        self._last: tuple[int, Any, int] = (-1, None, 0)
-        """The full page read last, its items and :attr:`_changes` before it was read
-        (the next item of it is read without the cache)."""
+        self._last: tuple[int, int, Any, int] = (0, 0, None, 0)
+        """The full page read last: its first item's place, the next page's, its items
+        and :attr:`_changes` before it was read (its next item is read without the
+        cache)."""
         self._changes = 0
         """Items of full pages changed so far."""
         if values:
@@ -218,6 +219,12 @@ class PagedArray:
     def __getitem__(self, index: slice) -> array[int]: ...
 
     def __getitem__(self, index: int | slice) -> int | array[int]:
+        last = self._last
+        if index.__class__ is int and last[0] <= index < last[1] and last[3] == self._changes:
+            return last[2][index - last[0]]  # type: ignore[no-any-return]
+        return self._get(index)
+
+    def _get(self, index: int | slice) -> int | array[int]:
         if index.__class__ is slice:
             return self._slice(index)
         at = cast(int, index)
@@ -228,14 +235,13 @@ class PagedArray:
                 if 0 <= at < full:
                     return self[at]
             return self.tail[at - full]
-        page = at >> self._shift
-        last = self._last
-        if last[0] == page and last[2] == self._changes:  # the page read last, unchanged
-            return last[1][at - (page << self._shift)]  # type: ignore[no-any-return]
-        changes = self._changes  # (before the page: a change meanwhile makes this stale)
+        shift = self._shift
+        page = at >> shift
+        changes = self._changes  # (before the page: a change meanwhile makes it stale)
         values = self._page(page)
-        self._last = (page, values, changes)
-        return values[at - (page << self._shift)]
+        first = page << shift
+        self._last = (first, first + (1 << shift), values, changes)
+        return values[at - first]
 
     def _page(self, page: int) -> array[int]:
         """Full page ``page``, cached."""
