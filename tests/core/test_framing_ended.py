@@ -69,7 +69,7 @@ def test_split_ended_gives_splits_lines_each_with_its_newline(
     assert ended.take_cut() == plain.take_cut()
 
 
-ENDED = ["amp", "codex", "droid", "kilo", "kimi", "opencode"]
+ENDED = ["amp", "claude", "codex", "cursor", "droid", "kilo", "kimi", "opencode"]
 ODD_LINES = [
     b"{not json",
     b"[1, 2]",
@@ -115,6 +115,7 @@ def test_odd_lines_amid_hot_ones_fold_as_event_by_event(agent: str) -> None:
     longest) among a dialect's lines, in chunks of every size: the state the
     event-by-event reading leaves."""
     before = framing.line_limit()
+    assert fixtures(agent)
     try:
         for path in fixtures(agent):
             data = path.read_bytes()
