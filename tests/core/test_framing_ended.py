@@ -69,7 +69,7 @@ def test_split_ended_gives_splits_lines_each_with_its_newline(
     assert ended.take_cut() == plain.take_cut()
 
 
-ENDED = ["amp", "claude", "codex", "cursor", "droid", "kilo", "kimi", "opencode"]
+ENDED = ["amp", "claude", "cline", "codex", "cursor", "droid", "kilo", "kimi", "opencode"]
 ODD_LINES = [
     b"{not json",
     b"[1, 2]",
@@ -132,19 +132,25 @@ def test_odd_lines_amid_hot_ones_fold_as_event_by_event(agent: str) -> None:
         framing.set_line_limit(before)
 
 
-@pytest.mark.parametrize("agent", ["codex", "kimi", "opencode"])
-def test_a_restart_mid_line_folds_as_with_lines_cut_off_their_newlines(
+@pytest.mark.parametrize("agent", ENDED)
+def test_lines_with_their_newlines_fold_as_lines_without(
     agent: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A followed file replaced while a line was half read (the half line dropped,
-    numbering going on, the new content read from its start): the state the fold leaves
-    when it cuts the lines off their newlines (``split``), in chunks of every size."""
-    data = fixtures(agent)[0].read_bytes()
-    cut = data.index(b"\n", len(data) // 2) - 5
-    for size in (len(data), 61, 7):
-        chunks = [*chunked(data[:cut], size), Restart("replaced", "test"), *chunked(data, size)]
-        ended = account(fold(chunks))
-        translator = type(dialects.by_name(agent).translator())  # type: ignore[union-attr]
-        with monkeypatch.context() as patch:
-            patch.setattr(translator, "fast_line_ended", False)
-            assert account(fold(chunks)) == ended, size
+    """Every fixture, with and without a torn last line, and a followed file replaced
+    while a line was half read (the half line dropped, numbering going on, the new
+    content read from its start), in chunks of every size: the state the fold leaves
+    when it cuts the lines off their newlines (``split``)."""
+    translator = type(dialects.by_name(agent).translator())  # type: ignore[union-attr]
+    for path in fixtures(agent):
+        data = path.read_bytes()
+        cut = data.index(b"\n", len(data) // 2) - 5
+        for size in (len(data), 61, 7):
+            for chunks in (
+                chunked(data, size),
+                chunked(data.rstrip(b"\n"), size),
+                [*chunked(data[:cut], size), Restart("replaced", "test"), *chunked(data, size)],
+            ):
+                ended = account(fold(chunks))
+                with monkeypatch.context() as patch:
+                    patch.setattr(translator, "fast_line_ended", False)
+                    assert account(fold(chunks)) == ended, (path.name, size)
