@@ -69,7 +69,7 @@ def test_split_ended_gives_splits_lines_each_with_its_newline(
     assert ended.take_cut() == plain.take_cut()
 
 
-ENDED = ["amp", "claude", "cline", "codex", "cursor", "droid", "kilo", "kimi", "opencode"]
+ENDED = ["amp", "claude", "codex", "cursor", "droid", "kilo", "kimi", "opencode"]
 ODD_LINES = [
     b"{not json",
     b"[1, 2]",

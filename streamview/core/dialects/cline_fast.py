@@ -45,8 +45,6 @@ SAY_START = b'{"ts":'
 PARTIAL_END = b'","partial":true}'
 """How Cline's CLI ends a growing text's line: its text, then ``partial``, last."""
 _END = len(PARTIAL_END)
-PARTIAL_LINE = PARTIAL_END + b"\n"
-"""The same with the line's newline, as the fold may hand it over."""
 _loads = orjson.loads
 _NOT_JSON = orjson.JSONDecodeError
 
@@ -60,10 +58,6 @@ def nothing_shown() -> dict[str, dict[int, str]]:
 class GrowingText:
     """The translator's ``fast_line`` and what it keeps between two lines
     (:class:`~streamview.core.dialects.cline.ClineTranslator` is one)."""
-
-    fast_line_ended = True
-    """:meth:`fast_line` reads a line with its ``\\n`` still on (JSON whitespace to its
-    decoders), as the fold cuts them (:meth:`~streamview.core.framing.LineFramer.split_ended`)."""
 
     _task: str | None
     _started: bool
@@ -101,18 +95,16 @@ class GrowingText:
         ``_shown`` is told the grown text only when it is read (:meth:`settle`)."""
         grown = self._growing
         if grown is not None:
-            # Where its text ends: before PARTIAL_END and the line's newline, if on.
-            end = -_END - 1 if data.endswith(PARTIAL_LINE) else -_END
-            if data.startswith(grown) and (end != -_END or data.endswith(PARTIAL_END)):
+            if data.startswith(grown) and data.endswith(PARTIAL_END):
                 try:  # the new end: "" when nothing was added
-                    fresh = data[len(grown) : end].decode()
+                    fresh = data[len(grown) : -_END].decode()
                     if "\\" in fresh or '"' in fresh or not fresh.isprintable():
                         # An escape, a quote or a control character: read as JSON.
-                        fresh = _loads(b'"' + data[len(grown) : end + 1])
+                        fresh = _loads(b'"' + data[len(grown) : 1 - _END])
                 except (UnicodeDecodeError, _NOT_JSON):
                     pass
                 else:
-                    self._growing = data[:end]
+                    self._growing = data[:-_END]
                     if fresh:
                         return "assistant", True, fresh, None, self._task, self._growing_ts, None
                     return "thinking", "completed", None, None, self._task, self._growing_ts, None
@@ -138,8 +130,6 @@ class GrowingText:
         before = shown.get(key, "")
         shown[key] = text
         sid, recv = self._task, hot.streamview_recv_ms
-        if data.endswith(PARTIAL_LINE):
-            data = data[:-1]
         if ts is not None and recv is None and data.endswith(PARTIAL_END):
             self._growing = _plain_head(data, ts, text)
             self._growing_ts = key
