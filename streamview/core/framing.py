@@ -13,6 +13,7 @@ never writes a newline.
 
 from __future__ import annotations
 
+from io import BytesIO
 from typing import NamedTuple, cast
 
 DEFAULT_LINE_LIMIT = 64 << 20
@@ -191,6 +192,52 @@ class LineFramer:
         an earlier chunk may be the framer's own ``bytearray``, given away rather than
         copied into ``bytes``: joining a 3 MB line held it twice."""
         return self._split(chunk, True)
+
+    def split_ended(self, chunk: bytes) -> list[bytes]:
+        """Like :meth:`split`, but each whole line keeps its ``\\n`` (a line cut to its
+        first :data:`KEPT_BYTES` has none), for a fold whose decoders read it as JSON
+        whitespace.
+
+        ``BytesIO.readlines`` finds each newline by ``memchr``: about 0.07 ns a byte,
+        where ``bytes.split`` compares every byte (0.42 ns: Codex's 256 KiB chunk in 19
+        us against 108).
+        """
+        before = self.pending_bytes
+        if self._cut_head is not None or len(chunk) > self.limit:  # rare: the long way
+            first = self._number + 1
+            pieces = cast("list[bytes]", self._complete(chunk, False))
+            cut = self.cut
+            lines = [p if first + i in cut else p + b"\n" for i, p in enumerate(pieces)]
+        else:
+            lines = self._ended(chunk)
+        if lines:
+            self._number += len(lines)
+            self._buffer_offset += before + len(chunk) - self.pending_bytes
+        return lines
+
+    def _ended(self, chunk: bytes) -> list[bytes]:
+        """:meth:`_complete` for :meth:`split_ended`, no line over the limit pending and
+        ``chunk`` no longer than the limit (so only a line begun earlier can be over it)."""
+        if not chunk:
+            return []
+        lines = BytesIO(chunk).readlines()
+        rest = b"" if chunk[-1:] == b"\n" else lines.pop()
+        buffer = self._buffer
+        if buffer and lines:
+            head = lines[0]
+            size = len(buffer) + len(head) - 1
+            if size > self.limit:
+                self.cut[self._number + 1] = size
+                kept = bytes(buffer[:KEPT_BYTES]) + head[: min(KEPT_BYTES, len(head) - 1)]
+                lines[0] = kept[:KEPT_BYTES]
+            else:
+                lines[0] = b"".join((buffer, head))
+            buffer.clear()
+        if rest:
+            buffer += rest
+            if len(buffer) > self.limit:
+                self._start_cut()
+        return lines
 
     def _split(self, chunk: bytes, lend: bool) -> list[bytes | bytearray]:
         before = self.pending_bytes

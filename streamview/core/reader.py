@@ -37,8 +37,6 @@ from streamview.core.state import StreamState
 if TYPE_CHECKING:  # only playback records one; --json need not import it
     from streamview.core.checkpoints import PlaybackIndex
 
-READ_SIZE = 1 << 20
-
 _Held = tuple[int, int, bytes, "int | None"]
 """A line read before the dialect was known: number, offset, bytes, arrival time."""
 
@@ -57,8 +55,7 @@ def named(dialect: Dialect, line: int) -> SessionStarted:
 
     The dialect was forced or recognised (from any record, not only an ``init``): a
     stream cut before its ``init``, or whose hooks come first, is still named. It
-    fills in what the session does not know and starts no run of its own.
-    """
+    fills in what the session does not know and starts no run of its own."""
     return SessionStarted(line, agent=dialect.name, inferred=True)
 
 
@@ -126,8 +123,7 @@ class EventReader:
 
     @property
     def translator(self) -> Translator | None:
-        """The dialect's translator, once it is known (``None`` for Cursor's lines,
-        which the reader reads itself)."""
+        """The dialect's translator once known (``None`` for Cursor's: the reader's own)."""
         return self._translator
 
     def steady(self) -> bool:
@@ -382,6 +378,8 @@ def _fold(
     raw = lean and index is None and hasattr(translator, "raw_stamps")
     if raw:
         translator.raw_stamps = True  # type: ignore[attr-defined]
+    ended = remember is None and index is None and getattr(translator, "fast_line_ended", False)
+    split = framer.split_ended if ended else framer.split
     for chunk in chain(chunks, [None]):
         if chunk is None:
             last = framer.finish()
@@ -402,7 +400,7 @@ def _fold(
             continue
         else:
             first = framer.lines_seen + 1
-            pieces = framer.split(chunk)
+            pieces = split(chunk)
             cut = framer.take_cut()
             if remember is not None and pieces:
                 # A line can end in \r only if the chunk has one (the first line
@@ -450,6 +448,8 @@ def _fold(
                 run.end(state)
                 run = None
             if hot is None:
+                if ended and data[-1:] == b"\n":
+                    data = data[:-1]
                 try:
                     record = loads(data)
                 except not_json:

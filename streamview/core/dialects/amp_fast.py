@@ -136,6 +136,10 @@ class AmpTranslator(ClaudeLikeTranslator):
     """Amp's stream, read as Claude Code's (:class:`ClaudeLikeTranslator`), its hot
     lines taken apart from their bytes."""
 
+    fast_line_ended = True
+    """:meth:`fast_line` reads a line with its ``\\n`` still on (JSON whitespace to its
+    decoders), as the fold cuts them (:meth:`~streamview.core.framing.LineFramer.split_ended`)."""
+
     def __init__(self, name: str, tools: ToolMap) -> None:
         super().__init__(name, tools)
         self._inner_calls = self._inner._calls

@@ -60,6 +60,10 @@ _INIT_KEYS = frozenset(
 class ClaudeTranslator:
     """One Claude Code stream, remembering each call's tool and the open partial text."""
 
+    fast_line_ended = True
+    """:meth:`fast_line` reads a line with its ``\\n`` still on (JSON whitespace to its
+    decoders), as the fold cuts them (:meth:`~streamview.core.framing.LineFramer.split_ended`)."""
+
     def __init__(self) -> None:
         self._calls: dict[str, tuple[str, JSONObject]] = {}
         """Call id to its tool name and arguments (kept for the result's shape)."""

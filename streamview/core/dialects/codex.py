@@ -37,6 +37,7 @@ from streamview.core.dialects.codex_fast import (
     ITEM_START,
     PHASES,
     TURN_STARTED,
+    TURN_STARTED_LINE,
     change_args,
     change_result,
     command_result,
@@ -75,6 +76,10 @@ _USAGE_NAMES = {
 
 class CodexTranslator:
     """One Codex stream, remembering its thread id, its turns and the open items' text."""
+
+    fast_line_ended = True
+    """:meth:`fast_line` reads a line with its ``\\n`` still on (JSON whitespace to its
+    decoders), as the fold cuts them (:meth:`~streamview.core.framing.LineFramer.split_ended`)."""
 
     def __init__(self) -> None:
         self._thread: str | None = None
@@ -191,7 +196,9 @@ class CodexTranslator:
         Runs once a line of most of a run: the commands and the reasoning are read here
         in the body itself (a call costs what the rest of a short item costs)."""
         if data[:14] != ITEM_START:  # a slice compared: a third of ``startswith``'s cost
-            return self._turn_started() if data == TURN_STARTED else None
+            if data in (TURN_STARTED, TURN_STARTED_LINE):
+                return self._turn_started()
+            return None
         try:
             hot = decode_item_line(data)
         except HOT_DECODE_ERRORS:

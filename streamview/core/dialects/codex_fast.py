@@ -96,6 +96,8 @@ PHASES: dict[str | None, bool] = {
 """The item records the fast path reads, and whether the item is complete."""
 TURN_STARTED = b'{"type":"turn.started"}'
 """A turn's start, as Codex prints it (nothing else on the line)."""
+TURN_STARTED_LINE = TURN_STARTED + b"\n"
+"""The same with its newline, as the fold may hand it over."""
 
 
 def command_result(item: Item) -> tuple[str, Any]:

@@ -39,6 +39,10 @@ def mark(event: AnyEvent) -> AnyEvent:
 class CursorTranslator:
     """One Cursor stream: each record is one event, read by :func:`parse_record`."""
 
+    fast_line_ended = True
+    """:meth:`fast_line` reads a line with its ``\\n`` still on (JSON whitespace to its
+    decoders), as the fold cuts them (:meth:`~streamview.core.framing.LineFramer.split_ended`)."""
+
     def translate(self, record: JSONObject, line: int, recv_ms: int | None) -> list[AnyEvent]:
         """The one event a Cursor record stands for (see :class:`Translator`)."""
         return [mark(parse_record(record, line, recv_ms))]

@@ -54,6 +54,10 @@ _OWN_TYPES = frozenset({"tool_call", "tool_result", "completion", "reasoning", "
 class DroidTranslator:
     """One ``droid exec`` stream, remembering each open call's tool and arguments."""
 
+    fast_line_ended = True
+    """:meth:`fast_line` reads a line with its ``\\n`` still on (JSON whitespace to its
+    decoders), as the fold cuts them (:meth:`~streamview.core.framing.LineFramer.split_ended`)."""
+
     def __init__(self) -> None:
         self._calls: dict[str, tuple[str, JSONObject]] = {}
         """Open calls by id, in the order they started."""

@@ -148,6 +148,10 @@ def split_texts(texts: list[str]) -> tuple[str, str]:
 class KimiTranslator:
     """One Kimi CLI stream, remembering each open call's tool and arguments."""
 
+    fast_line_ended = True
+    """:meth:`fast_line` reads a line with its ``\\n`` still on (JSON whitespace to its
+    decoders), as the fold cuts them (:meth:`~streamview.core.framing.LineFramer.split_ended`)."""
+
     REPEATED_RESULT = "ignore"  # see streamview.core.repeated_results
 
     def __init__(self) -> None:

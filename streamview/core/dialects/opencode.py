@@ -74,6 +74,10 @@ its output says the arguments were invalid, or the tool is unavailable)."""
 class OpenCodeTranslator:
     """One opencode stream, keeping the run's token and cost totals."""
 
+    fast_line_ended = True
+    """:meth:`fast_line` reads a line with its ``\\n`` still on (JSON whitespace to its
+    decoders), as the fold cuts them (:meth:`~streamview.core.framing.LineFramer.split_ended`)."""
+
     REPEATED_RESULT = "new call"  # see streamview.core.repeated_results
 
     def __init__(self, agent: str = NAME) -> None:
