@@ -7,9 +7,10 @@ delta itself: the dialect's ``fast_line`` reads it from the line's bytes, the st
 applies it (:meth:`~streamview.core.state.StreamState.apply_fast`, the fold's own fast
 path) and the delta is told, with no event built and no block swept. Every other line
 goes the long way (:class:`~streamview.core.reader.EventReader`'s events, folded and
-told one by one), in order. :class:`~streamview.core.fast_normalizer.FastNormalizer` tells the first delta of a block
-and the line that closes it (a thinking end, the whole message) without sweeping the
-transcript, when that is all the line changed; the output is the same byte for byte
+told one by one), in order. The
+:class:`~streamview.core.fast_normalizer.FastNormalizer` tells the first delta of a
+block and the line that closes it (a thinking end, the whole message) without sweeping
+the transcript, when that is all the line changed; the output is the same byte for byte
 (``tests/events/test_golden.py``, ``tests/events/test_fast_events.py``).
 """
 
@@ -75,6 +76,7 @@ def feed_fast(
     apply_fast = state.apply_fast
     handle = normalizer.handle
     tell_fast = normalizer.tell_fast
+    told_fast = normalizer.told_fast
     normalizer.told_session = None
     sessions = state.sessions
     loads = orjson.loads
@@ -171,7 +173,12 @@ def feed_fast(
             streak = None
             apply_fast(hot, number)
             ended = text[2] if kind == "tool_call" and subtype == "completed" else None
-            tell_fast(sessions[-1], number, timestamp if recv is None else recv, ended, out)
+            session = sessions[-1]
+            when = timestamp if recv is None else recv
+            if session is normalizer.told_session and session.session_id == normalizer.told_id:
+                told_fast(session, number, when, ended, out)  # tell_fast's first case
+            else:
+                tell_fast(session, number, when, ended, out)
             continue
         if (
             streak is not None

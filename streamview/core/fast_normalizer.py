@@ -12,7 +12,18 @@ from __future__ import annotations
 import streamview.core.normalized as n
 import streamview.core.told_events as tell
 from streamview.core.model import RUNNING, TEXT, THINKING, TOOL, Block, Session
+from streamview.core.normalized import (
+    TextDelta,
+    TextDone,
+    ThinkingDelta,
+    ThinkingDone,
+    ToolEnd,
+    ToolStart,
+    shared_kind,
+)
 from streamview.core.normalizer import Normalizer, _Shown
+from streamview.core.told_events import HEAVY_ARGS
+from streamview.core.tools import COMPLETED, STATUSES
 
 
 class FastNormalizer(Normalizer):
@@ -21,7 +32,8 @@ class FastNormalizer(Normalizer):
 
     told_session: Session | None = None
     """The newest session when its facts were last found as told (:meth:`tell_fast`)."""
-    _told_id: str | None = None
+    told_id: str | None = None
+    """Its ``session_id`` then (a record may name the session later)."""
 
     def opened(self, session: Session, before: int, thinking: bool, text: str) -> _Shown | None:
         """After ``apply_fast`` applied a delta that may have opened a block after the
@@ -106,10 +118,10 @@ class FastNormalizer(Normalizer):
         newest, with the facts of the session last found as told remembered: a fast
         record that names no other session changes none of them (the long way may:
         :func:`feed_fast` forgets them then, and at each chunk's start)."""
-        if session is self.told_session and session.session_id == self._told_id:
+        if session is self.told_session and session.session_id == self.told_id:
             self.told_fast(session, line, when, ended, out)
         elif self._as_told(session):
-            self.told_session, self._told_id = session, session.session_id
+            self.told_session, self.told_id = session, session.session_id
             self.told_fast(session, line, when, ended, out)
         else:
             self.told_session = None
@@ -133,7 +145,10 @@ class FastNormalizer(Normalizer):
         settled = self._settled
         position = settled.get(index, 0)
         if position < count:
+            # The events built here, not by told_events' functions (the same fields):
+            # a call less per event, most of what a tool-heavy run tells.
             shown_of = self._shown
+            append = out.append
             while position < count:
                 block = blocks[position]
                 kind = block.kind
@@ -142,24 +157,65 @@ class FastNormalizer(Normalizer):
                     if call_index is None or (index, call_index) in self._started:
                         break
                     # Settled at once: _started is only asked of blocks not settled.
-                    tell.start(index, session.tool_calls[call_index], line, when, out)
+                    call = session.tool_calls[call_index]
+                    name = call.kind
+                    started = call.started_line
+                    append(
+                        ToolStart(
+                            line=line if started is None else started,
+                            time_ms=when,
+                            session=index,
+                            call=call.index,
+                            call_id=call.call_id,
+                            kind=shared_kind(name),
+                            name=name,
+                            target=call.target,
+                            parent_call_id=call.parent_call_id,
+                        )
+                    )
+                    if name in HEAVY_ARGS and call.target is not None:
+                        call.args = {}
                 elif kind in (TEXT, THINKING):
                     if block.open:
                         break
                     shown = shown_of.get((index, position))
-                    thinking = kind == THINKING
                     if shown is None:  # told whole, at once: no delta told it
                         text = block.text
+                        delta: type[TextDelta | ThinkingDelta]
+                        done: type[TextDone | ThinkingDone]
+                        if kind == TEXT:
+                            delta, done = TextDelta, TextDone
+                        else:
+                            delta, done = ThinkingDelta, ThinkingDone
                         if text:
-                            out.append(tell.delta(thinking, index, position, text, line, when))
-                        out.append(tell.done(thinking, index, position, text, False, line, when))
+                            append(
+                                delta(
+                                    line=line,
+                                    time_ms=when,
+                                    session=index,
+                                    block=position,
+                                    text=text,
+                                )
+                            )
+                        append(
+                            done(
+                                line=line,
+                                time_ms=when,
+                                session=index,
+                                block=position,
+                                text=text,
+                                corrected=False,
+                            )
+                        )
                     elif shown.finished:
                         del shown_of[(index, position)]
                     elif shown.revision == block.revision and shown.deltas == block.deltas:
                         text = block.text  # told in deltas, all of them: its end
                         corrected = shown.corrected
-                        out.append(
-                            tell.done(thinking, index, position, text, corrected, line, when)
+                        append(
+                            tell.done(
+                                kind == THINKING, index, position, text, corrected, line, when
+                            )
                         )
                         del shown_of[(index, position)]
                     else:
@@ -170,8 +226,37 @@ class FastNormalizer(Normalizer):
                 self._sweep(session, None, line, when, out)
         if ended is not None:
             ending = session.calls_by_id.get(ended)
-            if ending is not None and ending.status != RUNNING:
-                self._end_call(session, ending, line, when, out)
+            if ending is None:
+                return
+            call = ending
+            status = call.status
+            if status == RUNNING:
+                return
+            key = (index, call.index)
+            ended_calls = self._ended
+            if key in ended_calls and call.completed_line != line:  # as _end_call
+                return
+            ended_calls.add(key)
+            name = call.kind
+            target = call.target
+            out.append(
+                ToolEnd(
+                    line=line,
+                    time_ms=when,
+                    session=index,
+                    call=call.index,
+                    call_id=call.call_id,
+                    kind=shared_kind(name),
+                    name=name,
+                    target=target,
+                    parent_call_id=call.parent_call_id,
+                    status=status if status in STATUSES else COMPLETED,  # type: ignore[arg-type]
+                    summary=call.summary,
+                    duration_ms=call.duration_ms,
+                )
+            )
+            if target is not None:
+                call.args = {}
 
     def _as_told(self, session: Session) -> bool:
         """Whether ``session``, the newest, was announced and its facts are as told."""
