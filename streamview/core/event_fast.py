@@ -283,9 +283,12 @@ def feed_fast(
                 # A delta that opened a block after blocks all told whole: told here,
                 # and the run of deltas to the block starts with it.
                 shown = normalizer.opened(opening, before, kind == "thinking", text)
-            if shown is None:
-                ended = text[2] if kind == "tool_call" and subtype == "completed" else None
-                tell_fast(sessions[-1], number, when, ended, out)
+            if shown is None:  # not a call's record (those went above): it ends none
+                session = sessions[-1]
+                if session is normalizer.told_session and session.session_id == normalizer.told_id:
+                    told_fast(session, number, when, None, out)
+                else:
+                    tell_fast(session, number, when, None, out)
                 continue
             session = opening  # type: ignore[assignment]
             block = session.blocks[-1]
