@@ -164,22 +164,6 @@ def feed_fast(
                     out.extend(handle(event, apply(event)))
                 continue
         kind, subtype, text, model_call_id, session_id, timestamp, recv = hot
-        if kind == "tool_call" or kind == "answer_call":
-            # A call's record: no delta, and not what closes the streak's block by
-            # itself (closed() is asked of a line of the streak's kind only).
-            if run:
-                _settle(state, streak_session, streak, streak_shown, run, run_line, run_when)
-                run = 0
-            streak = None
-            apply_fast(hot, number)
-            ended = text[2] if kind == "tool_call" and subtype == "completed" else None
-            session = sessions[-1]
-            when = timestamp if recv is None else recv
-            if session is normalizer.told_session and session.session_id == normalizer.told_id:
-                told_fast(session, number, when, ended, out)  # tell_fast's first case
-            else:
-                tell_fast(session, number, when, ended, out)
-            continue
         if (
             streak is not None
             and kind == streak_kind
@@ -194,9 +178,11 @@ def feed_fast(
                 )
             )
         ):
-            # The next delta of the streak: only deltas were applied since its last
-            # one, so the session, its open blocks and what was told are as they were.
-            # Its counts and times are settled when the streak ends (_settle).
+            # The next delta of the streak (asked first: most lines are; a call's
+            # record is never one, its kind is no streak's): only deltas were applied
+            # since its last one, so the session, its open blocks and what was told
+            # are as they were. Its counts and times are settled when the streak ends
+            # (_settle).
             run += 1
             run_line = number
             when = timestamp if recv is None else recv
@@ -217,6 +203,22 @@ def feed_fast(
                         text=text,
                     )
                 )
+            continue
+        if kind == "tool_call" or kind == "answer_call":
+            # A call's record: no delta, and not what closes the streak's block by
+            # itself (closed() is asked of a line of the streak's kind only).
+            if run:
+                _settle(state, streak_session, streak, streak_shown, run, run_line, run_when)
+                run = 0
+            streak = None
+            apply_fast(hot, number)
+            ended = text[2] if kind == "tool_call" and subtype == "completed" else None
+            session = sessions[-1]
+            when = timestamp if recv is None else recv
+            if session is normalizer.told_session and session.session_id == normalizer.told_id:
+                told_fast(session, number, when, ended, out)  # tell_fast's first case
+            else:
+                tell_fast(session, number, when, ended, out)
             continue
         if run:
             _settle(state, streak_session, streak, streak_shown, run, run_line, run_when)
