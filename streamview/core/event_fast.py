@@ -7,9 +7,10 @@ delta itself: the dialect's ``fast_line`` reads it from the line's bytes, the st
 applies it (:meth:`~streamview.core.state.StreamState.apply_fast`, the fold's own fast
 path) and the delta is told, with no event built and no block swept. Every other line
 goes the long way (:class:`~streamview.core.reader.EventReader`'s events, folded and
-told one by one), in order. :class:`FastNormalizer` tells the first delta of a block
-and the line that closes it (a thinking end, the whole message) without sweeping the
-transcript, when that is all the line changed; the output is the same byte for byte
+told one by one), in order. The
+:class:`~streamview.core.fast_normalizer.FastNormalizer` tells the first delta of a
+block and the line that closes it (a thinking end, the whole message) without sweeping
+the transcript, when that is all the line changed; the output is the same byte for byte
 (``tests/events/test_golden.py``, ``tests/events/test_fast_events.py``).
 """
 
@@ -21,192 +22,20 @@ from typing import cast
 import orjson
 
 import streamview.core.normalized as n
-import streamview.core.told_events as tell
-from streamview.core.dialects import cursor_fast
+from streamview.core.dialects import cursor, cursor_fast
+from streamview.core.dialects.cursor_records import parse_decoded
+from streamview.core.dialects.lines import translate_decoded
 from streamview.core.events import JSONObject
+from streamview.core.fast_normalizer import FastNormalizer
 from streamview.core.fast_path import LONG_LINE, FastRecord, loads_long, utf8
 from streamview.core.input_events import too_long
-from streamview.core.model import RUNNING, TEXT, THINKING, TOOL, Block, Session
-from streamview.core.normalizer import Normalizer, _Shown
+from streamview.core.model import Block, Session
+from streamview.core.normalizer import _Shown
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState
 
 FastLine = Callable[[bytes, int], "FastRecord | None"]
 Fast = Callable[[JSONObject, int], "FastRecord | None"]
-
-
-class FastNormalizer(Normalizer):
-    """The :class:`~streamview.core.normalizer.Normalizer` of the fast path: what
-    :func:`feed_fast` asks of it besides what every line asks."""
-
-    told_session: Session | None = None
-    """The newest session when its facts were last found as told (:meth:`tell_fast`)."""
-    _told_id: str | None = None
-
-    def opened(self, session: Session, before: int, thinking: bool, text: str) -> _Shown | None:
-        """After ``apply_fast`` applied a delta that may have opened a block after the
-        ``before`` blocks of ``session``: the block told as :meth:`handle_fast` tells it,
-        and what was told of it returned (the caller writes the delta, ``text``), when
-        that is all the line changed in what is told: ``session`` still the newest, its
-        facts as told, its ``before`` blocks told whole and one more, open, of the
-        delta's kind, holding the delta. Else ``None``, nothing told: the line is
-        :meth:`handle_fast`'s."""
-        index = session.index
-        blocks = session.blocks
-        if len(blocks) != before + 1 or self._settled.get(index, 0) != before:
-            return None
-        block = blocks[before]
-        if (
-            not block.open
-            or block.kind != (THINKING if thinking else TEXT)
-            or block.text != text
-            or not self._as_told(session)
-        ):
-            return None
-        shown = self._shown[(index, before)] = _Shown(block.revision, block.deltas, [text])
-        return shown
-
-    def closed(
-        self,
-        session: Session,
-        position: int,
-        block: Block,
-        line: int,
-        when: int | None,
-        out: list[n.NormalizedEvent],
-    ) -> bool:
-        """After ``apply_fast`` applied the line that ended a run of deltas to ``block``
-        (at ``position``, the last of ``session``, every block before it told whole):
-        whether that line only closed the block, then told as :meth:`handle_fast` tells
-        it (its end, and what it added); else nothing is told."""
-        index = session.index
-        blocks = session.blocks
-        if (
-            block.open
-            or len(blocks) != position + 1
-            or blocks[position] is not block
-            or self._settled.get(index, 0) != position
-            or not self._as_told(session)
-        ):
-            return False
-        self._block(session, position, block, None, line, when, out)  # told whole: closed
-        self._settled[index] = position + 1
-        self._shown.pop((index, position), None)
-        return True
-
-    def handle_fast(
-        self,
-        session: Session,
-        line: int,
-        when: int | None,
-        ended: str | None,
-        out: list[n.NormalizedEvent] | None = None,
-    ) -> list[n.NormalizedEvent]:
-        """:meth:`Normalizer.handle_fast`, its transcript swept only when a block is
-        left to tell (a call's result adds none) and the session's facts compared
-        without building them twice; the events appended to ``out`` when given (the
-        list returned)."""
-        if out is None:
-            out = []
-        if not self._as_told(session):
-            out.extend(super().handle_fast(session, line, when, ended))
-            return out
-        self.told_fast(session, line, when, ended, out)
-        return out
-
-    def tell_fast(
-        self,
-        session: Session,
-        line: int,
-        when: int | None,
-        ended: str | None,
-        out: list[n.NormalizedEvent],
-    ) -> None:
-        """:meth:`handle_fast` for a line :func:`feed_fast` applied to ``session``, the
-        newest, with the facts of the session last found as told remembered: a fast
-        record that names no other session changes none of them (the long way may:
-        :func:`feed_fast` forgets them then, and at each chunk's start)."""
-        if session is self.told_session and session.session_id == self._told_id:
-            self.told_fast(session, line, when, ended, out)
-        elif self._as_told(session):
-            self.told_session, self._told_id = session, session.session_id
-            self.told_fast(session, line, when, ended, out)
-        else:
-            self.told_session = None
-            self.handle_fast(session, line, when, ended, out)
-
-    def told_fast(
-        self,
-        session: Session,
-        line: int,
-        when: int | None,
-        ended: str | None,
-        out: list[n.NormalizedEvent],
-    ) -> None:
-        """:meth:`handle_fast` for ``session``, the newest, whose facts are as told: the
-        blocks the line added told one by one while each is what most lines add (a
-        call's start, a block told whole that no delta told, the close of a block
-        told in deltas), the rest by :meth:`_sweep`; then the call ``ended`` ends."""
-        index = session.index
-        blocks = session.blocks
-        count = len(blocks)
-        settled = self._settled
-        position = settled.get(index, 0)
-        if position < count:
-            shown_of = self._shown
-            while position < count:
-                block = blocks[position]
-                kind = block.kind
-                if kind == TOOL:
-                    call_index = block.call_index
-                    if call_index is None or (index, call_index) in self._started:
-                        break
-                    # Settled at once: _started is only asked of blocks not settled.
-                    tell.start(index, session.tool_calls[call_index], line, when, out)
-                elif kind in (TEXT, THINKING):
-                    if block.open:
-                        break
-                    shown = shown_of.get((index, position))
-                    thinking = kind == THINKING
-                    if shown is None:  # told whole, at once: no delta told it
-                        text = block.text
-                        if text:
-                            out.append(tell.delta(thinking, index, position, text, line, when))
-                        out.append(tell.done(thinking, index, position, text, False, line, when))
-                    elif shown.finished:
-                        del shown_of[(index, position)]
-                    elif shown.revision == block.revision and shown.deltas == block.deltas:
-                        text = block.text  # told in deltas, all of them: its end
-                        corrected = shown.corrected
-                        out.append(
-                            tell.done(thinking, index, position, text, corrected, line, when)
-                        )
-                        del shown_of[(index, position)]
-                    else:
-                        break
-                position += 1
-            settled[index] = position
-            if position < count:
-                self._sweep(session, None, line, when, out)
-        if ended is not None:
-            ending = session.calls_by_id.get(ended)
-            if ending is not None and ending.status != RUNNING:
-                self._end_call(session, ending, line, when, out)
-
-    def _as_told(self, session: Session) -> bool:
-        """Whether ``session``, the newest, was announced and its facts are as told."""
-        index = session.index
-        facts = self._facts
-        if self.state.sessions[-1] is not session or index >= len(facts):
-            return False
-        told = facts[index]  # compared field by field, as _facts builds them
-        return (
-            told[0] == session.session_id
-            and told[2] == session.model
-            and told[3] == session.cwd
-            and told[4] == session.permission_mode
-            and told[1] == (session.agent or self._agent())
-        )
 
 
 def fast_line_of(reader: EventReader) -> tuple[FastLine | None, Fast, bool] | None:
@@ -247,12 +76,18 @@ def feed_fast(
     apply_fast = state.apply_fast
     handle = normalizer.handle
     tell_fast = normalizer.tell_fast
+    told_fast = normalizer.told_fast
     normalizer.told_session = None
     sessions = state.sessions
     loads = orjson.loads
     not_json = orjson.JSONDecodeError
     told_by_deltas = normalizer.told_by_deltas
     slow = reader.line_events
+    # A steady reader (fast_line_of) holds no line, names nothing and stores nothing:
+    # line_events of a line decoded here is the translation of the decoded record.
+    translator = reader.translator
+    translate = translate_decoded
+    cursor_mark = cursor.mark
     text_delta = n.TextDelta
     thinking_delta = n.ThinkingDelta
     out: list[n.NormalizedEvent] = []
@@ -319,21 +154,16 @@ def feed_fast(
                 streak = normalizer.told_session = None
                 if isinstance(data, bytearray):  # a long line the framer lent
                     data = bytes(data)
-                for event in slow(number, 0, data, None):
+                if record.__class__ is not dict:
+                    events = slow(number, 0, data, None)
+                elif translator is not None:  # decoded once, as the fold's loop does
+                    events = translate(translator, record, data, number, None)
+                else:
+                    events = [cursor_mark(parse_decoded(record, data, number, None))]
+                for event in events:
                     out.extend(handle(event, apply(event)))
                 continue
         kind, subtype, text, model_call_id, session_id, timestamp, recv = hot
-        if kind == "tool_call" or kind == "answer_call":
-            # A call's record: no delta, and not what closes the streak's block by
-            # itself (closed() is asked of a line of the streak's kind only).
-            if run:
-                _settle(state, streak_session, streak, streak_shown, run, run_line, run_when)
-                run = 0
-            streak = None
-            apply_fast(hot, number)
-            ended = text[2] if kind == "tool_call" and subtype == "completed" else None
-            tell_fast(sessions[-1], number, timestamp if recv is None else recv, ended, out)
-            continue
         if (
             streak is not None
             and kind == streak_kind
@@ -348,9 +178,11 @@ def feed_fast(
                 )
             )
         ):
-            # The next delta of the streak: only deltas were applied since its last
-            # one, so the session, its open blocks and what was told are as they were.
-            # Its counts and times are settled when the streak ends (_settle).
+            # The next delta of the streak (asked first: most lines are; a call's
+            # record is never one, its kind is no streak's): only deltas were applied
+            # since its last one, so the session, its open blocks and what was told
+            # are as they were. Its counts and times are settled when the streak ends
+            # (_settle).
             run += 1
             run_line = number
             when = timestamp if recv is None else recv
@@ -371,6 +203,22 @@ def feed_fast(
                         text=text,
                     )
                 )
+            continue
+        if kind == "tool_call" or kind == "answer_call":
+            # A call's record: no delta, and not what closes the streak's block by
+            # itself (closed() is asked of a line of the streak's kind only).
+            if run:
+                _settle(state, streak_session, streak, streak_shown, run, run_line, run_when)
+                run = 0
+            streak = None
+            apply_fast(hot, number)
+            ended = text[2] if kind == "tool_call" and subtype == "completed" else None
+            session = sessions[-1]
+            when = timestamp if recv is None else recv
+            if session is normalizer.told_session and session.session_id == normalizer.told_id:
+                told_fast(session, number, when, ended, out)  # tell_fast's first case
+            else:
+                tell_fast(session, number, when, ended, out)
             continue
         if run:
             _settle(state, streak_session, streak, streak_shown, run, run_line, run_when)
@@ -437,9 +285,12 @@ def feed_fast(
                 # A delta that opened a block after blocks all told whole: told here,
                 # and the run of deltas to the block starts with it.
                 shown = normalizer.opened(opening, before, kind == "thinking", text)
-            if shown is None:
-                ended = text[2] if kind == "tool_call" and subtype == "completed" else None
-                tell_fast(sessions[-1], number, when, ended, out)
+            if shown is None:  # not a call's record (those went above): it ends none
+                session = sessions[-1]
+                if session is normalizer.told_session and session.session_id == normalizer.told_id:
+                    told_fast(session, number, when, None, out)
+                else:
+                    tell_fast(session, number, when, None, out)
                 continue
             session = opening  # type: ignore[assignment]
             block = session.blocks[-1]

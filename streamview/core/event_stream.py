@@ -13,9 +13,10 @@ from typing import Any
 
 import streamview.core.normalized as n
 from streamview.core.dialects import DETECT_WINDOW
-from streamview.core.event_fast import FastNormalizer, fast_line_of, feed_fast
+from streamview.core.event_fast import fast_line_of, feed_fast
 from streamview.core.events import AnyEvent
 from streamview.core.exit_status import exit_code_for
+from streamview.core.fast_normalizer import FastNormalizer
 from streamview.core.framing import Restart
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState

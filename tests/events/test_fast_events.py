@@ -19,7 +19,7 @@ from streamview.fronts.events_api import event_batches, to_json_lines
 from tests.core.dialects.test_fast_json import with_a_bad_byte
 from tests.events.test_memory_session import TURN_LINES, one_session
 
-from .streams import every_stream, name
+from .streams import DIALECT_FIXTURES, every_stream, name
 
 SMALL = 40_000
 """Streams up to this size are also fed 7 bytes at a time."""
@@ -232,7 +232,7 @@ def test_a_block_opened_and_closed_by_a_run_is_told_without_handle_fast(
     """The first delta of a block and the line that closes it (a thinking end, the
     whole message) are told by the fast path itself: of a turn's lines only the call's
     two records and the stray thinking end go through ``handle_fast``."""
-    from streamview.core.event_fast import FastNormalizer
+    from streamview.core.fast_normalizer import FastNormalizer
 
     asked: list[int] = []
     handle_fast = FastNormalizer.handle_fast
@@ -335,3 +335,45 @@ def test_a_line_cursors_fast_line_declines_is_not_asked_to_be_utf8(
     fast_bad = told([lines[0], bad[len(lines[0]) :]])
     monkeypatch.setattr(event_stream, "fast_line_of", lambda reader: None)
     assert [fast, fast_bad] == [told([data]), told([bad])]
+
+
+@pytest.mark.parametrize("agent", ["cursor", "pi"])
+def test_a_line_the_fast_path_declines_is_decoded_once_and_told_alike(
+    agent: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A record no ``fast`` takes (a session's start, a call's result with an arrival
+    stamp) is translated from the dict decoded for ``fast``, not decoded again; a line
+    that is JSON but no object (an array, a string, a number) and one that is not JSON
+    still go the long way; each is told as the long way tells it."""
+    import streamview.core.decoding as decoding
+    import streamview.core.dialects.lines as lines_module
+    import streamview.core.reader as reader_module
+
+    if agent == "cursor":
+        first = _cursor({"type": "system", "subtype": "init", "model": "m", "cwd": "/w"})
+        declined = [
+            _cursor({"type": "system", "subtype": "init", "model": "m2", "streamview_recv_ms": 9}),
+            _cursor({"type": "result", "subtype": "success", "duration_ms": 5}),
+        ]
+    else:
+        fixture = DIALECT_FIXTURES / "pi"
+        pi_lines = (fixture / "success-tools.jsonl").read_bytes().splitlines(keepends=True)
+        first, declined = pi_lines[0], pi_lines[1:]
+        stamped = json.loads(declined[-1])
+        declined.append(json.dumps({**stamped, "streamview_recv_ms": 7}).encode() + b"\n")
+    odd = [b"[1, 2]\n", b'"said"\n', b"42\n", b"not json\n", b"\n"]
+    rest = b"".join(declined + odd + declined)
+    decoded: list[bytes] = []
+
+    def counting(data: bytes, line: int) -> object:
+        decoded.append(bytes(data))
+        return decoding.decode_line(data, line)
+
+    fast = told([first, rest])
+    monkeypatch.setattr(lines_module, "decode_line", counting)
+    monkeypatch.setattr(reader_module, "decode_line", counting)
+    assert told([first, rest]) == fast
+    after_first = [data for data in decoded if data != first.rstrip(b"\n")]  # warm-up's
+    assert sorted(after_first) == sorted(line.rstrip(b"\n") for line in odd[:4])
+    monkeypatch.setattr(event_stream, "fast_line_of", lambda reader: None)
+    assert fast == told([first, rest])

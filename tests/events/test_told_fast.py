@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 import streamview.core.event_stream as event_stream
-from streamview.core.event_fast import FastNormalizer
 from streamview.core.event_stream import EventStream
+from streamview.core.fast_normalizer import FastNormalizer
 from streamview.core.model import Session
 from streamview.fronts.events_api import event_batches, to_json_lines
 
