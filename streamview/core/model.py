@@ -72,6 +72,12 @@ class Block(msgspec.Struct, gc=False):
         return parts[0] if parts else ""
 
 
+LEAN_TOOL_BLOCK = Block(TOOL, 0)
+"""Every ``tool`` block of a lean fold (compact, tracking no changes: ``--json``), shared:
+nothing there reads a tool block but for its kind (and ``--json``'s sweep puts this one
+in place of a closed one anyway)."""
+
+
 class ToolCall(msgspec.Struct, gc=False):
     """One tool call, correlated across its ``started`` and ``completed`` records.
 

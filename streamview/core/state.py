@@ -82,7 +82,11 @@ class StreamState(CallFold, NoticeFold):
             memory: closed blocks' fragments are joined, finished calls with a
             target drop their arguments (``args`` is ``{}``) and keep no
             ``model_call_id``, ``description`` or ``parent_call_id``. For one-shot
-            front ends; a viewer keeps all.
+            front ends; a viewer keeps all. Compact and tracking no changes, the
+            fold is lean: its calls are numbered 0 and keep no line numbers (a
+            finished one's ``completed_line`` is 0), their blocks one shared block
+            (:data:`~streamview.core.model.LEAN_TOOL_BLOCK`), as ``--json``'s
+            sweep (:mod:`~streamview.core.text_store`) used to leave them.
     """
 
     def __init__(self, track_changes: bool = True, compact: bool = False) -> None:
@@ -99,6 +103,8 @@ class StreamState(CallFold, NoticeFold):
         """The line :meth:`apply` last counted: a line of several events counts once."""
         self._track = track_changes
         self._compact = compact
+        self._lean = compact and not track_changes
+        self._strings: dict[str, str] = {}
         self._changes = Changes()
 
     @property

@@ -23,11 +23,21 @@ from __future__ import annotations
 import os
 from array import array
 from collections.abc import Iterator
-from itertools import accumulate, chain, repeat
-from operator import add, or_
+from itertools import accumulate, chain, compress, repeat
+from operator import add, is_not, or_
 from typing import IO, cast
 
-from streamview.core.model import NOTICE, PROMPT, TEXT, THINKING, TOOL, Block, Session, ToolCall
+from streamview.core.model import (
+    LEAN_TOOL_BLOCK,
+    NOTICE,
+    PROMPT,
+    TEXT,
+    THINKING,
+    TOOL,
+    Block,
+    Session,
+    ToolCall,
+)
 
 READ_PIECE = 1 << 20
 """Bytes read back from the file at once, about."""
@@ -39,7 +49,7 @@ SHARED_STRINGS = 1 << 16
 """Targets and summaries kept to share (a dict entry costs about 40 bytes: 3 MB at most)."""
 _TURN_KINDS = (TEXT, TOOL, PROMPT)
 _SPILLED_KINDS = (TEXT, THINKING)
-_SHARED = {kind: Block(kind, 0) for kind in (TOOL, PROMPT, NOTICE)}
+_SHARED = {TOOL: LEAN_TOOL_BLOCK, **{kind: Block(kind, 0) for kind in (PROMPT, NOTICE)}}
 """The one closed block of each kind that stands for every moved one (never changed)."""
 ENDS_IN_NEWLINE = 1
 """A moved text's tail (:attr:`SpilledParts.tails`, low two bits) when it ends in one
@@ -211,7 +221,10 @@ class TextSpill:
             THINKING: (array("q"), []),
         }
         lasts = {kind: before.get((index, kind), _FIRST) for kind in _SPILLED_KINDS}
-        for position in range(done, stop):
+        # A lean fold's tool blocks are the shared one already: left out in C.
+        for position in compress(
+            range(done, stop), map(is_not, blocks[done:stop], repeat(LEAN_TOOL_BLOCK))
+        ):
             block = blocks[position]
             kind = block.kind
             if kind != TEXT and kind != THINKING:
