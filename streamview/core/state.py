@@ -215,7 +215,12 @@ class StreamState(CallFold, NoticeFold):
             self._call_record(session, line, timestamp, recv, subtype == "completed", text)
         elif kind == "answer_call":  # a whole answer, then a call starts: two events
             said, fields = text
-            self._assistant_text(session, said, line, model_call_id, timestamp, False)
+            if session.open_text is None and session.open_thinking is None:
+                session.blocks.append(Block(TEXT, line, [said]))  # as _assistant_text would
+                if track:
+                    self._changes.transcript.add(session.index)
+            else:
+                self._assistant_text(session, said, line, model_call_id, timestamp, False)
             session.events += 1
             if track:
                 self._changes.events += 1

@@ -20,7 +20,7 @@ from streamview.core.events import (
     ThinkingDelta,
     ToolCallEvent,
 )
-from streamview.core.model import LEAN_TOOL_BLOCK
+from streamview.core.model import LEAN_TOOL_BLOCK, TEXT
 from streamview.core.state import StreamState
 from streamview.core.tools import Said
 
@@ -432,3 +432,51 @@ def test_random_runs_of_calls_fold_the_same_both_ways(seed: int) -> None:
         for compact, track in ((False, True), (True, True), (True, False)):
             general, fast, changes = fold_both(steps, compact, track)
             assert_same(general, fast, changes)
+
+
+@pytest.mark.parametrize(
+    ("compact", "track"),
+    [(False, True), (True, True), (True, False)],
+    ids=["viewer", "compact", "lean"],
+)
+@pytest.mark.parametrize("before", ["nothing", "text delta", "thinking delta", "a call"])
+def test_an_answer_with_its_call_folds_as_its_two_events(
+    before: str, compact: bool, track: bool
+) -> None:
+    """An ``answer_call`` record (Kimi's whole answer and the call it starts) leaves the
+    state and each step's changes as a whole ``AssistantMessage`` and the call's event
+    do, whatever is open before it."""
+    first: list[Step] = {
+        "nothing": [],
+        "text delta": [("event", AssistantMessage(0, SID, 1, text="t", delta=True))],
+        "thinking delta": [("event", ThinkingDelta(0, SID, text="h"))],
+        "a call": [call(False, "c0", "read", args=READ)],
+    }[before]
+    steps = [*first, call(False, "c1", "shell", args=SHELL), call(False, "c0", "read", args=READ)]
+    general = StreamState(track_changes=track, compact=compact)
+    fast = StreamState(track_changes=track, compact=compact)
+    changes = []
+    for line, step in enumerate(steps, 1):
+        if step[0] == "call" and line > len(first):  # each comes with an answer
+            answer = AssistantMessage(
+                line, SID, line * 10, line * 10 + 1, text=f"answer {line}", delta=False
+            )
+            general.apply(answer)
+            general.apply(as_event(step, line))
+            record = (f"answer {line}", step[2])
+            fast.apply_fast(
+                ("answer_call", None, record, None, SID, line * 10, line * 10 + 1), line
+            )
+        else:
+            general.apply(as_event(step, line))
+            if step[0] == "event":
+                fast.apply(as_event(step, line))
+            else:
+                subtype = "completed" if step[1] else "started"
+                fast.apply_fast(
+                    ("tool_call", subtype, step[2], None, SID, line * 10, line * 10 + 1), line
+                )
+        changes.append((general.take_changes(), fast.take_changes()))
+    assert_same(general, fast, changes)
+    texts = [block.text for block in fast.sessions[0].blocks if block.kind == TEXT]
+    assert texts[-2:] == [f"answer {len(first) + 1}", f"answer {len(first) + 2}"]
