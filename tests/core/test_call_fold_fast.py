@@ -446,12 +446,13 @@ def test_an_answer_with_its_call_folds_as_its_two_events(
     """An ``answer_call`` record (Kimi's whole answer and the call it starts) leaves the
     state and each step's changes as a whole ``AssistantMessage`` and the call's event
     do, whatever is open before it."""
-    first: list[Step] = {
+    openers: dict[str, list[Step]] = {
         "nothing": [],
         "text delta": [("event", AssistantMessage(0, SID, 1, text="t", delta=True))],
         "thinking delta": [("event", ThinkingDelta(0, SID, text="h"))],
         "a call": [call(False, "c0", "read", args=READ)],
-    }[before]
+    }
+    first = openers[before]
     steps = [*first, call(False, "c1", "shell", args=SHELL), call(False, "c0", "read", args=READ)]
     general = StreamState(track_changes=track, compact=compact)
     fast = StreamState(track_changes=track, compact=compact)
