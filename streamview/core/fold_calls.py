@@ -16,12 +16,15 @@ import streamview.core.approvals as approvals
 import streamview.core.repeated_results as repeated_results
 import streamview.core.tools as tools
 from streamview.core.events import InteractionQuery, JSONObject, ToolCallEvent
-from streamview.core.model import TOOL, Block, Changes, Session, ToolCall
+from streamview.core.model import LEAN_TOOL_BLOCK, TOOL, Block, Changes, Session, ToolCall
 from streamview.core.tools import REJECTED, RUNNING, Said
 
 _NO_ARGS: JSONObject = {}  # a compact state's finished calls' arguments: never changed
 NO_PARTS: list[str] = []
 """Every tool block's ``parts``, shared, never grown (56 bytes a call: 32 MB in 2 GB)."""
+SHARED_STRINGS = 1 << 16
+"""Targets and summaries a lean fold keeps to share (a dict entry costs about 40 bytes:
+3 MB at most)."""
 
 
 class CallFold:
@@ -29,6 +32,12 @@ class CallFold:
 
     _track: bool
     _compact: bool
+    _lean: bool
+    """Compact and tracking no changes (``--json``): a call is made as ``--json`` keeps it
+    (:meth:`_settle`), its block the shared :data:`~.model.LEAN_TOOL_BLOCK`."""
+    _strings: dict[str, str]
+    """A lean fold's one copy of each finished call's target and summary seen (up to
+    :data:`SHARED_STRINGS`): the same file read again and again, ``exit 0``."""
     _changes: Changes
     _close_text: Callable[[Session], None]
     _close_thinking: Callable[[Session], None]
@@ -84,10 +93,14 @@ class CallFold:
             if session.open_thinking is not None:
                 self._close_thinking(session)
             calls = session.tool_calls
-            call = ToolCall(len(calls), call_id, kind)
+            if self._lean:
+                call = ToolCall(0, call_id, kind)
+                session.blocks.append(LEAN_TOOL_BLOCK)
+            else:
+                call = ToolCall(len(calls), call_id, kind)
+                session.blocks.append(Block(TOOL, line, NO_PARTS, call_index=call.index))
             calls.append(call)
             session.calls_by_id[call_id] = call
-            session.blocks.append(Block(TOOL, line, NO_PARTS, call_index=call.index))
             if session.pending_approval:
                 approval = session.pending_approval.pop(call_id, None)
                 if approval is not None:
@@ -119,8 +132,11 @@ class CallFold:
             if self._compact and call.target is not None:
                 # Later records only recompute the target when they bring new args.
                 call.args = _NO_ARGS
+            if self._lean:
+                self._settle(call)
         else:
-            call.started_line = line
+            if not self._lean:  # a lean fold keeps no line numbers
+                call.started_line = line
             call.start_ts = timestamp_ms
             call.start_recv = recv_ms
         if self._track:
@@ -203,7 +219,8 @@ class CallFold:
             if session.open_thinking is not None:
                 self._close_thinking(session)
             calls = session.tool_calls
-            index = len(calls)
+            lean = self._lean
+            index = 0 if lean else len(calls)  # a lean fold numbers no call
             compact = self._compact
             if compact:  # what only a view shows is not kept
                 model_call_id = description = parent_call_id = None
@@ -223,7 +240,7 @@ class CallFold:
                     model_call_id,
                     description,
                     None,
-                    line,
+                    0 if lean else line,
                     started_at_ms,
                     completed_at_ms or None,
                     None,
@@ -236,6 +253,8 @@ class CallFold:
                 call.complete(outcome, payload)
                 if compact and target is not None:
                     call.args = _NO_ARGS
+                if lean:
+                    self._settle(call)
             else:
                 call = ToolCall(
                     index,
@@ -248,7 +267,7 @@ class CallFold:
                     None,
                     model_call_id,
                     description,
-                    line,
+                    None if lean else line,
                     None,
                     started_at_ms,
                     None,
@@ -261,7 +280,9 @@ class CallFold:
                 )
             calls.append(call)
             session.calls_by_id[call_id] = call
-            session.blocks.append(Block(TOOL, line, NO_PARTS, False, index))
+            session.blocks.append(
+                LEAN_TOOL_BLOCK if lean else Block(TOOL, line, NO_PARTS, False, index)
+            )
             if self._track:
                 self._changes.transcript.add(session.index)
                 self._changes.calls.add((session.index, index))
@@ -319,8 +340,32 @@ class CallFold:
             call.summary = call.approval
         if self._compact:  # its target is known: later records bring new args or none
             call.args = _NO_ARGS
+            if self._lean:
+                self._settle(call)
         if self._track:
             self._changes.calls.add((session.index, call.index))
+
+    def _settle(self, call: ToolCall) -> None:
+        """A lean fold's finished call as ``--json`` keeps it: no line numbers (the fold
+        asks only whether it has its result: ``completed_line`` 0 says so; small ints
+        are shared, a large one is 28 bytes), its target and summary the copy of an
+        equal one already seen."""
+        call.completed_line = 0
+        call.started_line = None
+        strings = self._strings
+        text = call.target
+        if len(strings) < SHARED_STRINGS:
+            if text is not None:
+                call.target = strings.setdefault(text, text)
+            text = call.summary
+            if text is not None:
+                call.summary = strings.setdefault(text, text)
+        else:
+            if text is not None:
+                call.target = strings.get(text, text)
+            text = call.summary
+            if text is not None:
+                call.summary = strings.get(text, text)
 
     def _on_query(self, session: Session, event: InteractionQuery) -> None:
         call = approvals.apply_query(session, event)

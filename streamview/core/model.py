@@ -72,6 +72,12 @@ class Block(msgspec.Struct, gc=False):
         return parts[0] if parts else ""
 
 
+LEAN_TOOL_BLOCK = Block(TOOL, 0)
+"""Every ``tool`` block of a lean fold (compact, tracking no changes: ``--json``), shared:
+nothing there reads a tool block but for its kind (and ``--json``'s sweep puts this one
+in place of a closed one anyway)."""
+
+
 class ToolCall(msgspec.Struct, gc=False):
     """One tool call, correlated across its ``started`` and ``completed`` records.
 
@@ -316,7 +322,8 @@ def running_calls(calls: Sequence[ToolCall]) -> list[ToolCall]:
     running = getattr(calls, "running", None)
     if running is not None:
         return cast(list[ToolCall], running())
-    return [call for call in calls if call.status == tools.RUNNING]
+    running = tools.RUNNING  # once, not a global and an attribute a call (50k in Kimi's)
+    return [call for call in calls if call.status == running]
 
 
 def _parts_of(blocks: list[Block], kind: str) -> Iterator[list[str]]:

@@ -82,7 +82,11 @@ class StreamState(CallFold, NoticeFold):
             memory: closed blocks' fragments are joined, finished calls with a
             target drop their arguments (``args`` is ``{}``) and keep no
             ``model_call_id``, ``description`` or ``parent_call_id``. For one-shot
-            front ends; a viewer keeps all.
+            front ends; a viewer keeps all. Compact and tracking no changes, the
+            fold is lean: its calls are numbered 0 and keep no line numbers (a
+            finished one's ``completed_line`` is 0), their blocks one shared block
+            (:data:`~streamview.core.model.LEAN_TOOL_BLOCK`), as ``--json``'s
+            sweep (:mod:`~streamview.core.text_store`) used to leave them.
     """
 
     def __init__(self, track_changes: bool = True, compact: bool = False) -> None:
@@ -99,6 +103,8 @@ class StreamState(CallFold, NoticeFold):
         """The line :meth:`apply` last counted: a line of several events counts once."""
         self._track = track_changes
         self._compact = compact
+        self._lean = compact and not track_changes
+        self._strings: dict[str, str] = {}
         self._changes = Changes()
 
     @property
@@ -209,7 +215,12 @@ class StreamState(CallFold, NoticeFold):
             self._call_record(session, line, timestamp, recv, subtype == "completed", text)
         elif kind == "answer_call":  # a whole answer, then a call starts: two events
             said, fields = text
-            self._assistant_text(session, said, line, model_call_id, timestamp, False)
+            if session.open_text is None and session.open_thinking is None:
+                session.blocks.append(Block(TEXT, line, [said]))  # as _assistant_text would
+                if track:
+                    self._changes.transcript.add(session.index)
+            else:
+                self._assistant_text(session, said, line, model_call_id, timestamp, False)
             session.events += 1
             if track:
                 self._changes.events += 1

@@ -20,6 +20,7 @@ from streamview.core.events import (
     ThinkingDelta,
     ToolCallEvent,
 )
+from streamview.core.model import LEAN_TOOL_BLOCK, TEXT
 from streamview.core.state import StreamState
 from streamview.core.tools import Said
 
@@ -80,10 +81,13 @@ def as_event(step: Step, line: int) -> AnyEvent:
     )
 
 
-def fold_both(steps: list[Step], compact: bool) -> tuple[StreamState, StreamState, list[Any]]:
-    """The steps folded the general way and the fast way, with what each step changed."""
-    general = StreamState(track_changes=True, compact=compact)
-    fast = StreamState(track_changes=True, compact=compact)
+def fold_both(
+    steps: list[Step], compact: bool, track: bool = True
+) -> tuple[StreamState, StreamState, list[Any]]:
+    """The steps folded the general way and the fast way, with what each step changed
+    (a compact state tracking no changes is a lean one: ``--json``'s)."""
+    general = StreamState(track_changes=track, compact=compact)
+    fast = StreamState(track_changes=track, compact=compact)
     changes = []
     for line, step in enumerate(steps, 1):
         general.apply(as_event(step, line))
@@ -254,12 +258,44 @@ CASES: dict[str, list[Step]] = {
 }
 
 
-@pytest.mark.parametrize("compact", [False, True], ids=["viewer", "compact"])
+@pytest.mark.parametrize(
+    ("compact", "track"),
+    [(False, True), (True, True), (True, False)],
+    ids=["viewer", "compact", "lean"],
+)
 @pytest.mark.parametrize("name", list(CASES))
-def test_the_fast_call_path_folds_as_events_do(name: str, compact: bool) -> None:
+def test_the_fast_call_path_folds_as_events_do(name: str, compact: bool, track: bool) -> None:
     """Each case's calls, field by field, as the general path leaves them."""
-    general, fast, changes = fold_both(CASES[name], compact)
+    general, fast, changes = fold_both(CASES[name], compact, track)
     assert_same(general, fast, changes)
+
+
+def test_a_lean_fold_keeps_its_calls_as_json_writes_them() -> None:
+    """A lean fold (compact, no changes tracked: ``--json``'s) numbers no call, keeps no
+    line numbers (a finished call's ``completed_line`` is 0: it has its result), puts
+    the one shared block for each call and keeps one copy of equal targets and
+    summaries, whichever way the records came; a repeat still finds its call."""
+    steps = [
+        *CASES["a start, then its result"],
+        call(False, "c2", "read", args=READ),
+        call(True, "c2", "read", outcome="success", payload={"content": "a"}),
+        call(True, "c3", "read", args=READ, outcome="success", payload={"content": "b"}),
+        call(True, "c1", "read", outcome="success", payload={"content": "a\nb\nc"}),
+    ]
+    for way in range(2):
+        general, fast, changes = fold_both(steps, compact=True, track=False)
+        assert_same(general, fast, changes)
+        session = (general, fast)[way].sessions[0]
+        first, second, third = session.tool_calls
+        assert [(c.index, c.started_line, c.completed_line) for c in session.tool_calls] == [
+            (0, None, 0)
+        ] * 3
+        assert first.target == second.target == third.target == "/a.py"
+        assert first.target is second.target is third.target
+        assert second.summary is third.summary  # "1 line", made twice, kept once
+        assert first.summary == "3 lines"  # the repeat replaced its result
+        assert session.blocks == [LEAN_TOOL_BLOCK] * 3
+        assert all(block is LEAN_TOOL_BLOCK for block in session.blocks)
 
 
 def test_compact_lets_a_finished_calls_arguments_go_on_both_paths() -> None:
@@ -393,6 +429,55 @@ def test_random_runs_of_calls_fold_the_same_both_ways(seed: int) -> None:
     rng = random.Random(seed)
     for _ in range(150):
         steps = random_steps(rng)
-        for compact in (False, True):
-            general, fast, changes = fold_both(steps, compact)
+        for compact, track in ((False, True), (True, True), (True, False)):
+            general, fast, changes = fold_both(steps, compact, track)
             assert_same(general, fast, changes)
+
+
+@pytest.mark.parametrize(
+    ("compact", "track"),
+    [(False, True), (True, True), (True, False)],
+    ids=["viewer", "compact", "lean"],
+)
+@pytest.mark.parametrize("before", ["nothing", "text delta", "thinking delta", "a call"])
+def test_an_answer_with_its_call_folds_as_its_two_events(
+    before: str, compact: bool, track: bool
+) -> None:
+    """An ``answer_call`` record (Kimi's whole answer and the call it starts) leaves the
+    state and each step's changes as a whole ``AssistantMessage`` and the call's event
+    do, whatever is open before it."""
+    openers: dict[str, list[Step]] = {
+        "nothing": [],
+        "text delta": [("event", AssistantMessage(0, SID, 1, text="t", delta=True))],
+        "thinking delta": [("event", ThinkingDelta(0, SID, text="h"))],
+        "a call": [call(False, "c0", "read", args=READ)],
+    }
+    first = openers[before]
+    steps = [*first, call(False, "c1", "shell", args=SHELL), call(False, "c0", "read", args=READ)]
+    general = StreamState(track_changes=track, compact=compact)
+    fast = StreamState(track_changes=track, compact=compact)
+    changes = []
+    for line, step in enumerate(steps, 1):
+        if step[0] == "call" and line > len(first):  # each comes with an answer
+            answer = AssistantMessage(
+                line, SID, line * 10, line * 10 + 1, text=f"answer {line}", delta=False
+            )
+            general.apply(answer)
+            general.apply(as_event(step, line))
+            record = (f"answer {line}", step[2])
+            fast.apply_fast(
+                ("answer_call", None, record, None, SID, line * 10, line * 10 + 1), line
+            )
+        else:
+            general.apply(as_event(step, line))
+            if step[0] == "event":
+                fast.apply(as_event(step, line))
+            else:
+                subtype = "completed" if step[1] else "started"
+                fast.apply_fast(
+                    ("tool_call", subtype, step[2], None, SID, line * 10, line * 10 + 1), line
+                )
+        changes.append((general.take_changes(), fast.take_changes()))
+    assert_same(general, fast, changes)
+    texts = [block.text for block in fast.sessions[0].blocks if block.kind == TEXT]
+    assert texts[-2:] == [f"answer {len(first) + 1}", f"answer {len(first) + 2}"]

@@ -179,3 +179,34 @@ def test_the_spill_file_has_no_name_and_is_made_where_tempfile_would(
                 made.close()
             else:
                 os.close(fd)
+
+
+@pytest.mark.parametrize("ending", ["\n", "\n\n", ""])
+def test_a_lone_surrogate_before_a_newline_then_more_text_is_moved(ending: str) -> None:
+    """A moved text with a lone surrogate that ends in a newline (or two), then another
+    text in the same sweep: the next one's separator is read from the first's tail
+    without its not-UTF-8 mark (the sweep raised IndexError on a1e2c5a)."""
+    moved, kept = StreamState(track_changes=False), StreamState(track_changes=False)
+    blocks = [
+        Block(TEXT, 1, [f"a \ud800{ending}"]),
+        Block(TOOL, 2),
+        Block(TEXT, 3, ["b"]),
+        Block(THINKING, 4, [f"\ud800{ending}"]),
+        Block(THINKING, 5, ["c"]),
+        Block(TEXT, 6, ["last"]),
+    ]
+    moved.sessions.append(Session(index=0, blocks=blocks))
+    kept.sessions.append(Session(index=0, blocks=list(blocks)))
+    spill = TextSpill()
+    try:
+        spill.sweep(moved.sessions)
+        assert spill.moved == 4
+        for kind in (TEXT, THINKING):
+            stand_in = spill.stand_in(0, kind)
+            assert stand_in is not None and stand_in.odd
+        want = b"".join(summary_json(kept))
+        assert json.loads(b"".join(summary_json(moved, spill=spill))) == json.loads(want)
+        separator = "" if ending == "\n\n" else "\n" if ending == "\n" else "\n\n"
+        assert json.loads(want)["sessions"][0]["text"] == f"a \ud800{ending}{separator}b\n\nlast"
+    finally:
+        spill.close()
