@@ -37,6 +37,9 @@ REFLOW_SECONDS = 0.25
 """How often a search under way places the blocks it laid out (a reflow of a 2 GB
 session's two million blocks costs tens of ms)."""
 
+TELL_SECONDS = 0.1
+"""How often the status bar hears how far a search got."""
+
 VIEW, FIRST, LAST, STAY = "view", "first", "last", "stay"
 """Where a search lands: the first hit from the top of the view on, the first, the
 last, or nowhere (the view stays; the current hit is the first from the view on)."""
@@ -60,6 +63,8 @@ class SearchWalk:
         self.landed = land == LAST
         """The view went to a hit (or goes only at the end)."""
         self.reflowed = time.monotonic()
+        self.told = 0.0
+        """When the app last heard how far the search got."""
 
     def next(self) -> int:
         """The next block's index (call while :attr:`done` < :attr:`count`)."""
@@ -168,25 +173,32 @@ class TranscriptSearch(TranscriptLayout):
         hidden = None if self.show_thinking else THINKING
         laid_from: int | None = None
         count = min(walk.count, len(entries))
+        shown = self._entries_in_view()
+        repaint = False
         while walk.done < walk.count:
             index = walk.next()
             if index >= count or (hidden is not None and kind_at(blocks, index) == hidden):
                 continue
             if holds is not None and not may_hold(blocks[index], session, holds):
+                if budget is not None and not index & 31 and time.perf_counter() > deadline:
+                    break
                 continue
             if entries.get(index) is None and (laid_from is None or index < laid_from):
                 laid_from = index
-            search.put(index, self._texts_at(index), walk.matcher)
+            if search.put(index, self._texts_at(index), walk.matcher) and index in shown:
+                repaint = True
             if search.hits and not walk.landed and self._lands(walk):
                 break
             if budget is not None and time.perf_counter() > deadline:
                 break
         done = walk.done >= walk.count
-        if laid_from is not None and (done or time.monotonic() - walk.reflowed > REFLOW_SECONDS):
+        now = time.monotonic()
+        if laid_from is not None and (done or now - walk.reflowed > REFLOW_SECONDS):
             self._place_laid_out(laid_from)
-            walk.reflowed = time.monotonic()
+            walk.reflowed = now
         if not walk.landed and search.hits and (done or self._lands(walk)):
             self._land(walk)
+            repaint = True
         if done:
             self._walk = None
             search.waits = not search.hits and bool(self.laying_out)
@@ -194,8 +206,19 @@ class TranscriptSearch(TranscriptLayout):
                 self._go_to_match(len(search.hits) - 1)
         else:
             self._walk_timer = self.set_timer(PAUSE_SECONDS, self._search_slice, name="search")
-        self.refresh()
-        self.post_message(self.SearchProgress(done))
+        if repaint or done:
+            self.refresh()  # only a hit on screen, or the view moved: a frame costs ~10 ms
+        if done or repaint or now - walk.told > TELL_SECONDS:
+            walk.told = now
+            self.post_message(self.SearchProgress(done))
+
+    def _entries_in_view(self) -> range:
+        """The blocks on screen now."""
+        offsets = self._offsets
+        top = round(self.scroll_y)
+        first = max(0, bisect_right(offsets, top) - 1)
+        last = bisect_right(offsets, top + self.scrollable_content_region.height)
+        return range(first, last + 1)
 
     def _lands(self, walk: SearchWalk) -> bool:
         """Whether the hit to land on is found: one from the top of the view on (or,

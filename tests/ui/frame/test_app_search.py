@@ -179,7 +179,7 @@ async def test_n_walks_the_hits_found_so_far_and_stays_on_its_hit(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(searching, "SLICE_SECONDS", 0.0)
-    monkeypatch.setattr(searching, "PAUSE_SECONDS", 0.1)
+    monkeypatch.setattr(searching, "PAUSE_SECONDS", 0.01)
     app = file_app(RECORDINGS / LONG_RUN)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
