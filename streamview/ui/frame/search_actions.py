@@ -199,11 +199,11 @@ class SearchActions(App[int]):
         self._sync_search_at()
         total = transcript.match_count + len(self.call_hits)
         text = f"“{transcript.query_text[:20]}” {self.search_at + 1 if total else 0}/{total}"
+        progress = transcript.search_progress
+        if progress is not None:  # before the rest: a narrow status bar cuts the end
+            text += f" · searching… {int(progress * 100)} %"
         if self.call_hits:
             text += f" · {len(self.call_hits)} in tool calls"
-        progress = transcript.search_progress
-        if progress is not None:
-            text += f" · searching… {int(progress * 100)} %"
         if self.other_sessions:
             shown = ", ".join(str(i + 1) for i in self.other_sessions[:3])
             more = len(self.other_sessions) - 3
