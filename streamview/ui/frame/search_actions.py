@@ -29,10 +29,8 @@ from streamview.ui.calls.table import ToolCallTable
 from streamview.ui.feed.reader import Feed
 from streamview.ui.playback.feed import PlaybackFeed
 from streamview.ui.text.safe_text import phrase, toast
+from streamview.ui.transcript.searching import FIRST, LAST
 from streamview.ui.transcript.transcript import Transcript
-
-SAID_ABOVE = 20_000
-"""Blocks in the transcript above which a search says it is searching before it starts."""
 
 
 class SearchActions(App[int]):
@@ -51,6 +49,12 @@ class SearchActions(App[int]):
     session_index: int | None
     pinned: bool
     main_screen: Screen[Any] | None
+    _calls_searched = True
+    """The calls' search of the search on show is done (its hits are in ``call_hits``)."""
+    _calls_land = 0
+    """Where ``n`` arrived from (1, -1) for a search found only in the calls; 0: stay."""
+    _text_hits = 0
+    """The transcript's hits counted when the status bar last heard of them."""
 
     def show_session(self, index: int) -> None:
         """Show session ``index`` in every pane (the app's)."""
@@ -69,7 +73,9 @@ class SearchActions(App[int]):
         self.search_note = None
         if not query or self.session_index is None:
             return
-        self.transcript.search(query)
+        self._calls_searched = False
+        self._text_hits = 0
+        self.transcript.begin_search(query)
         self.search_at = self.transcript.match_position - 1
         self._search_calls(self.session_index, query, land=0)
 
@@ -86,26 +92,21 @@ class SearchActions(App[int]):
             return
         self.search_box.display = False
         transcript.focus()
-        if transcript.block_count > SAID_ABOVE:
-            # Finding lays every block out on this thread: say so before it holds the
-            # screen (a 200 MB session's first search takes ~24 s).
-            self._say_in_status(f"searching {transcript.block_count:,} blocks for “{query[:20]}”…")
-            self.call_after_refresh(self._search_for, query)
-            return
         self._search_for(query)
 
     def _search_for(self, query: str) -> None:
-        """Find ``query`` in the transcript, then in the calls and other sessions."""
+        """Find ``query`` in the transcript (a slice at a time: :meth:`_search_progress`
+        hears how far it got), then in the calls and other sessions."""
         transcript = self.transcript
         self.search_note = None
-        count = transcript.search(query)
         self.call_hits = []
         self.other_sessions = []
-        self.search_at = transcript.match_position - 1
-        if query and self.session_index is not None:
+        self.search_at = -1
+        self._text_hits = 0
+        self._calls_searched = not (query and self.session_index is not None)
+        transcript.begin_search(query)
+        if not self._calls_searched and self.session_index is not None:
             self._search_calls(self.session_index, query)
-        elif query and not count:
-            self.search_note = f"no match for “{query[:40]}”"
         self.refresh_status()
 
     def _say_in_status(self, note: str) -> None:
@@ -139,7 +140,41 @@ class SearchActions(App[int]):
             return  # another search, or another session, since
         self.call_hits = hits
         self.other_sessions = holding
-        if not transcript.match_count and not hits and holding:
+        self._calls_searched = True
+        self._calls_land = land
+        self._settle_search()
+
+    def on_transcript_search_progress(self, message: Transcript.SearchProgress) -> None:
+        """The transcript's search found more, or ended: the count and the current hit
+        in the status bar; at the end, what the whole search has to say."""
+        self._sync_search_at()
+        if message.done:
+            self._settle_search()
+        else:
+            self.refresh_status()
+
+    def _sync_search_at(self) -> None:
+        """The current hit as the transcript's search, still under way, left it: its
+        hits come in any order, so the current one's number moves."""
+        transcript = self.transcript
+        counted, self._text_hits = self._text_hits, transcript.match_count
+        if self.search_at >= counted:  # on a call's hit: after the transcript's, moved on
+            self.search_at += self._text_hits - counted
+        else:
+            self.search_at = transcript.match_position - 1
+
+    def _settle_search(self) -> None:
+        """Both searches are done (the transcript's and the calls'): say what there is
+        to say (no match, only in other sessions) or go to a call's hit."""
+        transcript = self.transcript
+        if transcript.search_progress is not None or not self._calls_searched:
+            self.refresh_status()
+            return
+        query, hits, holding = transcript.query_text, self.call_hits, self.other_sessions
+        land, self._calls_land = self._calls_land, 0
+        if not query:
+            pass
+        elif not transcript.match_count and not hits and holding:
             where = ", ".join(str(i + 1) for i in holding[:3])
             self.search_note = f"“{query[:20]}” not in this session · n goes to session {where}"
         elif not transcript.match_count and not hits:
@@ -161,8 +196,12 @@ class SearchActions(App[int]):
         transcript = self.transcript
         if not transcript.query_text:
             return None
+        self._sync_search_at()
         total = transcript.match_count + len(self.call_hits)
         text = f"“{transcript.query_text[:20]}” {self.search_at + 1 if total else 0}/{total}"
+        progress = transcript.search_progress
+        if progress is not None:  # before the rest: a narrow status bar cuts the end
+            text += f" · searching… {int(progress * 100)} %"
         if self.call_hits:
             text += f" · {len(self.call_hits)} in tool calls"
         if self.other_sessions:
@@ -213,6 +252,7 @@ class SearchActions(App[int]):
     def _step_match(self, step: int) -> None:
         """The next (previous) hit: the transcript's matches, then the tool calls'."""
         transcript = self.transcript
+        self._sync_search_at()
         in_text = transcript.match_count
         total = in_text + len(self.call_hits)
         if not 0 <= self.search_at + step < total and self._search_other_session(step):
@@ -248,19 +288,18 @@ class SearchActions(App[int]):
         self._close_details()
         self.pinned = target != count - 1
         self.show_session(target)
-        found = transcript.search(query)
         self.call_hits = []
         self.search_at = -1
-        if found:
-            self.search_at = 0 if step > 0 else found - 1
-            transcript.set_follow(False)
-            transcript.go_to_match(self.search_at)
-            transcript.focus()
+        self._text_hits = 0
+        self._calls_searched = False
+        transcript.set_follow(False)
+        transcript.begin_search(query, FIRST if step > 0 else LAST)
+        transcript.focus()
         where = phrase(
             "session {n} of {count}: “{query}”", n=target + 1, count=count, query=query, limit=40
         )
         toast(self, where, timeout=2)
-        self._search_calls(target, query, land=step if not found else 0)
+        self._search_calls(target, query, land=step)
         self.refresh_status()
         return True
 

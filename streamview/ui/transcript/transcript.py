@@ -41,12 +41,12 @@ from streamview.ui.transcript.blocks import (
 from streamview.ui.transcript.fences import FenceFree, find_fence
 from streamview.ui.transcript.keys import TRANSCRIPT_BINDINGS
 from streamview.ui.transcript.layout import TranscriptLayout
-from streamview.ui.transcript.search import Match, Matches
+from streamview.ui.transcript.searching import TranscriptSearch
 
 __all__ = ["BACKGROUND_MARKDOWN_CHARS", "BACKGROUND_PLAIN_CHARS", "Transcript"]
 
 
-class Transcript(TranscriptLayout, can_focus=True):
+class Transcript(TranscriptSearch, can_focus=True):
     """The answer as it grows, with thinking, tool markers and notices in place.
 
     Follow mode keeps the view at the newest line while the user is at the bottom;
@@ -86,21 +86,6 @@ class Transcript(TranscriptLayout, can_focus=True):
 
     # -- public API ---------------------------------------------------------------------
 
-    @property
-    def query_text(self) -> str:
-        """What the last search looked for (``""``: no search)."""
-        return self._search.query
-
-    @property
-    def match_count(self) -> int:
-        """How many matches the last search found."""
-        return len(self._search.hits)
-
-    @property
-    def match_position(self) -> int:
-        """1-based index of the current match (0 when none)."""
-        return self._search.position
-
     def mark_call(self, call_index: int | None) -> None:
         """Highlight the marker of call ``call_index``; bring it into view unless following."""
         entry = self._entries.of_call(call_index) if call_index is not None else None
@@ -134,74 +119,6 @@ class Transcript(TranscriptLayout, can_focus=True):
         self._clear_matches()
         self._relayout()
         self._refind()
-
-    def search(self, query: str) -> int:
-        """Find ``query`` (case-insensitive) in the rendered transcript and go to the first hit.
-
-        The first hit shown is the first one at or below the top of the viewport.
-
-        Returns:
-            How many matches there are.
-        """
-        self._search.query = query
-        matches = self._find()
-        self._search.waits = not matches and bool(self.laying_out)
-        if matches:
-            top = round(self.scroll_y)
-            first = next(
-                (i for i, m in enumerate(matches) if self._offsets[m.entry] + m.line >= top), 0
-            )
-            self._go_to_match(first)
-        self.refresh()
-        return len(matches)
-
-    def _find(self) -> list[Match]:
-        """Every occurrence of the query in the laid-out lines.
-
-        Lays every block out; long ones go to the layout thread, and each one that
-        comes back searches again (:meth:`_refind`).
-        """
-        if not self._search.query:
-            self._search.clear()
-            self.refresh()
-            return []
-        found = self._search.find(
-            (number, self._texts_at(number)) for number in range(len(self._entries))
-        )
-        self._reflow(0)  # the heights of the blocks laid out to be searched
-        return found
-
-    def _refind(self, only: tuple[int, list[str]] | None = None) -> None:
-        """Lines were rendered again (width, theme, thinking): find the matches again, in
-        place (``only``: in these lines of this entry, the rest being as they were)."""
-        search = self._search
-        if not search.query:
-            return
-        current = search.index
-        matches = self._find() if only is None else search.replace(*only)
-        search.index = min(max(current, 0), len(matches) - 1) if matches else -1
-        if matches and search.waits:
-            search.waits = False
-            self._go_to_match(0)
-        self.refresh()
-
-    def next_match(self, step: int = 1) -> bool:
-        """Go to the next (``step=1``) or previous (``-1``) match; False when there is none."""
-        hits = self._search.hits
-        if not hits:
-            return False
-        self._go_to_match((self._search.index + step) % len(hits))
-        return True
-
-    def go_to_match(self, index: int) -> None:
-        """Go to match ``index`` (0-based) of the last search, if there is one."""
-        if 0 <= index < len(self._search.hits):
-            self._go_to_match(index)
-
-    def clear_search(self) -> None:
-        """Forget the search and its highlights."""
-        self._search = Matches()
-        self.refresh()
 
     def invalidate(self) -> None:
         """Render everything again (the theme changed)."""
@@ -414,7 +331,7 @@ class Transcript(TranscriptLayout, can_focus=True):
         if line_number >= len(lines):
             return Strip.blank(width, style)
         strip = lines[line_number]
-        hits = self._search.by_line.get((index, line_number))
+        hits = self._hits_on(index, line_number)
         if hits:
             strip = self._search.highlight(
                 strip,
@@ -432,17 +349,6 @@ class Transcript(TranscriptLayout, can_focus=True):
             )
         # The offsets tell Textual which line and column the mouse is on: drag selects.
         return strip.apply_style(style).crop_extend(0, width, style).apply_offsets(0, absolute)
-
-    def _go_to_match(self, index: int) -> None:
-        self._search.index = index
-        match = self._search.hits[index]
-        y = self._offsets[match.entry] + match.line
-        if self.following:
-            self.following = False
-            self.post_message(self.FollowChanged(False, self.unseen))
-        height = self.scrollable_content_region.height
-        self._set_scroll(max(0, y - height // 3))
-        self.refresh()
 
     def on_transcript_layout_laid_out(self, message: TranscriptLayout.LaidOut) -> None:
         """Show a block the layout thread finished, keeping the view where it was."""
@@ -484,13 +390,3 @@ class Transcript(TranscriptLayout, can_focus=True):
         if keep_match and self._search.hits and not self.following:
             self._go_to_match(self._search.index)  # the lines moved under the search hit
         self.refresh()
-
-    def _match_in_view(self) -> bool:
-        """Whether the current search match is on screen."""
-        search = self._search
-        if not 0 <= search.index < len(search.hits):
-            return False
-        match = search.hits[search.index]
-        y = self._offsets[match.entry] + match.line
-        top = round(self.scroll_y)
-        return top <= y < top + self.scrollable_content_region.height

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from textual import events
 
-from streamview.ui.frame import search_actions
+from streamview.ui.transcript import searching
 from streamview.ui.transcript.transcript import Transcript
 
 from ..conftest import (
@@ -17,10 +17,14 @@ from .pilot_helpers import (
     DENIALS,
     PROBE_11,
     PROBE_43,
+    RECORDINGS,
     THINKING,
     file_app,
     status_text,
 )
+
+LONG_RUN = "long-run.ndjson"
+"""380 blocks: enough for a search of one block a slice to be seen under way."""
 
 
 async def test_search_finds_highlights_and_steps_through_matches() -> None:
@@ -106,12 +110,16 @@ async def test_search_survives_hiding_thinking_and_resizing() -> None:
     app = file_app(capture(THINKING))
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
+        done = lambda: app.transcript.search_progress is None  # noqa: E731
         await pilot.press("slash", *"river", "enter")
+        await wait_for(pilot, done)
         with_thinking = app.transcript.match_count
         await pilot.press("t")
+        await wait_for(pilot, done)
         without_thinking = app.transcript.match_count
         await pilot.resize_terminal(60, 30)
         await pilot.pause()
+        await wait_for(pilot, done)
         assert app.transcript.query_text == "river"
         after_resize = app.transcript.match_count
     # The thinking block says "rivers" and "River" once each.
@@ -120,42 +128,71 @@ async def test_search_survives_hiding_thinking_and_resizing() -> None:
     assert after_resize >= without_thinking  # narrower lines never lose a match
 
 
-async def test_a_search_of_a_long_transcript_says_it_is_searching_before_it_holds_the_screen(
+async def test_a_long_search_goes_a_slice_at_a_time_and_says_how_far_it_got(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Finding lays every block out on the screen's thread (~24 s for a 200 MB session's
-    first search): above ``SAID_ABOVE`` blocks the status bar says "searching" and is
-    painted before the search starts, then says what it found."""
-    monkeypatch.setattr(search_actions, "SAID_ABOVE", 1)
-    app = file_app(capture(PROBE_11))
+    """A search lays blocks out a slice at a time between frames (a 200 MB session's
+    took 24 s in one go): the status bar says how far it got, the first hit is shown
+    before the end, and the count is whole at the end."""
+    monkeypatch.setattr(searching, "SLICE_SECONDS", 0.0)  # one block a slice
+    monkeypatch.setattr(searching, "PAUSE_SECONDS", 0.05)
+    app = file_app(RECORDINGS / LONG_RUN)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         transcript = app.query_one(Transcript)
-        assert transcript.block_count > 1
-        shown_when_searching: list[str] = []
-        search = transcript.search
-
-        def watched(query: str) -> int:
-            shown_when_searching.append(status_text(app))
-            return search(query)
-
-        monkeypatch.setattr(transcript, "search", watched)
-        await pilot.press("slash", *"river", "enter")
-        await wait_for(pilot, lambda: transcript.match_count == 6)
-        assert len(shown_when_searching) == 1
-        assert (
-            f"searching {transcript.block_count:,} blocks for “river”…" in (shown_when_searching[0])
-        )
-        assert "“river” 1/6" in status_text(app) and "searching" not in status_text(app)
-
-
-async def test_a_search_of_a_short_transcript_answers_at_once() -> None:
-    """Under ``SAID_ABOVE`` blocks the search runs as Enter is handled: nothing said."""
-    app = file_app(capture(PROBE_11))
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot)
-        transcript = app.query_one(Transcript)
-        assert transcript.block_count <= search_actions.SAID_ABOVE
-        await pilot.press("slash", *"river", "enter")
-        assert transcript.match_count == 6
+        await pilot.press("slash", *"the", "enter")
+        await wait_for(pilot, lambda: "searching… " in status_text(app))
+        assert transcript.search_progress is not None
+        await wait_for(pilot, lambda: transcript.match_position > 0)  # shown at once
+        assert transcript.search_progress is not None
+        await wait_for(pilot, lambda: transcript.search_progress is None)
+        count, at = transcript.match_count, transcript.match_position
+        assert f"“the” {at}/{count + len(app.call_hits)}" in status_text(app)
         assert "searching" not in status_text(app)
+        assert transcript.search("the") == count  # the same as a search done at once
+
+
+async def test_escape_or_a_new_query_stops_a_search_under_way(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(searching, "SLICE_SECONDS", 0.0)
+    monkeypatch.setattr(searching, "PAUSE_SECONDS", 0.005)
+    app = file_app(RECORDINGS / LONG_RUN)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        transcript = app.query_one(Transcript)
+        await pilot.press("slash", *"re:.", "enter")
+        await wait_for(pilot, lambda: transcript.search_progress is not None)
+        await pilot.press("slash", *"zebra", "enter")  # the new query replaces the old
+        await wait_for(pilot, lambda: transcript.search_progress is None)
+        assert transcript.query_text == "zebra" and transcript.match_count == 0
+        await pilot.press("slash", *"re:.", "enter")
+        await wait_for(pilot, lambda: transcript.match_count > 0)
+        await pilot.press("escape")
+        assert transcript.search_progress is None and transcript.match_count == 0
+        await pilot.pause(0.2)  # no slice comes back
+        assert transcript.match_count == 0 and not transcript.query_text
+        assert "searching" not in status_text(app)
+
+
+async def test_n_walks_the_hits_found_so_far_and_stays_on_its_hit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(searching, "SLICE_SECONDS", 0.0)
+    monkeypatch.setattr(searching, "PAUSE_SECONDS", 0.01)
+    app = file_app(RECORDINGS / LONG_RUN)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        transcript = app.query_one(Transcript)
+        await pilot.press("slash", *"re:r", "enter")
+        await wait_for(pilot, lambda: transcript.match_count >= 2)
+        assert transcript.search_progress is not None
+        before = transcript._search.current
+        await pilot.press("n")
+        on = transcript._search.current
+        assert before is not None and on is not None
+        assert (on.entry, on.line, on.start) > (before.entry, before.line, before.start)
+        await wait_for(pilot, lambda: transcript.search_progress is None)
+        assert transcript._search.current is on  # more hits came: still the one n went to
+        count = transcript.match_count
+        assert transcript.search("re:r") == count  # the same as a search done at once

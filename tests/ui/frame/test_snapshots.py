@@ -197,13 +197,15 @@ def test_filtered_and_sorted_calls(snap_compare: Snap) -> None:
 
 
 def test_search_reaching_the_tool_calls(snap_compare: Snap) -> None:
-    """/jitter: the answer's matches tinted, "“jitter” 1/15 · 6 in tool calls" in the status."""
+    """/jitter: the answer's matches tinted, the first from the top of the view current
+    ("“jitter” 6/15 · 6 in tool calls" in the status)."""
 
     async def search(pilot: Pilot[Any]) -> None:
         app = pilot.app
         assert isinstance(app, StreamviewApp)
         await pilot.press("slash", *"jitter", "enter")
         await wait_for(pilot, lambda: bool(app.call_hits))
+        await wait_for(pilot, lambda: app.transcript.search_progress is None)
 
     assert snap_compare(
         file_app(RECORDINGS / "success-multi-tool.ndjson"),
