@@ -93,7 +93,7 @@ def indices(calls: Any) -> list[int]:
     return [call.index for call in calls]
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(packed_calls(), st.lists(filters(), min_size=1, max_size=4))
 def test_the_columns_let_through_what_the_calls_do(
     columns: CallColumns, chosen: list[CallFilter]
