@@ -30,11 +30,20 @@ from itertools import islice
 from typing import cast
 
 from streamview.core.block_columns import BlockColumns, InTheFile, PackedBlocks, packed_count
+from streamview.core.events import AgentNotice
 from streamview.core.model import PROMPT, TEXT, TOOL, Block, Session
 from streamview.core.sweeps import swept
 from streamview.core.text_store import TextSpill
 
-__all__ = ["READ_KEPT", "SWEEP_EVERY", "BlockSpill", "InTheFile", "LiveSweep", "spilling"]
+__all__ = [
+    "READ_KEPT",
+    "SWEEP_EVERY",
+    "BlockSpill",
+    "InTheFile",
+    "LiveSweep",
+    "spill_notices",
+    "spilling",
+]
 
 SWEEP_EVERY = 8 << 20
 """Bytes of the file folded between two sweeps (a shorter file keeps its text)."""
@@ -62,6 +71,12 @@ class BlockSpill:
         """Blocks whose text was moved."""
         self.packed = 0
         """Blocks packed."""
+
+    @property
+    def failed(self) -> str | None:
+        """Why the file of moved texts could not be made or written (``None``: it
+        could, or nothing was moved yet): the texts since stay in memory."""
+        return self._file.failed
 
     def sweep(self, sessions: Iterable[Session]) -> None:
         """Pack the blocks closed since the last sweep, moving their text."""
@@ -179,10 +194,36 @@ class LiveSweep:
 
 
 def spilling(
-    chunks: Iterable[bytes], sessions: list[Session], every: int | None = None
+    chunks: Iterable[bytes],
+    sessions: list[Session],
+    every: int | None = None,
+    spills: list[BlockSpill] | None = None,
 ) -> Iterator[bytes]:
     """``chunks``, with the closed blocks in ``sessions`` packed and their text moved to
     a file every ``every`` bytes and at the end of a longer file (``sessions``: the list
-    the fold appends to); a shorter file's blocks all stay."""
+    the fold appends to); a shorter file's blocks all stay. The spill is appended to
+    ``spills``, if given (to ask it afterwards whether its file could be written)."""
     spill = BlockSpill()
+    if spills is not None:
+        spills.append(spill)
     return swept(chunks, lambda: spill.sweep(sessions), every or SWEEP_EVERY)
+
+
+def spill_notices(spills: Iterable[BlockSpill]) -> list[AgentNotice]:
+    """A notice for the event log for each spill whose file could not be made or
+    written (a full disk, no temporary folder): the texts it did not move stay in
+    memory, nothing is lost, and the person is told why the viewer grew."""
+    return [
+        AgentNotice(
+            line=0,
+            type="streamview",
+            subtype="spill",
+            topic="status",
+            text=(
+                "Closed blocks' text kept in memory: the spill file could not be "
+                f"written ({spill.failed})."
+            ),
+        )
+        for spill in spills
+        if spill.failed is not None
+    ]

@@ -180,6 +180,8 @@ class TextSpill:
         :data:`SHARED_STRINGS` of them): the same file read again and again, ``exit 0``."""
         self._stuck = False
         """The file could not be written: no more text is moved."""
+        self.failed: str | None = None
+        """Why the file could not be made or written (``None``: it could)."""
 
     def sweep(self, sessions: list[Session]) -> None:
         """Move the text of the blocks closed since the last sweep."""
@@ -355,8 +357,9 @@ class TextSpill:
                     spilled.written += written
                     self._written += written
                     del pending[:written]
-        except OSError:
+        except OSError as error:
             self._stuck = True
+            self.failed = error.strerror or str(error)
             return
         self._dirty.clear()
 
@@ -427,8 +430,9 @@ class TextSpill:
                 written = os.pwrite(self._open(), pending, self._written)
                 self._written += written
                 del pending[:written]
-        except OSError:
+        except OSError as error:
             self._stuck = True
+            self.failed = error.strerror or str(error)
 
     def stand_in(self, session: int, kind: str) -> SpilledParts | None:
         """The parts that stand for the moved ``kind`` blocks of a session, if any."""

@@ -20,7 +20,7 @@ from typing import overload
 
 import streamview.core.dialects as dialects
 from streamview.core.args_store import releasing
-from streamview.core.block_spill import spilling
+from streamview.core.block_spill import BlockSpill, spill_notices, spilling
 from streamview.core.checkpoints import CHECKPOINT_EVERY, NO_TIME, PlaybackIndex, restore
 from streamview.core.dialects.lines import end_of_input
 from streamview.core.events import AnyEvent, ToolCallEvent
@@ -242,11 +242,13 @@ def fold_indexed(
     state = StreamState(track_changes=False)
     # Finished calls' arguments are read back from the file when their details open,
     # closed blocks' text from a temporary file when it is shown.
-    chunks = spilling(releasing(chunks, state.sessions), state.sessions)
+    spills: list[BlockSpill] = []
+    chunks = spilling(releasing(chunks, state.sessions), state.sessions, spills=spills)
     state = fold(chunks, state, store=store, agent=agent, index=index)
     paged = paging_notice()  # the page file could not be written: said in the event log
     if paged is not None:
         state.notices.append(paged)
+    state.notices.extend(spill_notices(spills))  # and the moved texts' file, likewise
     return state, FileTimeline(store, index)
 
 

@@ -152,3 +152,50 @@ def test_two_answers_on_one_line_each_read_back_its_own_text(
     assert sum(isinstance(b.parts, block_spill.InTheFile) for b in seconds) > 35
     assert sum(isinstance(b.parts, block_spill.InTheFile) for b in spilled.blocks) > 100
     assert spilled.text == kept.text
+
+
+def test_a_spill_file_that_cannot_be_written_keeps_the_text_and_says_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A full disk under the viewer's fold: every block's text still shown (kept in
+    memory), and the event log says once why (the paging has its own notice)."""
+    import errno
+    import os
+
+    import streamview.core.args_store as args_store
+    import streamview.core.paged_array as paged_array
+    from tests.core import test_call_columns as call_columns_tests
+
+    path = Path(__file__).resolve().parents[2] / "recordings" / "success-multi-tool.ndjson"
+    monkeypatch.setattr(args_store, "SWEEP_EVERY", 64)
+    monkeypatch.setattr(block_spill, "SWEEP_EVERY", 64)
+    monkeypatch.setattr("streamview.core.text_store.WRITE_PIECE", 16)  # written at once
+
+    def fold_with_fresh_pages() -> StreamState:
+        monkeypatch.setattr(paged_array, "_SHARED", paged_array.PageFile(page_bytes=8))
+        chunks = call_columns_tests.lines_of(path.read_bytes())
+        return fold_indexed(chunks, FileLineStore(path))[0]
+
+    def spill_notices(state: StreamState) -> list[Any]:
+        return [n for n in state.notices if getattr(n, "subtype", None) == "spill"]
+
+    written = fold_with_fresh_pages()
+    assert not spill_notices(written)
+
+    def no_file() -> Any:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr("streamview.core.text_store.anonymous_file", no_file)
+    failed = fold_with_fresh_pages()
+    told = spill_notices(failed)
+    assert len(told) == 1 and os.strerror(errno.ENOSPC) in told[0].text
+    assert "kept in memory" in told[0].text
+
+    def shown(state: StreamState) -> Any:  # what a front end shows: blocks, calls
+        return [
+            ([(b.kind, b.text, b.call_index) for b in s.blocks], list(s.tool_calls))
+            for s in state.sessions
+        ]
+
+    assert shown(failed) == shown(written)
+    assert sum(len(s.blocks) for s in written.sessions) > 20
