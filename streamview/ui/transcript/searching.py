@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from textual.message import Message
 from textual.timer import Timer
 
-from streamview.core.block_columns import kind_at, tools_from
+from streamview.core.block_columns import kind_at, packed_count, tools_from
 from streamview.core.state import THINKING, TOOL, Block, Session
 from streamview.core.textmatch import Matcher
 from streamview.ui.transcript.layout import TranscriptLayout
@@ -81,12 +81,20 @@ class SearchWalk:
         holds = self.holds
         assert holds is not None
         markers = self.markers
-        if markers is None and session is not None:
+        if session is None:
+            markers = None
+        elif (
+            markers is None or markers.calls is not session.tool_calls or markers.cwd != session.cwd
+        ):
+            # the first pack makes the list of calls columns; a cwd can come late
             markers = self.markers = MarkerHolds(session.tool_calls, session.cwd, holds)
         if kind == TOOL and markers is not None:
             calls = self._calls
-            if calls is None:  # each marker's call, from the blocks' columns
-                calls = self._calls = dict(tools_from(blocks, 0))
+            if calls is None:  # each packed marker's call, from the blocks' columns
+                packed = packed_count(blocks)
+                calls = self._calls = {
+                    at: call for at, call in tools_from(blocks, 0) if at < packed
+                }
             call = calls.get(index)
             if call is None:
                 call = blocks[index].call_index

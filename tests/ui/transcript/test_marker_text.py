@@ -106,3 +106,26 @@ def test_marker_flags_span_runs_and_the_calls_not_packed() -> None:
     assert found == [RUN + 3]
     holds = MarkerHolds(session.tool_calls, "/w", KeyFinder(key_of(f"found {RUN + 10}")))
     assert [index for index in range(RUN + 11) if holds(index)] == [RUN + 10]
+
+
+def test_a_walk_reads_the_calls_the_session_has_now() -> None:
+    """The first pack makes a session's list of calls columns, and its cwd can come
+    late: a search under way reads the session's calls as they are."""
+    from streamview.core.state import TOOL, Block
+    from streamview.core.textmatch import Matcher
+    from streamview.ui.transcript.searching import VIEW, SearchWalk
+
+    session = Session(0)
+    first = call(0)
+    session.tool_calls.append(first)
+    session.calls_by_id[first.call_id] = first
+    blocks = [Block(TOOL, 0, call_index=0), Block(TOOL, 1, call_index=1)]
+    walk = SearchWalk(Matcher.for_query("w src"), KeyFinder(key_of("w src")), 0, 2, VIEW)
+    assert walk.may_hold(blocks, 0, TOOL, session)  # no cwd: /w/src/f0.py
+    pack_session(session)
+    later = call(1)
+    session.tool_calls.append(later)
+    assert walk.may_hold(blocks, 1, TOOL, session)
+    session.cwd = "/w"
+    assert not walk.may_hold(blocks, 0, TOOL, session)  # src/f0.py
+    assert not walk.may_hold(blocks, 1, TOOL, session)
