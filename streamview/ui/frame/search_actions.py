@@ -9,6 +9,7 @@ finding the hits is :mod:`streamview.ui.calls.search` and the transcript's own s
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from textual import on, work
@@ -31,6 +32,10 @@ from streamview.ui.playback.feed import PlaybackFeed
 from streamview.ui.text.safe_text import phrase, toast
 from streamview.ui.transcript.searching import FIRST, LAST
 from streamview.ui.transcript.transcript import Transcript
+
+CALLS_WAIT_SECONDS = 1.0
+"""The longest the calls' search sleeps at once for the transcript's walk (then it
+reads a few more calls and sleeps again)."""
 
 
 class SearchActions(App[int]):
@@ -140,10 +145,19 @@ class SearchActions(App[int]):
         view stays where it is)."""
         sessions = list(self.state.sessions)
         store = self.feed.store
-        hits = find_in_calls(sessions[index], store, query)
+        hits = find_in_calls(sessions[index], store, query, self._calls_wait)
         thinking = self.transcript.show_thinking
         holding = other_sessions_holding(sessions, store, query, index, thinking)
         self.call_from_thread(self._calls_found, query, hits, holding, land, index)
+
+    def _calls_wait(self) -> None:
+        """On the calls' search thread: sleep while the transcript's search walks (one
+        after a resize, or after thinking is shown), so that the walk has the
+        interpreter (at most :data:`CALLS_WAIT_SECONDS`)."""
+        transcript = self.transcript
+        until = time.monotonic() + CALLS_WAIT_SECONDS
+        while transcript.search_progress is not None and time.monotonic() < until:
+            time.sleep(0.02)
 
     def _calls_found(
         self,
