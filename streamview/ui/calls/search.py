@@ -8,7 +8,7 @@ summaries), so this runs on a worker thread; :func:`find_in_calls` never touches
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -21,6 +21,8 @@ from streamview.core.textmatch import Matcher
 TARGET = "target"
 ARGUMENTS = "arguments"
 RESULT = "result"
+WAIT_EVERY = 64
+"""How many calls :func:`find_in_calls` reads between two calls of its ``wait``."""
 
 
 class CallHit(msgspec.Struct, frozen=True):
@@ -51,8 +53,17 @@ def contains(value: Any, matcher: Matcher) -> bool:
     return any(matcher.holds(text) for text in strings(value))
 
 
-def find_in_calls(session: Session, store: LineStore | None, query: str) -> list[CallHit]:
+def find_in_calls(
+    session: Session,
+    store: LineStore | None,
+    query: str,
+    wait: Callable[[], object] | None = None,
+) -> list[CallHit]:
     """The calls of ``session`` that hold ``query``, in call order.
+
+    Args:
+        wait: Called every :data:`WAIT_EVERY` calls (the app's: sleeps while the
+            transcript's search walks, so that this thread does not take its turns).
 
     Raises:
         BadPattern: A ``re:`` query that is not a valid regular expression.
@@ -62,6 +73,8 @@ def find_in_calls(session: Session, store: LineStore | None, query: str) -> list
         return hits
     matcher = Matcher.for_query(query)
     for call in session.tool_calls:
+        if wait is not None and not call.index % WAIT_EVERY:
+            wait()
         if matcher.holds(f"{call.kind} {call.target or ''} {call.summary or ''}"):
             hits.append(CallHit(call.index, TARGET))
             continue

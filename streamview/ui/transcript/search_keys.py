@@ -29,12 +29,11 @@ from __future__ import annotations
 
 import re
 
-from streamview.core.formatting import STATUS_MARK, format_duration
 from streamview.core.sanitize import clean
 from streamview.core.state import NOTICE, PROMPT, TEXT, THINKING, TOOL, Block, Session, ToolCall
 from streamview.core.textmatch import REGEX_PREFIX
 from streamview.ui.transcript.block_layout import BLOCK_TEXT_LIMIT, THINKING_LABEL
-from streamview.ui.transcript.blocks import describe
+from streamview.ui.transcript.marker_text import MarkerHolds, call_text
 
 _NOT_LETTER = re.compile(r"[\W_]+")
 """What a key leaves out: ``\\w`` is :meth:`str.isalnum` and ``_``."""
@@ -73,26 +72,19 @@ class KeyFinder:
 def tool_text(call: ToolCall | None, cwd: str | None) -> str:
     """A tool marker's line before it is cut at the width (as
     :func:`~streamview.ui.transcript.blocks.tool_line` draws it)."""
-    if call is None:
-        return " ● tool call"
-    text = " " + ("  ↳ " if call.parent_call_id else "") + "● " + describe(call, cwd)
-    text += f"  {STATUS_MARK.get(call.status, '•')} {call.status}"
-    extra = []
-    if call.summary and call.summary != call.status:
-        extra.append(clean(call.summary).replace("\n", " "))
-    duration = format_duration(call.duration_ms) if not call.is_open else ""
-    if duration:
-        extra.append(duration)
-    if extra:
-        text += " · " + " · ".join(extra)
-    return text
+    return call_text(call, cwd)
 
 
-def may_hold(block: Block, session: Session | None, holds: KeyFinder) -> bool:
-    """Whether ``block``'s lines, laid out, can hold a query whose key ``holds`` finds."""
+def may_hold(
+    block: Block, session: Session | None, holds: KeyFinder, markers: MarkerHolds | None = None
+) -> bool:
+    """Whether ``block``'s lines, laid out, can hold a query whose key ``holds`` finds
+    (``markers``: the session's markers' flags, read from its columns)."""
     kind = block.kind
     if kind == TOOL:
         call_index = block.call_index
+        if markers is not None and call_index is not None:
+            return markers(call_index)
         call = None
         if session is not None and call_index is not None:
             call = session.tool_calls[call_index]

@@ -17,15 +17,17 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from textual.message import Message
 from textual.timer import Timer
 
-from streamview.core.block_columns import kind_at
-from streamview.core.state import THINKING
+from streamview.core.block_columns import kind_at, packed_count, tools_from
+from streamview.core.state import THINKING, TOOL, Block, Session
 from streamview.core.textmatch import Matcher
 from streamview.ui.transcript.layout import TranscriptLayout
+from streamview.ui.transcript.marker_text import MarkerHolds
 from streamview.ui.transcript.search import Match, Matches
 from streamview.ui.transcript.search_keys import KeyFinder, may_hold, query_key
 
@@ -55,6 +57,10 @@ class SearchWalk:
         self.matcher = matcher
         self.holds = holds
         """Finds the query's key in a block's text (``None``: every block is laid out)."""
+        self.markers: MarkerHolds | None = None
+        """Whether a call's marker can hold the key (read from the session's columns)."""
+        self._calls: dict[int, int] | None = None
+        """Each tool block's call, by the block's place."""
         self.start = start
         self.count = count
         self.done = 0
@@ -65,6 +71,36 @@ class SearchWalk:
         self.reflowed = time.monotonic()
         self.told = 0.0
         """When the app last heard how far the search got."""
+
+    def may_hold(
+        self, blocks: Sequence[Block], index: int, kind: str, session: Session | None
+    ) -> bool:
+        """Whether block ``index`` (of kind ``kind``) can hold the query's key (call only
+        with :attr:`holds`): a tool marker's flag is read from the session's call
+        columns, a run of calls at a time, the block not made."""
+        holds = self.holds
+        assert holds is not None
+        markers = self.markers
+        if session is None:
+            markers = None
+        elif (
+            markers is None or markers.calls is not session.tool_calls or markers.cwd != session.cwd
+        ):
+            # the first pack makes the list of calls columns; a cwd can come late
+            markers = self.markers = MarkerHolds(session.tool_calls, session.cwd, holds)
+        if kind == TOOL and markers is not None:
+            calls = self._calls
+            if calls is None:  # each packed marker's call, from the blocks' columns
+                packed = packed_count(blocks)
+                calls = self._calls = {
+                    at: call for at, call in tools_from(blocks, 0) if at < packed
+                }
+            call = calls.get(index)
+            if call is None:
+                call = blocks[index].call_index
+            if call is not None:
+                return markers(call)
+        return may_hold(blocks[index], session, holds, markers)
 
     def next(self) -> int:
         """The next block's index (call while :attr:`done` < :attr:`count`)."""
@@ -177,9 +213,12 @@ class TranscriptSearch(TranscriptLayout):
         repaint = False
         while walk.done < walk.count:
             index = walk.next()
-            if index >= count or (hidden is not None and kind_at(blocks, index) == hidden):
+            if index >= count:
                 continue
-            if holds is not None and not may_hold(blocks[index], session, holds):
+            kind = kind_at(blocks, index)
+            if kind == hidden:
+                continue
+            if holds is not None and not walk.may_hold(blocks, index, kind, session):
                 if budget is not None and not index & 31 and time.perf_counter() > deadline:
                     break
                 continue

@@ -45,6 +45,23 @@ def test_calls_are_found_by_target_arguments_and_result() -> None:
     assert find_in_calls(session, store, "nowhere-at-all") == []
 
 
+def test_the_calls_search_waits_every_few_calls_and_finds_the_same() -> None:
+    """The app's wait (sleeping while the transcript's search walks) is called every
+    WAIT_EVERY calls, and the hits are those found without it."""
+    from streamview.core.model import Session, ToolCall
+    from streamview.ui.calls import search
+
+    session = Session(0)
+    for index in range(2 * search.WAIT_EVERY + 2):
+        target = "src/hit.py" if index % 5 == 0 else "src/other.py"
+        session.tool_calls.append(ToolCall(index, f"c{index}", "read", None, target, "completed"))
+    waited: list[int] = []
+    hits = find_in_calls(session, None, "hit", lambda: waited.append(1))
+    assert len(waited) == 3  # before calls 0, WAIT_EVERY and 2 * WAIT_EVERY
+    assert hits == find_in_calls(session, None, "hit")
+    assert [hit.call_index for hit in hits] == list(range(0, 2 * search.WAIT_EVERY + 2, 5))
+
+
 async def test_n_goes_into_a_tool_result_and_opens_it_at_the_word() -> None:
     app = StreamviewApp(FileSource(CLAUDE), clock=FakeClock())
     async with app.run_test(size=(120, 40)) as pilot:

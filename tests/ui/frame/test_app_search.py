@@ -196,3 +196,40 @@ async def test_n_walks_the_hits_found_so_far_and_stays_on_its_hit(
         assert transcript._search.current is on  # more hits came: still the one n went to
         count = transcript.match_count
         assert transcript.search("re:r") == count  # the same as a search done at once
+
+
+async def test_the_calls_are_searched_once_the_transcripts_walk_is_done(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The calls' search thread took the walk's turns at the interpreter: it starts
+    when the walk ends, and finds what it found before."""
+    from streamview.ui.calls import search as calls_search
+    from streamview.ui.frame import search_actions
+
+    monkeypatch.setattr(searching, "SLICE_SECONDS", 0.0)
+    monkeypatch.setattr(searching, "PAUSE_SECONDS", 0.01)
+    app = file_app(RECORDINGS / LONG_RUN)
+    started: list[float | None] = []
+    real = calls_search.find_in_calls
+
+    def find_in_calls(*args: object) -> list[calls_search.CallHit]:
+        started.append(app.transcript.search_progress)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(search_actions, "find_in_calls", find_in_calls)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        transcript = app.query_one(Transcript)
+        await pilot.press("slash", *"re:e", "enter")
+        await wait_for(pilot, lambda: transcript.search_progress is not None)
+        await pilot.pause(0.1)
+        assert started == []  # not while the walk goes on
+        await wait_for(pilot, lambda: transcript.search_progress is None)
+        await wait_for(pilot, lambda: bool(app.call_hits))
+        assert started == [None]
+        session = app.state.sessions[app.session_index or 0]
+        assert app.call_hits == real(session, app.feed.store, "re:e")
+        count = transcript.match_count
+        assert f"/{count + len(app.call_hits)} · {len(app.call_hits)} in tool calls" in (
+            status_text(app)
+        )
