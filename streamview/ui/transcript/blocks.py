@@ -197,16 +197,23 @@ def tool_line(
     text.append("  ")
     mark = STATUS_MARK.get(call.status, "•")
     text.append(f"{mark} {call.status}", status_style)
+    extra = marker_extra(call)
+    if extra:
+        text.append(" · " + extra, detail)
+    text.truncate(width + 1, overflow="ellipsis")
+    return Strip(text.render(console))
+
+
+def marker_extra(call: ToolCall) -> str:
+    """What a call's marker says after its status: its summary (when it is not the
+    status) and its duration, `` · ``-joined (``""``: neither)."""
     extra = []
     if call.summary and call.summary != call.status:
         extra.append(clean(call.summary).replace("\n", " "))
     duration = format_duration(call.duration_ms) if not call.is_open else ""
     if duration:
         extra.append(duration)
-    if extra:
-        text.append(" · " + " · ".join(extra), detail)
-    text.truncate(width + 1, overflow="ellipsis")
-    return Strip(text.render(console))
+    return " · ".join(extra)
 
 
 def answer_job(

@@ -21,7 +21,7 @@ from streamview.core.call_columns import CallColumns
 from streamview.core.formatting import STATUS_MARK, format_duration
 from streamview.core.model import ToolCall
 from streamview.core.sanitize import clean, one_line
-from streamview.ui.transcript.blocks import describe
+from streamview.ui.transcript.blocks import describe, marker_extra
 
 RUN = 2048
 """Rows read from the columns at a time (a few ms)."""
@@ -41,15 +41,8 @@ def call_text(call: ToolCall | None, cwd: str | None) -> str:
         return " ● tool call"
     text = " " + ("  ↳ " if call.parent_call_id else "") + "● " + describe(call, cwd)
     text += f"  {STATUS_MARK.get(call.status, '•')} {call.status}"
-    extra = []
-    if call.summary and call.summary != call.status:
-        extra.append(clean(call.summary).replace("\n", " "))
-    duration = format_duration(call.duration_ms) if not call.is_open else ""
-    if duration:
-        extra.append(duration)
-    if extra:
-        text += " · " + " · ".join(extra)
-    return text
+    extra = marker_extra(call)
+    return f"{text} · {extra}" if extra else text
 
 
 def _describe(kind: str, target: str | None, cwd: str | None) -> str:
