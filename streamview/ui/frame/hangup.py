@@ -7,7 +7,8 @@ exited 70 with a crash file, and its shutdown could block on the dead writer's f
 queue. Here the driver writes through a :class:`TerminalFile`: on EIO it raises the
 SIGHUP the viewer missed (:mod:`streamview.ui.frame.signals` then leaves with 129, as
 its terminal watcher does when the viewer is idle) and drops every later write, since
-nobody is there to read it.
+nobody is there to read it. A SIGCONT while the viewer leaves, unsuspended, is let be
+(see :func:`hangup_aware`'s driver).
 """
 
 from __future__ import annotations
@@ -80,5 +81,16 @@ def hangup_aware(driver_class: type[Driver]) -> type[Driver]:
             super().__init__(*args, **kwargs)
             terminal: TextIO = self.__dict__["_file"]  # stderr, as LinuxDriver sets it
             self._file = TerminalFile(terminal)
+
+        def _sigcont_application(self, *args: Any) -> None:
+            """Take the terminal again on SIGCONT, as Textual does, unless the viewer
+            is leaving and was not suspended: a killed tmux pane sends SIGHUP and
+            SIGCONT while the viewer quits, and Textual's driver then started an input
+            thread nobody stopped, spinning on the dead terminal and keeping the
+            process alive for ever (seen: 90 % of a core 15 minutes after the pane
+            was killed). ``_must_signal_resume`` is set between the driver's own
+            SIGTSTP and SIGCONT; the app's ``_exit`` once it is leaving."""
+            if self._must_signal_resume or not getattr(self._app, "_exit", False):
+                super()._sigcont_application(*args)
 
     return HangupAwareDriver
