@@ -17,13 +17,8 @@ from streamview.core.normalized import (
     TextDone,
     ThinkingDelta,
     ThinkingDone,
-    ToolEnd,
-    ToolStart,
-    shared_kind,
 )
 from streamview.core.normalizer import Normalizer, _Shown
-from streamview.core.told_events import HEAVY_ARGS
-from streamview.core.tools import COMPLETED, STATUSES
 
 
 class FastNormalizer(Normalizer):
@@ -145,8 +140,6 @@ class FastNormalizer(Normalizer):
         settled = self._settled
         position = settled.get(index, 0)
         if position < count:
-            # The events built here, not by told_events' functions (the same fields):
-            # a call less per event, most of what a tool-heavy run tells.
             shown_of = self._shown
             append = out.append
             while position < count:
@@ -157,24 +150,7 @@ class FastNormalizer(Normalizer):
                     if call_index is None or (index, call_index) in self._started:
                         break
                     # Settled at once: _started is only asked of blocks not settled.
-                    call = session.tool_calls[call_index]
-                    name = call.kind
-                    started = call.started_line
-                    append(
-                        ToolStart(
-                            line=line if started is None else started,
-                            time_ms=when,
-                            session=index,
-                            call=call.index,
-                            call_id=call.call_id,
-                            kind=shared_kind(name),
-                            name=name,
-                            target=call.target,
-                            parent_call_id=call.parent_call_id,
-                        )
-                    )
-                    if name in HEAVY_ARGS and call.target is not None:
-                        call.args = {}
+                    tell.start(index, session.tool_calls[call_index], line, when, out)
                 elif kind in (TEXT, THINKING):
                     if block.open:
                         break
@@ -225,38 +201,9 @@ class FastNormalizer(Normalizer):
             if position < count:
                 self._sweep(session, None, line, when, out)
         if ended is not None:
-            ending = session.calls_by_id.get(ended)
-            if ending is None:
-                return
-            call = ending
-            status = call.status
-            if status == RUNNING:
-                return
-            key = (index, call.index)
-            ended_calls = self._ended
-            if key in ended_calls and call.completed_line != line:  # as _end_call
-                return
-            ended_calls.add(key)
-            name = call.kind
-            target = call.target
-            out.append(
-                ToolEnd(
-                    line=line,
-                    time_ms=when,
-                    session=index,
-                    call=call.index,
-                    call_id=call.call_id,
-                    kind=shared_kind(name),
-                    name=name,
-                    target=target,
-                    parent_call_id=call.parent_call_id,
-                    status=status if status in STATUSES else COMPLETED,  # type: ignore[arg-type]
-                    summary=call.summary,
-                    duration_ms=call.duration_ms,
-                )
-            )
-            if target is not None:
-                call.args = {}
+            call = session.calls_by_id.get(ended)
+            if call is not None and call.status != RUNNING:
+                self._end_call(session, call, line, when, out)
 
     def _as_told(self, session: Session) -> bool:
         """Whether ``session``, the newest, was announced and its facts are as told."""
