@@ -12,12 +12,6 @@ from __future__ import annotations
 import streamview.core.normalized as n
 import streamview.core.told_events as tell
 from streamview.core.model import RUNNING, TEXT, THINKING, TOOL, Block, Session
-from streamview.core.normalized import (
-    TextDelta,
-    TextDone,
-    ThinkingDelta,
-    ThinkingDone,
-)
 from streamview.core.normalizer import Normalizer, _Shown
 
 
@@ -157,32 +151,10 @@ class FastNormalizer(Normalizer):
                     shown = shown_of.get((index, position))
                     if shown is None:  # told whole, at once: no delta told it
                         text = block.text
-                        delta: type[TextDelta | ThinkingDelta]
-                        done: type[TextDone | ThinkingDone]
-                        if kind == TEXT:
-                            delta, done = TextDelta, TextDone
-                        else:
-                            delta, done = ThinkingDelta, ThinkingDone
+                        thinking = kind == THINKING
                         if text:
-                            append(
-                                delta(
-                                    line=line,
-                                    time_ms=when,
-                                    session=index,
-                                    block=position,
-                                    text=text,
-                                )
-                            )
-                        append(
-                            done(
-                                line=line,
-                                time_ms=when,
-                                session=index,
-                                block=position,
-                                text=text,
-                                corrected=False,
-                            )
-                        )
+                            append(tell.delta(thinking, index, position, text, line, when))
+                        append(tell.done(thinking, index, position, text, False, line, when))
                     elif shown.finished:
                         del shown_of[(index, position)]
                     elif shown.revision == block.revision and shown.deltas == block.deltas:
