@@ -18,14 +18,12 @@ from collections.abc import Iterable, Iterator
 
 from streamview.core import tools
 from streamview.core.call_columns import IN_THE_LINES, InTheLines, pack_session
+from streamview.core.fold_calls import share_strings
 from streamview.core.model import Session, ToolCall
 from streamview.core.sweeps import swept
 
 SWEEP_EVERY = 8 << 20
 """Bytes of the file folded between two sweeps."""
-SHARED_STRINGS = 1 << 16
-"""Finished calls' targets and summaries kept to share (about 40 bytes a dictionary
-entry: under 3 MB, and the strings)."""
 
 
 __all__ = ["IN_THE_LINES", "ArgsRelease", "InTheLines", "args_in_lines", "releasing"]
@@ -98,19 +96,7 @@ class ArgsRelease:
         """Make ``call``'s target and summary the copy of an equal one seen before (a
         session reads the same files and says "42 lines" over and over: 64 and 31
         bytes a call of a long Claude session, 55 MB of the 2.1 GB one's 700)."""
-        if call.target is not None:
-            call.target = self._shared(call.target)
-        if call.summary is not None:
-            call.summary = self._shared(call.summary)
-
-    def _shared(self, text: str) -> str:
-        strings = self._strings
-        shared = strings.get(text)
-        if shared is None:
-            if len(strings) < SHARED_STRINGS:
-                strings[text] = text
-            return text
-        return shared
+        share_strings(call, self._strings)
 
 
 def releasing(chunks: Iterable[bytes], sessions: list[Session]) -> Iterator[bytes]:

@@ -23,8 +23,8 @@ _NO_ARGS: JSONObject = {}  # a compact state's finished calls' arguments: never 
 NO_PARTS: list[str] = []
 """Every tool block's ``parts``, shared, never grown (56 bytes a call: 32 MB in 2 GB)."""
 SHARED_STRINGS = 1 << 16
-"""Targets and summaries a lean fold keeps to share (a dict entry costs about 40 bytes:
-3 MB at most)."""
+"""Targets and summaries kept to share, by a lean fold, ``--json``'s spill and the
+viewer's release of arguments (a dict entry costs about 40 bytes: 3 MB at most)."""
 
 
 class CallFold:
@@ -346,28 +346,41 @@ class CallFold:
             self._changes.calls.add((session.index, call.index))
 
     def _settle(self, call: ToolCall) -> None:
-        """A lean fold's finished call as ``--json`` keeps it: no line numbers (the fold
-        asks only whether it has its result: ``completed_line`` 0 says so; small ints
-        are shared, a large one is 28 bytes), its target and summary the copy of an
-        equal one already seen."""
-        call.completed_line = 0
-        call.started_line = None
-        strings = self._strings
-        text = call.target
-        if len(strings) < SHARED_STRINGS:
-            if text is not None:
-                call.target = strings.setdefault(text, text)
-            text = call.summary
-            if text is not None:
-                call.summary = strings.setdefault(text, text)
-        else:
-            if text is not None:
-                call.target = strings.get(text, text)
-            text = call.summary
-            if text is not None:
-                call.summary = strings.get(text, text)
+        """A lean fold's finished call as ``--json`` keeps it (:func:`settle`)."""
+        settle(call, self._strings)
 
     def _on_query(self, session: Session, event: InteractionQuery) -> None:
         call = approvals.apply_query(session, event)
         if call is not None and self._track:
             self._changes.calls.add((session.index, call.index))
+
+
+def settle(call: ToolCall, strings: dict[str, str]) -> None:
+    """A finished call as ``--json`` keeps it: no line numbers (the fold asks only
+    whether it has its result: ``completed_line`` 0 says so; small ints are shared, a
+    large one is 28 bytes), its target and summary shared (:func:`share_strings`)."""
+    call.completed_line = 0
+    call.started_line = None
+    share_strings(call, strings)
+
+
+def share_strings(call: ToolCall, strings: dict[str, str]) -> None:
+    """``call``'s target and summary become the copy of an equal one already seen in
+    ``strings`` (which keeps up to :data:`SHARED_STRINGS`): the same file read again
+    and again, ``exit 0``."""
+    text = call.target
+    if text is not None:
+        shared = strings.get(text)
+        if shared is None:
+            if len(strings) < SHARED_STRINGS:
+                strings[text] = text
+        else:
+            call.target = shared
+    text = call.summary
+    if text is not None:
+        shared = strings.get(text)
+        if shared is None:
+            if len(strings) < SHARED_STRINGS:
+                strings[text] = text
+        else:
+            call.summary = shared

@@ -27,6 +27,7 @@ from itertools import compress, repeat
 from operator import is_not
 from typing import IO, cast
 
+from streamview.core.fold_calls import settle
 from streamview.core.model import (
     LEAN_TOOL_BLOCK,
     NOTICE,
@@ -45,8 +46,6 @@ WRITE_PIECE = 1 << 20
 """Bytes gathered before they are written to the file."""
 MOVE_BATCH = 512
 """Texts moved at once, at most (their bytes are held twice meanwhile)."""
-SHARED_STRINGS = 1 << 16
-"""Targets and summaries kept to share (a dict entry costs about 40 bytes: 3 MB at most)."""
 _TURN_KINDS = (TEXT, TOOL, PROMPT)
 _SPILLED_KINDS = (TEXT, THINKING)
 _SHARED = {TOOL: LEAN_TOOL_BLOCK, **{kind: Block(kind, 0) for kind in (PROMPT, NOTICE)}}
@@ -177,7 +176,8 @@ class TextSpill:
         """Blocks whose text was moved."""
         self._strings: dict[str, str] = {}
         """One copy of each finished call's target and summary seen (up to
-        :data:`SHARED_STRINGS` of them): the same file read again and again, ``exit 0``."""
+        :data:`~.fold_calls.SHARED_STRINGS` of them): the same file read again and
+        again, ``exit 0``."""
         self._stuck = False
         """The file could not be written: no more text is moved."""
         self.failed: str | None = None
@@ -371,22 +371,8 @@ class TextSpill:
         the copy of an equal one already seen."""
         if call.completed_line is None:
             return
-        call.completed_line = 0
-        call.started_line = None
         call.index = 0
-        strings = self._strings
-        text = call.target
-        if text is not None:
-            if len(strings) < SHARED_STRINGS:
-                call.target = strings.setdefault(text, text)
-            else:
-                call.target = strings.get(text, text)
-        text = call.summary
-        if text is not None:
-            if len(strings) < SHARED_STRINGS:
-                call.summary = strings.setdefault(text, text)
-            else:
-                call.summary = strings.get(text, text)
+        settle(call, self._strings)
 
     def append(self, text: str) -> tuple[int, int] | None:
         """Write ``text`` after what was moved: where it starts and ends in the file
