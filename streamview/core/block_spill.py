@@ -192,6 +192,12 @@ class LiveSweep:
         self._spill.sweep(sessions[max(self._sessions - 1, 0) :])
         self._sessions = len(sessions)
 
+    @property
+    def spill(self) -> BlockSpill | None:
+        """Where the swept blocks' text went (``None``: nothing swept yet), to ask
+        whether its file could be written."""
+        return self._spill
+
 
 def spilling(
     chunks: Iterable[bytes],

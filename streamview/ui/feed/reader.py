@@ -16,9 +16,11 @@ from collections.abc import Callable
 
 import msgspec
 
-from streamview.core.block_spill import LiveSweep
-from streamview.core.events import AnyEvent
+from streamview.core.block_spill import LiveSweep, spill_notices
+from streamview.core.events import AgentNotice, AnyEvent, Event
 from streamview.core.linestore import FileLineStore, LineStore
+from streamview.core.model import Session
+from streamview.core.paged_array import paging_notice
 from streamview.core.reader import EventReader
 from streamview.core.state import StreamState
 from streamview.sources.base import InputError, Source, now_ms
@@ -83,9 +85,9 @@ class Feed:
         self.blank_lines = 0
         """Blank lines skipped so far (not events)."""
         self._thread: threading.Thread | None = None
-        self.pack_blocks = LiveSweep()
-        """What the consumer calls with its state's sessions after folding events: packs
-        their closed blocks as they pile up (issue 27.5: a run without end)."""
+        self._sweep = LiveSweep()
+        self._told: set[str] = set()
+        """The files (``copy``, ``spill``) whose failure the event log was told of."""
         self.on_arrival: Callable[[], object] | None = None
         """Called (on the reader thread) when events arrive in an empty buffer, so a UI
         can fold them at once rather than at its next frame. Must not block."""
@@ -104,6 +106,27 @@ class Feed:
     def stopping(self) -> bool:
         """:meth:`stop` was called."""
         return self._stop.is_set()
+
+    def pack_blocks(self, sessions: list[Session], notices: list[Event]) -> None:
+        """What the consumer calls with its state's sessions after folding events: packs
+        their closed blocks as they pile up (issue 27.5: a run without end), and tells
+        ``notices`` (the event log) once of each file that could not be written, so a
+        live run that stopped moving its rows, texts or bytes to disk says why it grows
+        and which lines cannot be opened again."""
+        self._sweep(sessions)
+        if len(self._told) == 2:
+            return
+        copy, swept = self.spill, self._sweep.spill
+        if copy is not None and copy.error is not None and "copy" not in self._told:
+            self._told.add("copy")
+            text = f"Lines read from now on cannot be opened again: {copy.error}."
+            notices.append(_notice("live-copy", text))
+        if swept is not None and swept.failed is not None and "spill" not in self._told:
+            self._told.add("spill")
+            notices.extend(spill_notices([swept]))
+        paged = paging_notice()  # once per process, whichever fold saw it first
+        if paged is not None:
+            notices.append(paged)
 
     def start(self) -> None:
         """Start the reader thread (once)."""
@@ -183,3 +206,8 @@ class Feed:
                 # must learn that none will come.
                 with contextlib.suppress(RuntimeError):
                     wake()
+
+
+def _notice(subtype: str, text: str) -> AgentNotice:
+    """A notice of streamview's own for the event log."""
+    return AgentNotice(line=0, type="streamview", subtype=subtype, topic="status", text=text)

@@ -322,7 +322,7 @@ class StreamviewApp(ViewerActions):
             if not batch.more or time.perf_counter() - started > FOLD_BUDGET_SECONDS:
                 break
         if folded and isinstance(feed, Feed):
-            feed.pack_blocks(state.sessions)
+            feed.pack_blocks(state.sessions, state.notices)
         if batch.error and self.read_error is None:
             self.read_error = batch.error
         if batch.ended and not state.ended:
