@@ -35,7 +35,7 @@ from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
 from streamview.core.dialects.codex_fast import (
     ITEM_START,
-    PHASES,
+    SCRIPTS,
     TURN_STARTED,
     TURN_STARTED_LINE,
     change_args,
@@ -44,7 +44,7 @@ from streamview.core.dialects.codex_fast import (
     decode_item_line,
     plain_changes,
 )
-from streamview.core.dialects.codex_tools import script_of
+from streamview.core.dialects.codex_fast import script as shell_script
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -204,9 +204,15 @@ class CodexTranslator:
         except HOT_DECODE_ERRORS:
             return None
         item = hot.item
-        done = PHASES.get(hot.type)
-        if item is None or done is None:
+        phase = hot.type  # compared, not looked up: a method call costs three compares
+        if phase == "item.completed":
+            done = True
+        elif phase == "item.started" or phase == "item.updated":
+            done = False
+        else:
             return None  # another phase: :meth:`fast` reads it from the dict
+        if item is None:
+            return None
         item_kind = item.type
         if item_kind is None:
             item_kind = item.item_type
@@ -214,18 +220,27 @@ class CodexTranslator:
         if item_kind == "command_execution":
             item_id = item.id or f"<line {line}>"
             command = item.command or ""
-            script = script_of(command)
-            args: JSONObject = {"command": script}
-            if script != command:
-                args["shellCommand"] = command
-            if item.cwd is not None:
-                args["workingDirectory"] = item.cwd
+            try:
+                script = SCRIPTS[command]
+            except KeyError:
+                script = shell_script(command)
+            cwd = item.cwd
+            args: JSONObject
+            if script == command:  # in the order codex_tools.args_of writes them
+                args = (
+                    {"command": script}
+                    if cwd is None
+                    else {"command": script, "workingDirectory": cwd}
+                )
+            elif cwd is None:
+                args = {"command": script, "shellCommand": command}
+            else:
+                args = {"command": script, "shellCommand": command, "workingDirectory": cwd}
             # The twelve fields spelled out (a tuple built by unpacking goes through a
             # list; eleven the fold pads, a second tuple); the last five (model call,
             # start and end times, description, parent call): Codex has none. And a
             # thirteenth: the target, as tools.target_of gives it (the fold's work else).
             ended, said = command_result(item) if done else (None, None)
-            target = script or None
             fields: tuple[Any, ...] = (
                 sid,
                 None,
@@ -239,7 +254,7 @@ class CodexTranslator:
                 None,
                 None,
                 None,
-                target,
+                script or None,
             )
             phase = "completed" if done else "started"
             return "tool_call", phase, fields, None, sid, None, hot.streamview_recv_ms
