@@ -38,11 +38,9 @@ from streamview.core.dialects.codex_fast import (
     SCRIPTS,
     TURN_STARTED,
     TURN_STARTED_LINE,
-    change_args,
-    change_result,
+    change_record,
     command_result,
     decode_item_line,
-    plain_changes,
 )
 from streamview.core.dialects.codex_fast import script as shell_script
 from streamview.core.events import (
@@ -264,20 +262,12 @@ class CodexTranslator:
             if text:
                 return "thinking", "whole", text, None, sid, None, hot.streamview_recv_ms
             return "thinking", "completed", None, None, sid, None, hot.streamview_recv_ms
+        if item_kind == "file_change":
+            return change_record(item, done, line, sid, hot.streamview_recv_ms)
         if item_kind in _TEXT_ITEMS or item_kind == "reasoning":
             thinking, recv = item_kind == "reasoning", hot.streamview_recv_ms
             return self._grown(item.text, item.id, thinking, done, line, recv)
-        if item_kind != "file_change":
-            return None
-        changes = plain_changes(item)
-        if changes is None or item.status == "failed":
-            return None
-        outcome, payload = change_result(item) if done else (None, None)
-        call_id = item.id or f"<line {line}>"
-        args = change_args(changes)
-        fields = (sid, None, call_id, "edit", args, outcome, payload, None, None, None, None, None)
-        phase = "completed" if done else "started"
-        return "tool_call", phase, fields, None, sid, None, hot.streamview_recv_ms
+        return None
 
     def _turn_started(self) -> FastRecord:
         """A turn's start as Codex prints it (no other field): it closes open thinking

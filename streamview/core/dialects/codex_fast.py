@@ -21,7 +21,7 @@ import msgspec
 import streamview.core.tools as tools
 from streamview.core.dialects.codex_tools import script_of
 from streamview.core.events import JSONObject
-from streamview.core.fast_path import Int64, hot_decoder
+from streamview.core.fast_path import FastRecord, Int64, hot_decoder
 from streamview.core.tools import FAILED, SUCCEEDED, Said
 
 
@@ -186,6 +186,51 @@ def plain_changes(item: Item) -> list[Change] | None:
         if change.path is None or change.diff is not None or change.unified_diff is not None:
             return None
     return changes
+
+
+_ONE_FILE: dict[str | None, str] = {
+    "add": "added",
+    "update": "updated",
+    "delete": "deleted",
+    None: "changed",
+}
+"""A one-file change's message by its kind (each its own summary)."""
+
+
+def change_record(
+    item: Item, done: bool, line: int, sid: str | None, recv: int | None
+) -> FastRecord | None:
+    """A ``file_change`` item's fast record, its files as :func:`plain_changes` takes
+    them, ``None`` for one that failed: one file (most changes) in one go, more by
+    :func:`change_args` and :func:`change_result`."""
+    changes = item.changes
+    if changes is None or item.status == "failed":
+        return None
+    outcome: str | None = None
+    payload: Any = None
+    if len(changes) == 1:
+        change = changes[0]
+        path = change.path
+        if path is None or change.diff is not None or change.unified_diff is not None:
+            return None
+        kind = change.kind
+        args: JSONObject = {"path": path, "changes": [{"path": path, "kind": kind}]}
+        if done:
+            try:
+                summary = _ONE_FILE[kind]
+            except KeyError:  # a kind of its own: its first line
+                outcome, payload = change_result(item)
+            else:
+                outcome, payload = "success", Said("edit", SUCCEEDED, summary, item.change_payload)
+    elif plain_changes(item) is None:
+        return None
+    else:
+        args = change_args(changes)
+        if done:
+            outcome, payload = change_result(item)
+    call_id = item.id or f"<line {line}>"
+    fields = (sid, None, call_id, "edit", args, outcome, payload, None, None, None, None, None)
+    return "tool_call", "completed" if done else "started", fields, None, sid, None, recv
 
 
 def change_args(changes: list[Change]) -> JSONObject:

@@ -140,3 +140,33 @@ def test_commands_past_the_script_cache_keep_their_arguments_and_target() -> Non
     data = _command_lines(700)
     assert_fast_line_agrees(CodexTranslator(), CodexTranslator(), data, _plain)
     assert len(taken_lines(CodexTranslator(), data)) == 1400
+
+
+_CHANGES: list[tuple[list[Any], str, bool]] = [
+    ([{"path": "/a.py", "kind": "update"}], "completed", True),
+    ([{"path": "/a.py", "kind": "add"}], "completed", True),
+    ([{"path": "/a.py", "kind": "delete"}], "in_progress", True),
+    ([{"path": "/a.py"}], "completed", True),
+    ([{"path": "/a.py", "kind": None}], "completed", True),
+    ([{"path": "/a.py", "kind": "rename"}], "completed", True),
+    ([{"path": "/a.py", "kind": "  two words\nand a line"}], "completed", True),
+    ([{"path": "/a.py", "kind": "update"}, {"path": "b", "kind": "add"}], "completed", True),
+    ([{"path": "/a.py", "kind": "update", "diff": "@@\n+x"}], "completed", False),
+    ([{"path": "/a.py", "kind": "update", "unified_diff": "+x"}], "completed", False),
+    ([{"kind": "update"}], "completed", False),
+    ([{"path": "/a.py", "kind": "update"}], "failed", False),
+    ([], "completed", False),
+]
+"""File changes: one file of each kind (a kind of its own summarised by its first line),
+two files; a diff of its own, no path, a failed patch and no file at all decline."""
+
+
+@pytest.mark.parametrize(("changes", "status", "taken"), _CHANGES)
+@pytest.mark.parametrize("phase", ["item.started", "item.completed"])
+def test_a_file_change_is_read_as_the_dict_path_reads_it(
+    changes: list[Any], status: str, taken: bool, phase: str
+) -> None:
+    item = {"id": "f1", "type": "file_change", "changes": changes, "status": status}
+    data = orjson.dumps({"type": phase, "item": item})
+    assert_fast_line_agrees(CodexTranslator(), CodexTranslator(), data, _plain)
+    assert taken_lines(CodexTranslator(), data) == ({1} if taken else set())
