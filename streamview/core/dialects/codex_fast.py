@@ -202,7 +202,7 @@ def change_record(
 ) -> FastRecord | None:
     """A ``file_change`` item's fast record, its files as :func:`plain_changes` takes
     them, ``None`` for one that failed: one file (most changes) in one go, more by
-    :func:`change_args` and :func:`change_result`."""
+    :func:`change_args` and :func:`change_result`; thirteen fields, the target last."""
     changes = item.changes
     if changes is None or item.status == "failed":
         return None
@@ -214,6 +214,7 @@ def change_record(
         if path is None or change.diff is not None or change.unified_diff is not None:
             return None
         kind = change.kind
+        target = path or None  # tools.target_of of an edit: its path (the fold's work else)
         args: JSONObject = {"path": path, "changes": [{"path": path, "kind": kind}]}
         if done:
             try:
@@ -226,10 +227,25 @@ def change_record(
         return None
     else:
         args = change_args(changes)
+        target = args["path"]  # ``… (+1 more)``
         if done:
             outcome, payload = change_result(item)
     call_id = item.id or f"<line {line}>"
-    fields = (sid, None, call_id, "edit", args, outcome, payload, None, None, None, None, None)
+    fields = (
+        sid,
+        None,
+        call_id,
+        "edit",
+        args,
+        outcome,
+        payload,
+        None,
+        None,
+        None,
+        None,
+        None,
+        target,
+    )
     return "tool_call", "completed" if done else "started", fields, None, sid, None, recv
 
 

@@ -147,6 +147,7 @@ _CHANGES: list[tuple[list[Any], str, bool]] = [
     ([{"path": "/a.py", "kind": "add"}], "completed", True),
     ([{"path": "/a.py", "kind": "delete"}], "in_progress", True),
     ([{"path": "/a.py"}], "completed", True),
+    ([{"path": "", "kind": "update"}], "completed", True),
     ([{"path": "/a.py", "kind": None}], "completed", True),
     ([{"path": "/a.py", "kind": "rename"}], "completed", True),
     ([{"path": "/a.py", "kind": "  two words\nand a line"}], "completed", True),
@@ -158,7 +159,7 @@ _CHANGES: list[tuple[list[Any], str, bool]] = [
     ([], "completed", False),
 ]
 """File changes: one file of each kind (a kind of its own summarised by its first line),
-two files; a diff of its own, no path, a failed patch and no file at all decline."""
+an empty path (no target), two files; a diff of its own, no path, a failed patch and no file at all decline."""
 
 
 @pytest.mark.parametrize(("changes", "status", "taken"), _CHANGES)
