@@ -35,16 +35,14 @@ from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
 from streamview.core.dialects.codex_fast import (
     ITEM_START,
-    PHASES,
+    SCRIPTS,
     TURN_STARTED,
     TURN_STARTED_LINE,
-    change_args,
-    change_result,
+    change_record,
     command_result,
     decode_item_line,
-    plain_changes,
 )
-from streamview.core.dialects.codex_tools import script_of
+from streamview.core.dialects.codex_fast import script as shell_script
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -204,9 +202,15 @@ class CodexTranslator:
         except HOT_DECODE_ERRORS:
             return None
         item = hot.item
-        done = PHASES.get(hot.type)
-        if item is None or done is None:
+        phase = hot.type  # compared, not looked up: a method call costs three compares
+        if phase == "item.completed":
+            done = True
+        elif phase == "item.started" or phase == "item.updated":
+            done = False
+        else:
             return None  # another phase: :meth:`fast` reads it from the dict
+        if item is None:
+            return None
         item_kind = item.type
         if item_kind is None:
             item_kind = item.item_type
@@ -214,18 +218,27 @@ class CodexTranslator:
         if item_kind == "command_execution":
             item_id = item.id or f"<line {line}>"
             command = item.command or ""
-            script = script_of(command)
-            args: JSONObject = {"command": script}
-            if script != command:
-                args["shellCommand"] = command
-            if item.cwd is not None:
-                args["workingDirectory"] = item.cwd
+            try:
+                script = SCRIPTS[command]
+            except KeyError:
+                script = shell_script(command)
+            cwd = item.cwd
+            args: JSONObject
+            if script == command:  # in the order codex_tools.args_of writes them
+                args = (
+                    {"command": script}
+                    if cwd is None
+                    else {"command": script, "workingDirectory": cwd}
+                )
+            elif cwd is None:
+                args = {"command": script, "shellCommand": command}
+            else:
+                args = {"command": script, "shellCommand": command, "workingDirectory": cwd}
             # The twelve fields spelled out (a tuple built by unpacking goes through a
             # list; eleven the fold pads, a second tuple); the last five (model call,
             # start and end times, description, parent call): Codex has none. And a
             # thirteenth: the target, as tools.target_of gives it (the fold's work else).
             ended, said = command_result(item) if done else (None, None)
-            target = script or None
             fields: tuple[Any, ...] = (
                 sid,
                 None,
@@ -239,7 +252,7 @@ class CodexTranslator:
                 None,
                 None,
                 None,
-                target,
+                script or None,
             )
             phase = "completed" if done else "started"
             return "tool_call", phase, fields, None, sid, None, hot.streamview_recv_ms
@@ -249,20 +262,12 @@ class CodexTranslator:
             if text:
                 return "thinking", "whole", text, None, sid, None, hot.streamview_recv_ms
             return "thinking", "completed", None, None, sid, None, hot.streamview_recv_ms
+        if item_kind == "file_change":
+            return change_record(item, done, line, sid, hot.streamview_recv_ms)
         if item_kind in _TEXT_ITEMS or item_kind == "reasoning":
             thinking, recv = item_kind == "reasoning", hot.streamview_recv_ms
             return self._grown(item.text, item.id, thinking, done, line, recv)
-        if item_kind != "file_change":
-            return None
-        changes = plain_changes(item)
-        if changes is None or item.status == "failed":
-            return None
-        outcome, payload = change_result(item) if done else (None, None)
-        call_id = item.id or f"<line {line}>"
-        args = change_args(changes)
-        fields = (sid, None, call_id, "edit", args, outcome, payload, None, None, None, None, None)
-        phase = "completed" if done else "started"
-        return "tool_call", phase, fields, None, sid, None, hot.streamview_recv_ms
+        return None
 
     def _turn_started(self) -> FastRecord:
         """A turn's start as Codex prints it (no other field): it closes open thinking

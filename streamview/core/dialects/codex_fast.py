@@ -19,8 +19,9 @@ from typing import Any
 import msgspec
 
 import streamview.core.tools as tools
+from streamview.core.dialects.codex_tools import script_of
 from streamview.core.events import JSONObject
-from streamview.core.fast_path import Int64, hot_decoder
+from streamview.core.fast_path import FastRecord, Int64, hot_decoder
 from streamview.core.tools import FAILED, SUCCEEDED, Said
 
 
@@ -48,10 +49,15 @@ class Item(msgspec.Struct, gc=False):
     duration_ms: Int64 | None = None
     changes: list[Change] | None = None
 
+    def __call__(self) -> JSONObject:
+        """A command's result payload (:meth:`command_payload`): a command's
+        :class:`~.tools.Said` holds the item as its ``build`` (a bound method would be
+        one more object a command)."""
+        return self.command_payload()
+
     def command_payload(self) -> JSONObject:
-        """A command's result payload, as :func:`~.codex_tools.result_of` builds it: a
-        :class:`~.tools.Said`'s ``build``, this method bound (one object, where a
-        ``partial`` of the three fields made three)."""
+        """A command's result payload, as :func:`~.codex_tools.result_of` builds it (what
+        the item called gives: a :class:`~.tools.Said`'s ``build``)."""
         payload: JSONObject = {"stdout": self.aggregated_output or ""}
         if self.exit_code is not None:
             payload["exitCode"] = self.exit_code
@@ -88,12 +94,6 @@ decode_item_line = hot_decoder(ItemLine)
 ITEM_START = b'{"type":"item.'
 """How ``codex exec --json`` starts an item's line (serde writes the tag first): its 14
 bytes, which ``fast_line`` compares with a slice of the line."""
-PHASES: dict[str | None, bool] = {
-    "item.started": False,
-    "item.updated": False,
-    "item.completed": True,
-}
-"""The item records the fast path reads, and whether the item is complete."""
 TURN_STARTED = b'{"type":"turn.started"}'
 """A turn's start, as Codex prints it (nothing else on the line)."""
 TURN_STARTED_LINE = TURN_STARTED + b"\n"
@@ -104,14 +104,15 @@ def command_result(item: Item) -> tuple[str, Any]:
     """``(outcome, payload)`` of a completed command, as :func:`~.codex_tools.result_of`
     gives them, a command that ran already summarised (a :class:`~.tools.Said`: the
     status, summary and exit code :meth:`ToolCall.complete
-    <streamview.core.model.ToolCall.complete>` reads from the payload)."""
-    output = item.aggregated_output or ""
+    <streamview.core.model.ToolCall.complete>` reads from the payload; its ``build``
+    the item itself, which called gives the payload)."""
+    output = item.aggregated_output
     code = item.exit_code
     status = item.status
     if status == "declined":
         return "rejected", {"reason": output or "command declined"}
     if status == "failed" and code is None:
-        return "failure", {"message": output or "command failed", "stdout": output}
+        return "failure", {"message": output or "command failed", "stdout": output or ""}
     if output and not output.isspace():
         # ``tools._line_count``: trailing newlines (``\n`` or ``\r\n``) not counted.
         if output[-1] != "\n":  # most outputs
@@ -123,30 +124,51 @@ def command_result(item: Item) -> tuple[str, Any]:
                 if end and output[end - 1] == "\r":
                     end -= 1
             lines = output.count("\n", 0, end) + 1
-        key = (code, lines)
-        summary = _SUMMARIES.get(key)
-        if summary is None:
-            summary = _summary(key)
+    else:
+        lines = 0
+    # A dict's subscript, not its ``get``: a method call costs more than the rest here.
+    try:
+        ended, summary, numbers = _SAID[code, lines]
+    except KeyError:
+        ended, summary, numbers = _said(code, lines)
+    return "success", Said("shell", ended, summary, item, numbers)
+
+
+_SAID: dict[tuple[int | None, int], tuple[str, str | None, tuple[None, None, int | None]]] = {}
+"""What a ran command's :class:`~.tools.Said` says (its status, summary and numbers), by
+exit code and line count (0: its output blank), already worked out: a run repeats them."""
+
+
+def _said(code: int | None, lines: int) -> tuple[str, str | None, tuple[None, None, int | None]]:
+    """A ran command's status, summary and numbers: ``exit 2, 14 lines``
+    (:func:`~.tools.summary_of` of a shell call), or its output blank (no lines)
+    ``exit 2`` or none; kept in :data:`_SAID`."""
+    if lines:
+        counted = tools.plural(lines, "line")
+        summary: str | None = counted if code is None else f"exit {code}, {counted}"
     else:
         summary = None if code is None else f"exit {code}"
-    ended = SUCCEEDED if code is None or code == 0 else FAILED
-    said = Said("shell", ended, summary, item.command_payload, (None, None, code))
-    return "success", said
+    said = (SUCCEEDED if code is None or code == 0 else FAILED), summary, (None, None, code)
+    if len(_SAID) < 4096:
+        _SAID[code, lines] = said
+    return said
 
 
-_SUMMARIES: dict[tuple[int | None, int], str] = {}
-"""Summaries of commands' exit codes and line counts already written: a run repeats them."""
+SCRIPTS: dict[str, str] = {}
+""":func:`~.codex_tools.script_of` of the commands seen lately (a command is started and
+completed with the same text): read by subscript in ``fast_line`` (``script_of``'s
+``lru_cache`` costs a call), filled by :func:`script`."""
 
 
-def _summary(key: tuple[int | None, int]) -> str:
-    """``exit 2, 14 lines`` (:func:`~.tools.summary_of` of a shell call whose output is
-    not blank) for ``(exit code, line count)``, kept in :data:`_SUMMARIES`."""
-    code, lines = key
-    counted = tools.plural(lines, "line")
-    summary = counted if code is None else f"exit {code}, {counted}"
-    if len(_SUMMARIES) < 4096:
-        _SUMMARIES[key] = summary
-    return summary
+def script(command: str) -> str:
+    """:func:`~.codex_tools.script_of` of ``command``, kept in :data:`SCRIPTS` (emptied
+    when it holds 256, as many as ``script_of``'s cache: a command can be a whole file
+    written by a here-document)."""
+    said = script_of(command)
+    if len(SCRIPTS) >= 256:
+        SCRIPTS.clear()
+    SCRIPTS[command] = said
+    return said
 
 
 _VERBS = {"add": "added", "update": "updated", "delete": "deleted"}
@@ -164,6 +186,67 @@ def plain_changes(item: Item) -> list[Change] | None:
         if change.path is None or change.diff is not None or change.unified_diff is not None:
             return None
     return changes
+
+
+_ONE_FILE: dict[str | None, str] = {
+    "add": "added",
+    "update": "updated",
+    "delete": "deleted",
+    None: "changed",
+}
+"""A one-file change's message by its kind (each its own summary)."""
+
+
+def change_record(
+    item: Item, done: bool, line: int, sid: str | None, recv: int | None
+) -> FastRecord | None:
+    """A ``file_change`` item's fast record, its files as :func:`plain_changes` takes
+    them, ``None`` for one that failed: one file (most changes) in one go, more by
+    :func:`change_args` and :func:`change_result`; thirteen fields, the target last."""
+    changes = item.changes
+    if changes is None or item.status == "failed":
+        return None
+    outcome: str | None = None
+    payload: Any = None
+    if len(changes) == 1:
+        change = changes[0]
+        path = change.path
+        if path is None or change.diff is not None or change.unified_diff is not None:
+            return None
+        kind = change.kind
+        target = path or None  # tools.target_of of an edit: its path (the fold's work else)
+        args: JSONObject = {"path": path, "changes": [{"path": path, "kind": kind}]}
+        if done:
+            try:
+                summary = _ONE_FILE[kind]
+            except KeyError:  # a kind of its own: its first line
+                outcome, payload = change_result(item)
+            else:
+                outcome, payload = "success", Said("edit", SUCCEEDED, summary, item.change_payload)
+    elif plain_changes(item) is None:
+        return None
+    else:
+        args = change_args(changes)
+        target = args["path"]  # ``… (+1 more)``
+        if done:
+            outcome, payload = change_result(item)
+    call_id = item.id or f"<line {line}>"
+    fields = (
+        sid,
+        None,
+        call_id,
+        "edit",
+        args,
+        outcome,
+        payload,
+        None,
+        None,
+        None,
+        None,
+        None,
+        target,
+    )
+    return "tool_call", "completed" if done else "started", fields, None, sid, None, recv
 
 
 def change_args(changes: list[Change]) -> JSONObject:

@@ -111,3 +111,63 @@ def test_a_command_is_summarised_as_its_payload_would_be(output: str, code: int 
         slow.exit_code,
     )
     assert said[2][6].build() == result_of("command_execution", item)[1]
+
+
+def _command_lines(count: int) -> bytes:
+    """``count`` commands, each started and completed: shell-wrapped and plain, with and
+    without a working directory, a script that is blank, more than the script cache
+    holds (so it is emptied and filled again between a start and its end)."""
+    shapes = [
+        "bash -lc 'ls {n}'",
+        "rg --files {n}",
+        '/bin/zsh -lc "cat f{n}"',
+        "bash -lc '  '",
+        "sh -c 'echo \"{n}\"'",
+    ]
+    records = []
+    for n in range(count):
+        command = shapes[n % len(shapes)].format(n=n)
+        item: dict[str, Any] = {"id": f"c{n}", "type": "command_execution", "command": command}
+        if n % 3 == 0:
+            item["cwd"] = f"/work/{n}"
+        records.append({"type": "item.started", "item": {**item, "status": "in_progress"}})
+        done = {**item, "aggregated_output": "x\n" * (n % 4), "exit_code": n % 2}
+        records.append({"type": "item.completed", "item": {**done, "status": "completed"}})
+    return b"\n".join(orjson.dumps(record) for record in records)
+
+
+def test_commands_past_the_script_cache_keep_their_arguments_and_target() -> None:
+    data = _command_lines(700)
+    assert_fast_line_agrees(CodexTranslator(), CodexTranslator(), data, _plain)
+    assert len(taken_lines(CodexTranslator(), data)) == 1400
+
+
+_CHANGES: list[tuple[list[Any], str, bool]] = [
+    ([{"path": "/a.py", "kind": "update"}], "completed", True),
+    ([{"path": "/a.py", "kind": "add"}], "completed", True),
+    ([{"path": "/a.py", "kind": "delete"}], "in_progress", True),
+    ([{"path": "/a.py"}], "completed", True),
+    ([{"path": "", "kind": "update"}], "completed", True),
+    ([{"path": "/a.py", "kind": None}], "completed", True),
+    ([{"path": "/a.py", "kind": "rename"}], "completed", True),
+    ([{"path": "/a.py", "kind": "  two words\nand a line"}], "completed", True),
+    ([{"path": "/a.py", "kind": "update"}, {"path": "b", "kind": "add"}], "completed", True),
+    ([{"path": "/a.py", "kind": "update", "diff": "@@\n+x"}], "completed", False),
+    ([{"path": "/a.py", "kind": "update", "unified_diff": "+x"}], "completed", False),
+    ([{"kind": "update"}], "completed", False),
+    ([{"path": "/a.py", "kind": "update"}], "failed", False),
+    ([], "completed", False),
+]
+"""File changes: one file of each kind (a kind of its own summarised by its first line),
+an empty path (no target), two files; a diff of its own, no path, a failed patch and no file at all decline."""
+
+
+@pytest.mark.parametrize(("changes", "status", "taken"), _CHANGES)
+@pytest.mark.parametrize("phase", ["item.started", "item.completed"])
+def test_a_file_change_is_read_as_the_dict_path_reads_it(
+    changes: list[Any], status: str, taken: bool, phase: str
+) -> None:
+    item = {"id": "f1", "type": "file_change", "changes": changes, "status": status}
+    data = orjson.dumps({"type": phase, "item": item})
+    assert_fast_line_agrees(CodexTranslator(), CodexTranslator(), data, _plain)
+    assert taken_lines(CodexTranslator(), data) == ({1} if taken else set())
