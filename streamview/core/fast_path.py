@@ -16,6 +16,8 @@ from typing import Annotated, Any, TypeVar
 import msgspec
 import orjson
 
+from streamview.core.tools import TARGET_ARGS
+
 Int64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
 """An integer field of a typed hot record: ``orjson`` reads it as an int too (past 64
 bits it gives a float), so a typed decoder and the dict agree on it."""
@@ -51,7 +53,7 @@ FastRecord = tuple[str, Any, Any, Any, Any, Any, Any]
 ``None`` to tell by ``model_call_id`` and ``timestamp_ms`` as Cursor's format guide
 does), ``tool_call`` (``subtype`` ``started`` or ``completed``) or ``answer_call``
 (Kimi's: a whole answer, then a call starts, two events of one line; ``(text, the
-call's twelve fields)``, ``subtype`` ``None``). A ``tool_call``'s third item is a tuple of the
+call's fields)``, ``subtype`` ``None``). A ``tool_call``'s third item is a tuple of the
 call's fields: ``(session_id, timestamp_ms, call_id, kind, args, outcome, payload,
 model_call_id, started_at_ms, completed_at_ms, description, parent_call_id)``, the
 first two unused, ``call_id`` third (playback and ``--events`` read it there); eleven
@@ -63,6 +65,14 @@ common ones, a new call with its arguments and the first result of a running cal
 by a lean path (``CallFold._call_record``), the rest by the general rules. Every field
 has its usual type.
 """
+
+
+ONE_TARGET_ARG: dict[str, str] = {
+    kind: keys[0] for kind, keys in TARGET_ARGS.items() if len(keys) == 1
+}
+"""The kinds whose target is one argument, and its name: :func:`~.tools.target_of` of
+such a call is that argument if it is a string (not empty), else ``None``; a dialect
+that knows the kind and arguments hands it over so (a call's thirteenth field)."""
 
 
 LONG_LINE = 1 << 20

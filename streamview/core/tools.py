@@ -26,7 +26,7 @@ INTERRUPTED = "interrupted"
 STATUSES = (RUNNING, SUCCEEDED, FAILED, REJECTED, ERROR, COMPLETED, INTERRUPTED)
 """Every status a tool call can have."""
 
-_TARGET_ARG: dict[str, tuple[str, ...]] = {
+TARGET_ARGS: dict[str, tuple[str, ...]] = {
     "read": ("path",),
     "write": ("path",),
     "edit": ("path",),
@@ -77,11 +77,11 @@ def target_of(kind: str, args: JSONObject | None) -> str | None:
         provider = args.get("providerIdentifier")
         if isinstance(tool, str):
             return f"{provider}: {tool}" if isinstance(provider, str) and provider else tool
-    for key in _TARGET_ARG.get(kind, _GUESS_ARGS):
+    for key in TARGET_ARGS.get(kind, _GUESS_ARGS):
         value = args.get(key)
         if isinstance(value, str) and value:
             return value
-    if kind not in _TARGET_ARG:
+    if kind not in TARGET_ARGS:
         for value in args.values():
             if isinstance(value, str) and value and len(value) < 500:
                 return value

@@ -19,12 +19,18 @@ from typing import Any
 import msgspec
 import orjson
 
-from streamview.core.dialects.amp_tools import call_shape, ended, kind_of
+from streamview.core.dialects.amp_tools import KINDS, call_shape, ended, kind_of
 from streamview.core.dialects.claude_like import ClaudeLikeTranslator, ToolMap
 from streamview.core.dialects.claude_tools import result_text
 from streamview.core.dialects.droid_fast import call_input
 from streamview.core.events import JSONObject
-from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord, Int64, hot_decoder
+from streamview.core.fast_path import (
+    HOT_DECODE_ERRORS,
+    ONE_TARGET_ARG,
+    FastRecord,
+    Int64,
+    hot_decoder,
+)
 
 
 class Usage(msgspec.Struct, gc=False):
@@ -217,20 +223,22 @@ class AmpTranslator(ClaudeLikeTranslator):
         usage = message.usage
         if parent is None and usage is not None and _said(usage):
             self._typed_usage[message.id or f"<line {line}>"] = usage
-        fields = (
-            None,
-            None,
-            call_id,
-            kind,
-            args,
-            None,
-            None,
-            None,
-            None,
-            None,
-            description,
-            parent,
-        )
+        key = ONE_TARGET_ARG.get(kind)
+        if key is None:  # the fold works the target out
+            # fmt: off
+            fields: tuple[Any, ...] = (
+                None, None, call_id, kind, args, None, None, None, None, None, description,
+                parent,
+            )
+            # fmt: on
+        else:  # and hands it over, as ``tools.target_of`` finds it: one string argument
+            target = args.get(key)
+            # fmt: off
+            fields = (
+                None, None, call_id, kind, args, None, None, None, None, None, description,
+                parent, target if target.__class__ is str and target else None,
+            )
+            # fmt: on
         return "tool_call", "started", fields, None, hot.session_id, None, hot.streamview_recv_ms
 
     def _result_line(self, data: bytes, line: int) -> FastRecord | None:
@@ -262,7 +270,7 @@ class AmpTranslator(ClaudeLikeTranslator):
             inner_calls.pop(call_id, None)
         self._done.add(call_id)
         name, args = self._calls.pop(call_id, _NO_CALL)
-        kind = kind_of(name) if name else "unknown"
+        kind = KINDS.get(name) or kind_of(name)  # a known name's without a call
         text = block.content
         if text.__class__ is not str:
             text = result_text(text)

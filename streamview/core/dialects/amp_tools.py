@@ -68,9 +68,12 @@ MCP_PREFIX = "mcp__"
 
 def kind_of(name: str) -> str:
     """The kind a tool name is shown as: a known kind, ``mcp``, or the name itself."""
+    kind = KINDS.get(name)  # no known name starts with the MCP prefix
+    if kind is not None:
+        return kind
     if name.startswith(MCP_PREFIX):
         return "mcp"
-    return KINDS.get(name, name or "unknown")
+    return name or "unknown"
 
 
 def args_of(name: str, tool_input: Any) -> JSONObject:

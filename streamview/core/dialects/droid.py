@@ -43,7 +43,7 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
-from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord
+from streamview.core.fast_path import HOT_DECODE_ERRORS, ONE_TARGET_ARG, FastRecord
 from streamview.core.fields import as_int, as_str
 
 NAME = "droid"
@@ -205,20 +205,22 @@ class DroidTranslator:
                 return None
             self._calls[call_id] = (name, args)
             model_call_id = hot.message_id
-            started = (
-                None,
-                None,
-                call_id,
-                kind_name,
-                args,
-                None,
-                None,
-                model_call_id,
-                ts,
-                None,
-                described,
-                None,
-            )
+            key = ONE_TARGET_ARG.get(kind_name)
+            if key is None:  # the fold works the target out
+                # fmt: off
+                started: tuple[Any, ...] = (
+                    None, None, call_id, kind_name, args, None, None, model_call_id, ts, None,
+                    described, None,
+                )
+                # fmt: on
+            else:  # and hands it over, as ``tools.target_of`` finds it: one string argument
+                target = args.get(key)
+                # fmt: off
+                started = (
+                    None, None, call_id, kind_name, args, None, None, model_call_id, ts, None,
+                    described, None, target if target.__class__ is str and target else None,
+                )
+                # fmt: on
             return "tool_call", "started", started, None, sid, ts, hot.streamview_recv_ms
         return None  # a thought: the long way
 

@@ -47,9 +47,12 @@ _PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+)$", re.MULTIL
 
 def kind_of(name: str) -> str:
     """The kind a tool name is shown as: a known kind, ``mcp``, or the name itself."""
+    kind = KINDS.get(name)  # no known name starts with the MCP prefix
+    if kind is not None:
+        return kind
     if name.startswith("mcp__"):
         return "mcp"
-    return KINDS.get(name, name or "unknown")
+    return name or "unknown"
 
 
 def args_of(name: str, parameters: Any) -> JSONObject:

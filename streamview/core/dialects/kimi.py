@@ -52,7 +52,7 @@ from streamview.core.events import (
     ToolCallEvent,
     UnknownRecord,
 )
-from streamview.core.fast_path import HOT_DECODE_ERRORS, FastRecord
+from streamview.core.fast_path import HOT_DECODE_ERRORS, ONE_TARGET_ARG, FastRecord
 from streamview.core.fields import as_str
 from streamview.core.tools import Said
 
@@ -355,7 +355,17 @@ class KimiTranslator:
         kind, args, described = tools.fresh_call_shape(function.name or "unknown", arguments)
         call_id = call.id or f"<line {line}>"
         self._calls[call_id] = (kind, args)
-        start = (None, None, call_id, kind, args, None, None, None, None, None, described, None)
+        key = ONE_TARGET_ARG.get(kind)
+        if key is None:  # the fold works the target out
+            start: tuple[Any, ...] = (
+                None, None, call_id, kind, args, None, None, None, None, None, described, None
+            )  # fmt: skip
+        else:  # and hands it over, as ``tools.target_of`` finds it: one string argument
+            target = args.get(key)
+            start = (
+                None, None, call_id, kind, args, None, None, None, None, None, described, None,
+                target if target.__class__ is str and target else None,
+            )  # fmt: skip
         if text:
             return "answer_call", None, (text, start), None, None, None, recv
         return "tool_call", "started", start, None, None, None, recv

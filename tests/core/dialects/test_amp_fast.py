@@ -27,8 +27,9 @@ from streamview.core.dialects.amp_tools import (
 )
 from streamview.core.dialects.claude_tools import args_of as claude_args_of
 from streamview.core.events import JSONObject
+from streamview.core.fast_path import ONE_TARGET_ARG
 from streamview.core.model import ToolCall
-from streamview.core.tools import Said
+from streamview.core.tools import Said, target_of
 
 from .fast_taken import assert_fast_line_agrees, said_built, taken_lines
 
@@ -234,3 +235,39 @@ def test_a_result_of_a_call_settled_ends_it_for_claude_codes_translator_too() ->
     reader = translator()
     assert taken_lines(reader, data) == {2, 3, 5, 6, 7, 8, 9, 10}
     assert reader._inner._calls == {} and reader._unread == {}
+
+
+TARGET_INPUTS: list[JSONObject] = [
+    {"path": "/w/a.py"},
+    {"path": "", "file_path": "/w/b.py"},
+    {"path": ""},
+    {"path": 3},
+    {"cmd": "ls"},
+    {"cmd": "", "command": "make"},
+    {"cmd": 5},
+    {"pattern": "x"},
+    {"pattern": ""},
+    {"filePattern": "*.py"},
+    {"query": "q"},
+    {"old_str": "a", "new_str": "b", "path": "/w/c.py"},
+    {},
+]
+"""Arguments whose target is a string, an empty one, another type or none."""
+
+
+def test_a_call_hands_its_target_over_where_it_is_one_argument_as_the_fold_finds_it() -> None:
+    """A call of a kind whose target is one argument (a read's path, a command, a
+    grep's pattern) carries it, as :func:`~streamview.core.tools.target_of` gives it
+    (``None`` for an empty one or another type); other kinds leave it to the fold."""
+    handed = 0
+    for name in ["Read", "Bash", "Grep", "edit_file", "create_file", "glob", "web_search"]:
+        for given in TARGET_INPUTS:
+            record = translator().fast_line(_use("c1", name, given), 2)
+            assert record is not None, (name, given)
+            fields = record[2]
+            if fields[3] in ONE_TARGET_ARG:
+                assert len(fields) == 13 and fields[12] == target_of(fields[3], fields[4])
+                handed += fields[12] is not None
+            else:
+                assert len(fields) == 12, (name, given)
+    assert handed == 12  # three paths each of a read, an edit and a write, two commands, a pattern

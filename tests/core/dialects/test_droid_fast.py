@@ -26,7 +26,8 @@ from streamview.core.dialects.droid_tools import (
     success_said,
 )
 from streamview.core.events import JSONObject
-from streamview.core.tools import Said
+from streamview.core.fast_path import ONE_TARGET_ARG
+from streamview.core.tools import Said, target_of
 
 from .fast_taken import assert_fast_line_agrees, said_built, taken_lines
 
@@ -239,3 +240,34 @@ def test_lines_are_told_apart_by_their_type_and_read_as_fast_reads_them() -> Non
     data = b"\n".join(TYPED_LINES)
     assert taken_lines(DroidTranslator(), data) == {2, 3, 7, 10}
     assert_fast_line_agrees(DroidTranslator(), DroidTranslator(), data, said_built)
+
+
+def test_a_call_hands_its_target_over_where_it_is_one_argument_as_the_fold_finds_it() -> None:
+    """A call of a kind whose target is one argument (a read's path, a command, a
+    grep's pattern) carries it, as :func:`~streamview.core.tools.target_of` gives it
+    (``None`` for an empty one or another type); other kinds leave it to the fold."""
+    inputs: list[JSONObject] = [
+        {"file_path": "/w/a.py"},
+        {"file_path": "", "path": "/w/b.py"},
+        {"file_path": ""},
+        {"file_path": 3},
+        {"command": "ls"},
+        {"command": ""},
+        {"command": 5},
+        {"pattern": "x"},
+        {"pattern": ""},
+        {},
+    ]
+    handed = 0
+    for name in ["Read", "Edit", "Execute", "Grep", "Create", "LS", "Glob", "Task"]:
+        for given in inputs:
+            line = _line(type="tool_call", id="c1", toolName=name, parameters=given)
+            record = DroidTranslator().fast_line(line, 2)
+            assert record is not None, (name, given)
+            fields = record[2]
+            if fields[3] in ONE_TARGET_ARG:
+                assert len(fields) == 13 and fields[12] == target_of(fields[3], fields[4])
+                handed += fields[12] is not None
+            else:
+                assert len(fields) == 12, (name, given)
+    assert handed == 8  # two paths each of a read, an edit and a write, a command, a pattern

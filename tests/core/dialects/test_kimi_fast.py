@@ -17,6 +17,8 @@ import pytest
 
 import streamview.core.event_stream as event_stream
 from streamview.core.dialects.kimi import KimiTranslator
+from streamview.core.fast_path import ONE_TARGET_ARG
+from streamview.core.tools import target_of
 from tests.core.test_checkpoints import assert_seeks_match
 from tests.core.test_fast_fold import assert_same_fold
 from tests.events.test_fast_events import splits, told
@@ -321,3 +323,37 @@ def test_only_a_note_that_says_no_error_is_read_in_one_go(
     monkeypatch.setattr(KimiTranslator, "_fast_result", lambda *_: None)
     results = {n for n, line in enumerate(NOTES_RUN, 1) if line.startswith(b'{"role":"tool"')}
     assert taken_lines(KimiTranslator(), data) & results == {3, 5, 15}
+
+
+def test_a_call_hands_its_target_over_where_it_is_one_argument_as_the_fold_finds_it() -> None:
+    """A call of a kind whose target is one argument (a read's path, a command, a
+    grep's pattern) carries it, alone or after an answer, as
+    :func:`~streamview.core.tools.target_of` gives it (``None`` for an empty one or
+    another type); other kinds leave it to the fold."""
+    inputs = [
+        {"path": "/w/a.py"},
+        {"path": ""},
+        {"path": 3},
+        {"command": "ls"},
+        {"command": ""},
+        {"pattern": "x"},
+        {"pattern": None},
+        {},
+    ]
+    handed = 0
+    names = ["ReadFile", "Shell", "Grep", "StrReplaceFile", "WriteFile", "Glob", "SearchWeb"]
+    for name in names:
+        for given in inputs:
+            for content in (TEXT, []):
+                translator = KimiTranslator()
+                translator.translate({"role": "user", "content": "Go."}, 1, None)
+                line = _said(content, _call("c1", name, orjson.dumps(given).decode()))
+                record = translator.fast_line(line, 2)
+                assert record is not None, (name, given)
+                fields = record[2] if record[0] == "tool_call" else record[2][1]
+                if fields[3] in ONE_TARGET_ARG:
+                    assert len(fields) == 13 and fields[12] == target_of(fields[3], fields[4])
+                    handed += fields[12] is not None
+                else:
+                    assert len(fields) == 12, (name, given)
+    assert handed == 10  # a path each of a read, an edit, a write; a command; a pattern: twice
