@@ -41,7 +41,7 @@ class FastNormalizer(Normalizer):
             not block.open
             or block.kind != (THINKING if thinking else TEXT)
             or block.text != text
-            or not self._as_told(session)
+            or not self._still_told(session)
         ):
             return None
         shown = self._shown[(index, before)] = _Shown(block.revision, block.deltas, [text])
@@ -67,7 +67,7 @@ class FastNormalizer(Normalizer):
             or len(blocks) != position + 1
             or blocks[position] is not block
             or self._settled.get(index, 0) != position
-            or not self._as_told(session)
+            or not self._still_told(session)
         ):
             return False
         self._block(session, position, block, None, line, when, out)  # told whole: closed
@@ -176,6 +176,19 @@ class FastNormalizer(Normalizer):
             call = session.calls_by_id.get(ended)
             if call is not None and call.status != RUNNING:
                 self._end_call(session, call, line, when, out)
+
+    def _still_told(self, session: Session) -> bool:
+        """:meth:`_as_told`, from what :meth:`tell_fast` last found when ``session`` is
+        still that newest session under the same id (the facts a fast record cannot
+        change): a block's first delta and its close ask it, and comparing the facts
+        asked the dialect's name through two calls."""
+        if (
+            session is self.told_session
+            and session.session_id == self.told_id
+            and self.state.sessions[-1] is session
+        ):
+            return True
+        return self._as_told(session)
 
     def _as_told(self, session: Session) -> bool:
         """Whether ``session``, the newest, was announced and its facts are as told."""

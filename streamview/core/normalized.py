@@ -47,7 +47,7 @@ ToolStatus = Literal["succeeded", "failed", "rejected", "error", "completed", "i
 OutcomeStatus = Literal["success", "error", "incomplete"]
 
 
-class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", gc=False):
     """Fields every event has."""
 
     v: Literal[1] = VERSION

@@ -6,10 +6,27 @@ from __future__ import annotations
 
 import streamview.core.normalized as n
 from streamview.core import tools
+from streamview.core.events import JSONObject
 from streamview.core.model import ToolCall
 
 HEAVY_ARGS = frozenset(("edit", "write"))
 """Tools whose arguments hold a whole file: let go once the call's start is told."""
+LET_GO: JSONObject = {}
+"""A told call's arguments, let go: one empty dict, never changed (the fold replaces a
+call's ``args``, never fills them in place)."""
+KINDS: dict[str, n.SharedKind] = {}
+"""Each tool name's shared kind, as :func:`~streamview.core.normalized.shared_kind`
+answered it: a dict lookup, where the function's call cost a third of a call's
+start (up to :data:`KINDS_LIMIT` names)."""
+KINDS_LIMIT = 4096
+
+
+def _kind(name: str) -> n.SharedKind:
+    """:func:`~streamview.core.normalized.shared_kind`, remembered in :data:`KINDS`."""
+    kind = n.shared_kind(name)
+    if len(KINDS) < KINDS_LIMIT:
+        KINDS[name] = kind
+    return kind
 
 
 def delta(
@@ -43,6 +60,7 @@ def start(
     while the call runs): the fold reads them again only if others come. A call's other
     arguments stay until its end is told: a result that brings the same again
     (Cursor's) is then the fold's plain case, not a call to target again."""
+    name = call.kind
     out.append(
         n.ToolStart(
             line=line if call.started_line is None else call.started_line,
@@ -50,14 +68,14 @@ def start(
             session=session,
             call=call.index,
             call_id=call.call_id,
-            kind=n.shared_kind(call.kind),
-            name=call.kind,
+            kind=KINDS.get(name) or _kind(name),
+            name=name,
             target=call.target,
             parent_call_id=call.parent_call_id,
         )
     )
-    if call.kind in HEAVY_ARGS and call.target is not None:
-        call.args = {}
+    if name in HEAVY_ARGS and call.target is not None:
+        call.args = LET_GO
 
 
 def end(
@@ -65,6 +83,7 @@ def end(
 ) -> None:
     """Tell a call's end; its arguments are let go (the fold's target stays)."""
     status = call.status
+    name = call.kind
     out.append(
         n.ToolEnd(
             line=line,
@@ -72,8 +91,8 @@ def end(
             session=session,
             call=call.index,
             call_id=call.call_id,
-            kind=n.shared_kind(call.kind),
-            name=call.kind,
+            kind=KINDS.get(name) or _kind(name),
+            name=name,
             target=call.target,
             parent_call_id=call.parent_call_id,
             status=status if status in tools.STATUSES else tools.COMPLETED,  # type: ignore[arg-type]
@@ -82,4 +101,4 @@ def end(
         )
     )
     if call.target is not None:
-        call.args = {}
+        call.args = LET_GO

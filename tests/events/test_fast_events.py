@@ -377,3 +377,61 @@ def test_a_line_the_fast_path_declines_is_decoded_once_and_told_alike(
     assert sorted(after_first) == sorted(line.rstrip(b"\n") for line in odd[:4])
     monkeypatch.setattr(event_stream, "fast_line_of", lambda reader: None)
     assert fast == told([first, rest])
+
+
+_ENDED = {
+    "claude": "partial-messages.jsonl",
+    "codex": "fast-lines.jsonl",
+    "cursor": "read-and-answer.ndjson",
+    "kimi": "success-tools.jsonl",
+    "amp": "fast-lines.jsonl",
+    "droid": "success-tools.jsonl",
+    "opencode": "success-tools.jsonl",
+}
+"""A stream of each dialect whose ``fast_line`` reads a line with its newline on."""
+
+
+def _odd_lines(data: bytes, crlf: bool) -> bytes:
+    """``data`` (its first line kept first) with, after every third line, lines the
+    fast path declines and the long way tells or counts: blank ones, JSON that is no
+    object (``null`` among them), a line that is not JSON; each line ending in CRLF if
+    ``crlf``, the last one in nothing."""
+    odd = [b"\n", b"  \n", b"null\n", b"[1]\n", b"not json\n", b"\t\n", b'"s"\n']
+    lines = data.splitlines(keepends=True)
+    out = [lines[0]]
+    for place, line in enumerate(lines[1:]):
+        out.append(line if line.endswith(b"\n") else line + b"\n")
+        if place % 3 == 2:
+            out.append(odd[place % len(odd)])
+    joined = b"".join(out)
+    return (joined.replace(b"\n", b"\r\n") if crlf else joined).removesuffix(b"\n")
+
+
+@pytest.mark.parametrize("crlf", [False, True])
+@pytest.mark.parametrize("agent", sorted(_ENDED))
+def test_lines_cut_with_their_newline_are_told_as_the_long_way_tells_them(
+    agent: str, crlf: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A dialect whose ``fast_line`` reads a line with its ``\\n`` on has its lines cut
+    by ``split_ended`` (memchr), not ``bytes.split``: the lines it declines (blank,
+    CRLF, ``null``, not JSON, no newline at the end) lose their ending before the long
+    way, and everything is told as the long way tells it."""
+    from streamview.core.framing import LineFramer
+
+    path = DIALECT_FIXTURES / agent / _ENDED[agent]
+    data = _odd_lines(path.read_bytes(), crlf)
+    first = data.index(b"\n") + 1
+    ended: list[int] = []
+    split_ended = LineFramer.split_ended
+
+    def counting(framer: LineFramer, chunk: bytes) -> list[bytes]:
+        ended.append(len(chunk))
+        return split_ended(framer, chunk)
+
+    monkeypatch.setattr(LineFramer, "split_ended", counting)
+    feeds = [[data[:first], data[first:]], *splits(data)]
+    fast = [told(chunks) for chunks in feeds]
+    assert ended, "the fast path cut no chunk with split_ended"
+    assert b'"type":"malformed"' in fast[0]
+    monkeypatch.setattr(event_stream, "fast_line_of", lambda reader: None)
+    assert fast == [told(chunks) for chunks in feeds]
