@@ -202,3 +202,33 @@ def test_every_character_json_escapes_starts_with_a_byte_checked_first() -> None
         encoded = chr(point).encode("utf-8")
         if sanitize._JSON_UNSAFE.search(encoded):
             assert encoded[0] in leads, hex(point)
+
+
+_LEAD_HEAVY = st.sampled_from(
+    [
+        *(b"a", b"\x7f", b"\xc2", b"\xc2\x85", b"\xc2\xa0", b"\xd8", b"\xd8\x9c", b"\xd8\xa7"),
+        *(b"\xe2", b"\xe2\x80", b"\xe2\x80\x9c", b"\xe2\x80\xae", b"\xe2\x81\xa7", b"\xe2\x81"),
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_LEAD_HEAVY, max_size=300), st.integers(min_value=0, max_value=4000))
+def test_finding_the_leads_agrees_with_the_regex(pieces: list[bytes], plain: int) -> None:
+    """The lead-by-lead check says what a search of the whole says, whether leads are
+    few (each matched where found) or many (past the budget: the search itself), and
+    wherever the one unsafe sequence sits among harmless leads of other kinds."""
+    for data in (
+        b"".join(pieces),
+        b"x" * plain + b"".join(pieces),
+        b"".join(pieces) + b"y" * plain,
+    ):
+        assert sanitize._has_json_unsafe(data) is (sanitize._JSON_UNSAFE.search(data) is not None)
+
+
+def test_an_unsafe_sequence_after_many_harmless_leads_of_another_kind_is_found() -> None:
+    """Past the budget on one lead (Arabic letters lead with \\xd8), a bidi control
+    earlier in the text, under another lead, is still found."""
+    data = b"\xe2\x80\xae" + b"\xd8\xa7" * 5000
+    assert sanitize._has_json_unsafe(data)
+    assert sanitize.escape_json_unsafe(data).startswith(b"\\u202e")
