@@ -387,6 +387,10 @@ _ENDED = {
     "amp": "fast-lines.jsonl",
     "droid": "success-tools.jsonl",
     "opencode": "success-tools.jsonl",
+    "pi": "success-tools.jsonl",
+    "goose": "fast-line-chunks.jsonl",
+    "gemini": "fast-line-stamps.jsonl",
+    "qwen": "partial-messages.jsonl",
 }
 """A stream of each dialect whose ``fast_line`` reads a line with its newline on."""
 

@@ -114,6 +114,9 @@ class ClaudeLikeTranslator:
         init_keys: ``system/init`` keys shown elsewhere than in its extra fields.
     """
 
+    fast_line_ended = True
+    """:meth:`fast_line` is Claude Code's, which reads a line with its ``\\n`` still on."""
+
     def __init__(
         self,
         name: str,

@@ -92,6 +92,10 @@ _decode_message = hot_decoder(_Message)
 class GeminiTranslator:
     """One Gemini CLI stream, remembering each open call's tool and arguments."""
 
+    fast_line_ended = True
+    """:meth:`fast_line` reads a line with its ``\\n`` still on (JSON whitespace to its
+    decoder), as the fold cuts them (:meth:`~streamview.core.framing.LineFramer.split_ended`)."""
+
     REPEATED_RESULT = "replace"  # see streamview.core.repeated_results
 
     def __init__(self) -> None:

@@ -59,6 +59,10 @@ _USAGE = {
 class GooseTranslator:
     """One Goose stream: the model, the open calls, the run's first moment."""
 
+    fast_line_ended = True
+    """:meth:`fast_line` reads a line with its ``\\n`` still on (JSON whitespace to its
+    decoder), as the fold cuts them (:meth:`~streamview.core.framing.LineFramer.split_ended`)."""
+
     def __init__(self) -> None:
         self._started = False
         self._first_ms: int | None = None

@@ -84,6 +84,10 @@ def _text_of(content: Any, part_type: str, key: str) -> str:
 class PiTranslator:
     """One pi stream: the held header, open calls, the run's usage so far."""
 
+    fast_line_ended = True
+    """:meth:`fast_line` reads a line with its ``\\n`` still on (JSON whitespace to its
+    decoder), as the fold cuts them (:meth:`~streamview.core.framing.LineFramer.split_ended`)."""
+
     def __init__(self) -> None:
         self._header: SessionStarted | None = None
         """The ``session`` record, until the first assistant message names the model."""
