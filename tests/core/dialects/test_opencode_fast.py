@@ -25,7 +25,7 @@ from streamview.core.dialects.opencode_fast import (
 )
 from streamview.core.dialects.opencode_tools import args_for, kind_of, success_payload
 from streamview.core.model import ToolCall
-from streamview.core.tools import Said, _said_summary, plural
+from streamview.core.tools import Said, _said_summary, plural, target_of
 
 from .fast_taken import assert_fast_line_agrees, taken_lines
 
@@ -50,10 +50,14 @@ def test_the_fast_path_takes_steps_and_text_and_declines_the_unusual() -> None:
 
 
 def _plain(record: object) -> object:
-    """A fast record with a said result as what it says (its payload built)."""
+    """A fast record with a said result as what it says (its payload built), and the
+    target ``fast_line`` hands over (a thirteenth field) checked against the one the
+    fold would find, then dropped (``fast`` leaves it to the fold)."""
     if not isinstance(record, tuple) or record[0] != "tool_call":
         return record
     fields = list(record[2])
+    if len(fields) == 13:
+        assert fields.pop() == target_of(fields[3], fields[4]), fields
     if isinstance(fields[4], dict):  # the arguments in their order, as a view shows them
         fields[4] = list(fields[4].items())
     said = fields[6]
