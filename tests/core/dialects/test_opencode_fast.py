@@ -166,6 +166,10 @@ GREP_OUTPUTS = [
     "a.py:3: x\n   \nb.py:9: y",
     "a.py:3: x\n\t\nb.py:9: y",
     " a.py:3: x\nb.py:9: y",
+    "\ta.py:3: x\nb.py:9: y",
+    "\na.py:3: x",
+    "a.py:3: x\nb.py:9: y\n\t",
+    "",
     "a.py:3: x\nb.py:9: y\n\n\n",
     "a.py:3: x\rb.py:9: y",
     "a.py:3: x\r\nb.py:9: y\r\n",
@@ -191,6 +195,9 @@ def test_a_grep_is_summarised_as_its_payload_would_be() -> None:
         assert _grep_summary(output) == _said_summary("grep", output), repr(output)
     many = "".join(f"a.py:{n}: x\n" for n in range(1_234))
     assert _grep_summary(many) == _said_summary("grep", many) == "1,234 matching lines"
+    assert _grep_summary(many) == "1,234 matching lines"  # the kept one
+    more = many * 10  # past the counts kept
+    assert _grep_summary(more) == _grep_summary(more) == _said_summary("grep", more)
 
 
 def test_a_read_and_an_edit_keep_the_arguments_args_for_gives() -> None:
