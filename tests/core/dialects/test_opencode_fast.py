@@ -100,8 +100,9 @@ def _ended(kind: str, payload: object) -> tuple[object, ...]:
 
 
 def test_a_said_result_ends_the_call_as_its_payload_does() -> None:
-    """Of its own kind, and of another (a call id used again: the payload is built)."""
-    for kind, args, output, metadata in CASES:
+    """Of its own kind, and of another (a call id used again: the payload is built);
+    twice, the second time with the summaries kept."""
+    for kind, args, output, metadata in CASES * 2:
         said = success_said(kind, args, output, metadata)
         assert said is not None
         built = success_payload(kind, args, output, metadata)
