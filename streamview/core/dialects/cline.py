@@ -25,6 +25,8 @@ and in newer builds ``modelInfo`` (``providerId``, ``modelId``, ``mode``). Read 
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamview.core.dialects.cline_tools as tools
 import streamview.core.dialects.shapes as shapes
 import streamview.core.notices as notices
@@ -227,12 +229,27 @@ class ClineTranslator(GrowingText, FastCalls):
         if said is None:
             return None
         text, ts, recv = said
+        if not partial:
+            return self.whole_text(text, ts, recv)
         if ts is not None and self._first_ms is None:
             self._first_ms = ts
-        if partial:
-            self._spoke = True
+        self._spoke = True
         self._command = None  # a command's output ends when something else is said
         fresh, replaces = self._grown(ts, "text", text, partial)
+        if fresh or replaces:
+            return "assistant", not replaces, fresh, None, self._task, ts, recv
+        return "thinking", "completed", None, None, self._task, ts, recv
+
+    def whole_text(self, text: str, ts: int | None, recv: int | None) -> FastRecord | None:
+        """A text's last print (``say`` ``text``, not ``partial``), its fields read, as
+        :meth:`fast` takes it: ``None`` unless the model was asked or spoke (else it
+        may be the person's task)."""
+        if self._done or not (self._spoke or self._asked):
+            return None
+        if ts is not None and self._first_ms is None:
+            self._first_ms = ts
+        self._command = None  # a command's output ends when something else is said
+        fresh, replaces = self._grown(ts, "text", text, False)
         if fresh or replaces:
             return "assistant", not replaces, fresh, None, self._task, ts, recv
         return "thinking", "completed", None, None, self._task, ts, recv
@@ -247,11 +264,16 @@ class ClineTranslator(GrowingText, FastCalls):
             recv is not None and recv.__class__ is not int
         ):
             return None
+        return self.request_said(ts, recv, record.get("text"))
+
+    def request_said(self, ts: int | None, recv: int | None, text: Any) -> FastRecord:
+        """:meth:`_fast_request` of a record whose ``ts`` and arrival were read already
+        (``fast_line``'s decoder types them)."""
         if ts is not None and self._first_ms is None:
             self._first_ms = ts
         self._spoke = True
         self._command = None
-        self._api_request(ts, tools.decode(record.get("text")))
+        self._api_request(ts, tools.decode(text))
         return "thinking", "completed", None, None, self._task, ts, recv
 
     def _start(

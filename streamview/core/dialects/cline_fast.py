@@ -15,6 +15,7 @@ fold's fast path too (:meth:`FastCalls.fast_call`), read from the decoded record
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -71,6 +72,12 @@ class GrowingText:
     read since: a next line that starts so and ends in :data:`PARTIAL_END` only adds
     text. While it is set, ``_shown`` may hold an older text for its ``ts``."""
     _growing_ts: int
+    call_said: Callable[[str, str, int | None, int | None, Any], FastRecord | None]
+    """:meth:`FastCalls.call_said`: a command's or a tool's ``say``, read."""
+    request_said: Callable[[int | None, int | None, Any], FastRecord]
+    """``ClineTranslator.request_said``: an API request's start, read."""
+    whole_text: Callable[[str, int | None, int | None], FastRecord | None]
+    """``ClineTranslator.whole_text``: a text's last print (not ``partial``), read."""
 
     def settle(self) -> None:
         """Tell ``_shown`` the text of the last line :meth:`fast_line` read, and forget
@@ -95,9 +102,12 @@ class GrowingText:
         ``_shown`` is told the grown text only when it is read (:meth:`settle`)."""
         grown = self._growing
         if grown is not None:
-            if data.startswith(grown) and data.endswith(PARTIAL_END):
+            # Compared as slices: bytes.startswith and endswith parse their arguments
+            # the slow way (~300 instructions each, more than the compare).
+            size = len(grown)
+            if data[:size] == grown and data[-_END:] == PARTIAL_END:
                 try:  # the new end: "" when nothing was added
-                    fresh = data[len(grown) : -_END].decode()
+                    fresh = data[size:-_END].decode()
                     if "\\" in fresh or '"' in fresh or not fresh.isprintable():
                         # An escape, a quote or a control character: read as JSON.
                         fresh = _loads(b'"' + data[len(grown) : 1 - _END])
@@ -115,9 +125,22 @@ class GrowingText:
             hot = decode_say(data)
         except HOT_DECODE_ERRORS:
             return None
-        if hot.say != "text" or hot.type != "say" or hot.partial is not True:
+        if hot.type != "say":
             return None
+        what = hot.say
         text = hot.text
+        if what != "text" or hot.partial is not True:
+            # A call, an API request or a final text: what fast() reads of the record
+            # is here already (this line was decoded once, not twice).
+            if what == "api_req_started":
+                return self.request_said(hot.ts, hot.streamview_recv_ms, text)
+            if text is None:
+                return None
+            if what in FAST_CALLS:
+                return self.call_said(what, text, hot.ts, hot.streamview_recv_ms, hot.partial)
+            if what == "text":
+                return self.whole_text(text, hot.ts, hot.streamview_recv_ms)
+            return None
         if text is None:
             return None
         ts = hot.ts
@@ -194,7 +217,14 @@ class FastCalls:
         if said is None:
             return None
         text, ts, recv = said
-        partial = record.get("partial") is True
+        return self.call_said(what, text, ts, recv, record.get("partial"))
+
+    def call_said(
+        self, what: str, text: str, ts: int | None, recv: int | None, partial: Any
+    ) -> FastRecord | None:
+        """:meth:`fast_call` of a record whose fields were read already (by
+        :func:`said_fields`, or typed by ``fast_line``'s decoder)."""
+        partial = partial is True
         call_id = f"cline-{ts}"
         fields: tuple[Any, ...]
         if what == "command":

@@ -44,6 +44,7 @@ from streamview.core.dialects.opencode_fast import (
     success_said,
     tool_fields,
 )
+from streamview.core.dialects.opencode_totals import BATCH, RunTotals
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -87,10 +88,8 @@ class OpenCodeTranslator:
         """The ``sessionID`` of the first record (the session announced)."""
         self._started_ms: int | None = None
         """The first record's ``timestamp``: the run's duration is counted from it."""
-        self._usage: JSONObject = {}
-        """Tokens of every finished step, summed (Cursor's key names)."""
-        self._cost: float | None = None
-        """Cost of every finished step, summed."""
+        self._totals = RunTotals()
+        """Tokens (Cursor's key names) and cost of every finished step, summed."""
         self._error: tuple[str, str] | None = None
         """The last ``error`` record's name and message."""
         self._ended = False
@@ -160,8 +159,8 @@ class OpenCodeTranslator:
 
     def _next_run(self) -> None:
         """A record of another session: a wrapper logged another ``opencode run``."""
-        self._session = self._started_ms = self._cost = self._error = None
-        self._usage = {}
+        self._session = self._started_ms = self._error = None
+        self._totals = RunTotals()
         self._ended = False
 
     def fast(self, record: JSONObject, line: int) -> FastRecord | None:
@@ -254,33 +253,13 @@ class OpenCodeTranslator:
                 return None
             ts = hot.timestamp
             return "tool_call", "completed", fields, None, sid, ts, hot.streamview_recv_ms
-        if kind != "step_finish" or part.reason not in _TURN_GOES_ON:
+        reason = part.reason  # _TURN_GOES_ON's two, compared (no hash of a new str)
+        if kind != "step_finish" or (reason != "tool-calls" and reason != "tool_calls"):
             return None
-        tokens = part.tokens
-        if tokens is not None:
-            # The run's totals, in the order the usage lists them (_add_tokens, unrolled:
-            # its loop was a tenth of the fast path).
-            usage = self._usage
-            count = tokens.input
-            if count is not None:
-                usage["inputTokens"] = usage.get("inputTokens", 0) + count
-            count = tokens.output
-            if count is not None:
-                usage["outputTokens"] = usage.get("outputTokens", 0) + count
-            count = tokens.reasoning
-            if count is not None:
-                usage["reasoningTokens"] = usage.get("reasoningTokens", 0) + count
-            cache = tokens.cache
-            if cache is not None:
-                count = cache.read
-                if count is not None:
-                    usage["cacheReadTokens"] = usage.get("cacheReadTokens", 0) + count
-                count = cache.write
-                if count is not None:
-                    usage["cacheWriteTokens"] = usage.get("cacheWriteTokens", 0) + count
-        cost = part.cost
-        if cost is not None:
-            self._cost = (self._cost or 0.0) + float(cost)
+        kept = self._totals.kept  # the run's totals: this step added with the next batch
+        kept.append(part)
+        if len(kept) >= BATCH:
+            self._totals.settle()
         return "thinking", "completed", None, None, sid, hot.timestamp, hot.streamview_recv_ms
 
     def _tool(self, part: JSONObject, line: int, ts: int | None, recv: int | None) -> ToolCallEvent:
@@ -362,7 +341,7 @@ class OpenCodeTranslator:
         tokens = part.get("tokens")
         if isinstance(tokens, dict):
             cache = shapes.obj(tokens.get("cache"))
-            self._add_tokens(
+            self._totals.add_tokens(
                 as_int(tokens.get("input")),
                 as_int(tokens.get("output")),
                 as_int(tokens.get("reasoning")),
@@ -371,28 +350,7 @@ class OpenCodeTranslator:
             )
         cost = part.get("cost")
         if isinstance(cost, int | float) and not isinstance(cost, bool):
-            self._cost = (self._cost or 0.0) + float(cost)
-
-    def _add_tokens(
-        self,
-        given: int | None,
-        output: int | None,
-        reasoning: int | None,
-        read: int | None,
-        write: int | None,
-    ) -> None:
-        """A finished step's token counts (``None`` where it gives none), added to the
-        run's, in the order the usage lists them."""
-        usage = self._usage
-        for key, count in (
-            ("inputTokens", given),
-            ("outputTokens", output),
-            ("reasoningTokens", reasoning),
-            ("cacheReadTokens", read),
-            ("cacheWriteTokens", write),
-        ):
-            if count is not None:
-                usage[key] = usage.get(key, 0) + count
+            self._totals.add_cost(float(cost))
 
     def _step_finish(
         self, part: JSONObject, line: int, ts: int | None, recv: int | None
@@ -430,6 +388,8 @@ class OpenCodeTranslator:
         else:
             is_error = reason not in _SUCCESS and reason != "idle"
             subtype = reason if is_error else "success"
+        totals = self._totals
+        cost = totals.cost
         return RunResult(
             line,
             self._session,
@@ -438,8 +398,8 @@ class OpenCodeTranslator:
             subtype=subtype,
             is_error=is_error,
             duration_ms=duration,
-            usage=dict(self._usage) or None,
-            total_cost_usd=None if self._cost is None else round(self._cost, 8),
+            usage=dict(totals.usage) or None,
+            total_cost_usd=None if cost is None else round(cost, 8),
             result=message,
             message=message,
         )

@@ -30,6 +30,7 @@ from streamview.core.dialects.shapes import diff_counts
 from streamview.core.events import JSONObject
 from streamview.core.fast_path import Int64, hot_decoder
 from streamview.core.fields import as_int
+from streamview.core.tools import SUCCEEDED, Said
 
 
 class Cache(msgspec.Struct, gc=False):
@@ -172,9 +173,14 @@ def _renamed(given: Any, to: str, key: str) -> JSONObject:
 def tool_fields(part: Part, line: int) -> tuple[Any, ...] | None:
     """A call that completed, as :meth:`OpenCodeTranslator._tool_fields
     <streamview.core.dialects.opencode.OpenCodeTranslator._tool_fields>` takes it apart
-    (``summarised``), from its typed part: ``None`` for a call that failed, one of the
-    ``invalid`` tool or of a status other than ``completed`` (the general path reads
-    those)."""
+    (``summarised``), from its typed part, and its target last (thirteen fields, the
+    fold's :func:`~streamview.core.tools.target_of` of its arguments): ``None`` for a
+    call that failed, one of the ``invalid`` tool or of a status other than
+    ``completed`` (the general path reads those).
+
+    A read, a grep and a command (most calls) are taken apart in this body, their
+    target the argument just read; a read's and a grep's metadata is not decoded (their
+    payload reads none)."""
     state = part.state
     if state is None or state.status != "completed":
         return None
@@ -184,48 +190,88 @@ def tool_fields(part: Part, line: int) -> tuple[Any, ...] | None:
         if name == INVALID:
             return None
         kind = kind_of(name)
-    call_id = part.callID or part.id or f"<line {line}>"
-    tool_input: Any = state.input
-    if tool_input.__class__ is msgspec.Raw:  # not flat (a :class:`RawToolState`)
-        tool_input = orjson.loads(bytes(tool_input)) if tool_input else None
-    if kind == "read" or kind == "edit":
-        args = _path_args(name, kind, tool_input)
-    elif kind == "shell" or kind == "grep":
-        args = _renamed(tool_input, *_RENAMED[kind])
-    else:
-        args = args_for(name, kind, tool_input)
-    times = state.time
-    start, end = (None, None) if times is None else (times.start, times.end)
+    given: Any = state.input
+    if given.__class__ is msgspec.Raw:  # not flat (a :class:`RawToolState`)
+        given = orjson.loads(bytes(given)) if given else None
     output = state.output or ""
-    raw = state.metadata
-    if not raw:
-        metadata: Any = None
-    elif raw == _NO_METADATA:  # most calls': compared as it is, without a copy
-        metadata = {}
-    else:
-        metadata = orjson.loads(bytes(raw))
-    payload: Any = success_said(kind, args, output, metadata)
-    if payload is None:
-        payload = success_payload(kind, args, output, metadata)
     description = None
-    if (kind == "shell" or kind == "task") and tool_input.__class__ is dict:
-        description = tool_input.get("description")
-        if description.__class__ is not str:
-            description = None
+    payload: Any
+    if kind == "read":
+        if given.__class__ is dict and len(given) == 1:  # most reads: the path alone
+            target = given.get("filePath")
+            if target.__class__ is str and target:
+                args = {"path": target}
+            else:
+                args = args_for(name, kind, given)
+                target = None
+        else:
+            args = _path_args(name, kind, given)
+            target = _named(args, "path")
+        summary: str | None = None  # success_said's read
+        if output:
+            count = output.count("\n") + 1
+            summary = _LINES.get(count) or _lines(count)
+        payload = Said(kind, SUCCEEDED, summary, Built(kind, args, output, None))
+    elif kind == "grep":
+        args = _renamed(given, "glob", "include")
+        target = _named(args, "pattern")
+        summary = _grep_summary(output) if output else None
+        payload = Said(kind, SUCCEEDED, summary, Built(kind, args, output, None))
+    else:
+        raw = state.metadata
+        if not raw:
+            metadata: Any = None
+        elif raw == _NO_METADATA:  # most calls': compared as it is, without a copy
+            metadata = {}
+        else:
+            metadata = orjson.loads(bytes(raw))
+        if kind == "shell":
+            args = _renamed(given, "workingDirectory", "workdir")
+            target = _named(args, "command")
+            payload = _command_said(args, output, metadata)
+            if given.__class__ is dict:
+                description = given.get("description")
+                if description.__class__ is not str:
+                    description = None
+        else:
+            if kind == "edit":
+                args = _path_args(name, kind, given)
+                target = _named(args, "path")
+            else:
+                args = args_for(name, kind, given)
+                target = tools.target_of(kind, args)
+            payload = success_said(kind, args, output, metadata)
+            if payload is None:
+                payload = success_payload(kind, args, output, metadata)
+            if kind == "task" and given.__class__ is dict:
+                description = given.get("description")
+                if description.__class__ is not str:
+                    description = None
+    times = state.time
     return (
         None,
         None,
-        call_id,
+        part.callID or part.id or f"<line {line}>",
         kind,
         args,
         "success",
         payload,
         None,
-        start,
-        end,
+        None if times is None else times.start,
+        None if times is None else times.end,
         description,
         None,
+        target,
     )
+
+
+def _named(args: JSONObject, key: str) -> str | None:
+    """``args[key]`` if a non-empty string, else ``None``: the call's target, as
+    :func:`~streamview.core.tools.target_of` finds it for the kinds whose target is
+    one argument (a read's, an edit's ``path``, a command's ``command``, a grep's
+    ``pattern``)."""
+    value = args.get(key)
+    return value if value.__class__ is str and value else None
 
 
 def _grep_summary(output: str) -> str | None:
@@ -239,9 +285,11 @@ def _grep_summary(output: str) -> str | None:
     if (
         output.isascii()
         and "\n\n" not in output
-        and "\n " not in output
-        and "\n\t" not in output
-        and not output.startswith(("\n", " ", "\t"))
+        # the two-character searches are slow where newlines are many: asked only of
+        # an output that has a space, a tab (a memchr each)
+        and (" " not in output or "\n " not in output)
+        and ("\t" not in output or "\n\t" not in output)
+        and output[:1] not in "\n \t"  # (startswith parses its arguments slowly)
         and "\r" not in output
         and "\x0b" not in output
         and "\x0c" not in output
@@ -250,14 +298,24 @@ def _grep_summary(output: str) -> str | None:
         and "\x1e" not in output
         and "\x1f" not in output
     ):
-        count = output.count("\n") + (not output.endswith("\n"))
+        count = output.count("\n") + (output[-1:] != "\n")
     else:
         parts = output.splitlines()
         # A blank line is empty or all whitespace: counted without a stripped copy of each.
         count = len(parts) - parts.count("") - len(list(filter(str.isspace, parts)))
     if count <= 1:
         return tools._first_line(output) or None
-    return f"{count:,} matching lines"
+    said = _MATCHING.get(count)
+    if said is None:
+        said = f"{count:,} matching lines"
+        if count < _LINES_KEPT:
+            _MATCHING[count] = said
+    return said
+
+
+_MATCHING: dict[int, str] = {}
+"""``12 matching lines`` of the counts seen (below :data:`_LINES_KEPT`): formatting a
+count with its thousands' commas was a tenth of a grep's fast path."""
 
 
 _LINES: dict[int, str] = {}
@@ -315,38 +373,46 @@ def success_said(kind: str, args: JSONObject, output: str, metadata: Any) -> too
         counts = _edit_counts(args, metadata)
         if counts is None:
             return None
+        summary = _EDITED.get(counts)
+        if summary is None:
+            summary = _edited(counts)
         added, removed = counts
-        summary = f"+{added or 0} -{removed or 0}"
         numbers, status = (added, removed, None), tools.SUCCEEDED
     elif kind == "shell":
-        code = metadata.get("exit") if isinstance(metadata, dict) else None
-        if code.__class__ is not int and code is not None:
-            code = as_int(code)
-        if output and not output.isspace():
-            key = (code, tools._line_count(output))
-            summary = _SHELL_SAID.get(key) or _shell_said(key)
-        else:
-            summary = None if code is None else f"exit {code}"
-        numbers = (None, None, code)
-        status = tools.SUCCEEDED if code is None or code == 0 else tools.FAILED
+        return _command_said(args, output, metadata)
     else:
         return None
-    return tools.Said(kind, status, summary, Built(kind, args, output, metadata).payload, numbers)
+    return Said(kind, status, summary, Built(kind, args, output, metadata), numbers)
 
 
 class Built(msgspec.Struct, gc=False):
-    """What a said result's payload is built from, if a call of another kind asks for it
-    (:meth:`payload`, bound, is the :class:`~.tools.Said`'s ``build``: two objects,
-    where a ``partial`` of the four made three and took three times as long)."""
+    """What a said result's payload is built from, if a call of another kind asks for it:
+    called, it builds it (the :class:`~.tools.Said`'s ``build``: one object, where a
+    bound method made two and a ``partial`` of the four three)."""
 
     kind: str
     args: JSONObject
     output: str
     metadata: Any
 
-    def payload(self) -> JSONObject:
+    def __call__(self) -> JSONObject:
         """:func:`~.opencode_tools.success_payload` of the call."""
         return success_payload(self.kind, self.args, self.output, self.metadata)
+
+
+_EDITED: dict[tuple[Any, Any], str] = {}
+"""An edit's summary (``+3 -1``) by its lines added and removed (below
+:data:`_LINES_KEPT` of them): formatting two counts for each edit was a tenth of its
+fast path."""
+
+
+def _edited(counts: tuple[Any, Any]) -> str:
+    """``+3 -1`` for ``(added, removed)``, kept in :data:`_EDITED`."""
+    added, removed = counts
+    summary = f"+{added or 0} -{removed or 0}"
+    if len(_EDITED) < _LINES_KEPT:  # ints: _edit_counts gives no bool or float (1 == True)
+        _EDITED[counts] = summary
+    return summary
 
 
 _SHELL_SAID: dict[tuple[int | None, int], str] = {}
@@ -363,3 +429,20 @@ def _shell_said(key: tuple[int | None, int]) -> str:
     if len(_SHELL_SAID) < _LINES_KEPT:
         _SHELL_SAID[key] = summary
     return summary
+
+
+def _command_said(args: JSONObject, output: str, metadata: Any) -> tools.Said:
+    """:func:`success_said` of a command: its exit code and lines."""
+    code = metadata.get("exit") if metadata.__class__ is dict else None  # orjson's dict
+    if code.__class__ is not int and code is not None:
+        code = as_int(code)
+    if output and not output.isspace():
+        # tools._line_count's answer, without its call where no newline ends the output
+        key = (code, output.count("\n") + 1 if output[-1] != "\n" else tools._line_count(output))
+        summary: str | None = _SHELL_SAID.get(key) or _shell_said(key)
+    else:
+        summary = None if code is None else f"exit {code}"
+    status = SUCCEEDED if code is None or code == 0 else tools.FAILED
+    return Said(
+        "shell", status, summary, Built("shell", args, output, metadata), (None, None, code)
+    )

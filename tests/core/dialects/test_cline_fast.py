@@ -31,11 +31,13 @@ from .fast_taken import taken_lines
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dialects"
 DATA = (FIXTURES / "cline" / "fast-lines.jsonl").read_bytes()
 
-TAKEN = {4, 5, 6, 7, 11, 14, 15}
+TAKEN = {4, 5, 6, 7, 11, 12, 13, 14, 15}
 """Partial texts in the started session: grown, the same again (nothing new), rewritten,
-stamped on arrival, non-ASCII; not the first (it starts the session), a ``ts`` that is a
-string or past 64 bits, a ``partial`` of 1, a text that is a number, a final text,
-another kind, nor a line whose ``ts`` is not written first (``fast`` reads that one)."""
+stamped on arrival, non-ASCII; the final text after the model spoke and an API request
+(read from the typed line, not decoded again); not the first (it starts the session),
+a ``ts`` that is a string or past 64 bits, a ``partial`` of 1, a text that is a number,
+another kind (reasoning, a completion), nor a line whose ``ts`` is not written first
+(``fast`` reads that one)."""
 
 
 def _told(translator: ClineTranslator) -> dict[str, Any]:
@@ -343,3 +345,24 @@ def test_a_new_end_is_read_as_json_reads_it(end: bytes, added: str | bool | None
         assert hot == ("thinking", "completed", None, None, "t1", 7, None)
     else:
         assert hot == ("assistant", True, added, None, "t1", 7, None)
+
+
+def test_a_call_read_from_its_typed_line_is_what_fast_reads_from_the_record() -> None:
+    """Commands, outputs (with and without a command open), tools being written and
+    done, tools that say nothing, an API request, a ``ts`` that is a string, a text that
+    is a number, an arrival that is a float: ``fast_line`` gives what ``fast`` gives for
+    the decoded line (the same lines taken, :data:`CALLS_TAKEN` and the output after the
+    last command), and leaves the same translator, where it decoded the line once, typed."""
+    by_bytes, by_dict = ClineTranslator(), ClineTranslator()
+    taken = set()
+    for number, data in enumerate(CALLS, 1):
+        record = orjson.loads(data)
+        from_bytes = by_bytes.fast_line(data, number)
+        assert from_bytes == by_dict.fast(record, number), data
+        if from_bytes is None:
+            by_bytes.translate(record, number, None)
+            by_dict.translate(record, number, None)
+        else:
+            taken.add(number)
+        assert _told(by_bytes) == _told(by_dict), data
+    assert taken == CALLS_TAKEN | {19}

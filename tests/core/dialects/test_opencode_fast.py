@@ -25,7 +25,7 @@ from streamview.core.dialects.opencode_fast import (
 )
 from streamview.core.dialects.opencode_tools import args_for, kind_of, success_payload
 from streamview.core.model import ToolCall
-from streamview.core.tools import Said, _said_summary, plural
+from streamview.core.tools import Said, _said_summary, plural, target_of
 
 from .fast_taken import assert_fast_line_agrees, taken_lines
 
@@ -50,10 +50,14 @@ def test_the_fast_path_takes_steps_and_text_and_declines_the_unusual() -> None:
 
 
 def _plain(record: object) -> object:
-    """A fast record with a said result as what it says (its payload built)."""
+    """A fast record with a said result as what it says (its payload built), and the
+    target ``fast_line`` hands over (a thirteenth field) checked against the one the
+    fold would find, then dropped (``fast`` leaves it to the fold)."""
     if not isinstance(record, tuple) or record[0] != "tool_call":
         return record
     fields = list(record[2])
+    if len(fields) == 13:
+        assert fields.pop() == target_of(fields[3], fields[4]), fields
     if isinstance(fields[4], dict):  # the arguments in their order, as a view shows them
         fields[4] = list(fields[4].items())
     said = fields[6]
@@ -96,8 +100,9 @@ def _ended(kind: str, payload: object) -> tuple[object, ...]:
 
 
 def test_a_said_result_ends_the_call_as_its_payload_does() -> None:
-    """Of its own kind, and of another (a call id used again: the payload is built)."""
-    for kind, args, output, metadata in CASES:
+    """Of its own kind, and of another (a call id used again: the payload is built);
+    twice, the second time with the summaries kept."""
+    for kind, args, output, metadata in CASES * 2:
         said = success_said(kind, args, output, metadata)
         assert said is not None
         built = success_payload(kind, args, output, metadata)
@@ -162,6 +167,10 @@ GREP_OUTPUTS = [
     "a.py:3: x\n   \nb.py:9: y",
     "a.py:3: x\n\t\nb.py:9: y",
     " a.py:3: x\nb.py:9: y",
+    "\ta.py:3: x\nb.py:9: y",
+    "\na.py:3: x",
+    "a.py:3: x\nb.py:9: y\n\t",
+    "",
     "a.py:3: x\nb.py:9: y\n\n\n",
     "a.py:3: x\rb.py:9: y",
     "a.py:3: x\r\nb.py:9: y\r\n",
@@ -187,6 +196,9 @@ def test_a_grep_is_summarised_as_its_payload_would_be() -> None:
         assert _grep_summary(output) == _said_summary("grep", output), repr(output)
     many = "".join(f"a.py:{n}: x\n" for n in range(1_234))
     assert _grep_summary(many) == _said_summary("grep", many) == "1,234 matching lines"
+    assert _grep_summary(many) == "1,234 matching lines"  # the kept one
+    more = many * 10  # past the counts kept
+    assert _grep_summary(more) == _grep_summary(more) == _said_summary("grep", more)
 
 
 def test_a_read_and_an_edit_keep_the_arguments_args_for_gives() -> None:
