@@ -160,6 +160,7 @@ class PagedArray:
 
     __slots__ = (
         "_changes",
+        "_free",
         "_full",
         "_held",
         "_last",
@@ -194,6 +195,8 @@ class PagedArray:
         cache)."""
         self._changes = 0
         """Items of full pages changed so far."""
+        self._free: list[int] = []
+        """Places in the file of pages cut off (:meth:`truncate`), for the next ones."""
         if values:
             self.extend(values)
 
@@ -371,6 +374,38 @@ class PagedArray:
             entry[2] = True
             self._changes += 1
 
+    def __delitem__(self, index: slice) -> None:
+        """``del values[start:]`` only (:meth:`truncate`)."""
+        if index.__class__ is not slice or index.stop is not None or index.step is not None:
+            raise TypeError("only del values[start:] is supported")
+        start = index.start or 0
+        self.truncate(max(0, start + len(self)) if start < 0 else start)
+
+    def truncate(self, length: int) -> None:
+        """Keep the first ``length`` items; the places of the pages cut off are used
+        again by the next pages (an array a layout cuts and extends again and again
+        does not make the file grow)."""
+        full = self._full
+        if length >= full:
+            del self.tail[length - full :]
+            return
+        shift = self._shift
+        page = length >> shift
+        first = page << shift
+        kept = self._page(page)[: length - first]
+        pages = self.pages
+        with pages.lock:
+            dropped = range(page, len(self._places))
+            pages.forget(self._token, dropped)
+            for gone in dropped:
+                self._held.pop(gone, None)
+            self._free.extend(place for place in self._places[page:] if place >= 0)
+            del self._places[page:]
+            self._full = first
+            self.tail = kept
+            self._changes += 1  # the page read last may be one cut off
+            self._last = (0, 0, None, 0)
+
     def write_back(self, page: int, values: array[int]) -> None:
         """Write changed page ``page`` back to its place (kept in memory if it cannot)."""
         if self.pages.write(values.tobytes(), self._places[page]) < 0:
@@ -420,7 +455,8 @@ class PagedArray:
         (the items after them are new: no one reads them yet)."""
         tail = self.tail
         page_values = tail[:size] if size else tail
-        place = self.pages.write(page_values.tobytes())
+        free = self._free
+        place = self.pages.write(page_values.tobytes(), free.pop() if free else -1)
         page = len(self._places)
         self._held[page] = page_values
         self._places.append(place)
