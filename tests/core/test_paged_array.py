@@ -135,6 +135,7 @@ _OPS = st.lists(
         st.tuples(st.just("slice"), st.integers(-5, 200), st.integers(-5, 200)),
         st.tuples(st.just("count"), st.integers(-2, 2)),
         st.tuples(st.just("cut"), st.integers(-30, 200)),
+        st.tuples(st.just("range"), st.integers(0, 200), st.lists(st.integers(-9, 9), max_size=20)),
     ),
     max_size=60,
 )
@@ -143,8 +144,8 @@ _OPS = st.lists(
 @settings(max_examples=300, deadline=None)
 @given(_OPS, st.sampled_from([8, 16, 32]), st.integers(1, 3))
 def test_the_same_as_a_list(ops: list[tuple[Any, ...]], page_bytes: int, cache: int) -> None:
-    """Any appends, extends, item changes, reads and cuts (``del values[n:]``): what a
-    list does."""
+    """Any appends, extends, item changes (one or a run), reads and cuts (``del
+    values[n:]``): what a list does."""
     pages = PageFile(cache_pages=cache, page_bytes=page_bytes)
     values = PagedArray("i", (), pages)
     model: list[int] = []
@@ -167,6 +168,9 @@ def test_the_same_as_a_list(ops: list[tuple[Any, ...]], page_bytes: int, cache: 
         elif op[0] == "cut":
             del values[op[1] :]
             del model[op[1] :]
+        elif op[0] == "range" and op[1] + len(op[2]) <= len(model):
+            values.set_range(op[1], array("i", op[2]))
+            model[op[1] : op[1] + len(op[2])] = op[2]
         assert len(values) == len(model)
     assert list(values) == model
     pages.close()

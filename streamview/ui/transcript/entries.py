@@ -65,8 +65,8 @@ class Entries:
         when asked for: :mod:`streamview.core.block_columns`)."""
         self.count = 0
         """Blocks taken in so far."""
-        self.heights = array("I")
-        """Lines each block takes (rendered, else estimated); see :attr:`known`."""
+        self.heights = PagedArray("I")
+        """Lines each block takes (rendered, else estimated); see :attr:`known` (paged)."""
         self.known = bytearray()
         """Per block: :data:`LAID_OUT` or :data:`ESTIMATED` where :attr:`heights` holds
         for the current width and look, 0 where it must be estimated again."""

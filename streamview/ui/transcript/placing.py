@@ -8,6 +8,7 @@ keys, search, clicks and drawing.
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_right
 from itertools import accumulate, islice
 
@@ -110,6 +111,8 @@ class BlockPlacing(ScrollView):
         special.append(count)
         next_held = 0
         index = start
+        # Heights found one block at a time are set a run at a time (paged heights).
+        found, found_at = array(heights.typecode), start
         while index < count:
             stop = special[next_held]
             if index < stop:
@@ -142,7 +145,11 @@ class BlockPlacing(ScrollView):
                 height, how = self._estimate(entry), ESTIMATED
             if entry is not None:
                 entry.height = height
-            heights[index], known[index] = height, how
+            if found_at + len(found) != index or len(found) >= _RUN_AT_ONCE:
+                heights.set_range(found_at, found)
+                found, found_at = array(heights.typecode), index
+            found.append(height)
+            known[index] = how
             position += height
             try:
                 offsets.append(position)
@@ -150,6 +157,7 @@ class BlockPlacing(ScrollView):
                 offsets = self._offsets = widened(offsets, "q")
                 offsets.append(position)
             index += 1
+        heights.set_range(found_at, found)
         self._set_virtual_height()
 
     def _set_virtual_height(self) -> None:
