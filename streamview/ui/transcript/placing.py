@@ -111,14 +111,23 @@ class BlockPlacing(ScrollView):
         special.append(count)
         next_held = 0
         index = start
-        # Heights found one block at a time are set a run at a time (paged heights).
+        # Heights and offsets found one block at a time go in a run at a time (paged).
         found, found_at = array(heights.typecode), start
+        ends, limit = array(offsets.typecode), start + _RUN_AT_ONCE
         while index < count:
             stop = special[next_held]
             if index < stop:
-                unknown = known.find(0, index, stop)
-                end = min(stop if unknown < 0 else unknown, index + _RUN_AT_ONCE)
+                end = known.find(0, index, stop)
+                if end < 0:
+                    end = stop
                 if end > index:
+                    if end - index > _RUN_AT_ONCE:
+                        end = index + _RUN_AT_ONCE
+                    if found:
+                        heights.set_range(found_at, found)
+                        offsets.extend(ends)
+                        found, ends = array(heights.typecode), array(offsets.typecode)
+                    found_at, limit = end, end + _RUN_AT_ONCE
                     run = accumulate(heights[index:end], initial=position)
                     try:
                         offsets.extend(islice(run, 1, None))
@@ -145,19 +154,23 @@ class BlockPlacing(ScrollView):
                 height, how = self._estimate(entry), ESTIMATED
             if entry is not None:
                 entry.height = height
-            if found_at + len(found) != index or len(found) >= _RUN_AT_ONCE:
+            if index >= limit:
                 heights.set_range(found_at, found)
-                found, found_at = array(heights.typecode), index
+                offsets.extend(ends)
+                found, ends = array(heights.typecode), array(offsets.typecode)
+                found_at, limit = index, index + _RUN_AT_ONCE
             found.append(height)
             known[index] = how
             position += height
             try:
-                offsets.append(position)
+                ends.append(position)
             except OverflowError:  # past four billion lines
+                offsets.extend(ends)
                 offsets = self._offsets = widened(offsets, "q")
-                offsets.append(position)
+                ends = array("q", [position])
             index += 1
         heights.set_range(found_at, found)
+        offsets.extend(ends)
         self._set_virtual_height()
 
     def _set_virtual_height(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from array import array
+from itertools import accumulate
 
 import pytest
 from rich.style import Style
@@ -400,3 +401,13 @@ async def test_known_heights_summed_a_run_at_a_time(monkeypatch: pytest.MonkeyPa
             offsets = transcript._offsets
             assert list(offsets) == expected
             assert [offsets[at] for at in range(len(expected) - 1, -1, -1)] == expected[::-1]
+        # and estimated one block at a time (none known): the same whatever the run
+        estimated = []
+        for run in (100_000, 1, 3, 64):
+            monkeypatch.setattr(placing, "_RUN_AT_ONCE", run)
+            transcript._entries.known[:] = bytes(len(transcript._entries.known))
+            transcript._reflow(0)
+            heights = transcript._entries.heights
+            estimated.append((list(heights), list(transcript._offsets)))
+            assert estimated[-1][1] == list(accumulate(heights, initial=0))
+        assert all(each == estimated[0] for each in estimated)
