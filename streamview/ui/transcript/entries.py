@@ -4,8 +4,10 @@ for every block a height in an array.
 
 A 2 GB session has about two million blocks; an entry each, with its lines, held
 hundreds of bytes a block (issue 27.5). Far from the screen a block now costs its
-height (4 bytes), a flag (1 byte) and its offset (8 bytes, kept by the layout): its
-lines are laid out again when it comes back into view, at the height it had.
+height (4 bytes), a flag (1 byte) and its offset (4 bytes, kept by the layout): its
+lines are laid out again when it comes back into view, at the height it had. Heights,
+offsets and the tool calls' blocks are paged (:mod:`~streamview.core.paged_array`):
+what stays in memory is the flag, a byte a block.
 """
 
 from __future__ import annotations
