@@ -37,6 +37,8 @@ TEXT_ROW, THINKING_ROW, TOOL_ROW, KEPT_ROW = 0, 1, 2, 3
 block kept as it is (a prompt, a notice, an empty or unmovable text: few)."""
 _KIND_OF_ROW = (TEXT, THINKING, TOOL)
 _WIDEST = 1 << 63
+PLACES_AT_ONCE = 1 << 16
+"""Rows :meth:`PackedBlocks.iter_places` looks through at a time."""
 
 
 class TextReader(Protocol):
@@ -367,31 +369,39 @@ class PackedBlocks(Sequence[Block]):
 
     def places_of(self, kind: str, start: int = 0) -> list[int]:
         """The places of the ``kind`` blocks from block ``start`` on, in order."""
+        return list(self.iter_places(kind, start))
+
+    def iter_places(self, kind: str, start: int = 0) -> Iterator[int]:
+        """:meth:`places_of`, found :data:`PLACES_AT_ONCE` rows at a time (a list of a
+        2 GB session's 576,690 tool markers' places held 20 MB at once)."""
         rows, tail = self._part
-        found = []
         if start < rows:
             columns = self._columns
             odd = set(columns.kept) | set(self._over or ())
             code = _KIND_OF_ROW.index(kind) if kind in _KIND_OF_ROW else KEPT_ROW
-            if code != KEPT_ROW:
-                find, byte = columns.kinds.find, bytes([code])
-                at = find(byte, start, rows)
-                while at >= 0:
-                    if at not in odd:
-                        found.append(at)
-                    at = find(byte, at + 1, rows)
-            if odd:
-                found += [at for at in odd if start <= at < rows and self._row(at).kind == kind]
-                found.sort()
-        return found + [
-            at for at in range(max(start, rows), rows + len(tail)) if tail[at - rows].kind == kind
-        ]
+            find, byte = columns.kinds.find, bytes([code])
+            for first in range(start, rows, PLACES_AT_ONCE):
+                stop = min(first + PLACES_AT_ONCE, rows)
+                found = []
+                if code != KEPT_ROW:
+                    at = find(byte, first, stop)
+                    while at >= 0:
+                        if at not in odd:
+                            found.append(at)
+                        at = find(byte, at + 1, stop)
+                if odd:
+                    found += [at for at in odd if first <= at < stop and self._row(at).kind == kind]
+                    found.sort()
+                yield from found
+        for at in range(max(start, rows), rows + len(tail)):
+            if tail[at - rows].kind == kind:
+                yield at
 
     def tools_from(self, start: int) -> Iterator[tuple[int, int]]:
         """``(place, call index)`` of each tool marker from block ``start`` on, in order."""
         rows = self._part[0]
         refs, odd = self._columns.refs, self._columns.kept.keys() | (self._over or {}).keys()
-        for at in self.places_of(TOOL, start):
+        for at in self.iter_places(TOOL, start):
             if at < rows and at not in odd:
                 if refs[at] >= 0:
                     yield at, refs[at]

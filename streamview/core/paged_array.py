@@ -160,6 +160,7 @@ class PagedArray:
 
     __slots__ = (
         "_changes",
+        "_free",
         "_full",
         "_held",
         "_last",
@@ -194,6 +195,8 @@ class PagedArray:
         cache)."""
         self._changes = 0
         """Items of full pages changed so far."""
+        self._free: list[int] = []
+        """Places in the file of pages cut off (:meth:`truncate`), for the next ones."""
         if values:
             self.extend(values)
 
@@ -351,25 +354,64 @@ class PagedArray:
             self.tail[index - full] = value
             return
         page = index >> self._shift
-        held = self._held
-        if held and page in held:
-            held[page][index - (page << self._shift)] = value
+        with self.pages.lock:
+            self._to_change(page)[index - (page << self._shift)] = value
             self._changes += 1
-            return
-        pages = self.pages
+
+    def _to_change(self, page: int) -> array[int]:
+        """Full page ``page``, to be changed in place (cached and marked changed; the
+        caller holds the file's lock)."""
+        if self._held and page in self._held:
+            return self._held[page]
         key = (self._token, page)
-        with pages.lock:
-            entry = pages.cached(key)
-            if entry is None:
-                entry = [self, self._read(page), False]
-                entry[1][index - (page << self._shift)] = value
-                entry[2] = True
-                pages.keep(key, entry)
-                self._changes += 1
+        entry = self.pages.cached(key)
+        if entry is None:
+            entry = [self, self._read(page), True]
+            self.pages.keep(key, entry)  # (the newest is never the one let go)
+        entry[2] = True
+        return entry[1]  # type: ignore[no-any-return]
+
+    def __delitem__(self, index: slice) -> None:
+        """``del values[start:]`` only (:meth:`truncate`)."""
+        if index.__class__ is not slice or index.stop is not None or index.step is not None:
+            raise TypeError("only del values[start:] is supported")
+        self.truncate(len(range(len(self))[: index.start]))
+
+    def truncate(self, length: int) -> None:
+        """Keep the first ``length`` items; the next pages go where those cut off were
+        (a layout's offsets, cut and extended again and again, do not grow the file)."""
+        full = self._full
+        if length >= full:
+            del self.tail[length - full :]
+            return
+        page = length >> self._shift
+        first = page << self._shift
+        kept = self._page(page)[: length - first]
+        with self.pages.lock:
+            self.pages.forget(self._token, range(page, len(self._places)))
+            for gone in range(page, len(self._places)):
+                self._held.pop(gone, None)
+            self._free.extend(place for place in self._places[page:] if place >= 0)
+            del self._places[page:]
+            self._full, self.tail = first, kept
+            self._changes += 1  # the page read last may be one cut off
+            self._last = (0, 0, None, 0)
+
+    def set_range(self, start: int, values: array[int]) -> None:
+        """Items ``start`` on become ``values`` (this typecode, all within the array)."""
+        full, shift = self._full, self._shift
+        done = 0
+        while done < len(values):
+            index = start + done
+            if index >= full:
+                self.tail[index - full : index - full + len(values) - done] = values[done:]
                 return
-            entry[1][index - (page << self._shift)] = value
-            entry[2] = True
-            self._changes += 1
+            at = index & ((1 << shift) - 1)
+            part = values[done : done + (1 << shift) - at]
+            with self.pages.lock:
+                self._to_change(index >> shift)[at : at + len(part)] = part
+                self._changes += 1
+            done += len(part)
 
     def write_back(self, page: int, values: array[int]) -> None:
         """Write changed page ``page`` back to its place (kept in memory if it cannot)."""
@@ -420,7 +462,8 @@ class PagedArray:
         (the items after them are new: no one reads them yet)."""
         tail = self.tail
         page_values = tail[:size] if size else tail
-        place = self.pages.write(page_values.tobytes())
+        free = self._free
+        place = self.pages.write(page_values.tobytes(), free.pop() if free else -1)
         page = len(self._places)
         self._held[page] = page_values
         self._places.append(place)

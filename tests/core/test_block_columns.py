@@ -8,6 +8,7 @@ from typing import cast
 
 import pytest
 
+from streamview.core import block_columns
 from streamview.core.block_columns import (
     InTheFile,
     PackedBlocks,
@@ -105,6 +106,24 @@ def test_packed_blocks_are_a_sequence_like_the_list() -> None:
     for start in range(count + 1):
         assert list(tools_from(packed, start)) == list(tools_from(blocks, start))
     assert list(tools_from(packed, 0)) == [(3, 0), (10, (1 << 31) + 5), (14, 4), (15, -5)]
+
+
+@pytest.mark.parametrize("at_once", [1, 2, 3, 5, 7])
+def test_places_found_a_few_rows_at_a_time(monkeypatch: pytest.MonkeyPatch, at_once: int) -> None:
+    """The places of a kind and the tool markers, looked for a few rows at a time
+    (windows that cut between kept rows, a row in place of one, and the tail): the same
+    as the list's, from every start."""
+    monkeypatch.setattr(block_columns, "PLACES_AT_ONCE", at_once)
+    blocks = odd_blocks() + odd_blocks()
+    packed = cast(PackedBlocks, packed_session(blocks)[0].blocks)
+    replaced = Block(TOOL, 3, NO_PARTS, False, 9)  # a copy's own block in place of a row
+    packed[11], blocks[11] = replaced, replaced
+    assert 0 < packed_count(packed) < len(blocks)
+    for start in range(len(blocks) + 1):
+        for kind in (TEXT, THINKING, TOOL, PROMPT, NOTICE):
+            expected = [at for at in places_of(blocks, kind) if at >= start]
+            assert list(packed.iter_places(kind, start)) == expected
+        assert list(tools_from(packed, start)) == list(tools_from(blocks, start))
 
 
 def test_appended_blocks_and_a_second_sweep() -> None:

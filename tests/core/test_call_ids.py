@@ -105,3 +105,24 @@ def test_ids_past_the_4_byte_edge_keep_their_place() -> None:
         assert held.ends.typecode == "q"
         assert [held[row] for row in range(len(ids))] == ids
     assert all(seen.note(call_id, False) is True for call_id in ids)
+
+
+def test_tables_fill_three_quarters_before_they_grow() -> None:
+    """A table holds up to three ids for four slots (five bytes a slot: a 2 GB session's
+    576,690 calls in 2**20 slots, not 2**21), added one by one, in runs or seen, and
+    finds each id after every growth."""
+    ids = [f"toolu_{n:05d}" for n in range(3072)]
+    blob = IdBlob()
+    table, one_by_one, seen = IdTable(blob), IdTable(IdBlob()), SeenIds()
+    for row, call_id in enumerate(ids):
+        one_by_one.ids.append(call_id)
+        one_by_one.add(row, call_id)
+        seen.note(call_id, True)
+    for start in range(0, len(ids), 100):
+        blob.extend(ids[start : start + 100])
+        table.add_rows(start, ids[start : start + 100])
+    sizes = {len(grown.slots) for grown in (table, one_by_one, seen.table)}
+    assert sizes == {4096}  # 3,072 ids: three quarters of 4,096 slots
+    for grown in (table, one_by_one):
+        assert [grown.first(call_id) for call_id in ids] == list(range(len(ids)))
+    assert all(seen.get(call_id) for call_id in ids) and seen.get("toolu_x") is None

@@ -106,6 +106,8 @@ def test_a_full_disk_keeps_the_pages_in_memory(monkeypatch: pytest.MonkeyPatch) 
     values[2] = -2  # a page in the file, changed, then let go: cannot be written back
     assert values[59] == 59
     assert pages.failed == os.strerror(errno.ENOSPC)
+    del values[30:]  # pages held in memory cut off; the rest read back later
+    values.extend(range(30, 60))
     monkeypatch.setattr(os, "pwrite", real)
     assert list(values) == [0, 1, -2, *range(3, 60)]
     assert pages.write(b"x") == -1, "no more writes once failed"
@@ -132,6 +134,8 @@ _OPS = st.lists(
         st.tuples(st.just("get"), st.integers(-200, 200)),
         st.tuples(st.just("slice"), st.integers(-5, 200), st.integers(-5, 200)),
         st.tuples(st.just("count"), st.integers(-2, 2)),
+        st.tuples(st.just("cut"), st.integers(-30, 200)),
+        st.tuples(st.just("range"), st.integers(0, 200), st.lists(st.integers(-9, 9), max_size=20)),
     ),
     max_size=60,
 )
@@ -140,7 +144,8 @@ _OPS = st.lists(
 @settings(max_examples=300, deadline=None)
 @given(_OPS, st.sampled_from([8, 16, 32]), st.integers(1, 3))
 def test_the_same_as_a_list(ops: list[tuple[Any, ...]], page_bytes: int, cache: int) -> None:
-    """Any appends, extends, item changes and reads: what a list does."""
+    """Any appends, extends, item changes (one or a run), reads and cuts (``del
+    values[n:]``): what a list does."""
     pages = PageFile(cache_pages=cache, page_bytes=page_bytes)
     values = PagedArray("i", (), pages)
     model: list[int] = []
@@ -160,8 +165,36 @@ def test_the_same_as_a_list(ops: list[tuple[Any, ...]], page_bytes: int, cache: 
             assert values[op[1] : op[2]].tolist() == model[op[1] : op[2]]
         elif op[0] == "count":
             assert values.count(op[1]) == model.count(op[1])
+        elif op[0] == "cut":
+            del values[op[1] :]
+            del model[op[1] :]
+        elif op[0] == "range" and op[1] + len(op[2]) <= len(model):
+            values.set_range(op[1], array("i", op[2]))
+            model[op[1] : op[1] + len(op[2])] = op[2]
         assert len(values) == len(model)
     assert list(values) == model
+    pages.close()
+
+
+def test_pages_cut_off_make_room_for_the_next() -> None:
+    """An array cut and extended again and again (the transcript's offsets, laid out
+    again from a block on) writes its new pages where the cut ones were: the file does
+    not grow; a changed page cut off is not written back over them."""
+    pages = PageFile(cache_pages=2, page_bytes=16)
+    values = PagedArray("i", range(40), pages)
+    end = pages.end
+    for round_ in range(5):
+        if round_ == 1:
+            values[5] = -round_  # a changed page in the cache, cut off below
+        del values[3:]
+        values.extend(range(3 + round_, 40 + round_))
+        assert list(values) == [0, 1, 2, *range(3 + round_, 40 + round_)]
+        # read from the first page on, the page read last in the round before
+        assert [values[at] for at in range(40)] == list(values)
+        assert [values[at] for at in range(39, -1, -1)] == list(values)[::-1]
+        assert pages.end == end
+    with pytest.raises(TypeError):
+        del values[2:4]
     pages.close()
 
 

@@ -4,8 +4,10 @@ for every block a height in an array.
 
 A 2 GB session has about two million blocks; an entry each, with its lines, held
 hundreds of bytes a block (issue 27.5). Far from the screen a block now costs its
-height (4 bytes), a flag (1 byte) and its offset (8 bytes, kept by the layout): its
-lines are laid out again when it comes back into view, at the height it had.
+height (4 bytes), a flag (1 byte) and its offset (4 bytes, kept by the layout): its
+lines are laid out again when it comes back into view, at the height it had. Heights,
+offsets and the tool calls' blocks are paged (:mod:`~streamview.core.paged_array`):
+what stays in memory is the flag, a byte a block.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from array import array
 from collections.abc import Iterator, Mapping
 
 from streamview.core.block_columns import kind_at, places_of, tools_from
+from streamview.core.paged_array import PagedArray
 from streamview.core.state import NOTICE, TOOL, Block
 from streamview.ui.transcript.blocks import Entry
 
@@ -26,13 +29,16 @@ ESTIMATED = 1
 """The block's height is estimated."""
 LAID_OUT = 2
 """The block's height is that of its lines, laid out at this width."""
+_ZEROS = bytes(1 << 16)
+_RUN = 1 << 14
+"""Tool markers taken in at a time."""
 
 
 class CallBlocks(Mapping[int, int]):
     """The block of each tool call that has one, by call index (a view of
     :attr:`Entries.call_at`: 4 bytes a call, not a dictionary's hundred)."""
 
-    def __init__(self, call_at: array[int]) -> None:
+    def __init__(self, call_at: PagedArray) -> None:
         self._call_at = call_at
 
     def __getitem__(self, call_index: int) -> int:
@@ -61,18 +67,18 @@ class Entries:
         when asked for: :mod:`streamview.core.block_columns`)."""
         self.count = 0
         """Blocks taken in so far."""
-        self.heights = array("I")
-        """Lines each block takes (rendered, else estimated); see :attr:`known`."""
+        self.heights = PagedArray("I")
+        """Lines each block takes (rendered, else estimated); see :attr:`known` (paged)."""
         self.known = bytearray()
         """Per block: :data:`LAID_OUT` or :data:`ESTIMATED` where :attr:`heights` holds
         for the current width and look, 0 where it must be estimated again."""
         self.held: dict[int, Entry] = {}
         """The entries near the screen (and those the layout thread works on)."""
-        self.call_at = array("i")
+        self.call_at = PagedArray("i")
         """Per tool call index, its block (``-1``: none yet; 4 bytes: a session of two
-        billion blocks is not held anyway)."""
-        self.calls = array("i")
-        """Blocks of the tool calls, in order."""
+        billion blocks is not held anyway; paged: :mod:`~streamview.core.paged_array`)."""
+        self.calls = PagedArray("i")
+        """Blocks of the tool calls, in order (paged)."""
         self.watch_from = 0
         """The first open block: those before it are final (the layout's ``_watch_from``)."""
         self.watched: dict[int, tuple[object, ...]] = {}
@@ -120,14 +126,30 @@ class Entries:
         if len(blocks) <= start:
             return None
         added = len(blocks) - start
-        self.heights.frombytes(bytes(self.heights.itemsize * added))
-        self.known.extend(bytes(added))
+        heights, known = self.heights, self.known
+        for done in range(0, added, len(_ZEROS)):  # no zeros as long as all of them at once
+            zeros = _ZEROS[: min(len(_ZEROS), added - done)]
+            known += zeros
+            heights.frombytes(zeros * heights.itemsize)
         call_at, calls = self.call_at, self.calls
+        # Calls come in order: their blocks gathered in runs, added a run at a time.
+        run, places = array("i"), array("i")
         for index, call_index in tools_from(blocks, start):
-            if call_index >= len(call_at):
-                call_at.extend([-1] * (call_index + 1 - len(call_at)))
-            call_at[call_index] = index
-            calls.append(index)
+            places.append(index)
+            if call_index == len(call_at) + len(run):
+                run.append(index)
+            else:
+                call_at.extend(run)
+                del run[:]
+                if call_index >= len(call_at):
+                    call_at.extend(array("i", [-1]) * (call_index + 1 - len(call_at)))
+                call_at[call_index] = index
+            if len(places) >= _RUN:
+                call_at.extend(run)
+                calls.extend(places)
+                del run[:], places[:]
+        call_at.extend(run)
+        calls.extend(places)
         self.count = len(blocks)
         return start
 

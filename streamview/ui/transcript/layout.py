@@ -10,7 +10,6 @@ on top of it adds keys, search, clicks and drawing.
 from __future__ import annotations
 
 import time
-from array import array
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -39,7 +38,7 @@ from streamview.ui.transcript.blocks import (
 from streamview.ui.transcript.entries import LAID_OUT, Entries
 from streamview.ui.transcript.layout_thread import LayoutJob, LayoutResult, LayoutThread
 from streamview.ui.transcript.line_texts import LineTexts
-from streamview.ui.transcript.placing import BlockPlacing
+from streamview.ui.transcript.placing import BlockPlacing, new_offsets
 from streamview.ui.transcript.search import Matches
 
 
@@ -109,7 +108,7 @@ class TranscriptLayout(BlockPlacing):
         self._cancel_layouts()
         self._entries = Entries()
         self._texts.clear()
-        self._offsets = array("I", [0])
+        self._offsets = new_offsets()
         self._watch_from = 0
         self._marked = None
         self._call_in_view = None

@@ -5,12 +5,15 @@ from __future__ import annotations
 import threading
 import time
 from array import array
+from itertools import accumulate
 
+import pytest
 from rich.style import Style
 from rich.theme import Theme
 from textual.pilot import Pilot
 from textual.strip import Strip
 
+from streamview.ui.transcript import placing
 from streamview.ui.transcript.block_layout import BlockLayout, LayoutStyles
 from streamview.ui.transcript.layout_thread import LayoutJob, LayoutResult, LayoutThread
 from streamview.ui.transcript.transcript import BACKGROUND_MARKDOWN_CHARS, Transcript
@@ -376,3 +379,35 @@ async def test_offsets_past_four_billion_lines_become_8_bytes() -> None:
         offsets = transcript._offsets
         assert offsets.itemsize == 8 and offsets[250] == 2**32 - 1
         assert offsets[251] == 2**32 - 1 + entries.heights[250] > 2**32 - 1
+
+
+async def test_known_heights_summed_a_run_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Known heights are summed a few blocks at a time (a 2 GB session's in runs of
+    65,536): the offsets are the same as summed at once, whatever the run's length, and
+    the paged offsets read back the same from their first item or their last."""
+    stream = Stream()
+    for number in range(120):
+        stream.text(f"Step {number:03d} is done.\n\n" + "more words " * (number % 9))
+    app = TranscriptApp()
+    async with app.run_test(size=(80, 20)) as pilot:
+        transcript = await show(pilot, stream)
+        heights = transcript._entries.heights
+        expected = [0]
+        for height in heights:
+            expected.append(expected[-1] + height)
+        for run in (1, 2, 7, 64):
+            monkeypatch.setattr(placing, "_RUN_AT_ONCE", run)
+            transcript._reflow(0)
+            offsets = transcript._offsets
+            assert list(offsets) == expected
+            assert [offsets[at] for at in range(len(expected) - 1, -1, -1)] == expected[::-1]
+        # and estimated one block at a time (none known): the same whatever the run
+        estimated = []
+        for run in (100_000, 1, 3, 64):
+            monkeypatch.setattr(placing, "_RUN_AT_ONCE", run)
+            transcript._entries.known[:] = bytes(len(transcript._entries.known))
+            transcript._reflow(0)
+            heights = transcript._entries.heights
+            estimated.append((list(heights), list(transcript._offsets)))
+            assert estimated[-1][1] == list(accumulate(heights, initial=0))
+        assert all(each == estimated[0] for each in estimated)
