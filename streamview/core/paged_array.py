@@ -12,6 +12,7 @@ A page that cannot be written (a full disk) stays in memory, and the file says w
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 from array import array
@@ -52,15 +53,17 @@ class PageFile:
         self._file: IO[bytes] | None = None
         self._cache: OrderedDict[tuple[int, int], list[Any]] = OrderedDict()
         """(array, page) -> [the array, the page, changed since read]."""
-        self._tokens = 0
+        self._tokens = itertools.count(1)  # next() is one step: no two arrays share one
+        self._placing = threading.Lock()
+        """Held to make the file and take a place in it (the fold's and the UI's threads
+        page out at once: two pages at one place gave the transcript a column's rows)."""
         self.lock = threading.Lock()
         """Held to read a page into the cache or change one (the UI's threads read the
         rows the fold writes): a page let go is written back before it can be read."""
 
     def token(self) -> int:
         """A number no other array of this file has."""
-        self._tokens += 1
-        return self._tokens
+        return next(self._tokens)
 
     def write(self, data: bytes | memoryview, at: int = -1) -> int:
         """Write ``data`` at ``at`` (``-1``: after the rest); returns where, or ``-1`` if
@@ -68,24 +71,21 @@ class PageFile:
         if self.failed is not None:
             return -1
         try:
-            if self._fd < 0:
-                from streamview.core.text_store import anonymous_file
+            with self._placing:
+                if self._fd < 0:
+                    from streamview.core.text_store import anonymous_file
 
-                self._fd, self._file = anonymous_file()
-            if at < 0:
-                at = self.end
-            self._write_all(data, at)
+                    self._fd, self._file = anonymous_file()
+                if at < 0:
+                    at = self.end
+                self.end = max(self.end, at + len(data))
+            view, done = memoryview(data), 0
+            while done < len(view):  # a short write goes on where it stopped
+                done += os.pwrite(self._fd, view[done:], at + done)
         except OSError as error:
             self.failed = error.strerror or str(error)
             return -1
-        self.end = max(self.end, at + len(data))
         return at
-
-    def _write_all(self, data: bytes | memoryview, at: int) -> None:
-        view = memoryview(data)
-        done = 0
-        while done < len(view):
-            done += os.pwrite(self._fd, view[done:], at + done)
 
     def read(self, at: int, size: int) -> bytes:
         """``size`` bytes from ``at``."""

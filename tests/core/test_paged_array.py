@@ -223,6 +223,45 @@ def test_another_thread_reads_while_pages_fill() -> None:
     assert values[64:].tolist() == list(range(64, 64 + 1200))
 
 
+def test_two_threads_filling_their_own_arrays_keep_their_own_pages() -> None:
+    """The fold's thread pages out its columns while the UI's pages out the
+    transcript's offsets, into one file: each page gets a place of its own (the place
+    and the file are taken under a lock) and every item reads back as written. Seen
+    in CI: two pages written at one place gave the transcript's offsets a column's
+    numbers, and a line number of -5 (IndexError painting the transcript)."""
+    import sys
+
+    pages = PageFile(cache_pages=2, page_bytes=8)
+    arrays: list[list[PagedArray]] = [[], []]
+    start = threading.Barrier(2)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as CPython will
+
+    def fill(which: int) -> None:
+        start.wait()
+        for number in range(40):
+            values = PagedArray("i", (), pages)
+            arrays[which].append(values)
+            for item in range(64):
+                values.append(which * 1_000_000 + number * 1000 + item)
+
+    try:
+        threads = [threading.Thread(target=fill, args=(which,)) for which in (0, 1)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    for which in (0, 1):
+        for number, values in enumerate(arrays[which]):
+            expected = [which * 1_000_000 + number * 1000 + item for item in range(64)]
+            assert list(values) == expected, (which, number)
+    assert len({values._token for both in arrays for values in both}) == 80
+    assert pages.end == 80 * 64 * 4  # no page written over another, none lost
+    pages.close()
+
+
 def test_packed_calls_in_tiny_pages(tiny_pages: PageFile) -> None:
     """The calls' columns in 16-byte pages, two cached: every recording's calls read back
     as the fold's, and the seeks of the packed fold."""
