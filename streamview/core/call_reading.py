@@ -19,6 +19,7 @@ from streamview.core.model import ToolCall, running_calls
 __all__ = [
     "CallsView",
     "call_look",
+    "duration_odd_rows",
     "is_packed",
     "kind_counts",
     "measure",
@@ -214,10 +215,11 @@ _DURATION_PAIRS = (
 """The times :attr:`~streamview.core.model.ToolCall.duration_ms` tries, in its order."""
 
 
-def row_durations(calls: CallColumns) -> list[int | None]:
-    """Each packed row's :attr:`~streamview.core.model.ToolCall.duration_ms`, from the
-    columns (a row in ``calls.overlay`` is stale, as in :func:`row_flags`)."""
-    packed = calls.packed
+def row_durations(calls: CallColumns, start: int = 0, stop: int | None = None) -> list[int | None]:
+    """Each packed row's :attr:`~streamview.core.model.ToolCall.duration_ms` from
+    ``start`` to ``stop`` (every packed row by default), from the columns (a row in
+    ``calls.overlay`` is stale, as in :func:`row_flags`: the caller asks it)."""
+    stop = calls.packed if stop is None else min(stop, calls.packed)
     found: list[int | None] | None = None
     odd: set[int] = set()
     for start_name, end_name in _DURATION_PAIRS:
@@ -225,35 +227,45 @@ def row_durations(calls: CallColumns) -> list[int | None]:
         odd.update(starts.odd, ends.odd)
         if starts.values is None or ends.values is None:
             continue  # no row has both
-        first, last = (
-            _padded(starts.values, packed, starts.none),
-            _padded(ends.values, packed, ends.none),
-        )
+        first = _padded(starts.values, start, stop, starts.none)
+        last = _padded(ends.values, start, stop, ends.none)
         no_start, no_end = starts.none, ends.none
         if found is None:
             found = [
-                end - start if start != no_start and end != no_end and end >= start else None
-                for start, end in zip(first, last, strict=True)
+                finish - begin
+                if begin != no_start and finish != no_end and finish >= begin
+                else None
+                for begin, finish in zip(first, last, strict=True)
             ]
             continue
         for row in [row for row, duration in enumerate(found) if duration is None]:
-            start, end = first[row], last[row]
-            if start != no_start and end != no_end and end >= start:
-                found[row] = end - start
+            begin, finish = first[row], last[row]
+            if begin != no_start and finish != no_end and finish >= begin:
+                found[row] = finish - begin
     if found is None:
-        found = [None] * packed
+        found = [None] * max(stop - start, 0)
     for row in odd:  # a value not kept in the array (a bool, a huge int): as the call says
-        if row < packed:
-            found[row] = calls[row].duration_ms
+        if start <= row < stop:
+            found[row - start] = calls[row].duration_ms
     return found
 
 
-def _padded(values: array[int], count: int, none: int) -> array[int]:
-    """The first ``count`` of ``values``, ``none`` past its end."""
-    head = values[:count]
-    if len(head) < count:
-        head.extend(array(values.typecode, [none]) * (count - len(head)))
-    return head
+def duration_odd_rows(calls: CallColumns) -> set[int]:
+    """The rows whose duration :func:`row_durations` asks the call for (a time kept
+    beside the columns: a bool, a huge int)."""
+    odd: set[int] = set()
+    for start_name, end_name in _DURATION_PAIRS:
+        odd.update(calls.int_column(start_name).odd, calls.int_column(end_name).odd)
+    return odd
+
+
+def _padded(values: Sequence[int], start: int, stop: int, none: int) -> Sequence[int]:
+    """``values[start:stop]``, ``none`` past its end."""
+    part = values[start:stop]
+    if len(part) < stop - start:
+        part = array("q", part)  # a column narrower than ``none`` is not padded in place
+        part.extend(array("q", [none]) * (stop - start - len(part)))
+    return part
 
 
 def call_look(calls: Sequence[ToolCall], index: int) -> tuple[object, ...]:

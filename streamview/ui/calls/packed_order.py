@@ -18,23 +18,16 @@ from __future__ import annotations
 import sys
 from array import array
 from bisect import bisect_left
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from itertools import chain, compress
 
 from streamview.core.call_columns import CallColumns
-from streamview.core.call_reading import row_flags
+from streamview.core.call_reading import duration_odd_rows, row_durations, row_flags
 
 CHUNK = 65_536
 """Rows sorted at a time, and about the keys of a stretch merged at a time."""
 _STRIDE = 256
 """Every this many keys of a sorted chunk, one is sampled to cut the stretches."""
-_DURATION_PAIRS = (
-    ("started_at_ms", "completed_at_ms"),
-    ("start_ts", "end_ts"),
-    ("start_recv", "end_recv"),
-)
-"""The times :attr:`~streamview.core.model.ToolCall.duration_ms` tries, in its order."""
-
 _PLACE_BITS = 24
 """A packed key's low bits: the place (a session of up to 16.7 million calls)."""
 _LONGEST = (1 << (52 - _PLACE_BITS)) - 2
@@ -115,41 +108,19 @@ def _places_of(keys: array[float]) -> bytearray:
 
 def _durations(calls: CallColumns, start: int, stop: int) -> list[int | None] | None:
     """Each call's :attr:`~streamview.core.model.ToolCall.duration_ms` from place
-    ``start`` to ``stop``: packed rows read from the columns (as
-    :func:`~streamview.core.call_reading.row_durations`), the calls that are objects
+    ``start`` to ``stop``: packed rows read from the columns
+    (:func:`~streamview.core.call_reading.row_durations`), the calls that are objects
     asked. ``None`` when one is not an int from 0 to :data:`_LONGEST`."""
     packed = calls.packed
     end = max(min(stop, packed), start)
-    found: list[int | None] | None = None
-    odd: set[int] = set()
-    for start_name, end_name in _DURATION_PAIRS:
-        starts, ends = calls.int_column(start_name), calls.int_column(end_name)
-        odd.update(starts.odd, ends.odd)
-        if end == start or starts.values is None or ends.values is None:
-            continue  # no row has both
-        first = _slice(starts.values, start, end, starts.none)
-        last = _slice(ends.values, start, end, ends.none)
-        no_start, no_end = starts.none, ends.none
-        if found is None:
-            found = [
-                finish - begin
-                if begin != no_start and finish != no_end and finish >= begin
-                else None
-                for begin, finish in zip(first, last, strict=True)
-            ]
-            continue
-        for row in [row for row, duration in enumerate(found) if duration is None]:
-            begin, finish = first[row], last[row]
-            if begin != no_start and finish != no_end and finish >= begin:
-                found[row] = finish - begin
-    if found is None:
-        found = [None] * (end - start)
+    found = row_durations(calls, start, end)
     if max(filter(None, found), default=0) > _LONGEST:
         return None
-    objects = [calls[place] for place in odd if start <= place < end]  # a value on the side
-    objects.extend(call for place, call in calls.overlay.items() if start <= place < end)
-    for call in objects:
+    objects = [calls[place] for place in duration_odd_rows(calls) if start <= place < end]
+    overlay = [call for place, call in calls.overlay.items() if start <= place < end]
+    for call in overlay:  # a stale row: the call says
         found[call.index - start] = call.duration_ms
+    objects.extend(overlay)
     for place in range(max(start, packed), stop):
         call = calls.tail[place - packed]
         objects.append(call)
@@ -161,15 +132,6 @@ def _durations(calls: CallColumns, start: int, stop: int) -> list[int | None] | 
         ):
             return None
     return found
-
-
-def _slice(values: Sequence[int], start: int, stop: int, none: int) -> Sequence[int]:
-    """``values[start:stop]``, ``none`` past its end."""
-    part = values[start:stop]
-    if len(part) < stop - start:
-        part = array("q", part)
-        part.extend(array("q", [none]) * (stop - start - len(part)))
-    return part
 
 
 def trouble_places(

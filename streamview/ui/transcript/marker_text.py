@@ -18,6 +18,7 @@ from typing import Any
 
 import streamview.core.tools as tools
 from streamview.core.call_columns import CallColumns
+from streamview.core.call_reading import row_durations
 from streamview.core.formatting import STATUS_MARK, format_duration
 from streamview.core.model import ToolCall
 from streamview.core.sanitize import clean, one_line
@@ -25,13 +26,6 @@ from streamview.ui.transcript.blocks import describe, marker_extra
 
 RUN = 2048
 """Rows read from the columns at a time (a few ms)."""
-
-_DURATION_PAIRS = (
-    ("started_at_ms", "completed_at_ms"),
-    ("start_ts", "end_ts"),
-    ("start_recv", "end_recv"),
-)
-"""The times :attr:`~streamview.core.model.ToolCall.duration_ms` tries, in its order."""
 
 
 def call_text(call: ToolCall | None, cwd: str | None) -> str:
@@ -92,7 +86,7 @@ def _packed_texts(calls: CallColumns, cwd: str | None, start: int, stop: int) ->
     statuses, status_values = _codes(calls, "status", start, stop)
     summaries, summary_values = _codes(calls, "summary", start, stop)
     parents, parent_values = _codes(calls, "parent_call_id", start, stop)
-    durations = _durations(calls, start, stop)
+    durations = row_durations(calls, start, stop)
     status_part: dict[int, str] = {}
     summary_part: dict[tuple[int, int], str | None] = {}
     kind_shown: dict[int, str] = {}
@@ -131,37 +125,6 @@ def _packed_texts(calls: CallColumns, cwd: str | None, start: int, stop: int) ->
             text += " · " + extra
         texts.append(text)
     return texts
-
-
-def _durations(calls: CallColumns, start: int, stop: int) -> list[int | None]:
-    """Each row's :attr:`~streamview.core.model.ToolCall.duration_ms` from the columns."""
-    count = stop - start
-    found: list[int | None] = [None] * count
-    odd: set[int] = set()
-    for start_name, end_name in _DURATION_PAIRS:
-        starts, ends = calls.int_column(start_name), calls.int_column(end_name)
-        odd.update(row for row in (*starts.odd, *ends.odd) if start <= row < stop)
-        if starts.values is None or ends.values is None:
-            continue
-        first = _run(starts.values, start, stop, starts.none)
-        last = _run(ends.values, start, stop, ends.none)
-        no_start, no_end = starts.none, ends.none
-        for at in range(count):
-            if found[at] is None:
-                begin, end = first[at], last[at]
-                if begin != no_start and end != no_end and end >= begin:
-                    found[at] = end - begin
-    for row in odd:  # a value not kept in the array (a bool, a huge int): as the call says
-        found[row - start] = calls[row].duration_ms
-    return found
-
-
-def _run(values: Sequence[int], start: int, stop: int, none: int) -> list[int]:
-    """``values[start:stop]``, ``none`` past its end."""
-    head = list(values[start:stop])
-    if len(head) < stop - start:
-        head.extend([none] * (stop - start - len(head)))
-    return head
 
 
 class MarkerHolds:
