@@ -114,12 +114,10 @@ def _durations(calls: CallColumns, start: int, stop: int) -> list[int | None] | 
     packed = calls.packed
     end = max(min(stop, packed), start)
     found = row_durations(calls, start, end)
-    if max(filter(None, found), default=0) > _LONGEST:
-        return None
-    objects = [calls[place] for place in duration_odd_rows(calls) if start <= place < end]
     overlay = [call for place, call in calls.overlay.items() if start <= place < end]
-    for call in overlay:  # a stale row: the call says
+    for call in overlay:  # a stale row: the call says (its columns may hold anything)
         found[call.index - start] = call.duration_ms
+    objects = [calls[place] for place in duration_odd_rows(calls) if start <= place < end]
     objects.extend(overlay)
     for place in range(max(start, packed), stop):
         call = calls.tail[place - packed]
@@ -131,6 +129,8 @@ def _durations(calls: CallColumns, start: int, stop: int) -> list[int | None] | 
             duration.__class__ is not int or not 0 <= duration <= _LONGEST
         ):
             return None
+    if max(filter(None, found), default=0) > _LONGEST:  # the rest are ints of the columns
+        return None
     return found
 
 

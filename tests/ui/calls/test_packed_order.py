@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from streamview.core.call_columns import CallColumns
-from streamview.core.call_reading import CallsView
+from streamview.core.call_reading import CallsView, row_durations
 from streamview.core.model import ToolCall
 from streamview.ui.calls import packed_order
 from streamview.ui.calls.filter import TROUBLE_RANK, CallFilter
@@ -119,11 +119,19 @@ def test_places_past_two_bytes_in_many_stretches() -> None:
     """70,000 calls (places past 65,535: the third byte of a packed place), chunks of
     4,096 merged in stretches, shown or one in three left out: the plain sort's places."""
     calls = [
-        ToolCall(place, f"c{place}", "read", start_ts=0, end_ts=(place * 7919) % 1000 or None)
+        ToolCall(
+            place,
+            f"c{place}",
+            "read",
+            status="success",
+            start_ts=0,
+            end_ts=(place * 7919) % 1000 or None,
+        )
         for place in range(70_000)
     ]
     columns = CallColumns(calls)
     columns.pack(None)
+    assert not columns.overlay  # finished calls: read from the columns
     shown = bytearray(place % 3 != 1 for place in range(70_000))
     with patch.object(packed_order, "CHUNK", 4_096):
         for flags in (None, shown):
@@ -132,3 +140,25 @@ def test_places_past_two_bytes_in_many_stretches() -> None:
             places = [place for place in range(70_000) if flags is None or flags[place]]
             expected = sorted(places, key=lambda p: -(calls[p].duration_ms or -1))
             assert slowest.tolist() == expected
+
+
+def test_a_stale_row_is_sorted_by_what_its_call_says_now() -> None:
+    """A packed call the fold took back (``unpack``: its row stale) whose row still
+    holds a duration too long to pack, and whose call now has none: slowest first asks
+    the call, packs every key and sorts as the plain sort does (CI once found the
+    stale row's duration checked first: slowest first fell back for nothing)."""
+    calls = [
+        ToolCall(place, f"c{place}", "read", status="success", start_ts=0, end_ts=place)
+        for place in range(12)
+    ]
+    calls[5] = ToolCall(5, "c5", "read", status="success", start_ts=0, end_ts=1 << 40)
+    columns = CallColumns(calls)
+    columns.pack(None)
+    assert not columns.overlay and row_durations(columns)[5] == 1 << 40  # in its row
+    call = columns.unpack(5)
+    call.end_ts = None  # what the fold may do to a call it took back
+    with patch.object(packed_order, "CHUNK", 4):
+        slowest = slowest_places(columns, None)
+    assert slowest is not None
+    assert list(slowest) == plain(list(columns), CallFilter(order="slowest"))
+    assert list(slowest)[-2:] == [0, 5]  # no duration and zero last, as they ran
