@@ -26,7 +26,9 @@ SharedKind = Literal[
 ]
 """The tool kinds every agent's calls are mapped to (``other``: none of these)."""
 
-_SHARED_KINDS: dict[str, SharedKind] = {
+OTHER: SharedKind = "other"
+"""The shared kind of a tool none of :data:`SHARED_KINDS` names."""
+SHARED_KINDS: dict[str, SharedKind] = {
     "read": "read",
     "write": "write",
     "edit": "edit",
@@ -46,4 +48,4 @@ _SHARED_KINDS: dict[str, SharedKind] = {
 
 def shared_kind(name: str) -> SharedKind:
     """The shared kind of a tool streamview calls ``name`` (``ls`` is ``list``)."""
-    return _SHARED_KINDS.get(name, "other")
+    return SHARED_KINDS.get(name, OTHER)

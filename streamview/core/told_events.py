@@ -8,25 +8,13 @@ import streamview.core.normalized as n
 from streamview.core import tools
 from streamview.core.events import JSONObject
 from streamview.core.model import ToolCall
+from streamview.core.shared_kinds import OTHER, SHARED_KINDS
 
 HEAVY_ARGS = frozenset(("edit", "write"))
 """Tools whose arguments hold a whole file: let go once the call's start is told."""
 LET_GO: JSONObject = {}
 """A told call's arguments, let go: one empty dict, never changed (the fold replaces a
 call's ``args``, never fills them in place)."""
-KINDS: dict[str, n.SharedKind] = {}
-"""Each tool name's shared kind, as :func:`~streamview.core.normalized.shared_kind`
-answered it: a dict lookup, where the function's call cost a third of a call's
-start (up to :data:`KINDS_LIMIT` names)."""
-KINDS_LIMIT = 4096
-
-
-def _kind(name: str) -> n.SharedKind:
-    """:func:`~streamview.core.normalized.shared_kind`, remembered in :data:`KINDS`."""
-    kind = n.shared_kind(name)
-    if len(KINDS) < KINDS_LIMIT:
-        KINDS[name] = kind
-    return kind
 
 
 def delta(
@@ -68,7 +56,7 @@ def start(
             session=session,
             call=call.index,
             call_id=call.call_id,
-            kind=KINDS.get(name) or _kind(name),
+            kind=SHARED_KINDS.get(name, OTHER),  # shared_kind, without its call
             name=name,
             target=call.target,
             parent_call_id=call.parent_call_id,
@@ -91,7 +79,7 @@ def end(
             session=session,
             call=call.index,
             call_id=call.call_id,
-            kind=KINDS.get(name) or _kind(name),
+            kind=SHARED_KINDS.get(name, OTHER),  # shared_kind, without its call
             name=name,
             target=call.target,
             parent_call_id=call.parent_call_id,

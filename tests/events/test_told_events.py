@@ -1,5 +1,5 @@
 """The events of a call's start and end (:mod:`streamview.core.told_events`): the shared
-kind remembered per tool name says what :func:`~streamview.core.normalized.shared_kind`
+kind read from the table says what :func:`~streamview.core.normalized.shared_kind`
 says, and the one empty dict a told call's arguments become is never filled."""
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ import pytest
 import streamview.core.normalized as n
 import streamview.core.told_events as tell
 from streamview.core.model import ToolCall
-from streamview.core.shared_kinds import _SHARED_KINDS
+from streamview.core.shared_kinds import SHARED_KINDS
 from streamview.fronts.events_api import event_batches
 
 from .streams import every_stream, name
 
-NAMES = [*_SHARED_KINDS, "mcp__server__tool", "", "Read", "other"]
+NAMES = [*SHARED_KINDS, "mcp__server__tool", "", "Read", "other"]
 
 
 def _told_kinds() -> list[str]:
@@ -28,17 +28,10 @@ def _told_kinds() -> list[str]:
     return [event.kind for event in out]  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize("limit", [0, 3, tell.KINDS_LIMIT])
-def test_a_remembered_kind_is_what_shared_kind_says(
-    limit: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Asked twice (the second time remembered), with no room, or room for a few."""
-    monkeypatch.setattr(tell, "KINDS", {})
-    monkeypatch.setattr(tell, "KINDS_LIMIT", limit)
+def test_a_told_kind_is_what_shared_kind_says() -> None:
+    """Every shared name, an MCP tool's, an empty one, a capitalised one, ``other``."""
     expected = [n.shared_kind(tool) for tool in NAMES for _ in range(2)]
     assert _told_kinds() == expected
-    assert _told_kinds() == expected
-    assert len(tell.KINDS) == min(limit, len(set(NAMES)))
 
 
 @pytest.mark.parametrize("path", every_stream(), ids=name)
