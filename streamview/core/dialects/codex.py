@@ -35,14 +35,13 @@ from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
 from streamview.core.dialects.codex_fast import (
     ITEM_START,
-    SCRIPTS,
     TURN_STARTED,
     TURN_STARTED_LINE,
     change_record,
     command_result,
     decode_item_line,
 )
-from streamview.core.dialects.codex_fast import script as shell_script
+from streamview.core.dialects.codex_tools import SCRIPTS
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -219,9 +218,9 @@ class CodexTranslator:
             item_id = item.id or f"<line {line}>"
             command = item.command or ""
             try:
-                script = SCRIPTS[command]
+                script = SCRIPTS[command]  # script_of's kept answer, without its call
             except KeyError:
-                script = shell_script(command)
+                script = tools.script_of(command)
             cwd = item.cwd
             args: JSONObject
             if script == command:  # in the order codex_tools.args_of writes them

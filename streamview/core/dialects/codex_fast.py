@@ -19,7 +19,6 @@ from typing import Any
 import msgspec
 
 import streamview.core.tools as tools
-from streamview.core.dialects.codex_tools import script_of
 from streamview.core.events import JSONObject
 from streamview.core.fast_path import FastRecord, Int64, hot_decoder
 from streamview.core.tools import FAILED, SUCCEEDED, Said
@@ -151,23 +150,6 @@ def _said(code: int | None, lines: int) -> tuple[str, str | None, tuple[None, No
     said = (SUCCEEDED if code is None or code == 0 else FAILED), summary, (None, None, code)
     if len(_SAID) < 4096:
         _SAID[code, lines] = said
-    return said
-
-
-SCRIPTS: dict[str, str] = {}
-""":func:`~.codex_tools.script_of` of the commands seen lately (a command is started and
-completed with the same text): read by subscript in ``fast_line`` (``script_of``'s
-``lru_cache`` costs a call), filled by :func:`script`."""
-
-
-def script(command: str) -> str:
-    """:func:`~.codex_tools.script_of` of ``command``, kept in :data:`SCRIPTS` (emptied
-    when it holds 256, as many as ``script_of``'s cache: a command can be a whole file
-    written by a here-document)."""
-    said = script_of(command)
-    if len(SCRIPTS) >= 256:
-        SCRIPTS.clear()
-    SCRIPTS[command] = said
     return said
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 import shlex
-from functools import lru_cache
 from typing import Any
 
 from streamview.core.events import JSONObject
@@ -63,16 +62,31 @@ _WRAPPED = re.compile(
 """``bash -lc '…'`` whose script needs no unquoting beyond its outer quotes."""
 
 
-@lru_cache(maxsize=256)
+SCRIPTS: dict[str, str] = {}
+""":func:`script_of` of the commands seen lately: a command is started and completed
+with the same text (emptied at 256 commands: one can be a whole file written by a
+here-document). ``fast_line`` reads it by subscript first (a call costs more)."""
+
+
 def script_of(command: str) -> str:
     """What a ``bash -lc '…'`` wrapper runs (the script), else the command itself.
 
     Codex runs every command through the user's shell (``/bin/zsh -lc 'rg --files'``):
     the script is what a person reads in a narrow column. The common quoting is read by
     a regular expression; only a script with quotes of its own goes through ``shlex``
-    (slow: a 100k-line stream spent most of its time there). A command is started and
-    completed with the same text, hence the cache.
+    (slow: a 100k-line stream spent most of its time there). Kept in :data:`SCRIPTS`.
     """
+    script = SCRIPTS.get(command)
+    if script is None:
+        script = _script_of(command)
+        if len(SCRIPTS) >= 256:
+            SCRIPTS.clear()
+        SCRIPTS[command] = script
+    return script
+
+
+def _script_of(command: str) -> str:
+    """:func:`script_of`, not kept."""
     match = _WRAPPED.match(command)
     if match:
         script = match.group(1)[1:-1]
