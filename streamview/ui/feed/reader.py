@@ -114,8 +114,6 @@ class Feed:
         live run that stopped moving its rows, texts or bytes to disk says why it grows
         and which lines cannot be opened again."""
         self._sweep(sessions)
-        if len(self._told) == 2:
-            return
         copy, swept = self.spill, self._sweep.spill
         if copy is not None and copy.error is not None and "copy" not in self._told:
             self._told.add("copy")
