@@ -74,11 +74,13 @@ class DeltaRun:
         return cls(session, kind, subtype, block.parts, line)
 
     def end(self, state: StreamState) -> None:
-        """Count the run's deltas as ``apply_fast`` counts each (untracked state)."""
+        """Count the run's deltas as ``apply_fast`` counts each (untracked state); the
+        lines a lean fold leaves to count start after them (``LeanFold._lean_from``)."""
         stamps = self.stamps
         count = len(stamps)
         if not count:
             return
+        state._lean_from = self.first_line + count
         counts = state.counts
         counts.total += count
         counts.events += count
