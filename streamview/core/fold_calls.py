@@ -230,13 +230,19 @@ class CallFold:
             if completed and lean and payload.__class__ is Said and payload.kind == kind:
                 # As complete() and _settle() would leave it, made whole: a struct's field
                 # set afterwards costs three times a slot's (no specialised __setattr__).
-                strings = self._strings
+                strings = self._strings  # each shared as _share would (no call a string)
                 summary = payload.summary
                 if target is not None:
-                    target = _share(strings, target)
+                    if len(strings) < SHARED_STRINGS:
+                        target = strings.setdefault(target, target)
+                    else:
+                        target = strings.get(target, target)
                     args = _NO_ARGS
                 if summary is not None:
-                    summary = _share(strings, summary)
+                    if len(strings) < SHARED_STRINGS:
+                        summary = strings.setdefault(summary, summary)
+                    else:
+                        summary = strings.get(summary, summary)
                 added, removed, code = payload.numbers
                 call = ToolCall(
                     0,

@@ -114,7 +114,7 @@ class LeanFold:
         elif subtype == "whole" and session.open_thinking is None:
             # Thinking told whole (Codex's reasoning): the block opened and closed at
             # once, as _thinking_text and _close_thinking leave it. Two events.
-            session.blocks.append(Block(THINKING, line, [text], deltas=1))
+            session.blocks.append(Block(THINKING, line, [text], False, None, 0, 1))  # 1 delta
             self._lean_extra += 1
         else:  # a thinking delta
             self._thinking_text(session, text, line)
