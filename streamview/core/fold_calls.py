@@ -457,14 +457,16 @@ def share_strings(call: ToolCall, strings: dict[str, str]) -> None:
     """``call``'s target and summary become the copy of an equal one already seen in
     ``strings`` (which keeps up to :data:`SHARED_STRINGS`): the same file read again
     and again, ``exit 0``."""
+    room = len(strings) < SHARED_STRINGS  # (as _share does, without its call)
     text = call.target
     if text is not None:
-        shared = _share(strings, text)
+        shared = strings.setdefault(text, text) if room else strings.get(text, text)
         if shared is not text:
             call.target = shared
+        room = len(strings) < SHARED_STRINGS
     text = call.summary
     if text is not None:
-        shared = _share(strings, text)
+        shared = strings.setdefault(text, text) if room else strings.get(text, text)
         if shared is not text:
             call.summary = shared
 

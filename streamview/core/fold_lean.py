@@ -6,9 +6,9 @@ about three times a plain attribute's (CPython does not specialise a struct's
 ``__setattr__``), and :meth:`~streamview.core.state.StreamState.apply_fast` set five of
 them a line (``counts.total`` and ``events``, the session's ``events``, ``last_line``
 and ``last_time_ms``). :meth:`LeanFold.apply_lean` sets none of them: every line from
-:attr:`~LeanFold._lean_from` on is one it applied, so :meth:`LeanFold.settle_lean`
+:attr:`~LeanFold._lean_from` is one it applied, so :meth:`LeanFold.settle_lean`
 counts them at once, from their line numbers, before anything else happens to the
-state (another line's event, a new session, a run of deltas, the chunk's end).
+state (another line's event, a new session, a run of deltas' count, the chunk's end).
 """
 
 from __future__ import annotations
@@ -63,7 +63,8 @@ class LeanFold:
     def skip_lean(self, line: int) -> None:
         """Line ``line`` goes another way (its events counted as they are applied, or
         a blank line): count the lines :meth:`apply_lean` applied before it."""
-        self.settle_lean(line - 1)
+        if line - 1 != self._lean_from:  # (most often another line or a run came last)
+            self.settle_lean(line - 1)
         self._lean_from = line
 
     def apply_lean(self, fast: FastRecord, line: int) -> bool | None:

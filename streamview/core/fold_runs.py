@@ -74,12 +74,14 @@ class DeltaRun:
         return cls(session, kind, subtype, block.parts, line)
 
     def end(self, state: StreamState) -> None:
-        """Count the run's deltas as ``apply_fast`` counts each (untracked state); the
-        lines a lean fold leaves to count start after them (``LeanFold._lean_from``)."""
+        """Count the run's deltas as ``apply_fast`` counts each (untracked state), after
+        the lines before them the lean fold left to count (``LeanFold.settle_lean``, its
+        first delta's among them); those left to count start after them."""
         stamps = self.stamps
         count = len(stamps)
         if not count:
             return
+        state.settle_lean(self.first_line)
         state._lean_from = self.first_line + count
         counts = state.counts
         counts.total += count

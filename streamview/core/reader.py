@@ -407,7 +407,7 @@ def _fold(
                 remember(pieces, b"\r" in chunk or pieces[0][-1:] == b"\r", cut)
             lines = enumerate(pieces, first)
         for number, data in lines:
-            if fast_line and (data.isascii() or utf8(data)) and not (cut and number in cut):
+            if fast_line and (data.isascii() or utf8(data)) and (cut is None or number not in cut):
                 hot = fast_line(data, number)
                 if hot is not None and known is None and index is None:
                     if run is not None:
@@ -428,7 +428,6 @@ def _fold(
                         hot = read_stamp(hot)
                     # the common line, with the fewest checks; a delta may start a run
                     if apply_hot(hot, number) and lean:
-                        settle(number)  # (lean here: deferred) a run counts its own
                         run = DeltaRun.after(state, hot[0], hot[1], number)
                     continue
             else:
