@@ -227,7 +227,49 @@ class CallFold:
             target = fields[12] if size == 13 else tools.target_of(kind, args)
             # Every field up to the last one set, in order: positional arguments are what
             # a struct takes fastest (no keyword looked up by name).
-            if completed:
+            if completed and lean and payload.__class__ is Said and payload.kind == kind:
+                # As complete() and _settle() would leave it, made whole: a struct's field
+                # set afterwards costs three times a slot's (no specialised __setattr__).
+                strings = self._strings  # each shared as _share would (no call a string)
+                summary = payload.summary
+                if target is not None:
+                    if len(strings) < SHARED_STRINGS:
+                        target = strings.setdefault(target, target)
+                    else:
+                        target = strings.get(target, target)
+                    args = _NO_ARGS
+                if summary is not None:
+                    if len(strings) < SHARED_STRINGS:
+                        summary = strings.setdefault(summary, summary)
+                    else:
+                        summary = strings.get(summary, summary)
+                added, removed, code = payload.numbers
+                call = ToolCall(
+                    0,
+                    call_id,
+                    kind,
+                    args,
+                    target,
+                    payload.status,
+                    summary,
+                    outcome,
+                    None,
+                    None,
+                    None,
+                    0,
+                    started_at_ms,
+                    completed_at_ms or None,
+                    None,
+                    timestamp_ms,
+                    None,
+                    recv_ms,
+                    None,
+                    None,
+                    added,
+                    removed,
+                    code,
+                )
+            elif completed:
                 call = ToolCall(
                     index,
                     call_id,
@@ -314,6 +356,10 @@ class CallFold:
             )
             return
         # The first result of a running call.
+        if self._lean and payload.__class__ is Said and payload.kind == call.kind:
+            self._lean_result(call, timestamp_ms, recv_ms, outcome, payload, started_at_ms)
+            call.completed_at_ms = completed_at_ms or call.completed_at_ms
+            return
         if not self._compact:  # what only a view shows
             call.model_call_id = call.model_call_id or model_call_id
             call.description = call.description or description
@@ -345,6 +391,49 @@ class CallFold:
         if self._track:
             self._changes.calls.add((session.index, call.index))
 
+    def _lean_result(
+        self,
+        call: ToolCall,
+        timestamp_ms: int | None,
+        recv_ms: int | None,
+        outcome: str | None,
+        said: Said,
+        started_at_ms: int | None,
+    ) -> None:
+        """:meth:`_call_record`'s first result of a running call, by a lean fold, summarised
+        as the call's kind (a :class:`~.tools.Said`): the call as ``--json`` keeps it,
+        only the fields that change set (a struct's field set costs three times a slot's,
+        and setting one to the ``None`` it holds changes nothing)."""
+        if started_at_ms is not None:
+            call.started_at_ms = started_at_ms
+        call.completed_line = 0  # finished (settle: no line numbers kept)
+        if call.started_line is not None:
+            call.started_line = None
+        if timestamp_ms is not None or call.end_ts is not None:
+            call.end_ts = timestamp_ms
+        if recv_ms is not None or call.end_recv is not None:
+            call.end_recv = recv_ms
+        call.outcome = outcome
+        status = call.status = said.status
+        summary = said.summary
+        added, removed, code = said.numbers
+        if added is not None or call.lines_added is not None:
+            call.lines_added = added
+        if removed is not None or call.lines_removed is not None:
+            call.lines_removed = removed
+        if code is not None or call.exit_code is not None:
+            call.exit_code = code
+        if status == REJECTED and call.approval and summary == "rejected":
+            summary = call.approval
+        strings = self._strings
+        target = call.target
+        if target is not None:  # (it is: a call without one goes _tool's way)
+            shared = _share(strings, target)
+            if shared is not target:
+                call.target = shared
+        call.summary = summary if summary is None else _share(strings, summary)
+        call.args = _NO_ARGS  # its target is known: later records bring new args or none
+
     def _settle(self, call: ToolCall) -> None:
         """A lean fold's finished call as ``--json`` keeps it (:func:`settle`)."""
         settle(call, self._strings)
@@ -368,19 +457,23 @@ def share_strings(call: ToolCall, strings: dict[str, str]) -> None:
     """``call``'s target and summary become the copy of an equal one already seen in
     ``strings`` (which keeps up to :data:`SHARED_STRINGS`): the same file read again
     and again, ``exit 0``."""
+    room = len(strings) < SHARED_STRINGS  # (as _share does, without its call)
     text = call.target
     if text is not None:
-        shared = strings.get(text)
-        if shared is None:
-            if len(strings) < SHARED_STRINGS:
-                strings[text] = text
-        else:
+        shared = strings.setdefault(text, text) if room else strings.get(text, text)
+        if shared is not text:
             call.target = shared
+        room = len(strings) < SHARED_STRINGS
     text = call.summary
     if text is not None:
-        shared = strings.get(text)
-        if shared is None:
-            if len(strings) < SHARED_STRINGS:
-                strings[text] = text
-        else:
+        shared = strings.setdefault(text, text) if room else strings.get(text, text)
+        if shared is not text:
             call.summary = shared
+
+
+def _share(strings: dict[str, str], text: str) -> str:
+    """The copy of ``text`` already in ``strings``, else ``text`` (kept there while
+    ``strings`` holds fewer than :data:`SHARED_STRINGS`)."""
+    if len(strings) < SHARED_STRINGS:
+        return strings.setdefault(text, text)
+    return strings.get(text, text)

@@ -74,11 +74,15 @@ class DeltaRun:
         return cls(session, kind, subtype, block.parts, line)
 
     def end(self, state: StreamState) -> None:
-        """Count the run's deltas as ``apply_fast`` counts each (untracked state)."""
+        """Count the run's deltas as ``apply_fast`` counts each (untracked state), after
+        the lines before them the lean fold left to count (``LeanFold.settle_lean``, its
+        first delta's among them); those left to count start after them."""
         stamps = self.stamps
         count = len(stamps)
         if not count:
             return
+        state.settle_lean(self.first_line)
+        state._lean_from = self.first_line + count
         counts = state.counts
         counts.total += count
         counts.events += count

@@ -9,12 +9,7 @@ from typing import TYPE_CHECKING
 import orjson
 
 import streamview.core.dialects as dialects
-from streamview.core.decoding import (
-    RepairedLine,
-    decode_line,
-    not_an_object,
-    repair_notice,
-)
+from streamview.core.decoding import RepairedLine, decode_line, not_an_object, repair_notice
 from streamview.core.dialects import cursor
 from streamview.core.dialects.base import Dialect, Translator
 from streamview.core.dialects.cursor_records import parse_decoded
@@ -302,12 +297,11 @@ def fold(
 ) -> StreamState:
     """Fold a whole input into a finished :class:`StreamState`.
 
-    The fast path behind ``--json`` and the viewer's loader. Lines are decoded once;
-    the records most of a run is made of (a dialect's ``fast``: token deltas, and
-    Cursor's and Codex's tool calls) go straight into the state
-    (:meth:`StreamState.apply_fast`); only the other records become events, through
-    the dialect's translator. The result is the same as applying every event of
-    :func:`iter_events` (``tests/core/test_fast_fold.py``).
+    The fast path behind ``--json`` and the viewer's loader. Lines are decoded once; the
+    records most of a run is made of (a dialect's ``fast``: token deltas, tool calls) go
+    straight into the state (:meth:`StreamState.apply_fast`); only the other records
+    become events, through the dialect's translator. The result is the same as applying
+    every event of :func:`iter_events` (``tests/core/test_fast_fold.py``).
 
     Args:
         chunks: The input, in chunks of any size.
@@ -355,8 +349,7 @@ def _fold(
     """Fold a stream: its hot records straight from their dicts, the rest event by event.
 
     ``known``: the dialect, when forced or recognised; it is named (:func:`named`)
-    before the first line that is a JSON object, as :class:`EventReader` names it.
-    """
+    before the first line that is a JSON object, as :class:`EventReader` names it."""
     framer = LineFramer()
     apply = state.apply
     apply_fast = state.apply_fast
@@ -369,13 +362,18 @@ def _fold(
     remember = store.remember_lines if store is not None else None
     lines: Iterable[tuple[int, bytes]]
     cut: dict[int, int] | None = None
-    # A run of deltas to the open text or thinking block (most of a streaming run's
-    # lines), taken here without apply_fast's call; what each would count is added when
-    # the run ends (DeltaRun). Only where nothing watches the state line by line.
+    # Where nothing watches the state line by line: a run of deltas to the open text or
+    # thinking block (most of a streaming run's lines) is taken here without apply_fast's
+    # call, what each would count added when the run ends (DeltaRun); and a hot line's
+    # counts are left for later (LeanFold), settled before any other line or a run.
     lean = not state._track
     run: DeltaRun | None = None
+    deferred = lean and index is None
+    apply_hot = state.apply_lean if deferred else apply_fast
+    settle, skip = state.settle_lean, state.skip_lean
+    state._lean_from = 0  # this fold's lines are numbered from 1
     # raw_stamps: a delta's ISO time may come unread (a str), read at its run's end.
-    raw = lean and index is None and hasattr(translator, "raw_stamps")
+    raw = deferred and hasattr(translator, "raw_stamps")
     if raw:
         translator.raw_stamps = True  # type: ignore[attr-defined]
     ended = remember is None and index is None and getattr(translator, "fast_line_ended", False)
@@ -409,17 +407,7 @@ def _fold(
                 remember(pieces, b"\r" in chunk or pieces[0][-1:] == b"\r", cut)
             lines = enumerate(pieces, first)
         for number, data in lines:
-            if cut is not None and number in cut:
-                if run is not None:
-                    run.end(state)
-                    run = None
-                cut_line = too_long(number, data, cut[number])
-                apply(cut_line)
-                if index is not None:
-                    index.note_event(cut_line)
-                    index.end_line(state, number, translator)
-                continue
-            if fast_line is not None and (data.isascii() or utf8(data)):
+            if fast_line and (data.isascii() or utf8(data)) and (cut is None or number not in cut):
                 hot = fast_line(data, number)
                 if hot is not None and known is None and index is None:
                     if run is not None:
@@ -439,7 +427,7 @@ def _fold(
                     if raw and hot[5].__class__ is str:
                         hot = read_stamp(hot)
                     # the common line, with the fewest checks; a delta may start a run
-                    if apply_fast(hot, number) and lean:
+                    if apply_hot(hot, number) and lean:
                         run = DeltaRun.after(state, hot[0], hot[1], number)
                     continue
             else:
@@ -447,6 +435,15 @@ def _fold(
             if run is not None:
                 run.end(state)
                 run = None
+            if deferred:  # this line goes another way, counted as it goes (or blank)
+                skip(number)
+            if cut is not None and number in cut:
+                cut_line = too_long(number, data, cut[number])
+                apply(cut_line)
+                if index is not None:
+                    index.note_event(cut_line)
+                    index.end_line(state, number, translator)
+                continue
             if hot is None:
                 if ended and data[-1:] == b"\n":
                     data = data[:-1]
@@ -488,6 +485,8 @@ def _fold(
         if run is not None:  # the chunk's end: the state whole before the next sweep
             run.end(state)
             run = None
+        if deferred:
+            settle(framer.lines_seen)
     state.counts.blank += blank
 
 

@@ -29,6 +29,7 @@ from streamview.core.events import (
 )
 from streamview.core.fast_path import FastRecord
 from streamview.core.fold_calls import CallFold
+from streamview.core.fold_lean import LeanFold
 from streamview.core.fold_notices import NoticeFold
 from streamview.core.model import (
     ERROR,
@@ -72,7 +73,7 @@ __all__ = [
 ]
 
 
-class StreamState(CallFold, NoticeFold):
+class StreamState(CallFold, NoticeFold, LeanFold):
     """The account of a stream, built one event at a time.
 
     Args:
@@ -101,6 +102,9 @@ class StreamState(CallFold, NoticeFold):
         self.last_event_ms: int | None = None
         self._counted_line = 0
         """The line :meth:`apply` last counted: a line of several events counts once."""
+        self._lean_from = 0
+        self._lean_when: int | None = None
+        self._lean_extra = 0
         self._track = track_changes
         self._compact = compact
         self._lean = compact and not track_changes

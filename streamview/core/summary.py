@@ -62,18 +62,29 @@ def _calls_json(calls: list[ToolCall]) -> bytes:
     """``json_for_terminal`` of :func:`call_summary` of each of ``calls``, as a list."""
     # A run has a few kinds: each one's shared kind looked up once, not a call a row.
     kinds = {kind: shared_kind(kind) for kind in set(map(_KIND, calls))}
-    rows = [
-        _CallRow(
-            call.call_id,
-            kinds[call.kind],
-            call.kind,
-            call.target,
-            call.status,
-            call.summary,
-            call.duration_ms,
+    rows: list[_CallRow] = []
+    append = rows.append
+    for call in calls:
+        # ToolCall.duration_ms, without a property's call a row (a third of the row)
+        start, end = call.started_at_ms, call.completed_at_ms
+        if start is None or end is None or not end >= start:
+            start, end = call.start_ts, call.end_ts
+            if start is None or end is None or not end >= start:
+                start, end = call.start_recv, call.end_recv
+                if start is None or end is None or not end >= start:
+                    start = end = None
+        kind = call.kind
+        append(
+            _CallRow(
+                call.call_id,
+                kinds[kind],
+                kind,
+                call.target,
+                call.status,
+                call.summary,
+                None if end is None else end - start,  # type: ignore[operator]
+            )
         )
-        for call in calls
-    ]
     low, high = _INT64
     # The durations other than None and 0, their least and greatest found in C.
     durations = list(filter(None, map(_DURATION, rows)))

@@ -39,7 +39,11 @@ def text_json(session: Session, kind: str, spill: TextSpill | None) -> Iterator[
     """The JSON string body of a session's text (the run's result when it has none) or
     thinking (``kind``), in pieces of a MB or so."""
     spilled = spill.stand_in(session.index, kind) if spill is not None else None
-    if spilled is None or spilled.odd or not _orjson_writes(session.blocks, kind, spilled):
+    after = None
+    if spilled is not None and spilled.whole:  # only what follows the moved texts is kept
+        after = _after_moved(session.blocks, kind, spilled)
+    kept = session.blocks if after is None else after
+    if spilled is None or spilled.odd or not _orjson_writes(kept, kind, spilled):
         if kind == TEXT:
             pieces = session.text_pieces()
             first = next(pieces, None)
@@ -51,7 +55,7 @@ def text_json(session: Session, kind: str, spill: TextSpill | None) -> Iterator[
         else:
             yield from pieces_json(session.thinking_pieces(), None)
         return
-    yield from _Copy(spilled, kind).run(session.blocks)
+    yield from _Copy(spilled, kind).run(session.blocks, after)
 
 
 def _chain(first: str, rest: Iterator[str]) -> Iterator[str]:
@@ -87,12 +91,12 @@ def _after_moved(blocks: list[Block], kind: str, spilled: SpilledParts) -> list[
 
 
 def _orjson_writes(blocks: list[Block], kind: str, spilled: SpilledParts) -> bool:
-    """Whether orjson writes every ``kind`` text kept in memory (no lone surrogate)."""
+    """Whether orjson writes every ``kind`` text of ``blocks`` kept in memory (no lone
+    surrogate): asked of them all at once. With every moved text carrying its
+    separator (:attr:`SpilledParts.whole`) those before the last moved one are moved
+    or empty, and only the blocks after it are asked of (:func:`_after_moved`)."""
     try:
-        for block in blocks:
-            if block.kind == kind and block.parts is not spilled:
-                for part in block.parts:
-                    orjson.dumps(part)
+        orjson.dumps([b.parts for b in blocks if b.kind == kind and b.parts is not spilled])
     except TypeError:
         return False
     return True
@@ -113,20 +117,20 @@ class _Copy:
         self.run_from = self.run_to = 0
         """The run of moved bytes to be read."""
 
-    def run(self, blocks: list[Block]) -> Iterator[bytes]:
-        """The JSON pieces of ``blocks``' text (or thinking)."""
+    def run(self, blocks: list[Block], after: list[Block] | None) -> Iterator[bytes]:
+        """The JSON pieces of ``blocks``' text (or thinking); ``after``: the blocks of
+        the kind after the last moved one, where every moved text carries its separator
+        (:func:`_after_moved`)."""
         spilled = self.spilled
         last = -1  # what the segment before ends in (tail_of); -1: none yet
         taken = 0
-        if spilled.whole:
-            after = _after_moved(blocks, self.kind, spilled)
-            if after is not None:
-                # Every moved text carried its separator, none kept in memory between
-                # them: the stream is the text up to the last one, copied a piece at a
-                # time without a step per block; then what stayed in memory after it.
-                yield from self.stream()
-                last, taken = spilled.tails[-1] & 3, len(spilled.ends)
-                blocks = after
+        if spilled.whole and after is not None:
+            # Every moved text carried its separator, none kept in memory between
+            # them: the stream is the text up to the last one, copied a piece at a
+            # time without a step per block; then what stayed in memory after it.
+            yield from self.stream()
+            last, taken = spilled.tails[-1] & 3, len(spilled.ends)
+            blocks = after
         yield from self.blocks(blocks, last, taken)
 
     def stream(self) -> Iterator[bytes]:

@@ -26,6 +26,7 @@ from streamview.core.state import StreamState
 from streamview.core.summary import summarize
 
 from .helpers import (
+    SID,
     assistant,
     capture_files,
     completed,
@@ -361,3 +362,98 @@ CODEX_GROWTH = b"\n".join(
 def test_codex_messages_and_reasoning_that_grow_rewrite_or_stall() -> None:
     """Codex's growing items on the fast path: no news, a rewrite, an empty id."""
     assert_same_fold(CODEX_GROWTH + b"\n")
+
+
+def _thought(text: str, when: int) -> bytes:
+    """A thinking delta at ``when`` (epoch ms)."""
+    return (
+        orjson.dumps(
+            {
+                "type": "thinking",
+                "subtype": "delta",
+                "text": text,
+                "session_id": SID,
+                "timestamp_ms": when,
+            }
+        )
+        + b"\n"
+    )
+
+
+class LeanCounted(StreamState):
+    """A ``--json`` state that counts the hot records applied with their line counts left
+    for later (:meth:`~streamview.core.fold_lean.LeanFold.apply_lean`)."""
+
+    def __init__(self) -> None:
+        super().__init__(track_changes=False, compact=True)
+        self.lean_calls = 0
+
+    def apply_lean(self, fast: Any, line: int) -> bool | None:
+        self.lean_calls += 1
+        return super().apply_lean(fast, line)
+
+
+LATE_COUNTS = {
+    # A hot record of another session opens it: the lines before are the first's.
+    "a session opened by a hot record": stream(
+        init(session_id="s-1"),
+        started("c-1", "read", {"path": "a.py"}, session_id="s-1", timestamp_ms=5),
+        thinking("a", session_id="s-1"),
+        thinking_done(session_id="s-1"),
+        assistant("one", session_id="s-1"),
+        thinking("b", session_id="s-2"),
+        thinking_done(session_id="s-2"),
+        completed("c-1", "read", result={"success": {"totalLines": 3}}, session_id="s-2"),
+        assistant("two", session_id="s-2"),
+    ),
+    # Lines without a time after timed ones: the last time is the last one there was.
+    "times, then none": stream(
+        init(),
+        _thought("a", 7),
+        _thought("b", 9),
+        thinking_done(),
+        _thought("c", 11),
+        assistant("Done."),
+        assistant("Done again."),
+    ),
+    # Lines that go the long way amid hot ones, a malformed and a blank one among them.
+    "hot lines around others": stream(
+        init(),
+        thinking("a"),
+        thinking_done(),
+        b"{not json\n",
+        started("c-1", "shell", {"command": "ls"}, timestamp_ms=3),
+        b"\n",
+        user("more"),
+        completed("c-1", "shell", result={"success": {"exitCode": 0, "stdout": "a"}}),
+        thinking("b"),
+        result("Done."),
+        thinking("c"),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LATE_COUNTS))
+def test_hot_lines_counted_later_count_as_each_would(name: str) -> None:
+    """``--json``'s fold counts its hot lines a stretch at a time (before another line,
+    a new session, a run of deltas, a chunk's end): every count, line and time comes
+    out as the event-by-event fold's, whole and cut into chunks of every size."""
+    data = LATE_COUNTS[name]
+    expected = event_by_event([data])
+    for size in (len(data), 7, 1):
+        state = fold(chunked(data, size), LeanCounted())
+        assert isinstance(state, LeanCounted)
+        assert state.lean_calls >= 3, size  # the hot lines went the lean way
+        assert state.counts == expected.counts, size
+        assert state.last_event_ms == expected.last_event_ms, size
+        for got, want in zip(state.sessions, expected.sessions, strict=True):
+            assert (got.events, got.first_line, got.last_line) == (
+                want.events,
+                want.first_line,
+                want.last_line,
+            ), size
+            assert (got.first_time_ms, got.last_time_ms) == (
+                want.first_time_ms,
+                want.last_time_ms,
+            ), size
+        assert summarize(state) == summarize(fold([data])), size

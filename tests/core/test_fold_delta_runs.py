@@ -241,7 +241,8 @@ def test_a_cut_line_ends_a_run() -> None:
 
 
 class CountedFast(StreamState):
-    """A state that counts the records given to :meth:`apply_fast`."""
+    """A state that counts the records given to :meth:`apply_fast` (or, by a fold that
+    counts their lines later, :meth:`apply_lean`)."""
 
     def __init__(self) -> None:
         super().__init__(track_changes=False)
@@ -250,6 +251,10 @@ class CountedFast(StreamState):
     def apply_fast(self, fast: Any, line: int) -> bool | None:
         self.fast_calls += 1
         return super().apply_fast(fast, line)
+
+    def apply_lean(self, fast: Any, line: int) -> bool | None:
+        self.fast_calls += 1
+        return super().apply_lean(fast, line)
 
 
 @pytest.mark.parametrize("agent", ["claude", "gemini", "cursor"])
