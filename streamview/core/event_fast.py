@@ -293,6 +293,7 @@ def feed_fast(
                 streak_session,  # type: ignore[arg-type]
                 streak_position,
                 ending,
+                streak_shown,  # type: ignore[arg-type]
                 number,
                 when,
                 out,
