@@ -95,6 +95,7 @@ def feed_fast(
     translate = translate_decoded
     cursor_mark = cursor.mark
     text_delta = n.TextDelta
+    version = n.VERSION
     thinking_delta = n.ThinkingDelta
     out: list[n.NormalizedEvent] = []
     append = out.append
@@ -213,6 +214,7 @@ def feed_fast(
             if text:
                 append(
                     streak_delta(
+                        v=version,  # the default, given: msgspec then fills no field
                         line=number,
                         time_ms=when,
                         session=streak_index,
@@ -323,6 +325,7 @@ def feed_fast(
         if text:
             append(
                 streak_delta(
+                    v=version,
                     line=number,
                     time_ms=when,
                     session=streak_index,
