@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import streamview.core.normalized as n
 import streamview.core.told_events as tell
+from streamview.core.events import AnyEvent
 from streamview.core.model import RUNNING, TEXT, THINKING, TOOL, Block, Session
 from streamview.core.normalizer import Normalizer, _Shown
 
@@ -52,14 +53,16 @@ class FastNormalizer(Normalizer):
         session: Session,
         position: int,
         block: Block,
+        shown: _Shown,
         line: int,
         when: int | None,
         out: list[n.NormalizedEvent],
     ) -> bool:
         """After ``apply_fast`` applied the line that ended a run of deltas to ``block``
-        (at ``position``, the last of ``session``, every block before it told whole):
-        whether that line only closed the block, then told as :meth:`handle_fast` tells
-        it (its end, and what it added); else nothing is told."""
+        (at ``position``, the last of ``session``, every block before it told whole;
+        ``shown``: what was told of it): whether that line only closed the block, then
+        told as :meth:`_block` tells a block told in deltas that closed (what the line
+        added, its end); else nothing is told."""
         index = session.index
         blocks = session.blocks
         if (
@@ -70,7 +73,18 @@ class FastNormalizer(Normalizer):
             or not self._still_told(session)
         ):
             return False
-        self._block(session, position, block, None, line, when, out)  # told whole: closed
+        thinking = block.kind == THINKING
+        text = block.text
+        corrected = shown.corrected
+        if shown.revision != block.revision or shown.deltas != block.deltas:
+            told = "".join(shown.told)  # the line replaced the text (a whole message)
+            if text.startswith(told):
+                fresh = text[len(told) :]
+                if fresh:
+                    out.append(tell.delta(thinking, index, position, fresh, line, when))
+            else:
+                corrected = True  # a recap replaced what the deltas said
+        out.append(tell.done(thinking, index, position, text, corrected, line, when))
         self._settled[index] = position + 1
         self._shown.pop((index, position), None)
         return True
@@ -115,6 +129,33 @@ class FastNormalizer(Normalizer):
         else:
             self.told_session = None
             self.handle_fast(session, line, when, ended, out)
+
+    def _told(
+        self,
+        session: Session,
+        event: AnyEvent | None,
+        line: int,
+        when: int | None,
+        out: list[n.NormalizedEvent],
+    ) -> None:
+        """:meth:`Normalizer._told` for a line of the long way: the session's facts
+        compared field by field, as told (not built to be compared), and its transcript
+        swept only when it has a block not yet told whole."""
+        index = session.index
+        facts = self._facts
+        if index < len(facts):
+            told = facts[index]
+            if (
+                told[0] == session.session_id
+                and told[2] == session.model
+                and told[3] == session.cwd
+                and told[4] == session.permission_mode
+                and told[1] == (session.agent or self._agent())
+            ):
+                if self._settled.get(index, 0) < len(session.blocks):
+                    self._sweep(session, event, line, when, out)
+                return
+        super()._told(session, event, line, when, out)
 
     def told_fast(
         self,

@@ -6,20 +6,27 @@ restored, the closing lines printed, and the exit status is 128 + the signal (13
 143, 129), as a shell reports a program the signal killed. :data:`received` keeps
 the first such signal for the exit status; :func:`handled` installs the handlers of
 the plain front ends (the viewer's are in :mod:`streamview.ui.frame.signals`).
+
+``signal`` (its enums: ~0.8 ms) and ``queue`` are imported when first needed, not on
+every start-up: ``--events`` installs its handlers with ``_signal``, and only a signal
+that arrives makes a :class:`signal.Signals` of it (issue 30.8).
 """
 
 from __future__ import annotations
 
+import _signal  # type: ignore[import-not-found]  # signal.signal without the enums
 import contextlib
-import queue
-import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
-TERMINATING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+if TYPE_CHECKING:
+    import signal
+
+TERMINATING: tuple[int, ...] = (_signal.SIGINT, _signal.SIGTERM, _signal.SIGHUP)
 """What a person (Ctrl+C), a process manager (SIGTERM) or a closed terminal (SIGHUP)
-sends to say "stop"."""
+sends to say "stop" (their numbers)."""
 
 received: list[signal.Signals] = []
 """The terminating signals streamview got, first first."""
@@ -27,6 +34,8 @@ received: list[signal.Signals] = []
 
 def note(signum: int) -> signal.Signals:
     """Remember a terminating signal; returns it as a :class:`signal.Signals`."""
+    import signal  # a lookup where it is imported already (the viewer, run)
+
     sig = signal.Signals(signum)
     received.append(sig)
     return sig
@@ -57,12 +66,12 @@ def handled(on_signal: Callable[[signal.Signals], None]) -> Iterator[None]:
     def handler(signum: int, frame: object) -> None:
         on_signal(note(signum))
 
-    previous = {sig: signal.signal(sig, handler) for sig in TERMINATING}
+    previous = {sig: _signal.signal(sig, handler) for sig in TERMINATING}
     try:
         yield
     finally:
         for sig, action in previous.items():
-            signal.signal(sig, action)
+            _signal.signal(sig, action)
 
 
 @contextlib.contextmanager
@@ -76,6 +85,8 @@ def handed_over(on_signal: Callable[[signal.Signals], None]) -> Iterator[None]:
     while the first was still signalling the agent's group). :class:`queue.SimpleQueue`'s
     ``put`` is safe to call there (it takes no lock that can be held).
     """
+    import queue
+
     handed: queue.SimpleQueue[signal.Signals | None] = queue.SimpleQueue()
 
     def forward() -> None:
