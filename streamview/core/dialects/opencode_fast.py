@@ -31,6 +31,7 @@ from streamview.core.dialects.opencode_tools import (
     _SHELL_SAID,
     KINDS,
     Built,
+    Metadata,
     _edited,
     _exit_0,
     _grep_summary,
@@ -77,20 +78,23 @@ decoded with its line, as ``orjson`` decodes it."""
 
 class ToolState(msgspec.Struct, gc=False):
     """A finished ``tool`` part's state: its input if flat (:data:`FlatInput`), and its
-    metadata as their bytes."""
+    metadata's fields a payload reads (:class:`~.opencode_tools.Metadata`)."""
 
     status: str | None = None
     input: FlatInput | None = None
     output: str | None = None
-    metadata: msgspec.Raw = msgspec.Raw()
+    metadata: Metadata | None = None
     time: ToolTime | None = None
 
 
 class RawToolState(ToolState, gc=False):
-    """:class:`ToolState` with an input of any shape, as its bytes, decoded by ``orjson``
-    (``msgspec`` reads an integer past 64 bits as an ``int``, ``orjson`` as a ``float``)."""
+    """:class:`ToolState` with an input and metadata of any shape, as their bytes,
+    decoded by ``orjson`` (``msgspec`` reads an integer past 64 bits as an ``int``,
+    ``orjson`` as a ``float``; a metadata that is no object, or an exit code that is no
+    integer, is read as the general path reads it)."""
 
     input: msgspec.Raw = msgspec.Raw()  # type: ignore[assignment]
+    metadata: msgspec.Raw = msgspec.Raw()  # type: ignore[assignment]
 
 
 class ToolPart(msgspec.Struct, gc=False):
@@ -283,13 +287,17 @@ def tool_fields(part: ToolPart, line: int) -> tuple[Any, ...] | None:
         summary = _grep_summary(output) if output else None
         payload = Said(kind, SUCCEEDED, summary, Built(kind, args, output, None))
     else:
-        raw = state.metadata
-        if not raw:
-            metadata: Any = None
-        elif raw == _NO_METADATA:  # most calls': compared as it is, without a copy
-            metadata = {}
-        else:
-            metadata = orjson.loads(bytes(raw))
+        metadata: Any = state.metadata  # Metadata, None or (RawToolState's) Raw
+        if metadata.__class__ is Metadata:
+            if kind != "shell" and kind != "edit":  # those two read the struct itself
+                metadata = metadata.as_dict()
+        elif metadata.__class__ is msgspec.Raw:
+            if not metadata:
+                metadata = None
+            elif metadata == _NO_METADATA:  # compared as it is, without a copy
+                metadata = {}
+            else:
+                metadata = orjson.loads(bytes(metadata))
         if kind == "shell":
             if given.__class__ is dict:  # _renamed's, in place
                 value = given.get("workdir")
@@ -306,9 +314,12 @@ def tool_fields(part: ToolPart, line: int) -> tuple[Any, ...] | None:
             else:
                 args, target = {}, None
             # _command_said's
-            code = metadata.get("exit") if metadata.__class__ is dict else None
-            if code.__class__ is not int and code is not None:
-                code = as_int(code)
+            if metadata.__class__ is Metadata:  # an int or None
+                code = metadata.exit
+            else:
+                code = metadata.get("exit") if metadata.__class__ is dict else None
+                if code.__class__ is not int and code is not None:
+                    code = as_int(code)
             if output and not output.isspace():
                 # tools._line_count's answer, without its call where no newline ends it
                 ended = output[-1] == "\n"
@@ -335,7 +346,11 @@ def tool_fields(part: ToolPart, line: int) -> tuple[Any, ...] | None:
             path = args.get("path")
             target = path if path.__class__ is str and path else None
             counts = None
-            if metadata.__class__ is not dict or "diff" not in metadata:
+            if metadata.__class__ is Metadata:
+                diffed = metadata.diff is not None
+            else:
+                diffed = metadata.__class__ is dict and "diff" in metadata
+            if not diffed:  # no diff of the stream's to count (most edits)
                 # _edit_counts' replacement with no line in common, without its call
                 old, new = args.get("old_string"), args.get("new_string")
                 if old.__class__ is str and new.__class__ is str:
@@ -351,6 +366,8 @@ def tool_fields(part: ToolPart, line: int) -> tuple[Any, ...] | None:
                     kind, SUCCEEDED, summary, Built(kind, args, output, metadata), counts
                 )
             else:
+                if metadata.__class__ is Metadata:
+                    metadata = metadata.as_dict()
                 payload = success_said(kind, args, output, metadata)
                 if payload is None:
                     payload = success_payload(kind, args, output, metadata)

@@ -15,11 +15,13 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+import orjson
 
 import streamview.core.dialects.shapes as shapes
 import streamview.core.tools as tools
 from streamview.core.dialects.shapes import diff_counts
 from streamview.core.events import JSONObject
+from streamview.core.fast_path import Int64
 from streamview.core.fields import as_int, as_str
 from streamview.core.tools import SUCCEEDED, Said
 
@@ -260,7 +262,41 @@ class Built(msgspec.Struct, gc=False):
 
     def __call__(self) -> JSONObject:
         """:func:`~.opencode_tools.success_payload` of the call."""
-        return success_payload(self.kind, self.args, self.output, self.metadata)
+        metadata = self.metadata
+        if metadata.__class__ is Metadata:
+            metadata = metadata.as_dict()
+        return success_payload(self.kind, self.args, self.output, metadata)
+
+
+class Metadata(msgspec.Struct, gc=False):
+    """A call's ``state.metadata``: the fields a payload reads (:func:`success_payload`,
+    :func:`success_said`), typed as both paths read them alike; the rest is skipped.
+    A command's metadata repeats its whole output and an edit's the file before and
+    after: they are not decoded. ``filediff``, ``count`` and ``todos`` are kept as
+    their bytes, decoded by ``orjson`` when asked (:meth:`as_dict`)."""
+
+    exit: Int64 | None = None
+    diff: str | None = None
+    filediff: msgspec.Raw = msgspec.Raw()
+    count: msgspec.Raw = msgspec.Raw()
+    todos: msgspec.Raw = msgspec.Raw()
+
+    def as_dict(self) -> JSONObject:
+        """The metadata as the general path's ``orjson`` decodes it, the fields a
+        payload reads only (a field absent or ``null`` is missing: ``get`` gives
+        ``None`` either way)."""
+        metadata: JSONObject = {}
+        if self.exit is not None:
+            metadata["exit"] = self.exit
+        if self.diff is not None:
+            metadata["diff"] = self.diff
+        if self.filediff:  # an empty Raw: no such field
+            metadata["filediff"] = orjson.loads(bytes(self.filediff))
+        if self.count:
+            metadata["count"] = orjson.loads(bytes(self.count))
+        if self.todos:
+            metadata["todos"] = orjson.loads(bytes(self.todos))
+        return metadata
 
 
 _EDITED: dict[tuple[Any, ...], str] = {}
