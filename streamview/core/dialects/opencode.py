@@ -39,11 +39,14 @@ import streamview.core.dialects.shapes as shapes
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
 from streamview.core.dialects.opencode_fast import (
+    StepLine,
+    StepStart,
+    TextLine,
     decode_hot_line,
     decode_raw_line,
-    success_said,
     tool_fields,
 )
+from streamview.core.dialects.opencode_tools import success_said
 from streamview.core.dialects.opencode_totals import BATCH, RunTotals
 from streamview.core.events import (
     AnyEvent,
@@ -219,6 +222,7 @@ class OpenCodeTranslator:
         """:meth:`fast` for a line not yet decoded: a step's start, its text, a call that
         completed or a step that called tools, read from its bytes (:mod:`.opencode_fast`,
         one decoder for the four); any other line is declined (decoded in full)."""
+        hot: Any  # one of opencode_fast.HotLine's four, told apart by class
         try:
             hot = decode_hot_line(data)
         except msgspec.ValidationError:  # a call's input that is not flat, say
@@ -232,35 +236,35 @@ class OpenCodeTranslator:
         here = hot.sessionID
         if sid is None or self._held is not None or (here is not None and here != sid):
             return None
-        kind = hot.type
-        if kind == "step_start":
+        kind = hot.__class__
+        if kind is StepStart:
             self._ended = False
             return "thinking", "completed", None, None, sid, hot.timestamp, hot.streamview_recv_ms
         part = hot.part
         if part is None:
             return None
-        if kind == "text":
+        if kind is TextLine:
             text = part.text
             if text is None:
                 return None
             return "assistant", False, text, None, sid, hot.timestamp, hot.streamview_recv_ms
-        if kind == "tool_use":
-            try:
-                fields = tool_fields(part, line)
-            except Exception:  # the long way says what is wrong with it
+        if kind is StepLine:
+            reason = part.reason  # _TURN_GOES_ON's two, compared (no hash of a new str)
+            if reason != "tool-calls" and reason != "tool_calls":
                 return None
-            if fields is None:
-                return None
-            ts = hot.timestamp
-            return "tool_call", "completed", fields, None, sid, ts, hot.streamview_recv_ms
-        reason = part.reason  # _TURN_GOES_ON's two, compared (no hash of a new str)
-        if kind != "step_finish" or (reason != "tool-calls" and reason != "tool_calls"):
+            kept = self._totals.kept  # the run's totals: this step added with the next batch
+            kept.append(part)
+            if len(kept) >= BATCH:
+                self._totals.settle()
+            return "thinking", "completed", None, None, sid, hot.timestamp, hot.streamview_recv_ms
+        try:
+            fields = tool_fields(part, line)
+        except Exception:  # the long way says what is wrong with it
             return None
-        kept = self._totals.kept  # the run's totals: this step added with the next batch
-        kept.append(part)
-        if len(kept) >= BATCH:
-            self._totals.settle()
-        return "thinking", "completed", None, None, sid, hot.timestamp, hot.streamview_recv_ms
+        if fields is None:
+            return None
+        ts = hot.timestamp
+        return "tool_call", "completed", fields, None, sid, ts, hot.streamview_recv_ms
 
     def _tool(self, part: JSONObject, line: int, ts: int | None, recv: int | None) -> ToolCallEvent:
         """A finished ``tool`` part: the call, started and ended, from one record."""

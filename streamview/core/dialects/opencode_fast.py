@@ -3,8 +3,9 @@
 An opencode run is a step's start, its text, its finished calls and a step that called
 tools, over and over. :meth:`OpenCodeTranslator.fast_line
 <streamview.core.dialects.opencode.OpenCodeTranslator.fast_line>` decodes such a line
-into :class:`HotLine`, which holds only the fields it reads
-(``msgspec`` skips the rest in C and checks the types on the way). A field of another
+into the struct of its ``type`` (:data:`HotLine`, a tagged union of four), which holds
+only the fields it reads (``msgspec`` skips the rest in C and checks the types on the
+way). A field of another
 type (a token count that is a string, a ``cache`` that is no object) declines: the line
 is decoded in full. A call's ``metadata``, and its ``input`` unless flat (strings,
 booleans, integers of 64 bits: read alike by both), are kept as their bytes and decoded
@@ -14,6 +15,7 @@ bits as an ``int``, ``orjson`` as a ``float``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -21,12 +23,25 @@ import orjson
 
 import streamview.core.tools as tools
 from streamview.core.dialects.opencode_tools import (
+    _EDITED,
+    _EXIT_0,
+    _LINES,
+    _NUMBERS_0,
+    _ONE_FOR_ONE,
+    _SHELL_SAID,
     KINDS,
+    Built,
+    Metadata,
+    _edited,
+    _exit_0,
+    _grep_summary,
+    _lines,
+    _shell_said,
     args_for,
     kind_of,
     success_payload,
+    success_said,
 )
-from streamview.core.dialects.shapes import diff_counts
 from streamview.core.events import JSONObject
 from streamview.core.fast_path import Int64, hot_decoder
 from streamview.core.fields import as_int
@@ -63,64 +78,109 @@ decoded with its line, as ``orjson`` decodes it."""
 
 class ToolState(msgspec.Struct, gc=False):
     """A finished ``tool`` part's state: its input if flat (:data:`FlatInput`), and its
-    metadata as their bytes."""
+    metadata's fields a payload reads (:class:`~.opencode_tools.Metadata`)."""
 
     status: str | None = None
     input: FlatInput | None = None
     output: str | None = None
-    metadata: msgspec.Raw = msgspec.Raw()
+    metadata: Metadata | None = None
     time: ToolTime | None = None
 
 
 class RawToolState(ToolState, gc=False):
-    """:class:`ToolState` with an input of any shape, as its bytes, decoded by ``orjson``
-    (``msgspec`` reads an integer past 64 bits as an ``int``, ``orjson`` as a ``float``)."""
+    """:class:`ToolState` with an input and metadata of any shape, as their bytes,
+    decoded by ``orjson`` (``msgspec`` reads an integer past 64 bits as an ``int``,
+    ``orjson`` as a ``float``; a metadata that is no object, or an exit code that is no
+    integer, is read as the general path reads it)."""
 
     input: msgspec.Raw = msgspec.Raw()  # type: ignore[assignment]
+    metadata: msgspec.Raw = msgspec.Raw()  # type: ignore[assignment]
 
 
-class Part(msgspec.Struct, gc=False):
-    """The fields of a ``text``, ``step-finish`` or ``tool`` part the fast path reads."""
+class ToolPart(msgspec.Struct, gc=False):
+    """The fields of a ``tool`` part the fast path reads (in the order opencode writes
+    them: a key found where the last one left off is found at once)."""
 
-    text: str | None = None
-    reason: str | None = None
-    cost: Int64 | float | None = None
-    tokens: Tokens | None = None
-    tool: str | None = None
     callID: str | None = None
-    id: str | None = None
+    tool: str | None = None
     state: ToolState | None = None
+    id: str | None = None
 
 
-class RawPart(Part, gc=False):
-    """:class:`Part` of a call whose input is not flat."""
+class RawToolPart(ToolPart, gc=False):
+    """:class:`ToolPart` of a call whose input is not flat."""
 
     state: RawToolState | None = None
 
 
-class HotLine(msgspec.Struct, gc=False):
-    """A ``step_start``, ``text``, ``tool_use`` or ``step_finish`` record's fields the
-    fast path reads; the rest is skipped. One struct for the four: a line is decoded
-    once, with no look at its first bytes to choose a decoder (every line of a run
-    but its first and last is one of them)."""
+class TextPart(msgspec.Struct, gc=False):
+    """A ``text`` part's text."""
 
-    type: str | None = None
+    text: str | None = None
+
+
+class StepPart(msgspec.Struct, gc=False):
+    """A ``step-finish`` part's reason, cost and tokens (kept whole by
+    :class:`~.opencode_totals.RunTotals` until they are added)."""
+
+    reason: str | None = None
+    cost: Int64 | float | None = None
+    tokens: Tokens | None = None
+
+
+class StepStart(msgspec.Struct, tag_field="type", tag="step_start", gc=False):
+    """A ``step_start`` record's fields the fast path reads (its part: none).
+
+    The four hot records are one tagged union, told apart by ``type`` (opencode writes
+    it first): each is decoded into a struct of its own fields only, with no look at a
+    line's first bytes to choose a decoder (every line of a run but its first and
+    last is one of them). A record of another ``type``, or of none, is refused with a
+    :class:`msgspec.ValidationError`, as is a field of another type."""
+
     timestamp: Int64 | None = None
     sessionID: str | None = None
-    part: Part | None = None
     streamview_recv_ms: Int64 | None = None
 
 
-class RawHotLine(HotLine, gc=False):
-    """:class:`HotLine` of a call whose input is not flat: a line :data:`decode_hot_line`
+class TextLine(msgspec.Struct, tag_field="type", tag="text", gc=False):
+    """A ``text`` record's fields the fast path reads."""
+
+    timestamp: Int64 | None = None
+    sessionID: str | None = None
+    part: TextPart | None = None
+    streamview_recv_ms: Int64 | None = None
+
+
+class StepLine(msgspec.Struct, tag_field="type", tag="step_finish", gc=False):
+    """A ``step_finish`` record's fields the fast path reads."""
+
+    timestamp: Int64 | None = None
+    sessionID: str | None = None
+    part: StepPart | None = None
+    streamview_recv_ms: Int64 | None = None
+
+
+class ToolLine(msgspec.Struct, tag_field="type", tag="tool_use", gc=False):
+    """A ``tool_use`` record's fields the fast path reads."""
+
+    timestamp: Int64 | None = None
+    sessionID: str | None = None
+    part: ToolPart | None = None
+    streamview_recv_ms: Int64 | None = None
+
+
+class RawToolLine(ToolLine, tag="tool_use", gc=False):
+    """:class:`ToolLine` of a call whose input is not flat: a line :data:`decode_hot_line`
     refused with a :class:`msgspec.ValidationError` is decoded again as this (a field
-    of another type elsewhere is refused again)."""
+    of another type elsewhere, or a record of another ``type``, is refused again)."""
 
-    part: RawPart | None = None
+    part: RawToolPart | None = None
 
 
-decode_hot_line = hot_decoder(HotLine)
-decode_raw_line = hot_decoder(RawHotLine)
+HotLine = StepStart | TextLine | StepLine | ToolLine
+"""The four records :data:`decode_hot_line` reads."""
+decode_hot_line: Callable[[bytes], HotLine] = msgspec.json.Decoder(HotLine).decode
+decode_raw_line = hot_decoder(RawToolLine)
 INVALID = "invalid"
 """opencode's tool for a call it could not make: the general path reads it (a failure)."""
 
@@ -170,7 +230,7 @@ def _renamed(given: Any, to: str, key: str) -> JSONObject:
     return given
 
 
-def tool_fields(part: Part, line: int) -> tuple[Any, ...] | None:
+def tool_fields(part: ToolPart, line: int) -> tuple[Any, ...] | None:
     """A call that completed, as :meth:`OpenCodeTranslator._tool_fields
     <streamview.core.dialects.opencode.OpenCodeTranslator._tool_fields>` takes it apart
     (``summarised``), from its typed part, and its target last (thirteen fields, the
@@ -213,33 +273,107 @@ def tool_fields(part: Part, line: int) -> tuple[Any, ...] | None:
             summary = _LINES.get(count) or _lines(count)
         payload = Said(kind, SUCCEEDED, summary, Built(kind, args, output, None))
     elif kind == "grep":
-        args = _renamed(given, "glob", "include")
-        target = _named(args, "pattern")
+        if given.__class__ is dict:  # _renamed's, in place
+            value = given.get("include")
+            if value.__class__ is str and value:
+                del given["include"]
+                given["glob"] = value
+            args = given
+            target = given.get("pattern")
+            if target.__class__ is not str or not target:
+                target = None
+        else:
+            args, target = {}, None
         summary = _grep_summary(output) if output else None
         payload = Said(kind, SUCCEEDED, summary, Built(kind, args, output, None))
     else:
-        raw = state.metadata
-        if not raw:
-            metadata: Any = None
-        elif raw == _NO_METADATA:  # most calls': compared as it is, without a copy
-            metadata = {}
-        else:
-            metadata = orjson.loads(bytes(raw))
+        metadata: Any = state.metadata  # Metadata, None or (RawToolState's) Raw
+        if metadata.__class__ is Metadata:
+            if kind != "shell" and kind != "edit":  # those two read the struct itself
+                metadata = metadata.as_dict()
+        elif metadata.__class__ is msgspec.Raw:
+            if not metadata:
+                metadata = None
+            elif metadata == _NO_METADATA:  # compared as it is, without a copy
+                metadata = {}
+            else:
+                metadata = orjson.loads(bytes(metadata))
         if kind == "shell":
-            args = _renamed(given, "workingDirectory", "workdir")
-            target = _named(args, "command")
-            payload = _command_said(args, output, metadata)
-            if given.__class__ is dict:
+            if given.__class__ is dict:  # _renamed's, in place
+                value = given.get("workdir")
+                if value.__class__ is str and value:
+                    del given["workdir"]
+                    given["workingDirectory"] = value
+                args = given
+                target = given.get("command")
+                if target.__class__ is not str or not target:
+                    target = None
                 description = given.get("description")
                 if description.__class__ is not str:
                     description = None
-        else:
-            if kind == "edit":
-                args = _path_args(name, kind, given)
-                target = _named(args, "path")
             else:
-                args = args_for(name, kind, given)
-                target = tools.target_of(kind, args)
+                args, target = {}, None
+            # _command_said's
+            if metadata.__class__ is Metadata:  # an int or None
+                code = metadata.exit
+            else:
+                code = metadata.get("exit") if metadata.__class__ is dict else None
+                if code.__class__ is not int and code is not None:
+                    code = as_int(code)
+            if output and not output.isspace():
+                # tools._line_count's answer, without its call where no newline ends it
+                ended = output[-1] == "\n"
+                count = tools._line_count(output) if ended else output.count("\n") + 1
+                if code == 0:
+                    summary = _EXIT_0.get(count) or _exit_0(count)
+                    numbers: tuple[Any, Any, Any] = _NUMBERS_0
+                else:
+                    key = (code, count)
+                    summary = _SHELL_SAID.get(key) or _shell_said(key)
+                    numbers = (None, None, code)
+            else:
+                summary = None if code is None else f"exit {code}"
+                numbers = (None, None, code)
+            payload = Said(
+                kind,
+                SUCCEEDED if code is None or code == 0 else tools.FAILED,
+                summary,
+                Built(kind, args, output, metadata),
+                numbers,
+            )
+        elif kind == "edit":
+            args = _path_args(name, kind, given)
+            path = args.get("path")
+            target = path if path.__class__ is str and path else None
+            counts = None
+            if metadata.__class__ is Metadata:
+                diffed = metadata.diff is not None
+            else:
+                diffed = metadata.__class__ is dict and "diff" in metadata
+            if not diffed:  # no diff of the stream's to count (most edits)
+                # _edit_counts' replacement with no line in common, without its call
+                old, new = args.get("old_string"), args.get("new_string")
+                if old.__class__ is str and new.__class__ is str:
+                    before, after = old.splitlines(), new.splitlines()
+                    if len(before) == 1 and len(after) == 1:  # one line each, most edits
+                        if before[0] != after[0]:
+                            counts = _ONE_FOR_ONE
+                    elif before and after and set(before).isdisjoint(after):
+                        counts = (len(after), len(before), None)
+            if counts is not None:
+                summary = _EDITED.get(counts) or _edited(counts)
+                payload = Said(
+                    kind, SUCCEEDED, summary, Built(kind, args, output, metadata), counts
+                )
+            else:
+                if metadata.__class__ is Metadata:
+                    metadata = metadata.as_dict()
+                payload = success_said(kind, args, output, metadata)
+                if payload is None:
+                    payload = success_payload(kind, args, output, metadata)
+        else:
+            args = args_for(name, kind, given)
+            target = tools.target_of(kind, args)
             payload = success_said(kind, args, output, metadata)
             if payload is None:
                 payload = success_payload(kind, args, output, metadata)
@@ -272,177 +406,3 @@ def _named(args: JSONObject, key: str) -> str | None:
     ``pattern``)."""
     value = args.get(key)
     return value if value.__class__ is str and value else None
-
-
-def _grep_summary(output: str) -> str | None:
-    """``tools._said_summary("grep", output)``: its lines that are not blank counted.
-
-    Most outputs are plain: ASCII, lines ended by ``\n`` alone (no other character
-    ``splitlines`` ends a line at, nor whitespace but the space and the tab), none
-    blank or starting with a space or a tab. Their lines are counted without splitting
-    them (the split was half of a grep's fast path); any other output is split as
-    ``splitlines`` splits it, its blank lines counted in C."""
-    if (
-        output.isascii()
-        and "\n\n" not in output
-        # the two-character searches are slow where newlines are many: asked only of
-        # an output that has a space, a tab (a memchr each)
-        and (" " not in output or "\n " not in output)
-        and ("\t" not in output or "\n\t" not in output)
-        and output[:1] not in "\n \t"  # (startswith parses its arguments slowly)
-        and "\r" not in output
-        and "\x0b" not in output
-        and "\x0c" not in output
-        and "\x1c" not in output
-        and "\x1d" not in output
-        and "\x1e" not in output
-        and "\x1f" not in output
-    ):
-        count = output.count("\n") + (output[-1:] != "\n")
-    else:
-        parts = output.splitlines()
-        # A blank line is empty or all whitespace: counted without a stripped copy of each.
-        count = len(parts) - parts.count("") - len(list(filter(str.isspace, parts)))
-    if count <= 1:
-        return tools._first_line(output) or None
-    said = _MATCHING.get(count)
-    if said is None:
-        said = f"{count:,} matching lines"
-        if count < _LINES_KEPT:
-            _MATCHING[count] = said
-    return said
-
-
-_MATCHING: dict[int, str] = {}
-"""``12 matching lines`` of the counts seen (below :data:`_LINES_KEPT`): formatting a
-count with its thousands' commas was a tenth of a grep's fast path."""
-
-
-_LINES: dict[int, str] = {}
-"""``tools.plural(count, "line")`` of the counts seen (below :data:`_LINES_KEPT`):
-formatting ``1,024 lines`` again for each call was a tenth of a read's fast path."""
-_LINES_KEPT = 10_000
-
-
-def _lines(count: int) -> str:
-    """``tools.plural(count, "line")``, each count formatted once."""
-    said = _LINES.get(count)
-    if said is None:
-        said = tools.plural(count, "line")
-        if count < _LINES_KEPT:
-            _LINES[count] = said
-    return said
-
-
-def _edit_counts(args: JSONObject, metadata: Any) -> tuple[Any, Any] | None:
-    """Lines an edit added and removed as :func:`~.opencode_tools.success_payload`'s
-    ``linesAdded``/``linesRemoved`` say them, without the diff it writes: the stream's
-    diff counted (or its ``filediff`` counts), or a replacement whose old and new lines
-    have none in common; ``None`` for anything else (the payload is built)."""
-    diff = metadata.get("diff") if metadata.__class__ is dict else None
-    if diff.__class__ is str and diff:  # orjson gives no subclass of dict or str
-        filediff = metadata.get("filediff")
-        if isinstance(filediff, dict):
-            added, removed = as_int(filediff.get("additions")), as_int(filediff.get("deletions"))
-            if added is not None and removed is not None:
-                return added, removed
-        return diff_counts(diff)
-    old, new = args.get("old_string"), args.get("new_string")
-    if not isinstance(old, str) or not isinstance(new, str):
-        return None
-    before, after = old.splitlines(), new.splitlines()
-    if before and after and set(before).isdisjoint(after):
-        return len(after), len(before)  # edit_diff's one hunk
-    return None
-
-
-def success_said(kind: str, args: JSONObject, output: str, metadata: Any) -> tools.Said | None:
-    """What :meth:`ToolCall.complete <streamview.core.model.ToolCall.complete>` reads
-    from :func:`~.opencode_tools.success_payload`, for a read (its lines), a grep (its
-    matching lines, or its one line), a command (its exit code and lines) and an edit
-    (its lines added and removed, where :func:`_edit_counts` knows them), without
-    building the payload: ``None`` for any other kind."""
-    if kind == "read":
-        summary = _lines(output.count("\n") + 1) if output else None
-        numbers: tuple[int | None, int | None, int | None] = (None, None, None)
-        status = tools.SUCCEEDED
-    elif kind == "grep":
-        summary = _grep_summary(output) if output else None
-        numbers, status = (None, None, None), tools.SUCCEEDED
-    elif kind == "edit":
-        counts = _edit_counts(args, metadata)
-        if counts is None:
-            return None
-        summary = _EDITED.get(counts)
-        if summary is None:
-            summary = _edited(counts)
-        added, removed = counts
-        numbers, status = (added, removed, None), tools.SUCCEEDED
-    elif kind == "shell":
-        return _command_said(args, output, metadata)
-    else:
-        return None
-    return Said(kind, status, summary, Built(kind, args, output, metadata), numbers)
-
-
-class Built(msgspec.Struct, gc=False):
-    """What a said result's payload is built from, if a call of another kind asks for it:
-    called, it builds it (the :class:`~.tools.Said`'s ``build``: one object, where a
-    bound method made two and a ``partial`` of the four three)."""
-
-    kind: str
-    args: JSONObject
-    output: str
-    metadata: Any
-
-    def __call__(self) -> JSONObject:
-        """:func:`~.opencode_tools.success_payload` of the call."""
-        return success_payload(self.kind, self.args, self.output, self.metadata)
-
-
-_EDITED: dict[tuple[Any, Any], str] = {}
-"""An edit's summary (``+3 -1``) by its lines added and removed (below
-:data:`_LINES_KEPT` of them): formatting two counts for each edit was a tenth of its
-fast path."""
-
-
-def _edited(counts: tuple[Any, Any]) -> str:
-    """``+3 -1`` for ``(added, removed)``, kept in :data:`_EDITED`."""
-    added, removed = counts
-    summary = f"+{added or 0} -{removed or 0}"
-    if len(_EDITED) < _LINES_KEPT:  # ints: _edit_counts gives no bool or float (1 == True)
-        _EDITED[counts] = summary
-    return summary
-
-
-_SHELL_SAID: dict[tuple[int | None, int], str] = {}
-"""Summaries of commands' exit codes and line counts already written (below
-:data:`_LINES_KEPT` of them): a run repeats them."""
-
-
-def _shell_said(key: tuple[int | None, int]) -> str:
-    """``exit 2, 14 lines`` (or ``14 lines``, no exit code) for ``(exit code, line
-    count)``, kept in :data:`_SHELL_SAID`."""
-    code, count = key
-    lines = _lines(count)
-    summary = lines if code is None else f"exit {code}, {lines}"
-    if len(_SHELL_SAID) < _LINES_KEPT:
-        _SHELL_SAID[key] = summary
-    return summary
-
-
-def _command_said(args: JSONObject, output: str, metadata: Any) -> tools.Said:
-    """:func:`success_said` of a command: its exit code and lines."""
-    code = metadata.get("exit") if metadata.__class__ is dict else None  # orjson's dict
-    if code.__class__ is not int and code is not None:
-        code = as_int(code)
-    if output and not output.isspace():
-        # tools._line_count's answer, without its call where no newline ends the output
-        key = (code, output.count("\n") + 1 if output[-1] != "\n" else tools._line_count(output))
-        summary: str | None = _SHELL_SAID.get(key) or _shell_said(key)
-    else:
-        summary = None if code is None else f"exit {code}"
-    status = SUCCEEDED if code is None or code == 0 else tools.FAILED
-    return Said(
-        "shell", status, summary, Built("shell", args, output, metadata), (None, None, code)
-    )

@@ -15,15 +15,16 @@ from pathlib import Path
 import orjson
 
 from streamview.core.dialects.opencode import OpenCodeTranslator
-from streamview.core.dialects.opencode_fast import (
-    _RENAMED,
+from streamview.core.dialects.opencode_fast import _RENAMED, _path_args, _renamed, decode_hot_line
+from streamview.core.dialects.opencode_tools import (
+    Metadata,
     _grep_summary,
     _lines,
-    _path_args,
-    _renamed,
+    args_for,
+    kind_of,
+    success_payload,
     success_said,
 )
-from streamview.core.dialects.opencode_tools import args_for, kind_of, success_payload
 from streamview.core.model import ToolCall
 from streamview.core.tools import Said, _said_summary, plural, target_of
 
@@ -278,10 +279,20 @@ METADATA = [
     b"[]",
     b"null",
     b'"{}"',
+    b'{"output":"a\\nb","exit":0,"description":"list","truncated":false}',
+    b'{"diagnostics":{"/w/a.py":[]},"diff":"@@\\n-a\\n+b","filediff":'
+    b'{"file":"/w/a.py","before":"a","after":"b","additions":1,"deletions":1}}',
+    b'{"filediff":null,"count":null,"todos":null,"diff":null,"exit":null}',
+    b'{"exit":1,"exit":0,"diff":"+a","diff":"+a\\n+b"}',
+    b'{"exit":true}',
+    b'{"exit":"2"}',
+    b'{"count":3,"todos":[{"content":"x","status":"pending"}],"filediff":{"additions":2.0}}',
 ]
 """Calls' metadata as the line spells it: an empty object with and without a space, an
 exit code (past 64 bits too), an edit's diff and its counts, a diff of another type or
-empty, no object at all."""
+empty, no object at all; as opencode writes them (a command's output again, an edit's
+file before and after: skipped), fields given as null, given twice (the last stands),
+an exit code that is a boolean or a string, a glob's count and a todo list."""
 
 
 def test_a_call_is_read_as_fast_reads_it_whatever_its_metadata() -> None:
@@ -293,6 +304,9 @@ def test_a_call_is_read_as_fast_reads_it_whatever_its_metadata() -> None:
         "bash": {"command": "ls"},
         "edit": {"filePath": "/w/a.py", "oldString": "a\nb", "newString": "c"},
         "read": {"filePath": "/w/a.py"},
+        "glob": {"pattern": "*.py"},
+        "todowrite": {"todos": []},
+        "grep": {"pattern": "x"},
     }
     for number, metadata in enumerate(METADATA):
         for tool, given in inputs.items():
@@ -314,4 +328,105 @@ def test_a_call_is_read_as_fast_reads_it_whatever_its_metadata() -> None:
         state = orjson.loads(line)["part"]["state"]
         built = success_payload(kind, args, state["output"], state["metadata"])
         assert _ended(kind, said) == _ended(kind, built), line
-        assert said.build() == built, line
+        assert (said.build() if isinstance(said, Said) else said) == built, line
+
+
+SAID_CALLS = [
+    ("bash", {"command": "ls"}, "a\nb", {"exit": 0}),
+    ("bash", {"command": "ls"}, "a\nb\n", {"exit": 0}),
+    ("bash", {"command": "ls"}, "a\r\nb\r\n", {"exit": 0}),
+    ("bash", {"command": "ls"}, "a\nb\n\n", {"exit": 1}),
+    ("bash", {"command": "ls"}, "a\nb", {"exit": "2"}),
+    ("bash", {"command": "ls"}, "a\nb", {"exit": True}),
+    ("bash", {"command": "ls"}, "a\nb", {"exit": 0.0}),
+    ("bash", {"command": "ls"}, " \n\t", {"exit": 0}),
+    ("bash", {"command": "ls"}, "", {"exit": 3}),
+    ("bash", {"command": "ls"}, "", {}),
+    ("bash", {"command": "ls", "workdir": "/w", "description": 5}, "x", {"exit": 0}),
+    ("bash", ["not", "an", "object"], "x", {"exit": 0}),
+    ("edit", {"filePath": "/w/a.py", "oldString": "a = 1", "newString": "a = 2"}, "", {}),
+    ("edit", {"filePath": "/w/a.py", "oldString": "a = 1", "newString": "a = 1"}, "", {}),
+    ("edit", {"filePath": "/w/a.py", "oldString": "a\nb", "newString": "c\nd\ne"}, "", {}),
+    ("edit", {"filePath": "/w/a.py", "oldString": "a\nb", "newString": "b\nc"}, "", {}),
+    ("edit", {"filePath": "/w/a.py", "oldString": "a\r\n", "newString": "b\u2028c"}, "", {}),
+    ("edit", {"filePath": "/w/a.py", "oldString": "a", "newString": "b"}, "", {"diff": ""}),
+    ("edit", {"filePath": "/w/a.py", "oldString": "a", "newString": "b"}, "", {"diff": "+q"}),
+    ("edit", {"filePath": "/w/a.py", "oldString": "a", "newString": "b"}, "", None),
+    ("edit", {"filePath": "/w/a.py", "oldString": "", "newString": "b"}, "", {}),
+    ("grep", {"pattern": "x", "include": "*.py"}, "a.py:1: x\nb.py:2: x", {}),
+    ("grep", {"pattern": "", "include": ""}, "a.py:1: x", {}),
+    ("grep", "x", "a.py:1: x", {}),
+]
+"""Commands, edits and greps whose summaries ``fast_line`` works out in its own body:
+exit codes of every type, outputs ended or not by a newline, blank, empty; one line
+replaced by another, by itself, lines with one in common, other line ends, a diff given
+or empty; a grep's renamed argument present, empty, an input that is no object."""
+
+
+def test_a_said_command_edit_or_grep_ends_its_call_as_its_payload_does() -> None:
+    """What ``fast_line`` says of each (status, summary, numbers, target, arguments,
+    description) is what ``fast`` says, and what the built payload says."""
+    first = (FIXTURES / "opencode" / "fast-lines.jsonl").read_bytes().splitlines()[0]
+    lines = [first]
+    for number, (tool, given, output, metadata) in enumerate(SAID_CALLS * 2):
+        state = {"status": "completed", "input": given, "output": output, "metadata": metadata}
+        part = {"type": "tool", "callID": f"c{number}", "tool": tool, "state": state}
+        record = {"type": "tool_use", "sessionID": "ses_fast0000000000000001", "part": part}
+        lines.append(orjson.dumps(record))
+    data = b"\n".join(lines)
+    assert taken_lines(OpenCodeTranslator(), data) == set(range(2, len(lines) + 1))
+    assert_fast_line_agrees(OpenCodeTranslator(), OpenCodeTranslator(), data, _plain)
+    translator = OpenCodeTranslator()
+    translator.translate(orjson.loads(first), 1, None)
+    for number, line in enumerate(lines[1:], 2):
+        record = translator.fast_line(line, number)
+        assert record is not None
+        _, _, _, kind, args, _, said, *_ = record[2]
+        state = orjson.loads(line)["part"]["state"]
+        built = success_payload(kind, args, state["output"], state["metadata"])
+        for call_kind in (kind, "task"):
+            assert _ended(call_kind, said) == _ended(call_kind, built), line
+
+
+def test_a_record_of_another_type_or_of_none_goes_the_long_way() -> None:
+    """The four hot records are told apart by ``type``: a reasoning, an error, a
+    ``done``, a type nobody knows, a type that is no string, and a record without one
+    are each declined (and the next hot record still taken), as is a record that names
+    two types (``orjson`` reads the last)."""
+    first = (FIXTURES / "opencode" / "fast-lines.jsonl").read_bytes().splitlines()[0]
+    sid = b'"sessionID":"ses_fast0000000000000001"'
+    others = [
+        b'{"type":"reasoning",' + sid + b',"part":{"text":"hm"}}',
+        b'{"type":"error",' + sid + b',"error":{"name":"E"}}',
+        b'{"type":"done",' + sid + b',"reason":"idle"}',
+        b'{"type":"step_begin",' + sid + b',"part":{}}',
+        b'{"type":5,' + sid + b',"part":{"text":"x"}}',
+        b"{" + sid + b',"part":{"text":"x"}}',
+        b'{"type":"text",' + sid + b',"part":{"text":5}}',
+        b'{"type":"step_start",' + sid + b',"timestamp":"5"}',
+        b'{"type":"text","type":"step_start",' + sid + b"}",
+        b'{"type":"step_start","type":"text",' + sid + b',"part":{"text":"x"}}',
+    ]
+    hot = b'{"type":"step_start",' + sid + b',"timestamp":7}'
+    translator = OpenCodeTranslator()
+    translator.translate(orjson.loads(first), 1, None)
+    for number, line in enumerate(others, 2):
+        assert translator.fast_line(line, number) is None, line
+        record = translator.fast_line(hot, number)
+        assert record == ("thinking", "completed", None, None, "ses_fast0000000000000001", 7, None)
+
+
+def test_metadata_as_opencode_writes_it_is_read_with_the_line_not_again() -> None:
+    """A command's, an edit's, a glob's and a todo list's metadata are read into the
+    struct with the line (what they repeat skipped), not by a second decode."""
+    for metadata in METADATA[12:15] + METADATA[-1:]:
+        line = (
+            b'{"type":"tool_use","part":{"callID":"c","tool":"edit","state":'
+            b'{"status":"completed","input":{},"metadata":' + metadata + b"}}}"
+        )
+        state = decode_hot_line(line).part.state  # type: ignore[union-attr]
+        assert state is not None and state.metadata.__class__ is Metadata, metadata
+        read = state.metadata.as_dict()  # type: ignore[union-attr]
+        given = orjson.loads(metadata)
+        for key in ("exit", "diff", "filediff", "count", "todos"):
+            assert read.get(key) == given.get(key), (metadata, key)

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from streamview.core.dialects.opencode import OpenCodeTranslator
-from streamview.core.dialects.opencode_fast import Cache, Part, Tokens
+from streamview.core.dialects.opencode_fast import Cache, StepPart, Tokens
 from streamview.core.dialects.opencode_totals import BATCH, RunTotals
 from streamview.core.events import RunResult
 
@@ -32,7 +32,7 @@ FULL = st.builds(
     reasoning=st.integers(0, 10**9),
     cache=st.builds(Cache, read=st.integers(0, 10**12), write=st.integers(0, 10**9)),
 )
-STEPS = st.builds(Part, cost=COSTS, tokens=TOKENS | FULL | FULL)
+STEPS = st.builds(StepPart, cost=COSTS, tokens=TOKENS | FULL | FULL)
 OPERATIONS = st.lists(
     st.tuples(st.just("step"), STEPS)
     | st.tuples(st.just("tokens"), st.tuples(COUNTS, COUNTS, COUNTS, COUNTS, COUNTS))
@@ -65,7 +65,7 @@ class OneByOne:
             if count is not None:
                 self.usage[key] = self.usage.get(key, 0) + count
 
-    def step(self, part: Part) -> None:
+    def step(self, part: StepPart) -> None:
         tokens = part.tokens
         if tokens is not None:
             cache = tokens.cache
@@ -113,7 +113,7 @@ def test_a_batch_of_full_steps_is_summed_and_one_with_a_gap_added_step_by_step()
     way, and nothing is added twice."""
     rng = random.Random(7)
     full = [
-        Part(
+        StepPart(
             cost=rng.choice([0.001, 3, 1e-9, 0.1]),
             tokens=Tokens(
                 rng.randrange(10**6),
@@ -125,11 +125,11 @@ def test_a_batch_of_full_steps_is_summed_and_one_with_a_gap_added_step_by_step()
         for _ in range(300)
     ]
     gaps = [
-        Part(cost=None, tokens=full[0].tokens),
-        Part(cost=0.5, tokens=None),
-        Part(cost=0.5, tokens=Tokens(1, 2, 3, None)),
-        Part(cost=0.5, tokens=Tokens(1, None, 3, Cache(4, 5))),
-        Part(cost=0.5, tokens=Tokens(1, 2, 3, Cache(None, 5))),
+        StepPart(cost=None, tokens=full[0].tokens),
+        StepPart(cost=0.5, tokens=None),
+        StepPart(cost=0.5, tokens=Tokens(1, 2, 3, None)),
+        StepPart(cost=0.5, tokens=Tokens(1, None, 3, Cache(4, 5))),
+        StepPart(cost=0.5, tokens=Tokens(1, 2, 3, Cache(None, 5))),
     ]
     for gap in gaps:
         totals, expected = RunTotals(), OneByOne()
