@@ -57,31 +57,35 @@ def kind_of(name: str) -> str:
 
 def args_of(name: str, parameters: Any) -> JSONObject:
     """A ``tool_call``'s ``parameters`` in the argument shape of the tool's kind."""
-    return _args_of_kind(name, kind_of(name), parameters)
+    return args_of_kind(name, kind_of(name), parameters)
 
 
-def call_shape(name: str, parameters: Any) -> tuple[str, JSONObject, str | None]:
+def call_shape(
+    name: str, parameters: Any, owned: bool = False
+) -> tuple[str, JSONObject, str | None]:
     """A call's kind, :func:`args_of` and :func:`description_of`, its kind found once
-    (the fold's fast path, once a call)."""
+    (the fold's fast path, once a call). ``owned``: ``parameters`` were decoded for this
+    call alone, so the usual calls' arguments are they themselves, not a copy."""
     if parameters.__class__ is dict:  # a run's usual calls, each in one step
         if name == "Execute":
             reason = parameters.get("riskLevelReason")
-            return "shell", dict(parameters), reason if reason.__class__ is str else None
+            args = parameters if owned else dict(parameters)
+            return "shell", args, reason if reason.__class__ is str else None
         if name == "Read" or name == "Edit" or name == "MultiEdit":
-            args = dict(parameters)
             path = parameters.get("file_path")
             if path.__class__ is not str or not path:  # ``as_str(...) or as_str(...)``
                 path = parameters.get("path")
+            args = parameters if owned else dict(parameters)
             if path.__class__ is str:
                 args["path"] = path
             return KINDS[name], args, None
         if name == "Grep":
-            return "grep", dict(parameters), None
+            return "grep", parameters if owned else dict(parameters), None
     kind = kind_of(name)
-    return kind, _args_of_kind(name, kind, parameters), _description(kind, parameters)
+    return kind, args_of_kind(name, kind, parameters), _description(kind, parameters)
 
 
-def _args_of_kind(name: str, kind: str, parameters: Any) -> JSONObject:
+def args_of_kind(name: str, kind: str, parameters: Any) -> JSONObject:
     """:func:`args_of`, the tool's ``kind`` known."""
     given: JSONObject = parameters if isinstance(parameters, dict) else {}
     if kind == "mcp":
@@ -196,6 +200,62 @@ def ended(name: str, args: JSONObject, value: Any) -> tuple[str, Any]:
                 numbers = (added, removed, None)
                 return kind, Said(kind, SUCCEEDED, f"+{added} -{removed}", build, numbers)
     return kind, success_said(name, args, value) or success_payload(name, args, value)
+
+
+def plain_result(name: str, kind: str, args: JSONObject, value: str) -> Any:
+    """``ended(name, args, value)[1]`` of a text ``value``, the call's ``kind`` (its
+    name's) known: once a result, in the fast path's own body, the usual kinds first."""
+    if kind == "shell":
+        return Said(
+            kind, SUCCEEDED, output_lines(value), lambda: success_payload(name, args, value)
+        )
+    if kind == "read":
+        summary = plural(tool_shapes.line_count(value), "line")
+        return Said(kind, SUCCEEDED, summary, lambda: success_payload(name, args, value))
+    if kind == "edit" and name != "ApplyPatch":
+        # ``one_pair`` and ``edit_counts`` of one replacement, without their calls
+        old, new = args.get("old_str"), args.get("new_str")
+        if (
+            old.__class__ is str
+            and new.__class__ is str
+            and "edits" not in args
+            and "edit" not in args
+            and "old_string" not in args
+        ):
+            said = _pair_said(old, new)
+            if said is None:
+                return success_payload(name, args, value)
+            summary, numbers = said
+            return Said(
+                kind, SUCCEEDED, summary, lambda: success_payload(name, args, value), numbers
+            )
+    return success_said(name, args, value) or success_payload(name, args, value)
+
+
+_PAIRS_SAID: dict[tuple[int, int], tuple[str, tuple[int, int, None]]] = {}
+"""An edit's summary and numbers by its lines added and removed, once written (a run
+repeats them: ``+1 -1``)."""
+
+
+def _pair_said(old: str, new: str) -> tuple[str, tuple[int, int, None]] | None:
+    """An edit of one replacement's summary and numbers, as ``edit_counts`` counts them
+    (``None`` where it gives none: the payload is built)."""
+    before, after = old.splitlines(), new.splitlines()
+    if not before or not after:
+        return None
+    if len(before) == 1 and len(after) == 1:  # most: one line for another
+        if before[0] == after[0]:
+            return None
+    elif not set(before).isdisjoint(after):
+        return None
+    counts = len(after), len(before)
+    said = _PAIRS_SAID.get(counts)
+    if said is None:
+        added, removed = counts
+        said = (f"+{added} -{removed}", (added, removed, None))
+        if len(_PAIRS_SAID) < 1024:
+            _PAIRS_SAID[counts] = said
+    return said
 
 
 def error_outcome(name: str, error: Any, value: Any) -> tuple[str, JSONObject]:

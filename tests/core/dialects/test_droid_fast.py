@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 import orjson
 
+from streamview.core.dialects.amp_tools import edit_counts
 from streamview.core.dialects.droid import DroidTranslator
 from streamview.core.dialects.droid_fast import call_input, decode_hot
 from streamview.core.dialects.droid_tools import (
@@ -22,6 +23,7 @@ from streamview.core.dialects.droid_tools import (
     description_of,
     ended,
     kind_of,
+    plain_result,
     success_payload,
     success_said,
 )
@@ -210,6 +212,13 @@ def test_call_shape_is_kind_args_and_description_of_the_call() -> None:
             got = call_shape(name, given)
             assert got == shape, (name, given)
             assert list(got[1].items()) == list(shape[1].items()), (name, given)
+            # parameters decoded for the call alone may become its arguments, unchanged
+            # in what they say, and never the caller's when they are not its own
+            kept = orjson.dumps(given)
+            owned = orjson.loads(kept)
+            mine = call_shape(name, owned, True)
+            assert mine == shape and list(mine[1].items()) == list(shape[1].items())
+            assert orjson.dumps(given) == kept, (name, given)
 
 
 TYPED_LINES = [
@@ -271,3 +280,57 @@ def test_a_call_hands_its_target_over_where_it_is_one_argument_as_the_fold_finds
             else:
                 assert len(fields) == 12, (name, given)
     assert handed == 8  # two paths each of a read, an edit and a write, a command, a pattern
+
+
+def test_a_plain_result_said_in_the_fast_path_is_what_ended_says() -> None:
+    """:func:`plain_result` (the call's kind known) gives what :func:`ended` gives for
+    every text value: the same summary, numbers and built payload, or the same payload;
+    edits of one pair counted as ``edit_counts`` counts them (shared lines, blank sides,
+    breaks other than ``\\n``, one line for the same line)."""
+    values = ["", "a\nb\n", "a\r\nb", "x: 1\ny: 2", "   \n", "é\u2028f", "src/a.py:3:x\n"]
+    pairs = [
+        ("a", "b"),
+        ("a", "a"),
+        ("a\nb", "a\nc"),
+        ("a\nb", "c\nd\ne"),
+        ("", "b"),
+        ("a", ""),
+        ("a\rb", "c"),
+        ("x\u2028y", "z"),
+        ("a\n", "b\n\n"),
+        ("same\n" * 3, "other"),
+    ]
+    cases: list[tuple[str, JSONObject]] = [
+        (name, {"command": "ls", "path": "/w/a", "pattern": "x"})
+        for name in ("Execute", "Read", "Grep", "LS", "Task", "mcp__s__t", "", "Other")
+    ]
+    cases += [("Edit", {"path": "/w/a.py", "old_str": old, "new_str": new}) for old, new in pairs]
+    cases += [
+        ("Edit", {"path": "/w/a.py", "old_str": "a", "new_str": "b", "edits": []}),
+        ("Edit", {"path": "/w/a.py", "old_str": "a", "new_str": "b", "old_string": "c"}),
+        ("Edit", {"path": "/w/a.py", "old_str": 3, "new_str": "b"}),
+        ("MultiEdit", {"path": "/w/a.py", "old_str": "a", "new_str": "b"}),
+        ("ApplyPatch", {"path": "/w/a.py", "input": "*** Update File: a.py\n+x\n-y"}),
+    ]
+    counted = 0
+    for name, args in cases:
+        for value in values:
+            kind, want = ended(name, args, value)
+            got = plain_result(name, kind, args, value)
+            assert got.__class__ is want.__class__, (name, args, value)
+            if isinstance(got, Said):
+                assert isinstance(want, Said)
+                assert (got.kind, got.status, got.summary, got.numbers) == (
+                    want.kind,
+                    want.status,
+                    want.summary,
+                    want.numbers,
+                ), (name, args, value)
+                assert got.build() == want.build()
+                if name in ("Edit", "MultiEdit") and not {"edits", "old_string"} & set(args):
+                    pair = [(args["old_str"], args["new_str"])]
+                    assert got.numbers[:2] == edit_counts(pair), (args, got.numbers)
+                    counted += 1
+            else:
+                assert got == want, (name, args, value)
+    assert counted == 7 * 7  # six pairs of no common line and a MultiEdit, each value
