@@ -28,7 +28,7 @@ import streamview.core.dialects.droid_tools as tools
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
 from streamview.core.dialects.claude_like import usage_of
-from streamview.core.dialects.droid_fast import Answer, Call, Result, call_input, decode_hot
+from streamview.core.dialects.droid_fast import Answer, Call, Result, decode_hot
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -217,7 +217,7 @@ class DroidTranslator:
             sid = hot.session_id or self._session
             ts = hot.timestamp
             try:
-                parameters = call_input(hot.parameters)
+                parameters = hot.parameters
                 name = hot.tool_name or hot.tool_id or "unknown"
                 call_id = hot.id or f"<line {line}>"
                 # its parameters are this line's own: the usual calls' arguments, not a copy

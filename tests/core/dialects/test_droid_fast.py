@@ -11,12 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import orjson
 
 from streamview.core.dialects.amp_tools import edit_counts
 from streamview.core.dialects.droid import DroidTranslator
-from streamview.core.dialects.droid_fast import call_input, decode_hot
+from streamview.core.dialects.droid_fast import decode_hot
 from streamview.core.dialects.droid_tools import (
     args_of,
     call_shape,
@@ -36,12 +35,13 @@ from .fast_taken import assert_fast_line_agrees, said_built, taken_lines
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dialects" / "droid"
 DATA = (FIXTURES / "fast-lines.jsonl").read_bytes()
 
-TAKEN = {3, 4, 5, 8, 9, 12, 16, 17, 19}
-"""An answer (non-ASCII, escaped), calls (one whose parameters hold an integer past 64
-bits, one stamped on arrival, one whose ``session_id`` is null, an MCP tool's) and
+TAKEN = {3, 5, 8, 9, 12, 16, 17, 19}
+"""An answer (non-ASCII, escaped), calls (one stamped on arrival, one whose
+``session_id`` is null, an MCP tool's) and
 results (a read, an error without an ``error`` object answering the oldest open call, one
 with no ``session_id``, one whose ``value`` is null); not the prompt, the reasoning nor
-the answer after it, a call whose id is a number, a result with an ``error`` object or
+the answer after it, a call whose id is a number or whose parameters hold an integer
+past 64 bits (``orjson`` reads a float there: the long way), a result with an ``error`` object or
 an object ``value``, a time stamp that is a string or ``true``, an arrival stamp that is
 a string, a text that is a number, nor the init and the ``completion``."""
 
@@ -51,8 +51,8 @@ def test_the_fast_path_takes_answers_calls_and_results_and_declines_the_unusual(
 
 
 def test_a_line_taken_gives_what_fast_gives_and_leaves_the_same_translator() -> None:
-    """An integer past 64 bits in a call's parameters included: read as the general
-    path reads it (``orjson``: a float)."""
+    """Each line taken as :meth:`fast` takes the decoded one (the call with an integer
+    past 64 bits in its parameters read by ``fast`` from ``orjson``'s float)."""
     assert_fast_line_agrees(DroidTranslator(), DroidTranslator(), DATA, said_built)
 
 
@@ -102,33 +102,45 @@ def test_plain_results_find_their_call_as_the_general_path_does() -> None:
     ]
 
 
-def test_call_input_reads_arguments_as_orjson_does() -> None:
-    """Flat objects by msgspec, anything else (a float, a list, an integer past 64 bits
-    either way, a nested object) as orjson reads it; what orjson refuses raises."""
-    given = [
+def test_a_calls_parameters_are_read_with_the_line_as_orjson_reads_them() -> None:
+    """Flat values, lists of them or of flat objects and flat objects are read with the
+    line, each of the type ``orjson`` gives; a float, an integer past 64 bits either way,
+    an object in an object, a list in a list, and parameters that are not an object
+    decline the line (``orjson`` reads it then)."""
+    taken = [
         b'{"command":"ls","timeout":30,"background":false,"cwd":null}',
         b'{"a":9223372036854775807,"b":-9223372036854775808}',
+        b'{"patterns":["*.py",3,null],"folder":"/w"}',
+        b'{"todos":[{"content":"x","status":"pending"},"y"]}',
+        b'{"where":{"path":"/w","n":1}}',
+        b'{"a":"x","a":"y"}',
+        b'{"caf\\u00e9":"\\u00e9\\n\\"q\\""}',
+        b"{}",
+        b"null",
+    ]
+    declined = [
         b'{"a":9223372036854775808}',
         b'{"a":-9223372036854775809}',
         b'{"a":123456789012345678901234567890}',
         b'{"a":1.5,"b":1e2,"c":-0}',
-        b'{"patterns":["*.py"],"folder":"/w"}',
-        b'{"todos":[{"content":"x"}]}',
-        b'{"a":"x","a":"y"}',
-        b'{"caf\\u00e9":"\\u00e9\\n\\"q\\""}',
-        b"{}",
+        b'{"a":[1.5]}',
+        b'{"a":[[1]]}',
+        b'{"a":{"b":{"c":1}}}',
+        b'{"a":[{"b":[1]}]}',
         b"[1, 2]",
         b'"text"',
-        b"null",
     ]
-    for data in given:
-        raw = decode_hot(b'{"type":"tool_call","parameters":' + data + b"}").parameters
-        read = call_input(raw)
+    for data in taken:
+        read = decode_hot(b'{"type":"tool_call","parameters":' + data + b"}").parameters
         assert read == orjson.loads(data), data
         assert [v.__class__ for v in _values(read)] == [
             v.__class__ for v in _values(orjson.loads(data))
         ]
-    assert call_input(msgspec.Raw()) is None
+    for data in declined:
+        line = b'{"type":"tool_call","id":"c","toolName":"Read","parameters":' + data + b"}"
+        assert DroidTranslator().fast_line(line, 1) is None, data
+        assert DroidTranslator().fast(orjson.loads(line), 1) is not None, data
+    assert decode_hot(b'{"type":"tool_call"}').parameters is None
 
 
 def _values(value: object) -> list[object]:
