@@ -224,14 +224,20 @@ def ended(kind: str, args: JSONObject, text: str) -> Said | JSONObject:
     if kind == "grep":  # no JSON result to read: a grep's text as Claude Code's
         return tool_shapes.success_said(kind, args, text) or success_payload(kind, args, text)
     if kind == "edit" and not text.startswith("{"):
-        pair = one_pair(args)
-        if pair is not None:
-            counts = edit_counts([pair])
-            if counts is None:
+        old, new = args.get("old_str"), args.get("new_str")  # ``one_pair``, in place
+        if (
+            old.__class__ is str
+            and new.__class__ is str
+            and "edits" not in args
+            and "edit" not in args
+            and "old_string" not in args
+        ):
+            said = pair_said(old, new)
+            if said is None:
                 return success_payload(kind, args, text)
-            added, removed = counts
+            summary, numbers = said
             build = lambda: success_payload(kind, args, text)  # noqa: E731
-            return Said(kind, SUCCEEDED, f"+{added} -{removed}", build, (added, removed, None))
+            return Said(kind, SUCCEEDED, summary, build, numbers)
     return success_said(kind, args, text) or success_payload(kind, args, text)
 
 
@@ -263,6 +269,33 @@ def edit_counts(pairs: list[tuple[str, str]]) -> tuple[int, int] | None:
         added += len(after)
         removed += len(before)
     return added, removed
+
+
+_PAIRS_SAID: dict[tuple[int, int], tuple[str, tuple[int, int, None]]] = {}
+"""An edit's summary and numbers by its lines added and removed, once written (a run
+repeats them: ``+1 -1``)."""
+
+
+def pair_said(old: str, new: str) -> tuple[str, tuple[int, int, None]] | None:
+    """An edit of one replacement's summary and numbers, as :func:`edit_counts` counts
+    them (``None`` where it gives none: the payload is built), without its list, and
+    remembered by count (once an edit result, in Amp's and Droid's fast paths)."""
+    before, after = old.splitlines(), new.splitlines()
+    if not before or not after:
+        return None
+    if len(before) == 1 and len(after) == 1:  # most: one line for another
+        if before[0] == after[0]:
+            return None
+    elif not set(before).isdisjoint(after):
+        return None
+    counts = len(after), len(before)
+    said = _PAIRS_SAID.get(counts)
+    if said is None:
+        added, removed = counts
+        said = (f"+{added} -{removed}", (added, removed, None))
+        if len(_PAIRS_SAID) < 1024:
+            _PAIRS_SAID[counts] = said
+    return said
 
 
 def error_outcome(kind: str, text: str) -> tuple[str, JSONObject]:

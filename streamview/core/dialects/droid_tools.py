@@ -222,7 +222,7 @@ def plain_result(name: str, kind: str, args: JSONObject, value: str) -> Any:
             and "edit" not in args
             and "old_string" not in args
         ):
-            said = _pair_said(old, new)
+            said = amp_tools.pair_said(old, new)
             if said is None:
                 return success_payload(name, args, value)
             summary, numbers = said
@@ -230,32 +230,6 @@ def plain_result(name: str, kind: str, args: JSONObject, value: str) -> Any:
                 kind, SUCCEEDED, summary, lambda: success_payload(name, args, value), numbers
             )
     return success_said(name, args, value) or success_payload(name, args, value)
-
-
-_PAIRS_SAID: dict[tuple[int, int], tuple[str, tuple[int, int, None]]] = {}
-"""An edit's summary and numbers by its lines added and removed, once written (a run
-repeats them: ``+1 -1``)."""
-
-
-def _pair_said(old: str, new: str) -> tuple[str, tuple[int, int, None]] | None:
-    """An edit of one replacement's summary and numbers, as ``edit_counts`` counts them
-    (``None`` where it gives none: the payload is built)."""
-    before, after = old.splitlines(), new.splitlines()
-    if not before or not after:
-        return None
-    if len(before) == 1 and len(after) == 1:  # most: one line for another
-        if before[0] == after[0]:
-            return None
-    elif not set(before).isdisjoint(after):
-        return None
-    counts = len(after), len(before)
-    said = _PAIRS_SAID.get(counts)
-    if said is None:
-        added, removed = counts
-        said = (f"+{added} -{removed}", (added, removed, None))
-        if len(_PAIRS_SAID) < 1024:
-            _PAIRS_SAID[counts] = said
-    return said
 
 
 def error_outcome(name: str, error: Any, value: Any) -> tuple[str, JSONObject]:
