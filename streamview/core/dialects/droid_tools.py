@@ -206,11 +206,10 @@ def plain_result(name: str, kind: str, args: JSONObject, value: str) -> Any:
     """``ended(name, args, value)[1]`` of a text ``value``, the call's ``kind`` (its
     name's) known: once a result, in the fast path's own body, the usual kinds first."""
     if kind == "shell":
-        return Said(
-            kind, SUCCEEDED, output_lines(value), lambda: success_payload(name, args, value)
-        )
+        summary = amp_tools.shell_lines(value)
+        return Said(kind, SUCCEEDED, summary, lambda: success_payload(name, args, value))
     if kind == "read":
-        summary = plural(tool_shapes.line_count(value), "line")
+        summary = amp_tools.read_lines(value)
         return Said(kind, SUCCEEDED, summary, lambda: success_payload(name, args, value))
     if kind == "edit" and name != "ApplyPatch":
         # ``one_pair`` and ``edit_counts`` of one replacement, without their calls

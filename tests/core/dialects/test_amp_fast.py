@@ -9,6 +9,7 @@ the same with and without the fast path.
 
 from __future__ import annotations
 
+from itertools import product
 from pathlib import Path
 from typing import Any
 
@@ -23,15 +24,19 @@ from streamview.core.dialects.amp_tools import (
     edit_counts,
     ended,
     kind_of,
+    newlines,
     pair_said,
+    read_lines,
+    shell_lines,
     success_payload,
     success_said,
 )
 from streamview.core.dialects.claude_tools import args_of as claude_args_of
+from streamview.core.dialects.tool_shapes import line_count
 from streamview.core.events import JSONObject
 from streamview.core.fast_path import ONE_TARGET_ARG
 from streamview.core.model import ToolCall
-from streamview.core.tools import Said, target_of
+from streamview.core.tools import Said, output_lines, plural, target_of
 
 from .fast_taken import assert_fast_line_agrees, said_built, taken_lines
 
@@ -325,3 +330,20 @@ def test_a_calls_input_is_read_with_its_line_where_msgspec_reads_it_as_orjson() 
     assert_fast_line_agrees(translator(), translator(), data, said_built, _state)
     for given in declined:
         assert translator().fast_line(call(given), 1) is None, given
+
+
+def test_lines_counted_by_memchr_are_what_the_shared_counts_say() -> None:
+    """:func:`read_lines` and :func:`shell_lines` (an ASCII text's newlines found by
+    ``memchr``) say what ``plural(line_count(...))`` and ``output_lines`` say: every
+    text of up to six of ``a``, ``\\n``, ``\\r``, a space, a tab, ``\\x0b`` and ``é``,
+    and long ones: lines of each length about the one where :func:`newlines` stops
+    and counts as ``str.count`` does, only newlines, trailing ``\\r\\n``."""
+    alphabet = ["a", "\n", "\r", " ", "\t", "\x0b", "é"]
+    texts = ["".join(chars) for size in range(7) for chars in product(alphabet, repeat=size)]
+    texts += [("y" * width + "\n") * 50 + tail for width in range(28, 36) for tail in ("", "z")]
+    texts += ["\n" * 1000, "x" * 5000, "a\r\n" * 40 + "\r\n\n", "é\n" * 40, ("x" * 90 + "\n") * 70]
+    for text in texts:
+        assert read_lines(text) == plural(line_count(text), "line"), repr(text)
+        assert shell_lines(text) == output_lines(text), repr(text)
+        if text.isascii():
+            assert newlines(text) == text.count("\n"), repr(text)
