@@ -23,7 +23,7 @@ from streamview.core.dialects import amp_tools
 from streamview.core.dialects.edit_said import edit_said
 from streamview.core.events import JSONObject
 from streamview.core.fields import as_str
-from streamview.core.tools import SUCCEEDED, Said, output_lines, plural
+from streamview.core.tools import SUCCEEDED, Said
 
 KINDS: dict[str, str] = {
     "Read": "read",
@@ -180,31 +180,18 @@ def success_said(name: str, args: JSONObject, value: Any) -> Said | None:
 
 def ended(name: str, args: JSONObject, value: Any) -> tuple[str, Any]:
     """The kind of a plain result's call and ``success_said(...) or
-    success_payload(...)`` of it: what the fold's fast path hands over once a result,
-    the kinds of a tool-heavy run (a command, a read, an edit of one pair) told first,
-    each in one step."""
+    success_payload(...)`` of it (a text value's by :func:`plain_result`)."""
     kind = kind_of(name)
     if value.__class__ is str:
-        build = lambda: success_payload(name, args, value)  # noqa: E731
-        if kind == "shell":
-            return kind, Said(kind, SUCCEEDED, output_lines(value), build)
-        if kind == "read":
-            return kind, Said(kind, SUCCEEDED, plural(tool_shapes.line_count(value), "line"), build)
-        if kind == "edit" and name != "ApplyPatch":
-            pair = amp_tools.one_pair(args)
-            if pair is not None:
-                counts = amp_tools.edit_counts([pair])
-                if counts is None:
-                    return kind, success_payload(name, args, value)
-                added, removed = counts
-                numbers = (added, removed, None)
-                return kind, Said(kind, SUCCEEDED, f"+{added} -{removed}", build, numbers)
+        return kind, plain_result(name, kind, args, value)
     return kind, success_said(name, args, value) or success_payload(name, args, value)
 
 
 def plain_result(name: str, kind: str, args: JSONObject, value: str) -> Any:
-    """``ended(name, args, value)[1]`` of a text ``value``, the call's ``kind`` (its
-    name's) known: once a result, in the fast path's own body, the usual kinds first."""
+    """``success_said(...) or success_payload(...)`` of a plain result's text ``value``,
+    the call's ``kind`` (its name's) known: what the fold's fast path hands over once a
+    result, the kinds of a tool-heavy run (a command, a read, an edit of one pair) told
+    first, each in one step."""
     if kind == "shell":
         summary = amp_tools.shell_lines(value)
         return Said(kind, SUCCEEDED, summary, lambda: success_payload(name, args, value))

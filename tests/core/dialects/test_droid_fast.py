@@ -295,8 +295,9 @@ def test_a_call_hands_its_target_over_where_it_is_one_argument_as_the_fold_finds
 
 
 def test_a_plain_result_said_in_the_fast_path_is_what_ended_says() -> None:
-    """:func:`plain_result` (the call's kind known) gives what :func:`ended` gives for
-    every text value: the same summary, numbers and built payload, or the same payload;
+    """:func:`plain_result` (the call's kind known) gives what ``success_said(...) or
+    success_payload(...)`` gives for every text value: the same summary, numbers and
+    built payload, or the same payload;
     edits of one pair counted as ``edit_counts`` counts them (shared lines, blank sides,
     breaks other than ``\\n``, one line for the same line)."""
     values = ["", "a\nb\n", "a\r\nb", "x: 1\ny: 2", "   \n", "é\u2028f", "src/a.py:3:x\n"]
@@ -327,7 +328,8 @@ def test_a_plain_result_said_in_the_fast_path_is_what_ended_says() -> None:
     counted = 0
     for name, args in cases:
         for value in values:
-            kind, want = ended(name, args, value)
+            kind = kind_of(name)
+            want = success_said(name, args, value) or success_payload(name, args, value)
             got = plain_result(name, kind, args, value)
             assert got.__class__ is want.__class__, (name, args, value)
             if isinstance(got, Said):
