@@ -7,9 +7,9 @@ only the fields :meth:`ClaudeLikeTranslator.fast
 <streamview.core.dialects.claude_like.ClaudeLikeTranslator.fast>` reads (``msgspec``
 skips the rest in C and checks the types on the way), and takes it apart as ``fast``
 does from the decoded dict. A field of another type declines the line, which is then
-decoded in full and read by ``fast``. A call's ``input`` is kept as its bytes and
-decoded by ``orjson``, as the general path decodes it (``msgspec`` reads an integer past
-64 bits as an ``int``, ``orjson`` as a ``float``).
+decoded in full and read by ``fast``; so does a call's ``input`` holding a value
+``msgspec`` would not read as ``orjson`` does (a float: ``orjson`` reads an integer past
+64 bits as one) or nesting deeper than a list of flat objects.
 """
 
 from __future__ import annotations
@@ -17,12 +17,11 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-import orjson
 
 from streamview.core.dialects.amp_tools import KINDS, call_shape, ended, kind_of
 from streamview.core.dialects.claude_like import ClaudeLikeTranslator, ToolMap
 from streamview.core.dialects.claude_tools import result_text
-from streamview.core.dialects.droid_fast import call_input
+from streamview.core.dialects.droid_fast import Parameter
 from streamview.core.events import JSONObject
 from streamview.core.fast_path import (
     HOT_DECODE_ERRORS,
@@ -50,7 +49,9 @@ class SaidBlock(msgspec.Struct, gc=False):
     text: str | None = None
     id: str | None = None
     name: str | None = None
-    input: msgspec.Raw = msgspec.Raw()
+    input: dict[str, Parameter] | None = None
+    """A call's input, decoded with its line where ``msgspec`` reads it as ``orjson``
+    does (:data:`~.droid_fast.Parameter`); any other value declines the line."""
 
 
 class SaidMessage(msgspec.Struct, gc=False):
@@ -211,10 +212,7 @@ class AmpTranslator(ClaudeLikeTranslator):
         call_id = block.id
         if block_type != "tool_use" or not call_id:
             return None
-        try:
-            given = call_input(block.input)
-        except orjson.JSONDecodeError:  # the long way says what is wrong with it
-            return None
+        given = block.input
         name = block.name or "unknown"
         kind, args, description = call_shape(name, given)
         # What ``start_call`` keeps of it, as Claude Code reads it, made if it is read.

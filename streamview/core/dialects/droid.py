@@ -28,7 +28,7 @@ import streamview.core.dialects.droid_tools as tools
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
 from streamview.core.dialects.claude_like import usage_of
-from streamview.core.dialects.droid_fast import Answer, Call, Result, call_input, decode_hot
+from streamview.core.dialects.droid_fast import Answer, Call, Result, decode_hot
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -59,8 +59,9 @@ class DroidTranslator:
     decoders), as the fold cuts them (:meth:`~streamview.core.framing.LineFramer.split_ended`)."""
 
     def __init__(self) -> None:
-        self._calls: dict[str, tuple[str, JSONObject]] = {}
-        """Open calls by id, in the order they started."""
+        self._calls: dict[str, tuple[str, JSONObject, str]] = {}
+        """Open calls by id, in the order they started: the tool's name, the call's
+        arguments and its kind."""
         self._session: str | None = None
         self._thought: tuple[str | None, str] = (None, "")
         """The last ``reasoning`` record's id and text (a repeat restates it)."""
@@ -185,8 +186,27 @@ class DroidTranslator:
         except HOT_DECODE_ERRORS:
             return None
         kind = hot.__class__
-        if kind is Result:
-            return self._result_line(hot, line)
+        if kind is Result:  # a plain result naming an open call, in this body (most)
+            call_id = hot.id
+            value = hot.value
+            open_call = self._calls.get(call_id)
+            if open_call is None or value is None or hot.is_error is True or hot.error:
+                return self._result_line(hot, line)
+            name, args, kind_name = open_call
+            try:
+                payload = tools.plain_result(name, kind_name, args, value)
+            except Exception:
+                return None  # the long way reads the record again
+            del self._calls[call_id]
+            ts = hot.timestamp
+            # fmt: off
+            ended = (
+                None, None, call_id, kind_name, None, "success", payload, None, None, ts, None,
+                None,
+            )
+            # fmt: on
+            sid = hot.session_id or self._session
+            return "tool_call", "completed", ended, None, sid, ts, hot.streamview_recv_ms
         if kind is Answer:
             text = hot.text
             if text is None or hot.role != "assistant":
@@ -197,13 +217,14 @@ class DroidTranslator:
             sid = hot.session_id or self._session
             ts = hot.timestamp
             try:
-                parameters = call_input(hot.parameters)
+                parameters = hot.parameters
                 name = hot.tool_name or hot.tool_id or "unknown"
                 call_id = hot.id or f"<line {line}>"
-                kind_name, args, described = tools.call_shape(name, parameters)
+                # its parameters are this line's own: the usual calls' arguments, not a copy
+                kind_name, args, described = tools.call_shape(name, parameters, True)
             except Exception:  # the long way reads the record again, and says what is wrong
                 return None
-            self._calls[call_id] = (name, args)
+            self._calls[call_id] = (name, args, kind_name)
             model_call_id = hot.message_id
             key = ONE_TARGET_ARG.get(kind_name)
             if key is None:  # the fold works the target out
@@ -225,44 +246,17 @@ class DroidTranslator:
         return None  # a thought: the long way
 
     def _result_line(self, hot: Result, line: int) -> FastRecord | None:
-        """:meth:`fast_line` of a ``tool_result``: a plain one, or an error without an
-        ``error`` object."""
+        """:meth:`fast_line` of a ``tool_result`` its body does not take, as :meth:`fast`
+        reads it: one answering the oldest open call (no id, or one no open call has),
+        an error without an ``error`` object, a ``value`` of null; one with an ``error``
+        object is declined (read from the dict)."""
         if hot.error:
-            return None  # an error object: read from the dict
+            return None
         sid = hot.session_id or self._session
-        ts = hot.timestamp
-        if hot.is_error is True:
-            return self._fast_result(
-                hot.id, hot.tool_id, True, None, hot.value, line, sid, ts, hot.streamview_recv_ms
-            )
-        # A plain result, as :meth:`_result` reads it (``lean``), its call forgotten once read.
-        calls = self._calls
-        given = hot.id
-        if given is not None and given in calls:
-            call_id = given
-        else:  # builds that leave out the id answer the oldest open call
-            call_id = next(iter(calls), given or f"<line {line}>")
-        name, args = calls.get(call_id) or (hot.tool_id or "", {})
-        try:
-            kind_name, payload = tools.ended(name, args, hot.value)
-        except Exception:
-            return None  # the long way reads the record again
-        calls.pop(call_id, None)
-        ended = (
-            None,
-            None,
-            call_id,
-            kind_name,
-            None,
-            "success",
-            payload,
-            None,
-            None,
-            ts,
-            None,
-            None,
+        ts, recv = hot.timestamp, hot.streamview_recv_ms
+        return self._fast_result(
+            hot.id, hot.tool_id, hot.is_error, None, hot.value, line, sid, ts, recv
         )
-        return "tool_call", "completed", ended, None, sid, ts, hot.streamview_recv_ms
 
     def _fast_call(
         self,
@@ -284,7 +278,7 @@ class DroidTranslator:
         except Exception:
             return None  # the long way reads the record again
         model_call_id = message_id if message_id.__class__ is str else None
-        self._calls[call_id] = (name, args)
+        self._calls[call_id] = (name, args, kind_name)
         started = (None, None, call_id, kind_name, args, None, None, model_call_id, ts)
         return "tool_call", "started", (*started, None, described, None), None, sid, ts, recv
 
@@ -347,8 +341,9 @@ class DroidTranslator:
             record.get("toolName"), record.get("toolId"), record.get("id"), line
         )
         parameters = record.get("parameters")
-        args = tools.args_of(name, parameters)
-        self._calls[call_id] = (name, args)
+        kind = tools.kind_of(name)
+        args = tools.args_of_kind(name, kind, parameters)
+        self._calls[call_id] = (name, args, kind)
         return ToolCallEvent(
             line,
             sid,
@@ -356,7 +351,7 @@ class DroidTranslator:
             recv,
             completed=False,
             call_id=call_id,
-            kind=tools.kind_of(name),
+            kind=kind,
             args=args,
             description=tools.description_of(name, parameters),
             model_call_id=as_str(record.get("messageId")),
@@ -424,7 +419,9 @@ class DroidTranslator:
             # Builds that leave out the id answer the oldest open call.
             call_id = next(iter(self._calls), call_id or f"<line {line}>")
         calls = self._calls
-        name, args = (calls.pop if forget else calls.get)(call_id, (as_str(tool_id) or "", {}))
+        name, args, _ = (calls.pop if forget else calls.get)(
+            call_id, (as_str(tool_id) or "", {}, None)
+        )
         outcome: str
         payload: Any
         if is_error is True or isinstance(error, dict):

@@ -8,9 +8,9 @@ told in C), each holding only the fields :meth:`~.droid.DroidTranslator.fast` re
 (``msgspec`` skips the rest in C and checks the types on the way), and takes it apart
 as ``fast`` does from the decoded dict. A field of another type (a result whose
 ``value`` is an object, an id that is a number) declines the line, which is then
-decoded in full and read by ``fast``. A call's ``parameters`` are kept as their bytes
-and decoded by ``orjson``, as the general path decodes them (``msgspec`` reads an
-integer past 64 bits as an ``int``, ``orjson`` as a ``float``).
+decoded in full and read by ``fast``; so is a call whose ``parameters`` hold a value
+``msgspec`` would not read as ``orjson`` does (a float: ``orjson`` reads an integer past
+64 bits as one), or nest deeper than a list of objects.
 """
 
 from __future__ import annotations
@@ -34,14 +34,25 @@ class Answer(msgspec.Struct, tag_field="type", tag="message", gc=False):
     streamview_recv_ms: Int64 | None = None
 
 
+Flat = str | Int64 | bool | None
+"""A value ``msgspec`` and ``orjson`` read alike (not a float: an integer past 64 bits
+is one to ``orjson``, an ``int`` to ``msgspec``; the type declines it)."""
+
+Parameter = Flat | list[Flat | dict[str, Flat]] | dict[str, Flat]
+"""A call's argument as the fast path reads it: a flat value, a list of them or of flat
+objects (patterns, todos), a flat object."""
+
+
 class Call(msgspec.Struct, tag_field="type", tag="tool_call", gc=False):
-    """A ``tool_call``'s fields the fast path reads, its parameters as their bytes."""
+    """A ``tool_call``'s fields the fast path reads, its parameters decoded with the
+    line (:data:`Parameter` each): any other value declines the line, which ``orjson``
+    reads then, as the general path does."""
 
     id: str | None = None
     message_id: str | None = msgspec.field(default=None, name="messageId")
     tool_id: str | None = msgspec.field(default=None, name="toolId")
     tool_name: str | None = msgspec.field(default=None, name="toolName")
-    parameters: msgspec.Raw = msgspec.Raw()
+    parameters: dict[str, Parameter] | None = None
     session_id: str | None = None
     timestamp: Int64 | None = None
     streamview_recv_ms: Int64 | None = None

@@ -23,7 +23,7 @@ from streamview.core.dialects import amp_tools
 from streamview.core.dialects.edit_said import edit_said
 from streamview.core.events import JSONObject
 from streamview.core.fields import as_str
-from streamview.core.tools import SUCCEEDED, Said, output_lines, plural
+from streamview.core.tools import SUCCEEDED, Said
 
 KINDS: dict[str, str] = {
     "Read": "read",
@@ -57,31 +57,35 @@ def kind_of(name: str) -> str:
 
 def args_of(name: str, parameters: Any) -> JSONObject:
     """A ``tool_call``'s ``parameters`` in the argument shape of the tool's kind."""
-    return _args_of_kind(name, kind_of(name), parameters)
+    return args_of_kind(name, kind_of(name), parameters)
 
 
-def call_shape(name: str, parameters: Any) -> tuple[str, JSONObject, str | None]:
+def call_shape(
+    name: str, parameters: Any, owned: bool = False
+) -> tuple[str, JSONObject, str | None]:
     """A call's kind, :func:`args_of` and :func:`description_of`, its kind found once
-    (the fold's fast path, once a call)."""
+    (the fold's fast path, once a call). ``owned``: ``parameters`` were decoded for this
+    call alone, so the usual calls' arguments are they themselves, not a copy."""
     if parameters.__class__ is dict:  # a run's usual calls, each in one step
         if name == "Execute":
             reason = parameters.get("riskLevelReason")
-            return "shell", dict(parameters), reason if reason.__class__ is str else None
+            args = parameters if owned else dict(parameters)
+            return "shell", args, reason if reason.__class__ is str else None
         if name == "Read" or name == "Edit" or name == "MultiEdit":
-            args = dict(parameters)
             path = parameters.get("file_path")
             if path.__class__ is not str or not path:  # ``as_str(...) or as_str(...)``
                 path = parameters.get("path")
+            args = parameters if owned else dict(parameters)
             if path.__class__ is str:
                 args["path"] = path
             return KINDS[name], args, None
         if name == "Grep":
-            return "grep", dict(parameters), None
+            return "grep", parameters if owned else dict(parameters), None
     kind = kind_of(name)
-    return kind, _args_of_kind(name, kind, parameters), _description(kind, parameters)
+    return kind, args_of_kind(name, kind, parameters), _description(kind, parameters)
 
 
-def _args_of_kind(name: str, kind: str, parameters: Any) -> JSONObject:
+def args_of_kind(name: str, kind: str, parameters: Any) -> JSONObject:
     """:func:`args_of`, the tool's ``kind`` known."""
     given: JSONObject = parameters if isinstance(parameters, dict) else {}
     if kind == "mcp":
@@ -176,26 +180,42 @@ def success_said(name: str, args: JSONObject, value: Any) -> Said | None:
 
 def ended(name: str, args: JSONObject, value: Any) -> tuple[str, Any]:
     """The kind of a plain result's call and ``success_said(...) or
-    success_payload(...)`` of it: what the fold's fast path hands over once a result,
-    the kinds of a tool-heavy run (a command, a read, an edit of one pair) told first,
-    each in one step."""
+    success_payload(...)`` of it (a text value's by :func:`plain_result`)."""
     kind = kind_of(name)
     if value.__class__ is str:
-        build = lambda: success_payload(name, args, value)  # noqa: E731
-        if kind == "shell":
-            return kind, Said(kind, SUCCEEDED, output_lines(value), build)
-        if kind == "read":
-            return kind, Said(kind, SUCCEEDED, plural(tool_shapes.line_count(value), "line"), build)
-        if kind == "edit" and name != "ApplyPatch":
-            pair = amp_tools.one_pair(args)
-            if pair is not None:
-                counts = amp_tools.edit_counts([pair])
-                if counts is None:
-                    return kind, success_payload(name, args, value)
-                added, removed = counts
-                numbers = (added, removed, None)
-                return kind, Said(kind, SUCCEEDED, f"+{added} -{removed}", build, numbers)
+        return kind, plain_result(name, kind, args, value)
     return kind, success_said(name, args, value) or success_payload(name, args, value)
+
+
+def plain_result(name: str, kind: str, args: JSONObject, value: str) -> Any:
+    """``success_said(...) or success_payload(...)`` of a plain result's text ``value``,
+    the call's ``kind`` (its name's) known: what the fold's fast path hands over once a
+    result, the kinds of a tool-heavy run (a command, a read, an edit of one pair) told
+    first, each in one step."""
+    if kind == "shell":
+        summary = amp_tools.shell_lines(value)
+        return Said(kind, SUCCEEDED, summary, lambda: success_payload(name, args, value))
+    if kind == "read":
+        summary = amp_tools.read_lines(value)
+        return Said(kind, SUCCEEDED, summary, lambda: success_payload(name, args, value))
+    if kind == "edit" and name != "ApplyPatch":
+        # ``one_pair`` and ``edit_counts`` of one replacement, without their calls
+        old, new = args.get("old_str"), args.get("new_str")
+        if (
+            old.__class__ is str
+            and new.__class__ is str
+            and "edits" not in args
+            and "edit" not in args
+            and "old_string" not in args
+        ):
+            said = amp_tools.pair_said(old, new)
+            if said is None:
+                return success_payload(name, args, value)
+            summary, numbers = said
+            return Said(
+                kind, SUCCEEDED, summary, lambda: success_payload(name, args, value), numbers
+            )
+    return success_said(name, args, value) or success_payload(name, args, value)
 
 
 def error_outcome(name: str, error: Any, value: Any) -> tuple[str, JSONObject]:

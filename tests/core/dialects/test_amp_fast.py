@@ -9,6 +9,7 @@ the same with and without the fast path.
 
 from __future__ import annotations
 
+from itertools import product
 from pathlib import Path
 from typing import Any
 
@@ -20,27 +21,34 @@ from streamview.core.dialects.amp_tools import (
     args_of,
     call_shape,
     description_of,
+    edit_counts,
     ended,
     kind_of,
+    newlines,
+    pair_said,
+    read_lines,
+    shell_lines,
     success_payload,
     success_said,
 )
 from streamview.core.dialects.claude_tools import args_of as claude_args_of
+from streamview.core.dialects.tool_shapes import line_count
 from streamview.core.events import JSONObject
 from streamview.core.fast_path import ONE_TARGET_ARG
 from streamview.core.model import ToolCall
-from streamview.core.tools import Said, target_of
+from streamview.core.tools import Said, output_lines, plural, target_of
 
 from .fast_taken import assert_fast_line_agrees, said_built, taken_lines
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dialects"
 DATA = (FIXTURES / "amp" / "fast-lines.jsonl").read_bytes()
 
-TAKEN = {3, 4, 5, 6, 7, 10, 14, 15, 17, 18, 19, 23, 24, 25}
-"""Texts (non-ASCII, with usage, after the model was named), calls (a read whose input
-holds an integer past 64 bits, a subagent, a subagent's own call, an MCP tool, an edit)
-and their results (plain, a list of text blocks, a subagent's, stamped on arrival, one
-whose ``session_id`` is null); not the prompt, a usage of ``true`` or ``3.0``, a result
+TAKEN = {3, 5, 6, 7, 10, 14, 15, 17, 18, 19, 23, 24, 25}
+"""Texts (non-ASCII, with usage, after the model was named), calls (a subagent, a
+subagent's own call, an MCP tool, an edit) and their results (plain, a list of text
+blocks, a subagent's, stamped on arrival, one whose ``session_id`` is null); not the
+prompt, a read whose input holds an integer past 64 bits (``orjson`` reads a float
+there: the long way), a usage of ``true`` or ``3.0``, a result
 with Claude Code's ``tool_use_result``, an error, a time stamp, the message that names
 the model, a subagent's text, two blocks, a text that is a number, nor the init and the
 ``result``."""
@@ -271,3 +279,71 @@ def test_a_call_hands_its_target_over_where_it_is_one_argument_as_the_fold_finds
             else:
                 assert len(fields) == 12, (name, given)
     assert handed == 12  # three paths each of a read, an edit and a write, two commands, a pattern
+
+
+def test_one_replacement_is_said_as_edit_counts_counts_it() -> None:
+    """:func:`pair_said` (remembered by count) gives ``edit_counts`` of the one pair, in
+    the payload's words: one line for another, the same line, shared lines, blank sides,
+    breaks besides ``\\n``, trailing breaks, and the same counts again."""
+    sides = ["", "a", "b", "a\nb", "b\na", "a\rc", "x\u2028y", "a\n", "a\n\n", "c\nd\ne"]
+    said = 0
+    for old in sides:
+        for new in sides:
+            counts = edit_counts([(old, new)])
+            got = pair_said(old, new)
+            if counts is None:
+                assert got is None, (old, new)
+                continue
+            added, removed = counts
+            assert got == (f"+{added} -{removed}", (added, removed, None)), (old, new)
+            assert pair_said(old, new) == got  # remembered, the same
+            said += 1
+    assert said == 36  # of the 100 pairs: the rest share a line or have a blank side
+
+
+def test_a_calls_input_is_read_with_its_line_where_msgspec_reads_it_as_orjson() -> None:
+    """Flat values, lists of them or of flat objects, flat objects: read with the line,
+    as ``fast`` reads the decoded one; a float, an integer past 64 bits, an object in an
+    object and a list in a list decline the line (``orjson`` reads it then)."""
+
+    def call(given: bytes) -> bytes:
+        return (
+            b'{"type":"assistant","session_id":"T-1","message":{"content":[{"type":"tool_use",'
+            b'"id":"c1","name":"Bash","input":' + given + b"}]}}"
+        )
+
+    taken = [
+        b'{"cmd":"ls","timeout":30,"background":false,"cwd":null}',
+        b'{"cmd":"ls","env":["A=1",2,null],"opts":{"a":"b","n":-9223372036854775808}}',
+        b'{"todos":[{"content":"x","status":"pending"},"y"]}',
+        b"{}",
+    ]
+    declined = [
+        b'{"cmd":"ls","timeout":1.5}',
+        b'{"cmd":"ls","n":9223372036854775808}',
+        b'{"cmd":"ls","opts":{"a":{"b":1}}}',
+        b'{"cmd":"ls","argv":[["a"]]}',
+        b'["ls"]',
+    ]
+    data = b"\n".join(call(given) for given in taken)
+    assert taken_lines(translator(), data) == {1, 2, 3, 4}
+    assert_fast_line_agrees(translator(), translator(), data, said_built, _state)
+    for given in declined:
+        assert translator().fast_line(call(given), 1) is None, given
+
+
+def test_lines_counted_by_memchr_are_what_the_shared_counts_say() -> None:
+    """:func:`read_lines` and :func:`shell_lines` (an ASCII text's newlines found by
+    ``memchr``) say what ``plural(line_count(...))`` and ``output_lines`` say: every
+    text of up to six of ``a``, ``\\n``, ``\\r``, a space, a tab, ``\\x0b`` and ``é``,
+    and long ones: lines of each length about the one where :func:`newlines` stops
+    and counts as ``str.count`` does, only newlines, trailing ``\\r\\n``."""
+    alphabet = ["a", "\n", "\r", " ", "\t", "\x0b", "é"]
+    texts = ["".join(chars) for size in range(7) for chars in product(alphabet, repeat=size)]
+    texts += [("y" * width + "\n") * 50 + tail for width in range(28, 36) for tail in ("", "z")]
+    texts += ["\n" * 1000, "x" * 5000, "a\r\n" * 40 + "\r\n\n", "é\n" * 40, ("x" * 90 + "\n") * 70]
+    for text in texts:
+        assert read_lines(text) == plural(line_count(text), "line"), repr(text)
+        assert shell_lines(text) == output_lines(text), repr(text)
+        if text.isascii():
+            assert newlines(text) == text.count("\n"), repr(text)

@@ -11,17 +11,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import orjson
 
+from streamview.core.dialects.amp_tools import edit_counts
 from streamview.core.dialects.droid import DroidTranslator
-from streamview.core.dialects.droid_fast import call_input, decode_hot
+from streamview.core.dialects.droid_fast import decode_hot
 from streamview.core.dialects.droid_tools import (
     args_of,
     call_shape,
     description_of,
     ended,
     kind_of,
+    plain_result,
     success_payload,
     success_said,
 )
@@ -34,12 +35,13 @@ from .fast_taken import assert_fast_line_agrees, said_built, taken_lines
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dialects" / "droid"
 DATA = (FIXTURES / "fast-lines.jsonl").read_bytes()
 
-TAKEN = {3, 4, 5, 8, 9, 12, 16, 17, 19}
-"""An answer (non-ASCII, escaped), calls (one whose parameters hold an integer past 64
-bits, one stamped on arrival, one whose ``session_id`` is null, an MCP tool's) and
+TAKEN = {3, 5, 8, 9, 12, 16, 17, 19}
+"""An answer (non-ASCII, escaped), calls (one stamped on arrival, one whose
+``session_id`` is null, an MCP tool's) and
 results (a read, an error without an ``error`` object answering the oldest open call, one
 with no ``session_id``, one whose ``value`` is null); not the prompt, the reasoning nor
-the answer after it, a call whose id is a number, a result with an ``error`` object or
+the answer after it, a call whose id is a number or whose parameters hold an integer
+past 64 bits (``orjson`` reads a float there: the long way), a result with an ``error`` object or
 an object ``value``, a time stamp that is a string or ``true``, an arrival stamp that is
 a string, a text that is a number, nor the init and the ``completion``."""
 
@@ -49,8 +51,8 @@ def test_the_fast_path_takes_answers_calls_and_results_and_declines_the_unusual(
 
 
 def test_a_line_taken_gives_what_fast_gives_and_leaves_the_same_translator() -> None:
-    """An integer past 64 bits in a call's parameters included: read as the general
-    path reads it (``orjson``: a float)."""
+    """Each line taken as :meth:`fast` takes the decoded one (the call with an integer
+    past 64 bits in its parameters read by ``fast`` from ``orjson``'s float)."""
     assert_fast_line_agrees(DroidTranslator(), DroidTranslator(), DATA, said_built)
 
 
@@ -100,33 +102,45 @@ def test_plain_results_find_their_call_as_the_general_path_does() -> None:
     ]
 
 
-def test_call_input_reads_arguments_as_orjson_does() -> None:
-    """Flat objects by msgspec, anything else (a float, a list, an integer past 64 bits
-    either way, a nested object) as orjson reads it; what orjson refuses raises."""
-    given = [
+def test_a_calls_parameters_are_read_with_the_line_as_orjson_reads_them() -> None:
+    """Flat values, lists of them or of flat objects and flat objects are read with the
+    line, each of the type ``orjson`` gives; a float, an integer past 64 bits either way,
+    an object in an object, a list in a list, and parameters that are not an object
+    decline the line (``orjson`` reads it then)."""
+    taken = [
         b'{"command":"ls","timeout":30,"background":false,"cwd":null}',
         b'{"a":9223372036854775807,"b":-9223372036854775808}',
+        b'{"patterns":["*.py",3,null],"folder":"/w"}',
+        b'{"todos":[{"content":"x","status":"pending"},"y"]}',
+        b'{"where":{"path":"/w","n":1}}',
+        b'{"a":"x","a":"y"}',
+        b'{"caf\\u00e9":"\\u00e9\\n\\"q\\""}',
+        b"{}",
+        b"null",
+    ]
+    declined = [
         b'{"a":9223372036854775808}',
         b'{"a":-9223372036854775809}',
         b'{"a":123456789012345678901234567890}',
         b'{"a":1.5,"b":1e2,"c":-0}',
-        b'{"patterns":["*.py"],"folder":"/w"}',
-        b'{"todos":[{"content":"x"}]}',
-        b'{"a":"x","a":"y"}',
-        b'{"caf\\u00e9":"\\u00e9\\n\\"q\\""}',
-        b"{}",
+        b'{"a":[1.5]}',
+        b'{"a":[[1]]}',
+        b'{"a":{"b":{"c":1}}}',
+        b'{"a":[{"b":[1]}]}',
         b"[1, 2]",
         b'"text"',
-        b"null",
     ]
-    for data in given:
-        raw = decode_hot(b'{"type":"tool_call","parameters":' + data + b"}").parameters
-        read = call_input(raw)
+    for data in taken:
+        read = decode_hot(b'{"type":"tool_call","parameters":' + data + b"}").parameters
         assert read == orjson.loads(data), data
         assert [v.__class__ for v in _values(read)] == [
             v.__class__ for v in _values(orjson.loads(data))
         ]
-    assert call_input(msgspec.Raw()) is None
+    for data in declined:
+        line = b'{"type":"tool_call","id":"c","toolName":"Read","parameters":' + data + b"}"
+        assert DroidTranslator().fast_line(line, 1) is None, data
+        assert DroidTranslator().fast(orjson.loads(line), 1) is not None, data
+    assert decode_hot(b'{"type":"tool_call"}').parameters is None
 
 
 def _values(value: object) -> list[object]:
@@ -210,6 +224,13 @@ def test_call_shape_is_kind_args_and_description_of_the_call() -> None:
             got = call_shape(name, given)
             assert got == shape, (name, given)
             assert list(got[1].items()) == list(shape[1].items()), (name, given)
+            # parameters decoded for the call alone may become its arguments, unchanged
+            # in what they say, and never the caller's when they are not its own
+            kept = orjson.dumps(given)
+            owned = orjson.loads(kept)
+            mine = call_shape(name, owned, True)
+            assert mine == shape and list(mine[1].items()) == list(shape[1].items())
+            assert orjson.dumps(given) == kept, (name, given)
 
 
 TYPED_LINES = [
@@ -271,3 +292,59 @@ def test_a_call_hands_its_target_over_where_it_is_one_argument_as_the_fold_finds
             else:
                 assert len(fields) == 12, (name, given)
     assert handed == 8  # two paths each of a read, an edit and a write, a command, a pattern
+
+
+def test_a_plain_result_said_in_the_fast_path_is_what_ended_says() -> None:
+    """:func:`plain_result` (the call's kind known) gives what ``success_said(...) or
+    success_payload(...)`` gives for every text value: the same summary, numbers and
+    built payload, or the same payload;
+    edits of one pair counted as ``edit_counts`` counts them (shared lines, blank sides,
+    breaks other than ``\\n``, one line for the same line)."""
+    values = ["", "a\nb\n", "a\r\nb", "x: 1\ny: 2", "   \n", "é\u2028f", "src/a.py:3:x\n"]
+    pairs = [
+        ("a", "b"),
+        ("a", "a"),
+        ("a\nb", "a\nc"),
+        ("a\nb", "c\nd\ne"),
+        ("", "b"),
+        ("a", ""),
+        ("a\rb", "c"),
+        ("x\u2028y", "z"),
+        ("a\n", "b\n\n"),
+        ("same\n" * 3, "other"),
+    ]
+    cases: list[tuple[str, JSONObject]] = [
+        (name, {"command": "ls", "path": "/w/a", "pattern": "x"})
+        for name in ("Execute", "Read", "Grep", "LS", "Task", "mcp__s__t", "", "Other")
+    ]
+    cases += [("Edit", {"path": "/w/a.py", "old_str": old, "new_str": new}) for old, new in pairs]
+    cases += [
+        ("Edit", {"path": "/w/a.py", "old_str": "a", "new_str": "b", "edits": []}),
+        ("Edit", {"path": "/w/a.py", "old_str": "a", "new_str": "b", "old_string": "c"}),
+        ("Edit", {"path": "/w/a.py", "old_str": 3, "new_str": "b"}),
+        ("MultiEdit", {"path": "/w/a.py", "old_str": "a", "new_str": "b"}),
+        ("ApplyPatch", {"path": "/w/a.py", "input": "*** Update File: a.py\n+x\n-y"}),
+    ]
+    counted = 0
+    for name, args in cases:
+        for value in values:
+            kind = kind_of(name)
+            want = success_said(name, args, value) or success_payload(name, args, value)
+            got = plain_result(name, kind, args, value)
+            assert got.__class__ is want.__class__, (name, args, value)
+            if isinstance(got, Said):
+                assert isinstance(want, Said)
+                assert (got.kind, got.status, got.summary, got.numbers) == (
+                    want.kind,
+                    want.status,
+                    want.summary,
+                    want.numbers,
+                ), (name, args, value)
+                assert got.build() == want.build()
+                if name in ("Edit", "MultiEdit") and not {"edits", "old_string"} & set(args):
+                    pair = [(args["old_str"], args["new_str"])]
+                    assert got.numbers[:2] == edit_counts(pair), (args, got.numbers)
+                    counted += 1
+            else:
+                assert got == want, (name, args, value)
+    assert counted == 7 * 7  # six pairs of no common line and a MultiEdit, each value
