@@ -35,7 +35,7 @@ def plain(calls: list[ToolCall], call_filter: CallFilter) -> list[int]:
     return [call.index for call in sorted(shown, key=PLAIN_KEYS[call_filter.order])]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(packed_calls(), st.lists(filters(), min_size=1, max_size=4), st.integers(1, 9))
 def test_every_order_and_filter_as_the_plain_sort(
     columns: CallColumns, chosen: list[CallFilter], chunk: int
@@ -50,7 +50,7 @@ def test_every_order_and_filter_as_the_plain_sort(
             assert list(arranged.places) == plain(objects, call_filter), call_filter
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(packed_calls(), st.data(), st.integers(1, 9))
 def test_the_chunks_sort_as_the_calls_do(
     columns: CallColumns, data: st.DataObject, chunk: int
