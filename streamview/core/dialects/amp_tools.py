@@ -224,15 +224,9 @@ def ended(kind: str, args: JSONObject, text: str) -> Said | JSONObject:
     if kind == "grep":  # no JSON result to read: a grep's text as Claude Code's
         return tool_shapes.success_said(kind, args, text) or success_payload(kind, args, text)
     if kind == "edit" and not text.startswith("{"):
-        old, new = args.get("old_str"), args.get("new_str")  # ``one_pair``, in place
-        if (
-            old.__class__ is str
-            and new.__class__ is str
-            and "edits" not in args
-            and "edit" not in args
-            and "old_string" not in args
-        ):
-            said = pair_said(old, new)
+        pair = one_pair(args)
+        if pair is not None:
+            said = pair_said(*pair)
             if said is None:
                 return success_payload(kind, args, text)
             summary, numbers = said
@@ -241,40 +235,15 @@ def ended(kind: str, args: JSONObject, text: str) -> Said | JSONObject:
     return success_said(kind, args, text) or success_payload(kind, args, text)
 
 
-def newlines(text: str) -> int:
-    """``text.count("\\n")`` of an ASCII ``text``, by ``memchr``: ``bytes.replace``
-    finds a byte it deletes with ``memchr`` (``str.count`` compares every byte: ~4.7
-    instructions a byte, a quarter of that here on a tool's output of 60-140 byte
-    lines). Past one newline in 32 bytes on average (short lines, where a ``memchr``
-    a line costs more than a compare a byte) it stops and counts as ``str.count`` does.
-    """
-    data = text.encode()  # ASCII (the caller's word): the same bytes
-    size = len(data)
-    most = (size >> 5) + 1
-    found = size - len(data.replace(b"\n", b"", most))
-    return found if found < most else text.count("\n")
-
-
 def read_lines(text: str) -> str:
-    """``plural(tool_shapes.line_count(text), "line")``: a read's summary, an ASCII
-    text's newlines counted by :func:`newlines`."""
-    if text.isascii() and not (
-        "\r" in text
-        or "\x0b" in text
-        or "\x0c" in text
-        or "\x1c" in text
-        or "\x1d" in text
-        or "\x1e" in text
-    ):
-        count = newlines(text) + (0 if not text or text[-1] == "\n" else 1)
-        return plural(count, "line")
-    return plural(len(text.splitlines()), "line")
+    """A read's summary: ``plural(tool_shapes.line_count(text), "line")``."""
+    return plural(tool_shapes.line_count(text), "line")
 
 
 def shell_lines(output: str) -> str | None:
     """:func:`~streamview.core.tools.output_lines` of a command's output (its lines,
     trailing newlines and a ``\\r`` before each aside; ``None`` for a blank one), an
-    ASCII output's newlines counted by :func:`newlines`."""
+    ASCII output's newlines counted by :func:`~.tool_shapes.newlines`."""
     if not output.isascii():
         return output_lines(output)
     if not output or output.isspace():
@@ -286,7 +255,7 @@ def shell_lines(output: str) -> str | None:
         trailing += 1
         if end and output[end - 1] == "\r":
             end -= 1
-    return plural(newlines(output) - trailing + 1, "line")
+    return plural(tool_shapes.newlines(output) - trailing + 1, "line")
 
 
 def one_pair(args: JSONObject) -> tuple[str, str] | None:

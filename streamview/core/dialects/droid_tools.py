@@ -199,16 +199,9 @@ def plain_result(name: str, kind: str, args: JSONObject, value: str) -> Any:
         summary = amp_tools.read_lines(value)
         return Said(kind, SUCCEEDED, summary, lambda: success_payload(name, args, value))
     if kind == "edit" and name != "ApplyPatch":
-        # ``one_pair`` and ``edit_counts`` of one replacement, without their calls
-        old, new = args.get("old_str"), args.get("new_str")
-        if (
-            old.__class__ is str
-            and new.__class__ is str
-            and "edits" not in args
-            and "edit" not in args
-            and "old_string" not in args
-        ):
-            said = amp_tools.pair_said(old, new)
+        pair = amp_tools.one_pair(args)  # one replacement: counted without edit_counts
+        if pair is not None:
+            said = amp_tools.pair_said(*pair)
             if said is None:
                 return success_payload(name, args, value)
             summary, numbers = said

@@ -24,7 +24,6 @@ from streamview.core.dialects.amp_tools import (
     edit_counts,
     ended,
     kind_of,
-    newlines,
     pair_said,
     read_lines,
     shell_lines,
@@ -32,7 +31,7 @@ from streamview.core.dialects.amp_tools import (
     success_said,
 )
 from streamview.core.dialects.claude_tools import args_of as claude_args_of
-from streamview.core.dialects.tool_shapes import line_count
+from streamview.core.dialects.tool_shapes import NEWLINES_BY_MEMCHR, line_count, newlines
 from streamview.core.events import JSONObject
 from streamview.core.fast_path import ONE_TARGET_ARG
 from streamview.core.model import ToolCall
@@ -341,9 +340,11 @@ def test_lines_counted_by_memchr_are_what_the_shared_counts_say() -> None:
     alphabet = ["a", "\n", "\r", " ", "\t", "\x0b", "é"]
     texts = ["".join(chars) for size in range(7) for chars in product(alphabet, repeat=size)]
     texts += [("y" * width + "\n") * 50 + tail for width in range(28, 36) for tail in ("", "z")]
+    texts += [("x" * 40 + "\n") * (NEWLINES_BY_MEMCHR // 41 + n) for n in range(-1, 2)]
     texts += ["\n" * 1000, "x" * 5000, "a\r\n" * 40 + "\r\n\n", "é\n" * 40, ("x" * 90 + "\n") * 70]
     for text in texts:
-        assert read_lines(text) == plural(line_count(text), "line"), repr(text)
+        assert line_count(text) == len(text.splitlines()), repr(text)
+        assert read_lines(text) == plural(len(text.splitlines()), "line"), repr(text)
         assert shell_lines(text) == output_lines(text), repr(text)
         if text.isascii():
             assert newlines(text) == text.count("\n"), repr(text)
