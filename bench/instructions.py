@@ -106,6 +106,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dialects", default=DIALECTS)
     parser.add_argument("--lines", default="10000,30000", help="A,B: the two prefixes")
     parser.add_argument(
+        "--only-events", action="store_true", help="count --events alone (and the bare loop)"
+    )
+    parser.add_argument(
         "--dialect-loop", nargs=2, metavar=("DIALECT", "FILE"), help=argparse.SUPPRESS
     )
     args = parser.parse_args(argv)
@@ -133,11 +136,13 @@ def main(argv: list[str] | None = None) -> int:
                     b.write(line)
             span = second - first
             bare = per_line([python, str(BENCH / "bare_loop.py")], short, long, span)
-            own = per_line(
-                [python, str(Path(__file__)), "--dialect-loop", dialect], short, long, span
-            )
             mode = [python, "-m", "streamview", "--agent", dialect]
-            json = per_line([*mode, "--json"], short, long, span)
+            if args.only_events:
+                own = json = float("nan")
+            else:
+                loop = [python, str(Path(__file__)), "--dialect-loop", dialect]
+                own = per_line(loop, short, long, span)
+                json = per_line([*mode, "--json"], short, long, span)
             events = per_line([*mode, "--events"], short, long, span)
             print(
                 f"| {dialect} | {bare:,.0f} | {own:,.0f} | {own / bare:.2f}x | {json:,.0f} | "
