@@ -4,10 +4,11 @@ Most lines of a long run are token deltas. When one only grows the block the
 :class:`~streamview.core.normalizer.Normalizer` is telling delta by delta (the
 session's last block, every block before it told whole), its normalized event is the
 delta itself: the dialect's ``fast_line`` reads it from the line's bytes, the state
-applies it (:meth:`~streamview.core.state.StreamState.apply_fast`, the fold's own fast
-path) and the delta is told, with no event built and no block swept. Every other line
-goes the long way (:class:`~streamview.core.reader.EventReader`'s events, folded and
-told one by one), in order. The
+applies it (:meth:`~streamview.core.fold_lean.LeanFold.apply_lean`, the fold's own fast
+path, its lines counted a stretch at a time) and the delta is told, with no event built
+and no block swept. Every other line goes the long way
+(:class:`~streamview.core.reader.EventReader`'s events, folded and told one by one), in
+order. The
 :class:`~streamview.core.fast_normalizer.FastNormalizer` tells the first delta of a
 block and the line that closes it (a thinking end, the whole message) without sweeping
 the transcript, when that is all the line changed; the output is the same byte for byte
@@ -79,7 +80,13 @@ def feed_fast(
     ``newline``, ``fast_line`` reads lines cut with their ``\\n`` (:func:`fast_line_of`): a line it
     declines loses it before the long way."""
     apply = state.apply
-    apply_fast = state.apply_fast
+    # The hot lines' counts are left for later (LeanFold, as --json's fold does): the
+    # lines from the one after state._lean_from are all applied by apply_lean or are
+    # deltas of a streak, counted at once before a line that goes another way (as
+    # skip_lean), a new session (apply_lean) or the chunk's end. What is told reads
+    # none of those counts: its events carry their own line and time.
+    apply_lean = state.apply_lean
+    settle = state.settle_lean
     handle = normalizer.handle
     tell_fast = normalizer.tell_fast
     told_fast = normalizer.told_fast
@@ -99,7 +106,6 @@ def feed_fast(
     thinking_delta = n.ThinkingDelta
     out: list[n.NormalizedEvent] = []
     append = out.append
-    counts = state.counts
     assert not state._track, "the fast path changes what a view would be told of"
     streak: Block | None = None
     """The block the last line's delta went to, the fast way: told delta by delta."""
@@ -113,11 +119,11 @@ def feed_fast(
     texts: list[str] = []
     parts_append = texts.append  # the streak's block's parts (its told texts: _settle)
     no_first_time = False
-    run = run_line = 0
-    """Deltas of the streak since its first, not yet counted, the last on run_line."""
+    run = 0
+    """Deltas of the streak since its first or its last settling (_settle)."""
     run_when: int | None = None
     framer = reader.framer
-    number = framer.lines_seen
+    number = state._lean_from = framer.lines_seen
     # A long line may come as the framer's bytearray (no copy of a 3 MB line): the
     # decoders read it as they read bytes; it is copied before the long way. Lines a
     # fast_line reads with their newline are cut by memchr instead (bytes.split
@@ -134,9 +140,10 @@ def feed_fast(
         number += 1
         if cut is not None and number in cut:
             if run:
-                _settle(state, streak_session, streak, streak_shown, run, run_line, run_when)
+                _settle(state, streak, streak_shown, run, run_when)
                 run = 0
             streak = normalizer.told_session = None
+            state.skip_lean(number)
             cut_line = too_long(number, data, cut[number])
             out.extend(handle(cut_line, apply(cut_line)))
             continue
@@ -160,6 +167,13 @@ def feed_fast(
             if record.__class__ is dict:
                 hot = fast(record, number)
             if hot is None:  # the long way (a line not JSON is decoded again there)
+                if run:
+                    _settle(state, streak, streak_shown, run, run_when)
+                    run = 0
+                # Counted as it goes (or blank: not counted): skip_lean, inline.
+                if number - 1 != state._lean_from:
+                    settle(number - 1)
+                state._lean_from = number
                 if newline and data[-1:] == b"\n":
                     data = data[:-1]
                 if data.endswith(b"\r"):
@@ -167,9 +181,6 @@ def feed_fast(
                 if not data or data.isspace():
                     reader.blank_lines += 1
                     continue
-                if run:
-                    _settle(state, streak_session, streak, streak_shown, run, run_line, run_when)
-                    run = 0
                 streak = normalizer.told_session = None
                 if isinstance(data, bytearray):  # a long line the framer lent
                     data = bytes(data)
@@ -200,10 +211,9 @@ def feed_fast(
             # The next delta of the streak (asked first: most lines are; a call's
             # record is never one, its kind is no streak's): only deltas were applied
             # since its last one, so the session, its open blocks and what was told
-            # are as they were. Its counts and times are settled when the streak ends
-            # (_settle).
+            # are as they were. Its line is counted with the lean fold's, its time and
+            # the block's delta count settled when the streak ends (_settle).
             run += 1
-            run_line = number
             when = timestamp if recv is None else recv
             if when is not None:
                 run_when = when
@@ -227,10 +237,10 @@ def feed_fast(
             # A call's record: no delta, and not what closes the streak's block by
             # itself (closed() is asked of a line of the streak's kind only).
             if run:
-                _settle(state, streak_session, streak, streak_shown, run, run_line, run_when)
+                _settle(state, streak, streak_shown, run, run_when)
                 run = 0
             streak = None
-            apply_fast(hot, number)
+            apply_lean(hot, number)
             ended = text[2] if kind == "tool_call" and subtype == "completed" else None
             session = sessions[-1]
             when = timestamp if recv is None else recv
@@ -240,7 +250,7 @@ def feed_fast(
                 tell_fast(session, number, when, ended, out)
             continue
         if run:
-            _settle(state, streak_session, streak, streak_shown, run, run_line, run_when)
+            _settle(state, streak, streak_shown, run, run_when)
             run = 0
         shown: _Shown | None = None
         opening: Session | None = None
@@ -268,17 +278,12 @@ def feed_fast(
                 elif session.blocks[-1] is block:
                     shown = told_by_deltas(session, block)
             if shown is not None:
-                # What apply_fast does with a delta to the open block, inline.
-                counts.total += 1
-                counts.events += 1
-                session.events += 1
-                session.last_line = number
+                # What apply_lean does with a delta to the open block, inline.
                 when = timestamp if recv is None else recv
                 if when is not None:
-                    state.last_event_ms = when
+                    state._lean_when = when
                     if session.first_time_ms is None:
                         session.first_time_ms = when
-                    session.last_time_ms = when
                 block.parts.append(text)  # type: ignore[union-attr]
                 block.deltas += 1  # type: ignore[union-attr]
                 shown.deltas += 1
@@ -289,7 +294,7 @@ def feed_fast(
             ending = streak if kind == streak_kind else None
             streak = None
             before = len(opening.blocks) if opening is not None else 0
-            apply_fast(hot, number)
+            apply_lean(hot, number)
             when = timestamp if recv is None else recv
             if ending is not None and normalizer.closed(
                 streak_session,  # type: ignore[arg-type]
@@ -334,34 +339,24 @@ def feed_fast(
                 )
             )
     if run:
-        _settle(state, streak_session, streak, streak_shown, run, run_line, run_when)
+        _settle(state, streak, streak_shown, run, run_when)
+    settle(number)
     normalizer.forget_told()
     return out
 
 
 def _settle(
-    state: StreamState,
-    session: Session | None,
-    block: Block | None,
-    shown: _Shown | None,
-    run: int,
-    line: int,
-    when: int | None,
+    state: StreamState, block: Block | None, shown: _Shown | None, run: int, when: int | None
 ) -> None:
-    """What ``run`` more deltas of a streak, the last on ``line``, change in the state
-    (the rest of :meth:`~streamview.core.state.StreamState.apply_fast`'s work: their
-    texts are already in the block and told) and in what was told of the block: the
-    block's last ``run`` parts are the streak's (only its deltas were applied since its
-    first), whose texts were told."""
-    assert session is not None and block is not None and shown is not None
-    counts = state.counts
-    counts.total += run
-    counts.events += run
-    session.events += run
-    session.last_line = line
+    """What ``run`` more deltas of a streak change in the state (the rest of
+    :meth:`~streamview.core.state.StreamState.apply_lean`'s work: their texts are
+    already in the block and told; their lines are counted with the lean fold's,
+    ``when`` the last time they had) and in what was told of the block: the block's
+    last ``run`` parts are the streak's (only its deltas were applied since its first),
+    whose texts were told."""
+    assert block is not None and shown is not None
     block.deltas += run
     shown.deltas += run
     shown.told += block.parts[-run:]  # its empty texts too: the told texts are only joined
     if when is not None:
-        state.last_event_ms = when
-        session.last_time_ms = when
+        state._lean_when = when

@@ -1,7 +1,7 @@
 """The normalizer of ``--events``' fast path: what :func:`~streamview.core.event_fast.feed_fast`
 asks of the :class:`~streamview.core.normalizer.Normalizer` besides what every line asks.
 
-A line the fast path applied (``apply_fast``: no event) is told from what it changed in
+A line the fast path applied (``apply_lean``: no event) is told from what it changed in
 the fold: the first delta of a block and the line that closes it without sweeping the
 transcript, a call's start and end, a block told whole; the output is the same byte for
 byte as the long way's (``tests/events/test_golden.py``, ``tests/events/test_told_fast.py``).
@@ -26,7 +26,7 @@ class FastNormalizer(Normalizer):
     """Its ``session_id`` then (a record may name the session later)."""
 
     def opened(self, session: Session, before: int, thinking: bool, text: str) -> _Shown | None:
-        """After ``apply_fast`` applied a delta that may have opened a block after the
+        """After ``apply_lean`` applied a delta that may have opened a block after the
         ``before`` blocks of ``session``: the block told as :meth:`handle_fast` tells it,
         and what was told of it returned (the caller writes the delta, ``text``), when
         that is all the line changed in what is told: ``session`` still the newest, its
@@ -58,7 +58,7 @@ class FastNormalizer(Normalizer):
         when: int | None,
         out: list[n.NormalizedEvent],
     ) -> bool:
-        """After ``apply_fast`` applied the line that ended a run of deltas to ``block``
+        """After ``apply_lean`` applied the line that ended a run of deltas to ``block``
         (at ``position``, the last of ``session``, every block before it told whole;
         ``shown``: what was told of it): whether that line only closed the block, then
         told as :meth:`_block` tells a block told in deltas that closed (what the line

@@ -12,7 +12,6 @@ added beside the others is read the same way.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import streamview.core.normalized as n
 import streamview.core.told_events as tell
@@ -63,16 +62,29 @@ def _facts(session: Session, agent: str | None) -> _Facts:
     )
 
 
-@dataclass(slots=True)
 class _Shown:
-    """What has been told of one text or thinking block."""
+    """What has been told of one text or thinking block.
 
-    revision: int
-    deltas: int
-    told: list[str] = field(default_factory=list)
-    """The text told in deltas so far, in pieces."""
-    corrected: bool = False
-    finished: bool = False
+    A plain class with slots, not a dataclass: making a dataclass (its ``__init__``,
+    ``__repr__`` and ``__eq__`` compiled, the class made twice for its slots) was a
+    fifth of ``--events``' imports of its own; nothing compares or prints one."""
+
+    __slots__ = ("corrected", "deltas", "finished", "revision", "told")
+
+    def __init__(
+        self,
+        revision: int,
+        deltas: int,
+        told: list[str] | None = None,
+        corrected: bool = False,
+        finished: bool = False,
+    ) -> None:
+        self.revision = revision
+        self.deltas = deltas
+        self.told: list[str] = [] if told is None else told
+        """The text told in deltas so far, in pieces."""
+        self.corrected = corrected
+        self.finished = finished
 
 
 TOLD_WHOLE = _Shown(-1, -1, finished=True)  # of every block told whole: read only
