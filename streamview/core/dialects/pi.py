@@ -31,7 +31,7 @@ from msgspec.structs import replace
 
 import streamview.core.dialects.pi_tools as tools
 from streamview.core.dialects.base import Dialect
-from streamview.core.dialects.pi_fast import decode_message_update
+from streamview.core.dialects.pi_fast import decode_message_update, fast_call
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -144,8 +144,15 @@ class PiTranslator:
         return self._release(found, kind, message, line, recv_ms)
 
     def fast(self, record: JSONObject, line: int) -> FastRecord | None:
-        """A ``message_update``'s text delta, once the session has started."""
-        if not self._started or record.get("type") != "message_update":
+        """A ``message_update``'s text delta or a call's start or end
+        (:func:`~streamview.core.dialects.pi_fast.fast_call`), once the session has
+        started."""
+        if not self._started:
+            return None
+        kind = record.get("type")
+        if kind != "message_update":
+            if kind == "tool_execution_start" or kind == "tool_execution_end":
+                return fast_call(self, record, kind == "tool_execution_end")
             return None
         message = record.get("message")
         update = record.get("assistantMessageEvent")

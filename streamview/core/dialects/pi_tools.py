@@ -15,6 +15,7 @@ from typing import Any
 
 import streamview.core.dialects.tool_shapes as tool_shapes
 from streamview.core.events import JSONObject
+from streamview.core.tools import Said
 
 KINDS: dict[str, str] = {
     "read": "read",
@@ -73,3 +74,17 @@ def outcome_of(kind: str, args: JSONObject, result: Any, is_error: bool) -> tupl
             payload["stdout"] = text.rsplit("\n\nCommand exited", 1)[0]
         return outcome, payload
     return "success", tool_shapes.success_payload(kind, args, text)
+
+
+def fast_outcome(
+    kind: str, args: JSONObject, result: Any, is_error: bool
+) -> tuple[str, JSONObject | Said]:
+    """:func:`outcome_of` for the fast path: a successful read's or grep's result as
+    the :class:`~streamview.core.tools.Said` summary of the payload it would build (the
+    fold reads no more of it), any other result as :func:`outcome_of` gives it."""
+    if is_error:
+        return outcome_of(kind, args, result, True)
+    text = result_text(result)
+    return "success", tool_shapes.success_said(kind, args, text) or tool_shapes.success_payload(
+        kind, args, text
+    )
