@@ -27,7 +27,7 @@ import streamview.core.dialects.goose_tools as tools
 import streamview.core.dialects.shapes as shapes
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.base import Dialect
-from streamview.core.dialects.goose_fast import decode_chunk
+from streamview.core.dialects.goose_fast import decode_chunk, fast_request, fast_response
 from streamview.core.events import (
     AnyEvent,
     AssistantMessage,
@@ -124,6 +124,18 @@ class GooseTranslator:
         recv = record.get(RECV_KEY)
         if item.__class__ is not dict or (recv is not None and recv.__class__ is not int):
             return None
+        kind = item.get("type")
+        if kind == "toolRequest" or kind == "toolResponse":
+            created = message.get("created")
+            if created is not None and created.__class__ is not int:
+                return None
+            ts = None if created is None else created * 1000
+            take = fast_request if kind == "toolRequest" else fast_response
+            call = take(self._calls, item, ts, recv)
+            if call is not None and ts is not None:
+                self._first_ms = self._first_ms if self._first_ms is not None else ts
+                self._last_ms = ts
+            return call
         return self._chunk(
             message.get("role"),
             message.get("created"),
