@@ -15,6 +15,7 @@ import msgspec
 
 from streamview.core.events import JSONObject
 from streamview.core.fields import as_int
+from streamview.core.newline_count import NEWLINES_BY_MEMCHR, newlines
 
 RUNNING = "running"
 SUCCEEDED = "succeeded"
@@ -236,18 +237,17 @@ def _summary_edit(payload: JSONObject) -> str | None:
 
 
 def _line_count(output: str) -> int:
-    """Lines of ``output``, ``\r\n`` or ``\n`` ended, trailing newlines not counted.
-
-    Shell output can be megabytes: counted in place, in one pass, without a copy.
-    Reading ``\r\n`` as ``\n`` keeps every ``\n``: it only matters to which
-    newlines trail, and a ``\r`` before a trailing ``\n`` is dropped with it.
-    """
-    end = len(output)
+    """Lines of ``output``, ``\r\n`` or ``\n`` ended, trailing newlines not counted (a
+    ``\r\n`` read as ``\n``: it only matters to which newlines trail); counted in place
+    (an ASCII one of :data:`NEWLINES_BY_MEMCHR` or more by :func:`newlines`)."""
+    end = size = len(output)
     while end and output[end - 1] == "\n":
         end -= 1
         if end and output[end - 1] == "\r":
             end -= 1
-    return output.count("\n", 0, end) + 1
+    if size < NEWLINES_BY_MEMCHR or not output.isascii():
+        return output.count("\n", 0, end) + 1
+    return newlines(output) - output.count("\n", end) + 1
 
 
 def _summary_shell(payload: JSONObject) -> str | None:

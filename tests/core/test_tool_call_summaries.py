@@ -261,3 +261,33 @@ _GREP_TREES = st.recursive(
 def test_grep_counts_agree_with_walking_every_node(tree: Any) -> None:
     """Lists of plain match lines are skipped in C: the counts stay the plain rule's."""
     assert tools._count_matches(tree) == _count_matches_by_walking_every_node(tree)
+
+
+def _lines_as_counted_before(output: str) -> int:
+    """``tools._line_count`` as it was before it counted by ``memchr``: the reference."""
+    end = len(output)
+    while end and output[end - 1] == "\n":
+        end -= 1
+        if end and output[end - 1] == "\r":
+            end -= 1
+    return output.count("\n", 0, end) + 1
+
+
+def test_a_long_outputs_lines_are_counted_as_before() -> None:
+    """A command's output of :data:`NEWLINES_BY_MEMCHR` characters or more, ASCII, is
+    counted by ``memchr``: the same count as before for lines long and short (past one
+    newline in 32 characters the count falls back), either side of the size it starts
+    at, with trailing newlines, ``\\r\\n`` and a character beyond ASCII."""
+    from streamview.core.newline_count import NEWLINES_BY_MEMCHR
+    from streamview.core.tools import _line_count
+
+    checked = 0
+    for width in (3, 20, 31, 33, 60, 140):
+        line = "y" * width + "\n"
+        for size in range(NEWLINES_BY_MEMCHR - 2 * len(line), NEWLINES_BY_MEMCHR + 2 * len(line)):
+            body = (line * (size // len(line) + 1))[:size]
+            for tail in ("", "\n", "\n\n", "\r\n", "\r\n\r\n", "\n\r\n", "é\n", "z"):
+                output = body + tail
+                assert _line_count(output) == _lines_as_counted_before(output), (width, size, tail)
+                checked += output.isascii() and len(output) >= NEWLINES_BY_MEMCHR
+    assert checked > 1000

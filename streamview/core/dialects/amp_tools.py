@@ -21,6 +21,7 @@ import streamview.core.dialects.tool_shapes as tool_shapes
 from streamview.core.dialects.claude_like import ToolMap
 from streamview.core.events import JSONObject
 from streamview.core.fields import as_int, as_str
+from streamview.core.newline_count import newlines
 from streamview.core.tools import SUCCEEDED, Said, output_lines, plural
 
 KINDS: dict[str, str] = {
@@ -243,7 +244,7 @@ def read_lines(text: str) -> str:
 def shell_lines(output: str) -> str | None:
     """:func:`~streamview.core.tools.output_lines` of a command's output (its lines,
     trailing newlines and a ``\\r`` before each aside; ``None`` for a blank one), an
-    ASCII output's newlines counted by :func:`~.tool_shapes.newlines`."""
+    ASCII output's newlines counted by :func:`~streamview.core.newline_count.newlines`."""
     if not output.isascii():
         return output_lines(output)
     if not output or output.isspace():
@@ -255,7 +256,7 @@ def shell_lines(output: str) -> str | None:
         trailing += 1
         if end and output[end - 1] == "\r":
             end -= 1
-    return plural(tool_shapes.newlines(output) - trailing + 1, "line")
+    return plural(newlines(output) - trailing + 1, "line")
 
 
 def one_pair(args: JSONObject) -> tuple[str, str] | None:

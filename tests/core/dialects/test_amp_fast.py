@@ -31,10 +31,11 @@ from streamview.core.dialects.amp_tools import (
     success_said,
 )
 from streamview.core.dialects.claude_tools import args_of as claude_args_of
-from streamview.core.dialects.tool_shapes import NEWLINES_BY_MEMCHR, line_count, newlines
+from streamview.core.dialects.tool_shapes import line_count
 from streamview.core.events import JSONObject
 from streamview.core.fast_path import ONE_TARGET_ARG
 from streamview.core.model import ToolCall
+from streamview.core.newline_count import NEWLINES_BY_MEMCHR, newlines
 from streamview.core.tools import Said, output_lines, plural, target_of
 
 from .fast_taken import assert_fast_line_agrees, said_built, taken_lines
