@@ -71,9 +71,13 @@ async def test_a_full_disk_under_a_live_run_is_told_once_per_file(
     app = StreamviewApp(source, clock=FakeClock())
     spill = app.feed.spill
     assert spill is not None
+    # The copy's descriptor becomes /dev/full (its next write: ENOSPC, as on a full
+    # disk) under the same number, which the spill still closes once. (Closing it here
+    # and handing the spill another number let its finalizer close the old number again
+    # later, by then another test's pipe: a BrokenPipeError in a fresh-clone CI.)
     full = os.open("/dev/full", os.O_WRONLY)
-    os.close(spill.fd)
-    spill.fd = full  # the copy's next write: ENOSPC, as on a full disk
+    os.dup2(full, spill.fd)
+    os.close(full)
     async with app.run_test(size=(120, 30)) as pilot:
         await wait_for(pilot, lambda: "live-copy" in ours(app))
         for line in lines[3:]:
