@@ -13,6 +13,7 @@ import streamview.core.event_stream as event_stream
 from streamview.core.decoding import RECV_KEY
 from streamview.core.dialects.goose import GooseTranslator
 from streamview.core.events import ToolCallEvent
+from streamview.core.tool_record import event_fields
 from tests.core.test_fast_fold import assert_same_fold
 from tests.events.test_fast_events import splits, told
 
@@ -124,20 +125,7 @@ def test_a_fast_call_record_holds_what_the_long_ways_event_holds(data: bytes) ->
             assert subtype == ("completed" if event.completed else "started")
             assert (model_call_id, session_id) == (None, event.session_id)
             assert (ts, when) == (event.timestamp_ms, event.recv_ms)
-            assert fields == (
-                None,
-                None,
-                event.call_id,
-                event.kind,
-                event.args,
-                event.outcome,
-                event.payload,
-                event.model_call_id,
-                event.started_at_ms,
-                event.completed_at_ms,
-                event.description,
-                event.parent_call_id,
-            )
+            assert fields == event_fields(event)
         assert vars(fast) == vars(slow), line
     assert taken >= 10
 

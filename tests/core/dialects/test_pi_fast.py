@@ -16,6 +16,7 @@ import streamview.core.tools as tools
 from streamview.core.dialects.lines import translate_decoded
 from streamview.core.dialects.pi import PiTranslator
 from streamview.core.events import ToolCallEvent
+from streamview.core.tool_record import event_fields
 from streamview.core.tools import Said
 from tests.core.dialects.test_fast_json import general_summary, summary
 from tests.core.test_fast_fold import assert_same_fold
@@ -93,24 +94,6 @@ TAKEN |= {27, 28, 31, 32, 33, 34}
 not read (24-26, 29, 30): the header and the edges go the long way."""
 
 
-def _fields_of(event: ToolCallEvent) -> tuple[Any, ...]:
-    """A long way's call event as a fast record's call fields."""
-    return (
-        None,
-        None,
-        event.call_id,
-        event.kind,
-        event.args,
-        event.outcome,
-        event.payload,
-        event.model_call_id,
-        event.started_at_ms,
-        event.completed_at_ms,
-        event.description,
-        event.parent_call_id,
-    )
-
-
 def test_a_calls_records_give_what_the_long_ways_events_say() -> None:
     fast = PiTranslator()
     slow = PiTranslator()
@@ -132,7 +115,7 @@ def test_a_calls_records_give_what_the_long_ways_events_say() -> None:
             assert (kind, subtype) == ("tool_call", "completed" if event.completed else "started")
             assert (model_call_id, sid, stamp) == (None, event.session_id, event.timestamp_ms)
             assert recv == record.get("streamview_recv_ms") == event.recv_ms
-            expected = said_built(("tool_call", None, _fields_of(event)))[2]
+            expected = said_built(("tool_call", None, event_fields(event)))[2]
             if isinstance(found[2][6], Said):  # what the fold reads of the payload
                 kind, outcome, payload = event.kind, event.outcome, event.payload
                 said = (
