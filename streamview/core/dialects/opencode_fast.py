@@ -128,8 +128,9 @@ class StepPart(msgspec.Struct, gc=False):
     tokens: Tokens | None = None
 
 
-class StepStart(msgspec.Struct, tag_field="type", tag="step_start", gc=False):
-    """A ``step_start`` record's fields the fast path reads (its part: none).
+class HotFields(msgspec.Struct, tag_field="type", gc=False):
+    """The fields every hot record's fast path reads; each record's own struct adds its
+    part and its ``type`` tag.
 
     The four hot records are one tagged union, told apart by ``type`` (opencode writes
     it first): each is decoded into a struct of its own fields only, with no look at a
@@ -142,31 +143,26 @@ class StepStart(msgspec.Struct, tag_field="type", tag="step_start", gc=False):
     streamview_recv_ms: Int64 | None = None
 
 
-class TextLine(msgspec.Struct, tag_field="type", tag="text", gc=False):
+class StepStart(HotFields, tag="step_start", gc=False):
+    """A ``step_start`` record's fields the fast path reads (its part: none)."""
+
+
+class TextLine(HotFields, tag="text", gc=False):
     """A ``text`` record's fields the fast path reads."""
 
-    timestamp: Int64 | None = None
-    sessionID: str | None = None
     part: TextPart | None = None
-    streamview_recv_ms: Int64 | None = None
 
 
-class StepLine(msgspec.Struct, tag_field="type", tag="step_finish", gc=False):
+class StepLine(HotFields, tag="step_finish", gc=False):
     """A ``step_finish`` record's fields the fast path reads."""
 
-    timestamp: Int64 | None = None
-    sessionID: str | None = None
     part: StepPart | None = None
-    streamview_recv_ms: Int64 | None = None
 
 
-class ToolLine(msgspec.Struct, tag_field="type", tag="tool_use", gc=False):
+class ToolLine(HotFields, tag="tool_use", gc=False):
     """A ``tool_use`` record's fields the fast path reads."""
 
-    timestamp: Int64 | None = None
-    sessionID: str | None = None
     part: ToolPart | None = None
-    streamview_recv_ms: Int64 | None = None
 
 
 class RawToolLine(ToolLine, tag="tool_use", gc=False):
