@@ -44,6 +44,17 @@ def cpu_seconds(command: list[str], tree: Path | None) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def bench_file(data_dir: Path, dialect: str) -> Path | None:
+    """The dialect's bench file in ``data_dir`` (Cursor's is ``events_100k.ndjson``); if
+    it is missing, a table row that says so, and ``None``."""
+    name = "events" if dialect == "cursor" else dialect
+    path = data_dir / f"{name}_100k.ndjson"
+    if not path.is_file():
+        print(f"| {dialect} | no {path} (bench/run.py writes it) |", flush=True)
+        return None
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command-line entry point."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -58,10 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     print("| dialect | bare loop | base | this | ratio base | ratio this | change |")
     print("|---|---|---|---|---|---|---|")
     for dialect in args.dialects.split(","):
-        name = "events" if dialect == "cursor" else dialect
-        path = args.data_dir / f"{name}_100k.ndjson"
-        if not path.is_file():
-            print(f"| {dialect} | no {path} (bench/run.py writes it) |", flush=True)
+        path = bench_file(args.data_dir, dialect)
+        if path is None:
             continue
         bare, base, this = [], [], []
         for _ in range(args.runs):

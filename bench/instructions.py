@@ -39,9 +39,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ab_dialects import DIALECTS, bench_file
+
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
-DIALECTS = "cursor,pi,goose,claude,qwen,gemini,copilot,cline,kilo,opencode,codex,droid,amp,kimi"
 _COLLECTED = re.compile(rb"Collected : (\d+)")
 
 
@@ -128,10 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as folder:
         for dialect in args.dialects.split(","):
-            name = "events" if dialect == "cursor" else dialect
-            path = args.data_dir / f"{name}_100k.ndjson"
-            if not path.is_file():
-                print(f"| {dialect} | no {path} (bench/run.py writes it) |", flush=True)
+            path = bench_file(args.data_dir, dialect)
+            if path is None:
                 continue
             short, long = Path(folder, f"{dialect}-a"), Path(folder, f"{dialect}-b")
             with open(path, "rb") as source, open(short, "wb") as a, open(long, "wb") as b:
@@ -145,17 +144,16 @@ def main(argv: list[str] | None = None) -> int:
             bare = per_line([python, str(BENCH / "bare_loop.py")], short, long, span)
             mode = [python, "-m", "streamview", "--agent", dialect]
             if args.only_events:
-                own = json = float("nan")
+                own = json = float("nan")  # not counted: a dash in the table
             else:
                 loop = [python, str(Path(__file__)), "--dialect-loop", dialect]
                 own = per_line(loop, short, long, span)
                 json = per_line([*mode, "--json"], short, long, span)
             events = per_line([*mode, "--events"], short, long, span)
-            print(
-                f"| {dialect} | {bare:,.0f} | {own:,.0f} | {own / bare:.2f}x | {json:,.0f} | "
-                f"{json / bare:.2f}x | {events:,.0f} | {events / bare:.2f}x |",
-                flush=True,
-            )
+            cells = [f"{bare:,.0f}"]
+            for count in (own, json, events):
+                cells += ["—", "—"] if count != count else [f"{count:,.0f}", f"{count / bare:.2f}x"]
+            print(f"| {dialect} | {' | '.join(cells)} |", flush=True)
     return 0
 
 
