@@ -30,14 +30,29 @@ NOT_NEEDED = (
 )
 
 
+GEMINI_RUN = (
+    b'{"type":"init","timestamp":"2026-11-20T10:00:00.000Z","session_id":"s","model":"m"}\n'
+    b'{"type":"message","timestamp":"2026-11-20T10:00:01.000Z","role":"assistant",'
+    b'"content":"hi","delta":true}\n'
+    b'{"type":"result","timestamp":"2026-11-20T10:00:02.000Z","status":"success"}\n'
+)
+"""A whole Gemini run of three lines: what a start-up test reads."""
+
+
+def bare_env(tmp_path: Path) -> dict[str, str]:
+    """A child's environment with nothing of this one's but its paths: no settings file,
+    no home of the person running the tests."""
+    return {
+        "PATH": os.environ.get("PATH", ""),
+        "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
+        "HOME": str(tmp_path),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+    }
+
+
 def test_json_of_a_gemini_file_imports_nothing_it_does_not_use(tmp_path: Path) -> None:
     stream = tmp_path / "gemini.ndjson"
-    stream.write_bytes(
-        b'{"type":"init","timestamp":"2026-11-20T10:00:00.000Z","session_id":"s","model":"m"}\n'
-        b'{"type":"message","timestamp":"2026-11-20T10:00:01.000Z","role":"assistant",'
-        b'"content":"hi","delta":true}\n'
-        b'{"type":"result","timestamp":"2026-11-20T10:00:02.000Z","status":"success"}\n'
-    )
+    stream.write_bytes(GEMINI_RUN)
     code = (
         "import sys\n"
         "from streamview.cli import main\n"
@@ -45,12 +60,7 @@ def test_json_of_a_gemini_file_imports_nothing_it_does_not_use(tmp_path: Path) -
         f"loaded = [m for m in {NOT_NEEDED!r} if m in sys.modules]\n"
         "print(status, loaded, file=sys.stderr)\n"
     )
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
-        "HOME": str(tmp_path),
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-    }
+    env = bare_env(tmp_path)
     done = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )

@@ -4,10 +4,11 @@ file is ~0.28 s in all)."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
+
+from tests.cli.test_json_start_imports import GEMINI_RUN, bare_env
 
 NOT_NEEDED = (
     "signal",  # its enums (~0.8 ms): the handlers are installed with _signal
@@ -22,12 +23,7 @@ NOT_NEEDED = (
 
 def test_events_of_a_file_imports_nothing_it_does_not_use(tmp_path: Path) -> None:
     stream = tmp_path / "gemini.ndjson"
-    stream.write_bytes(
-        b'{"type":"init","timestamp":"2026-11-20T10:00:00.000Z","session_id":"s","model":"m"}\n'
-        b'{"type":"message","timestamp":"2026-11-20T10:00:01.000Z","role":"assistant",'
-        b'"content":"hi","delta":true}\n'
-        b'{"type":"result","timestamp":"2026-11-20T10:00:02.000Z","status":"success"}\n'
-    )
+    stream.write_bytes(GEMINI_RUN)
     code = (
         "import sys\n"
         "from streamview.cli import main\n"
@@ -37,12 +33,7 @@ def test_events_of_a_file_imports_nothing_it_does_not_use(tmp_path: Path) -> Non
         "made = 'Source' in vars(sys.modules['streamview.fronts.events_api'])\n"
         "print(status, loaded, made, file=sys.stderr)\n"
     )
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
-        "HOME": str(tmp_path),
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-    }
+    env = bare_env(tmp_path)
     done = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
@@ -82,12 +73,7 @@ def test_a_signal_still_ends_events_with_its_status(tmp_path: Path) -> None:
         "status = main(['--events'])\n"
         "print(status, file=sys.stderr)\n"
     )
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
-        "HOME": str(tmp_path),
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-    }
+    env = bare_env(tmp_path)
     done = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=30
     )
